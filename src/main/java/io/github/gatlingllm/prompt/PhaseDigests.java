@@ -1,0 +1,85 @@
+package io.github.gatlingllm.prompt;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The digest of every prompt handed out in a phase, by index, in little memory.
+ *
+ * <p>Each digest is kept as its 64-bit value in a page of 64 consecutive indices, with a presence
+ * mask. A phase that hands out consecutive indices costs about 9.7 bytes a prompt (8 for the
+ * digest, the rest for the page and its map entry); a lone index costs a whole page (about 620
+ * bytes). Thread-safe.
+ */
+final class PhaseDigests {
+
+  private static final int PAGE_BITS = 6;
+  private static final int PAGE_SIZE = 1 << PAGE_BITS;
+
+  private static final class Page {
+    final long[] digests = new long[PAGE_SIZE];
+    long present;
+  }
+
+  private final TreeMap<Long, Page> pages = new TreeMap<>();
+  private long lastPageNumber = Long.MIN_VALUE;
+  private Page lastPage;
+  private long size;
+
+  synchronized void put(long index, long digest) {
+    long number = index >> PAGE_BITS;
+    Page page;
+    if (number == lastPageNumber && lastPage != null) {
+      page = lastPage;
+    } else {
+      page = pages.computeIfAbsent(number, n -> new Page());
+      lastPageNumber = number;
+      lastPage = page;
+    }
+    int slot = (int) (index & (PAGE_SIZE - 1));
+    long bit = 1L << slot;
+    if ((page.present & bit) == 0) {
+      page.present |= bit;
+      size++;
+    }
+    page.digests[slot] = digest;
+  }
+
+  /** The number of distinct indices recorded. */
+  synchronized long size() {
+    return size;
+  }
+
+  /**
+   * {@code sha256("\n".join(digests in ascending index order))[:16]}, or null when nothing was
+   * recorded.
+   */
+  synchronized String phaseDigest() {
+    if (size == 0) {
+      return null;
+    }
+    MessageDigest sha = Hashing.newSha256();
+    byte[] line = new byte[17];
+    boolean first = true;
+    for (Map.Entry<Long, Page> entry : pages.entrySet()) {
+      Page page = entry.getValue();
+      for (int slot = 0; slot < PAGE_SIZE; slot++) {
+        if ((page.present & (1L << slot)) == 0) {
+          continue;
+        }
+        byte[] hex = Hashing.hex16(page.digests[slot]).getBytes(StandardCharsets.US_ASCII);
+        if (first) {
+          sha.update(hex);
+          first = false;
+        } else {
+          line[0] = '\n';
+          System.arraycopy(hex, 0, line, 1, 16);
+          sha.update(line);
+        }
+      }
+    }
+    return Hashing.hex16(Hashing.first8(sha.digest()));
+  }
+}

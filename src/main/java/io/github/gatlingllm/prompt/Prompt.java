@@ -1,0 +1,176 @@
+package io.github.gatlingllm.prompt;
+
+import io.github.gatlingllm.token.TokenCount;
+import io.github.gatlingllm.token.TokenCounter;
+import java.util.Objects;
+
+/**
+ * One request's prompt and what it shares with others: the reference generator's {@code Prompt}.
+ *
+ * <p>{@link #planned()} is the size the generator aimed for, known without tokenizing the prompt.
+ * The exact {@link #count()} is only worked out when something reads it, since most servers report
+ * the prompt's tokens themselves. The text is assembled from its parts on first read; the digest is
+ * computed when the prompt is built.
+ *
+ * <p>Immutable apart from those lazily computed values; safe to share between threads.
+ */
+public final class Prompt {
+
+  private final String head;
+  private final Filler filler;
+  private final String promptId;
+  private final TokenCounter counter;
+  private final TokenCount planned;
+  private final Integer prefixGroup;
+  private final Integer sharedPrefixTokens;
+  private final long digest;
+  private volatile String text;
+  private volatile TokenCount count;
+
+  Prompt(
+      String head,
+      Filler filler,
+      String promptId,
+      TokenCounter counter,
+      TokenCount planned,
+      Integer prefixGroup,
+      Integer sharedPrefixTokens,
+      long digest) {
+    this.head = head;
+    this.filler = filler;
+    this.promptId = promptId;
+    this.counter = counter;
+    this.planned = planned;
+    this.prefixGroup = prefixGroup;
+    this.sharedPrefixTokens = sharedPrefixTokens;
+    this.digest = digest;
+    if (filler == null || filler.isEmpty()) {
+      this.text = head;
+    }
+  }
+
+  /**
+   * A prompt from its whole text.
+   *
+   * @param text the prompt text, never null
+   * @param promptId the prompt's id, never null
+   * @param counter counts {@link #count()} when it is read, never null
+   * @param planned the planned count, or null to use the exact count
+   * @param prefixGroup the shared-prefix group, or null
+   * @param sharedPrefixTokens the group prefix's tokens, or null
+   * @return the prompt, its digest computed
+   */
+  public static Prompt of(
+      String text,
+      String promptId,
+      TokenCounter counter,
+      TokenCount planned,
+      Integer prefixGroup,
+      Integer sharedPrefixTokens) {
+    Objects.requireNonNull(text, "text");
+    Objects.requireNonNull(promptId, "promptId");
+    Objects.requireNonNull(counter, "counter");
+    return new Prompt(
+        text,
+        null,
+        promptId,
+        counter,
+        planned,
+        prefixGroup,
+        sharedPrefixTokens,
+        Hashing.digest16(text));
+  }
+
+  /**
+   * The prompt text.
+   *
+   * @return the text, never null
+   */
+  public String text() {
+    String t = text;
+    if (t == null) {
+      t = head + " " + filler.text();
+      text = t;
+    }
+    return t;
+  }
+
+  /**
+   * The prompt's id: {@code repeat}, {@code r-<nonce>} (unique) or {@code g<group>-<nonce>}
+   * (shared-prefix), the nonce being 12 hex digits.
+   *
+   * @return the id, never null
+   */
+  public String promptId() {
+    return promptId;
+  }
+
+  /**
+   * The planned token count: the size the generator aimed for, counted from the parts it joined
+   * ({@code exact} false), or for repeat prompts the exact count of the text.
+   *
+   * @return the planned count, or null when none was recorded
+   */
+  public TokenCount planned() {
+    return planned;
+  }
+
+  /**
+   * The planned count if there is one, else the exact count.
+   *
+   * @return the count, never null
+   */
+  public TokenCount plannedCount() {
+    return planned != null ? planned : count();
+  }
+
+  /**
+   * The exact token count of the text with the source's counter, computed on first read.
+   *
+   * @return the count, never null
+   */
+  public TokenCount count() {
+    TokenCount c = count;
+    if (c == null) {
+      c = counter.countText(text());
+      count = c;
+    }
+    return c;
+  }
+
+  /**
+   * The shared-prefix group, 0-based.
+   *
+   * @return the group, or null outside shared-prefix mode
+   */
+  public Integer prefixGroup() {
+    return prefixGroup;
+  }
+
+  /**
+   * The tokens of the group prefix this prompt starts with.
+   *
+   * @return the group prefix's token count, or null outside shared-prefix mode
+   */
+  public Integer sharedPrefixTokens() {
+    return sharedPrefixTokens;
+  }
+
+  /**
+   * The prompt's digest: the first 16 hex digits of the SHA-256 of the text's UTF-8 bytes.
+   *
+   * @return 16 lower-case hex digits
+   */
+  public String digest() {
+    return Hashing.hex16(digest);
+  }
+
+  long digestBits() {
+    return digest;
+  }
+
+  @Override
+  public String toString() {
+    return "Prompt[" + promptId + ", digest " + digest() + ", planned " + planned + "]";
+  }
+}

@@ -1,0 +1,452 @@
+package io.github.gatlingllm.prompt;
+
+import io.github.gatlingllm.token.TokenCount;
+import io.github.gatlingllm.token.TokenCounter;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The prompts of one case phase, generated on demand: a byte-identical port of the reference
+ * generator's {@code PromptSource} ({@code shared/seed/prompts.py.txt}, generator version {@value
+ * #GENERATOR_VERSION}).
+ *
+ * <p>A prompt is a pure function of (seed, case id, phase, request index, tokenizer). Nonces are
+ * the first 12 hex digits of {@code sha256("{seed}:{case_id}:{phase}:request:{index}")}; the
+ * shared-prefix group of an index is the first 8 bytes of {@code
+ * sha256("{seed}:{case_id}:{phase}:group:{index}")}, unsigned, modulo the groups; group prefixes
+ * cover {@code max(1, round_half_even(ratio * input_tokens))} tokens.
+ *
+ * <p>Use {@link #take(long)} for the prompt a request is about to send and {@link #forget(long)}
+ * once it is sent: the source then keeps only the prompt's 64-bit digest for {@link #digest()}. All
+ * methods are safe to call concurrently from several threads.
+ */
+public final class PromptSource {
+
+  /** Bumped when the generated text changes, so digests of older runs are not mistaken. */
+  public static final int GENERATOR_VERSION = 2;
+
+  /**
+   * The smallest input for unique and shared-prefix prompts to hold their plan: a nonce takes about
+   * eight subword tokens, so shorter prompts overshoot their target and cannot hold a set prefix
+   * share. Smaller inputs are allowed, with a warning, as in the reference.
+   */
+  public static final int MIN_CONTROLLED_TOKENS = 32;
+
+  /** How many prompts {@link #warm()} builds. */
+  public static final int DEFAULT_WARM_SAMPLE = 64;
+
+  private static final Logger LOG = LoggerFactory.getLogger(PromptSource.class);
+
+  private record RepeatKey(long seed, int inputTokens) {}
+
+  private record Prefix(String text, int tokens, MessageDigest stateAfterSpace) {}
+
+  private final PromptSpec spec;
+  private final TokenCounter counter;
+  private final long seed;
+  private final String caseId;
+  private final String phase;
+  private final int inputTokens;
+  private final byte[] requestLabel;
+  private final byte[] groupLabel;
+  private final byte[] prefixLabel;
+  private final Map<Long, Prompt> prompts = new ConcurrentHashMap<>();
+  private final PhaseDigests digests = new PhaseDigests();
+  private final Map<Integer, Prefix> prefixes = new ConcurrentHashMap<>();
+  private final Map<Integer, Filler> fillers = new ConcurrentHashMap<>();
+  private final Map<RepeatKey, Prompt> repeated;
+  private volatile int[] wordTokens;
+
+  /**
+   * The prompts of one phase.
+   *
+   * @param spec how prompts share prefixes, never null
+   * @param counter counts tokens for planning, never null
+   * @param seed any integer; the same seed gives the same prompts
+   * @param caseId the case, any Unicode text, never null (the {@code prompts} command and the
+   *     settings default it to {@code c{concurrency}_in{input}_out{output}})
+   * @param phase the phase, e.g. {@code measured} or {@code warmup}, never null
+   * @param inputTokens the prompt size to aim for, in tokens of {@code counter}, at least 0
+   * @throws IllegalArgumentException if {@code inputTokens} is negative
+   * @throws NullPointerException if an argument is null
+   */
+  public PromptSource(
+      PromptSpec spec,
+      TokenCounter counter,
+      long seed,
+      String caseId,
+      String phase,
+      int inputTokens) {
+    this(spec, counter, seed, caseId, phase, inputTokens, new ConcurrentHashMap<>());
+  }
+
+  private PromptSource(
+      PromptSpec spec,
+      TokenCounter counter,
+      long seed,
+      String caseId,
+      String phase,
+      int inputTokens,
+      Map<RepeatKey, Prompt> repeated) {
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.counter = Objects.requireNonNull(counter, "counter");
+    this.caseId = Objects.requireNonNull(caseId, "caseId");
+    this.phase = Objects.requireNonNull(phase, "phase");
+    if (inputTokens < 0) {
+      throw new IllegalArgumentException("input tokens must be >= 0, got " + inputTokens);
+    }
+    this.seed = seed;
+    this.inputTokens = inputTokens;
+    this.repeated = repeated;
+    String namespace = seed + ":" + caseId + ":" + phase;
+    this.requestLabel = (namespace + ":request:").getBytes(StandardCharsets.UTF_8);
+    this.groupLabel = (namespace + ":group:").getBytes(StandardCharsets.UTF_8);
+    this.prefixLabel = (namespace + ":prefix:").getBytes(StandardCharsets.UTF_8);
+    if (spec.mode() != PromptMode.REPEAT && inputTokens < MIN_CONTROLLED_TOKENS) {
+      LOG.warn(
+          "input tokens {} is below {}: {} prompts will overshoot their target and cannot hold"
+              + " their planned prefix sharing",
+          inputTokens,
+          MIN_CONTROLLED_TOKENS,
+          spec.mode().wireName());
+    }
+  }
+
+  /**
+   * The same case in another phase. In repeat mode both send the one repeated prompt, built once,
+   * as the reference's warmup does.
+   *
+   * @param otherPhase the other phase's name, never null
+   * @return a new source with its own digests
+   */
+  public PromptSource forPhase(String otherPhase) {
+    return new PromptSource(spec, counter, seed, caseId, otherPhase, inputTokens, repeated);
+  }
+
+  /**
+   * Builds, or returns the built, prompt for one request, and records its digest.
+   *
+   * @param index the request index, any value (0, 1, 2, ... in a run)
+   * @return the prompt, never null
+   */
+  public Prompt prompt(long index) {
+    Prompt prompt = prompts.get(index);
+    if (prompt == null) {
+      prompt = build(index);
+      Prompt raced = prompts.putIfAbsent(index, prompt);
+      if (raced != null) {
+        prompt = raced;
+      }
+      digests.put(index, prompt.digestBits());
+    }
+    return prompt;
+  }
+
+  /**
+   * The prompt a request is about to send; {@link #forget(long)} it once sent.
+   *
+   * @param index the request index
+   * @return the prompt, never null
+   */
+  public Prompt take(long index) {
+    return prompt(index);
+  }
+
+  /**
+   * Drops a used prompt; its digest stays for {@link #digest()}.
+   *
+   * @param index the request index
+   */
+  public void forget(long index) {
+    prompts.remove(index);
+  }
+
+  /**
+   * Does the phase's one-off prompt work before its clock starts: the repeated prompt, every group
+   * prefix, and the filler for each length that the first {@value #DEFAULT_WARM_SAMPLE} nonces
+   * leave room for. The sample prompts are not handed out, so they are not part of {@link
+   * #digest()}.
+   */
+  public void warm() {
+    warm(DEFAULT_WARM_SAMPLE);
+  }
+
+  /**
+   * As {@link #warm()}, with a sample of {@code sample} prompts.
+   *
+   * @param sample how many prompts to build and drop, at least 0
+   */
+  public void warm(int sample) {
+    for (int index = 0; index < sample; index++) {
+      build(index);
+    }
+    if (spec.mode() == PromptMode.SHARED_PREFIX) {
+      for (int group = 0; group < spec.groups(); group++) {
+        prefix(group);
+      }
+    }
+  }
+
+  /**
+   * Builds prompts ahead of use; each counts as handed out.
+   *
+   * @param indices the request indices, never null
+   */
+  public void prepare(Iterable<Long> indices) {
+    for (long index : indices) {
+      prompt(index);
+    }
+  }
+
+  /**
+   * One digest over every prompt handed out, in ascending index order: the first 16 hex digits of
+   * the SHA-256 of the prompts' digests joined by newlines.
+   *
+   * @return 16 hex digits, or null when no prompt was handed out
+   */
+  public String digest() {
+    return digests.phaseDigest();
+  }
+
+  /**
+   * How many distinct indices were handed out.
+   *
+   * @return the number of prompts {@link #digest()} covers
+   */
+  public long handedOut() {
+    return digests.size();
+  }
+
+  /**
+   * The spec.
+   *
+   * @return never null
+   */
+  public PromptSpec spec() {
+    return spec;
+  }
+
+  /**
+   * The counter.
+   *
+   * @return never null
+   */
+  public TokenCounter counter() {
+    return counter;
+  }
+
+  /**
+   * The seed.
+   *
+   * @return the seed
+   */
+  public long seed() {
+    return seed;
+  }
+
+  /**
+   * The case id.
+   *
+   * @return never null
+   */
+  public String caseId() {
+    return caseId;
+  }
+
+  /**
+   * The phase.
+   *
+   * @return never null
+   */
+  public String phase() {
+    return phase;
+  }
+
+  /**
+   * The input size aimed for.
+   *
+   * @return tokens
+   */
+  public int inputTokens() {
+    return inputTokens;
+  }
+
+  private Prompt build(long index) {
+    switch (spec.mode()) {
+      case REPEAT:
+        return repeat();
+      case UNIQUE:
+        return unique(index);
+      default:
+        return shared(index);
+    }
+  }
+
+  private Prompt repeat() {
+    return repeated.computeIfAbsent(
+        new RepeatKey(seed, inputTokens),
+        key -> {
+          String text = RepeatText.generate(inputTokens, counter, seed + inputTokens);
+          TokenCount exact = counter.countText(text);
+          return Prompt.of(text, "repeat", counter, exact, null, null);
+        });
+  }
+
+  private Prompt unique(long index) {
+    String nonce = nonce(requestLabel, index);
+    String head = "[" + nonce + "]";
+    int used = counter.count(head);
+    Filler filler = filler(inputTokens - used);
+    MessageDigest sha = Hashing.sha256();
+    sha.update(head.getBytes(StandardCharsets.US_ASCII));
+    sha.update(filler.spacedUtf8());
+    return new Prompt(
+        head,
+        filler,
+        "r-" + nonce,
+        counter,
+        planned(used + filler.tokens()),
+        null,
+        null,
+        Hashing.first8(sha.digest()));
+  }
+
+  private Prompt shared(long index) {
+    int group = group(index);
+    Prefix prefix = prefix(group);
+    String nonce = nonce(requestLabel, index);
+    String marker = "[" + nonce + "]";
+    int used = prefix.tokens() + counter.count(marker);
+    Filler filler = filler(inputTokens - used);
+    MessageDigest sha;
+    try {
+      sha = (MessageDigest) prefix.stateAfterSpace().clone();
+    } catch (CloneNotSupportedException e) {
+      throw new IllegalStateException("SHA-256 state cannot be cloned", e);
+    }
+    sha.update(marker.getBytes(StandardCharsets.US_ASCII));
+    sha.update(filler.spacedUtf8());
+    return new Prompt(
+        prefix.text() + " " + marker,
+        filler,
+        "g" + group + "-" + nonce,
+        counter,
+        planned(used + filler.tokens()),
+        group,
+        prefix.tokens(),
+        Hashing.first8(sha.digest()));
+  }
+
+  private Prefix prefix(int group) {
+    Prefix prefix = prefixes.get(group);
+    if (prefix != null) {
+      return prefix;
+    }
+    return prefixes.computeIfAbsent(
+        group,
+        g -> {
+          double ratio = spec.sharedPrefixRatio() == null ? 0.0 : spec.sharedPrefixRatio();
+          // Python's round() rounds halves to even, as Math.rint does.
+          int tokens = (int) Math.max(1, Math.rint(ratio * inputTokens));
+          String head = "[" + nonce(prefixLabel, g) + "]";
+          int used = counter.count(head);
+          Filler filler = filler(tokens - used);
+          String text = filler.isEmpty() ? head : head + " " + filler.text();
+          MessageDigest state = Hashing.newSha256();
+          state.update(text.getBytes(StandardCharsets.UTF_8));
+          state.update((byte) ' ');
+          return new Prefix(text, counter.count(text), state);
+        });
+  }
+
+  private TokenCount planned(int tokens) {
+    return new TokenCount(tokens, counter.source(), false);
+  }
+
+  /** The fewest filler words that reach {@code tokens}, built once per length. */
+  private Filler filler(int tokens) {
+    if (tokens <= 0) {
+      return Filler.NONE;
+    }
+    Filler filler = fillers.get(tokens);
+    if (filler != null) {
+      return filler;
+    }
+    return fillers.computeIfAbsent(tokens, this::buildFiller);
+  }
+
+  private Filler buildFiller(int tokens) {
+    int words = estimatedWords(tokens, wordTokens());
+    // Counted with the space before it, as it follows the head.
+    while (words > 1 && counter.count(" " + Words.cycle(0, words - 1)) >= tokens) {
+      words--;
+    }
+    while (counter.count(" " + Words.cycle(0, words)) < tokens) {
+      words++;
+    }
+    String text = Words.cycle(0, words);
+    return Filler.of(text, counter.count(" " + text));
+  }
+
+  private int[] wordTokens() {
+    int[] tokens = wordTokens;
+    if (tokens == null) {
+      tokens = new int[Words.FILLER.length];
+      for (int i = 0; i < tokens.length; i++) {
+        tokens[i] = Math.max(1, counter.count(" " + Words.FILLER[i]));
+      }
+      wordTokens = tokens;
+    }
+    return tokens;
+  }
+
+  private static int estimatedWords(int tokens, int[] wordTokens) {
+    int words = 0;
+    long total = 0;
+    while (total < tokens) {
+      total += wordTokens[words % wordTokens.length];
+      words++;
+    }
+    return words;
+  }
+
+  private int group(long index) {
+    MessageDigest sha = Hashing.sha256();
+    sha.update(groupLabel);
+    sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));
+    long draw = Hashing.first8(sha.digest());
+    return (int) Long.remainderUnsigned(draw, spec.groups());
+  }
+
+  /** The first 12 hex digits of {@code sha256(label + index)}. */
+  private static String nonce(byte[] label, long index) {
+    MessageDigest sha = Hashing.sha256();
+    sha.update(label);
+    sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));
+    return Hashing.hex16(Hashing.first8(sha.digest())).substring(0, 12);
+  }
+
+  @Override
+  public String toString() {
+    return "PromptSource["
+        + spec
+        + ", seed "
+        + seed
+        + ", case "
+        + caseId
+        + ", phase "
+        + phase
+        + ", "
+        + inputTokens
+        + " tokens, "
+        + counter
+        + ", "
+        + handedOut()
+        + " handed out]";
+  }
+}
