@@ -1,0 +1,88 @@
+package io.github.gatlingllm.cli;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code bin/gatling-llm}: the command-line tools of gatling-llm.
+ *
+ * <p>Exit codes: 0 done, 1 failed while working, 2 bad command line (one line on standard error
+ * naming the option).
+ */
+@Command(
+    name = "gatling-llm",
+    mixinStandardHelpOptions = true,
+    versionProvider = Version.class,
+    description = "Tools of gatling-llm, the Gatling extension for LLM serving load tests.",
+    subcommands = {PromptsCommand.class, CommandLine.HelpCommand.class})
+public final class GatlingLlm implements Runnable {
+
+  /** Exit code of a bad command line. */
+  public static final int USAGE = 2;
+
+  /** Exit code of a failure while working. */
+  public static final int FAILED = 1;
+
+  @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "a command is required: prompts (see gatling-llm --help)");
+  }
+
+  /**
+   * Runs the tool and exits the JVM with its exit code.
+   *
+   * @param args the command line
+   */
+  public static void main(String[] args) {
+    PrintWriter out =
+        new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), false);
+    PrintWriter err =
+        new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    int code = run(args, out, err);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /**
+   * Runs the tool without exiting.
+   *
+   * @param args the command line, never null
+   * @param out where results go
+   * @param err where errors and warnings go
+   * @return the exit code: 0 done, 1 failed, 2 bad command line
+   */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine line = new CommandLine(new GatlingLlm());
+    line.setOut(out);
+    line.setErr(err);
+    line.setParameterExceptionHandler(
+        (e, arguments) -> {
+          CommandLine command = e.getCommandLine();
+          err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(e.getMessage()));
+          err.flush();
+          return USAGE;
+        });
+    line.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          if (e instanceof CommandLine.ParameterException p) {
+            err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(p.getMessage()));
+            err.flush();
+            return USAGE;
+          }
+          err.println(command.getCommandSpec().qualifiedName() + ": failed: " + oneLine(String.valueOf(e)));
+          err.flush();
+          return FAILED;
+        });
+    return line.execute(args);
+  }
+
+  static String oneLine(String message) {
+    return message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").strip();
+  }
+}
