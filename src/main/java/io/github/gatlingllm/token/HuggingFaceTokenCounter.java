@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Exact token counts from a Hugging Face {@code tokenizer.json}, through DJL's binding of the Rust
@@ -45,7 +47,10 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   private final long handle;
   private final Path file;
   private final Map<String, Object> identity;
-  private volatile boolean closed;
+  /** Counting holds the read lock, closing the write lock: no count runs on a freed tokenizer. */
+  private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
+  private boolean closed;
 
   private HuggingFaceTokenCounter(
       HuggingFaceTokenizer tokenizer, Path file, Map<String, Object> identity) {
@@ -203,13 +208,21 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   @Override
   public int count(String text) {
     Objects.requireNonNull(text, "text");
-    checkOpen();
+    lifecycle.readLock().lock();
     // One encode and one id read: DJL's Encoding would also copy tokens, masks and offsets.
-    long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
     try {
-      return TokenizersLibrary.LIB.getTokenIds(encoding).length;
+      checkOpen();
+      long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
+      try {
+        return TokenizersLibrary.LIB.getTokenIds(encoding).length;
+      } finally {
+        TokenizersLibrary.LIB.deleteEncoding(encoding);
+      }
     } finally {
-      TokenizersLibrary.LIB.deleteEncoding(encoding);
+      // DJL frees the native tokenizer when its Java object is finalized: keep it alive
+      // until the native call that uses its handle has returned.
+      Reference.reachabilityFence(this);
+      lifecycle.readLock().unlock();
     }
   }
 
@@ -222,12 +235,18 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
    */
   public long[] tokenIds(String text) {
     Objects.requireNonNull(text, "text");
-    checkOpen();
-    long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
+    lifecycle.readLock().lock();
     try {
-      return TokenizersLibrary.LIB.getTokenIds(encoding);
+      checkOpen();
+      long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
+      try {
+        return TokenizersLibrary.LIB.getTokenIds(encoding);
+      } finally {
+        TokenizersLibrary.LIB.deleteEncoding(encoding);
+      }
     } finally {
-      TokenizersLibrary.LIB.deleteEncoding(encoding);
+      Reference.reachabilityFence(this);
+      lifecycle.readLock().unlock();
     }
   }
 
@@ -240,8 +259,14 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
    */
   public String decode(long[] ids) {
     Objects.requireNonNull(ids, "ids");
-    checkOpen();
-    return tokenizer.decode(ids, false);
+    lifecycle.readLock().lock();
+    try {
+      checkOpen();
+      return tokenizer.decode(ids, false);
+    } finally {
+      Reference.reachabilityFence(this);
+      lifecycle.readLock().unlock();
+    }
   }
 
   /**
@@ -274,12 +299,17 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
     }
   }
 
-  /** Frees the native tokenizer. Idempotent. */
+  /** Frees the native tokenizer once no count is running. Idempotent. */
   @Override
-  public synchronized void close() {
-    if (!closed) {
-      closed = true;
-      tokenizer.close();
+  public void close() {
+    lifecycle.writeLock().lock();
+    try {
+      if (!closed) {
+        closed = true;
+        tokenizer.close();
+      }
+    } finally {
+      lifecycle.writeLock().unlock();
     }
   }
 
