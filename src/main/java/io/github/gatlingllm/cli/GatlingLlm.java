@@ -75,7 +75,8 @@ public final class GatlingLlm implements Runnable {
             err.flush();
             return USAGE;
           }
-          err.println(command.getCommandSpec().qualifiedName() + ": failed: " + oneLine(String.valueOf(e)));
+          err.println(
+              command.getCommandSpec().qualifiedName() + ": failed: " + oneLine(String.valueOf(e)));
           err.flush();
           return FAILED;
         });

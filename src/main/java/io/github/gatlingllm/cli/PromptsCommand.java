@@ -55,7 +55,8 @@ final class PromptsCommand implements Callable<Integer> {
   @Option(
       names = "--shared-prefix-ratio",
       paramLabel = "RATIO",
-      description = "Share of each prompt's tokens in its group prefix, in (0, 1); shared-prefix only, and required there.")
+      description =
+          "Share of each prompt's tokens in its group prefix, in (0, 1); shared-prefix only, and required there.")
   private Double sharedPrefixRatio;
 
   @Option(
@@ -85,10 +86,7 @@ final class PromptsCommand implements Callable<Integer> {
       description = "Output tokens, for the default case id (default 128).")
   private int outputTokens = 128;
 
-  @Option(
-      names = "--phase",
-      paramLabel = "PHASE",
-      description = "measured (default) or warmup.")
+  @Option(names = "--phase", paramLabel = "PHASE", description = "measured (default) or warmup.")
   private String phase = "measured";
 
   @Option(
@@ -129,7 +127,8 @@ final class PromptsCommand implements Callable<Integer> {
       throw usage("--phase: must be measured or warmup, got \"" + phase + "\"");
     }
     LongStream order = order();
-    String id = caseId != null ? caseId : "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
+    String id =
+        caseId != null ? caseId : "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
     TokenCounter counter;
     try {
       counter = TokenCounters.of(tokenizer);
@@ -198,11 +197,11 @@ final class PromptsCommand implements Callable<Integer> {
     }
     if (!shared && sharedPrefixRatio != null) {
       throw usage(
-          "--shared-prefix-ratio: goes with --mode shared-prefix only, got it with --mode "
-              + mode);
+          "--shared-prefix-ratio: goes with --mode shared-prefix only, got it with --mode " + mode);
     }
     if (!shared && prefixGroups != null) {
-      throw usage("--prefix-groups: goes with --mode shared-prefix only, got it with --mode " + mode);
+      throw usage(
+          "--prefix-groups: goes with --mode shared-prefix only, got it with --mode " + mode);
     }
     if (sharedPrefixRatio != null && !(sharedPrefixRatio > 0 && sharedPrefixRatio < 1)) {
       throw usage(

@@ -47,6 +47,7 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   private final long handle;
   private final Path file;
   private final Map<String, Object> identity;
+
   /** Counting holds the read lock, closing the write lock: no count runs on a freed tokenizer. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
 

@@ -32,8 +32,8 @@ class RepeatTextTest {
   }
 
   /**
-   * Every target from 1 to 2,048 from the first filler word, and every starting word for targets
-   * up to 300. (Every starting word up to 2,048 counts 20 million words with the reference loop:
+   * Every target from 1 to 2,048 from the first filler word, and every starting word for targets up
+   * to 300. (Every starting word up to 2,048 counts 20 million words with the reference loop:
    * minutes, for no new case.)
    */
   @Test

@@ -71,7 +71,8 @@ class HuggingFaceTokenCounterTest {
     assertTrue(gpt4o.count(text) > 0);
     assertTrue(
         gpt4o.count(text) != TestTokenizers.qwen3().count(text)
-            || !java.util.Arrays.equals(gpt4o.tokenIds(text), TestTokenizers.qwen3().tokenIds(text)));
+            || !java.util.Arrays.equals(
+                gpt4o.tokenIds(text), TestTokenizers.qwen3().tokenIds(text)));
   }
 
   @Test
@@ -146,7 +147,8 @@ class HuggingFaceTokenCounterTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> HuggingFaceTokenCounter.load(file));
     assertTrue(e.getMessage().startsWith("tokenizer " + file + " is not JSON ("), e.getMessage());
-    assertTrue(e.getMessage().endsWith("): expected a Hugging Face tokenizer.json"), e.getMessage());
+    assertTrue(
+        e.getMessage().endsWith("): expected a Hugging Face tokenizer.json"), e.getMessage());
   }
 
   @Test
@@ -187,7 +189,8 @@ class HuggingFaceTokenCounterTest {
   @Test
   void countsConcurrentlyAsAlone() throws Exception {
     HuggingFaceTokenCounter qwen3 = TestTokenizers.qwen3();
-    List<String> texts = List.of("[0a1b2c3d4e5f] profile inference", "日本語 text", "x y ".repeat(2000));
+    List<String> texts =
+        List.of("[0a1b2c3d4e5f] profile inference", "日本語 text", "x y ".repeat(2000));
     int[] alone = texts.stream().mapToInt(qwen3::count).toArray();
     var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
     try {

@@ -18,7 +18,8 @@ class TokenCountersTest {
   @Test
   void pathLoadsAHuggingFaceCounter() {
     Path file = TestTokenizers.file("qwen3");
-    try (HuggingFaceTokenCounter counter = (HuggingFaceTokenCounter) TokenCounters.of(file.toString())) {
+    try (HuggingFaceTokenCounter counter =
+        (HuggingFaceTokenCounter) TokenCounters.of(file.toString())) {
       assertEquals(3, counter.count(" profile inference latency"));
     }
   }
@@ -45,7 +46,8 @@ class TokenCountersTest {
   @Test
   void missingPathIsRejected() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> TokenCounters.of("/no/such/tokenizer.json"));
+        assertThrows(
+            IllegalArgumentException.class, () -> TokenCounters.of("/no/such/tokenizer.json"));
     assertEquals(
         "tokenizer /no/such/tokenizer.json does not exist: expected a Hugging Face tokenizer.json"
             + " file, or a folder holding one",
