@@ -46,6 +46,12 @@ public final class PromptSource {
 
   private record Prefix(String text, int tokens, MessageDigest stateAfterSpace) {}
 
+  /** The request markers {@code [nonce]} of 64 consecutive indices, and their token counts. */
+  private record Markers(String[] markers, int[] counts) {}
+
+  private static final int MARKER_BLOCK_BITS = 6;
+  private static final int MARKER_BLOCKS_KEPT = 32;
+
   private final PromptSpec spec;
   private final TokenCounter counter;
   private final long seed;
@@ -59,6 +65,7 @@ public final class PromptSource {
   private final PhaseDigests digests = new PhaseDigests();
   private final Map<Integer, Prefix> prefixes = new ConcurrentHashMap<>();
   private final Map<Integer, Filler> fillers = new ConcurrentHashMap<>();
+  private final Map<Long, Markers> markerBlocks = new ConcurrentHashMap<>();
   private final Map<RepeatKey, Prompt> repeated;
   private volatile int[] wordTokens;
 
@@ -298,9 +305,11 @@ public final class PromptSource {
   }
 
   private Prompt unique(long index) {
-    String nonce = nonce(requestLabel, index);
-    String head = "[" + nonce + "]";
-    int used = counter.count(head);
+    Markers block = markers(index);
+    int slot = (int) (index & ((1 << MARKER_BLOCK_BITS) - 1));
+    String head = block.markers()[slot];
+    String nonce = head.substring(1, head.length() - 1);
+    int used = block.counts()[slot];
     Filler filler = filler(inputTokens - used);
     MessageDigest sha = Hashing.sha256();
     sha.update(head.getBytes(StandardCharsets.US_ASCII));
@@ -319,9 +328,11 @@ public final class PromptSource {
   private Prompt shared(long index) {
     int group = group(index);
     Prefix prefix = prefix(group);
-    String nonce = nonce(requestLabel, index);
-    String marker = "[" + nonce + "]";
-    int used = prefix.tokens() + counter.count(marker);
+    Markers block = markers(index);
+    int slot = (int) (index & ((1 << MARKER_BLOCK_BITS) - 1));
+    String marker = block.markers()[slot];
+    String nonce = marker.substring(1, marker.length() - 1);
+    int used = prefix.tokens() + block.counts()[slot];
     Filler filler = filler(inputTokens - used);
     MessageDigest sha;
     try {
@@ -340,6 +351,32 @@ public final class PromptSource {
         group,
         prefix.tokens(),
         Hashing.first8(sha.digest()));
+  }
+
+  /**
+   * The markers of the 64-index block holding {@code index}, built and counted together: one
+   * tokenizer call for 64 short texts costs far less than 64 calls. A few recent blocks are kept.
+   */
+  private Markers markers(long index) {
+    long number = index >> MARKER_BLOCK_BITS;
+    Markers block = markerBlocks.get(number);
+    if (block != null) {
+      return block;
+    }
+    block =
+        markerBlocks.computeIfAbsent(
+            number,
+            n -> {
+              String[] markers = new String[1 << MARKER_BLOCK_BITS];
+              for (int i = 0; i < markers.length; i++) {
+                markers[i] = "[" + nonce(requestLabel, (n << MARKER_BLOCK_BITS) + i) + "]";
+              }
+              return new Markers(markers, counter.countAll(markers));
+            });
+    if (markerBlocks.size() > MARKER_BLOCKS_KEPT) {
+      markerBlocks.keySet().removeIf(n -> Math.abs(n - number) > MARKER_BLOCKS_KEPT / 2);
+    }
+    return block;
   }
 
   private Prefix prefix(int group) {

@@ -228,6 +228,40 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   }
 
   /**
+   * Counts several texts in one call to the tokenizer: cheaper than one call each for short texts,
+   * where the fixed cost of a call dominates.
+   *
+   * @param texts the texts, none null
+   * @return the number of tokens of each text, in order
+   * @throws IllegalStateException if the counter is closed
+   */
+  @Override
+  public int[] countAll(String[] texts) {
+    for (String text : texts) {
+      Objects.requireNonNull(text, "text");
+    }
+    lifecycle.readLock().lock();
+    try {
+      checkOpen();
+      long[] encodings = TokenizersLibrary.LIB.batchEncode(handle, texts, false);
+      int[] counts = new int[encodings.length];
+      try {
+        for (int i = 0; i < encodings.length; i++) {
+          counts[i] = TokenizersLibrary.LIB.getTokenIds(encodings[i]).length;
+        }
+      } finally {
+        for (long encoding : encodings) {
+          TokenizersLibrary.LIB.deleteEncoding(encoding);
+        }
+      }
+      return counts;
+    } finally {
+      Reference.reachabilityFence(this);
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
    * The token ids of a text, without special tokens.
    *
    * @param text the text, never null

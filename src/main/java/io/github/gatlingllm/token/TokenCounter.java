@@ -31,6 +31,21 @@ public interface TokenCounter {
   }
 
   /**
+   * Counts several texts: the same counts as {@link #count(String)} of each, in one call where the
+   * tokenizer can batch them.
+   *
+   * @param texts the texts, none null
+   * @return the number of tokens of each text, in order
+   */
+  default int[] countAll(String[] texts) {
+    int[] counts = new int[texts.length];
+    for (int i = 0; i < texts.length; i++) {
+      counts[i] = count(texts[i]);
+    }
+    return counts;
+  }
+
+  /**
    * The name of this kind of counter, as recorded in {@link TokenCount#source()}: {@code
    * "estimated"} or {@code "huggingface"}.
    *

@@ -30,6 +30,17 @@ class HuggingFaceTokenCounterTest {
   }
 
   @Test
+  void countAllEqualsCountingEachText() {
+    HuggingFaceTokenCounter qwen3 = TestTokenizers.qwen3();
+    String[] texts = {"[0a1b2c3d4e5f]", "", "日本語 🚀", "[ffffffffffff]", " profile inference"};
+    int[] each = new int[texts.length];
+    for (int i = 0; i < texts.length; i++) {
+      each[i] = qwen3.count(texts[i]);
+    }
+    assertArrayEquals(each, qwen3.countAll(texts));
+  }
+
+  @Test
   void emptyTextIsZeroTokens() {
     assertEquals(0, TestTokenizers.qwen3().count(""));
   }
