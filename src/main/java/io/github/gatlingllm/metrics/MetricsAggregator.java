@@ -1,0 +1,224 @@
+package io.github.gatlingllm.metrics;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAccumulator;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Aggregates request records per (request name, phase) and overall.
+ *
+ * <p>Thread-safe and lock-free on the recording side: {@link #add(RequestRecord)} may be called
+ * from many threads at once; it costs a few atomic updates per metric plus one histogram update per
+ * value (HdrHistogram's {@link ConcurrentHistogram}, 3 significant digits, values recorded in
+ * thousandths: microseconds for times, milli-tokens for tokens per second). {@link #summary()}
+ * takes a snapshot; taken while records are still being added, its figures may not all include the
+ * same records.
+ *
+ * <p>What counts where, as vLLM's {@code benchmark_serving.py} ({@code calculate_metrics} counts
+ * successful requests only):
+ *
+ * <ul>
+ *   <li>request counts by status and the measured window: every request. The window runs from the
+ *       first request start to the last request end (start + E2E).
+ *   <li>TTFT, ITL (every interval), TPOT, E2E and per-request output tokens/s distributions, token
+ *       sums, cache-hit ratio, requests/s and output tokens/s: {@link RequestStatus#OK} requests
+ *       only; values that were not measured (null) are left out.
+ *   <li>requests/s = OK requests / window seconds; output tokens/s = their completion tokens /
+ *       window seconds (vLLM's {@code request_throughput} and {@code output_throughput}).
+ * </ul>
+ */
+public final class MetricsAggregator {
+
+  private final Group overall = new Group(null, null);
+  private final ConcurrentHashMap<Key, Group> groups = new ConcurrentHashMap<>();
+
+  /** An empty aggregator. */
+  public MetricsAggregator() {}
+
+  /**
+   * Adds one request.
+   *
+   * @param record the request's record, never null
+   * @throws NullPointerException if {@code record} is null
+   */
+  public void add(RequestRecord record) {
+    Objects.requireNonNull(record, "record");
+    Key key = new Key(record.request(), record.phase());
+    Group group = groups.get(key);
+    if (group == null) {
+      group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase));
+    }
+    group.add(record);
+    overall.add(record);
+  }
+
+  /**
+   * A snapshot of everything added so far.
+   *
+   * @return the summary, never null
+   */
+  public MetricsSummary summary() {
+    List<Group> list = new ArrayList<>(groups.values());
+    list.sort(
+        Comparator.comparing((Group g) -> g.request)
+            .thenComparing(g -> g.phase, Comparator.nullsFirst(Comparator.naturalOrder())));
+    List<GroupSummary> summaries = new ArrayList<>(list.size());
+    for (Group g : list) {
+      summaries.add(g.summary());
+    }
+    return new MetricsSummary(overall.summary(), summaries);
+  }
+
+  private record Key(String request, String phase) {}
+
+  /** One group's counters; every field is safe for concurrent update. */
+  private static final class Group {
+    final String request;
+    final String phase;
+    final LongAdder requests = new LongAdder();
+    final LongAdder[] statuses = new LongAdder[RequestStatus.values().length];
+    final LongAdder okRequests = new LongAdder();
+    final LongAdder promptTokens = new LongAdder();
+    final LongAdder cachedTokens = new LongAdder();
+    final LongAdder promptTokensWithCached = new LongAdder();
+    final LongAdder anyCachedReported = new LongAdder();
+    final LongAdder completionTokens = new LongAdder();
+    final LongAccumulator windowStart = new LongAccumulator(Math::min, Long.MAX_VALUE);
+    final LongAccumulator windowEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
+    final Metric ttft = new Metric();
+    final Metric itl = new Metric();
+    final Metric tpot = new Metric();
+    final Metric e2e = new Metric();
+    final Metric tokensPerS = new Metric();
+
+    Group(String request, String phase) {
+      this.request = request;
+      this.phase = phase;
+      for (int i = 0; i < statuses.length; i++) {
+        statuses[i] = new LongAdder();
+      }
+    }
+
+    void add(RequestRecord r) {
+      requests.increment();
+      statuses[r.status().ordinal()].increment();
+      windowStart.accumulate(r.startMs());
+      windowEnd.accumulate((long) Math.ceil(r.endMs()));
+      if (r.status() != RequestStatus.OK) {
+        return;
+      }
+      okRequests.increment();
+      if (r.promptTokens() != null) {
+        promptTokens.add(r.promptTokens());
+        if (r.cachedTokens() != null) {
+          cachedTokens.add(r.cachedTokens());
+          promptTokensWithCached.add(r.promptTokens());
+          anyCachedReported.increment();
+        }
+      }
+      if (r.completionTokens() != null) {
+        completionTokens.add(r.completionTokens());
+      }
+      ttft.record(r.ttftMs());
+      tpot.record(r.tpotMs());
+      e2e.record(r.e2eMs());
+      tokensPerS.record(r.outputTokensPerS());
+      if (r.itlMs() != null) {
+        for (Double v : r.itlMs()) {
+          itl.record(v);
+        }
+      }
+    }
+
+    GroupSummary summary() {
+      Map<RequestStatus, Long> byStatus = new EnumMap<>(RequestStatus.class);
+      for (RequestStatus s : RequestStatus.values()) {
+        byStatus.put(s, statuses[s.ordinal()].sum());
+      }
+      long start = windowStart.get();
+      long end = windowEnd.get();
+      boolean any = start != Long.MAX_VALUE;
+      double seconds = any ? (end - start) / 1000.0 : 0;
+      long ok = okRequests.sum();
+      long completion = completionTokens.sum();
+      long withCached = promptTokensWithCached.sum();
+      long cached = cachedTokens.sum();
+      Double ratio =
+          anyCachedReported.sum() > 0 && withCached > 0 ? (double) cached / withCached : null;
+      return new GroupSummary(
+          request,
+          phase,
+          requests.sum(),
+          byStatus,
+          promptTokens.sum(),
+          cached,
+          ratio,
+          completion,
+          any ? start : null,
+          any ? end : null,
+          seconds > 0 ? ok / seconds : null,
+          seconds > 0 ? completion / seconds : null,
+          ttft.distribution(),
+          itl.distribution(),
+          tpot.distribution(),
+          e2e.distribution(),
+          tokensPerS.distribution());
+    }
+  }
+
+  /** One metric: an exact count, sum, min and max, and a histogram for percentiles. */
+  private static final class Metric {
+    private static final double SCALE = 1000.0;
+    final ConcurrentHistogram histogram = new ConcurrentHistogram(3);
+    final LongAdder count = new LongAdder();
+    final DoubleAdder sum = new DoubleAdder();
+    final DoubleAccumulator min = new DoubleAccumulator(Math::min, Double.POSITIVE_INFINITY);
+    final DoubleAccumulator max = new DoubleAccumulator(Math::max, Double.NEGATIVE_INFINITY);
+
+    void record(Double value) {
+      if (value == null) {
+        return;
+      }
+      double v = value;
+      histogram.recordValue(Math.round(v * SCALE));
+      sum.add(v);
+      min.accumulate(v);
+      max.accumulate(v);
+      count.increment();
+    }
+
+    Distribution distribution() {
+      Histogram h = histogram.copy();
+      long n = count.sum();
+      if (n == 0 || h.getTotalCount() == 0) {
+        return Distribution.EMPTY;
+      }
+      double lo = min.get();
+      double hi = max.get();
+      return new Distribution(
+          n,
+          sum.sum() / n,
+          lo,
+          percentile(h, 50, lo, hi),
+          percentile(h, 90, lo, hi),
+          percentile(h, 95, lo, hi),
+          percentile(h, 99, lo, hi),
+          hi);
+    }
+
+    private static Double percentile(Histogram h, double p, double lo, double hi) {
+      double v = h.getValueAtPercentile(p) / SCALE;
+      return Math.max(lo, Math.min(hi, v));
+    }
+  }
+}

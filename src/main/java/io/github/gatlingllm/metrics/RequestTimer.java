@@ -1,0 +1,335 @@
+package io.github.gatlingllm.metrics;
+
+import io.github.gatlingllm.openai.ApiError;
+import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.openai.Usage;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Times one streamed request from its events' own arrival timestamps.
+ *
+ * <p>One instance per request; not thread-safe: feed it from one thread at a time (Gatling hands a
+ * virtual user's messages over serially). Times are milliseconds of the caller's clock (Gatling's
+ * {@code SseInboundMessage} timestamps); never read the clock when the events are handled, since
+ * they may be handled long after they arrived. Negative intervals (a clock stepping back) count as
+ * 0.
+ *
+ * <p>Definitions, following vLLM's {@code benchmarks/benchmark_serving.py} ({@code
+ * backend_request_func.py}, {@code calculate_metrics}) and GuideLLM's per-request statistics:
+ *
+ * <ul>
+ *   <li><b>time to first event</b>: start to the first SSE message of any kind, role-only deltas
+ *       included; close to Gatling's own first-message time and not a model latency.
+ *   <li><b>TTFT</b>: start to the first event carrying a token: non-empty {@code content}, {@code
+ *       reasoning_content}/{@code reasoning}, {@code text} or a tool-call delta ({@link
+ *       StreamEvent#isTokenBearing()}). vLLM's chat client stops the clock at the first chunk with
+ *       {@code choices}, role-only or not; vLLM's server sends its role-only delta once the first
+ *       token is ready, so there the two agree, but other servers (llama.cpp: {@code content:
+ *       null}) may send it earlier, and here it is never a token.
+ *   <li><b>ITL</b>: for each token-bearing event after the first, the gap to the previous
+ *       token-bearing event (vLLM's {@code itl}). When the server reports cumulative {@code
+ *       usage.completion_tokens} on this event and the previous token-bearing one (vLLM's {@code
+ *       stream_options.continuous_usage_stats}), an event that brought {@code k > 1} tokens spreads
+ *       its gap into {@code k} values of {@code gap / k}; otherwise one value per event. Tokens
+ *       that came with the first token-bearing event add no interval.
+ *   <li><b>E2E</b>: start to the end given to {@link #finish(long, Integer)} (vLLM's {@code
+ *       latency}); pass the {@code [DONE]} message's timestamp, see {@link #lastEventMs()}.
+ *   <li><b>output tokens</b>: {@code usage.completion_tokens} as last reported (exact), else the
+ *       number of token-bearing events (not exact: a chunk can carry several tokens or none).
+ *   <li><b>TPOT</b>: {@code (E2E - TTFT) / (output tokens - 1)}, only with at least 2 output tokens
+ *       (vLLM's {@code tpot}; GuideLLM's per-request {@code inter_token_latency} is the same
+ *       quotient taken to the last token rather than to the end of the response).
+ *   <li><b>output tokens/s</b> of one request: {@code output tokens / (E2E / 1000)}, as GuideLLM's
+ *       per-request {@code output_tokens_per_second} (output tokens over request latency); vLLM's
+ *       {@code output_throughput} is the run-wide counterpart, see {@link MetricsAggregator}.
+ *   <li><b>prompt tokens</b>: {@code usage.prompt_tokens} (exact), else the caller's fallback count
+ *       (not exact: a local count cannot see the server's chat template); <b>cached tokens</b>:
+ *       {@code usage.prompt_tokens_details.cached_tokens}.
+ * </ul>
+ */
+public final class RequestTimer {
+
+  private final long startMs;
+  private long firstEventMs = Long.MIN_VALUE;
+  private long lastEventMs = Long.MIN_VALUE;
+  private long firstTokenMs = Long.MIN_VALUE;
+  private long lastTokenMs;
+  private Integer lastTokenCumulative;
+  private double[] itl = new double[16];
+  private int itlCount;
+  private int tokenEvents;
+  private Integer promptTokens;
+  private Integer cachedTokens;
+  private Integer completionTokens;
+  private String finishReason;
+  private boolean done;
+  private ApiError serverError;
+  private ApiError malformed;
+  private boolean finished;
+
+  /**
+   * A timer for a request that started at {@code startMs}.
+   *
+   * @param startMs the request start, epoch milliseconds of Gatling's clock
+   */
+  public RequestTimer(long startMs) {
+    this.startMs = startMs;
+  }
+
+  /**
+   * Takes one event in. Events after {@code [DONE]} only move {@link #lastEventMs()}; {@link
+   * StreamEvent.Kind#EMPTY} payloads count as the first event but carry nothing else.
+   *
+   * @param arrivalMs the event's arrival, epoch milliseconds (the SSE message's own timestamp)
+   * @param event the parsed payload, never null
+   * @throws NullPointerException if {@code event} is null
+   * @throws IllegalStateException if {@link #finish} was called
+   */
+  public void onEvent(long arrivalMs, StreamEvent event) {
+    Objects.requireNonNull(event, "event");
+    if (finished) {
+      throw new IllegalStateException("onEvent after finish: a RequestTimer times one request");
+    }
+    if (firstEventMs == Long.MIN_VALUE) {
+      firstEventMs = arrivalMs;
+    }
+    lastEventMs = arrivalMs;
+    if (done) {
+      return;
+    }
+    switch (event.kind()) {
+      case DONE -> done = true;
+      case ERROR -> {
+        if (serverError == null) {
+          serverError = event.error();
+        }
+      }
+      case MALFORMED -> {
+        if (malformed == null) {
+          malformed = event.error();
+        }
+      }
+      case CHUNK -> onChunk(arrivalMs, event);
+      case EMPTY -> {
+        // nothing in it
+      }
+    }
+  }
+
+  private void onChunk(long arrivalMs, StreamEvent event) {
+    Usage usage = event.usage();
+    Integer cumulative = null;
+    if (usage != null) {
+      if (usage.promptTokens() != null) {
+        promptTokens = usage.promptTokens();
+      }
+      if (usage.cachedTokens() != null) {
+        cachedTokens = usage.cachedTokens();
+      }
+      if (usage.completionTokens() != null) {
+        completionTokens = usage.completionTokens();
+        cumulative = usage.completionTokens();
+      }
+    }
+    if (event.finishReason() != null) {
+      finishReason = event.finishReason();
+    }
+    if (!event.isTokenBearing()) {
+      return;
+    }
+    tokenEvents++;
+    if (firstTokenMs == Long.MIN_VALUE) {
+      firstTokenMs = arrivalMs;
+    } else {
+      double gap = Math.max(0, arrivalMs - lastTokenMs);
+      int k =
+          cumulative != null && lastTokenCumulative != null ? cumulative - lastTokenCumulative : 1;
+      if (k > 1) {
+        double share = gap / k;
+        for (int i = 0; i < k; i++) {
+          addItl(share);
+        }
+      } else {
+        addItl(gap);
+      }
+    }
+    lastTokenMs = arrivalMs;
+    lastTokenCumulative = cumulative;
+  }
+
+  private void addItl(double value) {
+    if (itlCount == itl.length) {
+      itl = Arrays.copyOf(itl, itlCount * 2);
+    }
+    itl[itlCount++] = value;
+  }
+
+  /**
+   * The arrival of the latest event taken in, for {@link #finish(long, Integer)}.
+   *
+   * @return epoch milliseconds, or the start if no event arrived
+   */
+  public long lastEventMs() {
+    return lastEventMs == Long.MIN_VALUE ? startMs : lastEventMs;
+  }
+
+  /**
+   * Whether {@code [DONE]} arrived.
+   *
+   * @return true after a {@link StreamEvent.Kind#DONE} event
+   */
+  public boolean sawDone() {
+    return done;
+  }
+
+  /**
+   * The number of token-bearing events so far.
+   *
+   * @return the count, never negative
+   */
+  public int tokenEvents() {
+    return tokenEvents;
+  }
+
+  /**
+   * Ends the request and works out its timings. Call once.
+   *
+   * @param endMs the end of the response, epoch milliseconds: the {@code [DONE]} message's
+   *     timestamp (or the last message's, {@link #lastEventMs()}) for a complete stream, the moment
+   *     of failure otherwise
+   * @param fallbackPromptTokens the prompt tokens to record when the server reports no {@code
+   *     usage.prompt_tokens} (marked not exact), or null
+   * @return the timings, never null
+   * @throws IllegalStateException if called twice
+   */
+  public RequestTimings finish(long endMs, Integer fallbackPromptTokens) {
+    if (finished) {
+      throw new IllegalStateException("finish called twice: a RequestTimer times one request");
+    }
+    finished = true;
+    double e2e = Math.max(0, endMs - startMs);
+    Double ttft =
+        firstTokenMs == Long.MIN_VALUE ? null : (double) Math.max(0, firstTokenMs - startMs);
+    Double firstEvent =
+        firstEventMs == Long.MIN_VALUE ? null : (double) Math.max(0, firstEventMs - startMs);
+    boolean exactOutput = completionTokens != null;
+    int output = exactOutput ? completionTokens : tokenEvents;
+    Double tpot = ttft != null && output >= 2 ? Math.max(0, e2e - ttft) / (output - 1) : null;
+    Double[] boxed = new Double[itlCount];
+    for (int i = 0; i < itlCount; i++) {
+      boxed[i] = itl[i];
+    }
+    StreamOutcome outcome;
+    String error;
+    if (serverError != null) {
+      outcome = StreamOutcome.ERROR_EVENT;
+      error = "error event: " + serverError.describe();
+    } else if (malformed != null) {
+      outcome = StreamOutcome.MALFORMED;
+      error = malformed.message();
+    } else if (done) {
+      outcome = StreamOutcome.COMPLETE;
+      error = null;
+    } else {
+      outcome = StreamOutcome.NO_DONE;
+      error =
+          firstEventMs == Long.MIN_VALUE
+              ? "stream ended without any event"
+              : "stream ended without [DONE]";
+    }
+    boolean exactPrompt = promptTokens != null;
+    return new RequestTimings(
+        startMs,
+        firstEvent,
+        ttft,
+        List.of(boxed),
+        tpot,
+        e2e,
+        throughput(output, e2e),
+        exactPrompt ? promptTokens : fallbackPromptTokens,
+        exactPrompt,
+        cachedTokens,
+        output,
+        exactOutput,
+        finishReason,
+        outcome,
+        error);
+  }
+
+  /**
+   * The timings of a non-streamed request: its whole response body read with {@link
+   * StreamEvent#parseResponse(String)}. Nothing about tokens' arrival is known, so time to first
+   * event, TTFT, ITL and TPOT are null ("not measured"); E2E and output tokens/s are as for
+   * streams.
+   *
+   * @param startMs the request start, epoch milliseconds
+   * @param endMs the end of the response body, epoch milliseconds
+   * @param response the parsed body, never null
+   * @param fallbackPromptTokens prompt tokens when the body has no {@code usage.prompt_tokens} (not
+   *     exact), or null
+   * @param fallbackCompletionTokens output tokens when the body has no {@code
+   *     usage.completion_tokens} (not exact; for example the response text counted with a {@code
+   *     TokenCounter}), or null
+   * @return the timings, never null; outcome {@link StreamOutcome#COMPLETE} for a completion body,
+   *     {@link StreamOutcome#ERROR_EVENT} for an error body, {@link StreamOutcome#MALFORMED}
+   *     otherwise
+   * @throws NullPointerException if {@code response} is null
+   */
+  public static RequestTimings nonStreaming(
+      long startMs,
+      long endMs,
+      StreamEvent response,
+      Integer fallbackPromptTokens,
+      Integer fallbackCompletionTokens) {
+    Objects.requireNonNull(response, "response");
+    double e2e = Math.max(0, endMs - startMs);
+    Usage usage = response.usage();
+    Integer prompt = usage == null ? null : usage.promptTokens();
+    Integer completion = usage == null ? null : usage.completionTokens();
+    boolean exactOutput = completion != null;
+    Integer output = exactOutput ? completion : fallbackCompletionTokens;
+    StreamOutcome outcome;
+    String error;
+    switch (response.kind()) {
+      case CHUNK -> {
+        outcome = StreamOutcome.COMPLETE;
+        error = null;
+      }
+      case ERROR -> {
+        outcome = StreamOutcome.ERROR_EVENT;
+        error = "error body: " + response.error().describe();
+      }
+      case MALFORMED -> {
+        outcome = StreamOutcome.MALFORMED;
+        error = response.error().message();
+      }
+      default -> {
+        outcome = StreamOutcome.MALFORMED;
+        error =
+            "not a completion body: " + response.kind().name().toLowerCase(java.util.Locale.ROOT);
+      }
+    }
+    return new RequestTimings(
+        startMs,
+        null,
+        null,
+        null,
+        null,
+        e2e,
+        output == null ? null : throughput(output, e2e),
+        prompt != null ? prompt : fallbackPromptTokens,
+        prompt != null,
+        usage == null ? null : usage.cachedTokens(),
+        output,
+        exactOutput,
+        response.finishReason(),
+        outcome,
+        error);
+  }
+
+  private static Double throughput(int outputTokens, double e2eMs) {
+    return e2eMs > 0 ? outputTokens / (e2eMs / 1000.0) : null;
+  }
+}

@@ -1,0 +1,16 @@
+package io.github.gatlingllm.openai;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The package's shared Jackson objects; both are thread-safe once configured. */
+final class Json {
+
+  /** Plain mapper: used to validate and copy extra body values, never per request. */
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** The factory of the streaming parsers and generators used per request and per event. */
+  static final JsonFactory FACTORY = MAPPER.getFactory();
+
+  private Json() {}
+}

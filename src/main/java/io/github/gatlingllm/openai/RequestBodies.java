@@ -1,0 +1,192 @@
+package io.github.gatlingllm.openai;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds the JSON body of one request, with Jackson's streaming generator.
+ *
+ * <p>Chat ({@link Endpoint#CHAT}):
+ *
+ * <pre>{@code
+ * {"model":M,"messages":[{"role":"user","content":PROMPT}],"stream":S,
+ *  "stream_options":{"include_usage":true},   (only when stream and includeUsage)
+ *  "max_tokens":N,                             (or "max_completion_tokens")
+ *  "ignore_eos":B,                             (only when set)
+ *  "temperature":T,                            (only when set)
+ *  ...extraBody}
+ * }</pre>
+ *
+ * <p>Completions ({@link Endpoint#COMPLETIONS}): the same with {@code "prompt":PROMPT} in place of
+ * {@code messages}.
+ *
+ * <p>Runs once per request, so it writes into a buffer kept per thread and allocates little beyond
+ * the returned string. Thread-safe.
+ */
+public final class RequestBodies {
+
+  /** Buffers that grew past this many chars are dropped after use rather than kept per thread. */
+  private static final int MAX_KEPT_CHARS = 1 << 20;
+
+  private static final ThreadLocal<BuilderWriter> BUFFERS =
+      ThreadLocal.withInitial(() -> new BuilderWriter(4096));
+
+  private RequestBodies() {}
+
+  /**
+   * The JSON body of one request.
+   *
+   * @param settings the request settings, never null
+   * @param prompt the prompt text, never null: the user message's content for chat, the raw prompt
+   *     for completions
+   * @return the body, a JSON object in the field order shown on this class
+   * @throws NullPointerException if an argument is null
+   */
+  public static String body(RequestSettings settings, String prompt) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    BuilderWriter out = BUFFERS.get();
+    out.reset();
+    try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
+      write(g, settings, prompt);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a request body in memory failed", e);
+    }
+    String body = out.toString();
+    if (out.capacity() > MAX_KEPT_CHARS) {
+      BUFFERS.remove();
+    }
+    return body;
+  }
+
+  /**
+   * Writes the body of one request as the next value of a generator.
+   *
+   * @param g the generator, never null; not flushed or closed here
+   * @param settings the request settings, never null
+   * @param prompt the prompt text, never null
+   * @throws IOException if the generator's target fails
+   */
+  public static void write(JsonGenerator g, RequestSettings settings, String prompt)
+      throws IOException {
+    g.writeStartObject();
+    g.writeStringField("model", settings.model());
+    if (settings.endpoint() == Endpoint.CHAT) {
+      g.writeArrayFieldStart("messages");
+      g.writeStartObject();
+      g.writeStringField("role", "user");
+      g.writeStringField("content", prompt);
+      g.writeEndObject();
+      g.writeEndArray();
+    } else {
+      g.writeStringField("prompt", prompt);
+    }
+    g.writeBooleanField("stream", settings.stream());
+    if (settings.sendsStreamOptions()) {
+      g.writeObjectFieldStart("stream_options");
+      g.writeBooleanField("include_usage", true);
+      g.writeEndObject();
+    }
+    g.writeNumberField(settings.maxTokensField(), settings.maxTokens());
+    if (settings.ignoreEos() != null) {
+      g.writeBooleanField("ignore_eos", settings.ignoreEos());
+    }
+    if (settings.temperature() != null) {
+      g.writeNumberField("temperature", settings.temperature());
+    }
+    for (Map.Entry<String, Object> e : settings.extraBody().entrySet()) {
+      g.writeFieldName(e.getKey());
+      writeValue(g, e.getValue());
+    }
+    g.writeEndObject();
+  }
+
+  /** Writes a frozen extra value: null, string, boolean, number, map or list of those. */
+  private static void writeValue(JsonGenerator g, Object value) throws IOException {
+    if (value == null) {
+      g.writeNull();
+    } else if (value instanceof String s) {
+      g.writeString(s);
+    } else if (value instanceof Boolean b) {
+      g.writeBoolean(b);
+    } else if (value instanceof Integer i) {
+      g.writeNumber(i);
+    } else if (value instanceof Long l) {
+      g.writeNumber(l);
+    } else if (value instanceof Double d) {
+      g.writeNumber(d);
+    } else if (value instanceof BigInteger b) {
+      g.writeNumber(b);
+    } else if (value instanceof BigDecimal b) {
+      g.writeNumber(b);
+    } else if (value instanceof Number n) {
+      g.writeNumber(n.doubleValue());
+    } else if (value instanceof Map<?, ?> map) {
+      g.writeStartObject();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        g.writeFieldName(String.valueOf(e.getKey()));
+        writeValue(g, e.getValue());
+      }
+      g.writeEndObject();
+    } else if (value instanceof List<?> list) {
+      g.writeStartArray();
+      for (Object v : list) {
+        writeValue(g, v);
+      }
+      g.writeEndArray();
+    } else {
+      // RequestSettings freezes values into the shapes above; anything else goes through Jackson.
+      Json.MAPPER.writeValue(g, value);
+    }
+  }
+
+  /** A Writer into a reusable StringBuilder; not thread-safe (one per thread). */
+  private static final class BuilderWriter extends Writer {
+    private final StringBuilder sb;
+
+    BuilderWriter(int capacity) {
+      this.sb = new StringBuilder(capacity);
+    }
+
+    void reset() {
+      sb.setLength(0);
+    }
+
+    int capacity() {
+      return sb.capacity();
+    }
+
+    @Override
+    public void write(char[] cbuf, int off, int len) {
+      sb.append(cbuf, off, len);
+    }
+
+    @Override
+    public void write(String str, int off, int len) {
+      sb.append(str, off, off + len);
+    }
+
+    @Override
+    public void write(int c) {
+      sb.append((char) c);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+
+    @Override
+    public String toString() {
+      return sb.toString();
+    }
+  }
+}

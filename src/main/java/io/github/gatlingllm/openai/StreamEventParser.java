@@ -1,0 +1,344 @@
+package io.github.gatlingllm.openai;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
+/** The streaming-parser behind {@link StreamEvent#parse}: one pass, no tree, no exceptions out. */
+final class StreamEventParser {
+
+  private static final int SNIPPET_CHARS = 40;
+  private static final int REASON_CHARS = 80;
+
+  private final boolean keepText;
+  private int contentChars;
+  private int reasoningChars;
+  private int toolCalls;
+  private String content;
+  private String reasoning;
+  private String finishReason;
+  private Integer promptTokens;
+  private Integer completionTokens;
+  private Integer cachedTokens;
+  private boolean errorSeen;
+  private boolean objectIsError;
+  private String errorMessage;
+  private String errorType;
+  private String errorCode;
+  private String topMessage;
+  private String topType;
+  private String topCode;
+
+  private StreamEventParser(boolean keepText) {
+    this.keepText = keepText;
+  }
+
+  static StreamEvent parse(String data, boolean keepText) {
+    if (data == null) {
+      return StreamEvent.EMPTY;
+    }
+    int from = 0;
+    int to = data.length();
+    while (from < to && Character.isWhitespace(data.charAt(from))) {
+      from++;
+    }
+    while (to > from && Character.isWhitespace(data.charAt(to - 1))) {
+      to--;
+    }
+    if (from == to) {
+      return StreamEvent.EMPTY;
+    }
+    if (to - from == 6 && data.startsWith("[DONE]", from)) {
+      return StreamEvent.DONE;
+    }
+    if (data.charAt(from) != '{') {
+      return malformed("not a JSON object", data);
+    }
+    StreamEventParser state = new StreamEventParser(keepText);
+    try (JsonParser p = Json.FACTORY.createParser(data)) {
+      return state.readObject(p, data);
+    } catch (IOException | RuntimeException e) {
+      return malformed(firstLine(e), data);
+    }
+  }
+
+  private StreamEvent readObject(JsonParser p, String data) throws IOException {
+    if (p.nextToken() != JsonToken.START_OBJECT) {
+      return malformed("not a JSON object", data);
+    }
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken t = p.nextToken();
+      switch (name) {
+        case "choices" -> {
+          if (t == JsonToken.START_ARRAY) {
+            readChoices(p);
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "usage" -> {
+          if (t == JsonToken.START_OBJECT) {
+            readUsage(p);
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "error" -> readError(p, t);
+        case "object" -> objectIsError = t == JsonToken.VALUE_STRING && isText(p, "error");
+        case "message" -> topMessage = scalarText(p, t);
+        case "type", "error_type" -> topType = scalarText(p, t);
+        case "code" -> topCode = scalarText(p, t);
+        default -> p.skipChildren();
+      }
+    }
+    if (p.currentToken() != JsonToken.END_OBJECT) {
+      return malformed("not a JSON object", data);
+    }
+    if (p.nextToken() != null) {
+      return malformed("trailing content after the JSON object", data);
+    }
+    return result();
+  }
+
+  private StreamEvent result() {
+    if (errorSeen || objectIsError) {
+      String message = errorSeen ? errorMessage : topMessage;
+      String type = errorType != null ? errorType : topType;
+      String code = errorCode != null ? errorCode : topCode;
+      return new StreamEvent(
+          StreamEvent.Kind.ERROR,
+          0,
+          0,
+          0,
+          null,
+          null,
+          null,
+          null,
+          new ApiError(message == null ? "" : message, type, code));
+    }
+    Usage usage =
+        promptTokens == null && completionTokens == null && cachedTokens == null
+            ? null
+            : new Usage(promptTokens, completionTokens, cachedTokens);
+    return new StreamEvent(
+        StreamEvent.Kind.CHUNK,
+        contentChars,
+        reasoningChars,
+        toolCalls,
+        content,
+        reasoning,
+        finishReason,
+        usage,
+        null);
+  }
+
+  private void readChoices(JsonParser p) throws IOException {
+    JsonToken t;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY && t != null) {
+      if (t != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        continue;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (name) {
+          case "delta", "message" -> {
+            if (v == JsonToken.START_OBJECT) {
+              readDelta(p);
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "text" -> {
+            if (v == JsonToken.VALUE_STRING) {
+              addContent(p);
+            }
+          }
+          case "finish_reason" -> {
+            if (v == JsonToken.VALUE_STRING && finishReason == null) {
+              finishReason = p.getText();
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+    }
+  }
+
+  private void readDelta(JsonParser p) throws IOException {
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      switch (name) {
+        case "content" -> {
+          if (v == JsonToken.VALUE_STRING) {
+            addContent(p);
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "reasoning_content", "reasoning" -> {
+          if (v == JsonToken.VALUE_STRING) {
+            int n = p.getTextLength();
+            if (n > 0) {
+              // Some servers send both names with the same text: count it once.
+              reasoningChars = Math.max(reasoningChars, n);
+              if (keepText && reasoning == null) {
+                reasoning = p.getText();
+              }
+            }
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "tool_calls" -> {
+          if (v == JsonToken.START_ARRAY) {
+            JsonToken e;
+            while ((e = p.nextToken()) != JsonToken.END_ARRAY && e != null) {
+              toolCalls++;
+              p.skipChildren();
+            }
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "function_call" -> {
+          if (v == JsonToken.START_OBJECT) {
+            toolCalls++;
+          }
+          p.skipChildren();
+        }
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  private void addContent(JsonParser p) throws IOException {
+    int n = p.getTextLength();
+    if (n == 0) {
+      return;
+    }
+    contentChars += n;
+    if (keepText) {
+      content = content == null ? p.getText() : content + p.getText();
+    }
+  }
+
+  private void readUsage(JsonParser p) throws IOException {
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      switch (name) {
+        case "prompt_tokens" -> promptTokens = count(p, v);
+        case "completion_tokens" -> completionTokens = count(p, v);
+        case "prompt_tokens_details" -> {
+          if (v == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+              String detail = p.currentName();
+              JsonToken d = p.nextToken();
+              if (detail.equals("cached_tokens")) {
+                cachedTokens = count(p, d);
+              } else {
+                p.skipChildren();
+              }
+            }
+          } else {
+            p.skipChildren();
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  private void readError(JsonParser p, JsonToken t) throws IOException {
+    switch (t) {
+      case START_OBJECT -> {
+        errorSeen = true;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          JsonToken v = p.nextToken();
+          switch (name) {
+            case "message" -> errorMessage = scalarText(p, v);
+            case "type" -> errorType = scalarText(p, v);
+            case "code" -> errorCode = scalarText(p, v);
+            default -> p.skipChildren();
+          }
+        }
+      }
+      case VALUE_STRING -> {
+        errorSeen = true;
+        errorMessage = p.getText();
+      }
+      case VALUE_NULL, VALUE_FALSE -> {
+        // "error": null is not an error
+      }
+      default -> {
+        errorSeen = true;
+        errorMessage = t.isScalarValue() ? p.getText() : "";
+        p.skipChildren();
+      }
+    }
+  }
+
+  /** The text of a scalar (numbers written out), null for JSON null; containers are skipped. */
+  private static String scalarText(JsonParser p, JsonToken t) throws IOException {
+    if (t == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (t.isScalarValue()) {
+      return p.getText();
+    }
+    p.skipChildren();
+    return null;
+  }
+
+  /** A non-negative int count, or null for anything else (null, negative, too big, not an int). */
+  private static Integer count(JsonParser p, JsonToken t) throws IOException {
+    if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
+      int v = p.getIntValue();
+      return v >= 0 ? v : null;
+    }
+    p.skipChildren();
+    return null;
+  }
+
+  private static boolean isText(JsonParser p, String expected) throws IOException {
+    return p.getTextLength() == expected.length() && expected.equals(p.getText());
+  }
+
+  private static StreamEvent malformed(String reason, String data) {
+    String snippet =
+        data.length() <= SNIPPET_CHARS ? data : data.substring(0, SNIPPET_CHARS) + "...";
+    return new StreamEvent(
+        StreamEvent.Kind.MALFORMED,
+        0,
+        0,
+        0,
+        null,
+        null,
+        null,
+        null,
+        new ApiError("invalid data (" + reason + "): " + snippet, null, null));
+  }
+
+  private static String firstLine(Exception e) {
+    String m =
+        e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+            ? j.getOriginalMessage()
+            : e.getMessage();
+    if (m == null) {
+      return e.getClass().getSimpleName();
+    }
+    // Jackson's messages end in source locations and hints that say nothing about the data.
+    for (String tail : new String[] {"\n", " (start marker at", " at [Source"}) {
+      int at = m.indexOf(tail);
+      if (at >= 0) {
+        m = m.substring(0, at);
+      }
+    }
+    return m.length() <= REASON_CHARS ? m : m.substring(0, REASON_CHARS) + "...";
+  }
+}

@@ -1,0 +1,247 @@
+package io.github.gatlingllm.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class MetricsAggregatorTest {
+
+  private static RequestRecord ok(
+      String name, String phase, long startMs, double ttft, List<Double> itl, double e2e) {
+    return new RequestRecord(
+        name,
+        phase,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        startMs,
+        100,
+        true,
+        40,
+        10,
+        true,
+        ttft,
+        ttft,
+        itl,
+        null,
+        e2e,
+        10 / (e2e / 1000),
+        "length",
+        200,
+        RequestStatus.OK,
+        null);
+  }
+
+  private static RequestRecord failed(String name, long startMs, RequestStatus status) {
+    return new RequestRecord(
+        name, null, null, null, null, null, null, null, startMs, 100, true, null, 1, true, 1.0, 1.0,
+        List.of(), null, 5.0, null, null, 500, status, "x");
+  }
+
+  @Test
+  void percentilesOfOneToHundredMilliseconds() {
+    MetricsAggregator a = new MetricsAggregator();
+    for (int i = 1; i <= 100; i++) {
+      a.add(ok("chat", "measured", 0, i, List.of(), 1000));
+    }
+    assertEquals(
+        new Distribution(100, 50.5, 1.0, 50.015, 90.047, 95.039, 99.007, 100.0),
+        a.summary().overall().ttftMs());
+  }
+
+  @Test
+  void everyInterTokenIntervalCounts() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 0, 10, List.of(1.0, 2.0, 3.0), 100));
+    a.add(ok("chat", "measured", 0, 10, List.of(4.0), 100));
+    assertEquals(
+        new Distribution(4, 2.5, 1.0, 2.0, 4.0, 4.0, 4.0, 4.0), a.summary().overall().itlMs());
+  }
+
+  @Test
+  void microsecondResolution() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 0, 0.125, List.of(), 100));
+    assertEquals(0.125, a.summary().overall().ttftMs().p50());
+  }
+
+  @Test
+  void failedRequestsCountByStatusButNotInLatencies() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 0, 10, List.of(), 100));
+    a.add(failed("chat", 0, RequestStatus.REJECTED));
+    a.add(failed("chat", 0, RequestStatus.REJECTED));
+    a.add(failed("chat", 0, RequestStatus.TIMEOUT));
+    GroupSummary s = a.summary().overall();
+    assertEquals(4, s.requests());
+    assertEquals(1, s.count(RequestStatus.OK));
+    assertEquals(2, s.count(RequestStatus.REJECTED));
+    assertEquals(1, s.count(RequestStatus.TIMEOUT));
+    assertEquals(0, s.count(RequestStatus.HTTP_ERROR));
+    assertEquals(1, s.ttftMs().count());
+    assertEquals(100, s.promptTokens());
+    assertEquals(10, s.completionTokens());
+  }
+
+  @Test
+  void tokenSumsCacheRatioAndThroughputOverTheWindow() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 1000, 10, List.of(), 1000));
+    a.add(ok("chat", "measured", 1500, 10, List.of(), 1500));
+    GroupSummary s = a.summary().overall();
+    assertEquals(200, s.promptTokens());
+    assertEquals(80, s.cachedTokens());
+    assertEquals(0.4, s.cacheHitRatio());
+    assertEquals(20, s.completionTokens());
+    assertEquals(1000L, s.windowStartMs());
+    assertEquals(3000L, s.windowEndMs());
+    assertEquals(1.0, s.requestsPerS());
+    assertEquals(10.0, s.outputTokensPerS());
+    assertEquals(
+        new Distribution(2, 8.333333333333334, 6.666666666666667, 6.667, 10.0, 10.0, 10.0, 10.0),
+        s.outputTokensPerSPerRequest());
+  }
+
+  @Test
+  void noCachedTokensReportedMeansNoRatio() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(
+        new RequestRecord(
+            "chat",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            0,
+            100,
+            true,
+            null,
+            1,
+            true,
+            null,
+            null,
+            null,
+            null,
+            10.0,
+            null,
+            null,
+            200,
+            RequestStatus.OK,
+            null));
+    assertNull(a.summary().overall().cacheHitRatio());
+  }
+
+  @Test
+  void emptyAggregator() {
+    GroupSummary s = new MetricsAggregator().summary().overall();
+    assertEquals(0, s.requests());
+    assertNull(s.windowStartMs());
+    assertNull(s.requestsPerS());
+    assertEquals(Distribution.EMPTY, s.e2eMs());
+  }
+
+  @Test
+  void groupsPerNameAndPhaseSorted() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("completions", "measured", 0, 30, List.of(), 100));
+    a.add(ok("chat", "warmup", 0, 20, List.of(), 100));
+    a.add(ok("chat", "measured", 0, 10, List.of(), 100));
+    a.add(ok("chat", null, 0, 40, List.of(), 100));
+    MetricsSummary s = a.summary();
+    List<String> keys = new ArrayList<>();
+    for (GroupSummary g : s.groups()) {
+      keys.add(g.request() + "/" + g.phase());
+    }
+    assertEquals(
+        List.of("chat/null", "chat/measured", "chat/warmup", "completions/measured"), keys);
+    assertEquals(20.0, s.group("chat", "warmup").ttftMs().max());
+    assertEquals(4, s.overall().ttftMs().count());
+  }
+
+  @Test
+  void concurrentAddsAreAllCounted() throws Exception {
+    MetricsAggregator a = new MetricsAggregator();
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      String name = "r" + (t % 2);
+      futures.add(
+          pool.submit(
+              () -> {
+                for (int i = 1; i <= 1000; i++) {
+                  a.add(ok(name, "measured", i, i % 100 + 1, List.of(1.0, 2.0), 500));
+                }
+              }));
+    }
+    for (Future<?> f : futures) {
+      f.get();
+    }
+    pool.shutdown();
+    MetricsSummary s = a.summary();
+    assertEquals(8000, s.overall().requests());
+    assertEquals(16000, s.overall().itlMs().count());
+    assertEquals(4000, s.group("r0", "measured").ttftMs().count());
+    assertEquals(80000, s.overall().completionTokens());
+    assertEquals(1.5, s.overall().itlMs().mean());
+  }
+
+  @Test
+  void recordForm() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 0, 10, List.of(5.0), 1000));
+    Map<String, Object> record = a.summary().toRecord();
+    assertEquals(List.of("overall", "groups"), List.copyOf(record.keySet()));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> overall = (Map<String, Object>) record.get("overall");
+    assertEquals(
+        List.of(
+            "requests",
+            "status",
+            "prompt_tokens",
+            "cached_tokens",
+            "cache_hit_ratio",
+            "completion_tokens",
+            "window_start_ms",
+            "window_end_ms",
+            "requests_per_s",
+            "output_tokens_per_s",
+            "ttft_ms",
+            "itl_ms",
+            "tpot_ms",
+            "e2e_ms",
+            "output_tokens_per_s_per_request"),
+        List.copyOf(overall.keySet()));
+    assertEquals(
+        Map.of(
+            "ok", 1L,
+            "http_error", 0L,
+            "rejected", 0L,
+            "timeout", 0L,
+            "stream_error", 0L,
+            "connect_error", 0L),
+        overall.get("status"));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> groups = (List<Map<String, Object>>) record.get("groups");
+    assertEquals("chat", groups.get(0).get("request"));
+    assertEquals("measured", groups.get(0).get("phase"));
+    assertEquals(
+        "{count=1, mean=5.0, min=5.0, p50=5.0, p90=5.0, p95=5.0, p99=5.0, max=5.0}",
+        groups.get(0).get("itl_ms").toString());
+    assertEquals(
+        "{count=0, mean=null, min=null, p50=null, p90=null, p95=null, p99=null, max=null}",
+        groups.get(0).get("tpot_ms").toString());
+  }
+}
