@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
     description = "Tools of gatling-llm, the Gatling extension for LLM serving load tests.",
-    subcommands = {PromptsCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {PromptsCommand.class, SimulatorCommand.class, CommandLine.HelpCommand.class})
 public final class GatlingLlm implements Runnable {
 
   /** Exit code of a bad command line. */
@@ -30,7 +30,7 @@ public final class GatlingLlm implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "a command is required: prompts (see gatling-llm --help)");
+        spec.commandLine(), "a command is required: prompts or simulator (see gatling-llm --help)");
   }
 
   /**
@@ -58,6 +58,11 @@ public final class GatlingLlm implements Runnable {
    * @return the exit code: 0 done, 1 failed, 2 bad command line
    */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    return commandLine(out, err).execute(args);
+  }
+
+  /** The command line with its error handling: a bad option is one line naming it, exit 2. */
+  static CommandLine commandLine(PrintWriter out, PrintWriter err) {
     CommandLine line = new CommandLine(new GatlingLlm());
     line.setOut(out);
     line.setErr(err);
@@ -80,7 +85,7 @@ public final class GatlingLlm implements Runnable {
           err.flush();
           return FAILED;
         });
-    return line.execute(args);
+    return line;
   }
 
   static String oneLine(String message) {

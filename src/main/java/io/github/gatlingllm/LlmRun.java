@@ -1,0 +1,698 @@
+package io.github.gatlingllm;
+
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.bodyString;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.feed;
+import static io.gatling.javaapi.core.CoreDsl.group;
+import static io.gatling.javaapi.core.CoreDsl.regex;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.header;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.sse;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+import io.gatling.http.action.sse.SseInboundMessage;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.OpenInjectionStep;
+import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Session;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.internal.SseCrash;
+import io.github.gatlingllm.internal.StatsHook;
+import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.metrics.RequestTimer;
+import io.github.gatlingllm.metrics.RequestTimings;
+import io.github.gatlingllm.metrics.StreamOutcome;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.openai.SseMessageData;
+import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.report.ReportPage;
+import io.github.gatlingllm.report.RunFolders;
+import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.simulator.Simulator;
+import io.github.gatlingllm.simulator.SimulatorConfig;
+import io.github.gatlingllm.token.TokenCounter;
+import io.github.gatlingllm.token.TokenCounters;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One LLM load test inside a Gatling simulation: its settings, prompts, target, request chains and
+ * run record. Create it in the simulation's constructor (or field initializer), use its chains and
+ * scenarios in {@code setUp}, and call {@link #after()} from the simulation's {@code after()}.
+ *
+ * <p>Creating it does all the one-off work before the clock starts: the settings are checked, the
+ * tokenizer is loaded, each phase's prompts are warmed, the embedded simulator is started when no
+ * {@code llm.baseUrl} is set, and Gatling's results folder is listed so that the run's own folder
+ * can be found later. A JVM shutdown hook writes the run record if the run is stopped before {@link
+ * #after()} (SIGINT, SIGTERM).
+ */
+public final class LlmRun {
+
+  /** The session name of each request's SSE stream. */
+  static final String STREAM = "llm.stream";
+
+  private static final Logger LOG = LoggerFactory.getLogger(LlmRun.class);
+  private static final String BODY = "llm.body";
+  private static final String REQUEST_ID = "llm.requestId";
+  private static final String START = "llm.startMs";
+  private static final String TIMINGS = "llm.timings";
+  private static final String OUTCOME = "llm.outcome";
+  private static final String HTTP_STATUS = "llm.httpStatus";
+  private static final String RESPONSE = "llm.response";
+
+  /** Gatling renders {@code data: [DONE]} as {@code "data":[DONE]}, unquoted and not JSON. */
+  private static final String DONE_PATTERN = "[{,]\"data\":\\[DONE\\][,}]";
+
+  private static volatile LlmRun current;
+
+  private final LlmSettings settings;
+  private final Class<?> simulationClass;
+  private final TokenCounter counter;
+  private final Simulator simulator;
+  private final String baseUrl;
+  private final String model;
+  private final RequestSettings requestSettings;
+  private final List<Workload> workloads = new ArrayList<>();
+  private final RunRecorder recorder;
+  private final AtomicBoolean finished = new AtomicBoolean();
+  private final Thread shutdownHook;
+
+  /** The prompts of one case: a spec with its warmup and measured feeders. */
+  public static final class Workload {
+    private final String name;
+    private final PromptSpec spec;
+    private final String caseId;
+    private final PromptSource measured;
+    private final PromptSource warmup;
+    private final PromptFeeder measuredFeeder;
+    private final PromptFeeder warmupFeeder;
+
+    private Workload(String name, PromptSpec spec, String caseId, LlmSettings s, TokenCounter c) {
+      this.name = name;
+      this.spec = spec;
+      this.caseId = caseId;
+      this.measured = new PromptSource(spec, c, s.seed(), caseId, "measured", s.inputTokens());
+      this.warmup = measured.forPhase("warmup");
+      measured.warm();
+      if (s.warmupRequests() > 0) {
+        warmup.warm();
+      }
+      this.measuredFeeder = new PromptFeeder(measured, s.requests());
+      this.warmupFeeder = new PromptFeeder(warmup, s.warmupRequests());
+    }
+
+    /**
+     * The workload's name, used in scenario and request names.
+     *
+     * @return never null
+     */
+    public String name() {
+      return name;
+    }
+
+    /**
+     * The prompt spec.
+     *
+     * @return never null
+     */
+    public PromptSpec spec() {
+      return spec;
+    }
+
+    /**
+     * The measured phase's feeder: the records of requests 0, 1, 2, ...
+     *
+     * @return never null
+     */
+    public PromptFeeder measuredFeeder() {
+      return measuredFeeder;
+    }
+
+    /**
+     * The warmup phase's feeder.
+     *
+     * @return never null
+     */
+    public PromptFeeder warmupFeeder() {
+      return warmupFeeder;
+    }
+
+    Map<String, Object> record(LlmSettings s, TokenCounter c) {
+      Map<String, Object> prompts = new LinkedHashMap<>();
+      prompts.put("workload", name);
+      prompts.put("spec", spec.toRecord());
+      prompts.put("generator_version", PromptSource.GENERATOR_VERSION);
+      prompts.put("seed", s.seed());
+      prompts.put("case_id", caseId);
+      prompts.put("input_tokens", s.inputTokens());
+      prompts.put("tokenizer", c.identity());
+      Map<String, Object> phases = new LinkedHashMap<>();
+      phases.put("warmup", phase(warmup));
+      phases.put("measured", phase(measured));
+      prompts.put("phases", phases);
+      prompts.put(
+          "planned_shared_share",
+          spec.sharedPrefixRatio() == null ? null : spec.sharedPrefixRatio());
+      return prompts;
+    }
+
+    private static Map<String, Object> phase(PromptSource source) {
+      Map<String, Object> phase = new LinkedHashMap<>();
+      phase.put("requests", source.handedOut());
+      phase.put("digest", source.digest());
+      return phase;
+    }
+  }
+
+  private LlmRun(LlmSettings settings, Class<?> simulationClass, SimulatorConfig simulatorConfig) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.simulationClass = simulationClass;
+    try {
+      this.counter = TokenCounters.of(settings.tokenizer());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
+    }
+    if (settings.baseUrl() == null) {
+      SimulatorConfig config = simulatorConfig.withTokenCounter(counter);
+      if (settings.model() != null) {
+        config = config.withModel(settings.model());
+      }
+      this.simulator = Simulator.start(config, 0);
+      this.baseUrl = simulator.baseUrl();
+      this.model = simulator.config().model();
+      LOG.info("llm.baseUrl is not set: started the embedded simulator at {}", baseUrl);
+    } else {
+      this.simulator = null;
+      this.baseUrl = stripSlash(settings.baseUrl());
+      this.model = settings.model() != null ? settings.model() : "default";
+    }
+    Endpoint endpoint = settings.endpoint().equals("chat") ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    this.requestSettings =
+        new RequestSettings(
+            endpoint,
+            model,
+            settings.outputTokens(),
+            RequestSettings.MAX_TOKENS,
+            settings.stream(),
+            true,
+            settings.ignoreEos() ? Boolean.TRUE : null,
+            null,
+            null);
+    workloads.add(
+        new Workload(
+            settings.promptMode().wireName(),
+            settings.promptSpec(),
+            settings.caseId(),
+            settings,
+            counter));
+    Path results = Path.of(settings.resultsFolder());
+    this.recorder = new RunRecorder(RunFolders.before(results, simulationClass));
+    this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    current = this;
+  }
+
+  /**
+   * Starts a run with the given settings; see the class description for what this does.
+   *
+   * @param settings the settings, never null
+   * @param simulationClass the simulation's class, to find its run folder
+   * @return the run
+   * @throws IllegalArgumentException naming a bad setting (e.g. a tokenizer that cannot be loaded)
+   */
+  public static LlmRun start(LlmSettings settings, Class<?> simulationClass) {
+    return new LlmRun(settings, simulationClass, SimulatorConfig.defaults());
+  }
+
+  /**
+   * Starts a run whose embedded simulator (used when {@code llm.baseUrl} is unset) has the given
+   * configuration; its token counter is replaced by the run's tokenizer.
+   *
+   * @param settings the settings, never null
+   * @param simulationClass the simulation's class, to find its run folder
+   * @param simulatorConfig the embedded simulator's timing model and cache, never null
+   * @return the run
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmRun start(
+      LlmSettings settings, Class<?> simulationClass, SimulatorConfig simulatorConfig) {
+    return new LlmRun(settings, simulationClass, Objects.requireNonNull(simulatorConfig));
+  }
+
+  /**
+   * The run most recently started in this JVM, for {@link LlmDsl}'s static chains.
+   *
+   * @return the run
+   * @throws IllegalStateException if no run was started
+   */
+  public static LlmRun current() {
+    LlmRun run = current;
+    if (run == null) {
+      throw new IllegalStateException(
+          "no LLM run was started: create one with LlmDsl.llmRun(...) in the simulation first");
+    }
+    return run;
+  }
+
+  /**
+   * Adds a workload with its own prompt spec, e.g. to compare modes in one simulation. Its case id
+   * is the settings' case id followed by {@code -} and the workload name.
+   *
+   * @param name the workload's name, e.g. {@code unique}
+   * @param spec its prompt spec
+   * @return the workload
+   */
+  public Workload addWorkload(String name, PromptSpec spec) {
+    Workload workload = new Workload(name, spec, settings.caseId() + "-" + name, settings, counter);
+    workloads.add(workload);
+    return workload;
+  }
+
+  /**
+   * The workload of the settings' prompt spec.
+   *
+   * @return never null
+   */
+  public Workload workload() {
+    return workloads.get(0);
+  }
+
+  /**
+   * The settings.
+   *
+   * @return never null
+   */
+  public LlmSettings settings() {
+    return settings;
+  }
+
+  /**
+   * The base URL requests go to, {@code .../v1}.
+   *
+   * @return never null
+   */
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  /**
+   * The embedded simulator, when the run started one.
+   *
+   * @return the simulator, or null when {@code llm.baseUrl} is set
+   */
+  public Simulator simulator() {
+    return simulator;
+  }
+
+  /**
+   * Gatling's HTTP protocol for this run: the base URL, no warm-up call, and an SSE buffer that
+   * holds every event of a response ({@code 2 * max_tokens + 64}).
+   *
+   * @return the protocol
+   */
+  public HttpProtocolBuilder protocol() {
+    return http.baseUrl(baseUrl)
+        .disableWarmUp()
+        .acceptHeader("application/json, text/event-stream")
+        .sseUnmatchedInboundMessageBufferSize(2 * settings.outputTokens() + 64);
+  }
+
+  /**
+   * A chat-completions request chain named {@code name}; see {@link LlmDsl#chatCompletion}.
+   *
+   * @param name the request name in Gatling's report
+   * @return the chain
+   */
+  public ChainBuilder chatCompletion(String name) {
+    return request(name, Endpoint.CHAT);
+  }
+
+  /**
+   * A completions request chain named {@code name}; see {@link LlmDsl#completion}.
+   *
+   * @param name the request name in Gatling's report
+   * @return the chain
+   */
+  public ChainBuilder completion(String name) {
+    return request(name, Endpoint.COMPLETIONS);
+  }
+
+  /**
+   * The request chain of the settings' endpoint ({@code llm.endpoint}).
+   *
+   * @param name the request name in Gatling's report
+   * @return the chain
+   */
+  public ChainBuilder request(String name) {
+    return request(name, requestSettings.endpoint());
+  }
+
+  private ChainBuilder request(String name, Endpoint endpoint) {
+    RequestSettings body =
+        new RequestSettings(
+            endpoint,
+            requestSettings.model(),
+            requestSettings.maxTokens(),
+            requestSettings.maxTokensField(),
+            requestSettings.stream(),
+            requestSettings.includeUsage(),
+            requestSettings.ignoreEos(),
+            requestSettings.temperature(),
+            requestSettings.extraBody());
+    ChainBuilder prepare =
+        exec(
+            session ->
+                session
+                    .markAsSucceeded()
+                    .set(BODY, RequestBodies.body(body, session.getString(PromptFeeder.TEXT)))
+                    .set(REQUEST_ID, UUID.randomUUID().toString())
+                    .set(START, System.currentTimeMillis()));
+    String path = "/" + endpoint.path();
+    return body.stream() ? prepare.exec(streamed(name, path)) : prepare.exec(plain(name, path));
+  }
+
+  private ChainBuilder streamed(String name, String path) {
+    var connect =
+        sse(name, STREAM)
+            .post(path)
+            .header("X-Request-Id", session -> session.getString(REQUEST_ID))
+            .body(StringBody(session -> session.getString(BODY)))
+            .asJson();
+    if (settings.apiKey() != null) {
+      String authorization = "Bearer " + settings.apiKey();
+      connect = connect.header("Authorization", session -> authorization);
+    }
+    return exec(connect
+            .await(settings.timeout())
+            .on(sse.checkMessage(name + " [DONE]").matching(regex(DONE_PATTERN).exists())))
+        .exec(sse.processUnmatchedMessages(STREAM, this::collect))
+        .exec(sse(name + " close", STREAM).close())
+        .exec(StatsHook.of((session, rows) -> finishStreamed(name, session, rows)));
+  }
+
+  /**
+   * Times the stream from its messages' own timestamps, while the stream is still in the session.
+   */
+  private Session collect(List<SseInboundMessage> messages, Session session) {
+    long start = session.getLong(START);
+    RequestTimer timer = new RequestTimer(start);
+    for (SseInboundMessage message : messages) {
+      String data = SseMessageData.extract(message.message());
+      if (data != null) {
+        timer.onEvent(message.timestamp(), StreamEvent.parse(data));
+      }
+    }
+    String crash = SseCrash.message(session, STREAM).orElse(null);
+    if (!session.isFailed() && crash == null && !messages.isEmpty()) {
+      // The await's check consumed the [DONE] message: it arrived, after the last data event.
+      timer.onEvent(timer.lastEventMs(), StreamEvent.DONE);
+    }
+    long end = messages.isEmpty() ? System.currentTimeMillis() : timer.lastEventMs();
+    RequestTimings timings = timer.finish(end, null);
+    return session.set(TIMINGS, timings).set(OUTCOME, crash == null ? "" : crash);
+  }
+
+  private Session finishStreamed(String name, Session session, StatsHook.Rows rows) {
+    RequestTimings timings = (RequestTimings) session.get(TIMINGS);
+    String crash = session.getString(OUTCOME);
+    Integer httpStatus = null;
+    RequestStatus status;
+    String error = null;
+    boolean failed = session.isFailed();
+    if (crash != null && !crash.isEmpty()) {
+      httpStatus = SseCrash.status(crash).orElse(null);
+      boolean contentType = crash.contains("ContentType") || crash.contains("content-type");
+      status =
+          httpStatus != null
+              ? RequestStatus.classify(httpStatus, null, true, false, false, timings.outcome())
+              : contentType ? RequestStatus.STREAM_ERROR : RequestStatus.CONNECT_ERROR;
+      error = crash;
+    } else {
+      httpStatus = 200;
+      long elapsed = System.currentTimeMillis() - session.getLong(START);
+      boolean timedOut =
+          failed
+              && timings.outcome() == StreamOutcome.NO_DONE
+              && elapsed >= settings.timeout().toMillis();
+      status = RequestStatus.classify(200, null, true, false, timedOut, timings.outcome());
+      if (status != RequestStatus.OK) {
+        error =
+            timings.streamError() != null
+                ? timings.streamError()
+                : timedOut
+                    ? "no [DONE] within llm.timeout " + settings.timeout()
+                    : "stream ended without [DONE]";
+      }
+    }
+    RequestRecord record =
+        RequestRecord.of(identity(name, session), timings, httpStatus, status, error);
+    recorder.record(record);
+    logRows(name, record, rows);
+    Session next = session.remove(BODY).remove(TIMINGS).remove(OUTCOME).remove(PromptFeeder.TEXT);
+    return status == RequestStatus.OK ? next : next.markAsFailed();
+  }
+
+  private ChainBuilder plain(String name, String path) {
+    var request =
+        http(name)
+            .post(path)
+            .header("X-Request-Id", session -> session.getString(REQUEST_ID))
+            .body(StringBody(session -> session.getString(BODY)))
+            .asJson()
+            .check(status().saveAs(HTTP_STATUS), bodyString().saveAs(RESPONSE))
+            .check(header("Content-Type").optional().saveAs("llm.contentType"))
+            .check(status().in(200, 201, 202, 203, 204, 205, 206));
+    if (settings.apiKey() != null) {
+      String authorization = "Bearer " + settings.apiKey();
+      request = request.header("Authorization", session -> authorization);
+    }
+    return exec(request).exec(StatsHook.of((session, rows) -> finishPlain(name, session, rows)));
+  }
+
+  private Session finishPlain(String name, Session session, StatsHook.Rows rows) {
+    long start = session.getLong(START);
+    long end = System.currentTimeMillis();
+    Integer httpStatus = session.contains(HTTP_STATUS) ? session.getInt(HTTP_STATUS) : null;
+    String body = session.contains(RESPONSE) ? session.getString(RESPONSE) : null;
+    StreamEvent response = body == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(body);
+    RequestTimings timings = RequestTimer.nonStreaming(start, end, response, null, null);
+    RequestStatus status =
+        RequestStatus.classify(
+            httpStatus, null, false, httpStatus == null, false, timings.outcome());
+    String error =
+        status == RequestStatus.OK
+            ? null
+            : response.error() != null
+                ? response.error().describe()
+                : httpStatus == null ? "no response" : "HTTP " + httpStatus;
+    RequestRecord record =
+        RequestRecord.of(identity(name, session), timings, httpStatus, status, error);
+    recorder.record(record);
+    logRows(name, record, rows);
+    Session next = session.remove(BODY).remove(RESPONSE).remove(PromptFeeder.TEXT);
+    return status == RequestStatus.OK ? next : next.markAsFailed();
+  }
+
+  private static RequestIdentity identity(String name, Session session) {
+    return new RequestIdentity(
+        name,
+        session.getString(PromptFeeder.PHASE),
+        session.getLong(PromptFeeder.INDEX),
+        session.getString(PromptFeeder.PROMPT_ID),
+        session.getString(PromptFeeder.DIGEST),
+        session.contains(PromptFeeder.PREFIX_GROUP)
+            ? session.getInt(PromptFeeder.PREFIX_GROUP)
+            : null,
+        session.contains(PromptFeeder.SHARED_PREFIX_TOKENS)
+            ? session.getInt(PromptFeeder.SHARED_PREFIX_TOKENS)
+            : null,
+        session.getInt(PromptFeeder.PLANNED_TOKENS));
+  }
+
+  /** TTFT, TPOT and E2E rows in Gatling's report, with their true start and end. */
+  private static void logRows(String name, RequestRecord record, StatsHook.Rows rows) {
+    boolean ok = record.status() == RequestStatus.OK;
+    long start = record.startMs();
+    if (record.ttftMs() != null) {
+      long firstToken = start + Math.round(record.ttftMs());
+      rows.log(name + " TTFT", start, firstToken, ok, ok ? null : record.error());
+      if (record.tpotMs() != null) {
+        rows.log(
+            name + " TPOT",
+            firstToken,
+            firstToken + Math.round(record.tpotMs()),
+            ok,
+            ok ? null : record.error());
+      }
+    }
+    if (record.e2eMs() != null) {
+      rows.log(
+          name + " E2E", start, start + Math.round(record.e2eMs()), ok, ok ? null : record.error());
+    }
+  }
+
+  /**
+   * A closed loop of {@code llm.concurrency} virtual users, each sending requests back to back
+   * until the phase's budget is sent: first {@code llm.warmupRequests} warmup requests (in a
+   * Gatling group {@code warmup}), then {@code llm.requests} measured ones, as the reference tool's
+   * closed loop does.
+   *
+   * @param request the request chain, e.g. {@link #chatCompletion(String)}
+   * @return the populations to pass to {@code setUp}
+   */
+  public PopulationBuilder closedLoop(ChainBuilder request) {
+    return closedLoop(workload(), request, atOnceUsers(settings.concurrency()));
+  }
+
+  /**
+   * A closed loop of one workload, its users started by {@code start} (e.g. {@code
+   * rampUsers(8).during(10)} for a ramp of concurrency).
+   *
+   * @param workload the workload
+   * @param request the request chain
+   * @param start how the looping users start
+   * @return the populations: warmup then measured
+   */
+  public PopulationBuilder closedLoop(
+      Workload workload, ChainBuilder request, OpenInjectionStep start) {
+    ScenarioBuilder measured =
+        scenario(workload.name() + " measured")
+            .forever()
+            .on(
+                feed(workload.measuredFeeder())
+                    .exitHereIf(session -> session.getBoolean(PromptFeeder.DONE))
+                    .exec(request));
+    if (settings.warmupRequests() == 0) {
+      return measured.injectOpen(start);
+    }
+    ScenarioBuilder warmup =
+        scenario(workload.name() + " warmup")
+            .forever()
+            .on(
+                feed(workload.warmupFeeder())
+                    .exitHereIf(session -> session.getBoolean(PromptFeeder.DONE))
+                    .exec(group("warmup").on(request)));
+    return warmup
+        .injectOpen(atOnceUsers(settings.concurrency()))
+        .andThen(measured.injectOpen(start));
+  }
+
+  /**
+   * An open loop: each arriving virtual user sends one measured request; arrivals follow {@code
+   * arrivals} (e.g. {@code constantUsersPerSec(5).during(60)}). Arrivals beyond {@code
+   * llm.requests} end at once without a request.
+   *
+   * @param request the request chain
+   * @param arrivals the injection profile
+   * @return the population
+   */
+  public PopulationBuilder openLoop(ChainBuilder request, OpenInjectionStep... arrivals) {
+    return scenario(workload().name() + " open loop")
+        .feed(workload().measuredFeeder())
+        .exitHereIf(session -> session.getBoolean(PromptFeeder.DONE))
+        .exec(request)
+        .injectOpen(arrivals);
+  }
+
+  /**
+   * Writes the run record into Gatling's run folder and stops the embedded simulator. Call it from
+   * the simulation's {@code after()}.
+   */
+  public void after() {
+    finish(false);
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down; the hook has run or runs now.
+    }
+  }
+
+  private void finish(boolean interrupted) {
+    if (!finished.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      recorder.finish(runInfo(), interrupted, ReportPage::render);
+    } catch (RuntimeException e) {
+      LOG.error("could not write the LLM run record: {}", e.toString());
+    } finally {
+      if (simulator != null) {
+        simulator.close();
+      }
+      if (counter instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          LOG.warn("could not close the tokenizer: {}", e.toString());
+        }
+      }
+    }
+  }
+
+  private Map<String, Object> runInfo() {
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("product", "gatling-llm");
+    info.put("version", version());
+    info.put("simulation", simulationClass.getName());
+    info.put("prompts", workloads.get(0).record(settings, counter));
+    if (workloads.size() > 1) {
+      List<Map<String, Object>> all = new ArrayList<>();
+      for (Workload w : workloads) {
+        all.add(w.record(settings, counter));
+      }
+      info.put("workloads", all);
+    }
+    Map<String, Object> target = new LinkedHashMap<>();
+    target.put("base_url", simulator != null ? baseUrl : settings.redactedBaseUrl());
+    target.put("embedded_simulator", simulator != null);
+    target.put("model", model);
+    target.put("endpoint", settings.endpoint());
+    info.put("target", target);
+    Map<String, Object> decoding = new LinkedHashMap<>();
+    decoding.put("max_tokens", settings.outputTokens());
+    decoding.put("ignore_eos", settings.ignoreEos());
+    decoding.put("temperature", requestSettings.temperature());
+    decoding.put("stream", settings.stream());
+    decoding.put("include_usage", settings.stream());
+    info.put("decoding", decoding);
+    Map<String, Object> load = new LinkedHashMap<>();
+    load.put("concurrency", settings.concurrency());
+    load.put("warmup_requests", settings.warmupRequests());
+    load.put("requests", settings.requests());
+    load.put("timeout_ms", settings.timeout().toMillis());
+    info.put("load", load);
+    if (!settings.stream()) {
+      info.put("note", "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E");
+    }
+    return info;
+  }
+
+  private static String version() {
+    Package p = LlmRun.class.getPackage();
+    String version = p == null ? null : p.getImplementationVersion();
+    return version == null ? "development build" : version;
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}

@@ -1,0 +1,419 @@
+package io.github.gatlingllm;
+
+import io.github.gatlingllm.prompt.PromptMode;
+import io.github.gatlingllm.prompt.PromptSpec;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * The settings of an LLM load test, read from {@code -Dllm.*} system properties.
+ *
+ * <p>Every value is checked before any request is sent; a bad one throws {@link
+ * IllegalArgumentException} with one line naming the setting, the value and what is allowed.
+ * Simulations may change defaults with {@link #withDefaults(Map)} before the properties are
+ * applied.
+ *
+ * @param baseUrl the OpenAI-compatible base URL ending in {@code /v1}, http or https; null to start
+ *     the embedded simulator on a free loopback port
+ * @param apiKey the bearer token, or null; defaults to the {@code OPENAI_API_KEY} environment
+ *     variable; never logged or recorded
+ * @param model the model name sent in each request; null lets the embedded simulator name it
+ * @param endpoint {@code chat} (chat/completions) or {@code completions}
+ * @param promptMode {@code repeat}, {@code unique} or {@code shared-prefix}
+ * @param sharedPrefixRatio share of each prompt in its group prefix, in (0, 1); shared-prefix only
+ * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
+ * @param inputTokens prompt size to aim for, in tokens of {@code tokenizer}, at least 1
+ * @param outputTokens {@code max_tokens} of each request, at least 1
+ * @param seed the prompt seed
+ * @param tokenizer {@code estimate} or a local tokenizer.json path
+ * @param warmupRequests requests sent before the measured phase, at least 0
+ * @param requests measured requests, at least 1
+ * @param concurrency virtual users of the closed loop, at least 1
+ * @param stream whether to stream (SSE); without it there is no TTFT
+ * @param ignoreEos whether to send {@code ignore_eos: true}
+ * @param timeout how long a request may take, more than 0
+ * @param caseId the case id of the prompts; defaults to {@code
+ *     c{concurrency}_in{input}_out{output}}
+ */
+public record LlmSettings(
+    String baseUrl,
+    String apiKey,
+    String model,
+    String endpoint,
+    PromptMode promptMode,
+    Double sharedPrefixRatio,
+    Integer prefixGroups,
+    int inputTokens,
+    int outputTokens,
+    long seed,
+    String tokenizer,
+    int warmupRequests,
+    int requests,
+    int concurrency,
+    boolean stream,
+    boolean ignoreEos,
+    Duration timeout,
+    String caseId,
+    String resultsFolder) {
+
+  /** The prefix of every setting's system property. */
+  public static final String PREFIX = "llm.";
+
+  /**
+   * Checks every setting.
+   *
+   * @throws IllegalArgumentException naming the first bad setting, its value and what is allowed
+   */
+  public LlmSettings {
+    if (baseUrl != null) {
+      checkBaseUrl(baseUrl);
+    }
+    if (model != null && model.isBlank()) {
+      throw bad("model", model, "a model name, or unset");
+    }
+    if (!"chat".equals(endpoint) && !"completions".equals(endpoint)) {
+      throw bad("endpoint", endpoint, "chat or completions");
+    }
+    Objects.requireNonNull(promptMode, "promptMode");
+    boolean shared = promptMode == PromptMode.SHARED_PREFIX;
+    if (shared && sharedPrefixRatio == null) {
+      throw new IllegalArgumentException(
+          "llm.sharedPrefixRatio: required with llm.promptMode=shared-prefix (a number in (0, 1))");
+    }
+    if (!shared && sharedPrefixRatio != null) {
+      throw new IllegalArgumentException(
+          "llm.sharedPrefixRatio: "
+              + sharedPrefixRatio
+              + " goes with llm.promptMode=shared-prefix only, not "
+              + promptMode.wireName());
+    }
+    if (!shared && prefixGroups != null) {
+      throw new IllegalArgumentException(
+          "llm.prefixGroups: "
+              + prefixGroups
+              + " goes with llm.promptMode=shared-prefix only, not "
+              + promptMode.wireName());
+    }
+    if (sharedPrefixRatio != null && !(sharedPrefixRatio > 0 && sharedPrefixRatio < 1)) {
+      throw bad("sharedPrefixRatio", sharedPrefixRatio, "a number between 0 and 1, exclusive");
+    }
+    if (prefixGroups != null && prefixGroups < 1) {
+      throw bad("prefixGroups", prefixGroups, "a whole number >= 1");
+    }
+    atLeast("inputTokens", inputTokens, 1);
+    atLeast("outputTokens", outputTokens, 1);
+    if (tokenizer == null || tokenizer.isBlank()) {
+      throw bad("tokenizer", tokenizer, "estimate, or the path of a tokenizer.json");
+    }
+    atLeast("warmupRequests", warmupRequests, 0);
+    atLeast("requests", requests, 1);
+    atLeast("concurrency", concurrency, 1);
+    if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+      throw bad("timeout", timeout, "a duration > 0, e.g. 60s or 500ms");
+    }
+    if (caseId == null) {
+      caseId = "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
+    }
+    if (resultsFolder == null || resultsFolder.isBlank()) {
+      resultsFolder = "target/gatling";
+    }
+  }
+
+  /**
+   * The settings from {@link System#getProperties()} and {@code OPENAI_API_KEY}.
+   *
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmSettings fromSystemProperties() {
+    return fromSystemProperties(Map.of());
+  }
+
+  /**
+   * The settings from {@link System#getProperties()}, over the given defaults.
+   *
+   * @param defaults setting name (without {@code llm.}) to value, used where no property is set
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmSettings fromSystemProperties(Map<String, String> defaults) {
+    return from(System.getProperties(), defaults, System::getenv);
+  }
+
+  /**
+   * The settings from properties over defaults.
+   *
+   * @param properties where {@code llm.*} values are looked up first
+   * @param defaults setting name (without {@code llm.}) to value, used where no property is set
+   * @param environment where {@code OPENAI_API_KEY} is looked up
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmSettings from(
+      Properties properties, Map<String, String> defaults, Function<String, String> environment) {
+    for (String name : properties.stringPropertyNames()) {
+      if (name.startsWith(PREFIX) && !KNOWN.contains(name.substring(PREFIX.length()))) {
+        throw new IllegalArgumentException(
+            name + ": unknown setting; known settings are llm." + String.join(", llm.", KNOWN));
+      }
+    }
+    Function<String, String> get =
+        name -> {
+          String value = properties.getProperty(PREFIX + name);
+          return value != null ? value.strip() : defaults.get(name);
+        };
+    int concurrency = integer(get, "concurrency", 1);
+    int inputTokens = integer(get, "inputTokens", 512);
+    int outputTokens = integer(get, "outputTokens", 128);
+    String apiKey = get.apply("apiKey");
+    if (apiKey == null || apiKey.isEmpty()) {
+      apiKey = environment.apply("OPENAI_API_KEY");
+    }
+    String mode = orDefault(get.apply("promptMode"), "repeat");
+    PromptMode promptMode;
+    try {
+      promptMode = PromptMode.fromWireName(mode);
+    } catch (IllegalArgumentException e) {
+      throw bad("promptMode", mode, PromptMode.allowed());
+    }
+    return new LlmSettings(
+        emptyToNull(get.apply("baseUrl")),
+        apiKey == null || apiKey.isEmpty() ? null : apiKey,
+        emptyToNull(get.apply("model")),
+        orDefault(get.apply("endpoint"), "chat"),
+        promptMode,
+        decimal(get, "sharedPrefixRatio"),
+        nullableInteger(get, "prefixGroups"),
+        inputTokens,
+        outputTokens,
+        longInteger(get, "seed", 0),
+        orDefault(get.apply("tokenizer"), "estimate"),
+        integer(get, "warmupRequests", 0),
+        integer(get, "requests", 100),
+        concurrency,
+        bool(get, "stream", true),
+        bool(get, "ignoreEos", false),
+        duration(get, "timeout", Duration.ofSeconds(60)),
+        emptyToNull(get.apply("caseId")),
+        emptyToNull(get.apply("resultsFolder")));
+  }
+
+  /** Every setting name, without the {@code llm.} prefix. */
+  public static final java.util.List<String> KNOWN =
+      java.util.List.of(
+          "baseUrl",
+          "apiKey",
+          "model",
+          "endpoint",
+          "promptMode",
+          "sharedPrefixRatio",
+          "prefixGroups",
+          "inputTokens",
+          "outputTokens",
+          "seed",
+          "tokenizer",
+          "warmupRequests",
+          "requests",
+          "concurrency",
+          "stream",
+          "ignoreEos",
+          "timeout",
+          "caseId",
+          "resultsFolder");
+
+  /**
+   * The prompt spec of these settings.
+   *
+   * @return the spec
+   */
+  public PromptSpec promptSpec() {
+    return new PromptSpec(promptMode, sharedPrefixRatio, prefixGroups);
+  }
+
+  /**
+   * The base URL without user info, for records and logs.
+   *
+   * @return the URL with any {@code user:password@} removed, or null when unset
+   */
+  public String redactedBaseUrl() {
+    if (baseUrl == null) {
+      return null;
+    }
+    try {
+      URI uri = new URI(baseUrl);
+      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+          .toString();
+    } catch (URISyntaxException e) {
+      return "(unparseable URL)";
+    }
+  }
+
+  @Override
+  public String toString() {
+    // Never the API key, never URL credentials.
+    return "LlmSettings[baseUrl="
+        + redactedBaseUrl()
+        + ", apiKey="
+        + (apiKey == null ? "unset" : "set")
+        + ", model="
+        + model
+        + ", endpoint="
+        + endpoint
+        + ", prompts="
+        + promptSpec()
+        + ", inputTokens="
+        + inputTokens
+        + ", outputTokens="
+        + outputTokens
+        + ", seed="
+        + seed
+        + ", tokenizer="
+        + tokenizer
+        + ", warmupRequests="
+        + warmupRequests
+        + ", requests="
+        + requests
+        + ", concurrency="
+        + concurrency
+        + ", stream="
+        + stream
+        + ", ignoreEos="
+        + ignoreEos
+        + ", timeout="
+        + timeout
+        + ", caseId="
+        + caseId
+        + ", resultsFolder="
+        + resultsFolder
+        + "]";
+  }
+
+  private static void checkBaseUrl(String baseUrl) {
+    URI uri;
+    try {
+      uri = new URI(baseUrl);
+    } catch (URISyntaxException e) {
+      throw badRedacted("baseUrl", "an http(s) URL such as http://127.0.0.1:8000/v1");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+      throw badRedacted("baseUrl", "an http(s) URL such as http://127.0.0.1:8000/v1");
+    }
+    if (uri.getQuery() != null || uri.getFragment() != null) {
+      throw badRedacted("baseUrl", "a URL without query or fragment");
+    }
+  }
+
+  private static IllegalArgumentException badRedacted(String name, String allowed) {
+    return new IllegalArgumentException(
+        PREFIX + name + ": not " + allowed + " (value not shown: it may hold credentials)");
+  }
+
+  private static IllegalArgumentException bad(String name, Object value, String allowed) {
+    return new IllegalArgumentException(
+        PREFIX + name + ": got " + quote(value) + ", expected " + allowed);
+  }
+
+  private static String quote(Object value) {
+    return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
+  }
+
+  private static void atLeast(String name, long value, long min) {
+    if (value < min) {
+      throw bad(name, value, "a whole number >= " + min);
+    }
+  }
+
+  private static String orDefault(String value, String fallback) {
+    return value == null || value.isEmpty() ? fallback : value;
+  }
+
+  private static String emptyToNull(String value) {
+    return value == null || value.isEmpty() ? null : value;
+  }
+
+  private static int integer(Function<String, String> get, String name, int fallback) {
+    String value = get.apply(name);
+    if (value == null || value.isEmpty()) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw bad(name, value, "a whole number");
+    }
+  }
+
+  private static Integer nullableInteger(Function<String, String> get, String name) {
+    String value = get.apply(name);
+    return value == null || value.isEmpty() ? null : integer(get, name, 0);
+  }
+
+  private static long longInteger(Function<String, String> get, String name, long fallback) {
+    String value = get.apply(name);
+    if (value == null || value.isEmpty()) {
+      return fallback;
+    }
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw bad(name, value, "a whole number");
+    }
+  }
+
+  private static Double decimal(Function<String, String> get, String name) {
+    String value = get.apply(name);
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    try {
+      return Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      throw bad(name, value, "a number");
+    }
+  }
+
+  private static boolean bool(Function<String, String> get, String name, boolean fallback) {
+    String value = get.apply(name);
+    if (value == null || value.isEmpty()) {
+      return fallback;
+    }
+    switch (value.toLowerCase(Locale.ROOT)) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      default:
+        throw bad(name, value, "true or false");
+    }
+  }
+
+  private static Duration duration(Function<String, String> get, String name, Duration fallback) {
+    String value = get.apply(name);
+    if (value == null || value.isEmpty()) {
+      return fallback;
+    }
+    String v = value.toLowerCase(Locale.ROOT);
+    try {
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).strip()));
+      }
+      if (v.endsWith("s")) {
+        return Duration.ofMillis(
+            Math.round(Double.parseDouble(v.substring(0, v.length() - 1).strip()) * 1000));
+      }
+      if (v.endsWith("m")) {
+        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).strip()) * 60);
+      }
+      return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw bad(name, value, "a duration such as 60s, 500ms or 2m (a bare number is seconds)");
+    }
+  }
+}

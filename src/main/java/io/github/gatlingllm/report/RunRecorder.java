@@ -1,0 +1,189 @@
+package io.github.gatlingllm.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.gatlingllm.metrics.MetricsAggregator;
+import io.github.gatlingllm.metrics.MetricsSummary;
+import io.github.gatlingllm.metrics.RequestRecord;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records a run's requests as they finish and writes the run record into Gatling's run folder.
+ *
+ * <p>Each finished request is appended at once to {@code llm-requests.jsonl} in a scratch folder of
+ * the results folder ({@code .llm-<pid>-<millis>/}) and flushed at least every 100 records, so a
+ * run that is stopped keeps what it measured. {@link #finish} moves the file into the run folder
+ * and writes {@code llm-run.json} and {@code llm-report.html} beside it; when the run folder cannot
+ * be found (a run stopped before Gatling made it), the scratch folder is renamed {@code
+ * llm-<millis>/} and keeps all three files. Thread-safe; {@link #finish} runs once.
+ */
+public final class RunRecorder implements AutoCloseable {
+
+  /** The per-request file. */
+  public static final String REQUESTS_FILE = "llm-requests.jsonl";
+
+  /** The run record. */
+  public static final String RUN_FILE = "llm-run.json";
+
+  /** The report page. */
+  public static final String REPORT_FILE = "llm-report.html";
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final int FLUSH_EVERY = 100;
+
+  private final RunFolders folders;
+  private final Path scratch;
+  private final BufferedWriter requests;
+  private final MetricsAggregator aggregator = new MetricsAggregator();
+  private final long startedMs = System.currentTimeMillis();
+  private long recorded;
+  private boolean finished;
+
+  /**
+   * Starts recording.
+   *
+   * @param folders the results folder listed before the run
+   * @throws UncheckedIOException if the scratch folder cannot be made
+   */
+  public RunRecorder(RunFolders folders) {
+    this.folders = Objects.requireNonNull(folders, "folders");
+    try {
+      Files.createDirectories(folders.results());
+      this.scratch =
+          Files.createDirectories(
+              folders.results().resolve(".llm-" + ProcessHandle.current().pid() + "-" + startedMs));
+      this.requests =
+          Files.newBufferedWriter(scratch.resolve(REQUESTS_FILE), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot make the scratch folder for llm-requests.jsonl in " + folders.results(), e);
+    }
+  }
+
+  /**
+   * Records one finished request.
+   *
+   * @param record the request, never null
+   */
+  public void record(RequestRecord record) {
+    aggregator.add(record);
+    String line = record.toJson(false);
+    synchronized (this) {
+      if (finished) {
+        LOG.warn(
+            "a request finished after the run record was written; it is not in {}", REQUESTS_FILE);
+        return;
+      }
+      try {
+        requests.write(line);
+        requests.write('\n');
+        if (++recorded % FLUSH_EVERY == 0) {
+          requests.flush();
+        }
+      } catch (IOException e) {
+        LOG.error("cannot write {}: {}", REQUESTS_FILE, e.toString());
+      }
+    }
+  }
+
+  /**
+   * The aggregate of what was recorded so far.
+   *
+   * @return a snapshot
+   */
+  public MetricsSummary summary() {
+    return aggregator.summary();
+  }
+
+  /**
+   * How many requests were recorded.
+   *
+   * @return the count
+   */
+  public synchronized long recorded() {
+    return recorded;
+  }
+
+  /**
+   * Writes the run record: moves {@code llm-requests.jsonl} into the run folder and writes {@code
+   * llm-run.json} and {@code llm-report.html} there. Runs once; later calls return the same folder.
+   *
+   * @param runInfo the run's settings, prompts and server facts, as JSON-ready ordered maps; the
+   *     metrics, status totals and timestamps are added here
+   * @param interrupted whether the run was stopped before it ended
+   * @param reportHtml renders the report page from the finished run record
+   * @return the folder the files are in
+   */
+  public synchronized Path finish(
+      Map<String, Object> runInfo,
+      boolean interrupted,
+      java.util.function.Function<Map<String, Object>, String> reportHtml) {
+    if (finished) {
+      return folders.find().orElse(scratch);
+    }
+    finished = true;
+    try {
+      requests.close();
+    } catch (IOException e) {
+      LOG.error("cannot close {}: {}", REQUESTS_FILE, e.toString());
+    }
+    Path target;
+    try {
+      target = folders.find().orElse(null);
+    } catch (RuntimeException e) {
+      LOG.error("cannot find this run's folder: {}", e.getMessage());
+      target = null;
+    }
+    try {
+      if (target == null) {
+        target = folders.results().resolve("llm-" + startedMs);
+        Files.move(scratch, target, StandardCopyOption.ATOMIC_MOVE);
+        LOG.warn("Gatling's run folder was not found; the LLM run record is in {}", target);
+      } else {
+        Files.move(
+            scratch.resolve(REQUESTS_FILE),
+            target.resolve(REQUESTS_FILE),
+            StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(scratch);
+      }
+      Map<String, Object> record = new LinkedHashMap<>(runInfo);
+      record.put("interrupted", interrupted);
+      record.put("started_at", Instant.ofEpochMilli(startedMs).toString());
+      record.put("ended_at", Instant.now().toString());
+      record.put("requests_recorded", recorded);
+      record.put("metrics", aggregator.summary().toRecord());
+      Files.writeString(target.resolve(RUN_FILE), JSON.writeValueAsString(record) + "\n");
+      Files.writeString(target.resolve(REPORT_FILE), reportHtml.apply(record));
+      LOG.info("LLM run record written to {}", target);
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the LLM run record", e);
+    }
+  }
+
+  /** Flushes what was recorded, without finishing. */
+  @Override
+  public synchronized void close() {
+    if (!finished) {
+      try {
+        requests.flush();
+      } catch (IOException e) {
+        LOG.error("cannot flush {}: {}", REQUESTS_FILE, e.toString());
+      }
+    }
+  }
+}

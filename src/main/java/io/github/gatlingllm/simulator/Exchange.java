@@ -1,0 +1,300 @@
+package io.github.gatlingllm.simulator;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One generation request on its way through the simulator: waiting for a slot, then producing its
+ * planned chunks on its connection's event loop (timers, never sleeps), then done or cancelled.
+ * Everything but {@link #admitted} runs on that event loop.
+ */
+final class Exchange implements Scheduler.Admittable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+
+  /** HTTP status counted for a non-streamed request whose client left before the answer. */
+  static final int CLIENT_CLOSED = 499;
+
+  private enum State {
+    WAITING,
+    RUNNING,
+    DONE,
+    CANCELLED
+  }
+
+  private final Engine engine;
+  private final ChannelHandlerContext ctx;
+  private final SimulatorHandler handler;
+  private final ParsedRequest request;
+  private final boolean keepAlive;
+  private final long id;
+  private final String responseId;
+  private final long created;
+  private final long[] blockHashes;
+
+  private State state = State.WAITING;
+  private long arrivalNanos;
+  private long admittedNanos;
+  private int cachedTokens;
+  private List<PlannedChunk> plan;
+  private int next;
+  private int sentTokens;
+  private boolean roleSent;
+  private boolean cacheFilled;
+  private StringBuilder text;
+  private EventTemplate contentEvent;
+  private ScheduledFuture<?> timer;
+
+  Exchange(
+      Engine engine,
+      ChannelHandlerContext ctx,
+      SimulatorHandler handler,
+      ParsedRequest request,
+      boolean keepAlive) {
+    this.engine = engine;
+    this.ctx = ctx;
+    this.handler = handler;
+    this.request = request;
+    this.keepAlive = keepAlive;
+    this.id = engine.nextId();
+    this.responseId = request.endpoint().responseId(id);
+    this.created = System.currentTimeMillis() / 1000;
+    this.blockHashes = engine.cache.blockHashes(request.tokens().ids());
+  }
+
+  /** Sends the stream head (when streaming) and asks for a slot. */
+  void start() {
+    if (request.stream()) {
+      Responses.sseHead(ctx, keepAlive);
+    }
+    arrivalNanos = System.nanoTime();
+    if (engine.scheduler.submit(this)) {
+      admit(arrivalNanos);
+    }
+  }
+
+  @Override
+  public void admitted(long admittedNanos) {
+    try {
+      ctx.executor().execute(() -> admit(admittedNanos));
+    } catch (RejectedExecutionException e) {
+      // The simulator is closing: nothing runs any more, and its counts no longer matter.
+    }
+  }
+
+  private void admit(long at) {
+    if (state == State.CANCELLED) {
+      engine.scheduler.release();
+      return;
+    }
+    state = State.RUNNING;
+    admittedNanos = at;
+    int promptTokens = request.tokens().count();
+    cachedTokens = engine.cache.lookup(blockHashes, promptTokens);
+    engine.metrics.admitted(promptTokens, cachedTokens);
+    GenerationRequest generation =
+        new GenerationRequest(
+            id,
+            request.endpoint(),
+            request.stream(),
+            promptTokens,
+            cachedTokens,
+            request.maxTokens());
+    try {
+      plan = List.copyOf(engine.strategy.plan(generation, engine.config));
+    } catch (RuntimeException e) {
+      LOG.warn("response strategy failed on request {}: {}", responseId, e.toString());
+      fail();
+      return;
+    }
+    if (!request.stream()) {
+      text = new StringBuilder();
+    }
+    emitDue();
+  }
+
+  /**
+   * Sends every chunk that is due (in one flush), then waits on a timer for the next one, or
+   * finishes.
+   */
+  private void emitDue() {
+    timer = null;
+    if (state != State.RUNNING) {
+      return;
+    }
+    long now = System.nanoTime();
+    while (next < plan.size()) {
+      PlannedChunk chunk = plan.get(next);
+      long wait = admittedNanos + chunk.atNanos() - now;
+      if (wait > 0) {
+        if (request.stream()) {
+          ctx.flush();
+        }
+        timer = ctx.executor().schedule(this::emitDue, wait, TimeUnit.NANOSECONDS);
+        return;
+      }
+      emit(chunk);
+      next++;
+    }
+    finish();
+  }
+
+  private void emit(PlannedChunk chunk) {
+    fillCache();
+    sentTokens += chunk.tokens();
+    engine.metrics.generated(chunk.tokens());
+    if (!request.stream()) {
+      text.append(chunk.text());
+      return;
+    }
+    if (request.endpoint() == ServedEndpoint.CHAT) {
+      sendRole();
+    }
+    if (contentEvent == null) {
+      String model = engine.config.model();
+      contentEvent =
+          EventTemplate.of(
+              request.endpoint() == ServedEndpoint.CHAT
+                  ? OpenAiJson.chatChunk(
+                      responseId, created, model, OpenAiJson.contentDelta(EventTemplate.SLOT), null)
+                  : OpenAiJson.completionChunk(
+                      responseId, created, model, EventTemplate.SLOT, null, null));
+    }
+    Responses.sseEvent(ctx, contentEvent.render(ctx.alloc(), chunk.text()));
+  }
+
+  private void sendRole() {
+    if (!roleSent) {
+      roleSent = true;
+      Responses.sseEvent(
+          ctx,
+          OpenAiJson.chatChunk(
+              responseId, created, engine.config.model(), OpenAiJson.roleDelta(), null));
+    }
+  }
+
+  /** The prompt's blocks enter the cache once its prefill is done: at the first chunk. */
+  private void fillCache() {
+    if (!cacheFilled) {
+      cacheFilled = true;
+      engine.cache.insert(blockHashes);
+    }
+  }
+
+  private void finish() {
+    fillCache();
+    state = State.DONE;
+    String finishReason = sentTokens >= request.maxTokens() ? "length" : "stop";
+    record(true);
+    engine.metrics.request(200);
+    engine.scheduler.release();
+    String model = engine.config.model();
+    int promptTokens = request.tokens().count();
+    ObjectNode usage = OpenAiJson.usage(promptTokens, sentTokens, cachedTokens);
+    if (request.stream()) {
+      if (request.endpoint() == ServedEndpoint.CHAT) {
+        sendRole();
+        Responses.sseEvent(
+            ctx,
+            OpenAiJson.chatChunk(
+                responseId, created, model, OpenAiJson.emptyDelta(), finishReason));
+        if (request.includeUsage()) {
+          Responses.sseEvent(ctx, OpenAiJson.chatUsageChunk(responseId, created, model, usage));
+        }
+      } else {
+        Responses.sseEvent(
+            ctx,
+            OpenAiJson.completionChunk(
+                responseId,
+                created,
+                model,
+                "",
+                finishReason,
+                request.includeUsage() ? usage : null));
+      }
+      Responses.sseDone(ctx, keepAlive);
+      handler.exchangeDone(ctx, keepAlive);
+    } else {
+      ObjectNode body =
+          request.endpoint() == ServedEndpoint.CHAT
+              ? OpenAiJson.chatCompletion(
+                  responseId, created, model, text.toString(), finishReason, usage)
+              : OpenAiJson.textCompletion(
+                  responseId, created, model, text.toString(), finishReason, usage);
+      Responses.json(ctx, HttpResponseStatus.OK, body, keepAlive);
+      handler.exchangeDone(ctx, keepAlive);
+    }
+  }
+
+  /** The strategy failed: 500 if nothing was sent yet, else the connection is closed. */
+  private void fail() {
+    state = State.DONE;
+    engine.scheduler.release();
+    engine.metrics.request(500);
+    if (request.stream()) {
+      ctx.close();
+    } else {
+      ApiError error =
+          ApiError.of(500, "server_error", "The simulator's response strategy failed", null);
+      Responses.error(ctx, error, keepAlive);
+      handler.exchangeDone(ctx, keepAlive);
+    }
+  }
+
+  /** The client went away: stop producing and free the slot. */
+  void cancel() {
+    State was = state;
+    state = State.CANCELLED;
+    switch (was) {
+      case WAITING -> {
+        engine.metrics.request(request.stream() ? 200 : CLIENT_CLOSED);
+        // If it is no longer waiting, its admission is on its way and admit() frees the slot.
+        engine.scheduler.cancelWaiting(this);
+      }
+      case RUNNING -> {
+        if (timer != null) {
+          timer.cancel(false);
+          timer = null;
+        }
+        record(false);
+        engine.metrics.request(request.stream() ? 200 : CLIENT_CLOSED);
+        engine.scheduler.release();
+      }
+      default -> state = was;
+    }
+  }
+
+  private void record(boolean completed) {
+    long queueWait = admittedNanos - arrivalNanos;
+    long firstToken = -1;
+    long lastToken = 0;
+    for (PlannedChunk chunk : plan) {
+      if (firstToken < 0 && chunk.tokens() > 0) {
+        firstToken = chunk.atNanos();
+      }
+      lastToken = Math.max(lastToken, chunk.atNanos());
+    }
+    if (firstToken < 0) {
+      firstToken = lastToken;
+    }
+    engine.record(
+        new ServedRequest(
+            id,
+            request.endpoint(),
+            request.stream(),
+            request.tokens().count(),
+            cachedTokens,
+            sentTokens,
+            queueWait,
+            queueWait + firstToken,
+            queueWait + lastToken,
+            completed));
+  }
+}

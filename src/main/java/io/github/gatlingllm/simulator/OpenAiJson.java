@@ -1,0 +1,139 @@
+package io.github.gatlingllm.simulator;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The OpenAI response shapes the simulator sends, as vLLM and llama.cpp send them. */
+final class OpenAiJson {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private OpenAiJson() {}
+
+  /** Common head of every response and chunk: id, object, created, model. */
+  private static ObjectNode head(String id, String object, long created, String model) {
+    ObjectNode node = NODES.objectNode();
+    node.put("id", id);
+    node.put("object", object);
+    node.put("created", created);
+    node.put("model", model);
+    return node;
+  }
+
+  /**
+   * {@code usage}: prompt, completion and total tokens, and {@code
+   * prompt_tokens_details.cached_tokens}.
+   */
+  static ObjectNode usage(int promptTokens, int completionTokens, int cachedTokens) {
+    ObjectNode usage = NODES.objectNode();
+    usage.put("prompt_tokens", promptTokens);
+    usage.put("completion_tokens", completionTokens);
+    usage.put("total_tokens", promptTokens + completionTokens);
+    usage.putObject("prompt_tokens_details").put("cached_tokens", cachedTokens);
+    return usage;
+  }
+
+  /** A streamed chat chunk with one choice. */
+  static ObjectNode chatChunk(
+      String id, long created, String model, ObjectNode delta, String finishReason) {
+    ObjectNode chunk = head(id, "chat.completion.chunk", created, model);
+    ObjectNode choice = chunk.putArray("choices").addObject();
+    choice.put("index", 0);
+    choice.set("delta", delta);
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finishReason);
+    return chunk;
+  }
+
+  /** The first chat delta: the role, and {@code "content": null} (llama.cpp's shape). */
+  static ObjectNode roleDelta() {
+    ObjectNode delta = NODES.objectNode();
+    delta.put("role", "assistant");
+    delta.putNull("content");
+    return delta;
+  }
+
+  /** A chat delta of content text. */
+  static ObjectNode contentDelta(String text) {
+    return NODES.objectNode().put("content", text);
+  }
+
+  /** The empty delta of the finishing chat chunk. */
+  static ObjectNode emptyDelta() {
+    return NODES.objectNode();
+  }
+
+  /** The separate usage chunk of a chat stream: {@code "choices": []} and {@code usage}. */
+  static ObjectNode chatUsageChunk(String id, long created, String model, ObjectNode usage) {
+    ObjectNode chunk = head(id, "chat.completion.chunk", created, model);
+    chunk.putArray("choices");
+    chunk.set("usage", usage);
+    return chunk;
+  }
+
+  /**
+   * A streamed completions chunk with one choice; {@code usage} (or null) rides on it, as llama.cpp
+   * sends it on the finishing chunk.
+   */
+  static ObjectNode completionChunk(
+      String id, long created, String model, String text, String finishReason, ObjectNode usage) {
+    ObjectNode chunk = head(id, "text_completion", created, model);
+    ObjectNode choice = chunk.putArray("choices").addObject();
+    choice.put("index", 0);
+    choice.put("text", text);
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finishReason);
+    if (usage != null) {
+      chunk.set("usage", usage);
+    }
+    return chunk;
+  }
+
+  /** A non-streamed chat completion. */
+  static ObjectNode chatCompletion(
+      String id, long created, String model, String text, String finishReason, ObjectNode usage) {
+    ObjectNode response = head(id, "chat.completion", created, model);
+    ObjectNode choice = response.putArray("choices").addObject();
+    choice.put("index", 0);
+    ObjectNode message = choice.putObject("message");
+    message.put("role", "assistant");
+    message.put("content", text);
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finishReason);
+    response.set("usage", usage);
+    return response;
+  }
+
+  /** A non-streamed text completion. */
+  static ObjectNode textCompletion(
+      String id, long created, String model, String text, String finishReason, ObjectNode usage) {
+    ObjectNode response = head(id, "text_completion", created, model);
+    ObjectNode choice = response.putArray("choices").addObject();
+    choice.put("index", 0);
+    choice.put("text", text);
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finishReason);
+    response.set("usage", usage);
+    return response;
+  }
+
+  /** {@code GET /v1/models}: a list with the one served model. */
+  static ObjectNode models(String model, long created, int contextLength) {
+    ObjectNode list = NODES.objectNode();
+    list.put("object", "list");
+    ArrayNode data = list.putArray("data");
+    ObjectNode entry = data.addObject();
+    entry.put("id", model);
+    entry.put("object", "model");
+    entry.put("created", created);
+    entry.put("owned_by", "gatling-llm");
+    entry.put("max_model_len", contextLength);
+    return list;
+  }
+
+  /** {@code GET /health}: {@code {"status": "ok"}}. */
+  static ObjectNode health() {
+    return NODES.objectNode().put("status", "ok");
+  }
+}

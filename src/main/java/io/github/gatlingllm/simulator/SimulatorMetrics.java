@@ -1,0 +1,100 @@
+package io.github.gatlingllm.simulator;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The simulator's counters, and their Prometheus text. Thread-safe. */
+final class SimulatorMetrics {
+
+  static final String PREFIX = "gatling_llm_simulator_";
+
+  private final Map<Integer, LongAdder> requests = new ConcurrentHashMap<>();
+  private final LongAdder promptTokens = new LongAdder();
+  private final LongAdder cachedPromptTokens = new LongAdder();
+  private final LongAdder generationTokens = new LongAdder();
+
+  void request(int status) {
+    requests.computeIfAbsent(status, s -> new LongAdder()).increment();
+  }
+
+  void admitted(int prompt, int cached) {
+    promptTokens.add(prompt);
+    cachedPromptTokens.add(cached);
+  }
+
+  void generated(int tokens) {
+    generationTokens.add(tokens);
+  }
+
+  SimulatorStats snapshot(Scheduler scheduler) {
+    Map<Integer, Long> byStatus = new TreeMap<>();
+    requests.forEach((status, count) -> byStatus.put(status, count.sum()));
+    return new SimulatorStats(
+        byStatus,
+        promptTokens.sum(),
+        cachedPromptTokens.sum(),
+        generationTokens.sum(),
+        scheduler.running(),
+        scheduler.waiting());
+  }
+
+  /** The Prometheus text exposition (format 0.0.4) of a snapshot. */
+  static String prometheus(SimulatorStats stats) {
+    StringBuilder text = new StringBuilder(1024);
+    header(
+        text,
+        "requests_total",
+        "counter",
+        "Requests to /v1/chat/completions and /v1/completions, by HTTP status.");
+    stats
+        .requestsByStatus()
+        .forEach(
+            (status, count) ->
+                text.append(PREFIX)
+                    .append("requests_total{status=\"")
+                    .append(status)
+                    .append("\"} ")
+                    .append(count)
+                    .append('\n'));
+    sample(
+        text,
+        "prompt_tokens_total",
+        "counter",
+        "Prompt tokens of admitted requests.",
+        stats.promptTokens());
+    sample(
+        text,
+        "cached_prompt_tokens_total",
+        "counter",
+        "Prompt tokens served from the prefix cache.",
+        stats.cachedPromptTokens());
+    sample(
+        text,
+        "generation_tokens_total",
+        "counter",
+        "Output tokens produced.",
+        stats.generationTokens());
+    sample(
+        text, "running_sequences", "gauge", "Sequences generating now.", stats.runningSequences());
+    sample(
+        text,
+        "waiting_sequences",
+        "gauge",
+        "Sequences waiting for a free slot.",
+        stats.waitingSequences());
+    return text.toString();
+  }
+
+  private static void header(StringBuilder text, String name, String type, String help) {
+    text.append("# HELP ").append(PREFIX).append(name).append(' ').append(help).append('\n');
+    text.append("# TYPE ").append(PREFIX).append(name).append(' ').append(type).append('\n');
+  }
+
+  private static void sample(
+      StringBuilder text, String name, String type, String help, long value) {
+    header(text, name, type, help);
+    text.append(PREFIX).append(name).append(' ').append(value).append('\n');
+  }
+}

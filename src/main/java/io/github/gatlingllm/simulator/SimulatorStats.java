@@ -1,0 +1,43 @@
+package io.github.gatlingllm.simulator;
+
+import java.util.Map;
+
+/**
+ * A snapshot of the simulator's counters and gauges, as {@code GET /metrics} shows them.
+ *
+ * @param requestsByStatus requests to the two generation endpoints by HTTP status, in status order;
+ *     a streamed request counts when it ends; unmodifiable, never null
+ * @param promptTokens prompt tokens of admitted requests
+ * @param cachedPromptTokens prompt tokens served from the prefix cache
+ * @param generationTokens output tokens produced
+ * @param runningSequences sequences generating now
+ * @param waitingSequences sequences waiting for a free slot now
+ */
+public record SimulatorStats(
+    Map<Integer, Long> requestsByStatus,
+    long promptTokens,
+    long cachedPromptTokens,
+    long generationTokens,
+    int runningSequences,
+    int waitingSequences) {
+
+  /**
+   * Copies the map, so the snapshot cannot change.
+   *
+   * @throws NullPointerException if {@code requestsByStatus} is null
+   */
+  public SimulatorStats {
+    requestsByStatus =
+        java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(requestsByStatus));
+  }
+
+  /**
+   * Requests answered with one status.
+   *
+   * @param status an HTTP status, e.g. 200
+   * @return the number of such requests, 0 if none
+   */
+  public long requests(int status) {
+    return requestsByStatus.getOrDefault(status, 0L);
+  }
+}

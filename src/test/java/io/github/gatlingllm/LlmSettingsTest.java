@@ -1,0 +1,234 @@
+package io.github.gatlingllm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.gatlingllm.prompt.PromptMode;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class LlmSettingsTest {
+
+  private static LlmSettings settings(String... keyValues) {
+    Properties properties = new Properties();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      properties.setProperty(keyValues[i], keyValues[i + 1]);
+    }
+    return LlmSettings.from(properties, Map.of(), name -> null);
+  }
+
+  private static void assertRejected(String expected, String... keyValues) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> settings(keyValues));
+    assertEquals(expected, e.getMessage());
+  }
+
+  @Test
+  void defaults() {
+    LlmSettings s = settings();
+    assertNull(s.baseUrl());
+    assertNull(s.apiKey());
+    assertEquals("chat", s.endpoint());
+    assertEquals(PromptMode.REPEAT, s.promptMode());
+    assertEquals(512, s.inputTokens());
+    assertEquals(128, s.outputTokens());
+    assertEquals(0, s.seed());
+    assertEquals("estimate", s.tokenizer());
+    assertEquals(0, s.warmupRequests());
+    assertEquals(100, s.requests());
+    assertEquals(1, s.concurrency());
+    assertTrue(s.stream());
+    assertFalse(s.ignoreEos());
+    assertEquals(Duration.ofSeconds(60), s.timeout());
+    assertEquals("c1_in512_out128", s.caseId());
+    assertEquals("target/gatling", s.resultsFolder());
+  }
+
+  @Test
+  void propertiesWinOverSimulationDefaults() {
+    Properties properties = new Properties();
+    properties.setProperty("llm.concurrency", "3");
+    LlmSettings s =
+        LlmSettings.from(properties, Map.of("concurrency", "8", "requests", "7"), name -> null);
+    assertEquals(3, s.concurrency());
+    assertEquals(7, s.requests());
+  }
+
+  @Test
+  void apiKeyFallsBackToTheEnvironment() {
+    LlmSettings s =
+        LlmSettings.from(
+            new Properties(), Map.of(), name -> name.equals("OPENAI_API_KEY") ? "sk-env" : null);
+    assertEquals("sk-env", s.apiKey());
+  }
+
+  @Test
+  void toStringNeverShowsTheApiKeyOrUrlCredentials() {
+    LlmSettings s =
+        settings("llm.apiKey", "sk-secret", "llm.baseUrl", "http://user:pw@host:8000/v1");
+    assertFalse(s.toString().contains("sk-secret"));
+    assertFalse(s.toString().contains("pw"));
+    assertEquals("http://host:8000/v1", s.redactedBaseUrl());
+  }
+
+  @Test
+  void durationsTakeUnits() {
+    assertEquals(Duration.ofMillis(500), settings("llm.timeout", "500ms").timeout());
+    assertEquals(Duration.ofMillis(1500), settings("llm.timeout", "1.5s").timeout());
+    assertEquals(Duration.ofMinutes(2), settings("llm.timeout", "2m").timeout());
+    assertEquals(Duration.ofSeconds(5), settings("llm.timeout", "5").timeout());
+  }
+
+  @Test
+  void unknownSettingIsRejected() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> settings("llm.concurency", "8"));
+    assertTrue(
+        e.getMessage()
+            .startsWith("llm.concurency: unknown setting; known settings are llm.baseUrl"),
+        e.getMessage());
+  }
+
+  @Test
+  void nonNumericConcurrencyIsRejected() {
+    assertRejected(
+        "llm.concurrency: got \"eight\", expected a whole number", "llm.concurrency", "eight");
+  }
+
+  @Test
+  void zeroConcurrencyIsRejected() {
+    assertRejected("llm.concurrency: got 0, expected a whole number >= 1", "llm.concurrency", "0");
+  }
+
+  @Test
+  void zeroRequestsAreRejected() {
+    assertRejected("llm.requests: got 0, expected a whole number >= 1", "llm.requests", "0");
+  }
+
+  @Test
+  void negativeWarmupIsRejected() {
+    assertRejected(
+        "llm.warmupRequests: got -1, expected a whole number >= 0", "llm.warmupRequests", "-1");
+  }
+
+  @Test
+  void zeroInputTokensAreRejected() {
+    assertRejected("llm.inputTokens: got 0, expected a whole number >= 1", "llm.inputTokens", "0");
+  }
+
+  @Test
+  void zeroOutputTokensAreRejected() {
+    assertRejected(
+        "llm.outputTokens: got 0, expected a whole number >= 1", "llm.outputTokens", "0");
+  }
+
+  @Test
+  void unknownEndpointIsRejected() {
+    assertRejected(
+        "llm.endpoint: got \"embeddings\", expected chat or completions",
+        "llm.endpoint",
+        "embeddings");
+  }
+
+  @Test
+  void unknownPromptModeIsRejected() {
+    assertRejected(
+        "llm.promptMode: got \"shared\", expected repeat, unique, shared-prefix",
+        "llm.promptMode",
+        "shared");
+  }
+
+  @Test
+  void ratioWithoutSharedPrefixIsRejected() {
+    assertRejected(
+        "llm.sharedPrefixRatio: 0.5 goes with llm.promptMode=shared-prefix only, not repeat",
+        "llm.sharedPrefixRatio",
+        "0.5");
+  }
+
+  @Test
+  void sharedPrefixWithoutRatioIsRejected() {
+    assertRejected(
+        "llm.sharedPrefixRatio: required with llm.promptMode=shared-prefix (a number in (0, 1))",
+        "llm.promptMode",
+        "shared-prefix");
+  }
+
+  @Test
+  void groupsWithoutSharedPrefixAreRejected() {
+    assertRejected(
+        "llm.prefixGroups: 4 goes with llm.promptMode=shared-prefix only, not unique",
+        "llm.promptMode",
+        "unique",
+        "llm.prefixGroups",
+        "4");
+  }
+
+  @Test
+  void ratioOutOfRangeIsRejected() {
+    assertRejected(
+        "llm.sharedPrefixRatio: got 1.5, expected a number between 0 and 1, exclusive",
+        "llm.promptMode",
+        "shared-prefix",
+        "llm.sharedPrefixRatio",
+        "1.5");
+  }
+
+  @Test
+  void zeroGroupsAreRejected() {
+    assertRejected(
+        "llm.prefixGroups: got 0, expected a whole number >= 1",
+        "llm.promptMode",
+        "shared-prefix",
+        "llm.sharedPrefixRatio",
+        "0.5",
+        "llm.prefixGroups",
+        "0");
+  }
+
+  @Test
+  void nonBooleanStreamIsRejected() {
+    assertRejected("llm.stream: got \"yes\", expected true or false", "llm.stream", "yes");
+  }
+
+  @Test
+  void badTimeoutIsRejected() {
+    assertRejected(
+        "llm.timeout: got \"soon\", expected a duration such as 60s, 500ms or 2m (a bare number is seconds)",
+        "llm.timeout",
+        "soon");
+  }
+
+  @Test
+  void zeroTimeoutIsRejected() {
+    assertRejected(
+        "llm.timeout: got PT0S, expected a duration > 0, e.g. 60s or 500ms", "llm.timeout", "0s");
+  }
+
+  @Test
+  void nonHttpBaseUrlIsRejectedWithoutShowingIt() {
+    assertRejected(
+        "llm.baseUrl: not an http(s) URL such as http://127.0.0.1:8000/v1 (value not shown: it may hold credentials)",
+        "llm.baseUrl",
+        "ftp://user:secret@host/v1");
+  }
+
+  @Test
+  void baseUrlWithQueryIsRejected() {
+    assertRejected(
+        "llm.baseUrl: not a URL without query or fragment (value not shown: it may hold credentials)",
+        "llm.baseUrl",
+        "http://host/v1?key=1");
+  }
+
+  @Test
+  void blankModelIsUnset() {
+    LlmSettings s = settings("llm.model", "  ");
+    assertNull(s.model());
+  }
+}

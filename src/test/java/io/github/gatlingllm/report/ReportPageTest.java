@@ -1,0 +1,36 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReportPageTest {
+
+  @Test
+  void escapesHtml() {
+    assertEquals("&lt;script&gt;&amp;&quot;&#39;", ReportPage.esc("<script>&\"'"));
+  }
+
+  @Test
+  void showsDigestsAndMetricsWithoutScripts() {
+    Map<String, Object> prompts = new LinkedHashMap<>();
+    prompts.put("phases", Map.of("measured", Map.of("requests", 3, "digest", "0123456789abcdef")));
+    Map<String, Object> group = new LinkedHashMap<>();
+    group.put("request", "chat");
+    group.put("phase", "measured");
+    group.put("requests", 3);
+    group.put("ttft_ms", Map.of("count", 3, "p50", 12.5));
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("prompts", prompts);
+    run.put("metrics", Map.of("groups", List.of(group)));
+    String html = ReportPage.render(run);
+    assertTrue(html.contains("0123456789abcdef"));
+    assertTrue(html.contains("<td>12.50</td>"));
+    assertFalse(html.contains("<script"));
+  }
+}
