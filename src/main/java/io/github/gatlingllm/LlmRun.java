@@ -427,7 +427,9 @@ public final class LlmRun {
       timer.onEvent(timer.lastEventMs(), StreamEvent.DONE);
     }
     long end = messages.isEmpty() ? System.currentTimeMillis() : timer.lastEventMs();
-    RequestTimings timings = timer.finish(end, null);
+    // Without usage from the server, the prompt's planned count (the run's tokenizer, without the
+    // chat template) stands in, marked not exact.
+    RequestTimings timings = timer.finish(end, session.getInt(PromptFeeder.PLANNED_TOKENS));
     return session.set(TIMINGS, timings).set(OUTCOME, crash == null ? "" : crash);
   }
 
@@ -494,7 +496,9 @@ public final class LlmRun {
     Integer httpStatus = session.contains(HTTP_STATUS) ? session.getInt(HTTP_STATUS) : null;
     String body = session.contains(RESPONSE) ? session.getString(RESPONSE) : null;
     StreamEvent response = body == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(body);
-    RequestTimings timings = RequestTimer.nonStreaming(start, end, response, null, null);
+    RequestTimings timings =
+        RequestTimer.nonStreaming(
+            start, end, response, session.getInt(PromptFeeder.PLANNED_TOKENS), null);
     RequestStatus status =
         RequestStatus.classify(
             httpStatus, null, false, httpStatus == null, false, timings.outcome());

@@ -148,6 +148,74 @@ class GatlingRunTest {
     }
   }
 
+  @Test
+  void nonStreamingRequestsMeasureOnlyE2e() throws Exception {
+    Path run =
+        runGatling(
+            OracleSimulation.class,
+            List.of("-Dllm.stream=false", "-Dllm.requests=8", "-Dllm.warmupRequests=0"));
+    List<JsonNode> requests = requests(run);
+    assertEquals(8, requests.size());
+    for (JsonNode r : requests) {
+      assertEquals("ok", r.get("status").asText(), r.toString());
+      assertTrue(r.get("ttft_ms").isNull());
+      assertTrue(r.get("tpot_ms").isNull());
+      // The simulator sends a non-streamed body at E2E: 60 ms + 7 * 20 ms.
+      assertTrue(r.get("e2e_ms").asDouble() >= 200, r.toString());
+      assertEquals(8, r.get("completion_tokens").asInt());
+      assertTrue(r.get("prompt_tokens_exact").asBoolean());
+    }
+    JsonNode record = JSON.readTree(run.resolve("llm-run.json").toFile());
+    assertEquals(
+        "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
+        record.get("note").asText());
+  }
+
+  @Test
+  void withoutUsageThePlannedCountStandsInAndIsMarkedNotExact() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/v1/chat/completions",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+          exchange.sendResponseHeaders(200, 0);
+          try (OutputStream out = exchange.getResponseBody()) {
+            for (String data :
+                List.of(
+                    "{\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":null}}]}",
+                    "{\"choices\":[{\"delta\":{\"content\":\"a\"}}]}",
+                    "{\"choices\":[{\"delta\":{\"content\":\" b\"}}]}",
+                    "{\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}",
+                    "[DONE]")) {
+              out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+              out.flush();
+            }
+          }
+        });
+    server.start();
+    try {
+      Path run =
+          runGatling(
+              OracleSimulation.class,
+              List.of(
+                  "-Dllm.baseUrl=http://127.0.0.1:" + server.getAddress().getPort() + "/v1",
+                  "-Dllm.requests=2",
+                  "-Dllm.warmupRequests=0",
+                  "-Dllm.concurrency=1"));
+      for (JsonNode r : requests(run)) {
+        assertEquals("ok", r.get("status").asText(), r.toString());
+        assertEquals(128, r.get("prompt_tokens").asInt());
+        assertFalse(r.get("prompt_tokens_exact").asBoolean());
+        assertEquals(2, r.get("completion_tokens").asInt());
+        assertFalse(r.get("completion_tokens_exact").asBoolean());
+        assertEquals("stop", r.get("finish_reason").asText());
+      }
+    } finally {
+      server.stop(0);
+    }
+  }
+
   private static double median(List<Double> values) {
     List<Double> sorted = values.stream().sorted().toList();
     return sorted.get(sorted.size() / 2);
