@@ -421,7 +421,8 @@ public final class LlmRun {
         timer.onEvent(message.timestamp(), StreamEvent.parse(data));
       }
     }
-    String crash = SseCrash.message(session, STREAM).orElse(null);
+    // Only a failed session can hold a crashed stream: no reflection on the common path.
+    String crash = session.isFailed() ? SseCrash.message(session, STREAM).orElse(null) : null;
     if (!session.isFailed() && crash == null && !messages.isEmpty()) {
       // The await's check consumed the [DONE] message: it arrived, after the last data event.
       timer.onEvent(timer.lastEventMs(), StreamEvent.DONE);
