@@ -15,10 +15,12 @@ echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/lo
 java -version 2>&1 | head -1
 ./mvnw -q -B test-compile
 classpath="target/test-classes:target/classes:$(cat target/test-classpath.txt)"
-pin() { if command -v taskset >/dev/null; then taskset -c "$1" "${@:2}"; else "${@:2}"; fi; }
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c)
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-pin 0 bin/gatling-llm simulator --port "$port" --zero-delay > target/bench-streams-simulator.log 2>&1 &
+# taskset and bin/gatling-llm exec, so $! is the simulator's JVM itself.
+${pin[@]:+"${pin[@]}" 0} bin/gatling-llm simulator --port "$port" --zero-delay > target/bench-streams-simulator.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
@@ -31,7 +33,7 @@ mkdir -p "$results"
 printf '%8s %12s %10s %8s %12s %12s %12s\n' rate achieved/s ok ko "ttft p50 ms" "ttft p99 ms" "e2e p99 ms"
 for rate in "${rates[@]}"; do
   before=$(ls "$results" 2>/dev/null | sort)
-  pin 1 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
+  ${pin[@]:+"${pin[@]}" 1} java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
     -Dllm.baseUrl="http://127.0.0.1:$port/v1" -Dllm.resultsFolder="$results" \
     -Dbench.rate="$rate" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
     -cp "$classpath" io.gatling.app.Gatling -s io.github.gatlingllm.bench.StreamLoadSimulation \

@@ -94,6 +94,7 @@ public final class LlmRun {
   private final List<Workload> workloads = new ArrayList<>();
   private final RunRecorder recorder;
   private final AtomicBoolean finished = new AtomicBoolean();
+  private final List<String> loadProfiles = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Thread shutdownHook;
 
   /** The prompts of one case: a spec with its warmup and measured feeders. */
@@ -203,6 +204,14 @@ public final class LlmRun {
     } else {
       this.simulator = null;
       this.baseUrl = stripSlash(settings.baseUrl());
+      if (!baseUrl.endsWith("/v1")) {
+        LOG.warn(
+            "llm.baseUrl {} does not end in /v1: requests go to {}/chat/completions; most"
+                + " OpenAI-compatible servers serve {}/v1/chat/completions",
+            settings.redactedBaseUrl(),
+            settings.redactedBaseUrl(),
+            settings.redactedBaseUrl());
+      }
       this.model = settings.model() != null ? settings.model() : "default";
     }
     Endpoint endpoint = settings.endpoint().equals("chat") ? Endpoint.CHAT : Endpoint.COMPLETIONS;
@@ -225,7 +234,20 @@ public final class LlmRun {
             settings,
             counter));
     Path results = Path.of(settings.resultsFolder());
-    this.recorder = new RunRecorder(RunFolders.before(results, simulationClass));
+    try {
+      this.recorder = new RunRecorder(RunFolders.before(results, simulationClass));
+    } catch (java.io.UncheckedIOException e) {
+      if (simulator != null) {
+        simulator.close();
+      }
+      throw new IllegalArgumentException(
+          "llm.resultsFolder: cannot write run records under \""
+              + results
+              + "\" ("
+              + e.getCause()
+              + "), expected a folder that exists or can be made",
+          e);
+    }
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     current = this;
@@ -459,10 +481,10 @@ public final class LlmRun {
       status = RequestStatus.classify(200, null, true, false, timedOut, timings.outcome());
       if (status != RequestStatus.OK) {
         error =
-            timings.streamError() != null
-                ? timings.streamError()
-                : timedOut
-                    ? "no [DONE] within llm.timeout " + settings.timeout()
+            timedOut
+                ? "no [DONE] within llm.timeout (" + settings.timeout().toMillis() + " ms)"
+                : timings.streamError() != null
+                    ? timings.streamError()
                     : "stream ended without [DONE]";
       }
     }
@@ -579,6 +601,14 @@ public final class LlmRun {
    */
   public PopulationBuilder closedLoop(
       Workload workload, ChainBuilder request, OpenInjectionStep start) {
+    loadProfiles.add(
+        "closed loop of "
+            + workload.name()
+            + ": each virtual user sends requests back to back; users start "
+            + describe(start)
+            + (settings.warmupRequests() > 0
+                ? ", after a warmup of " + settings.warmupRequests() + " requests"
+                : ""));
     ScenarioBuilder measured =
         scenario(workload.name() + " measured")
             .forever()
@@ -611,6 +641,15 @@ public final class LlmRun {
    * @return the population
    */
   public PopulationBuilder openLoop(ChainBuilder request, OpenInjectionStep... arrivals) {
+    List<String> steps = new ArrayList<>();
+    for (OpenInjectionStep step : arrivals) {
+      steps.add(describe(step));
+    }
+    loadProfiles.add(
+        "open loop of "
+            + workload().name()
+            + ": one request per arrival, "
+            + String.join(", then ", steps));
     return scenario(workload().name() + " open loop")
         .feed(workload().measuredFeeder())
         .exitHereIf(session -> session.getBoolean(PromptFeeder.DONE))
@@ -684,11 +723,21 @@ public final class LlmRun {
     load.put("warmup_requests", settings.warmupRequests());
     load.put("requests", settings.requests());
     load.put("timeout_ms", settings.timeout().toMillis());
+    load.put("profiles", List.copyOf(loadProfiles));
     info.put("load", load);
     if (!settings.stream()) {
       info.put("note", "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E");
     }
     return info;
+  }
+
+  /** Gatling's own description of an injection step, e.g. {@code AtOnceOpenInjection(8)}. */
+  private static String describe(OpenInjectionStep step) {
+    try {
+      return String.valueOf(step.asScala());
+    } catch (RuntimeException e) {
+      return String.valueOf(step);
+    }
   }
 
   private static String version() {

@@ -115,7 +115,10 @@ public record LlmSettings(
     atLeast("requests", requests, 1);
     atLeast("concurrency", concurrency, 1);
     if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-      throw bad("timeout", timeout, "a duration > 0, e.g. 60s or 500ms");
+      throw bad(
+          "timeout",
+          timeout == null ? null : timeout.toMillis() + "ms",
+          "a duration > 0, e.g. 60s or 500ms");
     }
     if (caseId == null) {
       caseId = "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
@@ -163,10 +166,22 @@ public record LlmSettings(
             name + ": unknown setting; known settings are llm." + String.join(", llm.", KNOWN));
       }
     }
+    // A prompt mode set on the command line other than shared-prefix drops the simulation's
+    // default shared-prefix ratio and groups: -Dllm.promptMode=unique just works.
+    String modeProperty = properties.getProperty(PREFIX + "promptMode");
+    boolean dropSharedDefaults =
+        modeProperty != null && !modeProperty.strip().equals(PromptMode.SHARED_PREFIX.wireName());
     Function<String, String> get =
         name -> {
           String value = properties.getProperty(PREFIX + name);
-          return value != null ? value.strip() : defaults.get(name);
+          if (value != null) {
+            return value.strip();
+          }
+          if (dropSharedDefaults
+              && (name.equals("sharedPrefixRatio") || name.equals("prefixGroups"))) {
+            return null;
+          }
+          return defaults.get(name);
         };
     int concurrency = integer(get, "concurrency", 1);
     int inputTokens = integer(get, "inputTokens", 512);

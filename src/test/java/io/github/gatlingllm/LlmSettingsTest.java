@@ -85,6 +85,20 @@ class LlmSettingsTest {
   }
 
   @Test
+  void promptModeOnTheCommandLineDropsTheSimulationsSharedPrefixDefaults() {
+    Properties properties = new Properties();
+    properties.setProperty("llm.promptMode", "unique");
+    LlmSettings s =
+        LlmSettings.from(
+            properties,
+            Map.of("promptMode", "shared-prefix", "sharedPrefixRatio", "0.5", "prefixGroups", "4"),
+            name -> null);
+    assertEquals(PromptMode.UNIQUE, s.promptMode());
+    assertNull(s.sharedPrefixRatio());
+    assertNull(s.prefixGroups());
+  }
+
+  @Test
   void unknownSettingIsRejected() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> settings("llm.concurency", "8"));
@@ -207,7 +221,9 @@ class LlmSettingsTest {
   @Test
   void zeroTimeoutIsRejected() {
     assertRejected(
-        "llm.timeout: got PT0S, expected a duration > 0, e.g. 60s or 500ms", "llm.timeout", "0s");
+        "llm.timeout: got \"0ms\", expected a duration > 0, e.g. 60s or 500ms",
+        "llm.timeout",
+        "0s");
   }
 
   @Test

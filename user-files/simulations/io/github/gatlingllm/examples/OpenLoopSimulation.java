@@ -1,6 +1,7 @@
 package io.github.gatlingllm.examples;
 
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.github.gatlingllm.LlmDsl.llmRun;
 
 import io.gatling.javaapi.core.Simulation;
@@ -35,7 +36,9 @@ public class OpenLoopSimulation extends Simulation {
                     .during(
                         java.time.Duration.ofMillis(
                             Math.round(run.settings().requests() / RATE * 1000)))))
-        .protocols(run.protocol());
+        .protocols(run.protocol())
+        // A run whose requests fail fails the build, instead of reporting on errors.
+        .assertions(global().failedRequests().percent().lt(1.0));
   }
 
   @Override

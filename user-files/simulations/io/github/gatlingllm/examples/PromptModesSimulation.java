@@ -1,6 +1,7 @@
 package io.github.gatlingllm.examples;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.github.gatlingllm.LlmDsl.llmRun;
 
 import io.gatling.javaapi.core.Simulation;
@@ -21,6 +22,7 @@ public class PromptModesSimulation extends Simulation {
           PromptModesSimulation.class,
           Map.of(
               "concurrency", "4",
+              "warmupRequests", "4",
               "promptMode", "repeat",
               "inputTokens", "512",
               "outputTokens", "16",
@@ -38,7 +40,9 @@ public class PromptModesSimulation extends Simulation {
                         .andThen(
                             run.closedLoop(
                                 unique, run.request("chat unique"), atOnceUsers(users)))))
-        .protocols(run.protocol());
+        .protocols(run.protocol())
+        // A run whose requests fail fails the build, instead of reporting on errors.
+        .assertions(global().failedRequests().percent().lt(1.0));
   }
 
   @Override

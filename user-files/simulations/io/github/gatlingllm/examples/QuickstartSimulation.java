@@ -1,5 +1,6 @@
 package io.github.gatlingllm.examples;
 
+import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.github.gatlingllm.LlmDsl.chatCompletion;
 import static io.github.gatlingllm.LlmDsl.llmRun;
 
@@ -29,7 +30,10 @@ public class QuickstartSimulation extends Simulation {
               "requests", "200"));
 
   {
-    setUp(run.closedLoop(chatCompletion("chat"))).protocols(run.protocol());
+    setUp(run.closedLoop(chatCompletion("chat")))
+        .protocols(run.protocol())
+        // A run whose requests fail fails the build, instead of reporting on errors.
+        .assertions(global().failedRequests().percent().lt(1.0));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.examples;
 
+import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.github.gatlingllm.LlmDsl.llmRun;
 
@@ -30,7 +31,9 @@ public class RampedConcurrencySimulation extends Simulation {
                 run.workload(),
                 run.request("chat"),
                 rampUsers(run.settings().concurrency()).during(20)))
-        .protocols(run.protocol());
+        .protocols(run.protocol())
+        // A run whose requests fail fails the build, instead of reporting on errors.
+        .assertions(global().failedRequests().percent().lt(1.0));
   }
 
   @Override

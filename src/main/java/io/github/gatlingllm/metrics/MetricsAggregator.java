@@ -15,7 +15,9 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * Aggregates request records per (request name, phase) and overall.
+ * Aggregates request records per (request name, phase) and overall. "Overall" leaves out the {@code
+ * warmup} phase: warmup requests pay the cold start (JIT, empty caches) the measured ones must not
+ * be judged by; their own group keeps them.
  *
  * <p>Thread-safe and lock-free on the recording side: {@link #add(RequestRecord)} may be called
  * from many threads at once; it costs a few atomic updates per metric plus one histogram update per
@@ -39,6 +41,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class MetricsAggregator {
 
+  /** The phase left out of the overall figures. */
+  public static final String WARMUP = "warmup";
+
   private final Group overall = new Group(null, null);
   private final ConcurrentHashMap<Key, Group> groups = new ConcurrentHashMap<>();
 
@@ -59,7 +64,9 @@ public final class MetricsAggregator {
       group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase));
     }
     group.add(record);
-    overall.add(record);
+    if (!WARMUP.equals(record.phase())) {
+      overall.add(record);
+    }
   }
 
   /**

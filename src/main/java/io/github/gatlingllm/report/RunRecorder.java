@@ -168,7 +168,7 @@ public final class RunRecorder implements AutoCloseable {
       record.put("metrics", aggregator.summary().toRecord());
       Files.writeString(target.resolve(RUN_FILE), JSON.writeValueAsString(record) + "\n");
       Files.writeString(target.resolve(REPORT_FILE), reportHtml.apply(record));
-      LOG.info("LLM run record written to {}", target);
+      LOG.info("LLM report: {}", target.resolve(REPORT_FILE).toUri());
       return target;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the LLM run record", e);
