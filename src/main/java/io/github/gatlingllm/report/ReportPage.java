@@ -46,13 +46,15 @@ public final class ReportPage {
       html.append(
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
     }
-    html.append("<h2>Prompts</h2>\n").append(table(run.get("prompts")));
     Object workloads = run.get("workloads");
     if (workloads instanceof List<?> list && !list.isEmpty()) {
+      // Several workloads: each once, the first included.
       html.append("<h2>Workloads</h2>\n");
       for (Object w : list) {
         html.append(table(w));
       }
+    } else {
+      html.append("<h2>Prompts</h2>\n").append(table(run.get("prompts")));
     }
     html.append("<h2>Target</h2>\n").append(table(run.get("target")));
     html.append("<h2>Requests</h2>\n");
@@ -71,7 +73,7 @@ public final class ReportPage {
             .append("</td><td>")
             .append(esc(group.get("requests")))
             .append("</td><td class=\"l\">")
-            .append(esc(group.get("status")))
+            .append(esc(statuses(group.get("status"))))
             .append("</td><td>")
             .append(num(group.get("requests_per_s")))
             .append("</td><td>")
@@ -127,6 +129,24 @@ public final class ReportPage {
           .append("</td></tr>\n");
     }
     return html.append("</table>\n").toString();
+  }
+
+  /** {@code ok 200, rejected 3}: the statuses that occurred, in their order. */
+  static String statuses(Object value) {
+    if (!(value instanceof Map<?, ?> map)) {
+      return String.valueOf(value);
+    }
+    StringBuilder text = new StringBuilder();
+    for (Map.Entry<?, ?> e : map.entrySet()) {
+      if (e.getValue() instanceof Number n && n.longValue() == 0) {
+        continue;
+      }
+      if (text.length() > 0) {
+        text.append(", ");
+      }
+      text.append(e.getKey()).append(' ').append(e.getValue());
+    }
+    return text.length() == 0 ? "none" : text.toString();
   }
 
   private static String json(Object value) {

@@ -17,6 +17,20 @@ class ReportPageTest {
   }
 
   @Test
+  void statusesListOnlyThoseThatOccurred() {
+    Map<String, Object> byStatus = new LinkedHashMap<>();
+    byStatus.put("ok", 200L);
+    byStatus.put("http_error", 0L);
+    byStatus.put("rejected", 3L);
+    assertEquals("ok 200, rejected 3", ReportPage.statuses(byStatus));
+  }
+
+  @Test
+  void noRequestsIsNone() {
+    assertEquals("none", ReportPage.statuses(Map.of("ok", 0L)));
+  }
+
+  @Test
   void showsDigestsAndMetricsWithoutScripts() {
     Map<String, Object> prompts = new LinkedHashMap<>();
     prompts.put("phases", Map.of("measured", Map.of("requests", 3, "digest", "0123456789abcdef")));
