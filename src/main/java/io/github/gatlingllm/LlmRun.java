@@ -215,17 +215,7 @@ public final class LlmRun {
       this.model = settings.model() != null ? settings.model() : "default";
     }
     Endpoint endpoint = settings.endpoint().equals("chat") ? Endpoint.CHAT : Endpoint.COMPLETIONS;
-    this.requestSettings =
-        new RequestSettings(
-            endpoint,
-            model,
-            settings.outputTokens(),
-            RequestSettings.MAX_TOKENS,
-            settings.stream(),
-            true,
-            settings.ignoreEos() ? Boolean.TRUE : null,
-            null,
-            null);
+    this.requestSettings = requestSettings(endpoint);
     workloads.add(
         new Workload(
             settings.promptMode().wireName(),
@@ -389,17 +379,7 @@ public final class LlmRun {
   }
 
   private ChainBuilder request(String name, Endpoint endpoint) {
-    RequestSettings body =
-        new RequestSettings(
-            endpoint,
-            requestSettings.model(),
-            requestSettings.maxTokens(),
-            requestSettings.maxTokensField(),
-            requestSettings.stream(),
-            requestSettings.includeUsage(),
-            requestSettings.ignoreEos(),
-            requestSettings.temperature(),
-            requestSettings.extraBody());
+    RequestSettings body = requestSettings(endpoint);
     ChainBuilder prepare =
         exec(
             session ->
@@ -488,12 +468,7 @@ public final class LlmRun {
                     : "stream ended without [DONE]";
       }
     }
-    RequestRecord record =
-        RequestRecord.of(identity(name, session), timings, httpStatus, status, error);
-    recorder.record(record);
-    logRows(name, record, rows);
-    Session next = session.remove(BODY).remove(TIMINGS).remove(OUTCOME).remove(PromptFeeder.TEXT);
-    return status == RequestStatus.OK ? next : next.markAsFailed();
+    return complete(name, session, rows, timings, httpStatus, status, error, TIMINGS, OUTCOME);
   }
 
   private ChainBuilder plain(String name, String path) {
@@ -531,11 +506,30 @@ public final class LlmRun {
             : response.error() != null
                 ? response.error().describe()
                 : httpStatus == null ? "no response" : "HTTP " + httpStatus;
+    return complete(name, session, rows, timings, httpStatus, status, error, RESPONSE);
+  }
+
+  /**
+   * Records a finished request, logs its rows, drops the request's scratch keys from the session
+   * and marks a failed request's session as failed.
+   */
+  private Session complete(
+      String name,
+      Session session,
+      StatsHook.Rows rows,
+      RequestTimings timings,
+      Integer httpStatus,
+      RequestStatus status,
+      String error,
+      String... scratchKeys) {
     RequestRecord record =
         RequestRecord.of(identity(name, session), timings, httpStatus, status, error);
     recorder.record(record);
     logRows(name, record, rows);
-    Session next = session.remove(BODY).remove(RESPONSE).remove(PromptFeeder.TEXT);
+    Session next = session.remove(BODY).remove(PromptFeeder.TEXT);
+    for (String key : scratchKeys) {
+      next = next.remove(key);
+    }
     return status == RequestStatus.OK ? next : next.markAsFailed();
   }
 
@@ -744,6 +738,20 @@ public final class LlmRun {
     Package p = LlmRun.class.getPackage();
     String version = p == null ? null : p.getImplementationVersion();
     return version == null ? "development build" : version;
+  }
+
+  /** What every request body of this run holds besides the prompt, for one endpoint. */
+  private RequestSettings requestSettings(Endpoint endpoint) {
+    return new RequestSettings(
+        endpoint,
+        model,
+        settings.outputTokens(),
+        RequestSettings.MAX_TOKENS,
+        settings.stream(),
+        true,
+        settings.ignoreEos() ? Boolean.TRUE : null,
+        null,
+        null);
   }
 
   private static String stripSlash(String url) {
