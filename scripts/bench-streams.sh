@@ -2,6 +2,8 @@
 # Client load benchmark: how many LLM streams/s one core of Gatling with gatling-llm sustains, and the
 # TTFT the client adds. A zero-delay simulator (every token at once, TTFT 0 at the server) runs on
 # core 0, the Gatling JVM on core 1; each rate gets 40 s of warmup (JIT) then 30 s measured.
+# Each rate runs StreamLoadSimulation (all LLM metrics on) and StockSseSimulation (stock Gatling SSE
+# measuring nothing) unless BENCH_SIMULATIONS names one.
 # Usage: scripts/bench-streams.sh [RATE ...]   (default 1000 2000 2500 3000)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,25 +32,33 @@ done
 
 results=target/bench-streams
 mkdir -p "$results"
-printf '%8s %12s %10s %8s %12s %12s %12s\n' rate achieved/s ok ko "ttft p50 ms" "ttft p99 ms" "e2e p99 ms"
+sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
+printf '%-22s %6s %10s %8s %6s %12s %14s %9s %9s\n' simulation rate achieved/s ok ko "cpu us/strm" "strm/s/core" "ttft p50" "ttft p99"
 for rate in "${rates[@]}"; do
-  before=$(ls "$results" 2>/dev/null | sort)
-  ${pin[@]:+"${pin[@]}" 1} java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
-    -Dllm.baseUrl="http://127.0.0.1:$port/v1" -Dllm.resultsFolder="$results" \
-    -Dbench.rate="$rate" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
-    -cp "$classpath" io.gatling.app.Gatling -s io.github.gatlingllm.bench.StreamLoadSimulation \
-    -rf "$results" -nr > "target/bench-streams-$rate.log" 2>&1 || { echo "rate $rate: Gatling failed, see target/bench-streams-$rate.log"; continue; }
-  run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep '^streamloadsimulation-' | head -1)
-  python3 - "$results/$run/llm-run.json" "$rate" <<'PY'
-import json, sys
-record = json.load(open(sys.argv[1]))
-g = next(g for g in record["metrics"]["groups"] if g["request"] == "chat")
-s = g["status"]
-ok = s.get("ok", 0)
-ko = sum(v for k, v in s.items() if k != "ok")
-window = (g["window_end_ms"] - g["window_start_ms"]) / 1000
-print("%8s %12.0f %10d %8d %12.1f %12.1f %12.1f" % (sys.argv[2], g["requests"] / window, ok, ko,
-      g["ttft_ms"]["p50"], g["ttft_ms"]["p99"], g["e2e_ms"]["p99"]))
+  for sim in "${sims[@]}"; do
+    before=$(ls "$results" 2>/dev/null | sort)
+    cpu="$results/cpu-$sim-$rate.json"
+    rm -f "$cpu"
+    ${pin[@]:+"${pin[@]}" 1} java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true ${BENCH_JAVA_OPTS:-} \
+      -Dllm.baseUrl="http://127.0.0.1:$port/v1" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" \
+      -Dbench.rate="$rate" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
+      -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
+      -rf "$results" -nr > "target/bench-streams-$sim-$rate.log" 2>&1 || { echo "$sim at $rate/s: Gatling failed, see target/bench-streams-$sim-$rate.log"; continue; }
+    run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | head -1)
+    python3 - "$cpu" "$results/$run/llm-run.json" "$sim" "$rate" <<'PY'
+import json, os, sys
+cpu = json.load(open(sys.argv[1]))
+ttft50 = ttft99 = float("nan")
+if os.path.exists(sys.argv[2]):
+    record = json.load(open(sys.argv[2]))
+    g = next(g for g in record["metrics"]["groups"] if g["request"] == "chat")
+    ttft50, ttft99 = g["ttft_ms"]["p50"], g["ttft_ms"]["p99"]
+print("%-22s %6s %10.0f %8d %6d %12.1f %14.0f %9.1f %9.1f" % (sys.argv[3], sys.argv[4],
+      cpu["achieved_per_s"], cpu["ok"], cpu["streams"] - cpu["ok"], cpu["cpu_us_per_stream"],
+      cpu["streams_per_core_s"], ttft50, ttft99))
 PY
+  done
 done
+echo "cpu us/strm: the client JVM's CPU time per finished stream over the steady measured window;"
+echo "strm/s/core = 1e6 / that: the rate one core sustains (robust to other load on the machine)."
 echo "(the server sends every token at once: TTFT here is what the client and loopback add; Gatling stamps events in whole ms)"

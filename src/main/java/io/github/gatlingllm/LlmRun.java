@@ -6,8 +6,8 @@ import static io.gatling.javaapi.core.CoreDsl.bodyString;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.group;
-import static io.gatling.javaapi.core.CoreDsl.regex;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.core.CoreDsl.substring;
 import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.sse;
@@ -79,8 +79,12 @@ public final class LlmRun {
   private static final String HTTP_STATUS = "llm.httpStatus";
   private static final String RESPONSE = "llm.response";
 
-  /** Gatling renders {@code data: [DONE]} as {@code "data":[DONE]}, unquoted and not JSON. */
-  private static final String DONE_PATTERN = "[{,]\"data\":\\[DONE\\][,}]";
+  /**
+   * Gatling renders {@code data: [DONE]} as {@code "data":[DONE]}, unquoted and not JSON. Found as
+   * a plain substring (a regex here cost a tenth of the client's CPU at 2,000 streams/s): the
+   * sequence cannot occur inside a JSON string of another event, where its quotes are escaped.
+   */
+  private static final String DONE_DATA = "\"data\":[DONE]";
 
   private static volatile LlmRun current;
 
@@ -405,7 +409,7 @@ public final class LlmRun {
     }
     return exec(connect
             .await(settings.timeout())
-            .on(sse.checkMessage(name + " [DONE]").matching(regex(DONE_PATTERN).exists())))
+            .on(sse.checkMessage(name + " [DONE]").matching(substring(DONE_DATA).exists())))
         .exec(sse.processUnmatchedMessages(STREAM, this::collect))
         .exec(sse(name + " close", STREAM).close())
         .exec(StatsHook.of((session, rows) -> finishStreamed(name, session, rows)));

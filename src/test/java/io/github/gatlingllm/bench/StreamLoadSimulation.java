@@ -1,6 +1,7 @@
 package io.github.gatlingllm.bench;
 
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.Simulation;
@@ -33,6 +34,7 @@ public class StreamLoadSimulation extends Simulation {
                   "requests", String.valueOf((long) Math.ceil(RATE * MEASURED_S)),
                   "timeout", "10s")),
           StreamLoadSimulation.class);
+  private final CpuSampler cpu = new CpuSampler();
 
   {
     LlmRun.Workload workload = run.workload();
@@ -47,12 +49,22 @@ public class StreamLoadSimulation extends Simulation {
             .feed(workload.measuredFeeder())
             .exitHereIf(session -> session.getBoolean(PromptFeeder.DONE))
             .exec(run.request("chat"))
-            .injectOpen(constantUsersPerSec(RATE).during(Duration.ofSeconds(MEASURED_S)));
-    setUp(warmup.andThen(measured)).protocols(run.protocol());
+            .exec(
+                session -> {
+                  cpu.finished(!session.isFailed());
+                  return session;
+                })
+            .injectOpen(
+                nothingFor(Duration.ofSeconds(WARMUP_S)),
+                constantUsersPerSec(RATE).during(Duration.ofSeconds(MEASURED_S)));
+    // Both scenarios start together; the measured one's arrivals begin as the warmup's end, so the
+    // rate never pauses (andThen would wait for the warmup's last stream).
+    setUp(warmup, measured).protocols(run.protocol());
   }
 
   @Override
   public void after() {
+    cpu.write(2);
     run.after();
   }
 }

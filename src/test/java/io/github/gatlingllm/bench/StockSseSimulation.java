@@ -1,0 +1,69 @@
+package io.github.gatlingllm.bench;
+
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.nothingFor;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.core.CoreDsl.substring;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.sse;
+
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Simulation;
+import java.time.Duration;
+
+/**
+ * The baseline of {@code scripts/bench-streams.sh}: stock Gatling SSE that measures nothing, the
+ * same open loop, body size and stream as {@link StreamLoadSimulation} but without gatling-llm (no
+ * prompt feeder, no event parsing, no records, no extra report rows). Not a test.
+ */
+public class StockSseSimulation extends Simulation {
+
+  private static final double RATE = Double.parseDouble(System.getProperty("bench.rate", "1000"));
+  private static final int WARMUP_S = Integer.getInteger("bench.warmupSeconds", 40);
+  private static final int MEASURED_S = Integer.getInteger("bench.seconds", 30);
+  private static final String BASE_URL = System.getProperty("llm.baseUrl");
+  private static final String BODY =
+      "{\"model\":\"default\",\"messages\":[{\"role\":\"user\",\"content\":\""
+          + "word ".repeat(64).trim()
+          + "\"}],\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}";
+
+  private final CpuSampler cpu = new CpuSampler();
+
+  {
+    setUp(
+            chain("warmup")
+                .injectOpen(constantUsersPerSec(RATE).during(Duration.ofSeconds(WARMUP_S))),
+            chain("measured")
+                .injectOpen(
+                    nothingFor(Duration.ofSeconds(WARMUP_S)),
+                    constantUsersPerSec(RATE).during(Duration.ofSeconds(MEASURED_S))))
+        .protocols(
+            http.baseUrl(BASE_URL).sseUnmatchedInboundMessageBufferSize(100).disableWarmUp());
+  }
+
+  private ScenarioBuilder chain(String phase) {
+    boolean counted = phase.equals("measured");
+    return scenario(phase)
+        .exec(
+            sse(phase + " chat")
+                .post("/chat/completions")
+                .body(StringBody(BODY))
+                .asJson()
+                .await(Duration.ofSeconds(10))
+                .on(sse.checkMessage(phase + " [DONE]").matching(substring("\"data\":[DONE]"))))
+        .exec(sse(phase + " close").close())
+        .exec(
+            session -> {
+              if (counted) {
+                cpu.finished(!session.isFailed());
+              }
+              return session;
+            });
+  }
+
+  @Override
+  public void after() {
+    cpu.write(2);
+  }
+}
