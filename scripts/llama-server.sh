@@ -52,7 +52,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 check_platform() {
   [ "$(uname -s)" = Linux ] || fail platform "needs Linux, this is $(uname -s)"
   [ "$(uname -m)" = x86_64 ] || fail platform "needs x86_64 (Debian amd64 packages), this is $(uname -m)"
-  for tool in apt-get dpkg-deb curl sha256sum; do
+  for tool in apt-get dpkg-deb sha256sum; do
     command -v "$tool" >/dev/null || fail platform "$tool is not installed (a Debian machine is needed)"
   done
 }
@@ -166,7 +166,7 @@ python_with_numpy() {
       return
     fi
   done
-  if [ "$(id -u)" = 0 ] && [ -x /usr/bin/python3 ]; then
+  if [ "$(id -u)" = 0 ]; then
     say "model: no Python with numpy; apt-get install python3-numpy"
     (apt-get update -qq && apt-get install -y -qq python3-numpy) >&2 ||
       fail "model: install numpy" "apt-get install python3-numpy failed"
@@ -209,6 +209,13 @@ model() {
   say "model: written in $(since "$t0") s"
 }
 
+# Whether http://127.0.0.1:PORT/health answers 200 within 2 s (bash only: no curl needed).
+healthy() {
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" &&
+    printf "GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n" >&3 &&
+    head -1 <&3 | grep -q " 200 "' _ "$1" 2>/dev/null
+}
+
 read_state() {
   [ -f "$state" ] || return 1
   # shellcheck disable=SC1090
@@ -222,7 +229,7 @@ ours() {
 }
 
 up() {
-  read_state && ours "${LLAMA_PID:-}" && curl -sf --max-time 2 "http://127.0.0.1:$LLAMA_PORT/health" >/dev/null
+  read_state && ours "${LLAMA_PID:-}" && healthy "$LLAMA_PORT"
 }
 
 free_port() {
@@ -263,7 +270,7 @@ start() {
     ${LLAMA_EXTRA_ARGS:-} </dev/null >"$log" 2>&1 &
   local pid=$!
   local deadline=$((SECONDS + 60))
-  until curl -sf --max-time 2 "http://127.0.0.1:$port/health" >/dev/null; do
+  until healthy "$port"; do
     if ! kill -0 "$pid" 2>/dev/null; then
       fail "start: llama-server" "exited before /health answered; last lines of $log:
 $(tail -5 "$log")"
