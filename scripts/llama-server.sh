@@ -103,8 +103,9 @@ install() {
   local url
   url=$(mirror)
   echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url sid main" >"$a/sources.list"
-  apt_private apt-get update >"$cache/apt.log" 2>&1 ||
-    fail "install: apt-get update (sid from $url)" "$(tail -3 "$cache/apt.log")"
+  # apt-get update exits 0 when an index cannot be fetched: check that sid's package list came.
+  apt_private apt-get update >"$cache/apt.log" 2>&1 && ls "$a/lists/"*_sid_main_binary-amd64_Packages* >/dev/null 2>&1 ||
+    fail "install: apt-get update (sid from $url)" "$(grep -E '^(W|E):' "$cache/apt.log" | head -3)"
   local versions
   versions=$(apt_private apt-cache show --no-all-versions "${packages[@]}" 2>>"$cache/apt.log" |
     awk '/^Package:/ { p = $2 } /^Version:/ { print p "=" $2 }') ||
