@@ -39,6 +39,8 @@ import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunFolders;
 import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.report.ServerInfo;
+import io.github.gatlingllm.report.ServerProbe;
 import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import io.github.gatlingllm.token.TokenCounter;
@@ -61,9 +63,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Creating it does all the one-off work before the clock starts: the settings are checked, the
  * tokenizer is loaded, each phase's prompts are warmed, the embedded simulator is started when no
- * {@code llm.baseUrl} is set, and Gatling's results folder is listed so that the run's own folder
- * can be found later. A JVM shutdown hook writes the run record if the run is stopped before {@link
- * #after()} (SIGINT, SIGTERM).
+ * {@code llm.baseUrl} is set (otherwise the server is asked what it is, see {@link ServerProbe},
+ * and {@code target.server} of the run record says what it answered), and Gatling's results folder
+ * is listed so that the run's own folder can be found later. A JVM shutdown hook writes the run
+ * record if the run is stopped before {@link #after()} (SIGINT, SIGTERM).
  */
 public final class LlmRun {
 
@@ -94,6 +97,7 @@ public final class LlmRun {
   private final Simulator simulator;
   private final String baseUrl;
   private final String model;
+  private final ServerInfo server;
   private final RequestSettings requestSettings;
   private final List<Workload> workloads = new ArrayList<>();
   private final RunRecorder recorder;
@@ -204,6 +208,7 @@ public final class LlmRun {
       this.simulator = Simulator.start(config, 0);
       this.baseUrl = simulator.baseUrl();
       this.model = simulator.config().model();
+      this.server = null;
       LOG.info("llm.baseUrl is not set: started the embedded simulator at {}", baseUrl);
     } else {
       this.simulator = null;
@@ -216,7 +221,18 @@ public final class LlmRun {
             settings.redactedBaseUrl(),
             settings.redactedBaseUrl());
       }
-      this.model = settings.model() != null ? settings.model() : "default";
+      this.server = ServerProbe.probe(baseUrl, settings.apiKey(), ServerProbe.DEFAULT_TIMEOUT);
+      this.model = settings.modelFor(server);
+      if (settings.model() == null) {
+        if (server.firstModel() != null) {
+          LOG.info("llm.model is not set: using the server's first model, {}", model);
+        } else {
+          LOG.warn(
+              "llm.model is not set and {}/models lists no model: requests name the model {}",
+              settings.redactedBaseUrl(),
+              model);
+        }
+      }
     }
     Endpoint endpoint = settings.endpoint().equals("chat") ? Endpoint.CHAT : Endpoint.COMPLETIONS;
     this.requestSettings = requestSettings(endpoint);
@@ -708,6 +724,9 @@ public final class LlmRun {
     target.put("embedded_simulator", simulator != null);
     target.put("model", model);
     target.put("endpoint", settings.endpoint());
+    if (server != null) {
+      target.put("server", server.toRecord());
+    }
     info.put("target", target);
     Map<String, Object> decoding = new LinkedHashMap<>();
     decoding.put("max_tokens", settings.outputTokens());

@@ -2,6 +2,7 @@ package io.github.gatlingllm;
 
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.report.ServerInfo;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -23,7 +24,8 @@ import java.util.function.Function;
  *     the embedded simulator on a free loopback port
  * @param apiKey the bearer token, or null; defaults to the {@code OPENAI_API_KEY} environment
  *     variable; never logged or recorded
- * @param model the model name sent in each request; null lets the embedded simulator name it
+ * @param model the model name sent in each request; null lets the embedded simulator name it, or
+ *     for a {@code baseUrl}, the first model the server lists (see {@link #modelFor(ServerInfo)})
  * @param endpoint {@code chat} (chat/completions) or {@code completions}
  * @param promptMode {@code repeat}, {@code unique} or {@code shared-prefix}
  * @param sharedPrefixRatio share of each prompt in its group prefix, in (0, 1); shared-prefix only
@@ -249,6 +251,21 @@ public record LlmSettings(
    */
   public PromptSpec promptSpec() {
     return new PromptSpec(promptMode, sharedPrefixRatio, prefixGroups);
+  }
+
+  /**
+   * The model name to send to a server: {@code llm.model} when set, else the first id the server
+   * lists in {@code /v1/models}, else {@code default} (which llama.cpp accepts; vLLM wants its
+   * served name).
+   *
+   * @param server what the server said about itself, or null if it was not asked
+   * @return the model name, never null
+   */
+  public String modelFor(ServerInfo server) {
+    if (model != null) {
+      return model;
+    }
+    return server != null && server.firstModel() != null ? server.firstModel() : "default";
   }
 
   /**

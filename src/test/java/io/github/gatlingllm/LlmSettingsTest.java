@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.prompt.PromptMode;
+import io.github.gatlingllm.report.ServerInfo;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -246,5 +248,28 @@ class LlmSettingsTest {
   void blankModelIsUnset() {
     LlmSettings s = settings("llm.model", "  ");
     assertNull(s.model());
+  }
+
+  @Test
+  void anUnsetModelIsTheServersFirstModel() {
+    ServerInfo served =
+        new ServerInfo("vLLM", "0.11.0", List.of("Qwen/Qwen3-0.6B", "other"), 4096, null, Map.of());
+    assertEquals("Qwen/Qwen3-0.6B", settings("llm.baseUrl", "http://h/v1").modelFor(served));
+  }
+
+  @Test
+  void aSetModelWinsOverTheServersModels() {
+    ServerInfo served =
+        new ServerInfo("vLLM", "0.11.0", List.of("Qwen/Qwen3-0.6B"), 4096, null, Map.of());
+    assertEquals(
+        "mine", settings("llm.baseUrl", "http://h/v1", "llm.model", "mine").modelFor(served));
+  }
+
+  @Test
+  void anUnsetModelIsDefaultWhenTheServerListsNone() {
+    ServerInfo silent =
+        new ServerInfo(null, null, List.of(), null, null, Map.of("/v1/models", 404));
+    assertEquals("default", settings("llm.baseUrl", "http://h/v1").modelFor(silent));
+    assertEquals("default", settings("llm.baseUrl", "http://h/v1").modelFor(null));
   }
 }
