@@ -81,7 +81,7 @@ public final class RunRecorder implements AutoCloseable {
    */
   public void record(RequestRecord record) {
     aggregator.add(record);
-    String line = record.toJson(false);
+    String line = record.toJson(true);
     synchronized (this) {
       if (finished) {
         LOG.warn(
