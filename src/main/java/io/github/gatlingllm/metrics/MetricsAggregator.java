@@ -56,11 +56,24 @@ public final class MetricsAggregator {
    */
   static final int EXACT_LIMIT = 65_536;
 
-  private final Group overall = new Group(null, null);
+  private final Slo slo;
+  private final Group overall;
   private final ConcurrentHashMap<Key, Group> groups = new ConcurrentHashMap<>();
 
-  /** An empty aggregator. */
-  public MetricsAggregator() {}
+  /** An empty aggregator without SLOs: its summaries have no goodput. */
+  public MetricsAggregator() {
+    this(Slo.NONE);
+  }
+
+  /**
+   * An empty aggregator that checks each request against an SLO.
+   *
+   * @param slo the objectives; with {@link Slo#NONE} summaries have no goodput
+   */
+  public MetricsAggregator(Slo slo) {
+    this.slo = Objects.requireNonNull(slo, "slo");
+    this.overall = new Group(null, null, slo);
+  }
 
   /**
    * Adds one request.
@@ -73,7 +86,7 @@ public final class MetricsAggregator {
     Key key = new Key(record.request(), record.phase());
     Group group = groups.get(key);
     if (group == null) {
-      group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase));
+      group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase, slo));
     }
     group.add(record);
     if (!WARMUP.equals(record.phase())) {
@@ -120,9 +133,18 @@ public final class MetricsAggregator {
     final Metric e2e = new Metric();
     final Metric tokensPerS = new Metric();
 
-    Group(String request, String phase) {
+    final Slo slo;
+    final LongAdder met = new LongAdder();
+    final LongAdder metTokens = new LongAdder();
+    final LongAdder[] missed = new LongAdder[Slo.CRITERIA.size()];
+
+    Group(String request, String phase, Slo slo) {
       this.request = request;
       this.phase = phase;
+      this.slo = slo;
+      for (int i = 0; i < missed.length; i++) {
+        missed[i] = new LongAdder();
+      }
       for (int i = 0; i < statuses.length; i++) {
         statuses[i] = new LongAdder();
       }
@@ -133,6 +155,21 @@ public final class MetricsAggregator {
       statuses[r.status().ordinal()].increment();
       windowStart.accumulate(r.startMs());
       windowEnd.accumulate((long) Math.ceil(r.endMs()));
+      if (slo.isSet()) {
+        List<String> miss = slo.missed(r);
+        if (miss.isEmpty()) {
+          met.increment();
+          if (r.completionTokens() != null) {
+            metTokens.add(r.completionTokens());
+          }
+        }
+        for (String c : miss) {
+          int i = Slo.CRITERIA.indexOf(c);
+          if (i >= 0) {
+            missed[i].increment();
+          }
+        }
+      }
       if (r.status() != RequestStatus.OK) {
         return;
       }
@@ -191,7 +228,29 @@ public final class MetricsAggregator {
           itl.distribution(),
           tpot.distribution(),
           e2e.distribution(),
-          tokensPerS.distribution());
+          tokensPerS.distribution(),
+          slo.isSet() ? goodput(byStatus, seconds) : null);
+    }
+
+    private Goodput goodput(Map<RequestStatus, Long> byStatus, double seconds) {
+      long offered = requests.sum();
+      long good = met.sum();
+      Map<String, Long> miss = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < missed.length; i++) {
+        if (slo.bound(Slo.CRITERIA.get(i)) != null) {
+          miss.put(Slo.CRITERIA.get(i), missed[i].sum());
+        }
+      }
+      long failed = offered - byStatus.get(RequestStatus.OK);
+      return new Goodput(
+          slo,
+          offered,
+          good,
+          failed,
+          miss,
+          offered > 0 ? (double) good / offered : null,
+          seconds > 0 ? good / seconds : null,
+          seconds > 0 ? metTokens.sum() / seconds : null);
     }
   }
 

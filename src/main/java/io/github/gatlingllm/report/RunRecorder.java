@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.Slo;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,7 +49,7 @@ public final class RunRecorder implements AutoCloseable {
   private final RunFolders folders;
   private final Path scratch;
   private final BufferedWriter requests;
-  private final MetricsAggregator aggregator = new MetricsAggregator();
+  private final MetricsAggregator aggregator;
   private final long startedMs = System.currentTimeMillis();
   private long recorded;
   private boolean finished;
@@ -60,7 +61,19 @@ public final class RunRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the scratch folder cannot be made
    */
   public RunRecorder(RunFolders folders) {
+    this(folders, Slo.NONE);
+  }
+
+  /**
+   * Starts recording, checking each request against an SLO.
+   *
+   * @param folders the results folder listed before the run
+   * @param slo the objectives of goodput, {@link Slo#NONE} for none
+   * @throws UncheckedIOException if the scratch folder cannot be made
+   */
+  public RunRecorder(RunFolders folders, Slo slo) {
     this.folders = Objects.requireNonNull(folders, "folders");
+    this.aggregator = new MetricsAggregator(slo);
     try {
       Files.createDirectories(folders.results());
       this.scratch =
