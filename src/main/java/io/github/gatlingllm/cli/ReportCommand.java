@@ -1,5 +1,6 @@
 package io.github.gatlingllm.cli;
 
+import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.report.RunReport;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -21,6 +22,8 @@ import picocli.CommandLine.Parameters;
  *       and {@code llm-report.html}, and links the page from Gatling's {@code index.html}.
  *   <li>{@code report A B ... --output DIR}: one merged report of several folders in {@code DIR}.
  *   <li>{@code --csv}: also writes {@code llm-requests.csv}.
+ *   <li>{@code --slo-ttft-ms} etc.: judges goodput against these bounds instead of the recorded
+ *       ones.
  *   <li>{@code --compare A B}: prints per-metric figures of both runs side by side, the deltas, and
  *       whether their prompt digests are the same.
  * </ul>
@@ -49,6 +52,18 @@ final class ReportCommand implements Callable<Integer> {
   @Option(names = "--csv", description = "also write llm-requests.csv")
   private boolean csv;
 
+  @Option(names = "--slo-ttft-ms", paramLabel = "MS", description = "SLO bound on TTFT")
+  private Double sloTtftMs;
+
+  @Option(names = "--slo-itl-ms", paramLabel = "MS", description = "SLO bound on every ITL")
+  private Double sloItlMs;
+
+  @Option(names = "--slo-tpot-ms", paramLabel = "MS", description = "SLO bound on TPOT")
+  private Double sloTpotMs;
+
+  @Option(names = "--slo-e2e-ms", paramLabel = "MS", description = "SLO bound on E2E")
+  private Double sloE2eMs;
+
   @Option(
       names = "--compare",
       arity = "2",
@@ -59,13 +74,14 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    Slo slo = slo();
     if (compare != null) {
       if (!folders.isEmpty() || csv) {
         throw usage("--compare takes exactly two run folders and no other folder or --csv");
       }
       check(compare);
-      RunReport a = RunReport.read(List.of(compare.get(0)), null);
-      RunReport b = RunReport.read(List.of(compare.get(1)), null);
+      RunReport a = RunReport.read(List.of(compare.get(0)), slo);
+      RunReport b = RunReport.read(List.of(compare.get(1)), slo);
       out.println("A: " + compare.get(0));
       out.println("B: " + compare.get(1));
       for (String line : RunReport.compare(a, b)) {
@@ -80,10 +96,26 @@ final class ReportCommand implements Callable<Integer> {
       throw usage("--output DIR is required to merge " + folders.size() + " run folders");
     }
     check(folders);
-    RunReport report = RunReport.read(folders, null);
+    RunReport report = RunReport.read(folders, slo);
     Path page = report.write(output != null ? output : folders.get(0), csv);
     out.println(page.toAbsolutePath().toUri());
     return 0;
+  }
+
+  /** The SLO of the options, or null (the recorded one) when none is given. */
+  private Slo slo() {
+    if (sloTtftMs == null && sloItlMs == null && sloTpotMs == null && sloE2eMs == null) {
+      return null;
+    }
+    try {
+      return new Slo(sloTtftMs, sloItlMs, sloTpotMs, sloE2eMs);
+    } catch (IllegalArgumentException e) {
+      throw usage(
+          "--slo-"
+              + e.getMessage()
+                  .replaceFirst("^(ttft|itl|tpot|e2e)_ms", "$1-ms")
+                  .replace("finite number of milliseconds > 0 or unset", "number > 0"));
+    }
   }
 
   private void check(List<Path> paths) {

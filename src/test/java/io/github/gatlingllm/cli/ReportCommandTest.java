@@ -138,4 +138,27 @@ class ReportCommandTest {
         "gatling-llm report: " + dir + " has no llm-requests.jsonl: not a gatling-llm run folder\n",
         err.toString());
   }
+
+  @Test
+  void anSloGivenOnTheCommandLineReplacesTheRecordedOne() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140), request(1, 1000, 150, 1000));
+    assertEquals(0, run("report", a.toString(), "--slo-e2e-ms", "500"), err.toString());
+    JsonNode goodput =
+        JSON.readTree(a.resolve("llm-run.json").toFile())
+            .get("metrics")
+            .get("overall")
+            .get("goodput");
+    assertEquals(
+        "{\"ttft_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,\"e2e_ms\":500.0}",
+        goodput.get("slo").toString());
+    assertEquals(1, goodput.get("missed").get("e2e").asInt());
+  }
+
+  @Test
+  void aZeroSloBoundIsRefused() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
+    assertEquals(2, run("report", a.toString(), "--slo-ttft-ms", "0"));
+    assertEquals(
+        "gatling-llm report: --slo-ttft-ms must be a number > 0, got 0.0\n", err.toString());
+  }
 }
