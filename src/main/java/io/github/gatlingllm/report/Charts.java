@@ -125,7 +125,7 @@ final class Charts {
               y(ys[i], yr)));
       drawn++;
     }
-    String note = step > 1 ? " (every " + step + "th point)" : "";
+    String note = step > 1 ? " (1 point in " + step + " shown)" : "";
     return frame(
         id, title + note, drawn, axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit), marks.toString());
   }
