@@ -105,7 +105,8 @@ class ReportPageBrowserTest {
       assertEquals(chart.group(2), chart.group(3), "marks drawn of " + chart.group(1));
       drawn.put(chart.group(1), chart.group(3));
     }
-    // 56 measured requests, 50 of them ok (every tenth is rejected): TTFT takes 13 whole values (60..72 ms), ITL 5 (18..22).
+    // 56 measured requests, 50 of them ok (every tenth is rejected): TTFT takes 13 whole values
+    // (60..72 ms), ITL 5 (18..22).
     assertEquals(
         Map.of(
             "ttft-histogram", "13",
