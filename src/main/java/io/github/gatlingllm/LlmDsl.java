@@ -1,5 +1,8 @@
 package io.github.gatlingllm;
 
+import static io.gatling.javaapi.core.CoreDsl.details;
+
+import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
 import java.util.Map;
 
@@ -59,5 +62,27 @@ public final class LlmDsl {
    */
   public static ChainBuilder completion(String name) {
     return LlmRun.current().completion(name);
+  }
+
+  /**
+   * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} met
+   * the run's SLO ({@code llm.slo.*}): {@code details(name + " SLO").successfulRequests().percent()
+   * .gte(ratio * 100)}. Each request logs one {@code name SLO} row when an SLO is set (OK when it
+   * met the SLO, KO naming what it missed); warmup rows are in the {@code warmup} group and do not
+   * count. A failed assertion fails the build as any Gatling assertion does; the run's log then
+   * names the criteria that were missed. Note that the KO rows also count in Gatling's global
+   * failure figures: assert on failed requests with {@code details(name + " E2E")}.
+   *
+   * @param name the request name
+   * @param ratio the least attainment, in (0, 1]
+   * @return the assertion
+   * @throws IllegalArgumentException if {@code ratio} is not in (0, 1]
+   */
+  public static Assertion goodputRatio(String name, double ratio) {
+    if (!(ratio > 0 && ratio <= 1)) {
+      throw new IllegalArgumentException(
+          "goodput ratio: got " + ratio + ", expected a share in (0, 1], e.g. 0.95");
+    }
+    return details(name + " SLO").successfulRequests().percent().gte(ratio * 100);
   }
 }

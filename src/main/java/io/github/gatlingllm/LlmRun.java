@@ -14,6 +14,7 @@ import static io.gatling.javaapi.http.HttpDsl.sse;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 import io.gatling.http.action.sse.SseInboundMessage;
+import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
@@ -23,6 +24,8 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.internal.SseCrash;
 import io.github.gatlingllm.internal.StatsHook;
+import io.github.gatlingllm.metrics.Goodput;
+import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -36,6 +39,7 @@ import io.github.gatlingllm.openai.SseMessageData;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunFolders;
 import io.github.gatlingllm.report.RunRecorder;
@@ -104,6 +108,9 @@ public final class LlmRun {
   private final AtomicBoolean finished = new AtomicBoolean();
   private final List<String> loadProfiles = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Thread shutdownHook;
+  private final java.util.Set<String> requestNames =
+      java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
+  private volatile boolean assertionsTaken;
 
   /** The prompts of one case: a spec with its warmup and measured feeders. */
   public static final class Workload {
@@ -245,7 +252,7 @@ public final class LlmRun {
             counter));
     Path results = Path.of(settings.resultsFolder());
     try {
-      this.recorder = new RunRecorder(RunFolders.before(results, simulationClass));
+      this.recorder = new RunRecorder(RunFolders.before(results, simulationClass), settings.slo());
     } catch (java.io.UncheckedIOException e) {
       if (simulator != null) {
         simulator.close();
@@ -399,6 +406,7 @@ public final class LlmRun {
   }
 
   private ChainBuilder request(String name, Endpoint endpoint) {
+    requestNames.add(name);
     RequestSettings body = requestSettings(endpoint);
     ChainBuilder prepare =
         exec(
@@ -569,8 +577,24 @@ public final class LlmRun {
         session.getInt(PromptFeeder.PLANNED_TOKENS));
   }
 
-  /** TTFT, TPOT and E2E rows in Gatling's report, with their true start and end. */
-  private static void logRows(String name, RequestRecord record, StatsHook.Rows rows) {
+  /**
+   * TTFT, TPOT and E2E rows in Gatling's report, with their true start and end; with an SLO set, a
+   * {@code name SLO} row spanning the request, OK when it met the SLO, KO naming what it missed.
+   */
+  private void logRows(String name, RequestRecord record, StatsHook.Rows rows) {
+    if (settings.slo().isSet()) {
+      List<String> missed = settings.slo().missed(record);
+      List<String> described = new ArrayList<>();
+      for (String c : missed) {
+        described.add(settings.slo().describe(c));
+      }
+      rows.log(
+          name + " SLO",
+          record.startMs(),
+          (long) Math.ceil(record.endMs()),
+          missed.isEmpty(),
+          missed.isEmpty() ? null : "missed " + String.join(", ", described));
+    }
     boolean ok = record.status() == RequestStatus.OK;
     long start = record.startMs();
     if (record.ttftMs() != null) {
@@ -689,7 +713,11 @@ public final class LlmRun {
       return;
     }
     try {
-      recorder.finish(runInfo(), interrupted, ReportPage::render);
+      Path folder = recorder.finish(runInfo(), interrupted, ReportPage::render);
+      reportGoodput();
+      if (!interrupted) {
+        IndexLink.onExit(folder);
+      }
     } catch (RuntimeException e) {
       LOG.error("could not write the LLM run record: {}", e.toString());
     } finally {
@@ -704,6 +732,70 @@ public final class LlmRun {
         }
       }
     }
+  }
+
+  /** The goodput line on the console, and the reason a goodput assertion is going to fail. */
+  private void reportGoodput() {
+    if (!settings.slo().isSet()) {
+      return;
+    }
+    Goodput overall = recorder.summary().overall().goodput();
+    LOG.info("{}", overall.describe());
+    if (settings.goodputRatio() == null) {
+      return;
+    }
+    for (String name : requestNames) {
+      GroupSummary group = recorder.summary().group(name, "measured");
+      Goodput g = group == null ? overall : group.goodput();
+      String shortfall = g.shortfall(settings.goodputRatio());
+      if (shortfall != null) {
+        LOG.error("{} (llm.assert.goodputRatio, request {})", shortfall, name);
+      }
+    }
+    if (!assertionsTaken) {
+      LOG.warn(
+          "llm.assert.goodputRatio is set but the simulation does not pass run.assertions() to"
+              + " setUp(...).assertions: it cannot fail the build");
+    }
+  }
+
+  /**
+   * Gatling assertions of the settings: with {@code llm.assert.goodputRatio}, one {@link
+   * LlmDsl#goodputRatio(String, double)} per request name made by this run so far. Pass them to
+   * {@code setUp(...).assertions(...)} after the request chains are built.
+   *
+   * @return the assertions, empty when none is set
+   */
+  public List<Assertion> assertions() {
+    assertionsTaken = true;
+    List<Assertion> list = new ArrayList<>();
+    if (settings.goodputRatio() != null) {
+      for (String name : requestNames) {
+        list.add(LlmDsl.goodputRatio(name, settings.goodputRatio()));
+      }
+    }
+    return list;
+  }
+
+  /**
+   * Gatling assertions that fewer than {@code percent}% of the measured requests of each request
+   * name made so far failed: {@code details(name + " E2E").failedRequests().percent().lt(percent)}.
+   * The E2E row is KO exactly when the request failed, so, unlike {@code global()}, this is not
+   * moved by the KO rows of requests that missed an SLO.
+   *
+   * @param percent the failure percentage to stay under, e.g. 1.0
+   * @return one assertion per request name
+   */
+  public List<Assertion> failedRequestsBelow(double percent) {
+    List<Assertion> list = new ArrayList<>();
+    for (String name : requestNames) {
+      list.add(
+          io.gatling.javaapi.core.CoreDsl.details(name + " E2E")
+              .failedRequests()
+              .percent()
+              .lt(percent));
+    }
+    return list;
   }
 
   private Map<String, Object> runInfo() {
@@ -742,6 +834,12 @@ public final class LlmRun {
     load.put("timeout_ms", settings.timeout().toMillis());
     load.put("profiles", List.copyOf(loadProfiles));
     info.put("load", load);
+    if (settings.slo().isSet()) {
+      info.put("slo", settings.slo().toRecord());
+      Map<String, Object> assertions = new LinkedHashMap<>();
+      assertions.put("goodput_ratio", settings.goodputRatio());
+      info.put("assertions", assertions);
+    }
     if (!settings.stream()) {
       info.put("note", "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E");
     }

@@ -1,5 +1,6 @@
 package io.github.gatlingllm;
 
+import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.report.ServerInfo;
@@ -42,6 +43,12 @@ import java.util.function.Function;
  * @param timeout how long a request may take, more than 0
  * @param caseId the case id of the prompts; defaults to {@code
  *     c{concurrency}_in{input}_out{output}}
+ * @param resultsFolder where Gatling writes run folders; defaults to {@code target/gatling}
+ * @param slo the per-request objectives of goodput ({@code llm.slo.ttftMs}, {@code llm.slo.itlMs},
+ *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, milliseconds, each > 0 or unset); {@link
+ *     Slo#NONE} when none is set
+ * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
+ *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
  */
 public record LlmSettings(
     String baseUrl,
@@ -62,7 +69,9 @@ public record LlmSettings(
     boolean ignoreEos,
     Duration timeout,
     String caseId,
-    String resultsFolder) {
+    String resultsFolder,
+    Slo slo,
+    Double goodputRatio) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -127,6 +136,17 @@ public record LlmSettings(
     }
     if (resultsFolder == null || resultsFolder.isBlank()) {
       resultsFolder = "target/gatling";
+    }
+    slo = slo == null ? Slo.NONE : slo;
+    if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
+      throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
+    }
+    if (goodputRatio != null && !slo.isSet()) {
+      throw new IllegalArgumentException(
+          "llm.assert.goodputRatio: "
+              + goodputRatio
+              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
+              + " llm.slo.e2eMs");
     }
   }
 
@@ -218,7 +238,21 @@ public record LlmSettings(
         bool(get, "ignoreEos", false),
         duration(get, "timeout", Duration.ofSeconds(60)),
         emptyToNull(get.apply("caseId")),
-        emptyToNull(get.apply("resultsFolder")));
+        emptyToNull(get.apply("resultsFolder")),
+        new Slo(
+            sloBound(get, "slo.ttftMs"),
+            sloBound(get, "slo.itlMs"),
+            sloBound(get, "slo.tpotMs"),
+            sloBound(get, "slo.e2eMs")),
+        decimal(get, "assert.goodputRatio"));
+  }
+
+  private static Double sloBound(Function<String, String> get, String name) {
+    Double v = decimal(get, name);
+    if (v != null && !(v > 0 && Double.isFinite(v))) {
+      throw bad(name, v, "a number of milliseconds > 0, or unset");
+    }
+    return v;
   }
 
   /** Every setting name, without the {@code llm.} prefix. */
@@ -242,7 +276,12 @@ public record LlmSettings(
           "ignoreEos",
           "timeout",
           "caseId",
-          "resultsFolder");
+          "resultsFolder",
+          "slo.ttftMs",
+          "slo.itlMs",
+          "slo.tpotMs",
+          "slo.e2eMs",
+          "assert.goodputRatio");
 
   /**
    * The prompt spec of these settings.
@@ -323,6 +362,10 @@ public record LlmSettings(
         + caseId
         + ", resultsFolder="
         + resultsFolder
+        + ", slo="
+        + slo
+        + ", goodputRatio="
+        + goodputRatio
         + "]";
   }
 

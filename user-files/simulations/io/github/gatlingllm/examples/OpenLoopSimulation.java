@@ -1,7 +1,6 @@
 package io.github.gatlingllm.examples;
 
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
-import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.github.gatlingllm.LlmDsl.llmRun;
 
 import io.gatling.javaapi.core.Simulation;
@@ -37,8 +36,10 @@ public class OpenLoopSimulation extends Simulation {
                         java.time.Duration.ofMillis(
                             Math.round(run.settings().requests() / RATE * 1000)))))
         .protocols(run.protocol())
-        // A run whose requests fail fails the build, instead of reporting on errors.
-        .assertions(global().failedRequests().percent().lt(1.0));
+        // A run whose requests fail fails the build, instead of reporting on errors; with
+        // -Dllm.assert.goodputRatio, so does one whose requests miss the -Dllm.slo.* objectives.
+        .assertions(run.failedRequestsBelow(1.0))
+        .assertions(run.assertions());
   }
 
   @Override

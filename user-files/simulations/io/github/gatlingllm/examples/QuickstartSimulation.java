@@ -1,6 +1,5 @@
 package io.github.gatlingllm.examples;
 
-import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.github.gatlingllm.LlmDsl.chatCompletion;
 import static io.github.gatlingllm.LlmDsl.llmRun;
 
@@ -32,8 +31,10 @@ public class QuickstartSimulation extends Simulation {
   {
     setUp(run.closedLoop(chatCompletion("chat")))
         .protocols(run.protocol())
-        // A run whose requests fail fails the build, instead of reporting on errors.
-        .assertions(global().failedRequests().percent().lt(1.0));
+        // A run whose requests fail fails the build, instead of reporting on errors; with
+        // -Dllm.assert.goodputRatio, so does one whose requests miss the -Dllm.slo.* objectives.
+        .assertions(run.failedRequestsBelow(1.0))
+        .assertions(run.assertions());
   }
 
   @Override

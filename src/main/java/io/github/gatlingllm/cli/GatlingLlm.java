@@ -16,7 +16,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
     description = "Tools of gatling-llm, the Gatling extension for LLM serving load tests.",
-    subcommands = {PromptsCommand.class, SimulatorCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      PromptsCommand.class,
+      SimulatorCommand.class,
+      ReportCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class GatlingLlm implements Runnable {
 
   /** Exit code of a bad command line. */
@@ -30,7 +35,8 @@ public final class GatlingLlm implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "a command is required: prompts or simulator (see gatling-llm --help)");
+        spec.commandLine(),
+        "a command is required: prompts, simulator or report (see gatling-llm --help)");
   }
 
   /**

@@ -7,11 +7,11 @@ import java.util.Map;
 /**
  * Summary statistics of one metric's values (milliseconds, or tokens per second).
  *
- * <p>Count, mean, min and max are exact. Percentiles come from an HdrHistogram kept at 3
- * significant digits of the value in thousandths (microseconds for times): each is the highest
- * value equivalent, at that precision, to the smallest recorded value with at least p% of the
- * values at or below it (no interpolation), kept within [min, max]. So the p50 of 1, 2, ..., 100 ms
- * is 50 ms within 0.1% (50.015), where numpy's default interpolation would say 50.5.
+ * <p>Count, mean, min and max are exact. Each percentile is the smallest recorded value with at
+ * least p% of the values at or below it (nearest rank, no interpolation), exact to the microsecond
+ * while the metric has at most 65,536 distinct values, else an HdrHistogram's estimate rounded to
+ * its 3 significant digits (see {@link MetricsAggregator}). So the p50 of 1, 2, ..., 100 ms is 50
+ * ms, where numpy's default interpolation would say 50.5.
  *
  * @param count the number of values, at least 0
  * @param mean the arithmetic mean, or null when {@code count} is 0 (as all other fields)

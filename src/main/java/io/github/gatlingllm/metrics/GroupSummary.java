@@ -29,6 +29,7 @@ import java.util.Objects;
  * @param tpotMs time per output token of successful requests
  * @param e2eMs end-to-end latency of successful requests
  * @param outputTokensPerSPerRequest each successful request's own output tokens per second
+ * @param goodput SLO attainment and goodput, or null when no SLO was set
  */
 public record GroupSummary(
     String request,
@@ -47,7 +48,8 @@ public record GroupSummary(
     Distribution itlMs,
     Distribution tpotMs,
     Distribution e2eMs,
-    Distribution outputTokensPerSPerRequest) {
+    Distribution outputTokensPerSPerRequest,
+    Goodput goodput) {
 
   /**
    * Checks the fields and copies {@code statuses}.
@@ -83,7 +85,8 @@ public record GroupSummary(
    * prompt_tokens}, {@code cached_tokens}, {@code cache_hit_ratio}, {@code completion_tokens},
    * {@code window_start_ms}, {@code window_end_ms}, {@code requests_per_s}, {@code
    * output_tokens_per_s}, {@code ttft_ms}, {@code itl_ms}, {@code tpot_ms}, {@code e2e_ms}, {@code
-   * output_tokens_per_s_per_request} (each a {@link Distribution#toRecord()}).
+   * output_tokens_per_s_per_request} (each a {@link Distribution#toRecord()}), and {@code goodput}
+   * ({@link Goodput#toRecord()}) when an SLO was set.
    *
    * @return an ordered, unmodifiable map of JSON-ready values
    */
@@ -112,6 +115,9 @@ public record GroupSummary(
     m.put("tpot_ms", tpotMs.toRecord());
     m.put("e2e_ms", e2eMs.toRecord());
     m.put("output_tokens_per_s_per_request", outputTokensPerSPerRequest.toRecord());
+    if (goodput != null) {
+      m.put("goodput", goodput.toRecord());
+    }
     return Collections.unmodifiableMap(m);
   }
 }

@@ -1,11 +1,14 @@
 package io.github.gatlingllm.metrics;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAccumulator;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -21,10 +24,13 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Thread-safe and lock-free on the recording side: {@link #add(RequestRecord)} may be called
  * from many threads at once; it costs a few atomic updates per metric plus one histogram update per
- * value (HdrHistogram's {@link ConcurrentHistogram}, 3 significant digits, values recorded in
- * thousandths: microseconds for times, milli-tokens for tokens per second). {@link #summary()}
- * takes a snapshot; taken while records are still being added, its figures may not all include the
- * same records.
+ * value. Percentiles are exact (nearest rank: the smallest value with at least p% of the values at
+ * or below it, no interpolation) while a metric takes at most 65,536 distinct values in thousandths
+ * (microseconds for times, milli-tokens for tokens per second), as Gatling's whole-millisecond
+ * stamps always do; beyond that they come from an HdrHistogram ({@link ConcurrentHistogram}, 3
+ * significant digits) and are printed to its 3 significant digits. {@link #summary()} takes a
+ * snapshot; taken while records are still being added, its figures may not all include the same
+ * records.
  *
  * <p>What counts where, as vLLM's {@code benchmark_serving.py} ({@code calculate_metrics} counts
  * successful requests only):
@@ -44,11 +50,30 @@ public final class MetricsAggregator {
   /** The phase left out of the overall figures. */
   public static final String WARMUP = "warmup";
 
-  private final Group overall = new Group(null, null);
+  /**
+   * Distinct values (in thousandths) a metric keeps exact counts of; beyond, its percentiles come
+   * from the histogram.
+   */
+  static final int EXACT_LIMIT = 65_536;
+
+  private final Slo slo;
+  private final Group overall;
   private final ConcurrentHashMap<Key, Group> groups = new ConcurrentHashMap<>();
 
-  /** An empty aggregator. */
-  public MetricsAggregator() {}
+  /** An empty aggregator without SLOs: its summaries have no goodput. */
+  public MetricsAggregator() {
+    this(Slo.NONE);
+  }
+
+  /**
+   * An empty aggregator that checks each request against an SLO.
+   *
+   * @param slo the objectives; with {@link Slo#NONE} summaries have no goodput
+   */
+  public MetricsAggregator(Slo slo) {
+    this.slo = Objects.requireNonNull(slo, "slo");
+    this.overall = new Group(null, null, slo);
+  }
 
   /**
    * Adds one request.
@@ -61,7 +86,7 @@ public final class MetricsAggregator {
     Key key = new Key(record.request(), record.phase());
     Group group = groups.get(key);
     if (group == null) {
-      group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase));
+      group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase, slo));
     }
     group.add(record);
     if (!WARMUP.equals(record.phase())) {
@@ -108,9 +133,18 @@ public final class MetricsAggregator {
     final Metric e2e = new Metric();
     final Metric tokensPerS = new Metric();
 
-    Group(String request, String phase) {
+    final Slo slo;
+    final LongAdder met = new LongAdder();
+    final LongAdder metTokens = new LongAdder();
+    final LongAdder[] missed = new LongAdder[Slo.CRITERIA.size()];
+
+    Group(String request, String phase, Slo slo) {
       this.request = request;
       this.phase = phase;
+      this.slo = slo;
+      for (int i = 0; i < missed.length; i++) {
+        missed[i] = new LongAdder();
+      }
       for (int i = 0; i < statuses.length; i++) {
         statuses[i] = new LongAdder();
       }
@@ -121,6 +155,21 @@ public final class MetricsAggregator {
       statuses[r.status().ordinal()].increment();
       windowStart.accumulate(r.startMs());
       windowEnd.accumulate((long) Math.ceil(r.endMs()));
+      if (slo.isSet()) {
+        List<String> miss = slo.missed(r);
+        if (miss.isEmpty()) {
+          met.increment();
+          if (r.completionTokens() != null) {
+            metTokens.add(r.completionTokens());
+          }
+        }
+        for (String c : miss) {
+          int i = Slo.CRITERIA.indexOf(c);
+          if (i >= 0) {
+            missed[i].increment();
+          }
+        }
+      }
       if (r.status() != RequestStatus.OK) {
         return;
       }
@@ -179,14 +228,42 @@ public final class MetricsAggregator {
           itl.distribution(),
           tpot.distribution(),
           e2e.distribution(),
-          tokensPerS.distribution());
+          tokensPerS.distribution(),
+          slo.isSet() ? goodput(byStatus, seconds) : null);
+    }
+
+    private Goodput goodput(Map<RequestStatus, Long> byStatus, double seconds) {
+      long offered = requests.sum();
+      long good = met.sum();
+      Map<String, Long> miss = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < missed.length; i++) {
+        if (slo.bound(Slo.CRITERIA.get(i)) != null) {
+          miss.put(Slo.CRITERIA.get(i), missed[i].sum());
+        }
+      }
+      long failed = offered - byStatus.get(RequestStatus.OK);
+      return new Goodput(
+          slo,
+          offered,
+          good,
+          failed,
+          miss,
+          offered > 0 ? (double) good / offered : null,
+          seconds > 0 ? good / seconds : null,
+          seconds > 0 ? metTokens.sum() / seconds : null);
     }
   }
 
-  /** One metric: an exact count, sum, min and max, and a histogram for percentiles. */
+  /**
+   * One metric: an exact count, sum, min and max, and percentiles that are exact while the values
+   * take at most {@link #EXACT_LIMIT} distinct microsecond values (always, for times stamped in
+   * whole milliseconds by Gatling), else from a histogram rounded to its 3 significant digits.
+   */
   private static final class Metric {
     private static final double SCALE = 1000.0;
     final ConcurrentHistogram histogram = new ConcurrentHistogram(3);
+    final ConcurrentHashMap<Long, LongAdder> exact = new ConcurrentHashMap<>();
+    volatile boolean overflow;
     final LongAdder count = new LongAdder();
     final DoubleAdder sum = new DoubleAdder();
     final DoubleAccumulator min = new DoubleAccumulator(Math::min, Double.POSITIVE_INFINITY);
@@ -197,7 +274,21 @@ public final class MetricsAggregator {
         return;
       }
       double v = value;
-      histogram.recordValue(Math.round(v * SCALE));
+      long scaled = Math.round(v * SCALE);
+      histogram.recordValue(scaled);
+      if (!overflow) {
+        LongAdder n = exact.get(scaled);
+        if (n == null) {
+          if (exact.size() >= EXACT_LIMIT) {
+            overflow = true;
+          } else {
+            n = exact.computeIfAbsent(scaled, k -> new LongAdder());
+          }
+        }
+        if (n != null) {
+          n.increment();
+        }
+      }
       sum.add(v);
       min.accumulate(v);
       max.accumulate(v);
@@ -212,20 +303,42 @@ public final class MetricsAggregator {
       }
       double lo = min.get();
       double hi = max.get();
-      return new Distribution(
-          n,
-          sum.sum() / n,
-          lo,
-          percentile(h, 50, lo, hi),
-          percentile(h, 90, lo, hi),
-          percentile(h, 95, lo, hi),
-          percentile(h, 99, lo, hi),
-          hi);
+      double[] p = {50, 90, 95, 99};
+      Double[] values = new Double[p.length];
+      if (!overflow) {
+        TreeMap<Long, Long> counts = new TreeMap<>();
+        exact.forEach((k, c) -> counts.put(k, c.sum()));
+        long total = 0;
+        for (long c : counts.values()) {
+          total += c;
+        }
+        for (int i = 0; i < p.length; i++) {
+          values[i] = nearestRank(counts, total, p[i]) / SCALE;
+        }
+      } else {
+        for (int i = 0; i < p.length; i++) {
+          double v = round3(h.getValueAtPercentile(p[i]) / SCALE);
+          values[i] = Math.max(lo, Math.min(hi, v));
+        }
+      }
+      return new Distribution(n, sum.sum() / n, lo, values[0], values[1], values[2], values[3], hi);
     }
 
-    private static Double percentile(Histogram h, double p, double lo, double hi) {
-      double v = h.getValueAtPercentile(p) / SCALE;
-      return Math.max(lo, Math.min(hi, v));
+    /** The smallest value with at least p% of the values at or below it. */
+    private static long nearestRank(TreeMap<Long, Long> counts, long total, double p) {
+      long rank = Math.max(1, (long) Math.ceil(p / 100.0 * total));
+      long seen = 0;
+      for (Map.Entry<Long, Long> e : counts.entrySet()) {
+        seen += e.getValue();
+        if (seen >= rank) {
+          return e.getKey();
+        }
+      }
+      return counts.lastKey();
+    }
+
+    private static double round3(double v) {
+      return v == 0 ? 0 : new BigDecimal(v).round(new MathContext(3)).doubleValue();
     }
   }
 }

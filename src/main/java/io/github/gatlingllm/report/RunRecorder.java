@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.Slo;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -25,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>Each finished request is appended at once to {@code llm-requests.jsonl} in a scratch folder of
  * the results folder ({@code .llm-<pid>-<millis>/}) and flushed at least every 100 records, so a
  * run that is stopped keeps what it measured. {@link #finish} moves the file into the run folder
- * and writes {@code llm-run.json} and {@code llm-report.html} beside it; when the run folder cannot
- * be found (a run stopped before Gatling made it), the scratch folder is renamed {@code
- * llm-<millis>/} and keeps all three files. Thread-safe; {@link #finish} runs once.
+ * and writes {@code llm-run.json}, {@code llm-requests.csv} and {@code llm-report.html} beside it;
+ * when the run folder cannot be found (a run stopped before Gatling made it), the scratch folder is
+ * renamed {@code llm-<millis>/} and keeps all three files. Thread-safe; {@link #finish} runs once.
  */
 public final class RunRecorder implements AutoCloseable {
 
@@ -48,7 +50,7 @@ public final class RunRecorder implements AutoCloseable {
   private final RunFolders folders;
   private final Path scratch;
   private final BufferedWriter requests;
-  private final MetricsAggregator aggregator = new MetricsAggregator();
+  private final MetricsAggregator aggregator;
   private final long startedMs = System.currentTimeMillis();
   private long recorded;
   private boolean finished;
@@ -60,7 +62,19 @@ public final class RunRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the scratch folder cannot be made
    */
   public RunRecorder(RunFolders folders) {
+    this(folders, Slo.NONE);
+  }
+
+  /**
+   * Starts recording, checking each request against an SLO.
+   *
+   * @param folders the results folder listed before the run
+   * @param slo the objectives of goodput, {@link Slo#NONE} for none
+   * @throws UncheckedIOException if the scratch folder cannot be made
+   */
+  public RunRecorder(RunFolders folders, Slo slo) {
     this.folders = Objects.requireNonNull(folders, "folders");
+    this.aggregator = new MetricsAggregator(slo);
     try {
       Files.createDirectories(folders.results());
       this.scratch =
@@ -81,7 +95,7 @@ public final class RunRecorder implements AutoCloseable {
    */
   public void record(RequestRecord record) {
     aggregator.add(record);
-    String line = record.toJson(false);
+    String line = record.toJson(true);
     synchronized (this) {
       if (finished) {
         LOG.warn(
@@ -125,13 +139,14 @@ public final class RunRecorder implements AutoCloseable {
    * @param runInfo the run's settings, prompts and server facts, as JSON-ready ordered maps; the
    *     metrics, status totals and timestamps are added here
    * @param interrupted whether the run was stopped before it ended
-   * @param reportHtml renders the report page from the finished run record
+   * @param reportHtml renders the report page from the finished run record and the requests read
+   *     back from {@code llm-requests.jsonl}; {@code llm-requests.csv} is written beside it
    * @return the folder the files are in
    */
   public synchronized Path finish(
       Map<String, Object> runInfo,
       boolean interrupted,
-      java.util.function.Function<Map<String, Object>, String> reportHtml) {
+      java.util.function.BiFunction<Map<String, Object>, List<RequestRecord>, String> reportHtml) {
     if (finished) {
       return folders.find().orElse(scratch);
     }
@@ -167,7 +182,9 @@ public final class RunRecorder implements AutoCloseable {
       record.put("requests_recorded", recorded);
       record.put("metrics", aggregator.summary().toRecord());
       Files.writeString(target.resolve(RUN_FILE), JSON.writeValueAsString(record) + "\n");
-      Files.writeString(target.resolve(REPORT_FILE), reportHtml.apply(record));
+      List<RequestRecord> requests = RequestsFile.read(target.resolve(REQUESTS_FILE));
+      RequestsFile.writeCsv(requests, target.resolve(RequestsFile.CSV_FILE));
+      Files.writeString(target.resolve(REPORT_FILE), reportHtml.apply(record, requests));
       LOG.info("LLM report: {}", target.resolve(REPORT_FILE).toUri());
       return target;
     } catch (IOException e) {

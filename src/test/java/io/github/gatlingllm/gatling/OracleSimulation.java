@@ -34,7 +34,9 @@ public class OracleSimulation extends Simulation {
               .withMaxConcurrent(64));
 
   {
-    setUp(run.closedLoop(run.request("chat"))).protocols(run.protocol());
+    setUp(run.closedLoop(run.request("chat")))
+        .protocols(run.protocol())
+        .assertions(run.assertions());
   }
 
   @Override

@@ -55,8 +55,32 @@ class MetricsAggregatorTest {
       a.add(ok("chat", "measured", 0, i, List.of(), 1000));
     }
     assertEquals(
-        new Distribution(100, 50.5, 1.0, 50.015, 90.047, 95.039, 99.007, 100.0),
+        new Distribution(100, 50.5, 1.0, 50.0, 90.0, 95.0, 99.0, 100.0),
         a.summary().overall().ttftMs());
+  }
+
+  @Test
+  void wholeMillisecondPercentilesPrintExactlyAtAnyScale() {
+    MetricsAggregator a = new MetricsAggregator();
+    for (double ttft : List.of(34.0, 1500.0, 61_234.0)) {
+      a.add(ok("chat", "measured", 0, ttft, List.of(), 70_000));
+    }
+    assertEquals(
+        new Distribution(3, 20922.666666666668, 34.0, 1500.0, 61234.0, 61234.0, 61234.0, 61234.0),
+        a.summary().overall().ttftMs());
+  }
+
+  @Test
+  void beyondTheExactLimitPercentilesKeepThreeSignificantDigits() {
+    MetricsAggregator a = new MetricsAggregator();
+    List<Double> itl = new ArrayList<>();
+    for (int i = 1; i <= MetricsAggregator.EXACT_LIMIT + 10; i++) {
+      itl.add(i * 0.001);
+    }
+    a.add(ok("chat", "measured", 0, 1, itl, 100));
+    Distribution d = a.summary().overall().itlMs();
+    assertEquals(32.8, d.p50());
+    assertEquals(64.9, d.p99());
   }
 
   @Test

@@ -1,0 +1,132 @@
+package io.github.gatlingllm.cli;
+
+import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.report.RunReport;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code gatling-llm report}: rebuilds the LLM report of run folders from their {@code
+ * llm-requests.jsonl}, merges several, exports CSV, or compares two runs.
+ *
+ * <ul>
+ *   <li>{@code report RUN_FOLDER}: rewrites the folder's {@code llm-run.json} (metrics recomputed)
+ *       and {@code llm-report.html}, and links the page from Gatling's {@code index.html}.
+ *   <li>{@code report A B ... --output DIR}: one merged report of several folders in {@code DIR}.
+ *   <li>{@code --csv}: also writes {@code llm-requests.csv}.
+ *   <li>{@code --slo-ttft-ms} etc.: judges goodput against these bounds instead of the recorded
+ *       ones.
+ *   <li>{@code --compare A B}: prints per-metric figures of both runs side by side, the deltas, and
+ *       whether their prompt digests are the same.
+ * </ul>
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Rebuilds llm-run.json and llm-report.html from run folders' llm-requests.jsonl;"
+          + " several folders make one merged report (--output); --compare A B prints deltas."
+    })
+final class ReportCommand implements Callable<Integer> {
+
+  @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+
+  @Parameters(paramLabel = "RUN_FOLDER", arity = "0..*", description = "Gatling run folders")
+  private List<Path> folders = List.of();
+
+  @Option(
+      names = "--output",
+      paramLabel = "DIR",
+      description = "where to write the report; required with several folders")
+  private Path output;
+
+  @Option(names = "--csv", description = "also write llm-requests.csv")
+  private boolean csv;
+
+  @Option(names = "--slo-ttft-ms", paramLabel = "MS", description = "SLO bound on TTFT")
+  private Double sloTtftMs;
+
+  @Option(names = "--slo-itl-ms", paramLabel = "MS", description = "SLO bound on every ITL")
+  private Double sloItlMs;
+
+  @Option(names = "--slo-tpot-ms", paramLabel = "MS", description = "SLO bound on TPOT")
+  private Double sloTpotMs;
+
+  @Option(names = "--slo-e2e-ms", paramLabel = "MS", description = "SLO bound on E2E")
+  private Double sloE2eMs;
+
+  @Option(
+      names = "--compare",
+      arity = "2",
+      paramLabel = "RUN_FOLDER",
+      description = "compare two run folders, A then B")
+  private List<Path> compare;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Slo slo = slo();
+    if (compare != null) {
+      if (!folders.isEmpty() || csv) {
+        throw usage("--compare takes exactly two run folders and no other folder or --csv");
+      }
+      check(compare);
+      RunReport a = RunReport.read(List.of(compare.get(0)), slo);
+      RunReport b = RunReport.read(List.of(compare.get(1)), slo);
+      out.println("A: " + compare.get(0));
+      out.println("B: " + compare.get(1));
+      for (String line : RunReport.compare(a, b)) {
+        out.println(line);
+      }
+      return 0;
+    }
+    if (folders.isEmpty()) {
+      throw usage("a run folder is required (or --compare A B)");
+    }
+    if (folders.size() > 1 && output == null) {
+      throw usage("--output DIR is required to merge " + folders.size() + " run folders");
+    }
+    check(folders);
+    RunReport report = RunReport.read(folders, slo);
+    Path page = report.write(output != null ? output : folders.get(0), csv);
+    out.println(page.toAbsolutePath().toUri());
+    return 0;
+  }
+
+  /** The SLO of the options, or null (the recorded one) when none is given. */
+  private Slo slo() {
+    if (sloTtftMs == null && sloItlMs == null && sloTpotMs == null && sloE2eMs == null) {
+      return null;
+    }
+    try {
+      return new Slo(sloTtftMs, sloItlMs, sloTpotMs, sloE2eMs);
+    } catch (IllegalArgumentException e) {
+      throw usage(
+          "--slo-"
+              + e.getMessage()
+                  .replaceFirst("^(ttft|itl|tpot|e2e)_ms", "$1-ms")
+                  .replace("finite number of milliseconds > 0 or unset", "number > 0"));
+    }
+  }
+
+  private void check(List<Path> paths) {
+    for (Path p : paths) {
+      if (!Files.isRegularFile(p.resolve("llm-requests.jsonl"))) {
+        throw usage(p + " has no llm-requests.jsonl: not a gatling-llm run folder");
+      }
+    }
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}

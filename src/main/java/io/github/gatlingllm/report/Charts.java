@@ -1,0 +1,370 @@
+package io.github.gatlingllm.report;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Inline SVG charts for the report page, drawn in Java: no script library, no CDN, so the page
+ * works offline. Each chart is one {@code <svg class="chart" data-chart="ID" data-marks="N">} whose
+ * {@code data-marks} counts the marks drawn (bars, points, or 1 for a line, whose path carries
+ * {@code data-points}); a chart without data says so and has {@code data-marks="0"}.
+ */
+final class Charts {
+
+  static final int WIDTH = 640;
+  static final int HEIGHT = 240;
+  private static final int LEFT = 56;
+  private static final int RIGHT = 16;
+  private static final int TOP = 28;
+  private static final int BOTTOM = 40;
+  private static final int PLOT_W = WIDTH - LEFT - RIGHT;
+  private static final int PLOT_H = HEIGHT - TOP - BOTTOM;
+
+  /** Points drawn at most in a scatter chart; beyond, every k-th point. */
+  static final int MAX_POINTS = 4000;
+
+  private Charts() {}
+
+  /** A bar of a bar chart: a label, a value and an optional reference (drawn as a tick). */
+  record Bar(String label, double value, Double reference) {}
+
+  /**
+   * A histogram of values.
+   *
+   * @param id the chart id
+   * @param title the title
+   * @param unit the x unit, e.g. {@code ms}
+   * @param values the values, any order
+   * @return the SVG
+   */
+  static String histogram(String id, String title, String unit, double[] values) {
+    if (values.length == 0) {
+      return empty(id, title);
+    }
+    double[] v = values.clone();
+    Arrays.sort(v);
+    double lo = v[0];
+    double hi = v[v.length - 1];
+    // Whole values over a short range: one bar per value; else 40 bins.
+    boolean whole = Arrays.stream(v).allMatch(x -> x == Math.rint(x));
+    int bins;
+    double width;
+    if (whole && hi - lo < 60) {
+      bins = (int) (hi - lo) + 1;
+      width = 1;
+    } else {
+      bins = 40;
+      width = hi > lo ? (hi - lo) / bins : 1;
+    }
+    long[] counts = new long[bins];
+    for (double x : v) {
+      int i = (int) Math.min(bins - 1, Math.floor((x - lo) / width));
+      counts[i]++;
+    }
+    long top = Arrays.stream(counts).max().orElse(1);
+    StringBuilder marks = new StringBuilder();
+    int drawn = 0;
+    double barW = (double) PLOT_W / bins;
+    for (int i = 0; i < bins; i++) {
+      if (counts[i] == 0) {
+        continue;
+      }
+      double h = PLOT_H * counts[i] / (double) top;
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<rect class=\"mark bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                  + "<title>%s–%s %s: %d</title></rect>",
+              LEFT + i * barW,
+              TOP + PLOT_H - h,
+              Math.max(1, barW - 1),
+              Math.max(1, h),
+              fmt(lo + i * width),
+              fmt(lo + (i + 1) * width),
+              unit,
+              counts[i]));
+      drawn++;
+    }
+    return frame(
+        id,
+        title,
+        drawn,
+        axes(lo, lo + bins * width, 0, top, unit, "requests or intervals"),
+        marks.toString());
+  }
+
+  /**
+   * Points (x, y), e.g. TTFT by request start.
+   *
+   * @param id the chart id
+   * @param title the title
+   * @param xUnit the x unit
+   * @param yUnit the y unit
+   * @param xs the x values
+   * @param ys the y values, as many as {@code xs}
+   * @return the SVG
+   */
+  static String scatter(
+      String id, String title, String xUnit, String yUnit, double[] xs, double[] ys) {
+    if (xs.length == 0) {
+      return empty(id, title);
+    }
+    double[] xr = range(xs);
+    double[] yr = range(ys);
+    yr[0] = Math.min(0, yr[0]);
+    int step = Math.max(1, (int) Math.ceil(xs.length / (double) MAX_POINTS));
+    StringBuilder marks = new StringBuilder();
+    int drawn = 0;
+    for (int i = 0; i < xs.length; i += step) {
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<circle class=\"mark point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>",
+              x(xs[i], xr),
+              y(ys[i], yr)));
+      drawn++;
+    }
+    String note = step > 1 ? " (1 point in " + step + " shown)" : "";
+    return frame(
+        id, title + note, drawn, axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit), marks.toString());
+  }
+
+  /**
+   * A line through (x, y) points in x order, e.g. in-flight requests over time.
+   *
+   * @param id the chart id
+   * @param title the title
+   * @param xUnit the x unit
+   * @param yUnit the y unit
+   * @param xs the x values, ascending
+   * @param ys the y values
+   * @param steps whether to draw steps (the value holds until the next x) rather than slopes
+   * @return the SVG
+   */
+  static String line(
+      String id,
+      String title,
+      String xUnit,
+      String yUnit,
+      double[] xs,
+      double[] ys,
+      boolean steps) {
+    if (xs.length == 0) {
+      return empty(id, title);
+    }
+    double[] xr = range(xs);
+    double[] yr = range(ys);
+    yr[0] = Math.min(0, yr[0]);
+    StringBuilder d = new StringBuilder();
+    for (int i = 0; i < xs.length; i++) {
+      if (i == 0) {
+        d.append(String.format(Locale.ROOT, "M%.1f %.1f", x(xs[i], xr), y(ys[i], yr)));
+      } else {
+        if (steps) {
+          d.append(String.format(Locale.ROOT, "H%.1f", x(xs[i], xr)));
+        }
+        d.append(String.format(Locale.ROOT, "L%.1f %.1f", x(xs[i], xr), y(ys[i], yr)));
+      }
+    }
+    String path = "<path class=\"mark line\" data-points=\"" + xs.length + "\" d=\"" + d + "\"/>";
+    return frame(id, title, 1, axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit), path);
+  }
+
+  /**
+   * Bars with an optional reference tick each, e.g. cache-hit ratio per prefix group against the
+   * planned shared share.
+   *
+   * @param id the chart id
+   * @param title the title
+   * @param yUnit the y unit
+   * @param bars the bars
+   * @return the SVG
+   */
+  static String bars(String id, String title, String yUnit, List<Bar> bars) {
+    if (bars.isEmpty()) {
+      return empty(id, title);
+    }
+    double top = 0;
+    for (Bar b : bars) {
+      top = Math.max(top, Math.max(b.value(), b.reference() == null ? 0 : b.reference()));
+    }
+    top = top <= 0 ? 1 : top;
+    double slot = (double) PLOT_W / bars.size();
+    StringBuilder marks = new StringBuilder();
+    for (int i = 0; i < bars.size(); i++) {
+      Bar b = bars.get(i);
+      double h = PLOT_H * b.value() / top;
+      double x0 = LEFT + i * slot + slot * 0.15;
+      double w = slot * 0.7;
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<rect class=\"mark bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                  + "<title>%s: %s%s</title></rect>",
+              x0,
+              TOP + PLOT_H - h,
+              w,
+              Math.max(1, h),
+              ReportPage.esc(b.label()),
+              fmt(b.value()),
+              b.reference() == null ? "" : " (planned " + fmt(b.reference()) + ")"));
+      if (b.reference() != null) {
+        double ry = TOP + PLOT_H - PLOT_H * b.reference() / top;
+        marks.append(
+            String.format(
+                Locale.ROOT,
+                "<line class=\"reference\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+                x0 - 4,
+                x0 + w + 4,
+                ry,
+                ry));
+      }
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+              x0 + w / 2,
+              TOP + PLOT_H + 14,
+              ReportPage.esc(b.label())));
+    }
+    String axes =
+        String.format(
+                Locale.ROOT,
+                "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+                LEFT,
+                TOP + PLOT_H,
+                LEFT + PLOT_W,
+                TOP + PLOT_H)
+            + yTicks(0, top, yUnit);
+    return frame(id, title, bars.size(), axes, marks.toString());
+  }
+
+  private static String empty(String id, String title) {
+    return frame(
+        id,
+        title,
+        0,
+        "",
+        String.format(
+            Locale.ROOT,
+            "<text class=\"none\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>",
+            WIDTH / 2,
+            HEIGHT / 2));
+  }
+
+  private static String frame(String id, String title, int marks, String axes, String body) {
+    return "<svg class=\"chart\" data-chart=\""
+        + id
+        + "\" data-marks=\""
+        + marks
+        + "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
+        + WIDTH
+        + " "
+        + HEIGHT
+        + "\" width=\""
+        + WIDTH
+        + "\" height=\""
+        + HEIGHT
+        + "\" role=\"img\"><title>"
+        + ReportPage.esc(title)
+        + "</title><text class=\"title\" x=\""
+        + LEFT
+        + "\" y=\"16\">"
+        + ReportPage.esc(title)
+        + "</text>"
+        + axes
+        + body
+        + "</svg>\n";
+  }
+
+  private static String axes(
+      double x0, double x1, double y0, double y1, String xUnit, String yUnit) {
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+                + "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+            LEFT,
+            TOP + PLOT_H,
+            LEFT + PLOT_W,
+            TOP + PLOT_H,
+            LEFT,
+            TOP,
+            LEFT,
+            TOP + PLOT_H));
+    double[] xr = {x0, x1 > x0 ? x1 : x0 + 1};
+    for (int i = 0; i <= 4; i++) {
+      double v = xr[0] + (xr[1] - xr[0]) * i / 4;
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+              x(v, xr),
+              TOP + PLOT_H + 14,
+              fmt(v)));
+    }
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"unit\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+            LEFT + PLOT_W / 2,
+            HEIGHT - 6,
+            ReportPage.esc(xUnit)));
+    s.append(yTicks(y0, y1, yUnit));
+    return s.toString();
+  }
+
+  private static String yTicks(double y0, double y1, String yUnit) {
+    StringBuilder s = new StringBuilder();
+    double[] yr = {y0, y1 > y0 ? y1 : y0 + 1};
+    for (int i = 0; i <= 4; i++) {
+      double v = yr[0] + (yr[1] - yr[0]) * i / 4;
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+              LEFT - 4,
+              y(v, yr) + 4,
+              fmt(v)));
+    }
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"unit\" x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\""
+                + " text-anchor=\"middle\">%s</text>",
+            TOP + PLOT_H / 2,
+            TOP + PLOT_H / 2,
+            ReportPage.esc(yUnit)));
+    return s.toString();
+  }
+
+  private static double[] range(double[] v) {
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (double x : v) {
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+    return new double[] {lo, hi > lo ? hi : lo + 1};
+  }
+
+  private static double x(double v, double[] r) {
+    return LEFT + PLOT_W * (v - r[0]) / (r[1] - r[0]);
+  }
+
+  private static double y(double v, double[] r) {
+    return TOP + PLOT_H - PLOT_H * (v - r[0]) / (r[1] - r[0]);
+  }
+
+  /** A number for people: whole numbers without decimals, others to 2 decimals at most. */
+  static String fmt(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    String s = String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.1f" : "%.2f", v);
+    s = s.replaceAll("0+$", "");
+    return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+  }
+}

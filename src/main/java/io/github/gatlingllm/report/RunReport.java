@@ -1,0 +1,301 @@
+package io.github.gatlingllm.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.metrics.MetricsAggregator;
+import io.github.gatlingllm.metrics.MetricsSummary;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.Slo;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Rebuilds the run record and report page of one or more run folders from their {@code
+ * llm-requests.jsonl} (and {@code llm-run.json} for the settings), and compares two runs.
+ *
+ * <p>Several folders (for example one per load generator) make one merged report: the requests of
+ * all of them aggregated together, the settings of the first, the folders listed in {@code
+ * merged_from}, and {@code prompt_digests_equal} telling whether every folder's phase digests are
+ * the same.
+ */
+public final class RunReport {
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final Map<String, Object> record;
+  private final List<RequestRecord> requests;
+
+  private RunReport(Map<String, Object> record, List<RequestRecord> requests) {
+    this.record = record;
+    this.requests = requests;
+  }
+
+  /**
+   * Reads run folders and aggregates their requests again.
+   *
+   * @param folders one or more run folders, each holding {@code llm-requests.jsonl}; {@code
+   *     llm-run.json} is read when present
+   * @param slo the objectives to check, or null for the first folder's recorded ones
+   * @return the merged report
+   * @throws IOException if a file cannot be read
+   * @throws IllegalArgumentException if a folder lacks {@code llm-requests.jsonl} or a file is not
+   *     a run record; the message names the file
+   */
+  public static RunReport read(List<Path> folders, Slo slo) throws IOException {
+    if (folders.isEmpty()) {
+      throw new IllegalArgumentException("no run folder given");
+    }
+    List<RequestRecord> requests = new ArrayList<>();
+    List<Map<String, Object>> runs = new ArrayList<>();
+    for (Path folder : folders) {
+      Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
+      if (!Files.isRegularFile(jsonl)) {
+        throw new IllegalArgumentException(
+            folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
+      }
+      requests.addAll(RequestsFile.read(jsonl));
+      runs.add(runRecord(folder));
+    }
+    Map<String, Object> record = new LinkedHashMap<>(runs.get(0));
+    Slo used = slo != null ? slo : Slo.fromRecord(asMap(record.get("slo")));
+    if (used.isSet()) {
+      record.put("slo", used.toRecord());
+    } else {
+      record.remove("slo");
+    }
+    if (folders.size() > 1) {
+      List<String> names = new ArrayList<>();
+      for (Path f : folders) {
+        names.add(f.toString());
+      }
+      record.put("merged_from", names);
+      boolean equal = true;
+      boolean interrupted = false;
+      for (Map<String, Object> run : runs) {
+        equal &= Objects.equals(digests(runs.get(0)), digests(run));
+        interrupted |= Boolean.TRUE.equals(run.get("interrupted"));
+      }
+      record.put("prompt_digests_equal", equal);
+      record.put("interrupted", interrupted);
+    }
+    record.put("requests_recorded", (long) requests.size());
+    MetricsAggregator aggregator = new MetricsAggregator(used);
+    for (RequestRecord r : requests) {
+      aggregator.add(r);
+    }
+    record.put("metrics", aggregator.summary().toRecord());
+    return new RunReport(record, requests);
+  }
+
+  /**
+   * The run record, {@code metrics} recomputed.
+   *
+   * @return the record
+   */
+  public Map<String, Object> record() {
+    return record;
+  }
+
+  /**
+   * The requests, in folder then file order.
+   *
+   * @return the requests
+   */
+  public List<RequestRecord> requests() {
+    return requests;
+  }
+
+  /**
+   * The overall summary, recomputed.
+   *
+   * @return the summary
+   */
+  MetricsSummary summary() {
+    MetricsAggregator aggregator = new MetricsAggregator(Slo.fromRecord(asMap(record.get("slo"))));
+    for (RequestRecord r : requests) {
+      aggregator.add(r);
+    }
+    return aggregator.summary();
+  }
+
+  /**
+   * Writes {@code llm-run.json} and {@code llm-report.html} (and {@code llm-requests.csv} when
+   * asked) into a folder, and {@code llm-requests.jsonl} when the folder is not the only source;
+   * links the page from the folder's Gatling {@code index.html} if there is one.
+   *
+   * @param output the folder, made if missing
+   * @param csv whether to write {@code llm-requests.csv}
+   * @return the report page's path
+   * @throws IOException if a file cannot be written
+   */
+  public Path write(Path output, boolean csv) throws IOException {
+    Files.createDirectories(output);
+    Path jsonl = output.resolve(RunRecorder.REQUESTS_FILE);
+    boolean sameFolder =
+        !record.containsKey("merged_from") && Files.isRegularFile(jsonl) && sameRequests(jsonl);
+    if (!sameFolder) {
+      try (BufferedWriter out = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8)) {
+        for (RequestRecord r : requests) {
+          out.write(r.toJson(true));
+          out.write('\n');
+        }
+      }
+    }
+    Files.writeString(output.resolve(RunRecorder.RUN_FILE), JSON.writeValueAsString(record) + "\n");
+    if (csv) {
+      RequestsFile.writeCsv(requests, output.resolve(RequestsFile.CSV_FILE));
+    }
+    Path page = output.resolve(RunRecorder.REPORT_FILE);
+    Files.writeString(page, ReportPage.render(record, requests));
+    IndexLink.inject(output);
+    return page;
+  }
+
+  private boolean sameRequests(Path jsonl) throws IOException {
+    return RequestsFile.read(jsonl).equals(requests);
+  }
+
+  /**
+   * Compares two runs' overall figures (warmup left out), metric by metric.
+   *
+   * @param a the first run
+   * @param b the second run
+   * @return lines of text: a header, whether the prompt digests are the same, then one line per
+   *     metric with A, B, B - A and the change in percent
+   */
+  public static List<String> compare(RunReport a, RunReport b) {
+    List<String> lines = new ArrayList<>();
+    Object da = digests(a.record);
+    Object db = digests(b.record);
+    lines.add(
+        Objects.equals(da, db)
+            ? "prompt digests: same " + jsonLine(da)
+            : "prompt digests: DIFFER: A " + jsonLine(da) + ", B " + jsonLine(db));
+    GroupSummary ga = a.summary().overall();
+    GroupSummary gb = b.summary().overall();
+    lines.add(
+        String.format(
+            Locale.ROOT, "%-28s %14s %14s %14s %9s", "metric", "A", "B", "B - A", "change"));
+    add(lines, "requests", (double) ga.requests(), (double) gb.requests());
+    add(
+        lines,
+        "requests ok",
+        (double) ga.count(io.github.gatlingllm.metrics.RequestStatus.OK),
+        (double) gb.count(io.github.gatlingllm.metrics.RequestStatus.OK));
+    add(lines, "requests/s", ga.requestsPerS(), gb.requestsPerS());
+    add(lines, "output tokens/s", ga.outputTokensPerS(), gb.outputTokensPerS());
+    add(lines, "cache hit ratio", ga.cacheHitRatio(), gb.cacheHitRatio());
+    addDistribution(lines, "ttft ms", ga.ttftMs(), gb.ttftMs());
+    addDistribution(lines, "itl ms", ga.itlMs(), gb.itlMs());
+    addDistribution(lines, "tpot ms", ga.tpotMs(), gb.tpotMs());
+    addDistribution(lines, "e2e ms", ga.e2eMs(), gb.e2eMs());
+    if (ga.goodput() != null || gb.goodput() != null) {
+      add(
+          lines,
+          "slo attainment",
+          ga.goodput() == null ? null : ga.goodput().attainment(),
+          gb.goodput() == null ? null : gb.goodput().attainment());
+      add(
+          lines,
+          "goodput requests/s",
+          ga.goodput() == null ? null : ga.goodput().requestsPerS(),
+          gb.goodput() == null ? null : gb.goodput().requestsPerS());
+      add(
+          lines,
+          "goodput output tokens/s",
+          ga.goodput() == null ? null : ga.goodput().outputTokensPerS(),
+          gb.goodput() == null ? null : gb.goodput().outputTokensPerS());
+    }
+    return lines;
+  }
+
+  private static void addDistribution(
+      List<String> lines,
+      String name,
+      io.github.gatlingllm.metrics.Distribution a,
+      io.github.gatlingllm.metrics.Distribution b) {
+    add(lines, name + " mean", a.mean(), b.mean());
+    add(lines, name + " p50", a.p50(), b.p50());
+    add(lines, name + " p90", a.p90(), b.p90());
+    add(lines, name + " p99", a.p99(), b.p99());
+  }
+
+  private static void add(List<String> lines, String name, Double a, Double b) {
+    String delta = a == null || b == null ? "–" : Charts.fmt(b - a);
+    String pct =
+        a == null || b == null || a == 0
+            ? "–"
+            : String.format(Locale.ROOT, "%+.1f%%", (b - a) / a * 100);
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "%-28s %14s %14s %14s %9s",
+            name,
+            a == null ? "–" : Charts.fmt(a),
+            b == null ? "–" : Charts.fmt(b),
+            delta,
+            pct));
+  }
+
+  private static String jsonLine(Object value) {
+    try {
+      return new ObjectMapper().writeValueAsString(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Each workload's phase digests: {@code prompts.phases} (and each {@code workloads[]}'s). */
+  static Object digests(Map<String, Object> run) {
+    List<Object> all = new ArrayList<>();
+    Object workloads = run.get("workloads");
+    if (workloads instanceof List<?> list && !list.isEmpty()) {
+      for (Object w : list) {
+        all.add(phaseDigests(asMap(w)));
+      }
+    } else {
+      all.add(phaseDigests(asMap(run.get("prompts"))));
+    }
+    return all;
+  }
+
+  private static Map<String, Object> phaseDigests(Map<?, ?> prompts) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (prompts != null && prompts.get("phases") instanceof Map<?, ?> phases) {
+      for (Map.Entry<?, ?> e : phases.entrySet()) {
+        Map<?, ?> phase = asMap(e.getValue());
+        out.put(String.valueOf(e.getKey()), phase == null ? null : phase.get("digest"));
+      }
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> runRecord(Path folder) throws IOException {
+    Path file = folder.resolve(RunRecorder.RUN_FILE);
+    if (!Files.isRegularFile(file)) {
+      return new LinkedHashMap<>();
+    }
+    try {
+      return JSON.readValue(file.toFile(), LinkedHashMap.class);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(file + " is not a run record: " + e.getMessage(), e);
+    }
+  }
+
+  private static Map<?, ?> asMap(Object value) {
+    return value instanceof Map<?, ?> m ? m : null;
+  }
+}

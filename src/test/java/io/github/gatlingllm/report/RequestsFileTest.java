@@ -1,0 +1,101 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RequestsFileTest {
+
+  @TempDir Path dir;
+
+  static final String HEADER =
+      "request,phase,index,prompt_id,digest,prefix_group,shared_prefix_tokens,planned_tokens,"
+          + "start_ms,prompt_tokens,prompt_tokens_exact,cached_tokens,completion_tokens,"
+          + "completion_tokens_exact,ttft_ms,time_to_first_event_ms,itl_ms,tpot_ms,e2e_ms,"
+          + "output_tokens_per_s,finish_reason,http_status,status,error\n";
+
+  @Test
+  void csvQuotesWhatNeedsItAndJoinsItls() throws Exception {
+    RequestRecord ok =
+        new RequestRecord(
+            "chat",
+            "measured",
+            3L,
+            "g1-ab",
+            "0123456789abcdef",
+            1,
+            64,
+            128,
+            1000,
+            130,
+            true,
+            64,
+            3,
+            true,
+            60.0,
+            58.0,
+            List.of(20.0, 21.5),
+            20.75,
+            101.5,
+            29.5,
+            "length",
+            200,
+            RequestStatus.OK,
+            null);
+    RequestRecord failed =
+        new RequestRecord(
+            "chat, \"b\"",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            2000,
+            null,
+            false,
+            null,
+            null,
+            false,
+            null,
+            null,
+            null,
+            null,
+            5.0,
+            null,
+            null,
+            503,
+            RequestStatus.REJECTED,
+            "HTTP 503: \"busy\"");
+    StringWriter out = new StringWriter();
+    RequestsFile.writeCsv(List.of(ok, failed), out);
+    assertEquals(
+        HEADER
+            + "chat,measured,3,g1-ab,0123456789abcdef,1,64,128,1000,130,true,64,3,true,60.0,58.0,"
+            + "20.0;21.5,20.75,101.5,29.5,length,200,ok,\n"
+            + "\"chat, \"\"b\"\"\",,,,,,,,2000,,false,,,false,,,,,5.0,,,503,rejected,"
+            + "\"HTTP 503: \"\"busy\"\"\"\n",
+        out.toString());
+  }
+
+  @Test
+  void readsJsonLinesAndNamesABadLine() throws Exception {
+    Path jsonl = dir.resolve("llm-requests.jsonl");
+    Files.writeString(
+        jsonl, "{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\"}\n\n{\"request\":1}\n");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RequestsFile.read(jsonl));
+    assertEquals(
+        jsonl + " line 3: request record field \"request\" must be a string, got 1",
+        e.getMessage());
+  }
+}
