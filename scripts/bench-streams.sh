@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Client load benchmark: how many LLM streams/s one core of Gatling with gatling-llm sustains, and the
 # TTFT the client adds. A zero-delay simulator (every token at once, TTFT 0 at the server) runs on
-# core 0, the Gatling JVM on core 1; each rate gets 40 s of warmup (JIT) then 30 s measured.
+# core 0, the Gatling JVM on core 1; each rate gets 40 s of warmup (JIT; the rate ramps up over its
+# first half) then 30 s measured.
 # Each rate runs StreamLoadSimulation (all LLM metrics on) and StockSseSimulation (stock Gatling SSE
 # measuring nothing) unless BENCH_SIMULATIONS names one.
 # Usage: scripts/bench-streams.sh [RATE ...]   (default 1000 2000 2500 3000)
@@ -13,6 +14,9 @@ rates=("$@")
 warmup=${BENCH_WARMUP_SECONDS:-40}
 seconds=${BENCH_SECONDS:-30}
 
+# Gatling opens a socket per stream: give it room (a client that falls behind holds thousands).
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+echo "== open files limit: $(ulimit -n)"
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 ./mvnw -q -B test-compile

@@ -49,6 +49,7 @@ import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -639,6 +640,7 @@ public final class LlmRun {
    */
   public PopulationBuilder closedLoop(
       Workload workload, ChainBuilder request, OpenInjectionStep start) {
+    warnOnLowFileLimit(settings.concurrency());
     loadProfiles.add(
         "closed loop of "
             + workload.name()
@@ -679,6 +681,7 @@ public final class LlmRun {
    * @return the population
    */
   public PopulationBuilder openLoop(ChainBuilder request, OpenInjectionStep... arrivals) {
+    warnOnLowFileLimit(-1);
     List<String> steps = new ArrayList<>();
     for (OpenInjectionStep step : arrivals) {
       steps.add(describe(step));
@@ -844,6 +847,32 @@ public final class LlmRun {
       info.put("note", "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E");
     }
     return info;
+  }
+
+  /**
+   * Gatling opens a socket per stream; out of file descriptors, a connect fails inside Gatling
+   * 3.16's SSE state machine before its state is set (a NullPointerException in {@code
+   * SseFsm.currentState()}, swallowed by Netty), and that virtual user never ends. Warns when the
+   * process limit is in reach: below 4 sockets per closed-loop user, or below 65,536 for an open
+   * loop, whose in-flight requests grow without bound when the server falls behind.
+   *
+   * @param concurrency closed-loop users, or -1 for an open loop
+   */
+  private static void warnOnLowFileLimit(long concurrency) {
+    if (!(ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean unix)) {
+      return;
+    }
+    long limit = unix.getMaxFileDescriptorCount();
+    boolean low = concurrency < 0 ? limit < 65_536 : limit < 256 + 4 * concurrency;
+    if (low) {
+      LOG.warn(
+          "the open-files limit of this JVM is {}: every SSE stream is a socket, and when they run"
+              + " out ('Too many open files') Gatling 3.16 can leave virtual users stuck; raise it"
+              + " in the shell that starts the run (ulimit -n 65536; ulimit -Hn shows the most"
+              + " allowed)",
+          limit);
+    }
   }
 
   /** Gatling's own description of an injection step, e.g. {@code AtOnceOpenInjection(8)}. */

@@ -3,6 +3,7 @@ package io.github.gatlingllm.bench;
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.core.CoreDsl.substring;
 import static io.gatling.javaapi.http.HttpDsl.http;
@@ -33,7 +34,9 @@ public class StockSseSimulation extends Simulation {
   {
     setUp(
             chain("warmup")
-                .injectOpen(constantUsersPerSec(RATE).during(Duration.ofSeconds(WARMUP_S))),
+                .injectOpen(
+                    rampUsersPerSec(1).to(RATE).during(Duration.ofSeconds(WARMUP_S / 2)),
+                    constantUsersPerSec(RATE).during(Duration.ofSeconds(WARMUP_S - WARMUP_S / 2))),
             chain("measured")
                 .injectOpen(
                     nothingFor(Duration.ofSeconds(WARMUP_S)),

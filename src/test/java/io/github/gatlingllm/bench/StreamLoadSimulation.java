@@ -2,6 +2,7 @@ package io.github.gatlingllm.bench;
 
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
+import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.Simulation;
@@ -43,7 +44,9 @@ public class StreamLoadSimulation extends Simulation {
             .feed(workload.warmupFeeder())
             .exitHereIf(session -> session.getBoolean(PromptFeeder.DONE))
             .exec(run.request("warmup chat"))
-            .injectOpen(constantUsersPerSec(RATE).during(Duration.ofSeconds(WARMUP_S)));
+            .injectOpen(
+                rampUsersPerSec(1).to(RATE).during(Duration.ofSeconds(WARMUP_S / 2)),
+                constantUsersPerSec(RATE).during(Duration.ofSeconds(WARMUP_S - WARMUP_S / 2)));
     var measured =
         scenario("measured")
             .feed(workload.measuredFeeder())
