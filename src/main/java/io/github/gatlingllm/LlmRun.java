@@ -79,6 +79,12 @@ public final class LlmRun {
   private static final String HTTP_STATUS = "llm.httpStatus";
   private static final String RESPONSE = "llm.response";
 
+  /** What the record says of a stream whose connection the server closed before it ended. */
+  private static final String CLOSED_EARLY = "closed while connected";
+
+  /** Gatling's crash message for a response that ended cleanly without the awaited message. */
+  private static final String END_OF_STREAM = "End of stream";
+
   /** Gatling renders {@code data: [DONE]} as {@code "data":[DONE]}, unquoted and not JSON. */
   private static final String DONE_PATTERN = "[{,]\"data\":\\[DONE\\][,}]";
 
@@ -237,6 +243,10 @@ public final class LlmRun {
               + e.getCause()
               + "), expected a folder that exists or can be made",
           e);
+    }
+    if (settings.stream()) {
+      // A stream the server cuts must not be sent again by Gatling's SSE reconnect.
+      SseCrash.preventReconnect();
     }
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -425,6 +435,9 @@ public final class LlmRun {
     }
     // Only a failed session can hold a crashed stream: no reflection on the common path.
     String crash = session.isFailed() ? SseCrash.message(session, STREAM).orElse(null) : null;
+    if (crash == null && session.isFailed() && SseCrash.closedWhileConnected(session, STREAM)) {
+      crash = CLOSED_EARLY;
+    }
     if (!session.isFailed() && crash == null && !messages.isEmpty()) {
       // The await's check consumed the [DONE] message: it arrived, after the last data event.
       timer.onEvent(timer.lastEventMs(), StreamEvent.DONE);
@@ -445,12 +458,31 @@ public final class LlmRun {
     boolean failed = session.isFailed();
     if (crash != null && !crash.isEmpty()) {
       httpStatus = SseCrash.status(crash).orElse(null);
-      boolean contentType = crash.contains("ContentType") || crash.contains("content-type");
-      status =
-          httpStatus != null
-              ? RequestStatus.classify(httpStatus, null, true, false, false, timings.outcome())
-              : contentType ? RequestStatus.STREAM_ERROR : RequestStatus.CONNECT_ERROR;
-      error = crash;
+      if (httpStatus != null) {
+        status = RequestStatus.classify(httpStatus, null, true, false, false, timings.outcome());
+        error = crash;
+      } else if (crash.contains("ContentType") || crash.contains("content-type")) {
+        // Gatling checks the content type of 200 answers only.
+        httpStatus = 200;
+        status = RequestStatus.STREAM_ERROR;
+        error = crash;
+      } else if (crash.equals(CLOSED_EARLY) || crash.equals(END_OF_STREAM)) {
+        // The response head came (200, text/event-stream), then the stream ended early.
+        httpStatus = 200;
+        status = RequestStatus.STREAM_ERROR;
+        error =
+            timings.outcome() == StreamOutcome.NO_DONE
+                ? (crash.equals(CLOSED_EARLY)
+                        ? "connection closed by the server before [DONE]"
+                        : "stream ended without [DONE]")
+                    + " ("
+                    + timings.completionTokens()
+                    + " tokens received)"
+                : timings.streamError();
+      } else {
+        status = RequestStatus.CONNECT_ERROR;
+        error = crash;
+      }
     } else {
       httpStatus = 200;
       long elapsed = System.currentTimeMillis() - session.getLong(START);
