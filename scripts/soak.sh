@@ -20,11 +20,15 @@ bound_mb=${SOAK_HEAP_BOUND_MB:-32}
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 ./mvnw -q -B test-compile
-classpath="target/test-classes:target/classes:$(cat target/test-classpath.txt)"
 results=target/soak
 mkdir -p "$results"
+# A copy of the classes, so that a rebuild during the soak does not change them under the JVM.
+classes=$(mktemp -d "$results/classes.XXXXXX")
+trap 'rm -rf "$classes"' EXIT
+cp -r target/classes "$classes/main" && cp -r target/test-classes "$classes/test"
+classpath="$classes/test:$classes/main:$(cat target/test-classpath.txt)"
 out="$results/soak-$(date +%s).json"
-before=$(ls "$results" | sort)
+before=$(ls "$results" | { grep -v '^classes' || true; } | sort)
 start=$(date +%s)
 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx512m -Dai.djl.offline=true \
   -Dllm.resultsFolder="$results" -Dsoak.rate="$rate" -Dsoak.seconds="$seconds" \

@@ -30,6 +30,7 @@ import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
 import io.github.gatlingllm.metrics.StreamOutcome;
 import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.ErrorBody;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.openai.SseMessageData;
@@ -78,6 +79,13 @@ public final class LlmRun {
   private static final String OUTCOME = "llm.outcome";
   private static final String HTTP_STATUS = "llm.httpStatus";
   private static final String RESPONSE = "llm.response";
+  private static final String ERROR_BODY_WANTED = "llm.errorBodyWanted";
+  private static final String ERROR_STATUS = "llm.errorStatus";
+  private static final String ERROR_BODY = "llm.errorBody";
+  private static final String ERROR_TYPE = "llm.errorType";
+
+  /** The most error-body repeats a run sends in one second. */
+  static final int ERROR_BODY_REPEATS_PER_S = 20;
 
   /** What the record says of a stream whose connection the server closed before it ended. */
   private static final String CLOSED_EARLY = "closed while connected";
@@ -102,6 +110,7 @@ public final class LlmRun {
   private final AtomicBoolean finished = new AtomicBoolean();
   private final List<String> loadProfiles = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Thread shutdownHook;
+  private final long[] errorBodyRepeats = new long[2];
 
   /** The prompts of one case: a spec with its warmup and measured feeders. */
   public static final class Workload {
@@ -418,7 +427,70 @@ public final class LlmRun {
             .on(sse.checkMessage(name + " [DONE]").matching(regex(DONE_PATTERN).exists())))
         .exec(sse.processUnmatchedMessages(STREAM, this::collect))
         .exec(sse(name + " close", STREAM).close())
+        .doIf(session -> session.contains(ERROR_BODY_WANTED))
+        .then(exec(errorBodyRequest(name, path)))
         .exec(StatsHook.of((session, rows) -> finishStreamed(name, session, rows)));
+  }
+
+  /**
+   * Gatling's SSE client drops the body of an answer that is not a 200 {@code text/event-stream}
+   * one, so the server's error message would be lost: this sends the same request once more as a
+   * plain, silent HTTP request (no row in Gatling's report) and keeps its status, content type and
+   * body. At most {@value #ERROR_BODY_REPEATS_PER_S} such repeats a second in a run, so that an
+   * overloaded server answering 429 or 503 is not sent much more work.
+   */
+  private io.gatling.javaapi.http.HttpRequestActionBuilder errorBodyRequest(
+      String name, String path) {
+    var request =
+        http(name + " error body")
+            .post(path)
+            .header("X-Request-Id", session -> session.getString(REQUEST_ID) + "-error-body")
+            .body(StringBody(session -> session.getString(BODY)))
+            .asJson()
+            .requestTimeout(settings.timeout())
+            .silent()
+            .check(status().saveAs(ERROR_STATUS), bodyString().saveAs(ERROR_BODY))
+            .check(header("Content-Type").optional().saveAs(ERROR_TYPE));
+    if (settings.apiKey() != null) {
+      String authorization = "Bearer " + settings.apiKey();
+      request = request.header("Authorization", session -> authorization);
+    }
+    return request;
+  }
+
+  /** Whether another error-body repeat fits in this second's budget. */
+  private boolean errorBodyBudget() {
+    long second = System.currentTimeMillis() / 1000;
+    synchronized (errorBodyRepeats) {
+      if (errorBodyRepeats[0] != second) {
+        errorBodyRepeats[0] = second;
+        errorBodyRepeats[1] = 0;
+      }
+      return errorBodyRepeats[1]++ < ERROR_BODY_REPEATS_PER_S;
+    }
+  }
+
+  /** {@code HTTP 400: invalid_request_error (400): max_tokens is too large} and the like. */
+  private static String httpError(int status, Session session, boolean repeated) {
+    StringBuilder sb = new StringBuilder("HTTP ").append(status);
+    if (!repeated) {
+      return sb.append(" (body not read: more than ")
+          .append(ERROR_BODY_REPEATS_PER_S)
+          .append(" error answers a second)")
+          .toString();
+    }
+    Integer again = session.contains(ERROR_STATUS) ? session.getInt(ERROR_STATUS) : null;
+    String body =
+        ErrorBody.describe(
+            session.contains(ERROR_BODY) ? session.getString(ERROR_BODY) : null,
+            session.contains(ERROR_TYPE) ? session.getString(ERROR_TYPE) : null);
+    if (again == null) {
+      return sb.append(" (body not read: its repeat got no answer)").toString();
+    }
+    if (again != status) {
+      sb.append(" (its repeat got ").append(again).append(')');
+    }
+    return body == null ? sb.toString() : sb.append(": ").append(body).toString();
   }
 
   /**
@@ -446,7 +518,13 @@ public final class LlmRun {
     // Without usage from the server, the prompt's planned count (the run's tokenizer, without the
     // chat template) stands in, marked not exact.
     RequestTimings timings = timer.finish(end, session.getInt(PromptFeeder.PLANNED_TOKENS));
-    return session.set(TIMINGS, timings).set(OUTCOME, crash == null ? "" : crash);
+    Session next = session.set(TIMINGS, timings).set(OUTCOME, crash == null ? "" : crash);
+    boolean answerLost =
+        crash != null
+            && (SseCrash.status(crash).isPresent()
+                || crash.contains("ContentType")
+                || crash.contains("content-type"));
+    return answerLost && errorBodyBudget() ? next.set(ERROR_BODY_WANTED, true) : next;
   }
 
   private Session finishStreamed(String name, Session session, StatsHook.Rows rows) {
@@ -458,14 +536,22 @@ public final class LlmRun {
     boolean failed = session.isFailed();
     if (crash != null && !crash.isEmpty()) {
       httpStatus = SseCrash.status(crash).orElse(null);
+      boolean repeated = session.contains(ERROR_BODY_WANTED);
       if (httpStatus != null) {
         status = RequestStatus.classify(httpStatus, null, true, false, false, timings.outcome());
-        error = crash;
+        error = httpError(httpStatus, session, repeated);
       } else if (crash.contains("ContentType") || crash.contains("content-type")) {
         // Gatling checks the content type of 200 answers only.
         httpStatus = 200;
         status = RequestStatus.STREAM_ERROR;
-        error = crash;
+        int at = crash.indexOf("content-type ");
+        String type = at < 0 ? "unknown" : crash.substring(at + "content-type ".length());
+        String body =
+            repeated && session.contains(ERROR_BODY)
+                ? ErrorBody.describe(session.getString(ERROR_BODY), type)
+                : null;
+        error =
+            "content type " + type + ", not text/event-stream" + (body == null ? "" : ": " + body);
       } else if (crash.equals(CLOSED_EARLY) || crash.equals(END_OF_STREAM)) {
         // The response head came (200, text/event-stream), then the stream ended early.
         httpStatus = 200;
@@ -477,7 +563,8 @@ public final class LlmRun {
                         : "stream ended without [DONE]")
                     + " ("
                     + timings.completionTokens()
-                    + " tokens received)"
+                    + (timings.completionTokens() == 1 ? " token" : " tokens")
+                    + " received)"
                 : timings.streamError();
       } else {
         status = RequestStatus.CONNECT_ERROR;
@@ -500,7 +587,20 @@ public final class LlmRun {
                     : "stream ended without [DONE]";
       }
     }
-    return complete(name, session, rows, timings, httpStatus, status, error, TIMINGS, OUTCOME);
+    return complete(
+        name,
+        session,
+        rows,
+        timings,
+        httpStatus,
+        status,
+        error,
+        TIMINGS,
+        OUTCOME,
+        ERROR_BODY_WANTED,
+        ERROR_STATUS,
+        ERROR_BODY,
+        ERROR_TYPE);
   }
 
   private ChainBuilder plain(String name, String path) {
@@ -532,12 +632,20 @@ public final class LlmRun {
     RequestStatus status =
         RequestStatus.classify(
             httpStatus, null, false, httpStatus == null, false, timings.outcome());
-    String error =
-        status == RequestStatus.OK
-            ? null
-            : response.error() != null
-                ? response.error().describe()
-                : httpStatus == null ? "no response" : "HTTP " + httpStatus;
+    String error;
+    if (status == RequestStatus.OK) {
+      error = null;
+    } else if (httpStatus != null && (httpStatus < 200 || httpStatus > 299)) {
+      String contentType =
+          session.contains("llm.contentType") ? session.getString("llm.contentType") : null;
+      String described = ErrorBody.describe(body, contentType);
+      error = "HTTP " + httpStatus + (described == null ? "" : ": " + described);
+    } else {
+      error =
+          response.error() != null
+              ? response.error().describe()
+              : httpStatus == null ? "no response" : "HTTP " + httpStatus;
+    }
     return complete(name, session, rows, timings, httpStatus, status, error, RESPONSE);
   }
 

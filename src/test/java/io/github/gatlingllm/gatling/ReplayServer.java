@@ -119,6 +119,7 @@ final class ReplayServer implements AutoCloseable {
   private final ServerSocket server;
   private final Function<String, Reply> pick;
   private final Map<Socket, Boolean> open = new ConcurrentHashMap<>();
+  private final Map<String, Integer> served = new ConcurrentHashMap<>();
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -135,6 +136,11 @@ final class ReplayServer implements AutoCloseable {
     this.acceptor = new Thread(this::accept, "replay-accept");
     acceptor.setDaemon(true);
     acceptor.start();
+  }
+
+  /** How many requests came with each prompt text. */
+  Map<String, Integer> served() {
+    return Map.copyOf(served);
   }
 
   int port() {
@@ -160,7 +166,11 @@ final class ReplayServer implements AutoCloseable {
   private void serve(Socket socket) {
     try (socket) {
       String body = readRequestBody(socket.getInputStream());
-      Reply reply = body == null ? null : pick.apply(promptOf(body));
+      String prompt = body == null ? null : promptOf(body);
+      if (prompt != null) {
+        served.merge(prompt, 1, Integer::sum);
+      }
+      Reply reply = prompt == null ? null : pick.apply(prompt);
       Wire wire = new Wire(socket);
       if (reply == null) {
         wire.full(500, "Internal Server Error", "text/plain", "replay server: unknown prompt");
