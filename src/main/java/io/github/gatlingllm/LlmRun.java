@@ -509,6 +509,7 @@ public final class LlmRun {
     String crash = session.isFailed() ? SseCrash.message(session, STREAM).orElse(null) : null;
     if (crash == null && session.isFailed() && SseCrash.closedWhileConnected(session, STREAM)) {
       crash = CLOSED_EARLY;
+      SseCrash.cancelReconnect(session, STREAM);
     }
     if (!session.isFailed() && crash == null && !messages.isEmpty()) {
       // The await's check consumed the [DONE] message: it arrived, after the last data event.

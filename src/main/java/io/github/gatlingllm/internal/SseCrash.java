@@ -135,6 +135,71 @@ public final class SseCrash {
   }
 
   /**
+   * Cancels the reconnect Gatling scheduled for the named stream after the server closed it (see
+   * {@link #preventReconnect()}), so that the stream, its session and its request are not kept
+   * until the end of the run. Looks through the scheduled tasks of the virtual user's event loop
+   * for the one that reconnects this stream. Must run on that event loop (as session functions do);
+   * does nothing elsewhere. Never throws.
+   *
+   * @param session the virtual user's session
+   * @param streamName the SSE stream's name in the session
+   * @return how many scheduled tasks were cancelled (0 or 1)
+   */
+  public static int cancelReconnect(Session session, String streamName) {
+    try {
+      if (!session.contains(streamName)) {
+        return 0;
+      }
+      Object stream = field(session.get(streamName), "stream");
+      io.netty.channel.EventLoop loop = session.asScala().eventLoop();
+      if (!loop.inEventLoop()) {
+        return 0;
+      }
+      Object queue = field(loop, "scheduledTaskQueue");
+      if (!(queue instanceof java.util.Collection<?> tasks)) {
+        return 0;
+      }
+      int cancelled = 0;
+      for (Object task : tasks.toArray()) {
+        if (task instanceof java.util.concurrent.Future<?> future
+            && captures(field(task, "task"), stream)) {
+          future.cancel(false);
+          cancelled++;
+        }
+      }
+      return cancelled;
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      return 0;
+    }
+  }
+
+  /** Whether a task (a lambda, or an adapter holding one) captured {@code target}. */
+  private static boolean captures(Object task, Object target) throws IllegalAccessException {
+    for (int depth = 0; task != null && depth < 3; depth++) {
+      Object next = null;
+      for (Field f : task.getClass().getDeclaredFields()) {
+        if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+          continue;
+        }
+        try {
+          f.setAccessible(true);
+        } catch (RuntimeException e) {
+          continue;
+        }
+        Object value = f.get(task);
+        if (value == target) {
+          return true;
+        }
+        if (f.getName().equals("task")) {
+          next = value;
+        }
+      }
+      task = next;
+    }
+    return false;
+  }
+
+  /**
    * The HTTP status named in a crash message.
    *
    * @param message a crash message, e.g. {@code "...Server returned http response with code 429"}
