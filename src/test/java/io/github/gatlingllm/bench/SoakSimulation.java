@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The soak run of {@code scripts/soak.sh}: an open loop of {@code -Dsoak.rate} streamed requests/s
  * for {@code -Dsoak.seconds} against a simulator in this JVM whose {@link FaultInjectingStrategy}
- * aborts or stalls a seeded {@code -Dsoak.faultRate} share of them (client timeout 2 s, stall 10
- * s). Every {@code -Dsoak.sampleSeconds} it runs a full GC and samples the used heap. In {@code
+ * aborts or stalls a seeded {@code -Dsoak.faultRate} share of them (client timeout 5 s, stall 20
+ * s; a normal request takes about 200 ms). Every {@code -Dsoak.sampleSeconds} it runs a full GC and samples the used heap. In {@code
  * after()} it writes {@code -Dsoak.out} (JSON): the heap samples in bytes, the injected faults per
  * kind. Not a test.
  */
@@ -43,7 +43,7 @@ public class SoakSimulation extends Simulation {
   private static final Path OUT = Path.of(System.getProperty("soak.out", "target/soak.json"));
 
   private final FaultInjectingStrategy faults =
-      new FaultInjectingStrategy(ResponseStrategy.standard(), FAULT_RATE, 42, 10_000);
+      new FaultInjectingStrategy(ResponseStrategy.standard(), FAULT_RATE, 42, 20_000);
   private final Simulator simulator =
       Simulator.start(
           SimulatorConfig.defaults()
@@ -63,7 +63,7 @@ public class SoakSimulation extends Simulation {
                   "inputTokens", "64",
                   "outputTokens", "32",
                   "requests", String.valueOf((long) Math.ceil(RATE * SECONDS)),
-                  "timeout", "2s")),
+                  "timeout", "5s")),
           SoakSimulation.class);
   private final List<Map<String, Object>> heap = new ArrayList<>();
   private final long startedMs = System.currentTimeMillis();
