@@ -21,6 +21,7 @@ import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.internal.CutStreams;
 import io.github.gatlingllm.internal.SseCrash;
 import io.github.gatlingllm.internal.StatsHook;
 import io.github.gatlingllm.metrics.RequestIdentity;
@@ -401,12 +402,16 @@ public final class LlmRun {
     RequestSettings body = requestSettings(endpoint);
     ChainBuilder prepare =
         exec(
-            session ->
-                session
-                    .markAsSucceeded()
-                    .set(BODY, RequestBodies.body(body, session.getString(PromptFeeder.TEXT)))
-                    .set(REQUEST_ID, UUID.randomUUID().toString())
-                    .set(START, System.currentTimeMillis()));
+            session -> {
+              if (body.stream()) {
+                CutStreams.watch(session);
+              }
+              return session
+                  .markAsSucceeded()
+                  .set(BODY, RequestBodies.body(body, session.getString(PromptFeeder.TEXT)))
+                  .set(REQUEST_ID, UUID.randomUUID().toString())
+                  .set(START, System.currentTimeMillis());
+            });
     String path = "/" + endpoint.path();
     return body.stream() ? prepare.exec(streamed(name, path)) : prepare.exec(plain(name, path));
   }
@@ -507,7 +512,13 @@ public final class LlmRun {
     }
     // Only a failed session can hold a crashed stream: no reflection on the common path.
     String crash = session.isFailed() ? SseCrash.message(session, STREAM).orElse(null) : null;
-    if (crash == null && session.isFailed() && SseCrash.closedWhileConnected(session, STREAM)) {
+    if (crash != null && crash.contains(CutStreams.MESSAGE)) {
+      // CutStreams ended the wait of a stream the server closed.
+      crash = CLOSED_EARLY;
+    } else if (crash == null
+        && session.isFailed()
+        && SseCrash.closedWhileConnected(session, STREAM)) {
+      // The same, found only at the await's timeout.
       crash = CLOSED_EARLY;
       SseCrash.cancelReconnect(session, STREAM);
     }

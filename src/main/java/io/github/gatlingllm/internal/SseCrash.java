@@ -210,7 +210,7 @@ public final class SseCrash {
     return m.find() ? Optional.of(Integer.parseInt(m.group(1))) : Optional.empty();
   }
 
-  private static Object field(Object target, String name) throws ReflectiveOperationException {
+  static Object field(Object target, String name) throws ReflectiveOperationException {
     for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
       try {
         Field f = c.getDeclaredField(name);

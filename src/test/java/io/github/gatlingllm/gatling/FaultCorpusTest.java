@@ -382,15 +382,16 @@ class FaultCorpusTest {
   }
 
   @Test
-  void resetAfterHeadersIsAStreamErrorNoticedAtTheTimeout() {
+  void resetAfterHeadersIsAStreamErrorNoticedBeforeTheTimeout() {
     assertFailed(
         "resetAfterHeaders",
         "stream_error",
         200,
         "connection closed by the server before [DONE] (0 tokens received)");
     assertNoAnswer("resetAfterHeaders");
-    // Gatling 3.16 does not end the await when a connected stream is closed: the user waits.
-    assertTrue(r("resetAfterHeaders").get("e2e_ms").asDouble() >= 2000);
+    // Gatling 3.16 alone would wait for llm.timeout (2 s here); CutStreams ends the wait.
+    double e2e = r("resetAfterHeaders").get("e2e_ms").asDouble();
+    assertTrue(e2e < 2000, "E2E " + e2e);
   }
 
   @Test
