@@ -9,6 +9,7 @@
 #   3. the run record's status counts equal the injected faults: stream_error == aborts,
 #      timeout == stalls, ok == the rest, nothing else.
 # Usage: scripts/soak.sh [RATE] [SECONDS] [FAULT_RATE]   (default 50 600 0.05)
+# SOAK_SHARE_CONNECTIONS=true: the virtual users share Gatling's connection pool.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -20,7 +21,7 @@ bound_mb=${SOAK_HEAP_BOUND_MB:-32}
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 ./mvnw -q -B test-compile
-results=target/soak
+results=${SOAK_RESULTS:-target/soak}
 mkdir -p "$results"
 # A copy of the classes, so that a rebuild during the soak does not change them under the JVM.
 classes=$(mktemp -d "$results/classes.XXXXXX")
@@ -32,7 +33,7 @@ before=$(ls "$results" | { grep -v '^classes' || true; } | sort)
 start=$(date +%s)
 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx512m -Dai.djl.offline=true \
   -Dllm.resultsFolder="$results" -Dsoak.rate="$rate" -Dsoak.seconds="$seconds" \
-  -Dsoak.faultRate="$fault_rate" -Dsoak.out="$out" \
+  -Dsoak.faultRate="$fault_rate" -Dsoak.out="$out" -Dsoak.shareConnections="${SOAK_SHARE_CONNECTIONS:-false}" \
   -cp "$classpath" io.gatling.app.Gatling -s io.github.gatlingllm.bench.SoakSimulation \
   -rf "$results" -nr > "$results/soak.log" 2>&1 || echo "Gatling exited $? (see $results/soak.log)"
 end=$(date +%s)
