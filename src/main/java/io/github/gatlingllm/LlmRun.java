@@ -356,14 +356,18 @@ public final class LlmRun {
   }
 
   /**
-   * Gatling's HTTP protocol for this run: the base URL, no warm-up call, and an SSE buffer that
-   * holds every event of a response ({@code 2 * max_tokens + 64}).
+   * Gatling's HTTP protocol for this run: the base URL, no warm-up call, an SSE buffer that holds
+   * every event of a response ({@code 2 * max_tokens + 64}), and one connection pool shared by all
+   * virtual users, as an LLM client's pool is (Gatling still opens a connection per SSE stream).
+   * Without sharing, Gatling 3.16 keeps about 1.8 KB per virtual user of an open loop until the run
+   * ends (its pool's per-user keys and closed channels): 43 MB in 10 minutes at 50 arrivals/s.
    *
    * @return the protocol
    */
   public HttpProtocolBuilder protocol() {
     return http.baseUrl(baseUrl)
         .disableWarmUp()
+        .shareConnections()
         .acceptHeader("application/json, text/event-stream")
         .sseUnmatchedInboundMessageBufferSize(2 * settings.outputTokens() + 64);
   }
