@@ -9,7 +9,7 @@
 #   3. the run record's status counts equal the injected faults: stream_error == aborts,
 #      timeout == stalls, ok == the rest, nothing else.
 # Usage: scripts/soak.sh [RATE] [SECONDS] [FAULT_RATE]   (default 50 600 0.05)
-# SOAK_SHARE_CONNECTIONS=true: the virtual users share Gatling's connection pool.
+# SOAK_RESULTS=folder: where the run folder goes (default target/soak).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -33,7 +33,7 @@ before=$(ls "$results" | { grep -v '^classes' || true; } | sort)
 start=$(date +%s)
 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx512m -Dai.djl.offline=true \
   -Dllm.resultsFolder="$results" -Dsoak.rate="$rate" -Dsoak.seconds="$seconds" \
-  -Dsoak.faultRate="$fault_rate" -Dsoak.out="$out" -Dsoak.shareConnections="${SOAK_SHARE_CONNECTIONS:-false}" \
+  -Dsoak.faultRate="$fault_rate" -Dsoak.out="$out" \
   -cp "$classpath" io.gatling.app.Gatling -s io.github.gatlingllm.bench.SoakSimulation \
   -rf "$results" -nr > "$results/soak.log" 2>&1 || echo "Gatling exited $? (see $results/soak.log)"
 end=$(date +%s)

@@ -29,8 +29,7 @@ import java.util.concurrent.TimeUnit;
  * The soak run of {@code scripts/soak.sh}: an open loop of {@code -Dsoak.rate} streamed requests/s
  * for {@code -Dsoak.seconds} against a simulator in this JVM whose {@link FaultInjectingStrategy}
  * aborts or stalls a seeded {@code -Dsoak.faultRate} share of them (client timeout 5 s, stall 20 s;
- * a normal request takes about 200 ms). {@code -Dsoak.shareConnections=true} makes the virtual
- * users share Gatling's connection pool. Every {@code -Dsoak.sampleSeconds} it runs a full GC and
+ * a normal request takes about 200 ms). Every {@code -Dsoak.sampleSeconds} it runs a full GC and
  * samples the used heap. In {@code after()} it writes {@code -Dsoak.out} (JSON): the heap samples
  * in bytes, the injected faults per kind. Not a test.
  */
@@ -41,7 +40,6 @@ public class SoakSimulation extends Simulation {
   private static final double FAULT_RATE =
       Double.parseDouble(System.getProperty("soak.faultRate", "0.05"));
   private static final int SAMPLE_SECONDS = Integer.getInteger("soak.sampleSeconds", 15);
-  private static final boolean SHARE_CONNECTIONS = Boolean.getBoolean("soak.shareConnections");
   private static final Path OUT = Path.of(System.getProperty("soak.out", "target/soak.json"));
 
   private final FaultInjectingStrategy faults =
@@ -82,7 +80,7 @@ public class SoakSimulation extends Simulation {
     setUp(
             run.openLoop(
                 run.request("chat"), constantUsersPerSec(RATE).during(Duration.ofSeconds(SECONDS))))
-        .protocols(SHARE_CONNECTIONS ? run.protocol().shareConnections() : run.protocol())
+        .protocols(run.protocol())
         .maxDuration(Duration.ofSeconds(SECONDS + 120));
   }
 
