@@ -85,6 +85,11 @@ public record LlmSettings(
     if (baseUrl != null) {
       checkBaseUrl(baseUrl);
     }
+    if (apiKey != null && !isVisibleAscii(apiKey)) {
+      throw badRedacted(
+          "apiKey",
+          "a bearer token of visible ASCII characters without spaces (nor OPENAI_API_KEY)");
+    }
     if (model != null && model.isBlank()) {
       throw bad("model", model, "a model name, or unset");
     }
@@ -119,8 +124,11 @@ public record LlmSettings(
     }
     atLeast("inputTokens", inputTokens, 1);
     atLeast("outputTokens", outputTokens, 1);
-    if (tokenizer == null || tokenizer.isBlank()) {
-      throw bad("tokenizer", tokenizer, "estimate, or the path of a tokenizer.json");
+    if (tokenizer == null || tokenizer.isBlank() || !tokenizerExists(tokenizer)) {
+      throw bad(
+          "tokenizer",
+          tokenizer,
+          "estimate, or the path of an existing tokenizer.json or of a folder holding one");
     }
     atLeast("warmupRequests", warmupRequests, 0);
     atLeast("requests", requests, 1);
@@ -382,6 +390,36 @@ public record LlmSettings(
     }
     if (uri.getQuery() != null || uri.getFragment() != null) {
       throw badRedacted("baseUrl", "a URL without query or fragment");
+    }
+    if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+      throw badRedacted("baseUrl", "a URL whose port is between 1 and 65535");
+    }
+  }
+
+  /** Whether a bearer token can go into an HTTP header as it is: {@code !} to {@code ~} only. */
+  private static boolean isVisibleAscii(String token) {
+    if (token.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      if (c <= ' ' || c > '~') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the tokenizer is {@code estimate} or names a file or folder that exists. */
+  private static boolean tokenizerExists(String tokenizer) {
+    String t = tokenizer.strip();
+    if (t.equals("estimate")) {
+      return true;
+    }
+    try {
+      return java.nio.file.Files.exists(java.nio.file.Path.of(t));
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
     }
   }
 

@@ -272,4 +272,136 @@ class LlmSettingsTest {
     assertEquals("default", settings("llm.baseUrl", "http://h/v1").modelFor(silent));
     assertEquals("default", settings("llm.baseUrl", "http://h/v1").modelFor(null));
   }
+
+  @Test
+  void apiKeyWithALineBreakIsRejectedWithoutShowingIt() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> settings("llm.apiKey", "sk-abc\nX-Evil: 1"));
+    assertEquals(
+        "llm.apiKey: not a bearer token of visible ASCII characters without spaces (nor"
+            + " OPENAI_API_KEY) (value not shown: it may hold credentials)",
+        e.getMessage());
+  }
+
+  @Test
+  void apiKeyWithASpaceIsRejected() {
+    assertThrows(IllegalArgumentException.class, () -> settings("llm.apiKey", "sk-abc def"));
+  }
+
+  @Test
+  void apiKeyFromTheEnvironmentIsCheckedToo() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> LlmSettings.from(new Properties(), Map.of(), name -> "sk-\u00e9t\u00e9"));
+    assertFalse(e.getMessage().contains("sk-"), e.getMessage());
+  }
+
+  @Test
+  void tokenizerPathThatDoesNotExistIsRejected() {
+    assertRejected(
+        "llm.tokenizer: got \"/nonexistent/gatling-llm/tokenizer.json\", expected estimate, or the"
+            + " path of an existing tokenizer.json or of a folder holding one",
+        "llm.tokenizer",
+        "/nonexistent/gatling-llm/tokenizer.json");
+  }
+
+  @Test
+  void tokenizerFolderThatExistsIsAccepted() {
+    assertEquals("src", settings("llm.tokenizer", "src").tokenizer());
+  }
+
+  @Test
+  void baseUrlWithoutSchemeIsRejected() {
+    assertRejected(
+        "llm.baseUrl: not an http(s) URL such as http://127.0.0.1:8000/v1 (value not shown: it may"
+            + " hold credentials)",
+        "llm.baseUrl",
+        "127.0.0.1:8000/v1");
+  }
+
+  @Test
+  void baseUrlWithAPortAbove65535IsRejected() {
+    assertRejected(
+        "llm.baseUrl: not a URL whose port is between 1 and 65535 (value not shown: it may hold"
+            + " credentials)",
+        "llm.baseUrl",
+        "http://127.0.0.1:99999/v1");
+  }
+
+  @Test
+  void baseUrlWithAnApiKeyParameterIsRejectedWithoutShowingTheKey() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> settings("llm.baseUrl", "https://host/v1?api-key=sk-live-123456789"));
+    assertFalse(e.getMessage().contains("sk-live-123456789"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("llm.baseUrl: "), e.getMessage());
+  }
+
+  @Test
+  void nonNumericSeedIsRejected() {
+    assertRejected("llm.seed: got \"abc\", expected a whole number", "llm.seed", "abc");
+  }
+
+  @Test
+  void nonNumericRatioIsRejected() {
+    assertRejected(
+        "llm.sharedPrefixRatio: got \"half\", expected a number",
+        "llm.promptMode",
+        "shared-prefix",
+        "llm.sharedPrefixRatio",
+        "half");
+  }
+
+  @Test
+  void nanRatioIsRejected() {
+    assertRejected(
+        "llm.sharedPrefixRatio: got NaN, expected a number between 0 and 1, exclusive",
+        "llm.promptMode",
+        "shared-prefix",
+        "llm.sharedPrefixRatio",
+        "NaN");
+  }
+
+  @Test
+  void requestsBeyondAnIntAreRejected() {
+    assertRejected(
+        "llm.requests: got \"3000000000\", expected a whole number", "llm.requests", "3000000000");
+  }
+
+  @Test
+  void fractionalOutputTokensAreRejected() {
+    assertRejected(
+        "llm.outputTokens: got \"1.5\", expected a whole number", "llm.outputTokens", "1.5");
+  }
+
+  @Test
+  void negativeTimeoutIsRejected() {
+    assertRejected(
+        "llm.timeout: got \"-5000ms\", expected a duration > 0, e.g. 60s or 500ms",
+        "llm.timeout",
+        "-5s");
+  }
+
+  @Test
+  void timeoutInHoursIsRejected() {
+    assertRejected(
+        "llm.timeout: got \"1h\", expected a duration such as 60s, 500ms or 2m (a bare number is"
+            + " seconds)",
+        "llm.timeout",
+        "1h");
+  }
+
+  @Test
+  void nonBooleanIgnoreEosIsRejected() {
+    assertRejected("llm.ignoreEos: got \"1\", expected true or false", "llm.ignoreEos", "1");
+  }
+
+  @Test
+  void unknownEndpointInAnotherCaseIsRejected() {
+    assertRejected(
+        "llm.endpoint: got \"Chat\", expected chat or completions", "llm.endpoint", "Chat");
+  }
 }

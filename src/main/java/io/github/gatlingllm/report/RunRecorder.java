@@ -94,7 +94,6 @@ public final class RunRecorder implements AutoCloseable {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
-    aggregator.add(record);
     String line = record.toJson(true);
     synchronized (this) {
       if (finished) {
@@ -102,6 +101,8 @@ public final class RunRecorder implements AutoCloseable {
             "a request finished after the run record was written; it is not in {}", REQUESTS_FILE);
         return;
       }
+      // Under the lock, so that llm-run.json's metrics count exactly the lines of the file.
+      aggregator.add(record);
       try {
         requests.write(line);
         requests.write('\n');

@@ -1,0 +1,72 @@
+package io.github.gatlingllm.gatling;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Starts a simulation in a Gatling JVM of its own, as {@code ./mvnw gatling:test} runs it. */
+final class GatlingJvm {
+
+  private GatlingJvm() {}
+
+  /**
+   * Starts Gatling; stdout and stderr go to {@code log}.
+   *
+   * @param simulation the simulation class
+   * @param results Gatling's results folder and {@code llm.resultsFolder}
+   * @param properties extra {@code -D} options
+   * @param log where the JVM's output goes
+   */
+  static Process start(Class<?> simulation, Path results, List<String> properties, Path log)
+      throws IOException {
+    String classpath =
+        "target/test-classes"
+            + File.pathSeparator
+            + "target/classes"
+            + File.pathSeparator
+            + Files.readString(Path.of("target/test-classpath.txt")).strip();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
+    command.add("-Xmx1G");
+    command.add("-Dai.djl.offline=true");
+    command.add("-Dllm.resultsFolder=" + results);
+    command.addAll(properties);
+    command.addAll(
+        List.of(
+            "-cp",
+            classpath,
+            "io.gatling.app.Gatling",
+            "-s",
+            simulation.getName(),
+            "-rf",
+            results.toString()));
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
+  /** The run folders of {@code simulation} under {@code results}. */
+  static List<Path> runFolders(Class<?> simulation, Path results) throws IOException {
+    String prefix = simulation.getSimpleName().toLowerCase() + "-";
+    try (Stream<Path> children = Files.list(results)) {
+      return children
+          .filter(Files::isDirectory)
+          .filter(p -> p.getFileName().toString().startsWith(prefix))
+          .toList();
+    }
+  }
+
+  static String read(Path log) {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+}

@@ -1,0 +1,226 @@
+package io.github.gatlingllm.gatling;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * A loopback HTTP/1.1 server on a raw {@link ServerSocket} that answers each request with exactly
+ * the bytes of one fault case, so line ends, chunk boundaries, resets and silences are under the
+ * test's control. Binds 127.0.0.1 only; one daemon thread per connection; every connection is
+ * closed after one answer.
+ *
+ * <p>The case of a request is chosen from the request body by {@code pick} (e.g. by the prompt's
+ * nonce), so the answer does not depend on arrival order.
+ */
+final class ReplayServer implements AutoCloseable {
+
+  /** What a case writes on the connection after the request was read. */
+  @FunctionalInterface
+  interface Reply {
+    void write(Wire wire) throws IOException, InterruptedException;
+  }
+
+  /** The connection of one request, with helpers that write raw bytes. */
+  static final class Wire {
+    private final Socket socket;
+    private final OutputStream out;
+
+    Wire(Socket socket) throws IOException {
+      this.socket = socket;
+      this.out = socket.getOutputStream();
+    }
+
+    /** Writes bytes as they are and flushes. */
+    Wire raw(byte[] bytes) throws IOException {
+      out.write(bytes);
+      out.flush();
+      return this;
+    }
+
+    /** Writes ISO-8859-1 text as it is and flushes. */
+    Wire raw(String text) throws IOException {
+      return raw(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** The head of a chunked 200 {@code text/event-stream} response. */
+    Wire sseHead() throws IOException {
+      return raw(
+          "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+              + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+    }
+
+    /** One HTTP chunk holding {@code bytes}. */
+    Wire chunk(byte[] bytes) throws IOException {
+      ByteArrayOutputStream b = new ByteArrayOutputStream(bytes.length + 16);
+      b.writeBytes(
+          (Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      b.writeBytes(bytes);
+      b.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+      return raw(b.toByteArray());
+    }
+
+    /** One HTTP chunk holding UTF-8 {@code text}. */
+    Wire chunk(String text) throws IOException {
+      return chunk(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** One chunk per SSE event {@code data: <data>\n\n}. */
+    Wire events(String... data) throws IOException {
+      for (String d : data) {
+        chunk("data: " + d + "\n\n");
+      }
+      return this;
+    }
+
+    /** The last chunk: the response ends cleanly. */
+    Wire end() throws IOException {
+      return raw("0\r\n\r\n");
+    }
+
+    /** A complete response with a body and its length. */
+    Wire full(int status, String reason, String contentType, String body) throws IOException {
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      raw(
+          "HTTP/1.1 "
+              + status
+              + " "
+              + reason
+              + "\r\nContent-Type: "
+              + contentType
+              + "\r\nContent-Length: "
+              + bytes.length
+              + "\r\nConnection: close\r\n\r\n");
+      return raw(bytes);
+    }
+
+    /** Closes the connection with a TCP reset instead of a clean close. */
+    void reset() throws IOException {
+      socket.setSoLinger(true, 0);
+      socket.close();
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ServerSocket server;
+  private final Function<String, Reply> pick;
+  private final Map<Socket, Boolean> open = new ConcurrentHashMap<>();
+  private final Map<String, Integer> served = new ConcurrentHashMap<>();
+  private final Thread acceptor;
+  private volatile boolean closed;
+
+  /**
+   * Starts a server on a free loopback port.
+   *
+   * @param pick the reply for a request's prompt text (chat {@code messages[0].content} or {@code
+   *     prompt}); null for an unknown prompt, answered with 500
+   */
+  ReplayServer(Function<String, Reply> pick) throws IOException {
+    this.pick = pick;
+    this.server = new ServerSocket();
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    this.acceptor = new Thread(this::accept, "replay-accept");
+    acceptor.setDaemon(true);
+    acceptor.start();
+  }
+
+  /** How many requests came with each prompt text. */
+  Map<String, Integer> served() {
+    return Map.copyOf(served);
+  }
+
+  int port() {
+    return server.getLocalPort();
+  }
+
+  private void accept() {
+    while (!closed) {
+      try {
+        Socket socket = server.accept();
+        open.put(socket, Boolean.TRUE);
+        Thread t = new Thread(() -> serve(socket), "replay-conn");
+        t.setDaemon(true);
+        t.start();
+      } catch (IOException e) {
+        if (!closed) {
+          System.err.println("replay server: accept failed: " + e);
+        }
+      }
+    }
+  }
+
+  private void serve(Socket socket) {
+    try (socket) {
+      String body = readRequestBody(socket.getInputStream());
+      String prompt = body == null ? null : promptOf(body);
+      if (prompt != null) {
+        served.merge(prompt, 1, Integer::sum);
+      }
+      Reply reply = prompt == null ? null : pick.apply(prompt);
+      Wire wire = new Wire(socket);
+      if (reply == null) {
+        wire.full(500, "Internal Server Error", "text/plain", "replay server: unknown prompt");
+      } else {
+        reply.write(wire);
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      // The client went away or the case reset the connection: nothing more to do.
+    } finally {
+      open.remove(socket);
+    }
+  }
+
+  private static String promptOf(String body) throws IOException {
+    JsonNode request = JSON.readTree(body);
+    JsonNode messages = request.path("messages");
+    if (messages.isArray() && !messages.isEmpty()) {
+      return messages.get(0).path("content").asText("");
+    }
+    return request.path("prompt").asText("");
+  }
+
+  /** The body of one request (Content-Length only), or null if the head is unreadable. */
+  private static String readRequestBody(InputStream in) throws IOException {
+    ByteArrayOutputStream head = new ByteArrayOutputStream();
+    int matched = 0;
+    byte[] end = {'\r', '\n', '\r', '\n'};
+    while (matched < 4) {
+      int b = in.read();
+      if (b < 0) {
+        return null;
+      }
+      head.write(b);
+      matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+    }
+    int length = 0;
+    for (String line : head.toString(StandardCharsets.ISO_8859_1).split("\r\n")) {
+      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring("content-length:".length()).strip());
+      }
+    }
+    return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    server.close();
+    for (Socket s : List.copyOf(open.keySet())) {
+      s.close();
+    }
+  }
+}
