@@ -41,14 +41,14 @@ printf '%-22s %6s %10s %8s %6s %12s %14s %9s %9s\n' simulation rate achieved/s o
 for rate in "${rates[@]}"; do
   for sim in "${sims[@]}"; do
     before=$(ls "$results" 2>/dev/null | sort)
-    cpu="$results/cpu-$sim-$rate.json"
+    cpu="target/bench-cpu-$sim-$rate.json"
     rm -f "$cpu"
     ${pin[@]:+"${pin[@]}" 1} java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true ${BENCH_JAVA_OPTS:-} \
       -Dllm.baseUrl="http://127.0.0.1:$port/v1" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" \
       -Dbench.rate="$rate" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
       -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
       -rf "$results" -nr > "target/bench-streams-$sim-$rate.log" 2>&1 || { echo "$sim at $rate/s: Gatling failed, see target/bench-streams-$sim-$rate.log"; continue; }
-    run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | head -1)
+    run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-" | head -1)
     python3 - "$cpu" "$results/$run/llm-run.json" "$sim" "$rate" <<'PY'
 import json, os, sys
 cpu = json.load(open(sys.argv[1]))

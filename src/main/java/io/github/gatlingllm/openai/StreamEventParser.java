@@ -3,6 +3,7 @@ package io.github.gatlingllm.openai;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /** The streaming-parser behind {@link StreamEvent#parse}: one pass, no tree, no exceptions out. */
 final class StreamEventParser {
@@ -55,7 +56,7 @@ final class StreamEventParser {
       return malformed("not a JSON object", data);
     }
     StreamEventParser state = new StreamEventParser(keepText);
-    try (JsonParser p = Json.FACTORY.createParser(data)) {
+    try (JsonParser p = Json.FACTORY.createParser(data.getBytes(StandardCharsets.UTF_8))) {
       return state.readObject(p, data);
     } catch (IOException | RuntimeException e) {
       return malformed(firstLine(e), data);

@@ -62,6 +62,14 @@ class StreamEventTest {
   }
 
   @Test
+  void nonAsciiContentIsCountedAndKeptInJavaChars() {
+    // é (1 char), 中 (1 char), 😀 (2 chars, a surrogate pair), and an escaped é.
+    assertEquals(
+        new StreamEvent(Kind.CHUNK, 5, 0, 0, "é中😀é", null, null, null, null),
+        StreamEvent.parse("{\"choices\":[{\"delta\":{\"content\":\"é中😀\\u00e9\"}}]}", true));
+  }
+
+  @Test
   void contentTextIsKeptOnlyWhenAskedFor() {
     assertEquals(
         new StreamEvent(Kind.CHUNK, 3, 0, 0, "a\"b", null, null, null, null),
