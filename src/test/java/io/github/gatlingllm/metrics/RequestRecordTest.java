@@ -40,8 +40,8 @@ class RequestRecordTest {
           + "\"digest\":\"0123456789abcdef\",\"prefix_group\":1,\"shared_prefix_tokens\":256,"
           + "\"planned_tokens\":512,\"start_ms\":1700000000000,\"prompt_tokens\":530,"
           + "\"prompt_tokens_exact\":true,\"cached_tokens\":256,\"completion_tokens\":3,"
-          + "\"completion_tokens_exact\":true,\"ttft_ms\":50.0,\"time_to_first_event_ms\":5.0,"
-          + "\"itl_ms\":[20.0,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103.0,"
+          + "\"completion_tokens_exact\":true,\"ttft_ms\":50,\"time_to_first_event_ms\":5,"
+          + "\"itl_ms\":[20,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103,"
           + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
           + "\"status\":\"ok\",\"error\":null}";
 
@@ -79,7 +79,7 @@ class RequestRecordTest {
 
   @Test
   void jsonWithoutItl() {
-    assertEquals(FULL_JSON.replace("\"itl_ms\":[20.0,30.5],", ""), FULL.toJson(false));
+    assertEquals(FULL_JSON.replace("\"itl_ms\":[20,30.5],", ""), FULL.toJson(false));
   }
 
   @Test
@@ -90,7 +90,7 @@ class RequestRecordTest {
             + "\"start_ms\":5,\"prompt_tokens\":null,\"prompt_tokens_exact\":false,"
             + "\"cached_tokens\":null,\"completion_tokens\":null,\"completion_tokens_exact\":false,"
             + "\"ttft_ms\":null,\"time_to_first_event_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,"
-            + "\"e2e_ms\":12.0,\"output_tokens_per_s\":null,\"finish_reason\":null,"
+            + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
             + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\"}",
         FAILED.toJson(true));
   }

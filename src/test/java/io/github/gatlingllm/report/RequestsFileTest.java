@@ -80,9 +80,9 @@ class RequestsFileTest {
     RequestsFile.writeCsv(List.of(ok, failed), out);
     assertEquals(
         HEADER
-            + "chat,measured,3,g1-ab,0123456789abcdef,1,64,128,1000,130,true,64,3,true,60.0,58.0,"
-            + "20.0;21.5,20.75,101.5,29.5,length,200,ok,\n"
-            + "\"chat, \"\"b\"\"\",,,,,,,,2000,,false,,,false,,,,,5.0,,,503,rejected,"
+            + "chat,measured,3,g1-ab,0123456789abcdef,1,64,128,1000,130,true,64,3,true,60,58,"
+            + "20;21.5,20.75,101.5,29.5,length,200,ok,\n"
+            + "\"chat, \"\"b\"\"\",,,,,,,,2000,,false,,,false,,,,,5,,,503,rejected,"
             + "\"HTTP 503: \"\"busy\"\"\"\n",
         out.toString());
   }
