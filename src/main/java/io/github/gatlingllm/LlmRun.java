@@ -1011,8 +1011,9 @@ public final class LlmRun {
    * Gatling opens a socket per stream; out of file descriptors, a connect fails inside Gatling
    * 3.16's SSE state machine before its state is set (a NullPointerException in {@code
    * SseFsm.currentState()}, swallowed by Netty), and that virtual user never ends. Warns when the
-   * process limit is in reach: below 4 sockets per closed-loop user, or below 65,536 for an open
-   * loop, whose in-flight requests grow without bound when the server falls behind.
+   * process limit is in reach: below 4 sockets per closed-loop user, or below 16,384 for an open
+   * loop, which holds up to (arrival rate x llm.timeout) sockets when the server or the client
+   * falls behind.
    *
    * @param concurrency closed-loop users, or -1 for an open loop
    */
@@ -1022,7 +1023,7 @@ public final class LlmRun {
       return;
     }
     long limit = unix.getMaxFileDescriptorCount();
-    boolean low = concurrency < 0 ? limit < 65_536 : limit < 256 + 4 * concurrency;
+    boolean low = concurrency < 0 ? limit < 16_384 : limit < 256 + 4 * concurrency;
     if (low) {
       LOG.warn(
           "the open-files limit of this JVM is {}: every SSE stream is a socket, and when they run"
