@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.gatling.ReplayServer.Reply;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.testing.GatlingJvm;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

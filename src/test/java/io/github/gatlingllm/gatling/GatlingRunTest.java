@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.testing.GatlingJvm;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -232,53 +233,12 @@ class GatlingRunTest {
 
   /** Runs a simulation in a Gatling JVM of its own; returns its run folder. */
   private Path runGatling(Class<?> simulation, List<String> properties) throws Exception {
-    String classpath =
-        "target/test-classes"
-            + java.io.File.pathSeparator
-            + "target/classes"
-            + java.io.File.pathSeparator
-            + Files.readString(Path.of("target/test-classpath.txt")).strip();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
-    command.add("-Xmx1G");
-    command.add("-Dai.djl.offline=true");
-    command.add("-Dllm.resultsFolder=" + results);
-    command.addAll(properties);
-    command.addAll(
-        List.of(
-            "-cp",
-            classpath,
-            "io.gatling.app.Gatling",
-            "-s",
-            simulation.getName(),
-            "-rf",
-            results.toString()));
     Path log = results.resolve("gatling-" + System.nanoTime() + ".log");
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process = GatlingJvm.start(simulation, results, properties, log);
     assertTrue(process.waitFor(180, TimeUnit.SECONDS), "Gatling did not finish within 180 s");
-    assertEquals(0, process.exitValue(), () -> "Gatling failed:\n" + read(log));
-    try (Stream<Path> children = Files.list(results)) {
-      List<Path> runs =
-          children
-              .filter(Files::isDirectory)
-              .filter(
-                  p ->
-                      p.getFileName()
-                          .toString()
-                          .startsWith(simulation.getSimpleName().toLowerCase() + "-"))
-              .toList();
-      assertEquals(1, runs.size(), () -> "run folders: " + runs + "\n" + read(log));
-      return runs.get(0);
-    }
-  }
-
-  private static String read(Path log) {
-    try {
-      return Files.readString(log);
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
+    assertEquals(0, process.exitValue(), () -> "Gatling failed:\n" + GatlingJvm.read(log));
+    List<Path> runs = GatlingJvm.runFolders(simulation, results);
+    assertEquals(1, runs.size(), () -> "run folders: " + runs + "\n" + GatlingJvm.read(log));
+    return runs.get(0);
   }
 }

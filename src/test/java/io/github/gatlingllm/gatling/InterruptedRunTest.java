@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.testing.GatlingJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.testing.GatlingJvm;
 import io.github.gatlingllm.testing.TestTokenizers;
 import io.github.gatlingllm.token.HuggingFaceTokenCounter;
 import java.io.IOException;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -315,56 +315,17 @@ class LlamaServerTest {
 
   /** Runs {@link LlamaModesSimulation} in a Gatling JVM of its own; returns its run folder. */
   private Path runGatling(List<String> properties) throws Exception {
-    String classpath =
-        "target/test-classes"
-            + java.io.File.pathSeparator
-            + "target/classes"
-            + java.io.File.pathSeparator
-            + Files.readString(Path.of("target/test-classpath.txt")).strip();
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
-    command.add("-Xmx1G");
-    command.add("-Dai.djl.offline=true");
-    command.add("-Dllm.resultsFolder=" + results);
-    command.addAll(properties);
-    command.addAll(
-        List.of(
-            "-cp",
-            classpath,
-            "io.gatling.app.Gatling",
-            "-s",
-            LlamaModesSimulation.class.getName(),
-            "-rf",
-            results.toString()));
     Path log = results.resolve("gatling-" + System.nanoTime() + ".log");
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process = GatlingJvm.start(LlamaModesSimulation.class, results, properties, log);
     if (!process.waitFor(300, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      fail("Gatling did not finish within 300 s:\n" + Files.readString(log));
+      fail("Gatling did not finish within 300 s:\n" + GatlingJvm.read(log));
     }
-    assertEquals(0, process.exitValue(), () -> "Gatling failed:\n" + read(log));
-    try (Stream<Path> children = Files.list(results)) {
-      List<Path> runs =
-          children
-              .filter(Files::isDirectory)
-              .filter(p -> p.getFileName().toString().startsWith("llamamodessimulation-"))
-              .toList();
-      assertEquals(1, runs.size(), () -> "run folders: " + runs + "\n" + read(log));
-      assertFalse(
-          JSON.readTree(runs.get(0).resolve("llm-run.json").toFile())
-              .get("interrupted")
-              .asBoolean());
-      return runs.get(0);
-    }
-  }
-
-  private static String read(Path log) {
-    try {
-      return Files.readString(log);
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
+    assertEquals(0, process.exitValue(), () -> "Gatling failed:\n" + GatlingJvm.read(log));
+    List<Path> runs = GatlingJvm.runFolders(LlamaModesSimulation.class, results);
+    assertEquals(1, runs.size(), () -> "run folders: " + runs + "\n" + GatlingJvm.read(log));
+    assertFalse(
+        JSON.readTree(runs.get(0).resolve("llm-run.json").toFile()).get("interrupted").asBoolean());
+    return runs.get(0);
   }
 }

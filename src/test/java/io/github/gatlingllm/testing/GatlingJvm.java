@@ -1,4 +1,4 @@
-package io.github.gatlingllm.gatling;
+package io.github.gatlingllm.testing;
 
 import java.io.File;
 import java.io.IOException;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Starts a simulation in a Gatling JVM of its own, as {@code ./mvnw gatling:test} runs it. */
-final class GatlingJvm {
+public final class GatlingJvm {
 
   private GatlingJvm() {}
 
@@ -20,8 +20,10 @@ final class GatlingJvm {
    * @param results Gatling's results folder and {@code llm.resultsFolder}
    * @param properties extra {@code -D} options
    * @param log where the JVM's output goes
+   * @return the started JVM
+   * @throws IOException when the classpath file cannot be read or the JVM cannot start
    */
-  static Process start(Class<?> simulation, Path results, List<String> properties, Path log)
+  public static Process start(Class<?> simulation, Path results, List<String> properties, Path log)
       throws IOException {
     String classpath =
         "target/test-classes"
@@ -51,8 +53,12 @@ final class GatlingJvm {
         .start();
   }
 
-  /** The run folders of {@code simulation} under {@code results}. */
-  static List<Path> runFolders(Class<?> simulation, Path results) throws IOException {
+  /**
+   * The run folders of {@code simulation} under {@code results}.
+   *
+   * @throws IOException when {@code results} cannot be listed
+   */
+  public static List<Path> runFolders(Class<?> simulation, Path results) throws IOException {
     String prefix = simulation.getSimpleName().toLowerCase() + "-";
     try (Stream<Path> children = Files.list(results)) {
       return children
@@ -62,7 +68,8 @@ final class GatlingJvm {
     }
   }
 
-  static String read(Path log) {
+  /** The log, or a line saying why it cannot be read. */
+  public static String read(Path log) {
     try {
       return Files.readString(log);
     } catch (IOException e) {
