@@ -709,6 +709,14 @@ public final class LlmRun {
       RequestStatus status,
       String error,
       String... scratchKeys) {
+    long timeoutMs = settings.timeout().toMillis();
+    if (status == RequestStatus.OK && timings.e2eMs() > timeoutMs) {
+      // Gatling's timer starts after the request is built and fires late on a busy or cold JVM:
+      // llm.timeout counts from the request's own start.
+      status = RequestStatus.TIMEOUT;
+      error =
+          "ended after llm.timeout (" + Math.round(timings.e2eMs()) + " ms > " + timeoutMs + " ms)";
+    }
     RequestRecord record =
         RequestRecord.of(identity(name, session), timings, httpStatus, status, error);
     recorder.record(record);
@@ -923,7 +931,8 @@ public final class LlmRun {
   /**
    * Gatling assertions of the settings: with {@code llm.assert.goodputRatio}, one {@link
    * LlmDsl#goodputRatio(String, double)} per request name made by this run so far. Pass them to
-   * {@code setUp(...).assertions(...)} after the request chains are built.
+   * {@code setUp(...).assertions(...)} after the request chains are built, in the same call as any
+   * other assertions: Gatling keeps only the last call's (see {@link #assertions(double)}).
    *
    * @return the assertions, empty when none is set
    */
@@ -935,6 +944,20 @@ public final class LlmRun {
         list.add(LlmDsl.goodputRatio(name, settings.goodputRatio()));
       }
     }
+    return list;
+  }
+
+  /**
+   * The run's assertions in one list, for a single {@code setUp(...).assertions(...)} call (a
+   * second call replaces the first): {@link #failedRequestsBelow(double)} and {@link
+   * #assertions()}.
+   *
+   * @param failedPercentBelow the failure percentage each request name must stay under, e.g. 1.0
+   * @return the assertions
+   */
+  public List<Assertion> assertions(double failedPercentBelow) {
+    List<Assertion> list = new ArrayList<>(failedRequestsBelow(failedPercentBelow));
+    list.addAll(assertions());
     return list;
   }
 
