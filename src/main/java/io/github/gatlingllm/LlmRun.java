@@ -565,12 +565,14 @@ public final class LlmRun {
     // chat template) stands in, marked not exact.
     RequestTimings timings = timer.finish(end, session.getInt(PromptFeeder.PLANNED_TOKENS));
     Session next = session.set(TIMINGS, timings).set(OUTCOME, crash == null ? "" : crash);
+    if (crash == null) {
+      return next;
+    }
+    // An HTTP error or a wrong content type: Gatling dropped the answer's body.
+    java.util.Optional<Integer> status = SseCrash.status(crash);
     boolean answerLost =
-        crash != null
-            && (SseCrash.status(crash).isPresent()
-                || crash.contains("ContentType")
-                || crash.contains("content-type"));
-    String kind = SseCrash.status(crash == null ? "" : crash).map(String::valueOf).orElse("type");
+        status.isPresent() || crash.contains("ContentType") || crash.contains("content-type");
+    String kind = status.map(String::valueOf).orElse("type");
     return answerLost && errorBodyBudget(kind) ? next.set(ERROR_BODY_WANTED, true) : next;
   }
 
