@@ -5,7 +5,9 @@ import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -100,23 +102,60 @@ public final class CutStreams {
    */
   private static Object reconnectedStream(Object task) throws IllegalAccessException {
     for (int depth = 0; task != null && depth < 3; depth++) {
-      boolean lambdaOfStream = task.getClass().getName().startsWith(STREAM_CLASS + "$$Lambda");
-      Object next = null;
-      for (Field f : task.getClass().getDeclaredFields()) {
-        if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
-          continue;
-        }
-        f.setAccessible(true);
-        Object value = f.get(task);
-        if (lambdaOfStream && value != null && value.getClass().getName().equals(STREAM_CLASS)) {
-          return value;
-        }
-        if (f.getName().equals("task")) {
-          next = value;
+      Fields fields = FIELDS.get(task.getClass());
+      if (fields.lambdaOfStream) {
+        for (Field f : fields.references) {
+          Object value = f.get(task);
+          if (value != null && value.getClass().getName().equals(STREAM_CLASS)) {
+            return value;
+          }
         }
       }
-      task = next;
+      task = fields.task == null ? null : fields.task.get(task);
     }
     return null;
   }
+
+  /**
+   * What a scan reads of a task class, found once per class: every scan visits every scheduled task
+   * of the loop (each in-flight request's timeout among them), 20 times a second.
+   */
+  private static final ClassValue<Fields> FIELDS =
+      new ClassValue<>() {
+        @Override
+        protected Fields computeValue(Class<?> type) {
+          boolean lambdaOfStream = type.getName().startsWith(STREAM_CLASS + "$$Lambda");
+          List<Field> references = new ArrayList<>();
+          Field task = null;
+          for (Field f : type.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+              continue;
+            }
+            if (!lambdaOfStream && !f.getName().equals("task")) {
+              continue;
+            }
+            try {
+              f.setAccessible(true);
+            } catch (RuntimeException e) {
+              continue;
+            }
+            if (lambdaOfStream) {
+              references.add(f);
+            }
+            if (f.getName().equals("task")) {
+              task = f;
+            }
+          }
+          return new Fields(lambdaOfStream, references.toArray(new Field[0]), task);
+        }
+      };
+
+  /**
+   * A task class's fields of interest.
+   *
+   * @param lambdaOfStream whether the class is a lambda of {@code SseStream}
+   * @param references its non-static reference fields, when it is such a lambda
+   * @param task its {@code task} field (an adapter's wrapped task), or null
+   */
+  private record Fields(boolean lambdaOfStream, Field[] references, Field task) {}
 }
