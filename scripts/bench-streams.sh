@@ -47,12 +47,22 @@ for rate in "${rates[@]}"; do
     # One Netty event loop for the one core: Netty's default is two a core, and two loops on one core
     # hand work to each other through futex wake-ups and context switches (measured: 720-840 ->
     # 583 us a stream for gatling-llm, client-added TTFT p99 23-192 -> 6 ms at 1,000/s).
-    ${pin[@]:+"${pin[@]}" 1} java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
+    # A client that falls behind holds thousands of sockets; at the open-files limit Gatling 3.16
+    # leaves a virtual user waiting forever (see LlmRun's file-limit warning): bound the run.
+    ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 60))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
       -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS:-} \
       -Dllm.baseUrl="http://127.0.0.1:$port/v1" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" \
       -Dbench.rate="$rate" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
       -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
-      -rf "$results" -nr > "target/bench-streams-$sim-$rate.log" 2>&1 || { echo "$sim at $rate/s: Gatling failed, see target/bench-streams-$sim-$rate.log"; continue; }
+      -rf "$results" -nr > "target/bench-streams-$sim-$rate.log" 2>&1 || {
+      code=$?
+      if [ "$code" -ge 124 ]; then
+        echo "$sim at $rate/s: not sustained (the run did not end within $((warmup + seconds + 60)) s: the client fell behind)"
+      else
+        echo "$sim at $rate/s: Gatling failed (exit $code), see target/bench-streams-$sim-$rate.log"
+      fi
+      continue
+    }
     run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-" | head -1)
     python3 - "$cpu" "$results/$run/llm-run.json" "$sim" "$rate" <<'PY'
 import json, os, sys
