@@ -70,7 +70,7 @@ cpu = json.load(open(sys.argv[1]))
 ttft50 = ttft99 = float("nan")
 if os.path.exists(sys.argv[2]):
     record = json.load(open(sys.argv[2]))
-    g = next(g for g in record["metrics"]["groups"] if g["request"] == "chat")
+    g = next(g for g in record["metrics"]["groups"] if g["request"] == "chat" and g.get("phase") == "measured")
     ttft50, ttft99 = g["ttft_ms"]["p50"], g["ttft_ms"]["p99"]
 print("%-22s %6s %10.0f %8d %6d %12.1f %9s %14.0f %9.1f %9.1f" % (sys.argv[3], sys.argv[4],
       cpu["achieved_per_s"], cpu["ok"], cpu["streams"] - cpu["ok"], cpu["cpu_us_per_stream"],

@@ -2,6 +2,7 @@ package io.github.gatlingllm.bench;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -9,7 +10,7 @@ import static io.gatling.javaapi.core.CoreDsl.substring;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.sse;
 
-import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 
@@ -29,40 +30,41 @@ public class StockSseSimulation extends Simulation {
           + "word ".repeat(64).trim()
           + "\"}],\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}";
 
+  private static final String COUNTED = "bench.counted";
   private final CpuSampler cpu = new CpuSampler();
 
   {
+    // One chain for both phases (see StreamLoadSimulation); a session flag tells them apart.
+    ChainBuilder chat =
+        exec(sse("chat")
+                .post("/chat/completions")
+                .body(StringBody(BODY))
+                .asJson()
+                .await(Duration.ofSeconds(10))
+                .on(sse.checkMessage("chat [DONE]").matching(substring("\"data\":[DONE]"))))
+            .exec(sse("chat close").close())
+            .exec(
+                session -> {
+                  if (session.getBoolean(COUNTED)) {
+                    cpu.finished(!session.isFailed());
+                  }
+                  return session;
+                });
     setUp(
-            chain("warmup")
+            scenario("warmup")
+                .exec(session -> session.set(COUNTED, false))
+                .exec(chat)
                 .injectOpen(
                     rampUsersPerSec(1).to(RATE).during(Duration.ofSeconds(WARMUP_S / 2)),
                     constantUsersPerSec(RATE).during(Duration.ofSeconds(WARMUP_S - WARMUP_S / 2))),
-            chain("measured")
+            scenario("measured")
+                .exec(session -> session.set(COUNTED, true))
+                .exec(chat)
                 .injectOpen(
                     nothingFor(Duration.ofSeconds(WARMUP_S)),
                     constantUsersPerSec(RATE).during(Duration.ofSeconds(MEASURED_S))))
         .protocols(
             http.baseUrl(BASE_URL).sseUnmatchedInboundMessageBufferSize(100).disableWarmUp());
-  }
-
-  private ScenarioBuilder chain(String phase) {
-    boolean counted = phase.equals("measured");
-    return scenario(phase)
-        .exec(
-            sse(phase + " chat")
-                .post("/chat/completions")
-                .body(StringBody(BODY))
-                .asJson()
-                .await(Duration.ofSeconds(10))
-                .on(sse.checkMessage(phase + " [DONE]").matching(substring("\"data\":[DONE]"))))
-        .exec(sse(phase + " close").close())
-        .exec(
-            session -> {
-              if (counted) {
-                cpu.finished(!session.isFailed());
-              }
-              return session;
-            });
   }
 
   @Override
