@@ -61,7 +61,8 @@ public final class GatlingLlm implements Runnable {
    * @param args the command line, never null
    * @param out where results go
    * @param err where errors and warnings go
-   * @return the exit code: 0 done, 1 failed, 2 bad command line
+   * @return the exit code: 0 done, 1 failed, 2 bad command line, 3 {@code report --compare} of runs
+   *     whose prompt digests differ
    */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     return commandLine(out, err).execute(args);

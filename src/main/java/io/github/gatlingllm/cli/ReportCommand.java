@@ -38,6 +38,9 @@ import picocli.CommandLine.Parameters;
     })
 final class ReportCommand implements Callable<Integer> {
 
+  /** The exit code of {@code --compare} when the two runs' prompt digests differ. */
+  static final int DIGESTS_DIFFER = 3;
+
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
   @Parameters(paramLabel = "RUN_FOLDER", arity = "0..*", description = "Gatling run folders")
@@ -86,6 +89,16 @@ final class ReportCommand implements Callable<Integer> {
       out.println("B: " + compare.get(1));
       for (String line : RunReport.compare(a, b)) {
         out.println(line);
+      }
+      if (!RunReport.sameDigests(a, b)) {
+        // Not the same prompts: the deltas do not compare like with like; a script must notice.
+        spec.commandLine()
+            .getErr()
+            .println(
+                "gatling-llm report: --compare: the runs' prompt digests differ (not the same"
+                    + " prompts), exit "
+                    + DIGESTS_DIFFER);
+        return DIGESTS_DIFFER;
       }
       return 0;
     }

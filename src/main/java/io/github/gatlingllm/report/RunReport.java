@@ -168,6 +168,17 @@ public final class RunReport {
   }
 
   /**
+   * Whether two runs sent the same prompts: every workload's phase digests equal.
+   *
+   * @param a the first run
+   * @param b the second run
+   * @return true when their recorded digests are equal
+   */
+  public static boolean sameDigests(RunReport a, RunReport b) {
+    return Objects.equals(digests(a.record), digests(b.record));
+  }
+
+  /**
    * Compares two runs' overall figures (warmup left out), metric by metric.
    *
    * @param a the first run
@@ -180,7 +191,7 @@ public final class RunReport {
     Object da = digests(a.record);
     Object db = digests(b.record);
     lines.add(
-        Objects.equals(da, db)
+        sameDigests(a, b)
             ? "prompt digests: same " + jsonLine(da)
             : "prompt digests: DIFFER: A " + jsonLine(da) + ", B " + jsonLine(db));
     GroupSummary ga = a.summary().overall();

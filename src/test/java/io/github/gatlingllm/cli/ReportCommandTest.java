@@ -111,7 +111,11 @@ class ReportCommandTest {
     Path a = folder("a", "00aa", request(0, 1000, 50, 140));
     Path b = folder("b", "00bb", request(0, 1000, 75, 140));
 
-    assertEquals(0, run("report", "--compare", a.toString(), b.toString()), err.toString());
+    assertEquals(3, run("report", "--compare", a.toString(), b.toString()), err.toString());
+    assertEquals(
+        "gatling-llm report: --compare: the runs' prompt digests differ (not the same prompts),"
+            + " exit 3\n",
+        err.toString());
 
     List<String> lines = out.toString().lines().toList();
     assertEquals(
@@ -121,6 +125,18 @@ class ReportCommandTest {
         lines.contains(
             "ttft ms p50                              50             75             25    +50.0%"),
         String.join("\n", lines));
+  }
+
+  @Test
+  void comparesTwoRunsOfTheSamePrompts() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
+    Path b = folder("b", "00aa", request(0, 1000, 75, 140));
+
+    assertEquals(0, run("report", "--compare", a.toString(), b.toString()), err.toString());
+
+    assertEquals("", err.toString());
+    assertEquals(
+        "prompt digests: same [{\"measured\":\"00aa\"}]", out.toString().lines().toList().get(2));
   }
 
   @Test
