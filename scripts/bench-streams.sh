@@ -6,6 +6,8 @@
 # its one core).
 # Each rate runs StreamLoadSimulation (all LLM metrics on) and StockSseSimulation (stock Gatling SSE
 # measuring nothing) unless BENCH_SIMULATIONS names one.
+# BENCH_REPEAT=N runs each rate's pair N times back to back and ends with the medians and the median
+# of the pairs' ratios (CPU per stream of one setting varies by up to 30% between runs here).
 # Usage: scripts/bench-streams.sh [RATE ...]   (default 1000 2000 2500 3000)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,6 +16,7 @@ rates=("$@")
 [ ${#rates[@]} -gt 0 ] || rates=(1000 2000 2500 3000)
 warmup=${BENCH_WARMUP_SECONDS:-40}
 seconds=${BENCH_SECONDS:-30}
+repeat=${BENCH_REPEAT:-1}
 
 # Gatling opens a socket per stream: give it room (a client that falls behind holds thousands).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -38,11 +41,14 @@ done
 results=target/bench-streams
 mkdir -p "$results"
 sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
-printf '%-22s %6s %10s %8s %6s %12s %9s %14s %9s %9s\n' simulation rate achieved/s ok ko "cpu us/strm" "user/sys" "strm/s/core" "ttft p50" "ttft p99"
+summary=target/bench-streams-summary.tsv
+: > "$summary"
+printf '%-22s %6s %3s %10s %8s %6s %12s %9s %14s %9s %9s %6s\n' simulation rate run achieved/s ok ko "cpu us/strm" "user/sys" "strm/s/core" "ttft p50" "ttft p99" steady
 for rate in "${rates[@]}"; do
+ for rep in $(seq "$repeat"); do
   for sim in "${sims[@]}"; do
     before=$(ls "$results" 2>/dev/null | sort)
-    cpu="target/bench-cpu-$sim-$rate.json"
+    cpu="target/bench-cpu-$sim-$rate-$rep.json"
     rm -f "$cpu"
     # One Netty event loop for the one core: Netty's default is two a core, and two loops on one core
     # hand work to each other through futex wake-ups and context switches (measured: 720-840 ->
@@ -64,23 +70,52 @@ for rate in "${rates[@]}"; do
       continue
     }
     run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-" | head -1)
-    python3 - "$cpu" "$results/$run/llm-run.json" "$sim" "$rate" <<'PY'
+    python3 - "$cpu" "$results/$run/llm-run.json" "$sim" "$rate" "$rep" "$summary" <<'PY'
 import json, os, sys
 cpu = json.load(open(sys.argv[1]))
+rate = float(sys.argv[4])
 ttft50 = ttft99 = float("nan")
 if os.path.exists(sys.argv[2]):
     record = json.load(open(sys.argv[2]))
     g = next(g for g in record["metrics"]["groups"] if g["request"] == "chat" and g.get("phase") == "measured")
     ttft50, ttft99 = g["ttft_ms"]["p50"], g["ttft_ms"]["p99"]
-print("%-22s %6s %10.0f %8d %6d %12.1f %9s %14.0f %9.1f %9.1f" % (sys.argv[3], sys.argv[4],
-      cpu["achieved_per_s"], cpu["ok"], cpu["streams"] - cpu["ok"], cpu["cpu_us_per_stream"],
+# Steady: the offered rate was kept (a client that fell behind finishes above it while it catches
+# up), nothing failed, and the median stream did not queue (TTFT p50 under 100 ms).
+steady = (abs(cpu["achieved_per_s"] - rate) <= 0.02 * rate and cpu["streams"] == cpu["ok"]
+          and not ttft50 > 100)
+print("%-22s %6s %3s %10.0f %8d %6d %12.1f %9s %14.0f %9.1f %9.1f %6s" % (sys.argv[3], sys.argv[4],
+      sys.argv[5], cpu["achieved_per_s"], cpu["ok"], cpu["streams"] - cpu["ok"],
+      cpu["cpu_us_per_stream"],
       "%d/%d" % (cpu.get("user_us_per_stream", -1), cpu.get("system_us_per_stream", -1)),
-      cpu["streams_per_core_s"], ttft50, ttft99))
+      cpu["streams_per_core_s"], ttft50, ttft99, "yes" if steady else "NO"))
+with open(sys.argv[6], "a") as out:
+    out.write("%s\t%s\t%s\t%.1f\t%s\n" % (sys.argv[3], sys.argv[4], sys.argv[5],
+              cpu["cpu_us_per_stream"], "yes" if steady else "no"))
 PY
   done
+ done
 done
+python3 - "$summary" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+steady = {(s, r, k): float(c) for s, r, k, c, ok in rows if ok == "yes"}
+for rate in sorted({r for _, r, _, _, _ in rows}, key=float):
+    parts = []
+    for sim in sorted({s for s, r, _, _, _ in rows if r == rate}):
+        v = [c for (s, r, _), c in steady.items() if s == sim and r == rate]
+        if v:
+            parts.append("%s %.0f us (%d steady runs)" % (sim, statistics.median(v), len(v)))
+    ratios = [steady[("StreamLoadSimulation", rate, k)] / steady[("StockSseSimulation", rate, k)]
+              for (s, r, k) in steady if s == "StreamLoadSimulation" and r == rate
+              and ("StockSseSimulation", rate, k) in steady]
+    if ratios:
+        parts.append("gatling-llm / stock: median %.2fx over %d pairs (%s)" % (
+            statistics.median(ratios), len(ratios), ", ".join("%.2f" % x for x in ratios)))
+    print("== %s/s: median cpu us a stream: %s" % (rate, "; ".join(parts) if parts else "no steady run"))
+PY
 echo "cpu us/strm: the client JVM's CPU time per finished stream over the steady measured window;"
 echo "strm/s/core = 1e6 / that: the rate one core sustains (robust to other load on the machine);"
 echo "user/sys: that CPU time split into user and kernel (loopback TCP, epoll, wake-ups) microseconds;"
-echo "target/bench-cpu-SIM-RATE.json splits it further by thread (event loop, stats writer, JIT, GC)."
+echo "target/bench-cpu-SIM-RATE-RUN.json splits it further by thread (event loop, stats writer, JIT, GC)."
+echo "steady: the offered rate was kept, nothing failed, TTFT p50 < 100 ms; medians count steady runs only."
 echo "(the server sends every token at once: TTFT here is what the client and loopback add; Gatling stamps events in whole ms)"
