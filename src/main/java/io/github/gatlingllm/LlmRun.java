@@ -250,6 +250,25 @@ public final class LlmRun {
             settings.redactedBaseUrl());
       }
       this.server = ServerProbe.probe(baseUrl, settings.apiKey(), ServerProbe.DEFAULT_TIMEOUT);
+      if (server.answeredNothing()) {
+        LOG.warn(
+            "nothing answered at llm.baseUrl {} ({} asked, {} ms each: refused or silent): is the"
+                + " URL right and the server up? The run goes on",
+            settings.redactedBaseUrl(),
+            String.join(", ", server.answers().keySet()),
+            ServerProbe.DEFAULT_TIMEOUT.toMillis());
+      }
+      server.answers().entrySet().stream()
+          .filter(e -> e.getValue() == 401 || e.getValue() == 403)
+          .findFirst()
+          .ifPresent(
+              e ->
+                  LOG.warn(
+                      "{} answered HTTP {} to the server probe: the server wants credentials"
+                          + " (llm.apiKey or OPENAI_API_KEY{})",
+                      e.getKey(),
+                      e.getValue(),
+                      settings.apiKey() == null ? ", neither is set" : ", check the key"));
       this.model = settings.modelFor(server);
       if (settings.model() == null) {
         if (server.firstModel() != null) {

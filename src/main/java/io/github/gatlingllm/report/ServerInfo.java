@@ -55,6 +55,16 @@ public record ServerInfo(
   }
 
   /**
+   * Whether no probed path got any HTTP answer (refused, silent or timed out): a wrong {@code
+   * llm.baseUrl} or a server that is down.
+   *
+   * @return true when paths were probed and every one of them got none
+   */
+  public boolean answeredNothing() {
+    return !answers.isEmpty() && answers.values().stream().allMatch(status -> status == 0);
+  }
+
+  /**
    * The first served model id, the one a server without {@code model} routing would use.
    *
    * @return the id, or null if the server listed none

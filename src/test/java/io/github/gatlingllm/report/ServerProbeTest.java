@@ -1,7 +1,9 @@
 package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -139,6 +141,23 @@ class ServerProbeTest {
 
     assertEquals(0, info.answers().get("/v1/models"));
     assertEquals(List.of(), info.models());
+    // /props and /version answered 404: something is there.
+    assertFalse(info.answeredNothing());
+  }
+
+  @Test
+  void aClosedPortAnswersNothing() throws IOException {
+    int port;
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+
+    ServerInfo info =
+        ServerProbe.probe("http://127.0.0.1:" + port + "/v1", null, Duration.ofMillis(500));
+
+    assertTrue(info.answeredNothing(), info.answers().toString());
+    assertEquals(3, info.answers().size());
   }
 
   @Test
