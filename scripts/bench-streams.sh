@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Client load benchmark: how many LLM streams/s one core of Gatling with gatling-llm sustains, and the
 # TTFT the client adds. A zero-delay simulator (every token at once, TTFT 0 at the server) runs on
-# core 0, the Gatling JVM on core 1; each rate gets 40 s of warmup (JIT; the rate ramps up over its
-# first half) then 30 s measured. The client runs one Netty event loop (BENCH_EVENT_LOOPS, default 1:
+# core 0, the Gatling JVM on core 1; each rate gets 60 s of warmup (JIT; the rate ramps up over its
+# first three quarters) then 30 s measured. The client runs one Netty event loop (BENCH_EVENT_LOOPS, default 1:
 # its one core).
 # Each rate runs StreamLoadSimulation (all LLM metrics on) and StockSseSimulation (stock Gatling SSE
 # measuring nothing) unless BENCH_SIMULATIONS names one.
@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 rates=("$@")
 [ ${#rates[@]} -gt 0 ] || rates=(1000 2000 2500 3000)
-warmup=${BENCH_WARMUP_SECONDS:-40}
+warmup=${BENCH_WARMUP_SECONDS:-60}
 seconds=${BENCH_SECONDS:-30}
 repeat=${BENCH_REPEAT:-1}
 
