@@ -3,7 +3,7 @@ package io.github.gatlingllm;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
-import io.github.gatlingllm.report.ServerInfo;
+import io.github.gatlingllm.target.ServerInfo;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.prompt.PromptMode;
-import io.github.gatlingllm.report.ServerInfo;
+import io.github.gatlingllm.target.ServerInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

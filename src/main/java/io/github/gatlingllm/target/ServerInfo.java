@@ -1,4 +1,4 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.target;
 
 import java.util.LinkedHashMap;
 import java.util.List;
