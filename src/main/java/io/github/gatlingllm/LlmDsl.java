@@ -3,19 +3,21 @@ package io.github.gatlingllm;
 import static io.gatling.javaapi.core.CoreDsl.details;
 
 import io.gatling.javaapi.core.Assertion;
-import io.gatling.javaapi.core.ChainBuilder;
 import java.util.Map;
 
 /**
- * The entry point of gatling-llm: {@code import static io.github.gatlingllm.LlmDsl.*;}.
+ * The entry point of gatling-llm: {@code import static io.github.gatlingllm.LlmDsl.*;}. A user's
+ * simulation is ordinary Gatling: a protocol, a feeder, a request, an injection profile.
  *
  * <pre>{@code
- * public class MySimulation extends Simulation {
- *   private final LlmRun run = llmRun(MySimulation.class, Map.of("concurrency", "8"));
+ * public class ChatSimulation extends Simulation {
+ *   LlmProtocolBuilder llm = llm().maxTokens(32);
+ *   PromptFeederBuilder prompts = prompts().sharedPrefix(0.5, 4).inputTokens(256).requests(200);
+ *   ScenarioBuilder chat =
+ *       scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
  *   {
- *     setUp(run.closedLoop(chatCompletion("chat"))).protocols(run.protocol());
+ *     setUp(chat.injectClosed(constantConcurrentUsers(8).during(600))).protocols(llm);
  *   }
- *   public void after() { run.after(); }
  * }
  * }</pre>
  */
@@ -24,54 +26,46 @@ public final class LlmDsl {
   private LlmDsl() {}
 
   /**
-   * Starts an LLM run from the {@code -Dllm.*} system properties over the given defaults.
+   * The LLM protocol, with its defaults: the embedded simulator, streamed chat completions of 128
+   * tokens, a 60 s timeout, one shared keep-alive connection pool. {@code -Dllm.*} properties win
+   * over every value set on it.
    *
-   * @param simulationClass the simulation's class, to find its run folder
-   * @param defaults setting name (without {@code llm.}) to value, used where no property is set
-   * @return the run
-   * @throws IllegalArgumentException naming a bad setting, before any request is sent
+   * @return the protocol builder
    */
-  public static LlmRun llmRun(Class<?> simulationClass, Map<String, String> defaults) {
-    return LlmRun.start(LlmSettings.fromSystemProperties(defaults), simulationClass);
+  public static LlmProtocolBuilder llm() {
+    return new LlmProtocolBuilder(Map.of(), null, Map.of(), Map.of(), callingSimulation(), null);
   }
 
   /**
-   * A streamed (or, with {@code llm.stream=false}, plain) chat-completions request of the current
-   * run: {@code POST {baseUrl}/chat/completions} with the fed prompt as the user message.
+   * A named LLM request: {@code llm("chat").chatCompletion()}. The name is the row's name in
+   * Gatling's report and the {@code request} of its records.
    *
-   * <p>Gatling's report gets the SSE rows ({@code name} for the connect, {@code name [DONE]},
-   * {@code name close}) and three LLM rows with their true start and end: {@code name TTFT}
-   * (request start to the first token-bearing event), {@code name TPOT} (first token, lasting the
-   * time per output token) and {@code name E2E} (request start to the last event). Assertions work
-   * on them, e.g. {@code details("chat TTFT").responseTime().percentile(99).lt(500)}.
-   *
-   * @param name the request name
-   * @return the chain; feed it from the run's feeder first
-   * @throws IllegalStateException if no run was started
+   * @param name the request name, not blank
+   * @return the request
+   * @throws IllegalArgumentException if the name is blank
    */
-  public static ChainBuilder chatCompletion(String name) {
-    return LlmRun.current().chatCompletion(name);
+  public static LlmRequest llm(String name) {
+    return new LlmRequest(name);
   }
 
   /**
-   * As {@link #chatCompletion(String)}, to {@code POST {baseUrl}/completions} with {@code prompt}.
+   * A feeder of deterministic prompts, by default {@code repeat} prompts of 512 tokens ({@code
+   * estimate} tokenizer), seed 0, 100 measured requests, no warmup; see {@link
+   * PromptFeederBuilder}.
    *
-   * @param name the request name
-   * @return the chain
-   * @throws IllegalStateException if no run was started
+   * @return the feeder builder
    */
-  public static ChainBuilder completion(String name) {
-    return LlmRun.current().completion(name);
+  public static PromptFeederBuilder prompts() {
+    return new PromptFeederBuilder(Map.of(), null);
   }
 
   /**
    * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} met
-   * the run's SLO ({@code llm.slo.*}): {@code details(name + " SLO").successfulRequests().percent()
-   * .gte(ratio * 100)}. Each request logs one {@code name SLO} row when an SLO is set (OK when it
-   * met the SLO, KO naming what it missed); warmup rows are in the {@code warmup} group and do not
-   * count. A failed assertion fails the build as any Gatling assertion does; the run's log then
-   * names the criteria that were missed. Note that the KO rows also count in Gatling's global
-   * failure figures: assert on failed requests with {@code details(name + " E2E")}.
+   * the run's SLO: {@code details(name + " SLO").successfulRequests().percent().gte(ratio * 100)}.
+   * Each request logs one {@code name SLO} row when an SLO is set (OK when it met the SLO, KO naming
+   * what it missed); warmup rows are in the {@code warmup} group and do not count. The KO rows also
+   * count in Gatling's global failure figures: assert on failed requests with {@code
+   * details(name)}.
    *
    * @param name the request name
    * @param ratio the least attainment, in (0, 1]
@@ -84,5 +78,17 @@ public final class LlmDsl {
           "goodput ratio: got " + ratio + ", expected a share in (0, 1], e.g. 0.95");
     }
     return details(name + " SLO").successfulRequests().percent().gte(ratio * 100);
+  }
+
+  /** The Gatling simulation whose construction calls {@link #llm()}, to find its run folder. */
+  private static Class<?> callingSimulation() {
+    return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+        .walk(
+            frames ->
+                frames
+                    .map(StackWalker.StackFrame::getDeclaringClass)
+                    .filter(io.gatling.javaapi.core.Simulation.class::isAssignableFrom)
+                    .findFirst()
+                    .orElse(null));
   }
 }

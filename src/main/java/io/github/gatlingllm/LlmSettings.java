@@ -49,6 +49,12 @@ import java.util.function.Function;
  *     Slo#NONE} when none is set
  * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
  *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
+ * @param temperature {@code temperature} sent with each request, a finite number >= 0, or null not
+ *     to send it
+ * @param connections how requests get TCP connections: {@code shared} (one keep-alive pool for
+ *     all virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual
+ *     user its own keep-alive connection, Gatling's default) or {@code per-request} (a new
+ *     connection for every request, closed after it: the handshake is inside TTFT)
  */
 public record LlmSettings(
     String baseUrl,
@@ -71,7 +77,9 @@ public record LlmSettings(
     String caseId,
     String resultsFolder,
     Slo slo,
-    Double goodputRatio) {
+    Double goodputRatio,
+    Double temperature,
+    String connections) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -148,6 +156,15 @@ public record LlmSettings(
     slo = slo == null ? Slo.NONE : slo;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
+    }
+    if (temperature != null && !(temperature >= 0 && Double.isFinite(temperature))) {
+      throw bad("temperature", temperature, "a finite number >= 0, or unset");
+    }
+    if (connections == null) {
+      connections = "shared";
+    }
+    if (!CONNECTIONS.contains(connections)) {
+      throw bad("connections", connections, String.join(", ", CONNECTIONS));
     }
     if (goodputRatio != null && !slo.isSet()) {
       throw new IllegalArgumentException(
@@ -252,8 +269,14 @@ public record LlmSettings(
             sloBound(get, "slo.itlMs"),
             sloBound(get, "slo.tpotMs"),
             sloBound(get, "slo.e2eMs")),
-        decimal(get, "assert.goodputRatio"));
+        decimal(get, "assert.goodputRatio"),
+        decimal(get, "temperature"),
+        emptyToNull(get.apply("connections")));
   }
+
+  /** The values of {@code llm.connections}. */
+  public static final java.util.List<String> CONNECTIONS =
+      java.util.List.of("shared", "per-user", "per-request");
 
   private static Double sloBound(Function<String, String> get, String name) {
     Double v = decimal(get, name);
@@ -289,7 +312,9 @@ public record LlmSettings(
           "slo.itlMs",
           "slo.tpotMs",
           "slo.e2eMs",
-          "assert.goodputRatio");
+          "assert.goodputRatio",
+          "temperature",
+          "connections");
 
   /**
    * The prompt spec of these settings.

@@ -1,49 +1,36 @@
 package io.github.gatlingllm.examples;
 
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
-import static io.github.gatlingllm.LlmDsl.llmRun;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.llm;
+import static io.github.gatlingllm.LlmDsl.prompts;
 
+import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
-import io.github.gatlingllm.LlmRun;
-import java.util.Map;
+import io.github.gatlingllm.LlmProtocolBuilder;
+import io.github.gatlingllm.PromptFeederBuilder;
+import java.time.Duration;
 
 /**
- * An open loop: requests arrive at a fixed rate whether or not earlier ones have finished, as
- * production traffic does; {@code llm.requests} arrivals at 10 requests/s. Queueing then shows in
- * TTFT instead of slowing the client down.
+ * An open loop: 10 arrivals a second for 20 s, each sending one streamed chat completion with a
+ * shared-prefix prompt (half of it shared within 4 groups), 200 requests in all. Arrivals do not
+ * wait for earlier requests, so a server that falls behind sees its queue grow, as under real
+ * traffic.
  */
 public class OpenLoopSimulation extends Simulation {
 
   private static final double RATE = 10;
 
-  private final LlmRun run =
-      llmRun(
-          OpenLoopSimulation.class,
-          Map.of(
-              "promptMode", "shared-prefix",
-              "sharedPrefixRatio", "0.5",
-              "prefixGroups", "4",
-              "inputTokens", "256",
-              "outputTokens", "32",
-              "requests", "200"));
+  LlmProtocolBuilder llm = llm().maxTokens(32);
+
+  PromptFeederBuilder prompts =
+      prompts().sharedPrefix(0.5, 4).inputTokens(256).requests(200).caseId("open_in256_out32");
+
+  ScenarioBuilder open = scenario("open loop").feed(prompts).exec(llm("chat").chatCompletion());
 
   {
-    setUp(
-            run.openLoop(
-                run.request("chat"),
-                constantUsersPerSec(RATE)
-                    .during(
-                        java.time.Duration.ofMillis(
-                            Math.round(run.settings().requests() / RATE * 1000)))))
-        .protocols(run.protocol())
-        // A run whose requests fail fails the build, instead of reporting on errors; with
-        // -Dllm.assert.goodputRatio, so does one whose requests miss the -Dllm.slo.* objectives.
-        // One call: Gatling keeps only the last .assertions(...) of a setUp.
-        .assertions(run.assertions(1.0));
-  }
-
-  @Override
-  public void after() {
-    run.after();
+    setUp(open.injectOpen(constantUsersPerSec(RATE).during(Duration.ofSeconds(20))))
+        .protocols(llm)
+        .assertions(llm.assertions(1.0, "chat"));
   }
 }

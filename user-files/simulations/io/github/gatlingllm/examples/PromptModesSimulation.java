@@ -1,53 +1,44 @@
 package io.github.gatlingllm.examples;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
-import static io.github.gatlingllm.LlmDsl.llmRun;
+import static io.gatling.javaapi.core.CoreDsl.feed;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.llm;
+import static io.github.gatlingllm.LlmDsl.prompts;
 
+import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.Simulation;
-import io.github.gatlingllm.LlmRun;
-import io.github.gatlingllm.prompt.PromptSpec;
-import java.util.Map;
+import io.github.gatlingllm.LlmProtocolBuilder;
+import io.github.gatlingllm.PromptFeederBuilder;
 
 /**
- * The three prompt modes one after another, each a closed loop of the same size, so their prefix
- * cache effect shows side by side in the report: {@code repeat} (almost all cached after the first
- * request), {@code shared-prefix} (the group prefix cached), {@code unique} (nothing cached).
- * Request names are {@code chat repeat}, {@code chat shared-prefix} and {@code chat unique}.
+ * The three prompt modes one after another, each a closed loop of 4 users over its own workload
+ * (4 warmup and 60 measured requests), so their prefix cache effect shows side by side in the
+ * report: {@code repeat} (almost all cached after the first request), {@code shared-prefix} (the
+ * group prefix cached), {@code unique} (nothing cached). Request names are {@code chat repeat},
+ * {@code chat shared-prefix} and {@code chat unique}.
  */
 public class PromptModesSimulation extends Simulation {
 
-  private final LlmRun run =
-      llmRun(
-          PromptModesSimulation.class,
-          Map.of(
-              "concurrency", "4",
-              "warmupRequests", "4",
-              "promptMode", "repeat",
-              "inputTokens", "512",
-              "outputTokens", "16",
-              "requests", "60"));
+  private static final int USERS = Integer.getInteger("llm.concurrency", 4);
 
-  {
-    LlmRun.Workload repeat = run.workload();
-    LlmRun.Workload shared = run.addWorkload("shared-prefix", PromptSpec.sharedPrefix(0.5, 4));
-    LlmRun.Workload unique = run.addWorkload("unique", PromptSpec.unique());
-    int users = run.settings().concurrency();
-    setUp(
-            run.closedLoop(repeat, run.request("chat repeat"), atOnceUsers(users))
-                .andThen(
-                    run.closedLoop(shared, run.request("chat shared-prefix"), atOnceUsers(users))
-                        .andThen(
-                            run.closedLoop(
-                                unique, run.request("chat unique"), atOnceUsers(users)))))
-        .protocols(run.protocol())
-        // A run whose requests fail fails the build, instead of reporting on errors; with
-        // -Dllm.assert.goodputRatio, so does one whose requests miss the -Dllm.slo.* objectives.
-        // One call: Gatling keeps only the last .assertions(...) of a setUp.
-        .assertions(run.assertions(1.0));
+  LlmProtocolBuilder llm = llm().maxTokens(16);
+
+  PromptFeederBuilder base = prompts().inputTokens(512).warmup(4).requests(60);
+
+  PopulationBuilder modes(String mode, PromptFeederBuilder prompts) {
+    return scenario(mode)
+        .forever()
+        .on(feed(prompts.caseId("c4_in512_out16-" + mode)).exec(llm("chat " + mode).request()))
+        .injectOpen(atOnceUsers(USERS));
   }
 
-  @Override
-  public void after() {
-    run.after();
+  {
+    setUp(
+            modes("repeat", base.repeat())
+                .andThen(modes("shared-prefix", base.sharedPrefix(0.5, 4)))
+                .andThen(modes("unique", base.unique())))
+        .protocols(llm)
+        .assertions(llm.assertions(1.0, "chat repeat", "chat shared-prefix", "chat unique"));
   }
 }

@@ -1,44 +1,46 @@
 package io.github.gatlingllm.examples;
 
-import static io.github.gatlingllm.LlmDsl.chatCompletion;
-import static io.github.gatlingllm.LlmDsl.llmRun;
+import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.feed;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.llm;
+import static io.github.gatlingllm.LlmDsl.prompts;
 
+import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
-import io.github.gatlingllm.LlmRun;
-import java.util.Map;
+import io.github.gatlingllm.LlmProtocolBuilder;
+import io.github.gatlingllm.PromptFeederBuilder;
+import java.time.Duration;
 
 /**
  * The quickstart: a closed loop of 8 virtual users sending streamed chat completions with
- * shared-prefix prompts (half of each prompt shared within 4 groups), after a short warmup. Without
- * {@code -Dllm.baseUrl} it runs against the embedded simulator; every default can be changed with
- * {@code -Dllm.*}.
+ * shared-prefix prompts (half of each prompt shared within 4 groups), 8 warmup requests then 200
+ * measured ones. Without {@code -Dllm.baseUrl} it runs against the embedded simulator; every value
+ * can be changed with {@code -Dllm.*} (the users with {@code -Dllm.concurrency}).
  */
 public class QuickstartSimulation extends Simulation {
 
-  private final LlmRun run =
-      llmRun(
-          QuickstartSimulation.class,
-          Map.of(
-              "concurrency", "8",
-              "promptMode", "shared-prefix",
-              "sharedPrefixRatio", "0.5",
-              "prefixGroups", "4",
-              "inputTokens", "256",
-              "outputTokens", "32",
-              "warmupRequests", "8",
-              "requests", "200"));
+  private static final int USERS = Integer.getInteger("llm.concurrency", 8);
+
+  LlmProtocolBuilder llm = llm().maxTokens(32);
+
+  PromptFeederBuilder prompts =
+      prompts()
+          .sharedPrefix(0.5, 4)
+          .inputTokens(256)
+          .warmup(8)
+          .requests(200)
+          .caseId("c8_in256_out32");
+
+  ScenarioBuilder chat =
+      scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
 
   {
-    setUp(run.closedLoop(chatCompletion("chat")))
-        .protocols(run.protocol())
-        // A run whose requests fail fails the build, instead of reporting on errors; with
-        // -Dllm.assert.goodputRatio, so does one whose requests miss the -Dllm.slo.* objectives.
-        // One call: Gatling keeps only the last .assertions(...) of a setUp.
-        .assertions(run.assertions(1.0));
-  }
-
-  @Override
-  public void after() {
-    run.after();
+    // The injection lasts up to 10 minutes; the run stops when the 208 prompts are spent.
+    setUp(chat.injectClosed(constantConcurrentUsers(USERS).during(Duration.ofMinutes(10))))
+        .protocols(llm)
+        // A run whose requests fail fails the build; with -Dllm.assert.goodputRatio, so does one
+        // whose requests miss the -Dllm.slo.* objectives. One call: Gatling keeps the last.
+        .assertions(llm.assertions(1.0, "chat"));
   }
 }

@@ -1,44 +1,38 @@
 package io.github.gatlingllm.examples;
 
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.github.gatlingllm.LlmDsl.llmRun;
+import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.feed;
+import static io.gatling.javaapi.core.CoreDsl.rampConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.llm;
+import static io.github.gatlingllm.LlmDsl.prompts;
 
+import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
-import io.github.gatlingllm.LlmRun;
-import java.util.Map;
+import io.github.gatlingllm.LlmProtocolBuilder;
+import io.github.gatlingllm.PromptFeederBuilder;
+import java.time.Duration;
 
 /**
- * A closed loop whose concurrency ramps up: {@code llm.concurrency} virtual users start evenly over
- * 20 seconds, each sending requests back to back until {@code llm.requests} are sent. Shows how
- * TTFT grows as the server's batch fills.
+ * A ramp of concurrency: from 1 to 32 virtual users over 20 s, then 32 users, each sending unique
+ * prompts back to back, 400 requests in all (the run stops when they are spent).
  */
 public class RampedConcurrencySimulation extends Simulation {
 
-  private final LlmRun run =
-      llmRun(
-          RampedConcurrencySimulation.class,
-          Map.of(
-              "concurrency", "32",
-              "promptMode", "unique",
-              "inputTokens", "256",
-              "outputTokens", "32",
-              "requests", "400"));
+  LlmProtocolBuilder llm = llm().maxTokens(32);
+
+  PromptFeederBuilder prompts =
+      prompts().unique().inputTokens(256).requests(400).caseId("c32_in256_out32");
+
+  ScenarioBuilder chat =
+      scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
 
   {
     setUp(
-            run.closedLoop(
-                run.workload(),
-                run.request("chat"),
-                rampUsers(run.settings().concurrency()).during(20)))
-        .protocols(run.protocol())
-        // A run whose requests fail fails the build, instead of reporting on errors; with
-        // -Dllm.assert.goodputRatio, so does one whose requests miss the -Dllm.slo.* objectives.
-        // One call: Gatling keeps only the last .assertions(...) of a setUp.
-        .assertions(run.assertions(1.0));
-  }
-
-  @Override
-  public void after() {
-    run.after();
+            chat.injectClosed(
+                rampConcurrentUsers(1).to(32).during(Duration.ofSeconds(20)),
+                constantConcurrentUsers(32).during(Duration.ofMinutes(5))))
+        .protocols(llm)
+        .assertions(llm.assertions(1.0, "chat"));
   }
 }

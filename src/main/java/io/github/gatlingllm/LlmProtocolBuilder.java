@@ -1,0 +1,397 @@
+package io.github.gatlingllm;
+
+import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.ProtocolBuilder;
+import io.gatling.javaapi.http.HttpDsl;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.github.gatlingllm.protocol.LlmProtocol;
+import io.github.gatlingllm.simulator.SimulatorConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The LLM protocol: where requests go and what every request carries. Immutable, so all methods
+ * return a new instance. Pass it to {@code setUp(...).protocols(...)}.
+ *
+ * <p>Its components own the run's lifecycle, as Gatling's HTTP protocol owns its engine: when the
+ * simulation starts they start the embedded simulator (without {@link #baseUrl}), load the
+ * tokenizer, ask the server what it is and open the run record; when Gatling terminates the run
+ * (also when assertions fail or the run is interrupted) they write {@code llm-run.json}, {@code
+ * llm-requests.csv}, {@code llm-report.html} and the link from Gatling's {@code index.html}, then
+ * stop the simulator. Nothing to call in {@code after()}.
+ *
+ * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins; an
+ * unknown {@code llm.*} property, or a bad value, is refused with a message naming the setting, the
+ * value and what is allowed, before any request is sent.
+ *
+ * <p>Requests go through Gatling's own HTTP engine, with Gatling's HTTP settings given by {@link
+ * #http(HttpProtocolBuilder)} (headers, proxy, TLS, DNS, HTTP/2, pool limits). The base URL is this
+ * protocol's.
+ */
+public final class LlmProtocolBuilder implements ProtocolBuilder {
+
+  /** How requests get their TCP connections ({@code llm.connections}). */
+  public enum Connections {
+    /**
+     * One keep-alive pool shared by all virtual users (per Netty event loop), as an LLM client's
+     * connection pool: N requests from C users use at most C connections in steady state.
+     */
+    SHARED("shared"),
+    /** Each virtual user keeps its own keep-alive connection (Gatling's default). */
+    PER_USER("per-user"),
+    /**
+     * A new connection for every request, closed after it ({@code Connection: close}): the TCP (and
+     * TLS) handshake is inside each TTFT.
+     */
+    PER_REQUEST("per-request");
+
+    private final String wireName;
+
+    Connections(String wireName) {
+      this.wireName = wireName;
+    }
+
+    /**
+     * The setting's value.
+     *
+     * @return e.g. {@code per-request}
+     */
+    public String wireName() {
+      return wireName;
+    }
+  }
+
+  private final Map<String, String> values;
+  private final SimulatorConfig simulator;
+  private final Map<String, Object> extraBody;
+  private final Map<String, String> headers;
+  private final Class<?> simulationClass;
+  private final HttpProtocolBuilder http;
+
+  LlmProtocolBuilder(
+      Map<String, String> values,
+      SimulatorConfig simulator,
+      Map<String, Object> extraBody,
+      Map<String, String> headers,
+      Class<?> simulationClass,
+      HttpProtocolBuilder http) {
+    this.values = Map.copyOf(values);
+    this.simulator = simulator;
+    this.extraBody = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(extraBody));
+    this.headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    this.simulationClass = simulationClass;
+    this.http = http;
+  }
+
+  private LlmProtocolBuilder with(String key, Object value) {
+    Map<String, String> next = new LinkedHashMap<>(values);
+    next.put(key, String.valueOf(Objects.requireNonNull(value, key)));
+    return new LlmProtocolBuilder(next, simulator, extraBody, headers, simulationClass, http);
+  }
+
+  /**
+   * The OpenAI-compatible base URL, ending in {@code /v1} (for vLLM, SGLang, llama.cpp and Ollama);
+   * unset, the embedded simulator is started on a free loopback port. {@code user:password@} is
+   * never recorded.
+   *
+   * @param baseUrl an http or https URL without query
+   * @return a new builder
+   */
+  public LlmProtocolBuilder baseUrl(String baseUrl) {
+    return with("baseUrl", baseUrl);
+  }
+
+  /**
+   * The bearer token sent as {@code Authorization: Bearer ...} (default: {@code OPENAI_API_KEY});
+   * never logged or recorded.
+   *
+   * @param apiKey visible ASCII characters
+   * @return a new builder
+   */
+  public LlmProtocolBuilder apiKey(String apiKey) {
+    return with("apiKey", apiKey);
+  }
+
+  /**
+   * The model name sent with each request (default: the simulator's, or the first the server lists
+   * in {@code /v1/models}).
+   *
+   * @param model not blank
+   * @return a new builder
+   */
+  public LlmProtocolBuilder model(String model) {
+    return with("model", model);
+  }
+
+  /**
+   * The endpoint of requests that do not name theirs ({@code llm(name).request()}): {@code chat}
+   * (the default) or {@code completions}.
+   *
+   * @param endpoint {@code chat} or {@code completions}
+   * @return a new builder
+   */
+  public LlmProtocolBuilder endpoint(String endpoint) {
+    return with("endpoint", endpoint);
+  }
+
+  /**
+   * {@code max_tokens} of each request (default 128); a request may set its own.
+   *
+   * @param tokens at least 1
+   * @return a new builder
+   */
+  public LlmProtocolBuilder maxTokens(int tokens) {
+    return with("outputTokens", tokens);
+  }
+
+  /**
+   * Send {@code ignore_eos: true} (vLLM, SGLang, llama.cpp) so each request generates exactly its
+   * {@code max_tokens}.
+   *
+   * @param ignoreEos whether to send it
+   * @return a new builder
+   */
+  public LlmProtocolBuilder ignoreEos(boolean ignoreEos) {
+    return with("ignoreEos", ignoreEos);
+  }
+
+  /**
+   * The sampling {@code temperature} (default: not sent).
+   *
+   * @param temperature a finite number >= 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder temperature(double temperature) {
+    return with("temperature", temperature);
+  }
+
+  /**
+   * Stream the answers as server-sent events (the default); without streaming only E2E is
+   * measured.
+   *
+   * @param stream whether to stream
+   * @return a new builder
+   */
+  public LlmProtocolBuilder stream(boolean stream) {
+    return with("stream", stream);
+  }
+
+  /**
+   * How long a request may take, from its start to its last byte (default 60 s); a request still
+   * running then is a {@code timeout} and its connection is closed.
+   *
+   * @param timeout more than 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder timeout(Duration timeout) {
+    return with("timeout", Objects.requireNonNull(timeout, "timeout").toMillis() + "ms");
+  }
+
+  /**
+   * The tokenizer the embedded simulator counts with, and whose identity the record names: {@code
+   * estimate} (the default) or a local {@code tokenizer.json} (or its folder).
+   *
+   * @param tokenizer {@code estimate} or a path
+   * @return a new builder
+   */
+  public LlmProtocolBuilder tokenizer(String tokenizer) {
+    return with("tokenizer", tokenizer);
+  }
+
+  /**
+   * How requests get their TCP connections (default {@link Connections#SHARED}).
+   *
+   * @param connections never null
+   * @return a new builder
+   */
+  public LlmProtocolBuilder connections(Connections connections) {
+    return with("connections", connections.wireName());
+  }
+
+  /**
+   * A further top-level field of every request body, e.g. {@code body("top_k", 20)}; a request's
+   * own fields win. A key the body sets itself ({@code model}, {@code messages}, {@code stream}...)
+   * is refused when the protocol is built.
+   *
+   * @param key the field
+   * @param value a JSON scalar, map, list or anything Jackson can write
+   * @return a new builder
+   */
+  public LlmProtocolBuilder body(String key, Object value) {
+    Map<String, Object> next = new LinkedHashMap<>(extraBody);
+    next.put(Objects.requireNonNull(key, "key"), value);
+    return new LlmProtocolBuilder(values, simulator, next, headers, simulationClass, http);
+  }
+
+  /**
+   * A further header of every request.
+   *
+   * @param name the header's name
+   * @param value its value
+   * @return a new builder
+   */
+  public LlmProtocolBuilder header(String name, String value) {
+    Map<String, String> next = new LinkedHashMap<>(headers);
+    next.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    return new LlmProtocolBuilder(values, simulator, extraBody, next, simulationClass, http);
+  }
+
+  /**
+   * The embedded simulator's timing model and cache, used without {@link #baseUrl}.
+   *
+   * @param config never null; its token counter is replaced by the protocol's tokenizer
+   * @return a new builder
+   */
+  public LlmProtocolBuilder simulator(SimulatorConfig config) {
+    return new LlmProtocolBuilder(
+        values, Objects.requireNonNull(config, "config"), extraBody, headers, simulationClass, http);
+  }
+
+  /**
+   * Gatling's HTTP settings for the LLM requests, e.g. {@code
+   * http.proxy(Proxy("proxy", 3128)).enableHttp2().maxConnectionsPerHost(64)}: its headers, proxy,
+   * TLS, DNS, HTTP/2, local addresses and pool limits apply; its base URL does not ({@link #baseUrl}
+   * does). Its warm-up call is turned off, and with {@link Connections#SHARED} (the default) its
+   * connections are shared by all virtual users. Default: {@code http}.
+   *
+   * @param http Gatling's HTTP protocol builder, never null
+   * @return a new builder
+   */
+  public LlmProtocolBuilder http(HttpProtocolBuilder http) {
+    return new LlmProtocolBuilder(
+        values,
+        simulator,
+        extraBody,
+        headers,
+        simulationClass,
+        Objects.requireNonNull(http, "http"));
+  }
+
+  /**
+   * SLO bound on each request's TTFT, in milliseconds; with any SLO set each request logs a {@code
+   * NAME SLO} row and the run reports goodput.
+   *
+   * @param ms more than 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloTtftMs(double ms) {
+    return with("slo.ttftMs", ms);
+  }
+
+  /**
+   * SLO bound on every inter-token gap of a request (its longest stall), in milliseconds.
+   *
+   * @param ms more than 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloItlMs(double ms) {
+    return with("slo.itlMs", ms);
+  }
+
+  /**
+   * SLO bound on each request's TPOT, in milliseconds.
+   *
+   * @param ms more than 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloTpotMs(double ms) {
+    return with("slo.tpotMs", ms);
+  }
+
+  /**
+   * SLO bound on each request's E2E, in milliseconds.
+   *
+   * @param ms more than 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloE2eMs(double ms) {
+    return with("slo.e2eMs", ms);
+  }
+
+  /**
+   * The least share of measured requests that must meet the SLO ({@code llm.assert.goodputRatio});
+   * it fails the build through {@link #assertions(double, String...)}.
+   *
+   * @param ratio in (0, 1]
+   * @return a new builder
+   */
+  public LlmProtocolBuilder goodputRatio(double ratio) {
+    return with("assert.goodputRatio", ratio);
+  }
+
+  /**
+   * Where Gatling writes run folders (default {@code target/gatling}), to find this run's.
+   *
+   * @param folder a folder that exists or can be made
+   * @return a new builder
+   */
+  public LlmProtocolBuilder resultsFolder(String folder) {
+    return with("resultsFolder", folder);
+  }
+
+  /**
+   * The settings as resolved now: system properties over this builder's values.
+   *
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting, its value and what is allowed
+   */
+  public LlmSettings settings() {
+    return LlmSettings.fromSystemProperties(values);
+  }
+
+  /**
+   * The run's assertions in one list, for one {@code setUp(...).assertions(...)} call (Gatling keeps
+   * only the last call's): for each request name, fewer than {@code failedPercentBelow}% of its
+   * measured requests failed ({@code details(name).failedRequests().percent().lt(...)}; the {@code
+   * name} row is KO exactly when the request failed), and with a goodput ratio set ({@link
+   * #goodputRatio} or {@code -Dllm.assert.goodputRatio}), {@link LlmDsl#goodputRatio(String,
+   * double)} for each name.
+   *
+   * @param failedPercentBelow the failure percentage to stay under, e.g. 1.0
+   * @param requestNames the LLM request names, e.g. {@code "chat"}
+   * @return the assertions
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public List<Assertion> assertions(double failedPercentBelow, String... requestNames) {
+    LlmSettings s = settings();
+    List<Assertion> list = new ArrayList<>();
+    for (String name : requestNames) {
+      list.add(
+          io.gatling.javaapi.core.CoreDsl.details(name)
+              .failedRequests()
+              .percent()
+              .lt(failedPercentBelow));
+      if (s.goodputRatio() != null) {
+        list.add(LlmDsl.goodputRatio(name, s.goodputRatio()));
+      }
+    }
+    return list;
+  }
+
+  /**
+   * Gatling's protocol: the settings resolved and checked now, the results folder listed (to find
+   * the run's folder later).
+   *
+   * @return the protocol
+   * @throws IllegalArgumentException naming a bad setting, its value and what is allowed
+   */
+  @Override
+  public LlmProtocol protocol() {
+    LlmSettings settings = settings();
+    HttpProtocolBuilder base = (http == null ? HttpDsl.http : http).disableWarmUp();
+    if (!"per-user".equals(settings.connections())) {
+      base = base.shareConnections();
+    }
+    return new LlmProtocol(
+        settings,
+        simulator == null ? SimulatorConfig.defaults() : simulator,
+        extraBody,
+        headers,
+        simulationClass,
+        base);
+  }
+}

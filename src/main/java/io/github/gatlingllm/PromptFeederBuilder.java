@@ -1,0 +1,228 @@
+package io.github.gatlingllm;
+
+import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.token.TokenCounter;
+import io.github.gatlingllm.token.TokenCounters;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * A Gatling feeder of deterministic prompts: {@code feed(prompts().unique().inputTokens(1024))}.
+ * Immutable, so all methods return a new instance. Works wherever Gatling takes a feeder.
+ *
+ * <p>One builder instance is one workload, whatever the number of {@code feed(...)} steps it is
+ * given to: its prompts are handed out in index order across all virtual users, first {@link
+ * #warmup(int)} warmup prompts (phase {@code warmup}, their own nonces), then {@link
+ * #requests(long)} measured ones. Several builders in one simulation are several workloads, each
+ * with its own case id, digests and report section. Measured requests wait until every warmup
+ * request has ended, in closed and open loops alike.
+ *
+ * <p>When the budget is spent, a virtual user fed again ends cleanly before its next LLM request: no
+ * request without a prompt reaches the wire or the record, and the run says once that the injection
+ * outlasts the budget. Once every workload of the run is spent, the run stops its injection (as
+ * Gatling's {@code stopLoadGenerator} does), so a closed loop of {@code
+ * constantConcurrentUsers(8).during(600)} over 200 prompts ends after the 200th.
+ *
+ * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
+ * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
+ * llm.inputTokens}, {@code llm.seed}, {@code llm.caseId}, {@code llm.requests}, {@code
+ * llm.warmupRequests}, {@code llm.tokenizer}); values are checked when the feeder is first used, at
+ * the latest when Gatling builds the scenario, before any load.
+ */
+public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
+
+  private final Map<String, String> values;
+  private final String name;
+  private final AtomicReference<Workload> workload = new AtomicReference<>();
+
+  PromptFeederBuilder(Map<String, String> values, String name) {
+    this.values = Map.copyOf(values);
+    this.name = name;
+  }
+
+  private PromptFeederBuilder with(String key, Object value) {
+    Map<String, String> next = new LinkedHashMap<>(values);
+    next.put(key, String.valueOf(value));
+    return new PromptFeederBuilder(next, name);
+  }
+
+  private PromptFeederBuilder without(String... keys) {
+    Map<String, String> next = new LinkedHashMap<>(values);
+    for (String key : keys) {
+      next.remove(key);
+    }
+    return new PromptFeederBuilder(next, name);
+  }
+
+  /**
+   * {@code repeat} mode: one prompt for every request, warmup included (the default).
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder repeat() {
+    return without("sharedPrefixRatio", "prefixGroups").with("promptMode", "repeat");
+  }
+
+  /**
+   * {@code unique} mode: each request starts with its own 12-hex nonce, so a prefix cache can reuse
+   * nothing beyond the chat template.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder unique() {
+    return without("sharedPrefixRatio", "prefixGroups").with("promptMode", "unique");
+  }
+
+  /**
+   * {@code shared-prefix} mode: one of {@code groups} seeded group prefixes covering {@code ratio}
+   * of each prompt's tokens, then the request's nonce and filler.
+   *
+   * @param ratio the share of each prompt in its group prefix, in (0, 1)
+   * @param groups the number of group prefixes, at least 1
+   * @return a new builder; the values are checked when the feeder is built
+   */
+  public PromptFeederBuilder sharedPrefix(double ratio, int groups) {
+    return with("promptMode", "shared-prefix")
+        .with("sharedPrefixRatio", ratio)
+        .with("prefixGroups", groups);
+  }
+
+  /**
+   * The prompt size to aim for, in tokens of the tokenizer (default 512).
+   *
+   * @param tokens at least 1
+   * @return a new builder
+   */
+  public PromptFeederBuilder inputTokens(int tokens) {
+    return with("inputTokens", tokens);
+  }
+
+  /**
+   * The prompt seed (default 0).
+   *
+   * @param seed any whole number
+   * @return a new builder
+   */
+  public PromptFeederBuilder seed(long seed) {
+    return with("seed", seed);
+  }
+
+  /**
+   * The case id the prompts are made for (default {@code c{llm.concurrency}_in{inputTokens}
+   * _out{llm.outputTokens}}, as the reference generator names cases). Two workloads with the same
+   * spec, seed and case id send the same prompts.
+   *
+   * @param caseId any text
+   * @return a new builder
+   */
+  public PromptFeederBuilder caseId(String caseId) {
+    return with("caseId", Objects.requireNonNull(caseId, "caseId"));
+  }
+
+  /**
+   * The measured requests' budget (default 100).
+   *
+   * @param requests at least 1
+   * @return a new builder
+   */
+  public PromptFeederBuilder requests(long requests) {
+    return with("requests", requests);
+  }
+
+  /**
+   * Warmup requests sent before the measured ones, with prompts of their own (phase {@code warmup};
+   * in repeat mode the measured prompt); their rows are in Gatling's group {@code warmup} and they
+   * are left out of the run's figures. Default 0.
+   *
+   * @param requests at least 0
+   * @return a new builder
+   */
+  public PromptFeederBuilder warmup(int requests) {
+    return with("warmupRequests", requests);
+  }
+
+  /**
+   * The tokenizer that sizes the prompts: {@code estimate} (whitespace words, the default) or the
+   * path of a local Hugging Face {@code tokenizer.json} or of its folder. Loaded once per JVM.
+   *
+   * @param tokenizer {@code estimate} or a path
+   * @return a new builder
+   */
+  public PromptFeederBuilder tokenizer(String tokenizer) {
+    return with("tokenizer", Objects.requireNonNull(tokenizer, "tokenizer"));
+  }
+
+  /**
+   * The workload's name in the record, the report and the logs (default: the prompt mode, e.g.
+   * {@code shared-prefix}).
+   *
+   * @param name not blank
+   * @return a new builder
+   * @throws IllegalArgumentException if blank
+   */
+  public PromptFeederBuilder name(String name) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "prompts().name: got " + (name == null ? "null" : "\"" + name + "\"") + ", expected a name");
+    }
+    return new PromptFeederBuilder(values, name);
+  }
+
+  /**
+   * The feeder: made once per builder instance (the tokenizer loaded, the first prompts warmed);
+   * later calls return feeders over the same workload.
+   *
+   * @return the feeder
+   * @throws IllegalArgumentException naming a bad setting, its value and what is allowed
+   */
+  @Override
+  public Iterator<Map<String, Object>> get() {
+    return new PromptFeeder(workload());
+  }
+
+  /**
+   * The workload behind this builder, made on first use.
+   *
+   * @return the workload
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  Workload workload() {
+    Workload w = workload.get();
+    if (w != null) {
+      return w;
+    }
+    synchronized (workload) {
+      if (workload.get() == null) {
+        workload.set(build());
+      }
+      return workload.get();
+    }
+  }
+
+  private Workload build() {
+    LlmSettings s = LlmSettings.fromSystemProperties(values);
+    TokenCounter counter;
+    try {
+      counter = TokenCounters.shared(s.tokenizer());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
+    }
+    PromptSource source =
+        new PromptSource(
+            s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
+    String workloadName = name != null ? name : s.promptMode().wireName();
+    return new Workload(workloadName, source, s.requests(), s.warmupRequests());
+  }
+
+  @Override
+  public String toString() {
+    return "prompts()" + values + (name == null ? "" : " named " + name);
+  }
+
+}

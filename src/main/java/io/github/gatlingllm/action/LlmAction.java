@@ -1,0 +1,192 @@
+package io.github.gatlingllm.action;
+
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.internal.GatlingCore;
+import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.protocol.RunContext;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+
+/**
+ * Not API. The LLM request action: takes the fed prompt (or the request's own), builds the body,
+ * sends it once through Gatling's HTTP engine from the virtual user's event loop and hands the
+ * response to a {@link ResponseListener}, which records it and lets the virtual user go on.
+ *
+ * <p>Crashes in here never kill a virtual user silently: a request that cannot be built is recorded
+ * and logged as a KO row with the reason, and the user goes on; a scenario that gives the request
+ * no prompt at all stops the run at once with a message naming what is missing (rather than
+ * recording a failure per request).
+ */
+final class LlmAction implements Action {
+
+  /** How long a virtual user fed past its workload's budget waits before it ends, in ms. */
+  static final long SPENT_USER_PAUSE_MS = 1_000;
+
+  private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(LlmAction.class);
+
+  private final LlmActionSpec spec;
+  private final RunContext run;
+  private final RequestSettings body;
+  private final GatlingHttp http;
+  private final GatlingCore gatling;
+  private final Action next;
+  private final AtomicLong unfedIndex = new AtomicLong();
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  private com.typesafe.scalalogging.Logger logger =
+      com.typesafe.scalalogging.Logger$.MODULE$.apply(LOG);
+
+  LlmAction(
+      LlmActionSpec spec, RunContext run, RequestSettings body, GatlingHttp http, Action next) {
+    this.spec = spec;
+    this.run = run;
+    this.body = body;
+    this.http = http;
+    this.gatling = run.gatling();
+    this.next = next;
+  }
+
+  @Override
+  public String name() {
+    return spec.name();
+  }
+
+  @Override
+  public com.typesafe.scalalogging.Logger logger() {
+    return logger;
+  }
+
+  @Override
+  public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(
+      com.typesafe.scalalogging.Logger logger) {
+    this.logger = logger;
+  }
+
+  RequestSettings body() {
+    return body;
+  }
+
+  RunContext run() {
+    return run;
+  }
+
+  Action next() {
+    return next;
+  }
+
+  LlmActionSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public void execute(Session session) {
+    try {
+      Option<Object> workloadAttribute = session.attributes().get(PromptFeeder.WORKLOAD);
+      Workload workload = workloadAttribute.isDefined() ? (Workload) workloadAttribute.get() : null;
+      if (workload == null && spec.prompt() == null) {
+        stop(
+            session,
+            "llm(\""
+                + spec.name()
+                + "\"): the virtual user has no prompt to send: feed a prompts() feeder before this"
+                + " request (feed(prompts()...).exec(llm(\""
+                + spec.name()
+                + "\")...)) or give the request its own .prompt(...)");
+        return;
+      }
+      if (workload != null && Boolean.TRUE.equals(session.attributes().get(PromptFeeder.DONE).get())) {
+        endSpentUser(session);
+        return;
+      }
+      String phase = workload == null ? "measured" : attribute(session, PromptFeeder.PHASE);
+      if (workload != null
+          && !"warmup".equals(phase)
+          && workload.holdUntilWarmedUp(() -> session.eventLoop().execute(() -> send(session, workload, phase)))) {
+        return;
+      }
+      send(session, workload, phase);
+    } catch (RuntimeException e) {
+      LOG.error("llm(\"{}\"): {}", spec.name(), e.toString(), e);
+      next.$bang(session.markAsFailed());
+    }
+  }
+
+  private void send(Session session, Workload workload, String phase) {
+    RequestIdentity identity = identity(session, phase);
+    ResponseListener listener;
+    try {
+      String prompt =
+          spec.prompt() != null ? spec.prompt().apply(session) : attribute(session, PromptFeeder.TEXT);
+      if (prompt == null) {
+        throw new IllegalArgumentException("the prompt is null");
+      }
+      byte[] bytes = RequestBodies.body(body, prompt).getBytes(StandardCharsets.UTF_8);
+      io.gatling.http.client.Request request =
+          http.clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
+      run.started(workload);
+      listener = new ResponseListener(this, session, identity, workload, body.stream());
+      http.send(request, session, run.shareConnections(), listener);
+    } catch (RuntimeException e) {
+      // Nothing reached the wire: a KO row with the reason, the user goes on.
+      LOG.error("llm(\"{}\"): the request could not be sent: {}", spec.name(), e.toString());
+      long now = gatling.nowMillis();
+      gatling.logRow(session, spec.name(), now, now, false, "not sent: " + e.getMessage());
+      if (workload != null) {
+        workload.ended(phase);
+      }
+      next.$bang(session.markAsFailed());
+    }
+  }
+
+  private void endSpentUser(Session session) {
+    if (run.userEndedByBudget()) {
+      LOG.info(
+          "every prompt feeder's budget is spent and every request has ended: stopping the"
+              + " injection");
+      gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
+      return;
+    }
+    // A closed loop replaces an ended user at once: the pause keeps that from spinning.
+    session
+        .eventLoop()
+        .schedule(
+            () -> gatling.exit().$bang(session), SPENT_USER_PAUSE_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private void stop(Session session, String message) {
+    if (stopped.compareAndSet(false, true)) {
+      LOG.error("{}", message);
+      gatling.stopLoadGenerator(session, message, true);
+    }
+  }
+
+  private RequestIdentity identity(Session session, String phase) {
+    if (!session.attributes().contains(PromptFeeder.WORKLOAD)) {
+      return new RequestIdentity(
+          spec.name(), phase, unfedIndex.getAndIncrement(), null, null, null, null, null);
+    }
+    return new RequestIdentity(
+        spec.name(),
+        phase,
+        (Long) session.attributes().get(PromptFeeder.INDEX).get(),
+        attribute(session, PromptFeeder.PROMPT_ID),
+        attribute(session, PromptFeeder.DIGEST),
+        (Integer) session.attributes().get(PromptFeeder.PREFIX_GROUP).getOrElse(() -> null),
+        (Integer) session.attributes().get(PromptFeeder.SHARED_PREFIX_TOKENS).getOrElse(() -> null),
+        (Integer) session.attributes().get(PromptFeeder.PLANNED_TOKENS).getOrElse(() -> null));
+  }
+
+  private static String attribute(Session session, String key) {
+    Option<Object> value = session.attributes().get(key);
+    return value.isDefined() ? (String) value.get() : null;
+  }
+}

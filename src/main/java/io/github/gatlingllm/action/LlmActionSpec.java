@@ -1,0 +1,30 @@
+package io.github.gatlingllm.action;
+
+import io.gatling.core.session.Session;
+import io.github.gatlingllm.openai.Endpoint;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Not API. What one LLM request of a scenario is, as {@code LlmActionBuilder} built it.
+ *
+ * @param name the request name, never blank
+ * @param endpoint the endpoint, or null for the protocol's
+ * @param prompt the prompt from the session, or null for the fed one
+ * @param maxTokens the request's {@code max_tokens}, or null for the protocol's
+ * @param body further body fields over the protocol's, never null
+ */
+public record LlmActionSpec(
+    String name,
+    Endpoint endpoint,
+    Function<Session, String> prompt,
+    Integer maxTokens,
+    Map<String, Object> body) {
+
+  /** Checks the name and copies the body. */
+  public LlmActionSpec {
+    Objects.requireNonNull(name, "name");
+    body = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(body));
+  }
+}

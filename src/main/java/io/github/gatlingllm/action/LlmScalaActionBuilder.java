@@ -1,0 +1,66 @@
+package io.github.gatlingllm.action;
+
+import static io.gatling.javaapi.core.CoreDsl.ByteArrayBody;
+import static io.gatling.javaapi.http.HttpDsl.http;
+
+import io.gatling.core.action.Action;
+import io.gatling.core.action.builder.ActionBuilder;
+import io.gatling.core.structure.ScenarioContext;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.protocol.LlmProtocol;
+import io.github.gatlingllm.protocol.RunContext;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Not API. Gatling's builder of the LLM action: when the scenario is built it finds the run in the
+ * LLM protocol's components, resolves the request's body settings (an extra field the body sets
+ * itself is refused here, before any load) and builds the HTTP request once with Gatling's own DSL
+ * against the scenario's HTTP protocol.
+ */
+public final class LlmScalaActionBuilder implements ActionBuilder {
+
+  /** Session key of the request body's bytes, set only on the copy the request is built from. */
+  static final String BODY = "llm.body";
+
+  private final LlmActionSpec spec;
+
+  /**
+   * A builder of the action a spec describes.
+   *
+   * @param spec never null
+   */
+  public LlmScalaActionBuilder(LlmActionSpec spec) {
+    this.spec = Objects.requireNonNull(spec, "spec");
+  }
+
+  @Override
+  public Action build(ScenarioContext ctx, Action next) {
+    RunContext run = ctx.protocolComponentsRegistry().components(LlmProtocol.KEY).run();
+    Endpoint endpoint =
+        spec.endpoint() != null
+            ? spec.endpoint()
+            : "chat".equals(run.settings().endpoint()) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    RequestSettings body;
+    try {
+      body = run.requestSettings(endpoint, spec.maxTokens(), spec.body());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + e.getMessage(), e);
+    }
+    HttpRequestActionBuilder request =
+        http(spec.name())
+            .post(run.url(endpoint))
+            .header("Content-Type", "application/json")
+            .header("Accept", body.stream() ? "text/event-stream" : "application/json")
+            .body(ByteArrayBody(session -> (byte[]) session.get(BODY)))
+            .requestTimeout(run.settings().timeout());
+    for (Map.Entry<String, String> h : run.headers().entrySet()) {
+      request = request.header(h.getKey(), h.getValue());
+    }
+    run.addRequestName(spec.name());
+    return new LlmAction(spec, run, body, GatlingHttp.of(ctx, run.http(), request), next);
+  }
+}

@@ -1,0 +1,278 @@
+package io.github.gatlingllm.action;
+
+import io.gatling.core.session.Session;
+import io.gatling.http.client.HttpListener;
+import io.gatling.http.client.Request;
+import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.internal.GatlingCore;
+import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.Exchange;
+import io.github.gatlingllm.metrics.RequestClassifier;
+import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.metrics.RequestTimer;
+import io.github.gatlingllm.metrics.RequestTimings;
+import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.metrics.Verdict;
+import io.github.gatlingllm.openai.SseParser;
+import io.github.gatlingllm.openai.StreamEvent;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Not API. One LLM request on the wire, as Gatling's HTTP client reports it: every callback runs on
+ * the virtual user's event loop, one at a time. Each body chunk is stamped with {@link
+ * System#nanoTime()} before anything else is done with it; an event stream's bytes go through the
+ * {@link SseParser} and each event's JSON is parsed from its bytes; any other body (an error
+ * answer, a non-streamed completion) is kept, up to a bound, from this very answer. When the
+ * exchange ends (last chunk, error, or the client's request timeout), the outcome is classified by
+ * {@link RequestClassifier}, recorded, logged as rows, and the virtual user goes on.
+ *
+ * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
+ * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
+ * before it tests whether a retry is allowed). The second {@link #onSend()} is caught here: the new
+ * channel is closed in {@link #onWrite(Channel)}, before the request is written, and the request
+ * ends as the connection closed.
+ */
+final class ResponseListener implements HttpListener, SseParser.Listener {
+
+  /** The most bytes kept of an answer that is not an event stream and not a wanted completion. */
+  static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+  /** The most bytes kept of a non-streamed completion. */
+  static final int MAX_COMPLETION_BYTES = 16 * 1024 * 1024;
+
+  private final LlmAction action;
+  private final Session session;
+  private final RequestIdentity identity;
+  private final Workload workload;
+  private final boolean streamed;
+  private final long startMs;
+  private final long startNanos;
+  private final RequestTimer timer;
+  private SseParser parser;
+  private ByteArrayOutputStream body;
+  private int bodyLimit;
+  private boolean bodyCut;
+  private int sends;
+  private boolean resent;
+  private Integer httpStatus;
+  private String contentType;
+  private long chunkNanos;
+  private boolean done;
+
+  ResponseListener(
+      LlmAction action,
+      Session session,
+      RequestIdentity identity,
+      Workload workload,
+      boolean streamed) {
+    this.action = action;
+    this.session = session;
+    this.identity = identity;
+    this.workload = workload;
+    this.streamed = streamed;
+    this.startMs = action.run().gatling().nowMillis();
+    this.startNanos = System.nanoTime();
+    this.timer = new RequestTimer(startMs, startNanos);
+  }
+
+  @Override
+  public void onSend() {
+    sends++;
+  }
+
+  @Override
+  public void onWrite(Channel channel) {
+    if (sends > 1) {
+      // Gatling's client is about to send this request a second time: never.
+      resent = true;
+      channel.close();
+    }
+  }
+
+  @Override
+  public void onFinalClientRequest(Request request) {}
+
+  @Override
+  public void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
+    if (done) {
+      return;
+    }
+    httpStatus = status.code();
+    contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
+    if (streamed && httpStatus == 200 && isEventStream(contentType)) {
+      parser = new SseParser(this);
+    } else {
+      boolean completion = !streamed && httpStatus >= 200 && httpStatus < 300;
+      bodyLimit = completion ? MAX_COMPLETION_BYTES : MAX_ERROR_BODY_BYTES;
+      body = new ByteArrayOutputStream(completion ? 4096 : 512);
+    }
+  }
+
+  @Override
+  public void onHttpResponseBodyChunk(ByteBuf chunk, boolean last) {
+    chunkNanos = System.nanoTime();
+    if (done) {
+      return;
+    }
+    if (parser != null) {
+      parser.feed(chunk.nioBuffer());
+    } else if (body != null) {
+      int room = bodyLimit - body.size();
+      int n = Math.min(room, chunk.readableBytes());
+      if (n < chunk.readableBytes()) {
+        bodyCut = true;
+      }
+      if (n > 0) {
+        byte[] bytes = new byte[n];
+        chunk.getBytes(chunk.readerIndex(), bytes);
+        body.write(bytes, 0, n);
+      }
+    }
+    if (last) {
+      end(Exchange.Ending.COMPLETE, null, chunkNanos);
+    }
+  }
+
+  /** One event's data, from the parser, while the chunk that completed it is being handled. */
+  @Override
+  public void onData(byte[] buffer, int from, int to) {
+    timer.onEvent(chunkNanos, StreamEvent.parse(buffer, from, to));
+  }
+
+  @Override
+  public void onThrowable(Throwable t) {
+    long now = System.nanoTime();
+    if (done) {
+      return;
+    }
+    Exchange.Ending ending;
+    String failure;
+    if (GatlingHttp.isTimeout(t)) {
+      ending = Exchange.Ending.TIMED_OUT;
+      failure = null;
+    } else if (httpStatus != null || resent) {
+      ending = Exchange.Ending.BROKEN;
+      failure =
+          resent
+              ? "the connection closed before the response ended (not sent again)"
+              : oneLine(t);
+    } else {
+      ending = Exchange.Ending.CONNECT_FAILED;
+      failure = oneLine(t);
+    }
+    end(ending, failure, now);
+  }
+
+  private void end(Exchange.Ending ending, String failure, long endNanos) {
+    done = true;
+    Session next;
+    try {
+      Integer planned = identity.plannedTokens();
+      RequestTimings timings;
+      String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
+      if (parser != null) {
+        parser.end();
+        timings = timer.finish(endNanos, planned);
+      } else {
+        StreamEvent response =
+            streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
+        timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
+      }
+      Verdict verdict =
+          RequestClassifier.classify(
+              new Exchange(
+                  streamed,
+                  httpStatus,
+                  contentType,
+                  text,
+                  bodyCut,
+                  timings,
+                  ending,
+                  failure,
+                  action.run().settings().timeout().toMillis()));
+      RequestRecord record =
+          RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error());
+      action.run().record(record);
+      next = logRows(record);
+    } catch (RuntimeException e) {
+      // Never a dead virtual user: the request is a KO row with the reason.
+      long now = action.run().gatling().nowMillis();
+      action.run().gatling().logRow(session, action.name(), startMs, now, false, e.toString());
+      next = session.markAsFailed();
+    } finally {
+      if (workload != null) {
+        workload.ended(identity.phase());
+      }
+    }
+    action.next().$bang(next);
+  }
+
+  /**
+   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT} and, with an
+   * SLO, {@code NAME SLO}; warmup requests' rows in the group {@code warmup}.
+   */
+  private Session logRows(RequestRecord record) {
+    GatlingCore gatling = action.run().gatling();
+    String name = action.name();
+    boolean warmup = "warmup".equals(record.phase());
+    Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
+    boolean ok = record.status() == RequestStatus.OK;
+    String error = ok ? null : record.error();
+    long end = startMs + Math.round(record.e2eMs());
+    gatling.logRow(s, name, startMs, end, ok, error);
+    if (record.ttftMs() != null) {
+      long firstToken = startMs + Math.round(record.ttftMs());
+      gatling.logRow(s, name + " TTFT", startMs, firstToken, ok, error);
+      if (record.tpotMs() != null) {
+        gatling.logRow(
+            s, name + " TPOT", firstToken, firstToken + Math.round(record.tpotMs()), ok, error);
+      }
+    }
+    Slo slo = action.run().slo();
+    if (slo.isSet()) {
+      List<String> missed = slo.missed(record);
+      List<String> described = new ArrayList<>();
+      for (String c : missed) {
+        described.add(slo.describe(c));
+      }
+      gatling.logRow(
+          s,
+          name + " SLO",
+          startMs,
+          end,
+          missed.isEmpty(),
+          missed.isEmpty() ? null : "missed " + String.join(", ", described));
+    }
+    s = GatlingCore.logGroupRequestTimings(s, startMs, end);
+    if (!ok) {
+      s = s.markAsFailed();
+    }
+    return warmup ? gatling.exitGroup(s, end) : s;
+  }
+
+  private static boolean isEventStream(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    int semi = contentType.indexOf(';');
+    String mime = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
+    return mime.toLowerCase(Locale.ROOT).equals("text/event-stream");
+  }
+
+  private static String oneLine(Throwable t) {
+    String message = t.getMessage();
+    String text = t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    return text.replace('\n', ' ').replace('\r', ' ');
+  }
+}

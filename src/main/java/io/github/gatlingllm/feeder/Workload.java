@@ -1,0 +1,249 @@
+package io.github.gatlingllm.feeder;
+
+import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.prompt.PromptSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. The prompts of one workload: a warmup phase of {@code warmupBudget} requests, then a
+ * measured phase of {@code budget} requests, handed out in index order across all virtual users (so
+ * a phase digest over N requests equals {@code gatling-llm prompts --requests N}'s), and what the
+ * LLM action needs to know of them while they run: requests in flight, the barrier between warmup
+ * and measured phases, and whether the budget is spent.
+ *
+ * <p>Thread-safe: Gatling polls a feeder from one actor at a time, possibly on different threads;
+ * the LLM action reports completions from every event loop.
+ */
+public final class Workload {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Workload.class);
+
+  /**
+   * The workloads made in this JVM and not yet ended by a run: a run stops its injection once all
+   * of them are spent. Gatling builds a simulation's feeders before its load starts but gives them
+   * no handle on the run, hence this one process-wide list.
+   */
+  private static final List<Workload> OPEN = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private final String name;
+  private final PromptSource measured;
+  private final PromptSource warmup;
+  private final long budget;
+  private final long warmupBudget;
+  private final Map<String, Object> doneRecord;
+  private long nextWarmup;
+  private long nextMeasured;
+  private long warmupInFlight;
+  private long inFlight;
+  private long doneHandedOut;
+  private final List<Runnable> parked = new ArrayList<>();
+
+  /**
+   * A workload over a measured source; its warmup source is the same spec's {@code warmup} phase.
+   *
+   * @param name the workload's name, shown in the record and logs, never blank
+   * @param measured the measured phase's prompts, never null
+   * @param budget measured requests, at least 1
+   * @param warmupBudget warmup requests, at least 0
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public Workload(String name, PromptSource measured, long budget, long warmupBudget) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.measured = Objects.requireNonNull(measured, "measured");
+    if (budget < 1) {
+      throw new IllegalArgumentException("requests: got " + budget + ", expected >= 1");
+    }
+    if (warmupBudget < 0) {
+      throw new IllegalArgumentException("warmup: got " + warmupBudget + ", expected >= 0");
+    }
+    this.budget = budget;
+    this.warmupBudget = warmupBudget;
+    this.warmup = measured.forPhase("warmup");
+    measured.warm();
+    if (warmupBudget > 0) {
+      warmup.warm();
+    }
+    Map<String, Object> done = new HashMap<>(4);
+    done.put(PromptFeeder.DONE, true);
+    done.put(PromptFeeder.WORKLOAD, this);
+    this.doneRecord = java.util.Collections.unmodifiableMap(done);
+    OPEN.add(this);
+  }
+
+  /**
+   * Whether every workload made in this JVM and not yet closed is {@link #spent()}.
+   *
+   * @return true when no workload has anything more to send or wait for
+   */
+  public static boolean allSpent() {
+    for (Workload w : OPEN) {
+      if (!w.spent()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
+  public void close() {
+    OPEN.remove(this);
+  }
+
+  /**
+   * The next record: warmup prompts first, then measured ones, then {@link PromptFeeder#DONE}
+   * records once both budgets are handed out. A prompt is taken and forgotten at once: the source
+   * keeps its digest, the record holds its text.
+   *
+   * @return the record, never null
+   */
+  public synchronized Map<String, Object> next() {
+    PromptSource source;
+    long index;
+    if (nextWarmup < warmupBudget) {
+      source = warmup;
+      index = nextWarmup++;
+      warmupInFlight++;
+    } else if (nextMeasured < budget) {
+      source = measured;
+      index = nextMeasured++;
+    } else {
+      if (doneHandedOut++ == 0) {
+        LOG.info(
+            "workload {}: its {} measured requests are handed out; virtual users that ask for more"
+                + " end without a request (the injection outlasts the prompt budget)",
+            name,
+            budget);
+      }
+      return doneRecord;
+    }
+    inFlight++;
+    Prompt prompt = source.take(index);
+    source.forget(index);
+    Map<String, Object> record = new HashMap<>(16);
+    record.put(PromptFeeder.WORKLOAD, this);
+    record.put(PromptFeeder.INDEX, index);
+    record.put(PromptFeeder.PHASE, source.phase());
+    record.put(PromptFeeder.TEXT, prompt.text());
+    record.put(PromptFeeder.PROMPT_ID, prompt.promptId());
+    record.put(PromptFeeder.DIGEST, prompt.digest());
+    if (prompt.prefixGroup() != null) {
+      record.put(PromptFeeder.PREFIX_GROUP, prompt.prefixGroup());
+      record.put(PromptFeeder.SHARED_PREFIX_TOKENS, prompt.sharedPrefixTokens());
+    }
+    record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
+    record.put(PromptFeeder.DONE, false);
+    return record;
+  }
+
+  /**
+   * Holds a measured request back until every warmup request has ended, so the measured phase
+   * starts on the state the warmup left (no measured request overlaps a warmup one).
+   *
+   * @param resume runs once the warmup has ended (on the thread that ends the last warmup request),
+   *     or never when this returns false
+   * @return true if the request must wait for {@code resume}, false if it may go now
+   */
+  public synchronized boolean holdUntilWarmedUp(Runnable resume) {
+    if (warmupInFlight == 0 && nextWarmup >= warmupBudget) {
+      return false;
+    }
+    parked.add(resume);
+    return true;
+  }
+
+  /**
+   * A fed record's request ended (or was dropped): updates what is in flight and releases the
+   * measured requests held by {@link #holdUntilWarmedUp} when the last warmup request ends.
+   *
+   * @param phase the record's phase
+   */
+  public void ended(String phase) {
+    List<Runnable> release = List.of();
+    synchronized (this) {
+      inFlight--;
+      if ("warmup".equals(phase)) {
+        warmupInFlight--;
+        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
+          release = new ArrayList<>(parked);
+          parked.clear();
+        }
+      }
+    }
+    release.forEach(Runnable::run);
+  }
+
+  /**
+   * Whether every prompt is handed out and every request of them has ended.
+   *
+   * @return true when the workload has nothing more to send or wait for
+   */
+  public synchronized boolean spent() {
+    return nextWarmup >= warmupBudget && nextMeasured >= budget && inFlight == 0;
+  }
+
+  /**
+   * The workload's name.
+   *
+   * @return never null
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * The prompt spec.
+   *
+   * @return never null
+   */
+  public PromptSpec spec() {
+    return measured.spec();
+  }
+
+  /**
+   * The measured phase's source (seed, case id, tokenizer, digest).
+   *
+   * @return never null
+   */
+  public PromptSource measured() {
+    return measured;
+  }
+
+  /**
+   * The warmup phase's source.
+   *
+   * @return never null
+   */
+  public PromptSource warmup() {
+    return warmup;
+  }
+
+  /**
+   * The measured budget.
+   *
+   * @return at least 1
+   */
+  public long budget() {
+    return budget;
+  }
+
+  /**
+   * The warmup budget.
+   *
+   * @return at least 0
+   */
+  public long warmupBudget() {
+    return warmupBudget;
+  }
+
+  @Override
+  public String toString() {
+    return "workload " + name;
+  }
+}

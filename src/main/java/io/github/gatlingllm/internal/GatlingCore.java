@@ -1,0 +1,167 @@
+package io.github.gatlingllm.internal;
+
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.commons.util.GatlingVersion$;
+import io.gatling.core.CoreComponents;
+import io.gatling.core.action.Action;
+import io.gatling.commons.validation.Success;
+import io.gatling.commons.validation.Validation;
+import io.gatling.core.action.StopLoadGenerator;
+import io.gatling.core.session.Block;
+import io.gatling.core.session.GroupBlock;
+import io.gatling.core.session.Session;
+import io.gatling.core.stats.StatsEngine;
+import java.util.Objects;
+import scala.Option;
+import scala.collection.immutable.List;
+import scala.runtime.BoxedUnit;
+
+/**
+ * For internal use only. Gatling 3.16's core internals that an LLM action needs besides HTTP: rows
+ * in Gatling's statistics with a given start and end, a group around one request, ending a virtual
+ * user, stopping the load generator and running code when the run terminates. Looked up in one
+ * place, with {@code GatlingInternalsTest} failing when an upgrade moves one.
+ */
+public final class GatlingCore {
+
+  private final CoreComponents core;
+  private final StatsEngine stats;
+
+  /**
+   * The internals of one simulation's core components.
+   *
+   * @param core the core components, from the scenario context, never null
+   */
+  public GatlingCore(CoreComponents core) {
+    this.core = Objects.requireNonNull(core, "core");
+    this.stats = core.statsEngine();
+  }
+
+  /**
+   * The running Gatling's version.
+   *
+   * @return e.g. {@code 3.16.0}
+   */
+  public static String version() {
+    return GatlingVersion$.MODULE$.ThisVersion().fullVersion();
+  }
+
+  /**
+   * Gatling's clock, epoch milliseconds: the clock of every row.
+   *
+   * @return now, epoch ms
+   */
+  public long nowMillis() {
+    return core.clock().nowMillis();
+  }
+
+  /**
+   * Logs one response row into Gatling's statistics (console, {@code simulation.log}, HTML report,
+   * assertions), in the session's groups.
+   *
+   * @param session the virtual user's session, never null
+   * @param name the row's name
+   * @param startMs start, epoch ms of Gatling's clock
+   * @param endMs end, epoch ms; raised to {@code startMs} when earlier
+   * @param ok OK or KO
+   * @param message the KO message, or null
+   */
+  public void logRow(
+      Session session, String name, long startMs, long endMs, boolean ok, String message) {
+    stats.logResponse(
+        session.scenario(),
+        session.groups(),
+        name,
+        startMs,
+        Math.max(startMs, endMs),
+        ok ? OK$.MODULE$ : KO$.MODULE$,
+        Option.empty(),
+        Option.apply(message));
+  }
+
+  /**
+   * Enters a Gatling group, as {@code group(name).on(...)} does.
+   *
+   * @param session the session
+   * @param name the group's name
+   * @param startMs the group's start, epoch ms
+   * @return the session inside the group
+   */
+  public static Session enterGroup(Session session, String name, long startMs) {
+    return session.enterGroup(name, startMs);
+  }
+
+  /**
+   * Leaves the innermost group, logging its end as Gatling's group end does.
+   *
+   * @param session a session inside a group entered with {@link #enterGroup}
+   * @param endMs the group's end, epoch ms
+   * @return the session outside the group
+   * @throws IllegalStateException if the session is not inside a group
+   */
+  public Session exitGroup(Session session, long endMs) {
+    List<Block> stack = session.blockStack();
+    if (stack.isEmpty() || !(stack.head() instanceof GroupBlock group)) {
+      throw new IllegalStateException("gatling-llm: exitGroup outside a group");
+    }
+    stats.logGroupEnd(session.scenario(), group, endMs);
+    @SuppressWarnings("unchecked")
+    List<Block> outer = (List<Block>) stack.tail();
+    return session.exitGroup(outer);
+  }
+
+  /**
+   * Records request timings in the session's enclosing groups, as Gatling's HTTP action does.
+   *
+   * @param session the session
+   * @param startMs the request's start, epoch ms
+   * @param endMs its end, epoch ms
+   * @return the session
+   */
+  public static Session logGroupRequestTimings(Session session, long startMs, long endMs) {
+    return session.logGroupRequestTimings(startMs, endMs);
+  }
+
+  /**
+   * Gatling's exit: sending a session there ends its virtual user cleanly, wherever it is in its
+   * scenario (a {@code forever} loop included).
+   *
+   * @return the exit action
+   */
+  public Action exit() {
+    return core.exit();
+  }
+
+  /**
+   * Stops the load generator: gracefully (the run ends as if its injection had ended, the report
+   * is generated) or as a crash (the run fails with {@code message}).
+   *
+   * @param session the session of the virtual user that stops it
+   * @param message why, shown by Gatling
+   * @param crash whether the run failed
+   */
+  public void stopLoadGenerator(Session session, String message, boolean crash) {
+    Validation<String> text = new Success<>(message);
+    Validation<Object> yes = new Success<>(Boolean.TRUE);
+    new StopLoadGenerator(s -> text, s -> yes, crash, stats, core.controller(), core.exit())
+        .execute(session);
+  }
+
+  /**
+   * Runs {@code task} when Gatling terminates the run: after the load and the simulation's {@code
+   * after()}, before the HTML report and the assertions, whether they pass or not. Tasks run in the
+   * reverse order of registration.
+   *
+   * @param task the task, never null
+   */
+  public void onTermination(Runnable task) {
+    Objects.requireNonNull(task, "task");
+    core.actorSystem()
+        .registerOnTermination(
+            () -> {
+              task.run();
+              return BoxedUnit.UNIT;
+            });
+  }
+}

@@ -1,0 +1,162 @@
+package io.github.gatlingllm.internal;
+
+import io.gatling.commons.validation.Failure;
+import io.gatling.commons.validation.Success;
+import io.gatling.commons.validation.Validation;
+import io.gatling.core.CoreComponents;
+import io.gatling.core.protocol.Protocol;
+import io.gatling.core.session.Session;
+import io.gatling.core.structure.ScenarioContext;
+import io.gatling.http.cache.SslContextSupport$;
+import io.gatling.http.client.HttpListener;
+import io.gatling.http.client.Request;
+import io.gatling.http.client.impl.PrematureCloseException;
+import io.gatling.http.client.impl.RequestTimeoutException;
+import io.gatling.http.protocol.HttpComponents;
+import io.gatling.http.protocol.HttpProtocol;
+import io.gatling.http.protocol.HttpProtocol$;
+import io.gatling.http.request.HttpRequest;
+import io.gatling.http.request.HttpRequestDef;
+import io.gatling.http.request.builder.HttpRequestBuilder;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import java.util.Objects;
+import scala.Function1;
+
+/**
+ * For internal use only. Gatling 3.16's HTTP engine, driven from our own action instead of through
+ * Gatling's HTTP or SSE actions: the pieces of its internal API we use, looked up in one place, so
+ * that a Gatling upgrade that moves one fails here (and in {@code GatlingInternalsTest}) instead of
+ * somewhere in the middle of a run.
+ *
+ * <p>A request is built once per request name with Gatling's own Java DSL ({@code
+ * http(name).post(url)...}) and resolved per virtual user ({@link #clientRequest}), so the HTTP
+ * protocol's headers, proxy, DNS, TLS, HTTP/2 and request timeout apply. It is sent with {@link
+ * #send}, which hands every response callback to a {@link HttpListener} on the virtual user's
+ * event loop.
+ */
+public final class GatlingHttp {
+
+  private final HttpComponents components;
+  private final HttpRequestDef requestDef;
+
+  private GatlingHttp(HttpComponents components, HttpRequestDef requestDef) {
+    this.components = components;
+    this.requestDef = requestDef;
+  }
+
+  /**
+   * Gatling's HTTP components (engine, caches, the protocol) for an HTTP protocol of our own: a new
+   * HTTP engine, closed when the run terminates, as Gatling makes for its HTTP protocol.
+   *
+   * @param core the simulation's core components, never null
+   * @param protocol the HTTP protocol, e.g. {@code http.disableWarmUp().shareConnections()}
+   * @return the components; their {@code onStart}/{@code onExit} are the per-user start and end
+   *     (DNS resolver, TLS contexts, the user's own pool) that the caller must run
+   */
+  public static HttpComponents newComponents(
+      CoreComponents core, io.gatling.javaapi.http.HttpProtocolBuilder protocol) {
+    Objects.requireNonNull(core, "core");
+    Protocol built = protocol.protocol();
+    if (!(built instanceof HttpProtocol http)) {
+      throw new IllegalStateException(
+          "gatling-llm: Gatling's HTTP protocol builder made a "
+              + built.getClass().getName()
+              + " (Gatling "
+              + GatlingCore.version()
+              + "; gatling-llm is built for 3.16.0)");
+    }
+    Function1<HttpProtocol, HttpComponents> factory =
+        HttpProtocol$.MODULE$.HttpProtocolKey().newComponents(core);
+    return factory.apply(http);
+  }
+
+  /**
+   * Resolves a request against HTTP components made by {@link #newComponents}: the protocol's
+   * headers, proxy, DNS, TLS, HTTP/2 and request timeout apply.
+   *
+   * @param ctx the scenario being built, never null
+   * @param components the HTTP components, never null
+   * @param request the request built with Gatling's Java DSL, never null
+   * @return the request, ready to be resolved for each virtual user
+   * @throws IllegalStateException if Gatling's internals are not what this class expects
+   */
+  public static GatlingHttp of(
+      ScenarioContext ctx, HttpComponents components, HttpRequestActionBuilder request) {
+    Objects.requireNonNull(ctx, "ctx");
+    Objects.requireNonNull(components, "components");
+    Objects.requireNonNull(request, "request");
+    if (!(request.asScala() instanceof HttpRequestBuilder builder)) {
+      throw new IllegalStateException(
+          "gatling-llm: Gatling's HTTP request builder is not an io.gatling.http.request.builder"
+              + ".HttpRequestBuilder (Gatling "
+              + GatlingCore.version()
+              + "; gatling-llm is built for 3.16.0)");
+    }
+    HttpRequestDef def =
+        builder.build(
+            components.httpCaches(),
+            components.httpProtocol(),
+            ctx.throttled(),
+            ctx.coreComponents().configuration());
+    return new GatlingHttp(components, def);
+  }
+
+  /**
+   * The client request for one virtual user's session: URL, headers and body resolved.
+   *
+   * @param session the session the request's expressions read from, never null
+   * @return the request
+   * @throws IllegalArgumentException with Gatling's message when an expression fails
+   */
+  public Request clientRequest(Session session) {
+    Validation<HttpRequest> built = requestDef.build(session);
+    if (built instanceof Success<HttpRequest> success) {
+      return success.value().clientRequest();
+    }
+    throw new IllegalArgumentException(((Failure) (Object) built).message());
+  }
+
+  /**
+   * Sends a request through Gatling's HTTP engine; every callback of {@code listener} runs on the
+   * session's event loop.
+   *
+   * @param request the request from {@link #clientRequest}
+   * @param session the virtual user's session (its user id, event loop and TLS contexts)
+   * @param shareConnections whether to take the connection from the pool shared by all virtual
+   *     users of the event loop (pool key -1), rather than the virtual user's own pool
+   * @param listener receives the response, never null
+   */
+  public void send(
+      Request request, Session session, boolean shareConnections, HttpListener listener) {
+    components
+        .httpEngine()
+        .executeRequest(
+            request,
+            session.userId(),
+            shareConnections,
+            session.eventLoop(),
+            listener,
+            SslContextSupport$.MODULE$.sslContexts(session));
+  }
+
+  /**
+   * Whether a throwable handed to {@link HttpListener#onThrowable} is the client's request timeout.
+   *
+   * @param t the throwable
+   * @return true for Gatling's {@code RequestTimeoutException}
+   */
+  public static boolean isTimeout(Throwable t) {
+    return t instanceof RequestTimeoutException;
+  }
+
+  /**
+   * Whether a throwable handed to {@link HttpListener#onThrowable} says the connection closed
+   * before the response ended.
+   *
+   * @param t the throwable
+   * @return true for Gatling's {@code PrematureCloseException}
+   */
+  public static boolean isPrematureClose(Throwable t) {
+    return t instanceof PrematureCloseException;
+  }
+}

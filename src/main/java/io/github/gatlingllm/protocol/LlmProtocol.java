@@ -1,0 +1,136 @@
+package io.github.gatlingllm.protocol;
+
+import io.gatling.core.CoreComponents;
+import io.gatling.core.config.GatlingConfiguration;
+import io.gatling.core.protocol.Protocol;
+import io.gatling.core.protocol.ProtocolKey;
+import io.gatling.javaapi.http.HttpDsl;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.report.RunFolders;
+import io.github.gatlingllm.simulator.SimulatorConfig;
+import java.nio.file.Path;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Objects;
+import scala.Function1;
+
+/**
+ * Not API: build it with {@code LlmDsl.llm()}. Gatling's protocol of the LLM requests: the resolved
+ * settings, and the key under which Gatling makes its {@link LlmComponents} once per simulation.
+ */
+public final class LlmProtocol implements Protocol {
+
+  /** Gatling's key of this protocol's components. */
+  public static final ProtocolKey<LlmProtocol, LlmComponents> KEY = new Key();
+
+  private final LlmSettings settings;
+  private final SimulatorConfig simulator;
+  private final Map<String, Object> extraBody;
+  private final Map<String, String> headers;
+  private final Class<?> simulationClass;
+  private final RunFolders folders;
+  private final HttpProtocolBuilder http;
+
+  /**
+   * A protocol; lists the results folder now, before Gatling makes the run's folder.
+   *
+   * @param settings the checked settings, never null
+   * @param simulator the embedded simulator's configuration, never null
+   * @param extraBody further body fields of every request, never null
+   * @param headers further headers of every request, never null
+   * @param simulationClass the simulation's class, or null when not known (then any new run folder
+   *     is the run's)
+   * @param http Gatling's HTTP protocol of the LLM requests, never null
+   * @throws IllegalArgumentException if the results folder cannot be listed
+   */
+  public LlmProtocol(
+      LlmSettings settings,
+      SimulatorConfig simulator,
+      Map<String, Object> extraBody,
+      Map<String, String> headers,
+      Class<?> simulationClass,
+      HttpProtocolBuilder http) {
+    this.http = Objects.requireNonNull(http, "http");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.simulator = Objects.requireNonNull(simulator, "simulator");
+    this.extraBody = Map.copyOf(extraBody);
+    this.headers = Map.copyOf(headers);
+    this.simulationClass = simulationClass;
+    Path results = Path.of(settings.resultsFolder());
+    try {
+      this.folders = RunFolders.before(results, simulationClass);
+    } catch (java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException(
+          "llm.resultsFolder: cannot list \"" + results + "\" (" + e.getCause() + ")", e);
+    }
+  }
+
+  /**
+   * The settings.
+   *
+   * @return never null
+   */
+  public LlmSettings settings() {
+    return settings;
+  }
+
+  SimulatorConfig simulator() {
+    return simulator;
+  }
+
+  Map<String, Object> extraBody() {
+    return extraBody;
+  }
+
+  Map<String, String> headers() {
+    return headers;
+  }
+
+  Class<?> simulationClass() {
+    return simulationClass;
+  }
+
+  RunFolders folders() {
+    return folders;
+  }
+
+  HttpProtocolBuilder http() {
+    return http;
+  }
+
+  private static final class Key implements ProtocolKey<LlmProtocol, LlmComponents> {
+
+    @SuppressWarnings("unchecked")
+    @Override
+    public Class<Protocol> protocolClass() {
+      return (Class<Protocol>) (Class<?>) LlmProtocol.class;
+    }
+
+    @Override
+    public LlmProtocol defaultProtocolValue(GatlingConfiguration configuration) {
+      // A simulation that sends LLM requests without .protocols(llm()): -Dllm.* and defaults.
+      LlmSettings settings = LlmSettings.fromSystemProperties();
+      HttpProtocolBuilder http = HttpDsl.http.disableWarmUp();
+      return new LlmProtocol(
+          settings,
+          SimulatorConfig.defaults(),
+          Map.of(),
+          Map.of(),
+          null,
+          "per-user".equals(settings.connections()) ? http : http.shareConnections());
+    }
+
+    @Override
+    public Function1<LlmProtocol, LlmComponents> newComponents(CoreComponents core) {
+      // Called once per simulation; the function once per scenario: one run per protocol.
+      Map<LlmProtocol, LlmComponents> runs = new IdentityHashMap<>();
+      return protocol -> {
+        synchronized (runs) {
+          return runs.computeIfAbsent(
+              protocol, p -> new LlmComponents(RunContext.start(p, core)));
+        }
+      };
+    }
+  }
+}

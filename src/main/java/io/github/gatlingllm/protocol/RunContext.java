@@ -1,0 +1,474 @@
+package io.github.gatlingllm.protocol;
+
+import io.gatling.core.CoreComponents;
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.feeder.Workload;
+import io.gatling.http.protocol.HttpComponents;
+import io.github.gatlingllm.internal.GatlingCore;
+import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.Goodput;
+import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.report.IndexLink;
+import io.github.gatlingllm.report.ReportPage;
+import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.simulator.Simulator;
+import io.github.gatlingllm.simulator.SimulatorConfig;
+import io.github.gatlingllm.target.ServerInfo;
+import io.github.gatlingllm.target.ServerProbe;
+import io.github.gatlingllm.token.TokenCounter;
+import io.github.gatlingllm.token.TokenCounters;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. One simulation's LLM run: made by the LLM protocol's components when Gatling builds the
+ * scenarios, before any load. Starting it checks nothing twice (the settings were checked when the
+ * protocol was built), loads the tokenizer, starts the embedded simulator or asks the server what
+ * it is, and opens the run record. It ends when Gatling terminates the run (after the load and
+ * {@code after()}, before the HTML report and the assertions) or, for a run stopped with Ctrl+C or
+ * SIGTERM, in a JVM shutdown hook: either way {@code llm-run.json}, the CSV and the report page are
+ * written once, and the embedded simulator stops after the last request.
+ *
+ * <p>Thread-safe: the LLM action calls it from every event loop.
+ */
+public final class RunContext {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunContext.class);
+
+  private final LlmProtocol protocol;
+  private final LlmSettings settings;
+  private final GatlingCore gatling;
+  private final TokenCounter counter;
+  private final Simulator simulator;
+  private final String baseUrl;
+  private final String model;
+  private final ServerInfo server;
+  private final RunRecorder recorder;
+  private final HttpComponents http;
+  private final Set<String> requestNames = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Set<Workload> workloads = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final AtomicBoolean finished = new AtomicBoolean();
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final AtomicLong inFlight = new AtomicLong();
+  private final AtomicLong peakInFlight = new AtomicLong();
+  private final AtomicLong usersEndedByBudget = new AtomicLong();
+  private final Thread shutdownHook;
+
+  private RunContext(LlmProtocol protocol, CoreComponents core) {
+    this.protocol = protocol;
+    this.settings = protocol.settings();
+    this.gatling = new GatlingCore(core);
+    this.http = GatlingHttp.newComponents(core, protocol.http());
+    try {
+      this.counter = TokenCounters.shared(settings.tokenizer());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
+    }
+    if (settings.baseUrl() == null) {
+      SimulatorConfig config = protocol.simulator().withTokenCounter(counter);
+      if (settings.model() != null) {
+        config = config.withModel(settings.model());
+      }
+      this.simulator = Simulator.start(config, 0);
+      this.baseUrl = simulator.baseUrl();
+      this.model = simulator.config().model();
+      this.server = null;
+      LOG.info("llm.baseUrl is not set: started the embedded simulator at {}", baseUrl);
+    } else {
+      this.simulator = null;
+      this.baseUrl = stripSlash(settings.baseUrl());
+      this.server = ServerProbe.probe(baseUrl, settings.apiKey(), ServerProbe.DEFAULT_TIMEOUT);
+      this.model = settings.modelFor(server);
+      warnAboutTarget();
+    }
+    try {
+      this.recorder = new RunRecorder(protocol.folders(), settings.slo());
+    } catch (java.io.UncheckedIOException e) {
+      if (simulator != null) {
+        simulator.close();
+      }
+      throw new IllegalArgumentException(
+          "llm.resultsFolder: cannot write run records under \""
+              + settings.resultsFolder()
+              + "\" ("
+              + e.getCause()
+              + "), expected a folder that exists or can be made",
+          e);
+    }
+    this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    gatling.onTermination(this::terminate);
+    warnOnLowFileLimit();
+  }
+
+  /**
+   * Starts the run of a protocol.
+   *
+   * @param protocol the protocol, never null
+   * @param core Gatling's core components, never null
+   * @return the run
+   * @throws IllegalArgumentException naming a bad setting (e.g. a tokenizer that cannot be loaded)
+   */
+  static RunContext start(LlmProtocol protocol, CoreComponents core) {
+    return new RunContext(protocol, core);
+  }
+
+  private void warnAboutTarget() {
+    String url = settings.redactedBaseUrl();
+    if (!baseUrl.endsWith("/v1")) {
+      LOG.warn(
+          "llm.baseUrl {} does not end in /v1: requests go to {}/chat/completions; most"
+              + " OpenAI-compatible servers serve {}/v1/chat/completions",
+          url,
+          url,
+          url);
+    }
+    if (server.answeredNothing()) {
+      LOG.warn(
+          "nothing answered at llm.baseUrl {} ({} asked, {} ms each: refused or silent): is the URL"
+              + " right and the server up? The run goes on",
+          url,
+          String.join(", ", server.answers().keySet()),
+          ServerProbe.DEFAULT_TIMEOUT.toMillis());
+    }
+    server.answers().entrySet().stream()
+        .filter(e -> e.getValue() == 401 || e.getValue() == 403)
+        .findFirst()
+        .ifPresent(
+            e ->
+                LOG.warn(
+                    "{} answered HTTP {} to the server probe: the server wants credentials"
+                        + " (llm.apiKey or OPENAI_API_KEY{})",
+                    e.getKey(),
+                    e.getValue(),
+                    settings.apiKey() == null ? ", neither is set" : ", check the key"));
+    if (settings.model() == null) {
+      if (server.firstModel() != null) {
+        LOG.info("llm.model is not set: using the server's first model, {}", model);
+      } else {
+        LOG.warn(
+            "llm.model is not set and {}/models lists no model: requests name the model {}",
+            url,
+            model);
+      }
+    } else if (!server.models().isEmpty() && !server.models().contains(model)) {
+      LOG.warn(
+          "llm.model {} is not among the models {}/models lists ({}): the server may refuse every"
+              + " request",
+          model,
+          url,
+          String.join(", ", server.models()));
+    }
+  }
+
+  /**
+   * The settings.
+   *
+   * @return never null
+   */
+  public LlmSettings settings() {
+    return settings;
+  }
+
+  /**
+   * The SLO requests are judged against.
+   *
+   * @return {@link Slo#NONE} when none is set
+   */
+  public Slo slo() {
+    return settings.slo();
+  }
+
+  /**
+   * Gatling's core internals of this simulation.
+   *
+   * @return never null
+   */
+  public GatlingCore gatling() {
+    return gatling;
+  }
+
+  /**
+   * Gatling's HTTP components of the LLM requests.
+   *
+   * @return never null
+   */
+  public HttpComponents http() {
+    return http;
+  }
+
+  /**
+   * The URL of an endpoint, e.g. {@code http://127.0.0.1:8000/v1/chat/completions}.
+   *
+   * @param endpoint the endpoint
+   * @return the absolute URL, credentials included when the base URL has them
+   */
+  public String url(Endpoint endpoint) {
+    return baseUrl + "/" + endpoint.path();
+  }
+
+  /**
+   * What the body of a request holds besides the prompt.
+   *
+   * @param endpoint the request's endpoint
+   * @param maxTokens the request's own {@code max_tokens}, or null for the protocol's
+   * @param extra the request's own further fields (over the protocol's), never null
+   * @return the settings
+   * @throws IllegalArgumentException if an extra field is one the body sets itself
+   */
+  public RequestSettings requestSettings(
+      Endpoint endpoint, Integer maxTokens, Map<String, Object> extra) {
+    Map<String, Object> body = new LinkedHashMap<>(protocol.extraBody());
+    body.putAll(extra);
+    return new RequestSettings(
+        endpoint,
+        model,
+        maxTokens == null ? settings.outputTokens() : maxTokens,
+        RequestSettings.MAX_TOKENS,
+        settings.stream(),
+        true,
+        settings.ignoreEos() ? Boolean.TRUE : null,
+        settings.temperature(),
+        body.isEmpty() ? null : body);
+  }
+
+  /**
+   * The protocol's further headers of every request, and the bearer token's.
+   *
+   * @return header name to value, in order
+   */
+  public Map<String, String> headers() {
+    Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
+    if (settings.apiKey() != null) {
+      headers.put("Authorization", "Bearer " + settings.apiKey());
+    }
+    if ("per-request".equals(settings.connections())) {
+      headers.put("Connection", "close");
+    }
+    return headers;
+  }
+
+  /**
+   * Whether requests take connections from the pool shared by all virtual users.
+   *
+   * @return true unless {@code llm.connections=per-user}
+   */
+  public boolean shareConnections() {
+    return !"per-user".equals(settings.connections());
+  }
+
+  /**
+   * Names a request of this run, for the goodput report.
+   *
+   * @param name the request name
+   */
+  public void addRequestName(String name) {
+    requestNames.add(name);
+  }
+
+  /**
+   * A request of a workload is about to be sent: counts it in flight and notes the workload.
+   *
+   * @param workload the record's workload
+   */
+  public void started(Workload workload) {
+    workloads.add(workload);
+    long now = inFlight.incrementAndGet();
+    peakInFlight.accumulateAndGet(now, Math::max);
+  }
+
+  /**
+   * Records a finished request; call once per request {@link #started}.
+   *
+   * @param record the request, never null
+   */
+  public void record(RequestRecord record) {
+    recorder.record(record);
+    inFlight.decrementAndGet();
+  }
+
+  /**
+   * A virtual user was fed past its workload's budget and ends.
+   *
+   * @return true when, with this, every workload made in this JVM is spent: the run then stops its
+   *     injection (the caller does it, once)
+   */
+  public boolean userEndedByBudget() {
+    usersEndedByBudget.incrementAndGet();
+    return Workload.allSpent() && stopping.compareAndSet(false, true);
+  }
+
+  private void terminate() {
+    finish(false);
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // The JVM is shutting down: the hook has run or runs now, and finds the run finished.
+    }
+  }
+
+  /**
+   * Writes the run record into Gatling's run folder and stops the embedded simulator; runs once.
+   *
+   * @param interrupted whether the run was stopped before its end
+   */
+  void finish(boolean interrupted) {
+    if (!finished.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      long open = inFlight.get();
+      if (open > 0) {
+        LOG.warn(
+            "{} LLM requests were still in flight when the run ended: they are not recorded", open);
+      }
+      Path folder = recorder.finish(runInfo().toMap(), interrupted, ReportPage::render);
+      reportGoodput();
+      if (!interrupted) {
+        IndexLink.onExit(folder);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("could not write the LLM run record: {}", e.toString());
+    } finally {
+      synchronized (workloads) {
+        workloads.forEach(Workload::close);
+      }
+      if (simulator != null) {
+        simulator.close();
+      }
+    }
+  }
+
+  private void reportGoodput() {
+    if (!settings.slo().isSet()) {
+      return;
+    }
+    Goodput overall = recorder.summary().overall().goodput();
+    LOG.info("{}", overall.describe());
+    if (settings.goodputRatio() == null) {
+      return;
+    }
+    List<String> names;
+    synchronized (requestNames) {
+      names = new ArrayList<>(requestNames);
+    }
+    for (String name : names) {
+      GroupSummary group = recorder.summary().group(name, "measured");
+      Goodput g = group == null ? overall : group.goodput();
+      String shortfall = g.shortfall(settings.goodputRatio());
+      if (shortfall != null) {
+        LOG.error("{} (llm.assert.goodputRatio, request {})", shortfall, name);
+      }
+    }
+  }
+
+  private RunInfo runInfo() {
+    List<RunInfo.Prompts> prompts = new ArrayList<>();
+    long warmup = 0;
+    long measured = 0;
+    synchronized (workloads) {
+      for (Workload w : workloads) {
+        prompts.add(prompts(w));
+        warmup += w.warmup().handedOut();
+        measured += w.measured().handedOut();
+      }
+    }
+    RunInfo.Target target =
+        new RunInfo.Target(
+            simulator != null ? baseUrl : settings.redactedBaseUrl(),
+            simulator != null,
+            model,
+            settings.endpoint(),
+            server == null ? null : server.toRecord());
+    RunInfo.Decoding decoding =
+        new RunInfo.Decoding(
+            settings.outputTokens(),
+            settings.ignoreEos(),
+            settings.temperature(),
+            settings.stream(),
+            settings.stream());
+    RunInfo.Load load =
+        new RunInfo.Load(
+            peakInFlight.get(),
+            warmup,
+            measured,
+            settings.timeout().toMillis(),
+            settings.connections(),
+            usersEndedByBudget.get(),
+            List.of());
+    Class<?> simulation = protocol.simulationClass();
+    return new RunInfo(
+        "gatling-llm",
+        version(),
+        GatlingCore.version(),
+        simulation == null ? null : simulation.getName(),
+        prompts.isEmpty() ? null : prompts.get(0),
+        prompts.size() > 1 ? prompts : null,
+        target,
+        decoding,
+        load,
+        settings.slo().isSet() ? settings.slo().toRecord() : null,
+        settings.slo().isSet() ? new RunInfo.Assertions(settings.goodputRatio()) : null,
+        settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E");
+  }
+
+  private static RunInfo.Prompts prompts(Workload w) {
+    PromptSource m = w.measured();
+    Map<String, RunInfo.Phase> phases = new LinkedHashMap<>();
+    phases.put("warmup", new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
+    phases.put("measured", new RunInfo.Phase(m.handedOut(), m.digest()));
+    return new RunInfo.Prompts(
+        w.name(),
+        m.spec().toRecord(),
+        PromptSource.GENERATOR_VERSION,
+        m.seed(),
+        m.caseId(),
+        m.inputTokens(),
+        m.counter().identity(),
+        phases,
+        m.spec().sharedPrefixRatio());
+  }
+
+  /**
+   * Warns when the process's open-files limit is in reach: every open stream is a socket, and an
+   * open loop holds up to (arrival rate x {@code llm.timeout}) of them when the server or the
+   * client falls behind.
+   */
+  private static void warnOnLowFileLimit() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.UnixOperatingSystemMXBean unix
+        && unix.getMaxFileDescriptorCount() < 16_384) {
+      LOG.warn(
+          "the open-files limit of this JVM is {}: every open LLM stream holds a socket; for more"
+              + " streams in flight than that, raise it in the shell that starts the run (ulimit -n"
+              + " 65536; ulimit -Hn shows the most allowed)",
+          unix.getMaxFileDescriptorCount());
+    }
+  }
+
+  private static String version() {
+    Package p = RunContext.class.getPackage();
+    String version = p == null ? null : p.getImplementationVersion();
+    return version == null ? "development build" : version;
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}

@@ -1,0 +1,151 @@
+package io.github.gatlingllm.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code llm-run.json} says of a run besides its metrics (which {@link RunRecorder} adds): the
+ * product, the prompts of each workload, the target, the decoding settings, the load and the SLO.
+ * Field names are snake case in the file; users' scripts read them, so fields are only ever added,
+ * never renamed or dropped.
+ *
+ * @param product always {@code gatling-llm}
+ * @param version the product's version, or {@code development build}
+ * @param gatlingVersion the Gatling version the run ran on
+ * @param simulation the simulation's class name, or null when not known
+ * @param prompts the first workload's prompts (the only one in most runs)
+ * @param workloads every workload, when there are several; else null (absent)
+ * @param target where requests went
+ * @param decoding what every request asked for
+ * @param load how the load was made
+ * @param slo the SLO as {@code Slo.toRecord()} gives it, or null (absent) when none is set
+ * @param assertions the goodput assertion's ratio, or null (absent) when no SLO is set
+ * @param note a remark on what was not measured, or null (absent)
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunInfo(
+    String product,
+    String version,
+    String gatlingVersion,
+    String simulation,
+    Prompts prompts,
+    List<Prompts> workloads,
+    Target target,
+    Decoding decoding,
+    Load load,
+    Map<String, Object> slo,
+    Assertions assertions,
+    String note) {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /**
+   * One workload's prompts.
+   *
+   * @param workload its name
+   * @param spec the prompt spec's record ({@code mode}, and for shared-prefix {@code
+   *     shared_prefix_ratio} and {@code prefix_groups})
+   * @param generatorVersion the prompt generator's version
+   * @param seed the seed
+   * @param caseId the case id
+   * @param inputTokens the prompt size aimed for, in tokens
+   * @param tokenizer the tokenizer's identity
+   * @param phases {@code warmup} and {@code measured}, each with its requests and digest
+   * @param plannedSharedShare the shared-prefix ratio, or null
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Prompts(
+      String workload,
+      Map<String, Object> spec,
+      int generatorVersion,
+      long seed,
+      String caseId,
+      int inputTokens,
+      Map<String, Object> tokenizer,
+      Map<String, Phase> phases,
+      Double plannedSharedShare) {}
+
+  /**
+   * One phase of a workload.
+   *
+   * @param requests prompts handed out
+   * @param digest the phase digest over them, in index order
+   */
+  public record Phase(long requests, String digest) {}
+
+  /**
+   * Where requests went.
+   *
+   * @param baseUrl the base URL without credentials
+   * @param embeddedSimulator whether it was the embedded simulator
+   * @param model the model sent
+   * @param endpoint the protocol's default endpoint
+   * @param server what the server said about itself, or null (absent) for the simulator
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Target(
+      String baseUrl,
+      boolean embeddedSimulator,
+      String model,
+      String endpoint,
+      Map<String, Object> server) {}
+
+  /**
+   * What every request asked for.
+   *
+   * @param maxTokens the protocol's {@code max_tokens}
+   * @param ignoreEos whether {@code ignore_eos: true} was sent
+   * @param temperature the temperature sent, or null
+   * @param stream whether answers were streamed
+   * @param includeUsage whether {@code stream_options.include_usage} was sent
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Decoding(
+      int maxTokens, boolean ignoreEos, Double temperature, boolean stream, boolean includeUsage) {}
+
+  /**
+   * How the load was made.
+   *
+   * @param concurrency the most LLM requests in flight at once, as seen by the action
+   * @param warmupRequests warmup requests handed out, over all workloads
+   * @param requests measured requests handed out, over all workloads
+   * @param timeoutMs {@code llm.timeout}, ms
+   * @param connections {@code shared}, {@code per-user} or {@code per-request}
+   * @param usersEndedByBudget virtual users that ended because their workload's budget was spent
+   * @param profiles descriptions of the injection, when known (empty otherwise)
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Load(
+      long concurrency,
+      long warmupRequests,
+      long requests,
+      long timeoutMs,
+      String connections,
+      long usersEndedByBudget,
+      List<String> profiles) {}
+
+  /**
+   * The run's assertions.
+   *
+   * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Assertions(@JsonProperty("goodput_ratio") Double goodputRatio) {}
+
+  /**
+   * The record as ordered, JSON-ready maps, for {@link RunRecorder#finish}.
+   *
+   * @return the maps, in field order
+   */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> toMap() {
+    return MAPPER.convertValue(this, java.util.LinkedHashMap.class);
+  }
+}
