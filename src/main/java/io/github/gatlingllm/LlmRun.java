@@ -556,11 +556,12 @@ public final class LlmRun {
    */
   private Session collect(List<SseInboundMessage> messages, Session session) {
     long start = session.getLong(START);
-    RequestTimer timer = new RequestTimer(start);
+    // Gatling's SSE stamps are epoch milliseconds: scaled to nanoseconds of that same clock.
+    RequestTimer timer = new RequestTimer(start, start * 1_000_000L);
     for (SseInboundMessage message : messages) {
       String data = SseMessageData.extract(message.message());
       if (data != null) {
-        timer.onEvent(message.timestamp(), StreamEvent.parse(data));
+        timer.onEvent(message.timestamp() * 1_000_000L, StreamEvent.parse(data));
       }
     }
     // Only a failed session can hold a crashed stream: no reflection on the common path.
@@ -577,9 +578,10 @@ public final class LlmRun {
     }
     if (!session.isFailed() && crash == null && !messages.isEmpty()) {
       // The await's check consumed the [DONE] message: it arrived, after the last data event.
-      timer.onEvent(timer.lastEventMs(), StreamEvent.DONE);
+      timer.onEvent(timer.lastEventNanos(), StreamEvent.DONE);
     }
-    long end = messages.isEmpty() ? System.currentTimeMillis() : timer.lastEventMs();
+    long end =
+        messages.isEmpty() ? System.currentTimeMillis() * 1_000_000L : timer.lastEventNanos();
     // Without usage from the server, the prompt's planned count (the run's tokenizer, without the
     // chat template) stands in, marked not exact.
     RequestTimings timings = timer.finish(end, session.getInt(PromptFeeder.PLANNED_TOKENS));
@@ -696,7 +698,12 @@ public final class LlmRun {
     StreamEvent response = body == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(body);
     RequestTimings timings =
         RequestTimer.nonStreaming(
-            start, end, response, session.getInt(PromptFeeder.PLANNED_TOKENS), null);
+            start,
+            start * 1_000_000L,
+            end * 1_000_000L,
+            response,
+            session.getInt(PromptFeeder.PLANNED_TOKENS),
+            null);
     RequestStatus status =
         RequestStatus.classify(
             httpStatus, null, false, httpStatus == null, false, timings.outcome());
