@@ -10,11 +10,14 @@ import java.util.Objects;
 /**
  * Times one streamed request from its events' own arrival timestamps.
  *
- * <p>One instance per request; not thread-safe: feed it from one thread at a time (Gatling hands a
- * virtual user's messages over serially). Times are milliseconds of the caller's clock (Gatling's
- * {@code SseInboundMessage} timestamps); never read the clock when the events are handled, since
- * they may be handled long after they arrived. Negative intervals (a clock stepping back) count as
- * 0.
+ * <p>One instance per request; not thread-safe: feed it from one thread at a time. Instants are
+ * {@link System#nanoTime()} readings (nanoseconds on one monotonic clock with an arbitrary origin,
+ * compared by difference, so a wrap-around of the value does no harm), taken the moment the request
+ * was sent and each body chunk arrived; never read the clock when the events are handled, since
+ * they may be handled long after they arrived. Every duration is worked out from those nanoseconds
+ * and given in milliseconds rounded to the whole microsecond: {@code Math.round((t - t0) / 1000.0)
+ * / 1000.0} for instants {@code t0 <= t} (so 2,517,400 ns is 2.517 ms, 250,000 ns is 0.25 ms);
+ * negative intervals count as 0.
  *
  * <p>Definitions, following vLLM's {@code benchmarks/benchmark_serving.py} ({@code
  * backend_request_func.py}, {@code calculate_metrics}) and GuideLLM's per-request statistics:
@@ -32,18 +35,22 @@ import java.util.Objects;
  *       token-bearing event (vLLM's {@code itl}). When the server reports cumulative {@code
  *       usage.completion_tokens} on this event and the previous token-bearing one (vLLM's {@code
  *       stream_options.continuous_usage_stats}), an event that brought {@code k > 1} tokens spreads
- *       its gap into {@code k} values of {@code gap / k}; otherwise one value per event. Tokens
- *       that came with the first token-bearing event add no interval.
+ *       its gap into {@code k} values of {@code gap / k} (each rounded to the microsecond from the
+ *       gap's nanoseconds); otherwise one value per event. Tokens that came with the first
+ *       token-bearing event add no interval.
  *   <li><b>E2E</b>: start to the end given to {@link #finish(long, Integer)} (vLLM's {@code
- *       latency}); pass the {@code [DONE]} message's timestamp, see {@link #lastEventMs()}.
+ *       latency}); pass the {@code [DONE]} chunk's arrival, see {@link #lastEventNanos()}.
  *   <li><b>output tokens</b>: {@code usage.completion_tokens} as last reported (exact), else the
  *       number of token-bearing events (not exact: a chunk can carry several tokens or none).
  *   <li><b>TPOT</b>: {@code (E2E - TTFT) / (output tokens - 1)}, only with at least 2 output tokens
  *       (vLLM's {@code tpot}; GuideLLM's per-request {@code inter_token_latency} is the same
- *       quotient taken to the last token rather than to the end of the response).
- *   <li><b>output tokens/s</b> of one request: {@code output tokens / (E2E / 1000)}, as GuideLLM's
- *       per-request {@code output_tokens_per_second} (output tokens over request latency); vLLM's
- *       {@code output_throughput} is the run-wide counterpart, see {@link MetricsAggregator}.
+ *       quotient taken to the last token rather than to the end of the response); worked out from
+ *       the microsecond-rounded E2E and TTFT given here and rounded to the microsecond, so it can
+ *       be checked from a record's own {@code e2e_ms} and {@code ttft_ms}.
+ *   <li><b>output tokens/s</b> of one request: {@code output tokens / (E2E / 1000)} with E2E the
+ *       microsecond-rounded milliseconds given here (not itself rounded), as GuideLLM's per-request
+ *       {@code output_tokens_per_second} (output tokens over request latency); vLLM's {@code
+ *       output_throughput} is the run-wide counterpart, see {@link MetricsAggregator}.
  *   <li><b>prompt tokens</b>: {@code usage.prompt_tokens} (exact), else the caller's fallback count
  *       (not exact: a local count cannot see the server's chat template); <b>cached tokens</b>:
  *       {@code usage.prompt_tokens_details.cached_tokens}.
@@ -51,11 +58,17 @@ import java.util.Objects;
  */
 public final class RequestTimer {
 
+  private static final double NANOS_PER_MICRO = 1000.0;
+  private static final double MICROS_PER_MS = 1000.0;
+
   private final long startMs;
-  private long firstEventMs = Long.MIN_VALUE;
-  private long lastEventMs = Long.MIN_VALUE;
-  private long firstTokenMs = Long.MIN_VALUE;
-  private long lastTokenMs;
+  private final long startNanos;
+  private boolean anyEvent;
+  private long firstEventNanos;
+  private long lastEventNanos;
+  private boolean anyToken;
+  private long firstTokenNanos;
+  private long lastTokenNanos;
   private Integer lastTokenCumulative;
   private double[] itl = new double[16];
   private int itlCount;
@@ -70,32 +83,40 @@ public final class RequestTimer {
   private boolean finished;
 
   /**
-   * A timer for a request that started at {@code startMs}.
+   * A timer for a request that started at {@code startMs} (wall clock) and {@code startNanos}
+   * (monotonic clock): two readings of the same moment, taken when the request is sent.
    *
-   * @param startMs the request start, epoch milliseconds of Gatling's clock
+   * @param startMs the request start, epoch milliseconds ({@link System#currentTimeMillis()}); only
+   *     recorded as {@link RequestTimings#startMs()}, never used for a duration
+   * @param startNanos the request start, {@link System#nanoTime()} nanoseconds; every duration is
+   *     measured from it
    */
-  public RequestTimer(long startMs) {
+  public RequestTimer(long startMs, long startNanos) {
     this.startMs = startMs;
+    this.startNanos = startNanos;
   }
 
   /**
-   * Takes one event in. Events after {@code [DONE]} only move {@link #lastEventMs()}; {@link
+   * Takes one event in. Events after {@code [DONE]} only move {@link #lastEventNanos()}; {@link
    * StreamEvent.Kind#EMPTY} payloads count as the first event but carry nothing else.
    *
-   * @param arrivalMs the event's arrival, epoch milliseconds (the SSE message's own timestamp)
+   * @param arrivalNanos the arrival of the body chunk that held the event, {@link
+   *     System#nanoTime()} nanoseconds read the moment the chunk arrived (every event of one chunk
+   *     gets the chunk's stamp)
    * @param event the parsed payload, never null
    * @throws NullPointerException if {@code event} is null
    * @throws IllegalStateException if {@link #finish} was called
    */
-  public void onEvent(long arrivalMs, StreamEvent event) {
+  public void onEvent(long arrivalNanos, StreamEvent event) {
     Objects.requireNonNull(event, "event");
     if (finished) {
       throw new IllegalStateException("onEvent after finish: a RequestTimer times one request");
     }
-    if (firstEventMs == Long.MIN_VALUE) {
-      firstEventMs = arrivalMs;
+    if (!anyEvent) {
+      anyEvent = true;
+      firstEventNanos = arrivalNanos;
     }
-    lastEventMs = arrivalMs;
+    lastEventNanos = arrivalNanos;
     if (done) {
       return;
     }
@@ -111,14 +132,14 @@ public final class RequestTimer {
           malformed = event.error();
         }
       }
-      case CHUNK -> onChunk(arrivalMs, event);
+      case CHUNK -> onChunk(arrivalNanos, event);
       case EMPTY -> {
         // nothing in it
       }
     }
   }
 
-  private void onChunk(long arrivalMs, StreamEvent event) {
+  private void onChunk(long arrivalNanos, StreamEvent event) {
     Usage usage = event.usage();
     Integer cumulative = null;
     if (usage != null) {
@@ -140,22 +161,23 @@ public final class RequestTimer {
       return;
     }
     tokenEvents++;
-    if (firstTokenMs == Long.MIN_VALUE) {
-      firstTokenMs = arrivalMs;
+    if (!anyToken) {
+      anyToken = true;
+      firstTokenNanos = arrivalNanos;
     } else {
-      double gap = Math.max(0, arrivalMs - lastTokenMs);
+      long gapNanos = Math.max(0, arrivalNanos - lastTokenNanos);
       int k =
           cumulative != null && lastTokenCumulative != null ? cumulative - lastTokenCumulative : 1;
       if (k > 1) {
-        double share = gap / k;
+        double share = Math.round(gapNanos / (NANOS_PER_MICRO * k)) / MICROS_PER_MS;
         for (int i = 0; i < k; i++) {
           addItl(share);
         }
       } else {
-        addItl(gap);
+        addItl(Math.round(gapNanos / NANOS_PER_MICRO) / MICROS_PER_MS);
       }
     }
-    lastTokenMs = arrivalMs;
+    lastTokenNanos = arrivalNanos;
     lastTokenCumulative = cumulative;
   }
 
@@ -169,10 +191,10 @@ public final class RequestTimer {
   /**
    * The arrival of the latest event taken in, for {@link #finish(long, Integer)}.
    *
-   * @return epoch milliseconds, or the start if no event arrived
+   * @return {@link System#nanoTime()} nanoseconds, or the start's if no event arrived
    */
-  public long lastEventMs() {
-    return lastEventMs == Long.MIN_VALUE ? startMs : lastEventMs;
+  public long lastEventNanos() {
+    return anyEvent ? lastEventNanos : startNanos;
   }
 
   /**
@@ -196,27 +218,31 @@ public final class RequestTimer {
   /**
    * Ends the request and works out its timings. Call once.
    *
-   * @param endMs the end of the response, epoch milliseconds: the {@code [DONE]} message's
-   *     timestamp (or the last message's, {@link #lastEventMs()}) for a complete stream, the moment
-   *     of failure otherwise
+   * @param endNanos the end of the response, {@link System#nanoTime()} nanoseconds: the arrival of
+   *     the chunk that held {@code [DONE]} (or of the last chunk, {@link #lastEventNanos()}) for a
+   *     complete stream, the moment of failure otherwise
    * @param fallbackPromptTokens the prompt tokens to record when the server reports no {@code
    *     usage.prompt_tokens} (marked not exact), or null
    * @return the timings, never null
    * @throws IllegalStateException if called twice
    */
-  public RequestTimings finish(long endMs, Integer fallbackPromptTokens) {
+  public RequestTimings finish(long endNanos, Integer fallbackPromptTokens) {
     if (finished) {
       throw new IllegalStateException("finish called twice: a RequestTimer times one request");
     }
     finished = true;
-    double e2e = Math.max(0, endMs - startMs);
-    Double ttft =
-        firstTokenMs == Long.MIN_VALUE ? null : (double) Math.max(0, firstTokenMs - startMs);
-    Double firstEvent =
-        firstEventMs == Long.MIN_VALUE ? null : (double) Math.max(0, firstEventMs - startMs);
+    long e2eMicros = micros(startNanos, endNanos);
+    double e2e = e2eMicros / MICROS_PER_MS;
+    Long ttftMicros = anyToken ? micros(startNanos, firstTokenNanos) : null;
+    Double ttft = ttftMicros == null ? null : ttftMicros / MICROS_PER_MS;
+    Double firstEvent = anyEvent ? micros(startNanos, firstEventNanos) / MICROS_PER_MS : null;
     boolean exactOutput = completionTokens != null;
     int output = exactOutput ? completionTokens : tokenEvents;
-    Double tpot = ttft != null && output >= 2 ? Math.max(0, e2e - ttft) / (output - 1) : null;
+    Double tpot =
+        ttftMicros != null && output >= 2
+            ? Math.round(Math.max(0, e2eMicros - ttftMicros) / (double) (output - 1))
+                / MICROS_PER_MS
+            : null;
     Double[] boxed = new Double[itlCount];
     for (int i = 0; i < itlCount; i++) {
       boxed[i] = itl[i];
@@ -234,10 +260,7 @@ public final class RequestTimer {
       error = null;
     } else {
       outcome = StreamOutcome.NO_DONE;
-      error =
-          firstEventMs == Long.MIN_VALUE
-              ? "stream ended without any event"
-              : "stream ended without [DONE]";
+      error = anyEvent ? "stream ended without [DONE]" : "stream ended without any event";
     }
     boolean exactPrompt = promptTokens != null;
     return new RequestTimings(
@@ -264,8 +287,11 @@ public final class RequestTimer {
    * event, TTFT, ITL and TPOT are null ("not measured"); E2E and output tokens/s are as for
    * streams.
    *
-   * @param startMs the request start, epoch milliseconds
-   * @param endMs the end of the response body, epoch milliseconds
+   * @param startMs the request start, epoch milliseconds ({@link System#currentTimeMillis()}), only
+   *     recorded as {@link RequestTimings#startMs()}
+   * @param startNanos the request start, {@link System#nanoTime()} nanoseconds
+   * @param endNanos the end of the response body, {@link System#nanoTime()} nanoseconds; E2E is
+   *     {@code endNanos - startNanos} in milliseconds rounded to the microsecond, 0 if negative
    * @param response the parsed body, never null
    * @param fallbackPromptTokens prompt tokens when the body has no {@code usage.prompt_tokens} (not
    *     exact), or null
@@ -279,12 +305,13 @@ public final class RequestTimer {
    */
   public static RequestTimings nonStreaming(
       long startMs,
-      long endMs,
+      long startNanos,
+      long endNanos,
       StreamEvent response,
       Integer fallbackPromptTokens,
       Integer fallbackCompletionTokens) {
     Objects.requireNonNull(response, "response");
-    double e2e = Math.max(0, endMs - startMs);
+    double e2e = micros(startNanos, endNanos) / MICROS_PER_MS;
     Usage usage = response.usage();
     Integer prompt = usage == null ? null : usage.promptTokens();
     Integer completion = usage == null ? null : usage.completionTokens();
@@ -327,6 +354,14 @@ public final class RequestTimer {
         response.finishReason(),
         outcome,
         error);
+  }
+
+  /**
+   * From one {@link System#nanoTime()} reading to a later one, in whole microseconds (half a
+   * microsecond rounds up); 0 when {@code toNanos} is before {@code fromNanos}.
+   */
+  private static long micros(long fromNanos, long toNanos) {
+    return Math.round(Math.max(0, toNanos - fromNanos) / NANOS_PER_MICRO);
   }
 
   private static Double throughput(int outputTokens, double e2eMs) {

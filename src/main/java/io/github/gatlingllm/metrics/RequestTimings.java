@@ -4,11 +4,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What {@link RequestTimer} measured for one request. All times are in milliseconds of the caller's
- * clock (Gatling's); null means "not measured" (for example every stream timing of a non-streamed
+ * What {@link RequestTimer} measured for one request. Every duration is in milliseconds with
+ * microsecond precision (a whole number of microseconds, such as 2.517), measured on {@link
+ * System#nanoTime()}; null means "not measured" (for example every stream timing of a non-streamed
  * request), never zero.
  *
- * @param startMs the request start, epoch milliseconds
+ * @param startMs the request start, epoch milliseconds (wall clock; durations never use it)
  * @param timeToFirstEventMs start to the first SSE message of any kind (a role-only delta counts),
  *     or null if none arrived or the request was not streamed
  * @param ttftMs time to first token: start to the first event carrying a token, or null

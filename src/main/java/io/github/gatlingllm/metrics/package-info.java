@@ -3,7 +3,8 @@
  * RequestRecord}, one line of {@code llm-requests.jsonl}), status classification ({@link
  * RequestStatus}) and aggregation into quantiles ({@link MetricsAggregator}).
  *
- * <p>Knows nothing of HTTP clients or Gatling: times are plain milliseconds handed in by the caller
- * (Gatling's clock), statuses are plain numbers and strings.
+ * <p>Knows nothing of HTTP clients or Gatling: instants are plain {@link System#nanoTime()}
+ * nanoseconds handed in by the caller (durations come out in milliseconds rounded to the
+ * microsecond), statuses are plain numbers and strings.
  */
 package io.github.gatlingllm.metrics;

@@ -18,8 +18,8 @@ import java.util.StringJoiner;
 /**
  * Reads {@code llm-requests.jsonl} and writes its CSV form, {@code llm-requests.csv}.
  *
- * <p>The CSV has a header row and one row per request, columns in the order of {@link
- * RequestRecord}'s JSON keys ({@code request, phase, index, ..., status, error}); {@code itl_ms} is
+ * <p>The CSV has a header row and one row per request, columns in the order of the JSON keys of
+ * {@link RequestRecordJson} ({@code request, phase, index, ..., status, error}); {@code itl_ms} is
  * one cell of values joined by {@code ;}; an unmeasured value is an empty cell. Quoting is
  * Jackson's CSV module's (RFC 4180).
  */
@@ -51,7 +51,7 @@ public final class RequestsFile {
           continue;
         }
         try {
-          records.add(RequestRecord.fromJson(line));
+          records.add(RequestRecordJson.fromJson(line));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
         }
@@ -78,7 +78,7 @@ public final class RequestsFile {
             .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
             .writeValues(out)) {
       for (RequestRecord r : records) {
-        Map<String, Object> row = Json.map(r.toJson(true));
+        Map<String, Object> row = Json.map(RequestRecordJson.toJson(r, true));
         Object itl = row.get("itl_ms");
         if (itl instanceof List<?> values) {
           StringJoiner joined = new StringJoiner(";");
@@ -137,7 +137,7 @@ public final class RequestsFile {
             null,
             io.github.gatlingllm.metrics.RequestStatus.OK,
             null);
-    return new ArrayList<>(Json.map(any.toJson(true)).keySet());
+    return new ArrayList<>(Json.map(RequestRecordJson.toJson(any, true)).keySet());
   }
 
   /** JSON text to an ordered map. */

@@ -94,7 +94,7 @@ public final class RunRecorder implements AutoCloseable {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
-    String line = record.toJson(true);
+    String line = RequestRecordJson.toJson(record, true);
     synchronized (this) {
       if (finished) {
         LOG.warn(

@@ -148,7 +148,7 @@ public final class RunReport {
     if (!sameFolder) {
       try (BufferedWriter out = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8)) {
         for (RequestRecord r : requests) {
-          out.write(r.toJson(true));
+          out.write(RequestRecordJson.toJson(r, true));
           out.write('\n');
         }
       }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.report.RequestRecordJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -61,7 +62,7 @@ class ReportCommandTest {
     Path f = Files.createDirectories(dir.resolve(name));
     StringBuilder lines = new StringBuilder();
     for (RequestRecord r : requests) {
-      lines.append(r.toJson(true)).append('\n');
+      lines.append(RequestRecordJson.toJson(r, true)).append('\n');
     }
     Files.writeString(f.resolve("llm-requests.jsonl"), lines);
     Files.writeString(

@@ -30,20 +30,20 @@ class RequestTimerTest {
         + "}}";
   }
 
-  private static void feed(RequestTimer t, long ms, String data) {
-    t.onEvent(ms, StreamEvent.parse(data));
+  private static void feed(RequestTimer t, long nanos, String data) {
+    t.onEvent(nanos, StreamEvent.parse(data));
   }
 
   @Test
   void llamaCppChatStreamWithSeparateUsageEvent() {
-    RequestTimer t = new RequestTimer(100);
-    feed(t, 105, ROLE);
-    feed(t, 150, content("a"));
-    feed(t, 170, content("b"));
-    feed(t, 200, content("c"));
-    feed(t, 201, FINISH);
-    feed(t, 202, USAGE);
-    feed(t, 203, "[DONE]");
+    RequestTimer t = new RequestTimer(100, 100_000_000L);
+    feed(t, 105_000_000L, ROLE);
+    feed(t, 150_000_000L, content("a"));
+    feed(t, 170_000_000L, content("b"));
+    feed(t, 200_000_000L, content("c"));
+    feed(t, 201_000_000L, FINISH);
+    feed(t, 202_000_000L, USAGE);
+    feed(t, 203_000_000L, "[DONE]");
     assertEquals(
         new RequestTimings(
             100,
@@ -61,29 +61,29 @@ class RequestTimerTest {
             "length",
             StreamOutcome.COMPLETE,
             null),
-        t.finish(t.lastEventMs(), null));
+        t.finish(t.lastEventNanos(), null));
   }
 
   @Test
   void roleOnlyFirstChunkIsTheFirstEventButNotTheFirstToken() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 13, ROLE);
-    feed(t, 389, content("x"));
-    feed(t, 390, "[DONE]");
-    RequestTimings r = t.finish(390, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 13_000_000L, ROLE);
+    feed(t, 389_000_000L, content("x"));
+    feed(t, 390_000_000L, "[DONE]");
+    RequestTimings r = t.finish(390_000_000L, null);
     assertEquals(13.0, r.timeToFirstEventMs());
     assertEquals(389.0, r.ttftMs());
   }
 
   @Test
   void emptyContentChunksAreNotTokens() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, EMPTY_CONTENT);
-    feed(t, 20, content("a"));
-    feed(t, 25, EMPTY_CONTENT);
-    feed(t, 40, content("b"));
-    feed(t, 41, "[DONE]");
-    RequestTimings r = t.finish(41, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, EMPTY_CONTENT);
+    feed(t, 20_000_000L, content("a"));
+    feed(t, 25_000_000L, EMPTY_CONTENT);
+    feed(t, 40_000_000L, content("b"));
+    feed(t, 41_000_000L, "[DONE]");
+    RequestTimings r = t.finish(41_000_000L, null);
     assertEquals(20.0, r.ttftMs());
     assertEquals(List.of(20.0), r.itlMs());
     assertEquals(2, r.completionTokens());
@@ -92,33 +92,33 @@ class RequestTimerTest {
 
   @Test
   void reasoningOnlyChunksAreTokens() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 5, ROLE);
-    feed(t, 30, "{\"choices\":[{\"delta\":{\"reasoning_content\":\"Let\"}}]}");
-    feed(t, 45, "{\"choices\":[{\"delta\":{\"reasoning\":\" me\"}}]}");
-    feed(t, 46, "[DONE]");
-    RequestTimings r = t.finish(46, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 5_000_000L, ROLE);
+    feed(t, 30_000_000L, "{\"choices\":[{\"delta\":{\"reasoning_content\":\"Let\"}}]}");
+    feed(t, 45_000_000L, "{\"choices\":[{\"delta\":{\"reasoning\":\" me\"}}]}");
+    feed(t, 46_000_000L, "[DONE]");
+    RequestTimings r = t.finish(46_000_000L, null);
     assertEquals(30.0, r.ttftMs());
     assertEquals(List.of(15.0), r.itlMs());
   }
 
   @Test
   void toolCallDeltasAreTokens() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 5, ROLE);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 5_000_000L, ROLE);
     feed(
         t,
-        60,
+        60_000_000L,
         "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"type\":\"function\","
             + "\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}");
     feed(
         t,
-        72,
+        72_000_000L,
         "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
             + "\"function\":{\"arguments\":\"{}\"}}]}}]}");
-    feed(t, 80, "{\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}");
-    feed(t, 81, "[DONE]");
-    RequestTimings r = t.finish(81, null);
+    feed(t, 80_000_000L, "{\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}");
+    feed(t, 81_000_000L, "[DONE]");
+    RequestTimings r = t.finish(81_000_000L, null);
     assertEquals(60.0, r.ttftMs());
     assertEquals(List.of(12.0), r.itlMs());
     assertEquals("tool_calls", r.finishReason());
@@ -126,16 +126,16 @@ class RequestTimerTest {
 
   @Test
   void usageOnTheLastContentChunkIsNotSpread() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, "{\"choices\":[{\"text\":\"a\"}]}");
-    feed(t, 20, "{\"choices\":[{\"text\":\"b\"}]}");
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, "{\"choices\":[{\"text\":\"a\"}]}");
+    feed(t, 20_000_000L, "{\"choices\":[{\"text\":\"b\"}]}");
     feed(
         t,
-        30,
+        30_000_000L,
         "{\"choices\":[{\"text\":\"c\",\"finish_reason\":\"length\"}],"
             + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3}}");
-    feed(t, 31, "[DONE]");
-    RequestTimings r = t.finish(31, null);
+    feed(t, 31_000_000L, "[DONE]");
+    RequestTimings r = t.finish(31_000_000L, null);
     assertEquals(List.of(10.0, 10.0), r.itlMs());
     assertEquals(3, r.completionTokens());
     assertEquals(true, r.completionTokensExact());
@@ -146,12 +146,12 @@ class RequestTimerTest {
 
   @Test
   void usageOnASeparateEmptyChoicesChunk() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
-    feed(t, 20, content("b"));
-    feed(t, 21, USAGE);
-    feed(t, 22, "[DONE]");
-    RequestTimings r = t.finish(22, 50);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 20_000_000L, content("b"));
+    feed(t, 21_000_000L, USAGE);
+    feed(t, 22_000_000L, "[DONE]");
+    RequestTimings r = t.finish(22_000_000L, 50);
     assertEquals(List.of(10.0), r.itlMs());
     assertEquals(3, r.completionTokens());
     assertEquals(true, r.completionTokensExact());
@@ -162,12 +162,12 @@ class RequestTimerTest {
 
   @Test
   void missingUsageCountsTokenChunksAndTakesTheFallbackPromptCount() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
-    feed(t, 20, content("b"));
-    feed(t, 30, content("c"));
-    feed(t, 40, "[DONE]");
-    RequestTimings r = t.finish(40, 50);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 20_000_000L, content("b"));
+    feed(t, 30_000_000L, content("c"));
+    feed(t, 40_000_000L, "[DONE]");
+    RequestTimings r = t.finish(40_000_000L, 50);
     assertEquals(3, r.completionTokens());
     assertEquals(false, r.completionTokensExact());
     assertEquals(50, r.promptTokens());
@@ -178,19 +178,19 @@ class RequestTimerTest {
 
   @Test
   void missingUsageAndNoFallbackLeavesPromptTokensUnknown() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, "[DONE]");
-    RequestTimings r = t.finish(10, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, "[DONE]");
+    RequestTimings r = t.finish(10_000_000L, null);
     assertEquals(null, r.promptTokens());
     assertEquals(false, r.promptTokensExact());
   }
 
   @Test
   void missingDoneIsAStreamError() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
-    feed(t, 20, content("b"));
-    RequestTimings r = t.finish(25, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 20_000_000L, content("b"));
+    RequestTimings r = t.finish(25_000_000L, null);
     assertEquals(StreamOutcome.NO_DONE, r.outcome());
     assertEquals("stream ended without [DONE]", r.streamError());
     assertEquals(25.0, r.e2eMs());
@@ -199,7 +199,7 @@ class RequestTimerTest {
 
   @Test
   void noEventAtAll() {
-    RequestTimings r = new RequestTimer(1000).finish(1500, null);
+    RequestTimings r = new RequestTimer(1000, 1_000_000_000L).finish(1_500_000_000L, null);
     assertEquals(
         new RequestTimings(
             1000,
@@ -222,25 +222,25 @@ class RequestTimerTest {
 
   @Test
   void errorEventIsAStreamErrorWithItsDescription() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
     feed(
         t,
-        20,
+        20_000_000L,
         "{\"error\":{\"code\":500,\"message\":\"KV cache full\",\"type\":\"server_error\"}}");
-    feed(t, 21, "[DONE]");
-    RequestTimings r = t.finish(21, null);
+    feed(t, 21_000_000L, "[DONE]");
+    RequestTimings r = t.finish(21_000_000L, null);
     assertEquals(StreamOutcome.ERROR_EVENT, r.outcome());
     assertEquals("error event: server_error (500): KV cache full", r.streamError());
   }
 
   @Test
   void invalidJsonIsAStreamError() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
-    feed(t, 20, "{\"choices\":[");
-    feed(t, 21, "[DONE]");
-    RequestTimings r = t.finish(21, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 20_000_000L, "{\"choices\":[");
+    feed(t, 21_000_000L, "[DONE]");
+    RequestTimings r = t.finish(21_000_000L, null);
     assertEquals(StreamOutcome.MALFORMED, r.outcome());
     assertEquals(
         "invalid data (Unexpected end-of-input: expected close marker for Array):"
@@ -249,13 +249,13 @@ class RequestTimerTest {
   }
 
   @Test
-  void timestampsAreTheEventsOwnMilliseconds() {
-    RequestTimer t = new RequestTimer(1_700_000_000_000L);
-    feed(t, 1_700_000_000_013L, ROLE);
-    feed(t, 1_700_000_000_402L, content("a"));
-    feed(t, 1_700_000_000_602L, content("b"));
-    feed(t, 1_700_000_000_992L, "[DONE]");
-    RequestTimings r = t.finish(1_700_000_000_992L, null);
+  void durationsComeFromTheNanosAndStartMsIsOnlyRecorded() {
+    RequestTimer t = new RequestTimer(1_700_000_000_000L, 42_000_000_000L);
+    feed(t, 42_013_000_000L, ROLE);
+    feed(t, 42_402_000_000L, content("a"));
+    feed(t, 42_602_000_000L, content("b"));
+    feed(t, 42_992_000_000L, "[DONE]");
+    RequestTimings r = t.finish(42_992_000_000L, null);
     assertEquals(1_700_000_000_000L, r.startMs());
     assertEquals(13.0, r.timeToFirstEventMs());
     assertEquals(402.0, r.ttftMs());
@@ -264,11 +264,97 @@ class RequestTimerTest {
   }
 
   @Test
+  void aGapOf2517400NanosIs2517Milliseconds() {
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 12_517_400L, content("b"));
+    assertEquals(List.of(2.517), t.finish(12_517_400L, null).itlMs());
+  }
+
+  @Test
+  void subMillisecondGapsAreKept() {
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 1_000_000L, content("a"));
+    feed(t, 1_250_000L, content("b"));
+    feed(t, 1_375_000L, content("c"));
+    feed(t, 1_376_000L, content("d"));
+    assertEquals(List.of(0.25, 0.125, 0.001), t.finish(1_376_000L, null).itlMs());
+  }
+
+  @Test
+  void gapsRoundToTheNearestMicrosecondHalfUp() {
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 1_000_000L, content("a"));
+    feed(t, 1_000_499L, content("b"));
+    feed(t, 1_001_999L, content("c"));
+    feed(t, 1_003_499L, content("d"));
+    assertEquals(List.of(0.0, 0.002, 0.002), t.finish(1_003_499L, null).itlMs());
+  }
+
+  @Test
+  void ttftFirstEventAndE2eRoundToTheMicrosecond() {
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 345_499L, ROLE);
+    feed(t, 12_345_678L, content("a"));
+    feed(t, 20_000_000L, content("b"));
+    feed(t, 45_000_500L, content("c"));
+    RequestTimings r = t.finish(45_000_500L, null);
+    assertEquals(0.345, r.timeToFirstEventMs());
+    assertEquals(12.346, r.ttftMs());
+    assertEquals(List.of(7.654, 25.001), r.itlMs());
+    assertEquals(45.001, r.e2eMs());
+  }
+
+  @Test
+  void tpotIsWorkedOutFromTheRoundedE2eAndTtftAndRoundedToTheMicrosecond() {
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 12_345_678L, content("a"));
+    feed(t, 20_000_000L, content("b"));
+    feed(t, 45_000_500L, content("c"));
+    // (45.001 - 12.346) / 2 = 16.3275
+    assertEquals(16.328, t.finish(45_000_500L, null).tpotMs());
+  }
+
+  @Test
+  void aSpreadGapIsRoundedFromItsNanos() {
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, contentWithUsage("a", 1));
+    feed(t, 20_000_000L, contentWithUsage("bcd", 4));
+    assertEquals(List.of(3.333, 3.333, 3.333), t.finish(20_000_000L, null).itlMs());
+  }
+
+  @Test
+  void nanoTimeWrappingAroundDoesNoHarm() {
+    RequestTimer t = new RequestTimer(0, Long.MAX_VALUE - 500_000L);
+    feed(t, Long.MAX_VALUE - 250_000L, content("a"));
+    feed(t, Long.MIN_VALUE + 2_017_399L, content("b"));
+    RequestTimings r = t.finish(Long.MIN_VALUE + 2_017_399L, null);
+    assertEquals(0.25, r.ttftMs());
+    assertEquals(List.of(2.267), r.itlMs());
+    assertEquals(2.517, r.e2eMs());
+  }
+
+  @Test
+  void lastEventNanosIsTheStartBeforeAnyEvent() {
+    RequestTimer t = new RequestTimer(0, 7_000L);
+    assertEquals(7_000L, t.lastEventNanos());
+    feed(t, 9_000L, ROLE);
+    assertEquals(9_000L, t.lastEventNanos());
+  }
+
+  @Test
+  void nonStreamedE2eRoundsToTheMicrosecond() {
+    StreamEvent body = StreamEvent.parseResponse("{\"choices\":[{\"text\":\"abc\"}]}");
+    assertEquals(
+        2.517, RequestTimer.nonStreaming(0, 5_000_000L, 7_517_400L, body, null, 3).e2eMs());
+  }
+
+  @Test
   void tpotIsAbsentWithOneToken() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 40, contentWithUsage("a", 1));
-    feed(t, 50, "[DONE]");
-    RequestTimings r = t.finish(50, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 40_000_000L, contentWithUsage("a", 1));
+    feed(t, 50_000_000L, "[DONE]");
+    RequestTimings r = t.finish(50_000_000L, null);
     assertEquals(null, r.tpotMs());
     assertEquals(List.of(), r.itlMs());
     assertEquals(20.0, r.outputTokensPerS());
@@ -276,29 +362,29 @@ class RequestTimerTest {
 
   @Test
   void tpotWithTwoTokens() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 40, content("a"));
-    feed(t, 70, contentWithUsage("b", 2));
-    feed(t, 80, "[DONE]");
-    RequestTimings r = t.finish(80, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 40_000_000L, content("a"));
+    feed(t, 70_000_000L, contentWithUsage("b", 2));
+    feed(t, 80_000_000L, "[DONE]");
+    RequestTimings r = t.finish(80_000_000L, null);
     assertEquals(40.0, r.tpotMs());
     assertEquals(25.0, r.outputTokensPerS());
   }
 
   @Test
   void chunkOfKTokensSpreadsItsGapWhenUsageIsContinuous() {
-    RequestTimer t = new RequestTimer(0);
+    RequestTimer t = new RequestTimer(0, 0L);
     feed(
         t,
-        5,
+        5_000_000L,
         "{\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}],"
             + "\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":0}}");
-    feed(t, 10, contentWithUsage("a", 1));
-    feed(t, 20, contentWithUsage("b", 2));
-    feed(t, 50, contentWithUsage("cde", 5));
-    feed(t, 60, contentWithUsage("f", 6));
-    feed(t, 61, "[DONE]");
-    RequestTimings r = t.finish(61, null);
+    feed(t, 10_000_000L, contentWithUsage("a", 1));
+    feed(t, 20_000_000L, contentWithUsage("b", 2));
+    feed(t, 50_000_000L, contentWithUsage("cde", 5));
+    feed(t, 60_000_000L, contentWithUsage("f", 6));
+    feed(t, 61_000_000L, "[DONE]");
+    RequestTimings r = t.finish(61_000_000L, null);
     assertEquals(List.of(10.0, 10.0, 10.0, 10.0, 10.0), r.itlMs());
     assertEquals(6, r.completionTokens());
     assertEquals(10.2, r.tpotMs());
@@ -306,40 +392,40 @@ class RequestTimerTest {
 
   @Test
   void kTokensInTheFirstChunkAddNoInterval() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, contentWithUsage("abc", 3));
-    feed(t, 20, contentWithUsage("d", 4));
-    feed(t, 21, "[DONE]");
-    assertEquals(List.of(10.0), t.finish(21, null).itlMs());
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, contentWithUsage("abc", 3));
+    feed(t, 20_000_000L, contentWithUsage("d", 4));
+    feed(t, 21_000_000L, "[DONE]");
+    assertEquals(List.of(10.0), t.finish(21_000_000L, null).itlMs());
   }
 
   @Test
   void gapIsNotSpreadWhenThePreviousChunkHadNoUsage() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
-    feed(t, 20, contentWithUsage("bcd", 4));
-    feed(t, 21, "[DONE]");
-    assertEquals(List.of(10.0), t.finish(21, null).itlMs());
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 20_000_000L, contentWithUsage("bcd", 4));
+    feed(t, 21_000_000L, "[DONE]");
+    assertEquals(List.of(10.0), t.finish(21_000_000L, null).itlMs());
   }
 
   @Test
   void eventsAfterDoneAreIgnored() {
-    RequestTimer t = new RequestTimer(0);
-    feed(t, 10, content("a"));
-    feed(t, 20, "[DONE]");
-    feed(t, 30, content("b"));
-    RequestTimings r = t.finish(20, null);
+    RequestTimer t = new RequestTimer(0, 0L);
+    feed(t, 10_000_000L, content("a"));
+    feed(t, 20_000_000L, "[DONE]");
+    feed(t, 30_000_000L, content("b"));
+    RequestTimings r = t.finish(20_000_000L, null);
     assertEquals(1, r.completionTokens());
     assertEquals(StreamOutcome.COMPLETE, r.outcome());
   }
 
   @Test
-  void clockSteppingBackCountsAsZero() {
-    RequestTimer t = new RequestTimer(100);
-    feed(t, 120, content("a"));
-    feed(t, 118, content("b"));
-    feed(t, 119, "[DONE]");
-    RequestTimings r = t.finish(90, null);
+  void negativeIntervalsCountAsZero() {
+    RequestTimer t = new RequestTimer(100, 100_000_000L);
+    feed(t, 120_000_000L, content("a"));
+    feed(t, 118_000_000L, content("b"));
+    feed(t, 119_000_000L, "[DONE]");
+    RequestTimings r = t.finish(90_000_000L, null);
     assertEquals(List.of(0.0), r.itlMs());
     assertEquals(0.0, r.e2eMs());
     assertEquals(null, r.outputTokensPerS());
@@ -347,10 +433,10 @@ class RequestTimerTest {
 
   @Test
   void finishTwiceIsRefused() {
-    RequestTimer t = new RequestTimer(0);
-    t.finish(1, null);
-    assertThrows(IllegalStateException.class, () -> t.finish(2, null));
-    assertThrows(IllegalStateException.class, () -> t.onEvent(3, StreamEvent.DONE));
+    RequestTimer t = new RequestTimer(0, 0L);
+    t.finish(1_000_000L, null);
+    assertThrows(IllegalStateException.class, () -> t.finish(2_000_000L, null));
+    assertThrows(IllegalStateException.class, () -> t.onEvent(3_000_000L, StreamEvent.DONE));
   }
 
   @Test
@@ -378,7 +464,7 @@ class RequestTimerTest {
             "stop",
             StreamOutcome.COMPLETE,
             null),
-        RequestTimer.nonStreaming(1000, 1200, body, 100, 50));
+        RequestTimer.nonStreaming(1000, 1_000_000_000L, 1_200_000_000L, body, 100, 50));
   }
 
   @Test
@@ -386,7 +472,7 @@ class RequestTimerTest {
     StreamEvent body =
         StreamEvent.parseResponse(
             "{\"choices\":[{\"text\":\"abc\",\"finish_reason\":\"length\"}]}");
-    RequestTimings r = RequestTimer.nonStreaming(0, 500, body, 100, 8);
+    RequestTimings r = RequestTimer.nonStreaming(0, 0L, 500_000_000L, body, 100, 8);
     assertEquals(100, r.promptTokens());
     assertEquals(false, r.promptTokensExact());
     assertEquals(8, r.completionTokens());
@@ -400,7 +486,8 @@ class RequestTimerTest {
     RequestTimings r =
         RequestTimer.nonStreaming(
             0,
-            5,
+            0L,
+            5_000_000L,
             StreamEvent.parseResponse(
                 "{\"error\":{\"code\":400,\"message\":\"the request exceeds the available context"
                     + " size\",\"type\":\"exceed_context_size_error\"}}"),

@@ -1,0 +1,151 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RequestRecordJsonTest {
+
+  private static final RequestRecord FULL =
+      new RequestRecord(
+          "chat",
+          "measured",
+          3L,
+          "p-3",
+          "0123456789abcdef",
+          1,
+          256,
+          512,
+          1_700_000_000_000L,
+          530,
+          true,
+          256,
+          3,
+          true,
+          50.0,
+          5.0,
+          List.of(20.0, 30.5),
+          26.5,
+          103.0,
+          29.125,
+          "length",
+          200,
+          RequestStatus.OK,
+          null);
+
+  private static final String FULL_JSON =
+      "{\"request\":\"chat\",\"phase\":\"measured\",\"index\":3,\"prompt_id\":\"p-3\","
+          + "\"digest\":\"0123456789abcdef\",\"prefix_group\":1,\"shared_prefix_tokens\":256,"
+          + "\"planned_tokens\":512,\"start_ms\":1700000000000,\"prompt_tokens\":530,"
+          + "\"prompt_tokens_exact\":true,\"cached_tokens\":256,\"completion_tokens\":3,"
+          + "\"completion_tokens_exact\":true,\"ttft_ms\":50,\"time_to_first_event_ms\":5,"
+          + "\"itl_ms\":[20,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103,"
+          + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
+          + "\"status\":\"ok\",\"error\":null}";
+
+  private static final RequestRecord FAILED =
+      new RequestRecord(
+          "chat",
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          5L,
+          null,
+          false,
+          null,
+          null,
+          false,
+          null,
+          null,
+          null,
+          null,
+          12.0,
+          null,
+          null,
+          429,
+          RequestStatus.REJECTED,
+          "Too Many Requests");
+
+  @Test
+  void jsonWithItl() {
+    assertEquals(FULL_JSON, RequestRecordJson.toJson(FULL, true));
+  }
+
+  @Test
+  void jsonWithoutItl() {
+    assertEquals(
+        FULL_JSON.replace("\"itl_ms\":[20,30.5],", ""), RequestRecordJson.toJson(FULL, false));
+  }
+
+  @Test
+  void nullsAreWrittenAsNull() {
+    assertEquals(
+        "{\"request\":\"chat\",\"phase\":null,\"index\":null,\"prompt_id\":null,\"digest\":null,"
+            + "\"prefix_group\":null,\"shared_prefix_tokens\":null,\"planned_tokens\":null,"
+            + "\"start_ms\":5,\"prompt_tokens\":null,\"prompt_tokens_exact\":false,"
+            + "\"cached_tokens\":null,\"completion_tokens\":null,\"completion_tokens_exact\":false,"
+            + "\"ttft_ms\":null,\"time_to_first_event_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,"
+            + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
+            + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\"}",
+        RequestRecordJson.toJson(FAILED, true));
+  }
+
+  @Test
+  void roundTripWithItl() {
+    assertEquals(FULL, RequestRecordJson.fromJson(RequestRecordJson.toJson(FULL, true)));
+  }
+
+  @Test
+  void roundTripOfNulls() {
+    assertEquals(FAILED, RequestRecordJson.fromJson(RequestRecordJson.toJson(FAILED, true)));
+  }
+
+  @Test
+  void readingWithoutItlGivesNullItl() {
+    assertEquals(null, RequestRecordJson.fromJson(RequestRecordJson.toJson(FULL, false)).itlMs());
+  }
+
+  @Test
+  void unknownKeysAreIgnored() {
+    assertEquals(
+        FAILED,
+        RequestRecordJson.fromJson(
+            RequestRecordJson.toJson(FAILED, false).replace("{", "{\"future\":{\"x\":1},")));
+  }
+
+  @Test
+  void missingStatusIsRejected() {
+    assertEquals(
+        "request record needs \"status\"",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RequestRecordJson.fromJson("{\"request\":\"r\",\"start_ms\":1}"))
+            .getMessage());
+  }
+
+  @Test
+  void wrongTypeIsRejectedWithTheKey() {
+    assertEquals(
+        "request record field \"prompt_tokens\" must be a whole number (int), got \"12\"",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RequestRecordJson.fromJson(
+                        "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\","
+                            + "\"prompt_tokens\":\"12\"}"))
+            .getMessage());
+  }
+
+  @Test
+  void invalidJsonIsRejected() {
+    assertThrows(IllegalArgumentException.class, () -> RequestRecordJson.fromJson("{\"request\":"));
+  }
+}
