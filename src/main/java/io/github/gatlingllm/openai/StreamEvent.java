@@ -115,6 +115,51 @@ public record StreamEvent(
   }
 
   /**
+   * Reads one SSE {@code data} payload straight from its bytes, without keeping its text, as {@link
+   * SseParser} hands it on. Never throws on the payload: what cannot be read is {@link
+   * Kind#MALFORMED}.
+   *
+   * <p>Gives the same event as {@link #parse(String)} of the bytes decoded as UTF-8 ({@code new
+   * String(data, from, to - from, UTF_8)}, invalid sequences replaced by U+FFFD), for every input:
+   * the same whitespace trimming ({@link Character#isWhitespace}), {@code [DONE]}, fields and
+   * counts (text lengths in Java chars, UTF-16 units: a character outside the BMP counts 2), and
+   * the same reason and snippet when malformed. Well-formed payloads are read in place with
+   * Jackson; only a malformed one, one with invalid UTF-8 or one with a non-ASCII char at either
+   * end is decoded to a String.
+   *
+   * @param data the array holding the payload (all {@code data:} lines of one event joined by
+   *     {@code \n}), UTF-8; not null; read, not modified nor kept
+   * @param from the index of the payload's first byte, inclusive
+   * @param to the index after the payload's last byte, exclusive; {@code from == to} is {@link
+   *     Kind#EMPTY}
+   * @return the event, never null
+   * @throws NullPointerException if {@code data} is null
+   * @throws IndexOutOfBoundsException if {@code from} and {@code to} are not a range of {@code
+   *     data}
+   */
+  public static StreamEvent parse(byte[] data, int from, int to) {
+    return StreamEventParser.parse(data, from, to, false);
+  }
+
+  /**
+   * Reads one SSE {@code data} payload straight from its bytes: {@link #parse(byte[], int, int)},
+   * keeping the text if asked, as {@link #parse(String, boolean)} does.
+   *
+   * @param data the array holding the payload, UTF-8; not null; read, not modified nor kept
+   * @param from the index of the payload's first byte, inclusive
+   * @param to the index after the payload's last byte, exclusive
+   * @param keepText whether to keep the content and reasoning text ({@link #content()}, {@link
+   *     #reasoning()}); without it only their lengths are kept
+   * @return the event, never null
+   * @throws NullPointerException if {@code data} is null
+   * @throws IndexOutOfBoundsException if {@code from} and {@code to} are not a range of {@code
+   *     data}
+   */
+  public static StreamEvent parse(byte[] data, int from, int to, boolean keepText) {
+    return StreamEventParser.parse(data, from, to, keepText);
+  }
+
+  /**
    * Reads a whole non-streamed {@code chat/completions} or {@code completions} response body (or an
    * error body), keeping its text: {@code choices[0].message.content} or {@code choices[0].text},
    * {@code finish_reason}, {@code usage}. Never throws.

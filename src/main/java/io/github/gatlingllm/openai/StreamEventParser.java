@@ -4,12 +4,15 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
 
 /** The streaming-parser behind {@link StreamEvent#parse}: one pass, no tree, no exceptions out. */
 final class StreamEventParser {
 
   private static final int SNIPPET_CHARS = 40;
   private static final int REASON_CHARS = 80;
+  private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
 
   private final boolean keepText;
   private int contentChars;
@@ -29,6 +32,7 @@ final class StreamEventParser {
   private String topMessage;
   private String topType;
   private String topCode;
+  private String malformedReason;
 
   private StreamEventParser(boolean keepText) {
     this.keepText = keepText;
@@ -57,15 +61,72 @@ final class StreamEventParser {
     }
     StreamEventParser state = new StreamEventParser(keepText);
     try (JsonParser p = Json.FACTORY.createParser(data.getBytes(StandardCharsets.UTF_8))) {
-      return state.readObject(p, data);
+      StreamEvent event = state.readObject(p);
+      return event != null ? event : malformed(state.malformedReason, data);
     } catch (IOException | RuntimeException e) {
       return malformed(firstLine(e), data);
     }
   }
 
-  private StreamEvent readObject(JsonParser p, String data) throws IOException {
+  /**
+   * The same as {@code parse(new String(data, from, to - from, StandardCharsets.UTF_8), keepText)},
+   * reading the bytes in place. Only the common case is read here: the payload's first and last
+   * non-blank bytes are ASCII and it is {@code [DONE]}, not an object, or a JSON object Jackson
+   * reads without error. Anything else (a non-ASCII byte at either end, which may be Unicode
+   * whitespace; invalid JSON; invalid UTF-8, which Jackson rejects) is decoded and handed to the
+   * String path, so that the result, the reason and the snippet are the String path's to the
+   * letter.
+   */
+  static StreamEvent parse(byte[] data, int from, int to, boolean keepText) {
+    Objects.checkFromToIndex(from, to, data.length);
+    int first = from;
+    int last = to;
+    while (first < last && isAsciiWhitespace(data[first])) {
+      first++;
+    }
+    while (last > first && isAsciiWhitespace(data[last - 1])) {
+      last--;
+    }
+    if (first == last) {
+      return StreamEvent.EMPTY;
+    }
+    if (data[first] < 0 || data[last - 1] < 0) {
+      return parse(new String(data, from, to - from, StandardCharsets.UTF_8), keepText);
+    }
+    if (last - first == DONE.length && Arrays.equals(data, first, last, DONE, 0, DONE.length)) {
+      return StreamEvent.DONE;
+    }
+    if (data[first] != '{') {
+      return malformed(
+          "not a JSON object", new String(data, from, to - from, StandardCharsets.UTF_8));
+    }
+    StreamEventParser state = new StreamEventParser(keepText);
+    // The whole range, as the String path gives Jackson the whole string: Jackson skips only
+    // space, tab, CR and LF, and must fail on the other chars that were trimmed above.
+    try (JsonParser p = Json.FACTORY.createParser(data, from, to - from)) {
+      StreamEvent event = state.readObject(p);
+      if (event != null) {
+        return event;
+      }
+    } catch (IOException | RuntimeException e) {
+      // rare: read again below
+    }
+    return parse(new String(data, from, to - from, StandardCharsets.UTF_8), keepText);
+  }
+
+  /** {@link Character#isWhitespace} for an ASCII byte: tab to CR, FS to US, and space. */
+  private static boolean isAsciiWhitespace(byte b) {
+    return b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F);
+  }
+
+  /**
+   * Reads the payload's object; null if it is not one object alone, with {@link #malformedReason}
+   * set.
+   */
+  private StreamEvent readObject(JsonParser p) throws IOException {
     if (p.nextToken() != JsonToken.START_OBJECT) {
-      return malformed("not a JSON object", data);
+      malformedReason = "not a JSON object";
+      return null;
     }
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -94,10 +155,12 @@ final class StreamEventParser {
       }
     }
     if (p.currentToken() != JsonToken.END_OBJECT) {
-      return malformed("not a JSON object", data);
+      malformedReason = "not a JSON object";
+      return null;
     }
     if (p.nextToken() != null) {
-      return malformed("trailing content after the JSON object", data);
+      malformedReason = "trailing content after the JSON object";
+      return null;
     }
     return result();
   }

@@ -1,11 +1,15 @@
 package io.github.gatlingllm.openai;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.openai.StreamEvent.Kind;
+import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StreamEventTest {
@@ -318,5 +322,161 @@ class StreamEventTest {
                 + "\"tool_calls\":[{\"id\":\"c\",\"type\":\"function\","
                 + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},"
                 + "\"finish_reason\":\"tool_calls\"}]}"));
+  }
+
+  private static StreamEvent parseBytes(String data) {
+    byte[] bytes = data.getBytes(UTF_8);
+    return StreamEvent.parse(bytes, 0, bytes.length);
+  }
+
+  @Test
+  void bytesContentDelta() {
+    assertEquals(
+        chunk(2, 0, 0, null, null),
+        parseBytes("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}"));
+  }
+
+  @Test
+  void bytesDoneMarker() {
+    assertSame(StreamEvent.DONE, parseBytes(" [DONE]\n"));
+  }
+
+  @Test
+  void bytesEmptyRangeIsEmpty() {
+    assertSame(StreamEvent.EMPTY, StreamEvent.parse(new byte[3], 1, 1));
+  }
+
+  @Test
+  void bytesNonAsciiContentIsCountedAndKeptInJavaChars() {
+    byte[] bytes = "{\"choices\":[{\"delta\":{\"content\":\"é中😀\\u00e9\"}}]}".getBytes(UTF_8);
+    assertEquals(
+        new StreamEvent(Kind.CHUNK, 5, 0, 0, "é中😀é", null, null, null, null),
+        StreamEvent.parse(bytes, 0, bytes.length, true));
+  }
+
+  @Test
+  void bytesRangeInsideALargerArray() {
+    byte[] bytes = "data: {\"choices\":[{\"text\":\"ab\"}]}\n\n".getBytes(UTF_8);
+    assertEquals(chunk(2, 0, 0, null, null), StreamEvent.parse(bytes, 6, bytes.length - 2));
+  }
+
+  @Test
+  void bytesRangeOutsideTheArrayIsRejected() {
+    assertThrows(IndexOutOfBoundsException.class, () -> StreamEvent.parse(new byte[4], 2, 5));
+  }
+
+  @Test
+  void bytesNullArrayIsRejected() {
+    assertThrows(NullPointerException.class, () -> StreamEvent.parse(null, 0, 0));
+  }
+
+  @Test
+  void bytesMalformedSnippetIsDecoded() {
+    assertEquals(
+        malformed("invalid data (not a JSON object): upstream é"), parseBytes("upstream é"));
+  }
+
+  @Test
+  void bytesInvalidUtf8InContentIsReadAsReplacementChars() {
+    byte[] bytes = "{\"choices\":[{\"text\":\"a?\"}]}".replace('?', '~').getBytes(UTF_8);
+    bytes[22] = (byte) 0xFF;
+    assertEquals(
+        new StreamEvent(Kind.CHUNK, 2, 0, 0, "a\uFFFD", null, null, null, null),
+        StreamEvent.parse(bytes, 0, bytes.length, true));
+  }
+
+  /** Payloads read both ways: chunks, errors, malformed ones, blank ones, Unicode at the edges. */
+  private static final List<String> SAMPLES =
+      List.of(
+          "[DONE]",
+          " [DONE]\n",
+          "\t[DONE]\u000B",
+          "[DONE] x",
+          "[done]",
+          "\u3000[DONE]\u2028",
+          "\u00A0[DONE]",
+          "\uFEFF[DONE]",
+          "",
+          " \n",
+          "\u2003",
+          "{\"choices\":[{\"finish_reason\":null,\"index\":0,"
+              + "\"delta\":{\"role\":\"assistant\",\"content\":null}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"é中😀\\u00e9\"}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"a\\\"b\"}}]}",
+          "{\"choices\":[{\"delta\":{\"reasoning\":\"Hmm\",\"reasoning_content\":\"Hmm\"}}]}",
+          "{\"choices\":[{\"delta\":{\"reasoning_content\":\"Ünïcödé 🤔\"}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+              + "\"function\":{\"arguments\":\"{\\\"city\\\":\"}}]}}]}",
+          "{\"choices\":[{\"text\":\" word\",\"index\":0,\"finish_reason\":\"length\"}]}",
+          "{\"choices\":[],\"usage\":{\"completion_tokens\":64,\"prompt_tokens\":12,"
+              + "\"prompt_tokens_details\":{\"cached_tokens\":8}}}",
+          "{\"usage\":{\"prompt_tokens\":-1,\"completion_tokens\":3,"
+              + "\"prompt_tokens_details\":{\"cached_tokens\":99999999999}}}",
+          "{\"error\":{\"code\":500,\"message\":\"context full\",\"type\":\"server_error\"}}",
+          "{\"object\":\"error\",\"message\":\"boom\",\"type\":\"BadRequestError\",\"code\":400}",
+          "{\"error\":\"Input validation error\",\"error_type\":\"validation\"}",
+          "{\"error\":\"délai dépassé\"}",
+          "{\"choices\":[{\"delta\":{\"content\":\"a\"},}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"a",
+          "{\"choices\":[{\"delta\":{\"content\":\"é\"},}]} ééééééééééééééééééééééééééééééééééééé",
+          "upstream timed out",
+          "[1,2]",
+          "{\"a\":1} {\"b\":2}",
+          "{}",
+          " {}\r\n",
+          "\f{}",
+          "{}\u001F",
+          "\u2003{}",
+          "{}\u2003",
+          "{}\u00A0",
+          "\u00A0{}",
+          "{} é",
+          "x".repeat(100),
+          "é".repeat(100));
+
+  @Test
+  void bytesAndStringParsesAgreeOnSamples() {
+    for (String sample : SAMPLES) {
+      byte[] bytes = ("xx" + sample + "yy").getBytes(UTF_8);
+      for (boolean keepText : new boolean[] {false, true}) {
+        assertEquals(
+            StreamEvent.parse(sample, keepText),
+            StreamEvent.parse(bytes, 2, bytes.length - 2, keepText),
+            sample);
+      }
+    }
+  }
+
+  @Test
+  void bytesAndStringParsesAgreeOnEveryAsciiCharAround() {
+    for (char c = 0; c < 128; c++) {
+      for (String sample : List.of(c + "[DONE]", "[DONE]" + c, c + "{}", "{}" + c, "" + c)) {
+        byte[] bytes = sample.getBytes(UTF_8);
+        assertEquals(
+            StreamEvent.parse(sample),
+            StreamEvent.parse(bytes, 0, bytes.length),
+            "char " + (int) c);
+      }
+    }
+  }
+
+  @Test
+  void bytesAndDecodedStringParsesAgreeOnInvalidUtf8() {
+    List<byte[]> samples =
+        List.of(
+            new byte[] {(byte) 0xFF, '{', '}'},
+            new byte[] {'{', '}', (byte) 0xC3},
+            new byte[] {
+              '{', '"', 'a', '"', ':', '"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'
+            },
+            new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xC0, (byte) 0x80, '"', '}'},
+            new byte[] {'x', (byte) 0x80},
+            new byte[] {(byte) 0xE3, (byte) 0x80});
+    for (byte[] bytes : samples) {
+      assertEquals(
+          StreamEvent.parse(new String(bytes, UTF_8), true),
+          StreamEvent.parse(bytes, 0, bytes.length, true),
+          HexFormat.of().formatHex(bytes));
+    }
   }
 }
