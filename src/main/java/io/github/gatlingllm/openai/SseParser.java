@@ -52,14 +52,14 @@ public final class SseParser {
   public interface Listener {
 
     /**
-     * Called once per dispatched event, on the thread that called {@link #feed}, with the event's
-     * {@code data}: its {@code data} fields' values joined by LF, without a trailing LF, as raw
-     * bytes (UTF-8 when the server is conforming, not checked).
+     * Called once per dispatched event, on the thread that called {@link SseParser#feed(byte[],
+     * int, int)}, with the event's {@code data}: its {@code data} fields' values joined by LF,
+     * without a trailing LF, as raw bytes (UTF-8 when the server is conforming, not checked).
      *
-     * <p>The range is only valid during the call: the array is the parser's internal buffer or the
-     * caller's chunk, and is overwritten afterwards. Read or copy it, never modify it nor keep it.
-     * An exception thrown here propagates out of {@link #feed}; the rest of that chunk is then not
-     * parsed, and the parser must not be fed again.
+     * <p>The range is only valid during the call: the array may be the parser's internal buffer or
+     * the caller's chunk, and is overwritten afterwards. Read or copy it, never modify it nor keep
+     * it. An exception thrown here propagates out of {@link SseParser#feed(byte[], int, int)}; the
+     * rest of that chunk is then not parsed, and the parser must not be fed again.
      *
      * @param buffer the array holding the data, never null
      * @param from the index of the first byte of the data, inclusive
