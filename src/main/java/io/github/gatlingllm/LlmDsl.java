@@ -62,9 +62,9 @@ public final class LlmDsl {
   /**
    * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} met
    * the run's SLO: {@code details(name + " SLO").successfulRequests().percent().gte(ratio * 100)}.
-   * Each request logs one {@code name SLO} row when an SLO is set (OK when it met the SLO, KO naming
-   * what it missed); warmup rows are in the {@code warmup} group and do not count. The KO rows also
-   * count in Gatling's global failure figures: assert on failed requests with {@code
+   * Each request logs one {@code name SLO} row when an SLO is set (OK when it met the SLO, KO
+   * naming what it missed); warmup rows are in the {@code warmup} group and do not count. The KO
+   * rows also count in Gatling's global failure figures: assert on failed requests with {@code
    * details(name)}.
    *
    * @param name the request name

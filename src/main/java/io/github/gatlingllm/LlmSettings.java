@@ -51,10 +51,10 @@ import java.util.function.Function;
  *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
  * @param temperature {@code temperature} sent with each request, a finite number >= 0, or null not
  *     to send it
- * @param connections how requests get TCP connections: {@code shared} (one keep-alive pool for
- *     all virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual
- *     user its own keep-alive connection, Gatling's default) or {@code per-request} (a new
- *     connection for every request, closed after it: the handshake is inside TTFT)
+ * @param connections how requests get TCP connections: {@code shared} (one keep-alive pool for all
+ *     virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual user
+ *     its own keep-alive connection, Gatling's default) or {@code per-request} (a new connection
+ *     for every request, closed after it: the handshake is inside TTFT)
  */
 public record LlmSettings(
     String baseUrl,

@@ -12,11 +12,11 @@ import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
 
 /**
- * The three prompt modes one after another, each a closed loop of 4 users over its own workload
- * (4 warmup and 60 measured requests), so their prefix cache effect shows side by side in the
- * report: {@code repeat} (almost all cached after the first request), {@code shared-prefix} (the
- * group prefix cached), {@code unique} (nothing cached). Request names are {@code chat repeat},
- * {@code chat shared-prefix} and {@code chat unique}.
+ * The three prompt modes one after another, each a closed loop of 4 users over its own workload (4
+ * warmup and 60 measured requests), so their prefix cache effect shows side by side in the report:
+ * {@code repeat} (almost all cached after the first request), {@code shared-prefix} (the group
+ * prefix cached), {@code unique} (nothing cached). Request names are {@code chat repeat}, {@code
+ * chat shared-prefix} and {@code chat unique}.
  */
 public class PromptModesSimulation extends Simulation {
 

@@ -56,9 +56,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private final RequestIdentity identity;
   private final Workload workload;
   private final boolean streamed;
-  private final long startMs;
-  private final long startNanos;
-  private final RequestTimer timer;
+  private long startMs;
+  private long startNanos;
+  private RequestTimer timer;
   private SseParser parser;
   private ByteArrayOutputStream body;
   private int bodyLimit;
@@ -81,14 +81,22 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     this.identity = identity;
     this.workload = workload;
     this.streamed = streamed;
-    this.startMs = action.run().gatling().nowMillis();
-    this.startNanos = System.nanoTime();
-    this.timer = new RequestTimer(startMs, startNanos);
+    start();
+  }
+
+  /** The request's start: when the client takes it to send, before any connect. */
+  private void start() {
+    startMs = action.run().gatling().nowMillis();
+    startNanos = System.nanoTime();
+    timer = new RequestTimer(startMs, startNanos);
   }
 
   @Override
   public void onSend() {
-    sends++;
+    if (++sends == 1) {
+      // Restart the clock here: a throttled request waited for the throttler until now.
+      start();
+    }
   }
 
   @Override
@@ -164,9 +172,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     } else if (httpStatus != null || resent) {
       ending = Exchange.Ending.BROKEN;
       failure =
-          resent
-              ? "the connection closed before the response ended (not sent again)"
-              : oneLine(t);
+          resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
     } else {
       ending = Exchange.Ending.CONNECT_FAILED;
       failure = oneLine(t);

@@ -3,10 +3,10 @@ package io.github.gatlingllm.internal;
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.util.GatlingVersion$;
-import io.gatling.core.CoreComponents;
-import io.gatling.core.action.Action;
 import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
+import io.gatling.core.CoreComponents;
+import io.gatling.core.action.Action;
 import io.gatling.core.action.StopLoadGenerator;
 import io.gatling.core.session.Block;
 import io.gatling.core.session.GroupBlock;
@@ -134,8 +134,8 @@ public final class GatlingCore {
   }
 
   /**
-   * Stops the load generator: gracefully (the run ends as if its injection had ended, the report
-   * is generated) or as a crash (the run fails with {@code message}).
+   * Stops the load generator: gracefully (the run ends as if its injection had ended, the report is
+   * generated) or as a crash (the run fails with {@code message}).
    *
    * @param session the session of the virtual user that stops it
    * @param message why, shown by Gatling

@@ -4,6 +4,9 @@ import io.gatling.commons.validation.Failure;
 import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
 import io.gatling.core.CoreComponents;
+import io.gatling.core.actor.ActorRef;
+import io.gatling.core.controller.throttle.Throttler;
+import io.gatling.core.controller.throttle.Throttler$Command$ThrottledRequest;
 import io.gatling.core.protocol.Protocol;
 import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
@@ -21,6 +24,8 @@ import io.gatling.http.request.builder.HttpRequestBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import java.util.Objects;
 import scala.Function1;
+import scala.Option;
+import scala.runtime.BoxedUnit;
 
 /**
  * For internal use only. Gatling 3.16's HTTP engine, driven from our own action instead of through
@@ -31,17 +36,20 @@ import scala.Function1;
  * <p>A request is built once per request name with Gatling's own Java DSL ({@code
  * http(name).post(url)...}) and resolved per virtual user ({@link #clientRequest}), so the HTTP
  * protocol's headers, proxy, DNS, TLS, HTTP/2 and request timeout apply. It is sent with {@link
- * #send}, which hands every response callback to a {@link HttpListener} on the virtual user's
- * event loop.
+ * #send}, which hands every response callback to a {@link HttpListener} on the virtual user's event
+ * loop.
  */
 public final class GatlingHttp {
 
   private final HttpComponents components;
   private final HttpRequestDef requestDef;
+  private final ActorRef<Throttler.Command> throttler;
 
-  private GatlingHttp(HttpComponents components, HttpRequestDef requestDef) {
+  private GatlingHttp(
+      HttpComponents components, HttpRequestDef requestDef, ActorRef<Throttler.Command> throttler) {
     this.components = components;
     this.requestDef = requestDef;
+    this.throttler = throttler;
   }
 
   /**
@@ -98,7 +106,9 @@ public final class GatlingHttp {
             components.httpProtocol(),
             ctx.throttled(),
             ctx.coreComponents().configuration());
-    return new GatlingHttp(components, def);
+    Option<ActorRef<Throttler.Command>> throttler = ctx.coreComponents().throttler();
+    return new GatlingHttp(
+        components, def, ctx.throttled() && throttler.isDefined() ? throttler.get() : null);
   }
 
   /**
@@ -118,7 +128,8 @@ public final class GatlingHttp {
 
   /**
    * Sends a request through Gatling's HTTP engine; every callback of {@code listener} runs on the
-   * session's event loop.
+   * session's event loop. In a throttled simulation ({@code setUp(...).throttle(...)}) the request
+   * waits for the throttler's go, as Gatling's own HTTP requests do.
    *
    * @param request the request from {@link #clientRequest}
    * @param session the virtual user's session (its user id, event loop and TLS contexts)
@@ -127,6 +138,21 @@ public final class GatlingHttp {
    * @param listener receives the response, never null
    */
   public void send(
+      Request request, Session session, boolean shareConnections, HttpListener listener) {
+    if (throttler != null) {
+      throttler.$bang(
+          new Throttler$Command$ThrottledRequest(
+              session.scenario(),
+              () -> {
+                execute(request, session, shareConnections, listener);
+                return BoxedUnit.UNIT;
+              }));
+    } else {
+      execute(request, session, shareConnections, listener);
+    }
+  }
+
+  private void execute(
       Request request, Session session, boolean shareConnections, HttpListener listener) {
     components
         .httpEngine()

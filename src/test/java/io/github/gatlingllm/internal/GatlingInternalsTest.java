@@ -68,7 +68,10 @@ class GatlingInternalsTest {
     method("io.gatling.http.protocol.HttpComponents", "httpEngine");
     method("io.gatling.http.protocol.HttpComponents", "httpCaches");
     method("io.gatling.http.protocol.HttpComponents", "httpProtocol");
-    method("io.gatling.http.cache.SslContextSupport$", "sslContexts", "io.gatling.core.session.Session");
+    method(
+        "io.gatling.http.cache.SslContextSupport$",
+        "sslContexts",
+        "io.gatling.core.session.Session");
   }
 
   @Test
@@ -101,7 +104,11 @@ class GatlingInternalsTest {
     method("io.gatling.core.CoreComponents", "exit");
     method("io.gatling.core.actor.ActorSystem", "registerOnTermination", "scala.Function0");
     assertNotNull(Class.forName("io.gatling.core.action.StopLoadGenerator").getConstructors()[0]);
-    assertEquals(6, Class.forName("io.gatling.core.action.StopLoadGenerator").getConstructors()[0].getParameterCount());
+    assertEquals(
+        6,
+        Class.forName("io.gatling.core.action.StopLoadGenerator")
+            .getConstructors()[0]
+            .getParameterCount());
   }
 
   private static Method method(String className, String name, String... parameterTypes)

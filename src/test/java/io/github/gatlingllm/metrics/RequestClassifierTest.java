@@ -88,7 +88,8 @@ class RequestClassifierTest {
 
   /** The timings of a non-streamed request whose body (possibly partial) ended after 40 ms. */
   private static RequestTimings plain(String body) {
-    return RequestTimer.nonStreaming(START, ns(START), ns(START + 40), StreamEvent.parseResponse(body), 128, null);
+    return RequestTimer.nonStreaming(
+        START, ns(START), ns(START + 40), StreamEvent.parseResponse(body), 128, null);
   }
 
   /** A streamed request answered 200 {@code text/event-stream}. */
