@@ -5,16 +5,20 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Summary statistics of one metric's values (milliseconds, or tokens per second).
+ * Summary statistics of one metric's values (milliseconds with microsecond precision, or tokens per
+ * second).
  *
- * <p>Count, mean, min and max are exact. Each percentile is the smallest recorded value with at
- * least p% of the values at or below it (nearest rank, no interpolation), exact to the microsecond
- * while the metric has at most 65,536 distinct values, else an HdrHistogram's estimate rounded to
- * its 3 significant digits (see {@link MetricsAggregator}). So the p50 of 1, 2, ..., 100 ms is 50
- * ms, where numpy's default interpolation would say 50.5.
+ * <p>Values are kept in whole thousandths (microseconds for times, milli-tokens per second for
+ * throughput): the count is exact, min and max are exact to the thousandth, the mean is rounded to
+ * it. Each percentile is the smallest recorded value with at least p% of the values at or below it
+ * (nearest rank, no interpolation), exact to the microsecond while the metric has at most 65,536
+ * distinct values in microseconds, else an HdrHistogram's estimate rounded to its 3 significant
+ * digits (see {@link MetricsAggregator}). So the p50 of 1, 2, ..., 100 ms is 50 ms, where numpy's
+ * default interpolation would say 50.5.
  *
  * @param count the number of values, at least 0
- * @param mean the arithmetic mean, or null when {@code count} is 0 (as all other fields)
+ * @param mean the arithmetic mean rounded to the thousandth, or null when {@code count} is 0 (as
+ *     all other fields)
  * @param min the smallest value
  * @param p50 the median
  * @param p90 the 90th percentile

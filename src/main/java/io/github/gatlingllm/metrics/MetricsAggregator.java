@@ -10,8 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.DoubleAccumulator;
-import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -24,13 +22,15 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Thread-safe and lock-free on the recording side: {@link #add(RequestRecord)} may be called
  * from many threads at once; it costs a few atomic updates per metric plus one histogram update per
- * value. Percentiles are exact (nearest rank: the smallest value with at least p% of the values at
- * or below it, no interpolation) while a metric takes at most 65,536 distinct values in thousandths
- * (microseconds for times, milli-tokens for tokens per second), as Gatling's whole-millisecond
- * stamps always do; beyond that they come from an HdrHistogram ({@link ConcurrentHistogram}, 3
- * significant digits) and are printed to its 3 significant digits. {@link #summary()} takes a
- * snapshot; taken while records are still being added, its figures may not all include the same
- * records.
+ * value. Each value is kept as a whole number of thousandths: microseconds for times (which {@link
+ * RequestTimer} already rounds to the microsecond), milli-tokens per second for throughput; so the
+ * sum, min and max are exact to the thousandth and the mean is rounded to it. Percentiles are exact
+ * (nearest rank: the smallest value with at least p% of the values at or below it, no
+ * interpolation) while a metric takes at most 65,536 distinct values in thousandths (a time always
+ * does when its values span less than 65.536 ms; a long run's ITL, TTFT or E2E may not); beyond
+ * that they come from an HdrHistogram ({@link ConcurrentHistogram}, 3 significant digits) and are
+ * printed to its 3 significant digits. {@link #summary()} takes a snapshot; taken while records are
+ * still being added, its figures may not all include the same records.
  *
  * <p>What counts where, as vLLM's {@code benchmark_serving.py} ({@code calculate_metrics} counts
  * successful requests only):
@@ -255,9 +255,9 @@ public final class MetricsAggregator {
   }
 
   /**
-   * One metric: an exact count, sum, min and max, and percentiles that are exact while the values
-   * take at most {@link #EXACT_LIMIT} distinct microsecond values (always, for times stamped in
-   * whole milliseconds by Gatling), else from a histogram rounded to its 3 significant digits.
+   * One metric in whole thousandths (microseconds for times): an exact count, sum, min and max, and
+   * percentiles that are exact while the values take at most {@link #EXACT_LIMIT} distinct
+   * thousandths, else from a histogram rounded to its 3 significant digits.
    */
   private static final class Metric {
     private static final double SCALE = 1000.0;
@@ -265,16 +265,15 @@ public final class MetricsAggregator {
     final ConcurrentHashMap<Long, LongAdder> exact = new ConcurrentHashMap<>();
     volatile boolean overflow;
     final LongAdder count = new LongAdder();
-    final DoubleAdder sum = new DoubleAdder();
-    final DoubleAccumulator min = new DoubleAccumulator(Math::min, Double.POSITIVE_INFINITY);
-    final DoubleAccumulator max = new DoubleAccumulator(Math::max, Double.NEGATIVE_INFINITY);
+    final LongAdder sum = new LongAdder();
+    final LongAccumulator min = new LongAccumulator(Math::min, Long.MAX_VALUE);
+    final LongAccumulator max = new LongAccumulator(Math::max, Long.MIN_VALUE);
 
     void record(Double value) {
       if (value == null) {
         return;
       }
-      double v = value;
-      long scaled = Math.round(v * SCALE);
+      long scaled = Math.round(value * SCALE);
       histogram.recordValue(scaled);
       if (!overflow) {
         LongAdder n = exact.get(scaled);
@@ -289,9 +288,9 @@ public final class MetricsAggregator {
           n.increment();
         }
       }
-      sum.add(v);
-      min.accumulate(v);
-      max.accumulate(v);
+      sum.add(scaled);
+      min.accumulate(scaled);
+      max.accumulate(scaled);
       count.increment();
     }
 
@@ -301,8 +300,8 @@ public final class MetricsAggregator {
       if (n == 0 || h.getTotalCount() == 0) {
         return Distribution.EMPTY;
       }
-      double lo = min.get();
-      double hi = max.get();
+      double lo = min.get() / SCALE;
+      double hi = max.get() / SCALE;
       double[] p = {50, 90, 95, 99};
       Double[] values = new Double[p.length];
       if (!overflow) {
@@ -321,7 +320,8 @@ public final class MetricsAggregator {
           values[i] = Math.max(lo, Math.min(hi, v));
         }
       }
-      return new Distribution(n, sum.sum() / n, lo, values[0], values[1], values[2], values[3], hi);
+      double mean = Math.round((double) sum.sum() / n) / SCALE;
+      return new Distribution(n, mean, lo, values[0], values[1], values[2], values[3], hi);
     }
 
     /** The smallest value with at least p% of the values at or below it. */

@@ -30,7 +30,8 @@ final class Charts {
   record Bar(String label, double value, Double reference) {}
 
   /**
-   * A histogram of values.
+   * A histogram of values. Each bar's tooltip gives its bounds to the thousandth (the microsecond
+   * for {@code ms}) and its count.
    *
    * @param id the chart id
    * @param title the title
@@ -80,8 +81,8 @@ final class Charts {
               TOP + PLOT_H - h,
               Math.max(1, barW - 1),
               Math.max(1, h),
-              fmt(lo + i * width),
-              fmt(lo + (i + 1) * width),
+              Decimals.ms(lo + i * width),
+              Decimals.ms(lo + (i + 1) * width),
               unit,
               counts[i]));
       drawn++;
@@ -303,7 +304,7 @@ final class Charts {
               "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
               x(v, xr),
               TOP + PLOT_H + 14,
-              fmt(v)));
+              tick(v, xr)));
     }
     s.append(
         String.format(
@@ -327,7 +328,7 @@ final class Charts {
               "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
               LEFT - 4,
               y(v, yr) + 4,
-              fmt(v)));
+              tick(v, yr)));
     }
     s.append(
         String.format(
@@ -356,6 +357,14 @@ final class Charts {
 
   private static double y(double v, double[] r) {
     return TOP + PLOT_H - PLOT_H * (v - r[0]) / (r[1] - r[0]);
+  }
+
+  /**
+   * An axis label: as {@link #fmt(double)}, or to the thousandth when the axis spans less than 1
+   * (sub-millisecond latencies: 0.125, not 0.13).
+   */
+  private static String tick(double v, double[] range) {
+    return range[1] - range[0] < 1 ? Decimals.ms(v) : fmt(v);
   }
 
   /** A number for people: whole numbers without decimals, others to 2 decimals at most. */

@@ -16,9 +16,9 @@ import java.util.Map;
  * The LLM page of a run folder, {@code llm-report.html}: the run's settings, prompt spec, tokenizer
  * identity and phase digests; SLO attainment and goodput when an SLO was set; per request name and
  * phase the counts by status, requests/s, output tokens/s and the TTFT, ITL, TPOT and E2E
- * distributions; and charts of the measured requests (TTFT and ITL histograms, TTFT and output
- * tokens/s over time, in-flight requests over time, cache-hit ratio per prefix group against the
- * plan).
+ * distributions (milliseconds to the microsecond, such as 2.517); and charts of the measured
+ * requests (TTFT and ITL histograms, TTFT and output tokens/s over time, in-flight requests over
+ * time, cache-hit ratio per prefix group against the plan).
  *
  * <p>One self-contained file: the charts are inline SVG drawn here, and a 20-line inline script
  * only checks, once the page is laid out, that each chart drew its marks (it sets {@code
@@ -190,7 +190,8 @@ public final class ReportPage {
               .append(metric.replace("_ms", "").toUpperCase(Locale.ROOT))
               .append("</td>");
           for (String stat : STATS) {
-            html.append("<td>").append(num(d.get(stat))).append("</td>");
+            Object v = d.get(stat);
+            html.append("<td>").append("count".equals(stat) ? num(v) : ms(v)).append("</td>");
           }
           html.append("</tr>\n");
         }
@@ -472,6 +473,11 @@ public final class ReportPage {
       return Charts.fmt(d);
     }
     return esc(value);
+  }
+
+  /** A time in milliseconds to the microsecond: {@code 2.517}, {@code 0.25}, {@code 34}. */
+  static String ms(Object value) {
+    return value instanceof Number n ? Decimals.ms(n.doubleValue()) : esc(value);
   }
 
   static String esc(Object value) {

@@ -21,10 +21,12 @@ import java.util.Objects;
  * index, prompt_id, digest, prefix_group, shared_prefix_tokens, planned_tokens, start_ms,
  * prompt_tokens, prompt_tokens_exact, cached_tokens, completion_tokens, completion_tokens_exact,
  * ttft_ms, time_to_first_event_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s, finish_reason,
- * http_status, status, error}; {@code itl_ms} only when asked for. Times are milliseconds; null
- * means not measured (see {@link io.github.gatlingllm.metrics.RequestTimer} for the definitions).
- * These names and meanings are read by users' scripts: fields may be added, never renamed or given
- * another meaning.
+ * http_status, status, error}; {@code itl_ms} only when asked for. Times are milliseconds with
+ * microsecond precision, each written as the shortest decimal that reads back as its value ({@code
+ * 2.517}, {@code 0.25}, {@code 34}); older files wrote whole milliseconds and are read the same
+ * way. Null means not measured (see {@link io.github.gatlingllm.metrics.RequestTimer} for the
+ * definitions). These names and meanings are read by users' scripts: fields may be added, never
+ * renamed or given another meaning.
  */
 public final class RequestRecordJson {
 
@@ -196,15 +198,12 @@ public final class RequestRecordJson {
   }
 
   /**
-   * A whole number of milliseconds (Gatling's stamps are whole) as an integer ({@code 34}, not
-   * {@code 34.0}): shorter lines, and no floating-point formatting per inter-token latency.
+   * A number as the shortest plain decimal that reads back as it ({@link Decimals#shortest}): times
+   * are whole microseconds, so {@code 2.517} or {@code 34}, never {@code 34.0} or {@code
+   * 2.5170000000000003}.
    */
   private static void writeNumber(JsonGenerator g, double value) throws IOException {
-    if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-      g.writeNumber((long) value);
-    } else {
-      g.writeNumber(value);
-    }
+    g.writeNumber(Decimals.shortest(value));
   }
 
   private static JsonNode present(JsonNode n, String key) {

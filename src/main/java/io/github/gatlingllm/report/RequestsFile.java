@@ -20,8 +20,9 @@ import java.util.StringJoiner;
  *
  * <p>The CSV has a header row and one row per request, columns in the order of the JSON keys of
  * {@link RequestRecordJson} ({@code request, phase, index, ..., status, error}); {@code itl_ms} is
- * one cell of values joined by {@code ;}; an unmeasured value is an empty cell. Quoting is
- * Jackson's CSV module's (RFC 4180).
+ * one cell of values joined by {@code ;}; numbers are written as in the JSON lines (times in
+ * milliseconds with microsecond precision, {@code 2.517}); an unmeasured value is an empty cell.
+ * Quoting is Jackson's CSV module's (RFC 4180).
  */
 public final class RequestsFile {
 
@@ -83,13 +84,14 @@ public final class RequestsFile {
         if (itl instanceof List<?> values) {
           StringJoiner joined = new StringJoiner(";");
           for (Object v : values) {
-            joined.add(String.valueOf(v));
+            joined.add(cell(v));
           }
           row.put("itl_ms", joined.toString());
         }
         List<Object> cells = new ArrayList<>(columns.size());
         for (String c : columns) {
-          cells.add(row.get(c));
+          Object v = row.get(c);
+          cells.add(v instanceof Double ? cell(v) : v);
         }
         writer.write(cells);
       }
@@ -107,6 +109,11 @@ public final class RequestsFile {
     try (Writer out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
       writeCsv(records, out);
     }
+  }
+
+  /** A value as in the JSON line: a number as its shortest decimal ({@code 2.517}, {@code 34}). */
+  private static String cell(Object value) {
+    return value instanceof Double d ? Decimals.shortest(d) : String.valueOf(value);
   }
 
   /** The JSON keys of a record, in order. */

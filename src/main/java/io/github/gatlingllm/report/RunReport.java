@@ -184,7 +184,8 @@ public final class RunReport {
    * @param a the first run
    * @param b the second run
    * @return lines of text: a header, whether the prompt digests are the same, then one line per
-   *     metric with A, B, B - A and the change in percent
+   *     metric with A, B, B - A and the change in percent (times in milliseconds to the
+   *     microsecond)
    */
   public static List<String> compare(RunReport a, RunReport b) {
     List<String> lines = new ArrayList<>();
@@ -237,14 +238,28 @@ public final class RunReport {
       String name,
       io.github.gatlingllm.metrics.Distribution a,
       io.github.gatlingllm.metrics.Distribution b) {
-    add(lines, name + " mean", a.mean(), b.mean());
-    add(lines, name + " p50", a.p50(), b.p50());
-    add(lines, name + " p90", a.p90(), b.p90());
-    add(lines, name + " p99", a.p99(), b.p99());
+    addMs(lines, name + " mean", a.mean(), b.mean());
+    addMs(lines, name + " p50", a.p50(), b.p50());
+    addMs(lines, name + " p90", a.p90(), b.p90());
+    addMs(lines, name + " p99", a.p99(), b.p99());
   }
 
   private static void add(List<String> lines, String name, Double a, Double b) {
-    String delta = a == null || b == null ? "–" : Charts.fmt(b - a);
+    add(lines, name, a, b, Charts::fmt);
+  }
+
+  /** A line of milliseconds, each figure to the microsecond ({@code 2.517}). */
+  private static void addMs(List<String> lines, String name, Double a, Double b) {
+    add(lines, name, a, b, Decimals::ms);
+  }
+
+  private static void add(
+      List<String> lines,
+      String name,
+      Double a,
+      Double b,
+      java.util.function.DoubleFunction<String> format) {
+    String delta = a == null || b == null ? "–" : format.apply(b - a);
     String pct =
         a == null || b == null || a == 0
             ? "–"
@@ -254,8 +269,8 @@ public final class RunReport {
             Locale.ROOT,
             "%-28s %14s %14s %14s %9s",
             name,
-            a == null ? "–" : Charts.fmt(a),
-            b == null ? "–" : Charts.fmt(b),
+            a == null ? "–" : format.apply(a),
+            b == null ? "–" : format.apply(b),
             delta,
             pct));
   }

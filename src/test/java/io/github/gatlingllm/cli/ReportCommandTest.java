@@ -141,6 +141,20 @@ class ReportCommandTest {
   }
 
   @Test
+  void comparesTimesToTheMicrosecond() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 2.517, 140));
+    Path b = folder("b", "00aa", request(0, 1000, 2.6, 140));
+
+    assertEquals(0, run("report", "--compare", a.toString(), b.toString()), err.toString());
+
+    List<String> lines = out.toString().lines().toList();
+    assertTrue(
+        lines.contains(
+            "ttft ms p50                           2.517            2.6          0.083     +3.3%"),
+        String.join("\n", lines));
+  }
+
+  @Test
   void severalFoldersNeedAnOutput() throws Exception {
     Path a = folder("a", "00aa", request(0, 1000, 50, 140));
     assertEquals(2, run("report", a.toString(), a.toString()));

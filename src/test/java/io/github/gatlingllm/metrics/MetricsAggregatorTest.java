@@ -66,7 +66,7 @@ class MetricsAggregatorTest {
       a.add(ok("chat", "measured", 0, ttft, List.of(), 70_000));
     }
     assertEquals(
-        new Distribution(3, 20922.666666666668, 34.0, 1500.0, 61234.0, 61234.0, 61234.0, 61234.0),
+        new Distribution(3, 20922.667, 34.0, 1500.0, 61234.0, 61234.0, 61234.0, 61234.0),
         a.summary().overall().ttftMs());
   }
 
@@ -97,6 +97,26 @@ class MetricsAggregatorTest {
     MetricsAggregator a = new MetricsAggregator();
     a.add(ok("chat", "measured", 0, 0.125, List.of(), 100));
     assertEquals(0.125, a.summary().overall().ttftMs().p50());
+  }
+
+  @Test
+  void microsecondTimesKeepTheirPrecisionAndTheMeanIsRoundedToTheMicrosecond() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 0, 2.517, List.of(), 100));
+    a.add(ok("chat", "measured", 0, 2.518, List.of(), 100));
+    a.add(ok("chat", "measured", 0, 0.25, List.of(), 100));
+    assertEquals(
+        new Distribution(3, 1.762, 0.25, 2.517, 2.518, 2.518, 2.518, 2.518),
+        a.summary().overall().ttftMs());
+  }
+
+  @Test
+  void valuesAreKeptInWholeMicroseconds() {
+    MetricsAggregator a = new MetricsAggregator();
+    a.add(ok("chat", "measured", 0, 0.3333333, List.of(0.0004, 0.0005), 100));
+    GroupSummary s = a.summary().overall();
+    assertEquals(new Distribution(1, 0.333, 0.333, 0.333, 0.333, 0.333, 0.333, 0.333), s.ttftMs());
+    assertEquals(new Distribution(2, 0.001, 0.0, 0.0, 0.001, 0.001, 0.001, 0.001), s.itlMs());
   }
 
   @Test
@@ -132,7 +152,7 @@ class MetricsAggregatorTest {
     assertEquals(1.0, s.requestsPerS());
     assertEquals(10.0, s.outputTokensPerS());
     assertEquals(
-        new Distribution(2, 8.333333333333334, 6.666666666666667, 6.667, 10.0, 10.0, 10.0, 10.0),
+        new Distribution(2, 8.334, 6.667, 6.667, 10.0, 10.0, 10.0, 10.0),
         s.outputTokensPerSPerRequest());
   }
 

@@ -49,4 +49,18 @@ class ChartsTest {
     assertTrue(svg.contains("<title>group 0: 0.45 (planned 0.5)</title>"), svg);
     assertTrue(svg.contains("<line class=\"reference\""), svg);
   }
+
+  @Test
+  void histogramBarsGiveTheirBoundsToTheMicrosecond() {
+    String svg = Charts.histogram("h", "ITL", "ms", new double[] {2.517, 2.557});
+    assertTrue(svg.contains("<title>2.517–2.518 ms: 1</title>"), svg);
+    assertTrue(svg.contains("<title>2.556–2.557 ms: 1</title>"), svg);
+  }
+
+  @Test
+  void subMillisecondAxesAreLabelledToTheMicrosecond() {
+    String svg = Charts.histogram("h", "ITL", "ms", new double[] {0.2, 0.3});
+    assertTrue(svg.contains(">0.225</text>"), svg);
+    assertTrue(svg.contains(">0.275</text>"), svg);
+  }
 }

@@ -47,4 +47,25 @@ class ReportPageTest {
     assertTrue(html.contains("<td>12.5</td>"));
     assertFalse(html.contains("src="), "nothing is fetched");
   }
+
+  @Test
+  void timesShowToTheMicrosecond() {
+    Map<String, Object> ttft = new LinkedHashMap<>();
+    ttft.put("count", 3L);
+    ttft.put("mean", 2.5173333333333336);
+    ttft.put("p50", 2.517);
+    ttft.put("p90", 0.25);
+    ttft.put("max", 34.0);
+    Map<String, Object> group = new LinkedHashMap<>();
+    group.put("request", "chat");
+    group.put("phase", "measured");
+    group.put("requests", 3);
+    group.put("ttft_ms", ttft);
+    String html = ReportPage.render(Map.of("metrics", Map.of("groups", List.of(group))), List.of());
+    assertTrue(
+        html.contains(
+            "<tr><td class=\"l\">TTFT</td><td>3</td><td>2.517</td><td>2.517</td><td>0.25</td>"
+                + "<td>–</td><td>–</td><td>34</td></tr>"),
+        html);
+  }
 }

@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -73,6 +74,73 @@ class RequestRecordJsonTest {
           429,
           RequestStatus.REJECTED,
           "Too Many Requests");
+
+  private static final RequestRecord MICROS =
+      new RequestRecord(
+          "chat",
+          "measured",
+          0L,
+          null,
+          null,
+          null,
+          null,
+          null,
+          1_700_000_000_000L,
+          12,
+          true,
+          null,
+          3,
+          true,
+          12.346,
+          0.345,
+          List.of(0.25, 0.001, 34.0),
+          16.328,
+          45.001,
+          66.66518521810626,
+          "length",
+          200,
+          RequestStatus.OK,
+          null);
+
+  @Test
+  void microsecondTimesAreWrittenAsTheShortestDecimal() {
+    assertEquals(
+        "{\"request\":\"chat\",\"phase\":\"measured\",\"index\":0,\"prompt_id\":null,\"digest\":null,"
+            + "\"prefix_group\":null,\"shared_prefix_tokens\":null,\"planned_tokens\":null,"
+            + "\"start_ms\":1700000000000,\"prompt_tokens\":12,\"prompt_tokens_exact\":true,"
+            + "\"cached_tokens\":null,\"completion_tokens\":3,\"completion_tokens_exact\":true,"
+            + "\"ttft_ms\":12.346,\"time_to_first_event_ms\":0.345,\"itl_ms\":[0.25,0.001,34],"
+            + "\"tpot_ms\":16.328,\"e2e_ms\":45.001,\"output_tokens_per_s\":66.66518521810626,"
+            + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null}",
+        RequestRecordJson.toJson(MICROS, true));
+  }
+
+  @Test
+  void roundTripOfMicrosecondTimes() {
+    assertEquals(MICROS, RequestRecordJson.fromJson(RequestRecordJson.toJson(MICROS, true)));
+  }
+
+  @Test
+  void aTimeWithFloatingPointErrorIsWrittenAsItsValue() {
+    RequestRecord r =
+        RequestRecordJson.fromJson(
+            "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"e2e_ms\":2.5170000000000003}");
+    assertEquals(2.5170000000000003, r.e2eMs());
+    assertTrue(RequestRecordJson.toJson(r, false).contains("\"e2e_ms\":2.5170000000000003,"));
+  }
+
+  @Test
+  void readsOlderLinesWithWholeMillisecondTimes() {
+    RequestRecord r =
+        RequestRecordJson.fromJson(
+            "{\"request\":\"chat\",\"start_ms\":5,\"ttft_ms\":50,\"time_to_first_event_ms\":5.0,"
+                + "\"itl_ms\":[20,30.0],\"tpot_ms\":26.5,\"e2e_ms\":103,\"status\":\"ok\"}");
+    assertEquals(50.0, r.ttftMs());
+    assertEquals(5.0, r.timeToFirstEventMs());
+    assertEquals(List.of(20.0, 30.0), r.itlMs());
+    assertEquals(26.5, r.tpotMs());
+    assertEquals(103.0, r.e2eMs());
+  }
 
   @Test
   void jsonWithItl() {

@@ -88,6 +88,43 @@ class RequestsFileTest {
   }
 
   @Test
+  void csvWritesMicrosecondTimesAsTheJsonLinesDo() throws Exception {
+    RequestRecord r =
+        new RequestRecord(
+            "chat",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            1000,
+            null,
+            false,
+            null,
+            3,
+            false,
+            2.517,
+            0.25,
+            List.of(0.001, 34.0, 1.5),
+            16.328,
+            12_345_678.901,
+            0.0001,
+            null,
+            200,
+            RequestStatus.OK,
+            null);
+    StringWriter out = new StringWriter();
+    RequestsFile.writeCsv(List.of(r), out);
+    assertEquals(
+        HEADER
+            + "chat,,,,,,,,1000,,false,,3,false,2.517,0.25,0.001;34;1.5,16.328,12345678.901,0.0001,"
+            + ",200,ok,\n",
+        out.toString());
+  }
+
+  @Test
   void readsJsonLinesAndNamesABadLine() throws Exception {
     Path jsonl = dir.resolve("llm-requests.jsonl");
     Files.writeString(
