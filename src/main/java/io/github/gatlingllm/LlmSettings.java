@@ -33,7 +33,7 @@ import java.util.function.Function;
  * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
  * @param inputTokens prompt size to aim for, in tokens of {@code tokenizer}, at least 1
  * @param outputTokens {@code max_tokens} of each request, at least 1
- * @param seed the prompt seed
+ * @param seed the prompt seed ({@code llm.seed=auto}: {@link #autoSeed()})
  * @param tokenizer {@code estimate} or a local tokenizer.json path
  * @param warmupRequests requests sent before the measured phase, at least 0
  * @param requests measured requests, at least 1
@@ -55,6 +55,18 @@ import java.util.function.Function;
  *     virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual user
  *     its own keep-alive connection, Gatling's default) or {@code per-request} (a new connection
  *     for every request, closed after it: the handshake is inside TTFT)
+ * @param warmGroups {@code llm.warmGroups}: whether the warmup phase sends the measured phase's
+ *     group prefixes (round robin over the groups), so the measured phase starts on warm groups;
+ *     shared-prefix only, with at least one warmup request
+ * @param seedAuto whether {@code llm.seed=auto} picked {@code seed} from the clock (once per JVM)
+ * @param cacheBlockTokens {@code llm.cacheBlockTokens}: the server's prefix-cache granularity, in
+ *     tokens, at least 1, or null for what the server says (the embedded simulator's block size;
+ *     llama.cpp: 1), else 16
+ * @param cacheTolerance {@code llm.cacheTolerance}: how far the observed cache-hit ratio may be
+ *     from the planned one for the verdict {@code as planned}, a share of the prompt tokens in [0,
+ *     1]; default 0.05
+ * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
+ *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
  */
 public record LlmSettings(
     String baseUrl,
@@ -79,7 +91,12 @@ public record LlmSettings(
     Slo slo,
     Double goodputRatio,
     Double temperature,
-    String connections) {
+    String connections,
+    boolean warmGroups,
+    boolean seedAuto,
+    Integer cacheBlockTokens,
+    double cacheTolerance,
+    Double cacheAsPlanned) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -166,6 +183,25 @@ public record LlmSettings(
     if (!CONNECTIONS.contains(connections)) {
       throw bad("connections", connections, String.join(", ", CONNECTIONS));
     }
+    if (warmGroups && !shared) {
+      throw new IllegalArgumentException(
+          "llm.warmGroups: goes with llm.promptMode=shared-prefix only, not "
+              + promptMode.wireName());
+    }
+    if (warmGroups && warmupRequests < 1) {
+      throw new IllegalArgumentException(
+          "llm.warmGroups: needs warmup requests to warm the groups with (llm.warmupRequests >= 1,"
+              + " e.g. prompts().warmup(8).warmGroups())");
+    }
+    if (cacheBlockTokens != null && cacheBlockTokens < 1) {
+      throw bad("cacheBlockTokens", cacheBlockTokens, "a whole number of tokens >= 1, or unset");
+    }
+    if (!(cacheTolerance >= 0 && cacheTolerance <= 1)) {
+      throw bad("cacheTolerance", cacheTolerance, "a share of the prompt tokens in [0, 1]");
+    }
+    if (cacheAsPlanned != null && !(cacheAsPlanned > 0 && cacheAsPlanned <= 1)) {
+      throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
+    }
     if (goodputRatio != null && !slo.isSet()) {
       throw new IllegalArgumentException(
           "llm.assert.goodputRatio: "
@@ -225,7 +261,9 @@ public record LlmSettings(
             return value.strip();
           }
           if (dropSharedDefaults
-              && (name.equals("sharedPrefixRatio") || name.equals("prefixGroups"))) {
+              && (name.equals("sharedPrefixRatio")
+                  || name.equals("prefixGroups")
+                  || name.equals("warmGroups"))) {
             return null;
           }
           return defaults.get(name);
@@ -237,6 +275,8 @@ public record LlmSettings(
     if (apiKey == null || apiKey.isEmpty()) {
       apiKey = environment.apply("OPENAI_API_KEY");
     }
+    String seedValue = get.apply("seed");
+    boolean seedAuto = seedValue != null && seedValue.equalsIgnoreCase(AUTO_SEED);
     String mode = orDefault(get.apply("promptMode"), "repeat");
     PromptMode promptMode;
     try {
@@ -254,7 +294,7 @@ public record LlmSettings(
         nullableInteger(get, "prefixGroups"),
         inputTokens,
         outputTokens,
-        longInteger(get, "seed", 0),
+        seedAuto ? autoSeed() : seed(get),
         orDefault(get.apply("tokenizer"), "estimate"),
         integer(get, "warmupRequests", 0),
         integer(get, "requests", 100),
@@ -271,7 +311,45 @@ public record LlmSettings(
             sloBound(get, "slo.e2eMs")),
         decimal(get, "assert.goodputRatio"),
         decimal(get, "temperature"),
-        emptyToNull(get.apply("connections")));
+        emptyToNull(get.apply("connections")),
+        bool(get, "warmGroups", false),
+        seedAuto,
+        nullableInteger(get, "cacheBlockTokens"),
+        orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
+        decimal(get, "assert.cacheAsPlanned"));
+  }
+
+  /** The value of {@code llm.seed} that picks a fresh seed from the clock. */
+  public static final String AUTO_SEED = "auto";
+
+  /** The default of {@code llm.cacheTolerance}. */
+  public static final double DEFAULT_CACHE_TOLERANCE = 0.05;
+
+  private static final java.util.concurrent.atomic.AtomicLong AUTO_SEED_VALUE =
+      new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+
+  /**
+   * The seed {@code llm.seed=auto} stands for: the clock's epoch milliseconds when first asked in
+   * this JVM, the same for every workload of the run, and recorded with the run's prompts, so a
+   * cold run can be repeated with {@code -Dllm.seed=<that value>}.
+   *
+   * @return the JVM's auto seed
+   */
+  public static long autoSeed() {
+    AUTO_SEED_VALUE.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
+    return AUTO_SEED_VALUE.get();
+  }
+
+  private static long seed(Function<String, String> get) {
+    try {
+      return longInteger(get, "seed", 0);
+    } catch (IllegalArgumentException e) {
+      throw bad("seed", get.apply("seed"), "a whole number, or auto (a fresh seed from the clock)");
+    }
+  }
+
+  private static double orDefault(Double value, double fallback) {
+    return value == null ? fallback : value;
   }
 
   /** The values of {@code llm.connections}. */
@@ -314,7 +392,11 @@ public record LlmSettings(
           "slo.e2eMs",
           "assert.goodputRatio",
           "temperature",
-          "connections");
+          "connections",
+          "warmGroups",
+          "cacheBlockTokens",
+          "cacheTolerance",
+          "assert.cacheAsPlanned");
 
   /**
    * The prompt spec of these settings.
@@ -399,6 +481,16 @@ public record LlmSettings(
         + slo
         + ", goodputRatio="
         + goodputRatio
+        + ", warmGroups="
+        + warmGroups
+        + ", seedAuto="
+        + seedAuto
+        + ", cacheBlockTokens="
+        + cacheBlockTokens
+        + ", cacheTolerance="
+        + cacheTolerance
+        + ", cacheAsPlanned="
+        + cacheAsPlanned
         + "]";
   }
 

@@ -32,8 +32,8 @@ import java.util.function.Supplier;
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
  * llm.inputTokens}, {@code llm.seed}, {@code llm.caseId}, {@code llm.requests}, {@code
- * llm.warmupRequests}, {@code llm.tokenizer}); values are checked when the feeder is first used, at
- * the latest when Gatling builds the scenario, before any load.
+ * llm.warmupRequests}, {@code llm.warmGroups}, {@code llm.tokenizer}); values are checked when the
+ * feeder is first used, at the latest when Gatling builds the scenario, before any load.
  */
 public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
 
@@ -66,7 +66,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    * @return a new builder
    */
   public PromptFeederBuilder repeat() {
-    return without("sharedPrefixRatio", "prefixGroups").with("promptMode", "repeat");
+    return without("sharedPrefixRatio", "prefixGroups", "warmGroups").with("promptMode", "repeat");
   }
 
   /**
@@ -76,7 +76,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    * @return a new builder
    */
   public PromptFeederBuilder unique() {
-    return without("sharedPrefixRatio", "prefixGroups").with("promptMode", "unique");
+    return without("sharedPrefixRatio", "prefixGroups", "warmGroups").with("promptMode", "unique");
   }
 
   /**
@@ -114,6 +114,19 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
+   * A fresh seed from the clock ({@code -Dllm.seed=auto}): the clock's epoch milliseconds when the
+   * first feeder of the JVM is built, the same for every feeder of the run. The seed is recorded
+   * with the run's prompts ({@code llm-run.json} {@code prompts.seed}, with {@code seed_auto:
+   * true}), so the run can be repeated with {@code -Dllm.seed=<that seed>}, while a new run sends
+   * prompts no server's cache has seen.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder autoSeed() {
+    return with("seed", LlmSettings.AUTO_SEED);
+  }
+
+  /**
    * The case id the prompts are made for (default {@code c{llm.concurrency}_in{inputTokens}
    * _out{llm.outputTokens}}, as the reference generator names cases). Two workloads with the same
    * spec, seed and case id send the same prompts.
@@ -145,6 +158,21 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    */
   public PromptFeederBuilder warmup(int requests) {
     return with("warmupRequests", requests);
+  }
+
+  /**
+   * Warms the measured phase's prefix groups in the warmup phase ({@code llm.warmGroups}):
+   * shared-prefix mode only, with warmup requests. Warmup request {@code i} sends the group prefix
+   * of the measured phase's group {@code i mod groups}, followed by its own warmup nonce and filler
+   * (never a measured prompt), so with at least as many warmup requests as groups every measured
+   * group is in the server's cache when the measured phase starts, and each measured request is
+   * planned as a hit. Deterministic: the warmup digest covers these prompts, and the spec records
+   * {@code warm_groups: true}.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder warmGroups() {
+    return with("warmGroups", true);
   }
 
   /**
@@ -219,7 +247,8 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
         new PromptSource(
             s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
     String workloadName = name != null ? name : s.promptMode().wireName();
-    return new Workload(workloadName, source, s.requests(), s.warmupRequests());
+    return new Workload(
+        workloadName, source, s.requests(), s.warmupRequests(), s.warmGroups(), s.seedAuto());
   }
 
   @Override

@@ -342,7 +342,10 @@ class LlmSettingsTest {
 
   @Test
   void nonNumericSeedIsRejected() {
-    assertRejected("llm.seed: got \"abc\", expected a whole number", "llm.seed", "abc");
+    assertRejected(
+        "llm.seed: got \"abc\", expected a whole number, or auto (a fresh seed from the clock)",
+        "llm.seed",
+        "abc");
   }
 
   @Test

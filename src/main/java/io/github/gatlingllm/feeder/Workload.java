@@ -1,6 +1,7 @@
 package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
 import java.util.ArrayList;
@@ -37,6 +38,9 @@ public final class Workload {
   private final PromptSource warmup;
   private final long budget;
   private final long warmupBudget;
+  private final boolean warmGroups;
+  private final boolean seedAuto;
+  private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
   private final Map<String, Object> doneRecord;
   private long nextWarmup;
   private long nextMeasured;
@@ -55,6 +59,29 @@ public final class Workload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget) {
+    this(name, measured, budget, warmupBudget, false, false);
+  }
+
+  /**
+   * A workload over a measured source, its warmup source warming the measured groups or not.
+   *
+   * @param name the workload's name, shown in the record and logs, never blank
+   * @param measured the measured phase's prompts, never null
+   * @param budget measured requests, at least 1
+   * @param warmupBudget warmup requests, at least 0
+   * @param warmGroups whether the warmup prompts start with the measured phase's group prefixes
+   *     ({@link PromptSource#forPhaseWarmingGroups}); shared-prefix only, else ignored
+   * @param seedAuto whether the seed was picked from the clock ({@code llm.seed=auto}), for the
+   *     record
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public Workload(
+      String name,
+      PromptSource measured,
+      long budget,
+      long warmupBudget,
+      boolean warmGroups,
+      boolean seedAuto) {
     this.name = Objects.requireNonNull(name, "name");
     this.measured = Objects.requireNonNull(measured, "measured");
     if (budget < 1) {
@@ -65,7 +92,19 @@ public final class Workload {
     }
     this.budget = budget;
     this.warmupBudget = warmupBudget;
-    this.warmup = measured.forPhase("warmup");
+    this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;
+    this.seedAuto = seedAuto;
+    this.warmup =
+        this.warmGroups ? measured.forPhaseWarmingGroups("warmup") : measured.forPhase("warmup");
+    if (this.warmGroups && warmupBudget < measured.spec().groups()) {
+      LOG.warn(
+          "workload {}: warmGroups with {} warmup requests warms {} of its {} prefix groups: the"
+              + " other groups' first measured requests are planned as misses",
+          name,
+          warmupBudget,
+          warmupBudget,
+          measured.spec().groups());
+    }
     measured.warm();
     if (warmupBudget > 0) {
       warmup.warm();
@@ -137,9 +176,60 @@ public final class Workload {
       record.put(PromptFeeder.PREFIX_GROUP, prompt.prefixGroup());
       record.put(PromptFeeder.SHARED_PREFIX_TOKENS, prompt.sharedPrefixTokens());
     }
+    String prefixKey = prefixKey(source, prompt);
+    if (prefixKey != null) {
+      record.put(PromptFeeder.PREFIX_KEY, prefixKey);
+    }
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
     record.put(PromptFeeder.DONE, false);
     return record;
+  }
+
+  /**
+   * What a prefix cache can hold of a prompt from earlier requests of this workload: {@code repeat}
+   * (the one repeated prompt, warmup included), {@code <prefix phase>:g<group>} (a shared-prefix
+   * group prefix: the warmup phase's own, or with warm groups the measured phase's), or null
+   * (unique prompts share nothing but the chat template).
+   */
+  static String prefixKey(PromptSource source, Prompt prompt) {
+    switch (source.spec().mode()) {
+      case REPEAT:
+        return "repeat";
+      case SHARED_PREFIX:
+        return source.prefixPhase() + ":g" + prompt.prefixGroup();
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * A request whose prompt has this prefix key is being sent: says whether a request with the same
+   * key was sent before it in this run (warmup included), and marks the key as sent. Called in the
+   * order requests are sent (their start), so "the first request of a group" is the first sent.
+   *
+   * @param prefixKey the record's {@link PromptFeeder#PREFIX_KEY}, or null (never sent before)
+   * @return true when a request with this key was sent before
+   */
+  public synchronized boolean sentBefore(String prefixKey) {
+    return prefixKey != null && !sentPrefixes.add(prefixKey);
+  }
+
+  /**
+   * Whether the warmup phase warms the measured phase's prefix groups.
+   *
+   * @return true for a shared-prefix workload built with warm groups
+   */
+  public boolean warmGroups() {
+    return warmGroups;
+  }
+
+  /**
+   * Whether the seed was picked from the clock ({@code llm.seed=auto}).
+   *
+   * @return true when it was
+   */
+  public boolean seedAuto() {
+    return seedAuto;
   }
 
   /**

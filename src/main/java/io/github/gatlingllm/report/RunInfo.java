@@ -50,7 +50,8 @@ public record RunInfo(
    *
    * @param workload its name
    * @param spec the prompt spec's record ({@code mode}, and for shared-prefix {@code
-   *     shared_prefix_ratio} and {@code prefix_groups})
+   *     shared_prefix_ratio}, {@code prefix_groups} and, when the warmup warms the measured groups,
+   *     {@code warm_groups: true})
    * @param generatorVersion the prompt generator's version
    * @param seed the seed
    * @param caseId the case id
@@ -58,6 +59,8 @@ public record RunInfo(
    * @param tokenizer the tokenizer's identity
    * @param phases {@code warmup} and {@code measured}, each with its requests and digest
    * @param plannedSharedShare the shared-prefix ratio, or null
+   * @param seedAuto true when the seed was picked from the clock ({@code llm.seed=auto}); null
+   *     (absent) otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Prompts(
@@ -69,7 +72,8 @@ public record RunInfo(
       int inputTokens,
       Map<String, Object> tokenizer,
       Map<String, Phase> phases,
-      Double plannedSharedShare) {}
+      Double plannedSharedShare,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean seedAuto) {}
 
   /**
    * One phase of a workload.

@@ -46,7 +46,8 @@ class RequestRecordJsonTest {
           + "\"completion_tokens_exact\":true,\"ttft_ms\":50,\"time_to_first_event_ms\":5,"
           + "\"itl_ms\":[20,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103,"
           + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
-          + "\"status\":\"ok\",\"error\":null}";
+          + "\"status\":\"ok\",\"error\":null,"
+          + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null}";
 
   private static final RequestRecord FAILED =
       new RequestRecord(
@@ -111,7 +112,8 @@ class RequestRecordJsonTest {
             + "\"cached_tokens\":null,\"completion_tokens\":3,\"completion_tokens_exact\":true,"
             + "\"ttft_ms\":12.346,\"time_to_first_event_ms\":0.345,\"itl_ms\":[0.25,0.001,34],"
             + "\"tpot_ms\":16.328,\"e2e_ms\":45.001,\"output_tokens_per_s\":66.66518521810626,"
-            + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null}",
+            + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null}",
         RequestRecordJson.toJson(MICROS, true));
   }
 
@@ -162,7 +164,8 @@ class RequestRecordJsonTest {
             + "\"cached_tokens\":null,\"completion_tokens\":null,\"completion_tokens_exact\":false,"
             + "\"ttft_ms\":null,\"time_to_first_event_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,"
             + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
-            + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\"}",
+            + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null}",
         RequestRecordJson.toJson(FAILED, true));
   }
 
