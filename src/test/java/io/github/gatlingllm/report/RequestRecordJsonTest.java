@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.metrics.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.util.List;
@@ -218,5 +219,61 @@ class RequestRecordJsonTest {
   @Test
   void invalidJsonIsRejected() {
     assertThrows(IllegalArgumentException.class, () -> RequestRecordJson.fromJson("{\"request\":"));
+  }
+
+  @Test
+  void theCachePlanAndOutcomeReadBack() {
+    RequestRecord r =
+        new RequestRecord(
+            "chat",
+            "measured",
+            3L,
+            "g1-ab",
+            "0123456789abcdef",
+            1,
+            256,
+            512,
+            1_700_000_000_000L,
+            514,
+            true,
+            272,
+            3,
+            true,
+            50.0,
+            5.0,
+            null,
+            26.5,
+            103.0,
+            29.125,
+            "length",
+            200,
+            RequestStatus.OK,
+            null,
+            "shared-prefix",
+            256,
+            CacheOutcome.HIT,
+            CacheOutcome.HIT);
+    String json = RequestRecordJson.toJson(r, false);
+    assertTrue(
+        json.endsWith(
+            "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
+                + "\"cache_planned\":\"hit\",\"cache\":\"hit\"}"),
+        json);
+    assertEquals(r, RequestRecordJson.fromJson(json));
+  }
+
+  @Test
+  void anUnknownCacheOutcomeIsRefusedNamingTheField() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                RequestRecordJson.fromJson(
+                    "{\"request\":\"chat\",\"start_ms\":1,\"status\":\"ok\","
+                        + "\"cache\":\"warm\"}"));
+    assertEquals(
+        "request record field \"cache\": cache outcome: got \"warm\", expected one of hit,"
+            + " partial, miss, unplanned_hit, unknown",
+        e.getMessage());
   }
 }

@@ -1,0 +1,136 @@
+package io.github.gatlingllm.feeder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.token.EstimatedTokenCounter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a workload tells the cache plan: each record's prefix key, which requests were sent before
+ * (in the order they are sent, warmup included), and warm groups.
+ */
+class WorkloadCacheTest {
+
+  private final List<Workload> made = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    made.forEach(Workload::close);
+  }
+
+  private Workload workload(PromptSpec spec, int warmup, boolean warmGroups) {
+    PromptSource source =
+        new PromptSource(spec, EstimatedTokenCounter.INSTANCE, 7, "case", "measured", 128);
+    Workload w = new Workload("w", source, 8, warmup, warmGroups, false);
+    made.add(w);
+    return w;
+  }
+
+  private static List<Map<String, Object>> take(Workload w, int n) {
+    List<Map<String, Object>> records = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      records.add(w.next());
+    }
+    return records;
+  }
+
+  @Test
+  void repeatRecordsShareOneKeyWarmupIncluded() {
+    Workload w = workload(PromptSpec.repeat(), 2, false);
+    for (Map<String, Object> r : take(w, 10)) {
+      assertEquals("repeat", r.get(PromptFeeder.PREFIX_KEY));
+    }
+  }
+
+  @Test
+  void uniqueRecordsHaveNoKey() {
+    Workload w = workload(PromptSpec.unique(), 2, false);
+    for (Map<String, Object> r : take(w, 10)) {
+      assertFalse(r.containsKey(PromptFeeder.PREFIX_KEY));
+    }
+    assertFalse(w.sentBefore(null));
+    assertFalse(w.sentBefore(null));
+  }
+
+  @Test
+  void sharedPrefixKeysNameThePhaseOfTheGroupPrefixAndTheGroup() {
+    Workload w = workload(PromptSpec.sharedPrefix(0.5, 4), 2, false);
+    List<Map<String, Object>> records = take(w, 10);
+    for (Map<String, Object> r : records) {
+      assertEquals(
+          r.get(PromptFeeder.PHASE) + ":g" + r.get(PromptFeeder.PREFIX_GROUP),
+          r.get(PromptFeeder.PREFIX_KEY));
+    }
+  }
+
+  @Test
+  void theFirstSentOfAKeyIsNotSentBeforeLaterOnesAre() {
+    Workload w = workload(PromptSpec.sharedPrefix(0.5, 4), 0, false);
+    assertFalse(w.sentBefore("measured:g2"));
+    assertTrue(w.sentBefore("measured:g2"));
+    assertFalse(w.sentBefore("measured:g0"));
+    assertTrue(w.sentBefore("measured:g2"));
+  }
+
+  @Test
+  void eachWorkloadKeepsItsOwnSentKeys() {
+    Workload a = workload(PromptSpec.repeat(), 0, false);
+    Workload b = workload(PromptSpec.repeat(), 0, false);
+    assertFalse(a.sentBefore("repeat"));
+    assertFalse(b.sentBefore("repeat"));
+    assertTrue(a.sentBefore("repeat"));
+  }
+
+  @Test
+  void warmGroupsSendTheMeasuredGroupPrefixesRoundRobinInWarmup() {
+    Workload w = workload(PromptSpec.sharedPrefix(0.5, 4), 6, true);
+    assertTrue(w.warmGroups());
+    List<Map<String, Object>> records = take(w, 14);
+    List<Object> warmupGroups = new ArrayList<>();
+    for (Map<String, Object> r : records.subList(0, 6)) {
+      assertEquals("warmup", r.get(PromptFeeder.PHASE));
+      warmupGroups.add(r.get(PromptFeeder.PREFIX_GROUP));
+      assertEquals("measured:g" + r.get(PromptFeeder.PREFIX_GROUP), r.get(PromptFeeder.PREFIX_KEY));
+    }
+    assertEquals(List.of(0, 1, 2, 3, 0, 1), warmupGroups);
+    for (Map<String, Object> warm : records.subList(0, 6)) {
+      for (Map<String, Object> measured : records.subList(6, 14)) {
+        if (!warm.get(PromptFeeder.PREFIX_GROUP).equals(measured.get(PromptFeeder.PREFIX_GROUP))) {
+          continue;
+        }
+        String warmText = (String) warm.get(PromptFeeder.TEXT);
+        String measuredText = (String) measured.get(PromptFeeder.TEXT);
+        String prefix = measuredText.substring(0, measuredText.indexOf(" [", 2));
+        assertTrue(warmText.startsWith(prefix + " ["), "the warmup prompt starts with the prefix");
+        assertNotEquals(measuredText, warmText, "never a measured prompt");
+      }
+    }
+  }
+
+  @Test
+  void warmGroupsAreDeterministicAndHaveTheirOwnWarmupDigest() {
+    Workload a = workload(PromptSpec.sharedPrefix(0.5, 4), 4, true);
+    Workload b = workload(PromptSpec.sharedPrefix(0.5, 4), 4, true);
+    Workload plain = workload(PromptSpec.sharedPrefix(0.5, 4), 4, false);
+    take(a, 12);
+    take(b, 12);
+    take(plain, 12);
+    assertEquals(a.warmup().digest(), b.warmup().digest());
+    assertNotEquals(plain.warmup().digest(), a.warmup().digest());
+    assertEquals(plain.measured().digest(), a.measured().digest());
+  }
+
+  @Test
+  void warmGroupsGoWithSharedPrefixOnly() {
+    assertFalse(workload(PromptSpec.unique(), 4, true).warmGroups());
+  }
+}
