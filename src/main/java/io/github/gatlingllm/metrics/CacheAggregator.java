@@ -113,8 +113,8 @@ public final class CacheAggregator {
 
   /**
    * The run's verdict and figures in one line, for the log, e.g. {@code cache as planned: observed
-   * hit ratio 0.48, planned 0.48 (tolerance 0.05); 96 hit, 4 miss of 100 measured requests}; null
-   * when no request had a plan.
+   * hit ratio 0.48, planned 0.48 (tolerance 0.05); 96 hit, 4 miss of 100 measured requests}, and
+   * the warm start's count when there was one; null when no request had a plan.
    *
    * @return the line, or null
    */
@@ -141,7 +141,10 @@ public final class CacheAggregator {
     text.append(first ? " no" : " of").append(" ").append(overall.requests).append(" measured");
     text.append(" requests");
     if (warmStarts > 0) {
-      text.append("; WARM START: ").append(warmStartText(warmStarts));
+      text.append("; warm start: ")
+          .append(warmStarts)
+          .append(warmStarts == 1 ? " request" : " requests")
+          .append(" found prompts of this run in the cache before the run sent them");
     }
     return text.toString();
   }
