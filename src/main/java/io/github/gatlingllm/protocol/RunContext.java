@@ -305,6 +305,11 @@ public final class RunContext {
     inFlight.decrementAndGet();
   }
 
+  /** A request counted by {@link #started} did not reach the wire: no record will come. */
+  public void notSent() {
+    inFlight.decrementAndGet();
+  }
+
   /**
    * A virtual user was fed past its workload's budget and ends.
    *
