@@ -161,12 +161,16 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     if (GatlingHttp.isTimeout(t)) {
       ending = Exchange.Ending.TIMED_OUT;
       failure = null;
-    } else if (httpStatus != null || resent) {
+    } else if (httpStatus != null) {
       ending = Exchange.Ending.BROKEN;
       failure =
           resent
               ? "the connection closed before the response ended (not sent again)"
               : oneLine(t);
+    } else if (resent) {
+      // The pooled connection closed before any answer: no head, so no BROKEN exchange.
+      ending = Exchange.Ending.CONNECT_FAILED;
+      failure = "the pooled connection closed before an answer (not sent again)";
     } else {
       ending = Exchange.Ending.CONNECT_FAILED;
       failure = oneLine(t);
