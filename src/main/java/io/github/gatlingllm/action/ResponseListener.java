@@ -110,6 +110,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       // Gatling's client is about to send again a request whose answer had begun: never.
       resent = true;
       channel.close();
+    } else if (sends == 2) {
+      // A pooled connection closed before any answer (llama.cpp closes after each streamed
+      // answer): Gatling's client sends the request again on a new connection. Counted.
+      action.run().staleConnectionResend();
     }
   }
 
@@ -188,6 +192,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private void end(Exchange.Ending ending, String failure, long endNanos) {
     done = true;
     Session next;
+    boolean recorded = false;
     try {
       Integer planned = identity.plannedTokens();
       RequestTimings timings;
@@ -215,6 +220,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       RequestRecord record =
           RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error());
       action.run().record(record);
+      recorded = true;
       next = logRows(record);
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
@@ -222,6 +228,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       action.run().gatling().logRow(session, action.name(), startMs, now, false, e.toString());
       next = session.markAsFailed();
     } finally {
+      if (!recorded) {
+        action.run().notSent();
+      }
       if (workload != null) {
         workload.ended(identity.phase());
       }
