@@ -5,6 +5,7 @@ import io.gatling.javaapi.core.ProtocolBuilder;
 import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.gatlingllm.protocol.LlmProtocol;
+import io.github.gatlingllm.protocol.SimulatorSettings;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -240,7 +241,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
-   * The embedded simulator's timing model and cache, used without {@link #baseUrl}.
+   * The embedded simulator's timing model and cache, used without {@link #baseUrl}. Each value can
+   * be set by a {@code -Dllm.simulator.NAME} property, which wins: {@code zeroDelay}, {@code
+   * baseTtftMs}, {@code prefillUsPerToken}, {@code decodeMsPerToken}, {@code maxConcurrent}, {@code
+   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}.
    *
    * @param config never null; its token counter is replaced by the protocol's tokenizer
    * @return a new builder
@@ -433,7 +437,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     }
     return new LlmProtocol(
         settings,
-        simulator == null ? SimulatorConfig.defaults() : simulator,
+        SimulatorSettings.apply(
+            simulator == null ? SimulatorConfig.defaults() : simulator, System.getProperties()),
         extraBody,
         headers,
         simulationClass,

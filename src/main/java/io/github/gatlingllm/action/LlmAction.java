@@ -125,7 +125,7 @@ final class LlmAction implements Action {
 
   private void send(Session session, Workload workload, String phase) {
     RequestIdentity identity = identity(session, phase);
-    ResponseListener listener;
+    boolean started = false;
     try {
       String prompt =
           spec.prompt() != null
@@ -146,8 +146,7 @@ final class LlmAction implements Action {
                   workload.sentBefore(attribute(session, PromptFeeder.PREFIX_KEY)),
                   identity.sharedPrefixTokens(),
                   identity.plannedTokens());
-      run.started(workload);
-      listener =
+      ResponseListener listener =
           new ResponseListener(
               this,
               session,
@@ -156,12 +155,17 @@ final class LlmAction implements Action {
               body.stream(),
               sent,
               run.cacheServer(body.endpoint()));
+      run.started(workload);
+      started = true;
       http.send(request, session, run.shareConnections(), listener);
     } catch (RuntimeException e) {
       // Nothing reached the wire: a KO row with the reason, the user goes on.
       LOG.error("llm(\"{}\"): the request could not be sent: {}", spec.name(), e.toString());
       long now = gatling.nowMillis();
       gatling.logRow(session, spec.name(), now, now, false, "not sent: " + e.getMessage());
+      if (started) {
+        run.notSent();
+      }
       if (workload != null) {
         workload.ended(phase);
       }

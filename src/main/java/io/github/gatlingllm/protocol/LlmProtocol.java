@@ -114,7 +114,7 @@ public final class LlmProtocol implements Protocol {
       HttpProtocolBuilder http = HttpDsl.http.disableWarmUp();
       return new LlmProtocol(
           settings,
-          SimulatorConfig.defaults(),
+          SimulatorSettings.apply(SimulatorConfig.defaults(), System.getProperties()),
           Map.of(),
           Map.of(),
           null,

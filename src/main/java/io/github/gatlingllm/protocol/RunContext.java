@@ -76,6 +76,7 @@ public final class RunContext {
   private final AtomicLong usersEndedByBudget = new AtomicLong();
   private final AtomicLong warmStarts = new AtomicLong();
   private final Map<Endpoint, CachePlan.Server> cacheServers;
+  private final AtomicLong staleConnectionResends = new AtomicLong();
   private final Thread shutdownHook;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
@@ -389,6 +390,20 @@ public final class RunContext {
   }
 
   /**
+   * A request was sent once more on a new connection because the pooled connection it was first
+   * written to closed before any answer (Gatling's client retries stale keep-alive connections);
+   * counted in the run record as {@code load.stale_connection_resends}.
+   */
+  public void staleConnectionResend() {
+    staleConnectionResends.incrementAndGet();
+  }
+
+  /** A request counted by {@link #started} ended without a record: in flight no more. */
+  public void notSent() {
+    inFlight.decrementAndGet();
+  }
+
+  /**
    * A virtual user was fed past its workload's budget and ends.
    *
    * @return true when, with this, every workload made in this JVM is spent: the run then stops its
@@ -523,6 +538,7 @@ public final class RunContext {
             settings.timeout().toMillis(),
             settings.connections(),
             usersEndedByBudget.get(),
+            staleConnectionResends.get(),
             List.of());
     Class<?> simulation = protocol.simulationClass();
     return new RunInfo(
