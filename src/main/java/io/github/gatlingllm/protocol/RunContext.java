@@ -128,10 +128,10 @@ public final class RunContext {
     this.cacheServers = java.util.Collections.unmodifiableMap(servers);
     CachePlan.Server chat = cacheServers.get(Endpoint.CHAT);
     LOG.info(
-        "cache plan: blocks of {} tokens ({}), a chat template lead of {}, counts {}",
-        chat.blockTokens(),
+        "cache plan: blocks of {} ({}), a chat template lead of {}, counts {}",
+        tokens(chat.blockTokens()),
         settings.cacheBlockTokens() != null ? "llm.cacheBlockTokens" : "the server's",
-        chat.templateKnown() ? chat.templateTokens() + " tokens" : "unknown tokens",
+        chat.templateKnown() ? tokens(chat.templateTokens()) : "unknown tokens",
         chat.exact()
             ? "in the server's tokens"
             : "estimated (llm.tokenizer=estimate against a real server: give it the model's"
@@ -338,6 +338,10 @@ public final class RunContext {
             : simulated ? ChatTemplateLead.chatMl(counter) : ChatTemplateLead.ofTemplate(counter);
     boolean exact = simulated || counter instanceof HuggingFaceTokenCounter;
     return new CachePlan.Server(lead.tokens(), lead.known(), block, exact);
+  }
+
+  private static String tokens(int n) {
+    return n + (n == 1 ? " token" : " tokens");
   }
 
   /** The cache granularity assumed of a server that does not say (vLLM's default block size). */

@@ -60,10 +60,10 @@ final class CacheSection {
         row(
             "plan",
             "blocks of "
-                + ReportPage.esc(cache.get("block_tokens"))
-                + " tokens; chat template lead "
+                + tokens(cache.get("block_tokens"))
+                + "; chat template lead "
                 + (Boolean.TRUE.equals(cache.get("template_known"))
-                    ? ReportPage.esc(cache.get("template_tokens")) + " tokens"
+                    ? tokens(cache.get("template_tokens"))
                     : "unknown")
                 + "; counts "
                 + (Boolean.FALSE.equals(cache.get("exact_counts"))
@@ -161,6 +161,10 @@ final class CacheSection {
       html.append(groups).append("</table>\n");
     }
     return html.toString();
+  }
+
+  private static String tokens(Object n) {
+    return ReportPage.esc(n) + (n instanceof Number x && x.longValue() == 1 ? " token" : " tokens");
   }
 
   private static void latencyRows(StringBuilder html, String workload, String request, Object by) {

@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -132,5 +135,54 @@ class WorkloadCacheTest {
   @Test
   void warmGroupsGoWithSharedPrefixOnly() {
     assertFalse(workload(PromptSpec.unique(), 4, true).warmGroups());
+  }
+
+  /** The plan of each record fed in order and sent in that order, as the LLM action makes it. */
+  private static List<CacheOutcome> plans(Workload w, int n, String phase) {
+    CachePlan.Server server = new CachePlan.Server(1, true, 16, true);
+    List<CacheOutcome> plans = new ArrayList<>();
+    for (Map<String, Object> r : take(w, n)) {
+      boolean before = w.sentBefore((String) r.get(PromptFeeder.PREFIX_KEY));
+      if (phase.equals(r.get(PromptFeeder.PHASE))) {
+        CachePlan.Sent sent =
+            new CachePlan.Sent(
+                w.spec().mode(),
+                before,
+                (Integer) r.get(PromptFeeder.SHARED_PREFIX_TOKENS),
+                (Integer) r.get(PromptFeeder.PLANNED_TOKENS));
+        plans.add(CachePlan.of(server, sent, null).expected());
+      }
+    }
+    return plans;
+  }
+
+  @Test
+  void aRepeatWarmupMakesTheFirstMeasuredRequestAPlannedHit() {
+    List<CacheOutcome> measured = plans(workload(PromptSpec.repeat(), 2, false), 10, "measured");
+    assertEquals(List.of(CacheOutcome.HIT), List.copyOf(new java.util.HashSet<>(measured)));
+    List<CacheOutcome> cold = plans(workload(PromptSpec.repeat(), 0, false), 8, "measured");
+    assertEquals(CacheOutcome.MISS, cold.get(0));
+    assertEquals(CacheOutcome.HIT, cold.get(1));
+  }
+
+  @Test
+  void aSharedPrefixWarmupWarmsTheMeasuredGroupsOnlyWithWarmGroups() {
+    Workload cold = workload(PromptSpec.sharedPrefix(0.5, 4), 4, false);
+    List<CacheOutcome> coldPlans = plans(cold, 12, "measured");
+    Set<Object> groups = new java.util.HashSet<>();
+    for (long i = 0; i < 8; i++) {
+      groups.add(cold.measured().prompt(i).prefixGroup());
+    }
+    assertEquals(groups.size(), coldPlans.stream().filter(p -> p == CacheOutcome.MISS).count());
+    List<CacheOutcome> warm =
+        plans(workload(PromptSpec.sharedPrefix(0.5, 4), 4, true), 12, "measured");
+    assertEquals(java.util.Collections.nCopies(8, CacheOutcome.HIT), warm);
+  }
+
+  @Test
+  void uniqueRequestsAreAllPlannedMisses() {
+    assertEquals(
+        java.util.Collections.nCopies(8, CacheOutcome.MISS),
+        plans(workload(PromptSpec.unique(), 2, false), 10, "measured"));
   }
 }
