@@ -153,6 +153,7 @@ final class ReplayServer implements AutoCloseable {
   private final Function<String, Reply> pick;
   private final Map<Socket, Boolean> open = new ConcurrentHashMap<>();
   private final Map<String, Integer> served = new ConcurrentHashMap<>();
+  private final Map<String, Integer> positions = new ConcurrentHashMap<>();
   private final AtomicInteger accepted = new AtomicInteger();
   private final AtomicInteger postConnections = new AtomicInteger();
   private final AtomicInteger posts = new AtomicInteger();
@@ -178,6 +179,14 @@ final class ReplayServer implements AutoCloseable {
   /** How many POSTs came with each prompt text. */
   Map<String, Integer> served() {
     return Map.copyOf(served);
+  }
+
+  /**
+   * Where each prompt's (last) POST came on its connection: 1 for the first request of a new
+   * connection, more for a connection kept alive from an earlier request.
+   */
+  Map<String, Integer> positions() {
+    return Map.copyOf(positions);
   }
 
   /** The TCP connections accepted, whatever they carried. */
@@ -223,6 +232,7 @@ final class ReplayServer implements AutoCloseable {
 
   private void serve(Socket socket) {
     boolean carriedPost = false;
+    int position = 0;
     try (socket) {
       InputStream in = new BufferedInputStream(socket.getInputStream());
       while (true) {
@@ -231,6 +241,7 @@ final class ReplayServer implements AutoCloseable {
           return;
         }
         Wire wire = new Wire(socket);
+        position++;
         if (!request.method().equals("POST")) {
           otherRequests.incrementAndGet();
           wire.full(404, "Not Found", "application/json", "{\"error\":\"not served here\"}");
@@ -242,6 +253,7 @@ final class ReplayServer implements AutoCloseable {
           }
           String prompt = promptOf(request.body());
           served.merge(prompt, 1, Integer::sum);
+          positions.put(prompt, position);
           Reply reply = pick.apply(prompt);
           if (reply == null) {
             wire.full(500, "Internal Server Error", "text/plain", "replay server: unknown prompt");
