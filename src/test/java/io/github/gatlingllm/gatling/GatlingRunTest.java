@@ -30,13 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Timings are milliseconds with microsecond precision, from a {@code System.nanoTime()} stamp
  * taken as each chunk arrives. Tolerances: a measured time is never below the model (the server
- * cannot answer sooner than it plans); the medians of TTFT and E2E lie within 15 and 20 ms above
- * the model (the simulator shares the JVM and the 2 cores with the client, and its own scheduling
- * delay on a loaded machine lands in TTFT: 8-10 ms at a load average of 5); the median of all
- * inter-token gaps lies within 0.5 ms of 20 ms (measured: within 0.03 ms; at whole milliseconds
- * every gap was off by up to 1 ms), and the TPOT median, which also carries the delays of a
- * request's last tokens, within 1 ms (measured: 0.3-0.4 ms). No bound on single requests: a stalled
- * server thread delays a token by tens of milliseconds and the next one comes right after.
+ * cannot answer sooner than it plans); the medians of TTFT and E2E lie within 30 ms above the model
+ * (the simulator shares the JVM and the 2 cores with the client, and thread wake-ups on a loaded
+ * machine land in TTFT: the TTFT median was 8-10 ms over the model at a load average of 5, 17 ms at
+ * 15; a constant delay cancels out of the gaps between tokens); the median of all inter-token gaps
+ * lies within 0.5 ms of 20 ms (measured: within 0.03 ms; at whole milliseconds every gap was off by
+ * up to 1 ms), and the TPOT median, which also carries the delays of a request's last tokens,
+ * within 1 ms (measured: 0.3-0.4 ms). No bound on single requests: a stalled server thread delays a
+ * token by tens of milliseconds and the next one comes right after.
  */
 @Tag("forked")
 class GatlingRunTest {
@@ -72,8 +73,8 @@ class GatlingRunTest {
         r.get("itl_ms").forEach(gap -> gaps.add(gap.asDouble()));
       }
     }
-    assertTrue(median(ttfts) <= 75, "TTFT median " + median(ttfts) + " ms, model 60 ms");
-    assertTrue(median(e2es) <= 220, "E2E median " + median(e2es) + " ms, model 200 ms");
+    assertTrue(median(ttfts) <= 90, "TTFT median " + median(ttfts) + " ms, model 60 ms");
+    assertTrue(median(e2es) <= 230, "E2E median " + median(e2es) + " ms, model 200 ms");
     assertTrue(
         Math.abs(median(tpots) - 20) <= 1, "TPOT median " + median(tpots) + " ms, model 20 ms");
     assertTrue(Math.abs(median(gaps) - 20) <= 0.5, "ITL median " + median(gaps) + " ms, model 20");
