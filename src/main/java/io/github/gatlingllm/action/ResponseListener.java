@@ -183,8 +183,13 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       failure =
           resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
     } else {
+      // No head: refused, or a pooled connection closed after the request was written and
+      // before any answer (then Gatling's client tried to send it again, and was stopped).
       ending = Exchange.Ending.CONNECT_FAILED;
-      failure = oneLine(t);
+      failure =
+          resent
+              ? "connection closed by the server before the response head (not sent again)"
+              : oneLine(t);
     }
     end(ending, failure, now);
   }
