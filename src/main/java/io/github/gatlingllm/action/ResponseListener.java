@@ -183,13 +183,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       failure =
           resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
     } else {
-      // No head: refused, or a pooled connection closed after the request was written and
-      // before any answer (then Gatling's client tried to send it again, and was stopped).
+      // No head: refused, reset, or closed before any answer (a pooled connection that closed
+      // so is sent once more on a new one by Gatling's client: this is that one's end).
       ending = Exchange.Ending.CONNECT_FAILED;
-      failure =
-          resent
-              ? "connection closed by the server before the response head (not sent again)"
-              : oneLine(t);
+      failure = oneLine(t);
     }
     end(ending, failure, now);
   }

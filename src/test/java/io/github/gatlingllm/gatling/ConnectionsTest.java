@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>with {@code llm.connections=per-request}, one connection per request;
  *   <li>a pooled connection that the server closes or resets mid-response is one POST (Gatling
  *       3.16's client would send the request again on a new connection) and a {@code stream_error}
- *       with what arrived;
+ *       with what arrived; one that the server closes before any answer is sent once more on a new
+ *       connection (a stale keep-alive connection), counted in {@code
+ *       load.stale_connection_resends};
  *   <li>a 400, 429 or 500 answer on a kept-alive connection is one POST, and its body is in the
  *       record's error.
  * </ul>
@@ -131,21 +133,22 @@ class ConnectionsTest {
       Map<String, Integer> positionByNonce = new HashMap<>();
       server.positions().forEach((prompt, n) -> positionByNonce.put(nonce(prompt), n));
       for (int i = 0; i < names.size(); i++) {
-        expectedPosts.put(names.get(i), 1);
+        // A pooled connection closed before any answer: Gatling's client sends the request once
+        // more on a new connection (a stale keep-alive connection, as llama.cpp leaves after each
+        // streamed answer), counted in the run record; here the server closes that one too.
+        expectedPosts.put(names.get(i), names.get(i).equals("closedBeforeTheHead") ? 2 : 1);
         posts.put(names.get(i), servedByNonce.get(nonces.get(i)));
         positions.put(names.get(i), positionByNonce.get(nonces.get(i)));
       }
-      assertEquals(names.size(), server.posts());
+      assertEquals(names.size() + 1, server.posts());
       assertEquals(expectedPosts, posts);
+      assertEquals(
+          1,
+          GatlingJvm.runRecord(run).get("load").get("stale_connection_resends").asInt(),
+          "stale_connection_resends");
       // The faults came on connections kept alive from an earlier answer.
       for (String name :
-          List.of(
-              "http429",
-              "http500",
-              "http400",
-              "closedMidResponse",
-              "resetMidResponse",
-              "closedBeforeTheHead")) {
+          List.of("http429", "http500", "http400", "closedMidResponse", "resetMidResponse")) {
         assertTrue(positions.get(name) > 1, name + " on a new connection: " + positions);
       }
 
@@ -171,10 +174,7 @@ class ConnectionsTest {
       JsonNode beforeHead = byCase.get("closedBeforeTheHead");
       assertEquals("connect_error", beforeHead.get("status").asText(), beforeHead.toString());
       assertTrue(beforeHead.get("http_status").isNull(), beforeHead.toString());
-      assertEquals(
-          "connection closed by the server before the response head (not sent again)",
-          beforeHead.get("error").asText(),
-          beforeHead.toString());
+      assertTrue(beforeHead.get("error").asText().contains("Close"), beforeHead.toString());
       for (String name : names) {
         if (name.startsWith("after") || name.startsWith("pooled") || name.equals("first")) {
           assertEquals("ok", byCase.get(name).get("status").asText(), name);
