@@ -103,14 +103,16 @@ final class LlmAction implements Action {
                 + "\")...)) or give the request its own .prompt(...)");
         return;
       }
-      if (workload != null && Boolean.TRUE.equals(session.attributes().get(PromptFeeder.DONE).get())) {
+      if (workload != null
+          && Boolean.TRUE.equals(session.attributes().get(PromptFeeder.DONE).get())) {
         endSpentUser(session);
         return;
       }
       String phase = workload == null ? "measured" : attribute(session, PromptFeeder.PHASE);
       if (workload != null
           && !"warmup".equals(phase)
-          && workload.holdUntilWarmedUp(() -> session.eventLoop().execute(() -> send(session, workload, phase)))) {
+          && workload.holdUntilWarmedUp(
+              () -> session.eventLoop().execute(() -> send(session, workload, phase)))) {
         return;
       }
       send(session, workload, phase);
@@ -125,7 +127,9 @@ final class LlmAction implements Action {
     ResponseListener listener;
     try {
       String prompt =
-          spec.prompt() != null ? spec.prompt().apply(session) : attribute(session, PromptFeeder.TEXT);
+          spec.prompt() != null
+              ? spec.prompt().apply(session)
+              : attribute(session, PromptFeeder.TEXT);
       if (prompt == null) {
         throw new IllegalArgumentException("the prompt is null");
       }
@@ -158,8 +162,7 @@ final class LlmAction implements Action {
     // A closed loop replaces an ended user at once: the pause keeps that from spinning.
     session
         .eventLoop()
-        .schedule(
-            () -> gatling.exit().$bang(session), SPENT_USER_PAUSE_MS, TimeUnit.MILLISECONDS);
+        .schedule(() -> gatling.exit().$bang(session), SPENT_USER_PAUSE_MS, TimeUnit.MILLISECONDS);
   }
 
   private void stop(Session session, String message) {

@@ -1,9 +1,9 @@
 package io.github.gatlingllm.protocol;
 
 import io.gatling.core.CoreComponents;
+import io.gatling.http.protocol.HttpComponents;
 import io.github.gatlingllm.LlmSettings;
 import io.github.gatlingllm.feeder.Workload;
-import io.gatling.http.protocol.HttpComponents;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.metrics.Goodput;
@@ -61,8 +61,10 @@ public final class RunContext {
   private final ServerInfo server;
   private final RunRecorder recorder;
   private final HttpComponents http;
-  private final Set<String> requestNames = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
-  private final Set<Workload> workloads = java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Set<String> requestNames =
+      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Set<Workload> workloads =
+      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final AtomicBoolean finished = new AtomicBoolean();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final AtomicLong inFlight = new AtomicLong();
