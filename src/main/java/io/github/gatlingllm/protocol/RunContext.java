@@ -285,12 +285,14 @@ public final class RunContext {
   }
 
   /**
-   * A request of a workload is about to be sent: counts it in flight and notes the workload.
+   * A request is about to be sent: counts it in flight and notes its workload.
    *
-   * @param workload the record's workload
+   * @param workload the record's workload, or null for a request with its own prompt and no feeder
    */
   public void started(Workload workload) {
-    workloads.add(workload);
+    if (workload != null) {
+      workloads.add(workload);
+    }
     long now = inFlight.incrementAndGet();
     peakInFlight.accumulateAndGet(now, Math::max);
   }
