@@ -170,8 +170,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
-   * Stream the answers as server-sent events (the default); without streaming only E2E is
-   * measured.
+   * Stream the answers as server-sent events (the default); without streaming only E2E is measured.
    *
    * @param stream whether to stream
    * @return a new builder
@@ -248,15 +247,20 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    */
   public LlmProtocolBuilder simulator(SimulatorConfig config) {
     return new LlmProtocolBuilder(
-        values, Objects.requireNonNull(config, "config"), extraBody, headers, simulationClass, http);
+        values,
+        Objects.requireNonNull(config, "config"),
+        extraBody,
+        headers,
+        simulationClass,
+        http);
   }
 
   /**
-   * Gatling's HTTP settings for the LLM requests, e.g. {@code
-   * http.proxy(Proxy("proxy", 3128)).enableHttp2().maxConnectionsPerHost(64)}: its headers, proxy,
-   * TLS, DNS, HTTP/2, local addresses and pool limits apply; its base URL does not ({@link #baseUrl}
-   * does). Its warm-up call is turned off, and with {@link Connections#SHARED} (the default) its
-   * connections are shared by all virtual users. Default: {@code http}.
+   * Gatling's HTTP settings for the LLM requests, e.g. {@code http.proxy(Proxy("proxy",
+   * 3128)).enableHttp2().maxConnectionsPerHost(64)}: its headers, proxy, TLS, DNS, HTTP/2, local
+   * addresses and pool limits apply; its base URL does not ({@link #baseUrl} does). Its warm-up
+   * call is turned off, and with {@link Connections#SHARED} (the default) its connections are
+   * shared by all virtual users. Default: {@code http}.
    *
    * @param http Gatling's HTTP protocol builder, never null
    * @return a new builder
@@ -344,10 +348,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
-   * The run's assertions in one list, for one {@code setUp(...).assertions(...)} call (Gatling keeps
-   * only the last call's): for each request name, fewer than {@code failedPercentBelow}% of its
-   * measured requests failed ({@code details(name).failedRequests().percent().lt(...)}; the {@code
-   * name} row is KO exactly when the request failed), and with a goodput ratio set ({@link
+   * The run's assertions in one list, for one {@code setUp(...).assertions(...)} call (Gatling
+   * keeps only the last call's): for each request name, fewer than {@code failedPercentBelow}% of
+   * its measured requests failed ({@code details(name).failedRequests().percent().lt(...)}; the
+   * {@code name} row is KO exactly when the request failed), and with a goodput ratio set ({@link
    * #goodputRatio} or {@code -Dllm.assert.goodputRatio}), {@link LlmDsl#goodputRatio(String,
    * double)} for each name.
    *

@@ -127,8 +127,7 @@ public final class LlmProtocol implements Protocol {
       Map<LlmProtocol, LlmComponents> runs = new IdentityHashMap<>();
       return protocol -> {
         synchronized (runs) {
-          return runs.computeIfAbsent(
-              protocol, p -> new LlmComponents(RunContext.start(p, core)));
+          return runs.computeIfAbsent(protocol, p -> new LlmComponents(RunContext.start(p, core)));
         }
       };
     }
