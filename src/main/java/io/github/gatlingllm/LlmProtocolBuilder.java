@@ -15,7 +15,9 @@ import java.util.Objects;
 
 /**
  * The LLM protocol: where requests go and what every request carries. Immutable, so all methods
- * return a new instance. Pass it to {@code setUp(...).protocols(...)}.
+ * return a new instance. Pass it to {@code setUp(...).protocols(...)}: a simulation with LLM
+ * requests and no LLM protocol is refused when its scenarios are built (its requests would
+ * otherwise go to defaults, the embedded simulator, rather than where the simulation says).
  *
  * <p>Its components own the run's lifecycle, as Gatling's HTTP protocol owns its engine: when the
  * simulation starts they start the embedded simulator (without {@link #baseUrl}), load the
