@@ -23,10 +23,10 @@ import java.util.function.Supplier;
  * with its own case id, digests and report section. Measured requests wait until every warmup
  * request has ended, in closed and open loops alike.
  *
- * <p>When the budget is spent, a virtual user fed again ends cleanly before its next LLM request: no
- * request without a prompt reaches the wire or the record, and the run says once that the injection
- * outlasts the budget. Once every workload of the run is spent, the run stops its injection (as
- * Gatling's {@code stopLoadGenerator} does), so a closed loop of {@code
+ * <p>When the budget is spent, a virtual user fed again ends cleanly before its next LLM request:
+ * no request without a prompt reaches the wire or the record, and the run says once that the
+ * injection outlasts the budget. Once every workload of the run is spent, the run stops its
+ * injection (as Gatling's {@code stopLoadGenerator} does), so a closed loop of {@code
  * constantConcurrentUsers(8).during(600)} over 200 prompts ends after the 200th.
  *
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
@@ -169,7 +169,9 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   public PromptFeederBuilder name(String name) {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(
-          "prompts().name: got " + (name == null ? "null" : "\"" + name + "\"") + ", expected a name");
+          "prompts().name: got "
+              + (name == null ? "null" : "\"" + name + "\"")
+              + ", expected a name");
     }
     return new PromptFeederBuilder(values, name);
   }
@@ -224,5 +226,4 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   public String toString() {
     return "prompts()" + values + (name == null ? "" : " named " + name);
   }
-
 }
