@@ -175,6 +175,7 @@ final class LlmAction implements Action {
   private void stop(Session session, String message) {
     if (stopped.compareAndSet(false, true)) {
       LOG.error("{}", message);
+      run.crashed();
       gatling.stopLoadGenerator(session, message, true);
     }
   }

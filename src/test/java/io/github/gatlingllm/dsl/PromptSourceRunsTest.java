@@ -47,6 +47,7 @@ class PromptSourceRunsTest {
                 + " .prompt(...)"),
         run.log);
     assertEquals(List.of(), run.requests());
+    assertEquals(true, run.record().get("interrupted").asBoolean());
     assertTrue(run.log.contains("Run crashed"), run.log);
   }
 }
