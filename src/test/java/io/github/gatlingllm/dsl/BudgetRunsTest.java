@@ -38,6 +38,8 @@ class BudgetRunsTest {
       assertEquals(16, r.get("digest").asText().length(), r.toString());
       indices.add(r.get("index").asLong());
     }
+    assertEquals(List.of(40L, 40L, 0L), run.row("chat"));
+    assertEquals(List.of(120L, 120L, 0L), run.row("Global"));
     assertEquals(40, indices.size());
     assertEquals(0L, indices.first());
     assertEquals(39L, indices.last());
@@ -64,6 +66,8 @@ class BudgetRunsTest {
       assertEquals("ok", r.get("status").asText(), r.toString());
       assertEquals(16, r.get("digest").asText().length(), r.toString());
     }
+    assertEquals(List.of(40L, 40L, 0L), run.row("chat"));
+    assertEquals(List.of(120L, 120L, 0L), run.row("Global"));
     assertEquals(1, run.count(SPENT), run.log);
     assertEquals(1, run.count(STOPPING), run.log);
     assertEquals(0, run.count("[ERROR]"), run.log);

@@ -106,6 +106,26 @@ final class DslRun {
     return n;
   }
 
+  /**
+   * A row of Gatling's last console summary: {@code > NAME | total | OK | KO}.
+   *
+   * @return total, OK and KO counts, or an empty list when the row is not shown
+   */
+  List<Long> row(String name) {
+    List<Long> counts = List.of();
+    for (String line : log.split("\n")) {
+      String[] cells = line.split("\\|");
+      if (cells.length == 4 && cells[0].strip().equals("> " + name)) {
+        counts =
+            List.of(
+                Long.parseLong(cells[1].strip()),
+                Long.parseLong(cells[2].strip()),
+                Long.parseLong(cells[3].strip()));
+      }
+    }
+    return counts;
+  }
+
   /** From the run record's start to its end. */
   Duration recordedDuration() {
     JsonNode r = record();

@@ -47,6 +47,7 @@ class PromptSourceRunsTest {
                 + " .prompt(...)"),
         run.log);
     assertEquals(List.of(), run.requests());
+    assertEquals(List.of(0L, 0L, 0L), run.row("Global"));
     assertEquals(true, run.record().get("interrupted").asBoolean());
     assertTrue(run.log.contains("Run crashed"), run.log);
   }
