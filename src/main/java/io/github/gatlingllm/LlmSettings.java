@@ -57,7 +57,8 @@ import java.util.function.Function;
  *     for every request, closed after it: the handshake is inside TTFT)
  * @param warmGroups {@code llm.warmGroups}: whether the warmup phase sends the measured phase's
  *     group prefixes (round robin over the groups), so the measured phase starts on warm groups;
- *     shared-prefix only, with at least one warmup request
+ *     shared-prefix only (ignored, with a warning when the workload is built, in other modes or
+ *     without warmup requests)
  * @param seedAuto whether {@code llm.seed=auto} picked {@code seed} from the clock (once per JVM)
  * @param cacheBlockTokens {@code llm.cacheBlockTokens}: the server's prefix-cache granularity, in
  *     tokens, at least 1, or null for what the server says (the embedded simulator's block size;
@@ -182,16 +183,6 @@ public record LlmSettings(
     }
     if (!CONNECTIONS.contains(connections)) {
       throw bad("connections", connections, String.join(", ", CONNECTIONS));
-    }
-    if (warmGroups && !shared) {
-      throw new IllegalArgumentException(
-          "llm.warmGroups: goes with llm.promptMode=shared-prefix only, not "
-              + promptMode.wireName());
-    }
-    if (warmGroups && warmupRequests < 1) {
-      throw new IllegalArgumentException(
-          "llm.warmGroups: needs warmup requests to warm the groups with (llm.warmupRequests >= 1,"
-              + " e.g. prompts().warmup(8).warmGroups())");
     }
     if (cacheBlockTokens != null && cacheBlockTokens < 1) {
       throw bad("cacheBlockTokens", cacheBlockTokens, "a whole number of tokens >= 1, or unset");

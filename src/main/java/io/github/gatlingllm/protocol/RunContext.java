@@ -71,6 +71,7 @@ public final class RunContext {
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final AtomicBoolean finished = new AtomicBoolean();
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final AtomicBoolean crashed = new AtomicBoolean();
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
@@ -357,12 +358,14 @@ public final class RunContext {
   }
 
   /**
-   * A request of a workload is about to be sent: counts it in flight and notes the workload.
+   * A request is about to be sent: counts it in flight and notes its workload.
    *
-   * @param workload the record's workload
+   * @param workload the record's workload, or null for a request with its own prompt and no feeder
    */
   public void started(Workload workload) {
-    workloads.add(workload);
+    if (workload != null) {
+      workloads.add(workload);
+    }
     long now = inFlight.incrementAndGet();
     peakInFlight.accumulateAndGet(now, Math::max);
   }
@@ -418,8 +421,16 @@ public final class RunContext {
     return Workload.allSpent() && stopping.compareAndSet(false, true);
   }
 
+  /**
+   * The run is about to be stopped as a crash (a scenario that cannot work): its record says it was
+   * interrupted, not that it ended.
+   */
+  public void crashed() {
+    crashed.set(true);
+  }
+
   private void terminate() {
-    finish(false);
+    finish(crashed.get());
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {
