@@ -25,13 +25,31 @@ public final class GatlingJvm {
    */
   public static Process start(Class<?> simulation, Path results, List<String> properties, Path log)
       throws IOException {
+    return start(List.of(), simulation, results, properties, log);
+  }
+
+  /**
+   * Starts Gatling through a launcher command that execs it (e.g. {@code env
+   * --default-signal=INT}); stdout and stderr go to {@code log}.
+   *
+   * @param launcher the command words before {@code java}, empty for none
+   * @param simulation the simulation class
+   * @param results Gatling's results folder and {@code llm.resultsFolder}
+   * @param properties extra {@code -D} options
+   * @param log where the JVM's output goes
+   * @return the started JVM
+   * @throws IOException when the classpath file cannot be read or the JVM cannot start
+   */
+  public static Process start(
+      List<String> launcher, Class<?> simulation, Path results, List<String> properties, Path log)
+      throws IOException {
     String classpath =
         "target/test-classes"
             + File.pathSeparator
             + "target/classes"
             + File.pathSeparator
             + Files.readString(Path.of("target/test-classpath.txt")).strip();
-    List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>(launcher);
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
     command.add("-Xmx1G");
