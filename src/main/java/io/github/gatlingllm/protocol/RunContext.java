@@ -76,6 +76,7 @@ public final class RunContext {
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
+  private final AtomicLong staleConnectionResends = new AtomicLong();
   private final Thread shutdownHook;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
@@ -326,7 +327,16 @@ public final class RunContext {
     inFlight.decrementAndGet();
   }
 
-  /** A request counted by {@link #started} did not reach the wire: no record will come. */
+  /**
+   * A request was sent once more on a new connection because the pooled connection it was first
+   * written to closed before any answer (Gatling's client retries stale keep-alive connections);
+   * counted in the run record as {@code load.stale_connection_resends}.
+   */
+  public void staleConnectionResend() {
+    staleConnectionResends.incrementAndGet();
+  }
+
+  /** A request counted by {@link #started} ended without a record: in flight no more. */
   public void notSent() {
     inFlight.decrementAndGet();
   }
@@ -440,6 +450,7 @@ public final class RunContext {
             settings.timeout().toMillis(),
             settings.connections(),
             usersEndedByBudget.get(),
+            staleConnectionResends.get(),
             List.of());
     Class<?> simulation = protocol.simulationClass();
     return new RunInfo(
