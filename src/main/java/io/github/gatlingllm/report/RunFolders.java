@@ -36,8 +36,8 @@ public final class RunFolders {
    * Lists the results folder now, before the run makes its folder.
    *
    * @param results Gatling's results folder (e.g. {@code target/gatling}); need not exist yet
-   * @param simulationClass the running simulation's class, or null when not known: then any new
-   *     run folder is the run's
+   * @param simulationClass the running simulation's class, or null when not known: then any new run
+   *     folder is the run's
    * @return the listing to compare against later
    * @throws UncheckedIOException if the folder exists but cannot be listed
    */
