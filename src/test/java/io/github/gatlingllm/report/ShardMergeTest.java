@@ -1,6 +1,7 @@
 package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -186,6 +187,20 @@ class ShardMergeTest {
                 + " rates and concurrency are not those of one test"),
         report.warnings());
     assertEquals(oneMachineDigest(), measured(report).get("digest"));
+  }
+
+  @Test
+  void theReportPageShowsTheShardsAndTheWarnings() throws Exception {
+    RunReport report =
+        RunReport.read(
+            List.of(shard(0, 2, 1000, 0, List.of()), shard(1, 2, 900_000, 0, List.of())), null);
+
+    String page = Files.readString(report.write(dir.resolve("merged"), false));
+    assertTrue(page.contains("<h2>Shards</h2>"), page);
+    assertTrue(page.contains("<td class=\"l\">1/2</td>"), page);
+    assertTrue(
+        page.contains("<strong>Merge warning:</strong> the folders&#39; windows do not overlap"),
+        page);
   }
 
   @Test
