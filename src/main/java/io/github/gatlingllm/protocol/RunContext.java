@@ -85,6 +85,9 @@ public final class RunContext {
     this.gatling = new GatlingCore(core);
     this.shard = Shard.current();
     this.startAt = StartBarrier.startAt(System.getProperties());
+    if (startAt != null) {
+      StartBarrier.check(startAt, System.currentTimeMillis());
+    }
     this.http = GatlingHttp.newComponents(core, protocol.http());
     try {
       this.counter = TokenCounters.shared(settings.tokenizer());

@@ -54,18 +54,13 @@ final class StartBarrier {
   }
 
   /**
-   * Waits until the barrier.
+   * Checks that the barrier is near enough, before the run starts anything.
    *
    * @param startAt the barrier, epoch milliseconds
-   * @param who who waits, for the log (e.g. {@code shard 1/4})
-   * @param clock the wall clock, epoch milliseconds
-   * @param sleeper how to wait
-   * @return how late the barrier was reached, milliseconds (0 when it was waited for)
+   * @param now the wall clock, epoch milliseconds
    * @throws IllegalArgumentException if the barrier is more than {@link #MAX_DISTANCE} away
-   * @throws IllegalStateException if the wait is interrupted
    */
-  static long await(long startAt, String who, LongSupplier clock, Sleeper sleeper) {
-    long now = clock.getAsLong();
+  static void check(long startAt, long now) {
     long wait = startAt - now;
     String at = Instant.ofEpochMilli(startAt).toString();
     if (Math.abs(wait) > MAX_DISTANCE.toMillis()) {
@@ -83,6 +78,21 @@ final class StartBarrier {
               + " min: expected epoch milliseconds near now, e.g. $(( $(date +%s) * 1000 + 60000 ))"
               + " for a minute from now");
     }
+  }
+
+  /**
+   * Waits until the barrier (checked by {@link #check} first).
+   *
+   * @param startAt the barrier, epoch milliseconds
+   * @param who who waits, for the log (e.g. {@code shard 1/4})
+   * @param clock the wall clock, epoch milliseconds
+   * @param sleeper how to wait
+   * @return how late the barrier was reached, milliseconds (0 when it was waited for)
+   * @throws IllegalStateException if the wait is interrupted
+   */
+  static long await(long startAt, String who, LongSupplier clock, Sleeper sleeper) {
+    long wait = startAt - clock.getAsLong();
+    String at = Instant.ofEpochMilli(startAt).toString();
     if (wait <= 0) {
       if (-wait > 1_000) {
         LOG.warn(

@@ -44,13 +44,10 @@ class StartBarrierTest {
 
   @Test
   void aBarrierMoreThanAnHourAheadIsRefused() {
-    FakeTime time = new FakeTime(1_700_000_000_000L);
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                StartBarrier.await(
-                    1_700_000_000_000L + 2 * 3_600_000, "the run", () -> time.now, time::sleep));
+            () -> StartBarrier.check(1_700_000_000_000L + 2 * 3_600_000, 1_700_000_000_000L));
     assertEquals(
         "llm.startAt: 1700007200000 (2023-11-15T00:13:20Z) is 120 min ahead, more than 60 min:"
             + " expected epoch milliseconds near now, e.g. $(( $(date +%s) * 1000 + 60000 )) for a"
@@ -60,16 +57,21 @@ class StartBarrierTest {
 
   @Test
   void secondsForMillisecondsAreRefused() {
-    FakeTime time = new FakeTime(1_700_000_000_000L);
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> StartBarrier.await(1_700_000_060L, "the run", () -> time.now, time::sleep));
+            () -> StartBarrier.check(1_700_000_060L, 1_700_000_000_000L));
     assertEquals(
         "llm.startAt: 1700000060 (1970-01-20T16:13:20.060Z) is 28304999 min past, more than 60"
             + " min: expected epoch milliseconds near now, e.g. $(( $(date +%s) * 1000 + 60000 ))"
             + " for a minute from now",
         e.getMessage());
+  }
+
+  @Test
+  void aBarrierWithinTheHourIsAllowed() {
+    StartBarrier.check(1_700_000_000_000L + 3_600_000, 1_700_000_000_000L);
+    StartBarrier.check(1_700_000_000_000L - 3_600_000, 1_700_000_000_000L);
   }
 
   @Test
