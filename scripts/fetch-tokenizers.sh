@@ -11,7 +11,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 args=()
 if [ $# -gt 0 ]; then
-  args+=("-Dllm.tokenizers=$(mkdir -p "$1" && cd "$1" && pwd)")
+  args+=("-Dtest.tokenizers=$(mkdir -p "$1" && cd "$1" && pwd)")
 fi
 plugin=io.github.download-maven-plugin:download-maven-plugin
 if ! "$root/mvnw" -B -q -f "$root/pom.xml" "${args[@]}" -Ptokenizer-qwen3,tokenizer-gpt4o \

@@ -183,6 +183,8 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       failure =
           resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
     } else {
+      // No head: refused, reset, or closed before any answer (a pooled connection that closed
+      // so is sent once more on a new one by Gatling's client: this is that one's end).
       ending = Exchange.Ending.CONNECT_FAILED;
       failure = oneLine(t);
     }
