@@ -109,6 +109,13 @@ final class LlmAction implements Action {
         return;
       }
       String phase = workload == null ? "measured" : attribute(session, PromptFeeder.PHASE);
+      if (workload != null) {
+        // One record may carry several requests: each is counted in flight from here to its end.
+        workload.begin(
+            (java.util.concurrent.atomic.AtomicBoolean)
+                session.attributes().get(PromptFeeder.CLAIM).get(),
+            phase);
+      }
       if (workload != null
           && !"warmup".equals(phase)
           && workload.holdUntilWarmedUp(
@@ -173,6 +180,7 @@ final class LlmAction implements Action {
   private void stop(Session session, String message) {
     if (stopped.compareAndSet(false, true)) {
       LOG.error("{}", message);
+      run.crashed();
       gatling.stopLoadGenerator(session, message, true);
     }
   }

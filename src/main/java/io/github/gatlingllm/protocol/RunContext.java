@@ -73,6 +73,7 @@ public final class RunContext {
   private final Long lateMs;
   private final AtomicBoolean finished = new AtomicBoolean();
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final AtomicBoolean crashed = new AtomicBoolean();
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
@@ -305,9 +306,9 @@ public final class RunContext {
   }
 
   /**
-   * A request of a workload is about to be sent: counts it in flight and notes the workload.
+   * A request is about to be sent: counts it in flight and notes its workload.
    *
-   * @param workload the record's workload, or null when the request was not fed by one
+   * @param workload the record's workload, or null for a request with its own prompt and no feeder
    * @param request the request's name
    */
   public void started(Workload workload, String request) {
@@ -355,8 +356,16 @@ public final class RunContext {
     return Workload.allSpent() && stopping.compareAndSet(false, true);
   }
 
+  /**
+   * The run is about to be stopped as a crash (a scenario that cannot work): its record says it was
+   * interrupted, not that it ended.
+   */
+  public void crashed() {
+    crashed.set(true);
+  }
+
   private void terminate() {
-    finish(false);
+    finish(crashed.get());
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {

@@ -88,6 +88,8 @@ public final class RunFolders {
       return children
           .filter(Files::isDirectory)
           .filter(p -> p.getFileName().toString().startsWith(prefix))
+          // The run record's scratch folder (.llm-...) is new too, and never Gatling's.
+          .filter(p -> !p.getFileName().toString().startsWith("."))
           .map(Path::toAbsolutePath)
           .toList();
     } catch (IOException e) {
