@@ -162,7 +162,7 @@ final class LlmAction implements Action {
               body.stream(),
               sent,
               run.cacheServer(body.endpoint()));
-      run.started(workload);
+      run.started(workload, spec.name());
       started = true;
       http.send(request, session, run.shareConnections(), listener);
     } catch (RuntimeException e) {

@@ -20,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * LLM action needs to know of them while they run: requests in flight, the barrier between warmup
  * and measured phases, and whether the budget is spent.
  *
+ * <p>In a test run on several machines, the workload of {@link Shard} {@code I/N} hands out only
+ * the indices {@code I, I + N, I + 2N, ...} below each budget (the budgets are the whole test's),
+ * so the shards' requests together are the one-machine run's.
+ *
  * <p>Thread-safe: Gatling polls a feeder from one actor at a time, possibly on different threads;
  * the LLM action reports completions from every event loop.
  */
@@ -42,6 +46,7 @@ public final class Workload {
   private final boolean warmGroups;
   private final boolean seedAuto;
   private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
+  private final Shard shard;
   private final Map<String, Object> doneRecord;
   private long nextWarmup;
   private long nextMeasured;
@@ -60,16 +65,32 @@ public final class Workload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget) {
-    this(name, measured, budget, warmupBudget, false, false);
+    this(name, measured, budget, warmupBudget, Shard.SINGLE, false, false);
   }
 
   /**
-   * A workload over a measured source, its warmup source warming the measured groups or not.
+   * A workload of which this JVM runs one shard.
    *
    * @param name the workload's name, shown in the record and logs, never blank
    * @param measured the measured phase's prompts, never null
-   * @param budget measured requests, at least 1
-   * @param warmupBudget warmup requests, at least 0
+   * @param budget the whole test's measured requests, at least 1
+   * @param warmupBudget the whole test's warmup requests, at least 0
+   * @param shard the indices this JVM hands out, never null
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public Workload(String name, PromptSource measured, long budget, long warmupBudget, Shard shard) {
+    this(name, measured, budget, warmupBudget, shard, false, false);
+  }
+
+  /**
+   * A workload of which this JVM runs one shard, its warmup source warming the measured groups or
+   * not.
+   *
+   * @param name the workload's name, shown in the record and logs, never blank
+   * @param measured the measured phase's prompts, never null
+   * @param budget the whole test's measured requests, at least 1
+   * @param warmupBudget the whole test's warmup requests, at least 0
+   * @param shard the indices this JVM hands out, never null
    * @param warmGroups whether the warmup prompts start with the measured phase's group prefixes
    *     ({@link PromptSource#forPhaseWarmingGroups}); shared-prefix only, else ignored
    * @param seedAuto whether the seed was picked from the clock ({@code llm.seed=auto}), for the
@@ -81,9 +102,13 @@ public final class Workload {
       PromptSource measured,
       long budget,
       long warmupBudget,
+      Shard shard,
       boolean warmGroups,
       boolean seedAuto) {
     this.name = Objects.requireNonNull(name, "name");
+    this.shard = Objects.requireNonNull(shard, "shard");
+    this.nextWarmup = shard.index();
+    this.nextMeasured = shard.index();
     this.measured = Objects.requireNonNull(measured, "measured");
     if (budget < 1) {
       throw new IllegalArgumentException("requests: got " + budget + ", expected >= 1");
@@ -120,6 +145,19 @@ public final class Workload {
     done.put(PromptFeeder.DONE, true);
     done.put(PromptFeeder.WORKLOAD, this);
     this.doneRecord = java.util.Collections.unmodifiableMap(done);
+    if (!shard.single()) {
+      LOG.info(
+          "workload {}: shard {} hands out request indices {}, {}, ...: {} of the {} measured"
+              + " requests and {} of the {} warmup requests",
+          name,
+          shard,
+          shard.index(),
+          shard.index() + shard.count(),
+          shard.share(budget),
+          budget,
+          shard.share(warmupBudget),
+          warmupBudget);
+    }
     OPEN.add(this);
   }
 
@@ -154,18 +192,20 @@ public final class Workload {
     long index;
     if (nextWarmup < warmupBudget) {
       source = warmup;
-      index = nextWarmup++;
+      index = nextWarmup;
+      nextWarmup += shard.count();
       warmupInFlight++;
     } else if (nextMeasured < budget) {
       source = measured;
-      index = nextMeasured++;
+      index = nextMeasured;
+      nextMeasured += shard.count();
     } else {
       if (doneHandedOut++ == 0) {
         LOG.info(
             "workload {}: its {} measured requests are handed out; virtual users that ask for more"
                 + " end without a request (the injection outlasts the prompt budget)",
             name,
-            budget);
+            shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
       }
       return doneRecord;
     }
@@ -358,6 +398,15 @@ public final class Workload {
    */
   public long warmupBudget() {
     return warmupBudget;
+  }
+
+  /**
+   * The shard of the test this workload hands out.
+   *
+   * @return {@link Shard#SINGLE} on one machine
+   */
+  public Shard shard() {
+    return shard;
   }
 
   @Override
