@@ -152,7 +152,8 @@ final class LlmAction implements Action {
                   workload.spec().mode(),
                   workload.sentBefore(attribute(session, PromptFeeder.PREFIX_KEY)),
                   identity.sharedPrefixTokens(),
-                  identity.plannedTokens());
+                  identity.plannedTokens(),
+                  !workload.shard().single());
       ResponseListener listener =
           new ResponseListener(
               this,

@@ -41,6 +41,13 @@ import java.util.Objects;
  * @param above tokens beyond the plan still not an unplanned hit, at least 0
  * @param below tokens under the plan still a hit, at least 0
  * @param missCeiling the most cached tokens that still count as a miss, at least 0
+ * @param warmCeiling the most cached tokens any request of the whole test could have left in the
+ *     cache for this one (before tolerance): the template for a unique prompt and for the first
+ *     request of a repeat prompt or group sent in a run on one machine; the template and group
+ *     prefix for a later shared-prefix request, or any in a test run on several machines (another
+ *     shard may have sent its group first); all but the last token for a later repeat request, or
+ *     any on several machines. More than this plus {@code above} is a {@link #warmStart warm
+ *     start}.
  */
 public record CachePlan(
     int plannedCachedTokens,
@@ -48,7 +55,8 @@ public record CachePlan(
     int templateTokens,
     int above,
     int below,
-    int missCeiling) {
+    int missCeiling,
+    int warmCeiling) {
 
   /** The longest a nonce in brackets can be, in tokens, plus the token before it. */
   public static final int NONCE_TOKENS = 16;
@@ -125,9 +133,15 @@ public record CachePlan(
    *     it in the run (per workload, warmup included)
    * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
    * @param plannedTokens the prompt's planned tokens (without the template), or null
+   * @param sharded whether the run is one shard of a test run on several machines, which may have
+   *     sent the same repeat prompt or group prefix first
    */
   public record Sent(
-      PromptMode mode, boolean sentBefore, Integer sharedPrefixTokens, Integer plannedTokens) {
+      PromptMode mode,
+      boolean sentBefore,
+      Integer sharedPrefixTokens,
+      Integer plannedTokens,
+      boolean sharded) {
 
     /**
      * Checks the mode.
@@ -136,6 +150,20 @@ public record CachePlan(
      */
     public Sent {
       Objects.requireNonNull(mode, "mode");
+    }
+
+    /**
+     * A request of a run on one machine.
+     *
+     * @param mode the prompt mode, never null
+     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
+     *     before it in the run
+     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
+     * @param plannedTokens the prompt's planned tokens (without the template), or null
+     */
+    public Sent(
+        PromptMode mode, boolean sentBefore, Integer sharedPrefixTokens, Integer plannedTokens) {
+      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, false);
     }
   }
 
@@ -158,16 +186,14 @@ public record CachePlan(
         server.exact() || promptTokens == null || planned == null || planned == 0
             ? 1
             : promptTokens / (double) planned;
-    long raw = lead;
-    long prefix = 0;
-    if (sent.sentBefore()) {
-      if (sent.mode() == PromptMode.REPEAT && prompt > 0) {
-        raw = prompt - 1;
-      } else if (sent.mode() == PromptMode.SHARED_PREFIX && sent.sharedPrefixTokens() != null) {
-        prefix = Math.round(sent.sharedPrefixTokens() * scale);
-        raw = lead + prefix;
-      }
+    long shareable = lead;
+    if (sent.mode() == PromptMode.REPEAT) {
+      shareable = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
+    } else if (sent.mode() == PromptMode.SHARED_PREFIX && sent.sharedPrefixTokens() != null) {
+      shareable = lead + Math.round(sent.sharedPrefixTokens() * scale);
     }
+    long raw = sent.sentBefore() ? shareable : lead;
+    long ceiling = sent.sentBefore() || sent.sharded() ? shareable : lead;
     long cap = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
     int cached = roundDown(Math.min(raw, cap), block);
     int template = roundDown(Math.min(lead, cap), block);
@@ -180,7 +206,8 @@ public record CachePlan(
         template,
         Math.max(block, NONCE_TOKENS) + unknownLead + slack,
         block + slack,
-        template + unknownLead);
+        template + unknownLead,
+        (int) Math.min(Integer.MAX_VALUE, Math.min(ceiling, cap)));
   }
 
   /**
@@ -208,6 +235,19 @@ public record CachePlan(
       return CacheOutcome.HIT;
     }
     return cached <= missCeiling ? CacheOutcome.MISS : CacheOutcome.PARTIAL;
+  }
+
+  /**
+   * Whether the server's cache held more of this prompt than any request of the test could have put
+   * there: more than {@code warmCeiling + above} cached tokens. Such a request found this very
+   * prompt (its nonce and beyond), or a repeat prompt or group prefix before the run sent it: the
+   * cache was warm before the run, usually from an earlier run with the same seed.
+   *
+   * @param cachedTokens the server's {@code cached_tokens}, or null when it reported none
+   * @return true for a request that reveals a warm start
+   */
+  public boolean warmStart(Integer cachedTokens) {
+    return cachedTokens != null && (long) cachedTokens > (long) warmCeiling + above;
   }
 
   /**

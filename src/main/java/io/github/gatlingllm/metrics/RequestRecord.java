@@ -41,6 +41,8 @@ import java.util.Objects;
  * @param cachePlanned what the plan expects: {@link CacheOutcome#HIT} or {@link CacheOutcome#MISS},
  *     or null when there is no plan
  * @param cache what the request got against the plan, or null when there is no plan
+ * @param cacheWarmStart whether the server's cache held more of this prompt than any request of the
+ *     test could have put there ({@link CachePlan#warmStart}), or null when there is no plan
  */
 public record RequestRecord(
     String request,
@@ -70,7 +72,8 @@ public record RequestRecord(
     String workload,
     Integer plannedCachedTokens,
     CacheOutcome cachePlanned,
-    CacheOutcome cache) {
+    CacheOutcome cache,
+    Boolean cacheWarmStart) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -196,6 +199,7 @@ public record RequestRecord(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -235,7 +239,8 @@ public record RequestRecord(
         workload,
         plan == null ? null : plan.plannedCachedTokens(),
         plan == null ? null : plan.expected(),
-        plan == null ? null : plan.outcome(cachedTokens));
+        plan == null ? null : plan.outcome(cachedTokens),
+        plan == null ? null : plan.warmStart(cachedTokens));
   }
 
   /**

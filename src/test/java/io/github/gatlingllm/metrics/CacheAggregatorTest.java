@@ -48,7 +48,8 @@ class CacheAggregatorTest {
         workload,
         planned,
         expected,
-        outcome);
+        outcome,
+        expected == CacheOutcome.MISS && outcome == CacheOutcome.UNPLANNED_HIT);
   }
 
   private static RequestRecord hit(String workload, Integer group, double ttft) {

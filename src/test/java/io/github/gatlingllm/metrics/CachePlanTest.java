@@ -201,4 +201,36 @@ class CachePlanTest {
         "cache outcome: got \"warm\", expected one of hit, partial, miss, unplanned_hit, unknown",
         e.getMessage());
   }
+
+  @Test
+  void aWarmStartIsMoreThanAnyRequestOfTheTestCouldHaveLeft() {
+    // Unique: a hit into the nonce and beyond.
+    CachePlan unique = plan(SIMULATOR, PromptMode.UNIQUE, false, null, 514);
+    assertFalse(unique.warmStart(16));
+    assertTrue(unique.warmStart(512));
+    assertFalse(unique.warmStart(null));
+    // A group's first request finding its prefix, on one machine.
+    CachePlan first = plan(SIMULATOR, PromptMode.SHARED_PREFIX, false, 256, 514);
+    assertTrue(first.warmStart(256));
+    // A later request of the group finding its whole prompt.
+    CachePlan later = plan(SIMULATOR, PromptMode.SHARED_PREFIX, true, 256, 514);
+    assertFalse(later.warmStart(272));
+    assertTrue(later.warmStart(512));
+    // The first repeat request finding the prompt; a later one always may.
+    assertTrue(plan(SIMULATOR, PromptMode.REPEAT, false, null, 514).warmStart(512));
+    assertFalse(plan(SIMULATOR, PromptMode.REPEAT, true, null, 514).warmStart(512));
+  }
+
+  @Test
+  void onSeveralMachinesAnotherShardMayHaveSentTheGroupOrRepeatPromptFirst() {
+    CachePlan.Sent group = new CachePlan.Sent(PromptMode.SHARED_PREFIX, false, 256, 512, true);
+    CachePlan first = CachePlan.of(SIMULATOR, group, 514);
+    assertEquals(CacheOutcome.MISS, first.expected());
+    assertFalse(first.warmStart(256));
+    assertTrue(first.warmStart(512));
+    CachePlan.Sent repeat = new CachePlan.Sent(PromptMode.REPEAT, false, null, 512, true);
+    assertFalse(CachePlan.of(SIMULATOR, repeat, 514).warmStart(512));
+    CachePlan.Sent unique = new CachePlan.Sent(PromptMode.UNIQUE, false, null, 512, true);
+    assertTrue(CachePlan.of(SIMULATOR, unique, 514).warmStart(512));
+  }
 }

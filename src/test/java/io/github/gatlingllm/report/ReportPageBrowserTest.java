@@ -66,7 +66,8 @@ class ReportPageBrowserTest {
         "w",
         i < 8 ? 0 : 64,
         i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT,
-        ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN);
+        ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN,
+        false);
   }
 
   @Test

@@ -46,7 +46,8 @@ class RunReportCacheTest {
         "repeat",
         planned,
         CacheOutcome.HIT,
-        outcome);
+        outcome,
+        false);
   }
 
   @Test
