@@ -254,13 +254,13 @@ public record RequestRecord(
   }
 
   /**
-   * Whether the server's cache held more of this request's prompt than the run could have put
-   * there: a miss was planned (nothing sent before could be reused) and it got an unplanned hit.
+   * Whether the server's cache held more of this request's prompt than any request of the test
+   * could have put there ({@link #cacheWarmStart()}).
    *
    * @return true for a request that reveals a warm start
    */
   public boolean warmStart() {
-    return cachePlanned == CacheOutcome.MISS && cache == CacheOutcome.UNPLANNED_HIT;
+    return Boolean.TRUE.equals(cacheWarmStart);
   }
 
   /**

@@ -218,4 +218,41 @@ class CacheAggregatorTest {
             + " of 2 measured requests",
         a.describe());
   }
+
+  @Test
+  void aPlannedHitThatFoundItsWholePromptIsAWarmStartToo() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        new RequestRecord(
+            "chat",
+            "measured",
+            0L,
+            null,
+            null,
+            0,
+            48,
+            null,
+            1000,
+            100,
+            true,
+            96,
+            4,
+            true,
+            2.0,
+            2.0,
+            null,
+            1.0,
+            5.0,
+            null,
+            "length",
+            200,
+            RequestStatus.OK,
+            null,
+            "s",
+            48,
+            CacheOutcome.HIT,
+            CacheOutcome.UNPLANNED_HIT,
+            true));
+    assertEquals(1L, a.warmStarts());
+  }
 }
