@@ -1,5 +1,6 @@
 package io.github.gatlingllm.simulator;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,7 @@ final class SimulatorMetrics {
     generationTokens.add(tokens);
   }
 
-  SimulatorStats snapshot(Scheduler scheduler) {
+  SimulatorStats snapshot(Scheduler scheduler, PrefixCache cache, SimulatorConfig config) {
     Map<Integer, Long> byStatus = new TreeMap<>();
     requests.forEach((status, count) -> byStatus.put(status, count.sum()));
     return new SimulatorStats(
@@ -37,7 +38,10 @@ final class SimulatorMetrics {
         cachedPromptTokens.sum(),
         generationTokens.sum(),
         scheduler.running(),
-        scheduler.waiting());
+        scheduler.waiting(),
+        cache.size(),
+        config.cacheBlocks(),
+        config.blockSize());
   }
 
   /** The Prometheus text exposition (format 0.0.4) of a snapshot. */
@@ -84,6 +88,28 @@ final class SimulatorMetrics {
         "gauge",
         "Sequences waiting for a free slot.",
         stats.waitingSequences());
+    sample(text, "cache_blocks", "gauge", "Prefix-cache blocks held now.", stats.cacheBlocks());
+    sample(
+        text,
+        "cache_capacity_blocks",
+        "gauge",
+        "Prefix-cache capacity, in blocks (0: no cache).",
+        stats.cacheCapacityBlocks());
+    sample(
+        text,
+        "cache_block_size_tokens",
+        "gauge",
+        "Prefix-cache block size, in tokens.",
+        stats.blockSize());
+    header(
+        text,
+        "cache_usage_ratio",
+        "gauge",
+        "Prefix-cache blocks held / capacity (0 to 1; 0 without a cache).");
+    text.append(PREFIX)
+        .append("cache_usage_ratio ")
+        .append(BigDecimal.valueOf(stats.cacheUsage()).stripTrailingZeros().toPlainString())
+        .append('\n');
     return text.toString();
   }
 

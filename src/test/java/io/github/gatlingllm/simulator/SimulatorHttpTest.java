@@ -482,6 +482,20 @@ class SimulatorHttpTest {
         # HELP gatling_llm_simulator_waiting_sequences Sequences waiting for a free slot.
         # TYPE gatling_llm_simulator_waiting_sequences gauge
         gatling_llm_simulator_waiting_sequences 0
+        # HELP gatling_llm_simulator_cache_blocks Prefix-cache blocks held now.
+        # TYPE gatling_llm_simulator_cache_blocks gauge
+        gatling_llm_simulator_cache_blocks 6
+        # HELP gatling_llm_simulator_cache_capacity_blocks Prefix-cache capacity, in blocks (0: no \
+        cache).
+        # TYPE gatling_llm_simulator_cache_capacity_blocks gauge
+        gatling_llm_simulator_cache_capacity_blocks 65536
+        # HELP gatling_llm_simulator_cache_block_size_tokens Prefix-cache block size, in tokens.
+        # TYPE gatling_llm_simulator_cache_block_size_tokens gauge
+        gatling_llm_simulator_cache_block_size_tokens 16
+        # HELP gatling_llm_simulator_cache_usage_ratio Prefix-cache blocks held / capacity (0 to 1; \
+        0 without a cache).
+        # TYPE gatling_llm_simulator_cache_usage_ratio gauge
+        gatling_llm_simulator_cache_usage_ratio 0.000091552734375
         """,
         metrics.body());
   }
