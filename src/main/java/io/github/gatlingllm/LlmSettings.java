@@ -55,6 +55,9 @@ import java.util.function.Function;
  *     virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual user
  *     its own keep-alive connection, Gatling's default) or {@code per-request} (a new connection
  *     for every request, closed after it: the handshake is inside TTFT)
+ * @param metricsInterval how often the server's Prometheus {@code /metrics} is scraped during the
+ *     run (besides once at its start and once at its end); {@link Duration#ZERO} turns scraping
+ *     off; else at least 100 ms; default 5 s
  */
 public record LlmSettings(
     String baseUrl,
@@ -79,7 +82,8 @@ public record LlmSettings(
     Slo slo,
     Double goodputRatio,
     Double temperature,
-    String connections) {
+    String connections,
+    Duration metricsInterval) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -165,6 +169,16 @@ public record LlmSettings(
     }
     if (!CONNECTIONS.contains(connections)) {
       throw bad("connections", connections, String.join(", ", CONNECTIONS));
+    }
+    if (metricsInterval == null) {
+      metricsInterval = Duration.ofSeconds(5);
+    }
+    if (metricsInterval.isNegative()
+        || !metricsInterval.isZero() && metricsInterval.toMillis() < 100) {
+      throw bad(
+          "metricsInterval",
+          metricsInterval.toMillis() + "ms",
+          "0 (no scraping) or a duration of at least 100ms, e.g. 5s");
     }
     if (goodputRatio != null && !slo.isSet()) {
       throw new IllegalArgumentException(
@@ -271,7 +285,8 @@ public record LlmSettings(
             sloBound(get, "slo.e2eMs")),
         decimal(get, "assert.goodputRatio"),
         decimal(get, "temperature"),
-        emptyToNull(get.apply("connections")));
+        emptyToNull(get.apply("connections")),
+        duration(get, "metricsInterval", Duration.ofSeconds(5)));
   }
 
   /** The values of {@code llm.connections}. */
@@ -314,7 +329,8 @@ public record LlmSettings(
           "slo.e2eMs",
           "assert.goodputRatio",
           "temperature",
-          "connections");
+          "connections",
+          "metricsInterval");
 
   /**
    * The prompt spec of these settings.
@@ -399,6 +415,8 @@ public record LlmSettings(
         + slo
         + ", goodputRatio="
         + goodputRatio
+        + ", metricsInterval="
+        + metricsInterval
         + "]";
   }
 
