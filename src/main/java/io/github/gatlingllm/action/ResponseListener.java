@@ -209,7 +209,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                   action.run().settings().timeout().toMillis()));
       RequestRecord record =
           RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error());
-      action.run().record(record);
+      action.run().record(workload, record);
       next = logRows(record);
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.

@@ -17,20 +17,24 @@ import java.util.Map;
  */
 public final class WorkingSetSweepSummary {
 
-  /** The least {@code retained} share of a step that keeps its working set. */
-  public static final double RETAINED_THRESHOLD = 0.8;
+  /** The least {@code retained} share of a first step that keeps its working set. */
+  public static final double FIRST_STEP_THRESHOLD = 0.5;
+
+  /** The least share of the best earlier step's {@code retained} that a step keeps its set at. */
+  public static final double DROP_THRESHOLD = 0.9;
 
   private WorkingSetSweepSummary() {}
 
   /**
    * The sweep's record, as {@code llm-run.json} holds it under {@code working_set_sweep}: {@code
    * name}, {@code steps} (each {@link SweepStep#toRecord()}, in the order given), {@code
-   * retained_threshold}, {@code cliff} ({@code groups}: the first step that did not keep its
-   * working set; {@code after_groups}: the step before it that did, or null when the first step
-   * already did not; {@code working_set_tokens}: the two steps' working sets, the bounds of the
-   * cache's room for prefixes), null when no step lost its working set or none could be judged;
-   * {@code capacity_tokens}, {@code capacity_source} and {@code predicted_cliff_groups} (capacity /
-   * mean prefix tokens) when the server's cache capacity is known; {@code summary}, one sentence.
+   * first_step_threshold} and {@code drop_threshold}, {@code cliff} ({@code groups}: the first step
+   * that did not keep its working set; {@code after_groups}: the step before it that did, or null
+   * when the first step already did not; {@code working_set_tokens}: the two steps' working sets,
+   * the bounds of the cache's room for prefixes), null when no step lost its working set or none
+   * could be judged; {@code capacity_tokens}, {@code capacity_source} and {@code
+   * predicted_cliff_groups} (capacity / mean prefix tokens) when the server's cache capacity is
+   * known; {@code summary}, one sentence.
    *
    * @param name the sweep's name
    * @param steps the steps in sweep order, each {@link SweepStep#toRecord()}
@@ -43,17 +47,22 @@ public final class WorkingSetSweepSummary {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("name", name);
     out.put("steps", steps);
-    out.put("retained_threshold", RETAINED_THRESHOLD);
+    out.put("first_step_threshold", FIRST_STEP_THRESHOLD);
+    out.put("drop_threshold", DROP_THRESHOLD);
     Map<String, Object> kept = null;
     Map<String, Object> cliff = null;
     boolean judged = false;
+    double best = 0;
     for (Map<String, Object> step : steps) {
       if (!(step.get("retained") instanceof Number retained)) {
         continue;
       }
       judged = true;
-      if (retained.doubleValue() >= RETAINED_THRESHOLD) {
+      double r = retained.doubleValue();
+      boolean keeps = kept == null ? r >= FIRST_STEP_THRESHOLD : r >= DROP_THRESHOLD * best;
+      if (keeps) {
         kept = step;
+        best = Math.max(best, r);
         continue;
       }
       cliff = new LinkedHashMap<>();
@@ -111,7 +120,7 @@ public final class WorkingSetSweepSummary {
           + cliff.get("groups")
           + (Integer.valueOf(1).equals(cliff.get("groups")) ? " group" : " groups")
           + "): the cache kept less than "
-          + percent(RETAINED_THRESHOLD)
+          + percent(FIRST_STEP_THRESHOLD)
           + " of the reusable prefix tokens (prefix caching off, or a cache smaller than "
           + tokens(((List<?>) cliff.get("working_set_tokens")).get(1))
           + " tokens)"

@@ -60,6 +60,7 @@ public final class RunContext {
   private final String model;
   private final ServerInfo server;
   private final RunRecorder recorder;
+  private final ServerWatch serverWatch;
   private final HttpComponents http;
   private final Set<String> requestNames =
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
@@ -113,6 +114,8 @@ public final class RunContext {
               + "), expected a folder that exists or can be made",
           e);
     }
+    this.serverWatch =
+        ServerWatch.start(settings, baseUrl, simulator == null ? null : simulator.config());
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     gatling.onTermination(this::terminate);
@@ -301,7 +304,18 @@ public final class RunContext {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
+    record(null, record);
+  }
+
+  /**
+   * Records a finished request of a workload; call once per request {@link #started}.
+   *
+   * @param workload the request's workload, or null when it was not fed one
+   * @param record the request, never null
+   */
+  public void record(Workload workload, RequestRecord record) {
     recorder.record(record);
+    serverWatch.record(workload, record);
     inFlight.decrementAndGet();
   }
 
@@ -340,7 +354,9 @@ public final class RunContext {
         LOG.warn(
             "{} LLM requests were still in flight when the run ended: they are not recorded", open);
       }
-      Path folder = recorder.finish(runInfo().toMap(), interrupted, ReportPage::render);
+      Map<String, Object> info = runInfo().toMap();
+      serverWatch.addTo(info);
+      Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
       if (!interrupted) {
         IndexLink.onExit(folder);

@@ -154,9 +154,9 @@ public final class ServerMetrics {
     scheduler.scheduleWithFixedDelay(metrics::scrape, ms, ms, TimeUnit.MILLISECONDS);
     metrics.scheduler = scheduler;
     LOG.info(
-        "server metrics: scraping {} every {} (llm.metricsInterval; 0 turns it off)",
+        "server metrics: scraping {} every {} ms (llm.metricsInterval; 0 turns it off)",
         metrics.url,
-        interval);
+        ms);
     return metrics;
   }
 
@@ -371,7 +371,7 @@ public final class ServerMetrics {
         if (i > 0) {
           Double rate = engine.hitRate(step(values.get(i - 1), values.get(i)));
           if (rate != null) {
-            s.put("hit_rate", rate);
+            s.put("hit_rate", round4(rate));
           }
         }
         samples.add(s);
@@ -383,7 +383,8 @@ public final class ServerMetrics {
       Map<String, Object> d = new LinkedHashMap<>();
       deltas.forEach((role, v) -> d.put(role.key(), finite(v)));
       out.put("deltas", d);
-      out.put("prefix_cache_hit_rate", engine.hitRate(deltas));
+      Double rate = engine.hitRate(deltas);
+      out.put("prefix_cache_hit_rate", rate == null ? null : round4(rate));
       out.put("hit_rate_formula", engine.hitRateFormula());
       if (!cacheConfig.isEmpty()) {
         out.put("cache_config", cacheConfig);
@@ -429,6 +430,10 @@ public final class ServerMetrics {
       }
     }
     return out;
+  }
+
+  private static double round4(double v) {
+    return Math.round(v * 10_000) / 10_000.0;
   }
 
   /** JSON has no NaN or infinity: null instead. */

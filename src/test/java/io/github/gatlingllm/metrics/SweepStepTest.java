@@ -105,7 +105,8 @@ class SweepStepTest {
             step(1, 0.99, 230),
             step(2, 1.0, 230),
             step(4, 0.97, 230),
-            step(8, 0.41, 230),
+            // Below 90% of the best before it, 1.0.
+            step(8, 0.89, 230),
             step(16, 0.9, 230));
     Map<String, Object> r = WorkingSetSweepSummary.toRecord("working-set", steps, 1536L, "sim");
     Map<String, Object> cliff = new LinkedHashMap<>();
@@ -125,7 +126,7 @@ class SweepStepTest {
   void noCliff() {
     Map<String, Object> r =
         WorkingSetSweepSummary.toRecord(
-            "s", List.of(step(1, 1.0, 100), step(2, 0.95, 100)), null, null);
+            "s", List.of(step(1, 0.6, 100), step(2, 0.55, 100)), null, null);
     assertNull(r.get("cliff"));
     assertNull(r.get("capacity_tokens"));
     assertEquals("no eviction up to 2 groups (working set 200 prefix tokens)", r.get("summary"));
@@ -134,7 +135,7 @@ class SweepStepTest {
   @Test
   void evictingFromTheFirstStep() {
     List<Map<String, Object>> steps = new ArrayList<>();
-    steps.add(step(1, 0.0, 100));
+    steps.add(step(1, 0.49, 100));
     steps.add(step(2, 0.0, 100));
     Map<String, Object> r = WorkingSetSweepSummary.toRecord("s", steps, null, null);
     Map<String, Object> cliff = new LinkedHashMap<>();
@@ -146,7 +147,7 @@ class SweepStepTest {
     cliff.put("working_set_tokens", bounds);
     assertEquals(cliff, r.get("cliff"));
     assertEquals(
-        "evicting from the first step (1 group): the cache kept less than 80% of the reusable"
+        "evicting from the first step (1 group): the cache kept less than 50% of the reusable"
             + " prefix tokens (prefix caching off, or a cache smaller than 100 tokens)",
         r.get("summary"));
   }
