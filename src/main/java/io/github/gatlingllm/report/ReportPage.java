@@ -198,6 +198,7 @@ public final class ReportPage {
         html.append("</table>\n");
       }
     }
+    html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
     html.append("<h2>Charts</h2>\n").append(charts(requests, run));
     html.append("<h2>Run record</h2>\n<details><summary>llm-run.json</summary><pre>")
         .append(esc(json(run)))

@@ -89,6 +89,9 @@ public final class RunReport {
       }
       record.put("prompt_digests_equal", equal);
       record.put("interrupted", interrupted);
+      // Each run's own: the first run's would read as the merge's.
+      record.remove("server_metrics");
+      record.remove("working_set_sweep");
     }
     record.put("requests_recorded", (long) requests.size());
     MetricsAggregator aggregator = new MetricsAggregator(used);
