@@ -169,10 +169,15 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     if (GatlingHttp.isTimeout(t)) {
       ending = Exchange.Ending.TIMED_OUT;
       failure = null;
-    } else if (httpStatus != null || resent) {
+    } else if (httpStatus != null) {
       ending = Exchange.Ending.BROKEN;
       failure =
           resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
+    } else if (resent) {
+      // A pooled connection the server had closed: no head arrived (an Exchange that is BROKEN
+      // needs one).
+      ending = Exchange.Ending.CONNECT_FAILED;
+      failure = "the connection closed before any answer (not sent again)";
     } else {
       ending = Exchange.Ending.CONNECT_FAILED;
       failure = oneLine(t);
