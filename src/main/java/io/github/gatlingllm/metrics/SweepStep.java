@@ -18,13 +18,12 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code hit_ratio}: cached / prompt tokens.
  *   <li>{@code expected_hit_ratio}: what an unbounded prefix cache would have served, / prompt
- *       tokens: a request's group prefix counts when another request of its group had its first
- *       token (its prefix computed, so cached) before it started; the group's first request, and
- *       those sent while it was still in prefill, cannot hit.
+ *       tokens: every request's group prefix but for the first request of its group (by start).
  *   <li>{@code retained}: cached / those reusable tokens: the share of what the cache could have
  *       served that it did serve. About 1 while the working set fits (block rounding and the chat
- *       template move it by a few percent), lower once the cache evicts prefixes before their group
- *       comes back.
+ *       template move it by a few percent; requests of a group sent together, before the first
+ *       one's prefix is computed, may miss on a server that batches them), lower once the cache
+ *       evicts prefixes before their group comes back.
  * </ul>
  */
 public final class SweepStep {
@@ -35,10 +34,9 @@ public final class SweepStep {
   private final MetricsAggregator latencies = new MetricsAggregator();
   private final List<Entry> entries = new ArrayList<>();
 
-  /** One measured request: when it started, when its prefix was cached, its counts. */
+  /** One measured request: when it started, its group and counts. */
   private record Entry(
-      double startMs,
-      Double firstTokenMs,
+      long startMs,
       Integer group,
       Integer prefixTokens,
       Integer promptTokens,
@@ -81,14 +79,9 @@ public final class SweepStep {
       return;
     }
     latencies.add(record);
-    Double firstToken =
-        record.ttftMs() != null
-            ? Double.valueOf(record.startMs() + record.ttftMs())
-            : record.e2eMs() != null ? Double.valueOf(record.startMs() + record.e2eMs()) : null;
     Entry entry =
         new Entry(
             record.startMs(),
-            firstToken,
             record.prefixGroup(),
             record.sharedPrefixTokens(),
             record.promptTokens(),
@@ -114,12 +107,13 @@ public final class SweepStep {
     synchronized (entries) {
       list = new ArrayList<>(entries);
     }
-    // Per group, the first-token times of its requests, to tell which prompts could hit.
-    Map<Integer, List<Double>> cachedAt = new HashMap<>();
+    // Each group's first request (by start) cannot hit; every later one can.
+    list.sort(java.util.Comparator.comparingLong(Entry::startMs));
+    Map<Integer, Entry> first = new HashMap<>();
     Map<Integer, Integer> prefixByGroup = new LinkedHashMap<>();
     for (Entry e : list) {
-      if (e.group() != null && e.firstTokenMs() != null) {
-        cachedAt.computeIfAbsent(e.group(), g -> new ArrayList<>()).add(e.firstTokenMs());
+      if (e.group() != null) {
+        first.putIfAbsent(e.group(), e);
       }
       if (e.group() != null && e.prefixTokens() != null) {
         prefixByGroup.putIfAbsent(e.group(), e.prefixTokens());
@@ -139,7 +133,7 @@ public final class SweepStep {
       }
       prompt += e.promptTokens();
       cached += e.cachedTokens();
-      if (e.group() != null && e.prefixTokens() != null && cachedBefore(e, cachedAt)) {
+      if (e.group() != null && e.prefixTokens() != null && first.get(e.group()) != e) {
         reusable += Math.min(e.prefixTokens(), e.promptTokens());
       }
     }
@@ -169,23 +163,6 @@ public final class SweepStep {
     m.put("ttft_mean_ms", overall.ttftMs().mean());
     m.put("e2e_p50_ms", overall.e2eMs().p50());
     return m;
-  }
-
-  /** Whether another request of the entry's group had its first token before the entry started. */
-  private static boolean cachedBefore(Entry e, Map<Integer, List<Double>> cachedAt) {
-    List<Double> times = cachedAt.get(e.group());
-    if (times == null) {
-      return false;
-    }
-    int before = 0;
-    for (double t : times) {
-      if (t <= e.startMs()) {
-        before++;
-      }
-    }
-    // The entry's own first token is never before its start, unless its TTFT is 0.
-    boolean own = e.firstTokenMs() != null && e.firstTokenMs() <= e.startMs();
-    return before - (own ? 1 : 0) > 0;
   }
 
   private static double round4(double v) {

@@ -47,8 +47,8 @@ final class SweepSection {
     }
     html.append("</p>\n");
     html.append(
-            "<p>Expected: the hit ratio of an unbounded prefix cache (a group's prefix is reusable once"
-                + " another request of its group has had its first token). Retained: cached / reusable"
+            "<p>Expected: the hit ratio of an unbounded prefix cache (every request's group prefix"
+                + " but for the first request of its group). Retained: cached / those reusable"
                 + " prefix tokens. The cliff is the first step retaining less than ")
         .append(ReportPage.num(sweep.get("drop_threshold")))
         .append(" of the best share before it.</p>\n");

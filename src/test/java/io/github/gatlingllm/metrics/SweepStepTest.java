@@ -43,9 +43,9 @@ class SweepStepTest {
   }
 
   @Test
-  void reusablePrefixesAreThoseCachedBeforeTheRequestStarted() {
+  void everyRequestButTheFirstOfItsGroupCanReuseThePrefix() {
     SweepStep step = new SweepStep("working-set g2", "c1_in100_out4_g2", 2);
-    // Group 0: first at 0 (first token at 10), then at 5 (still in prefill: cannot hit), then 20.
+    // Group 0: first at 0, then at 5 (sent during the first's prefill: it missed), then at 20.
     step.add(request("measured", 0, 0, 0, 10));
     step.add(request("measured", 5, 0, 0, 10));
     step.add(request("measured", 20, 0, 80, 2));
@@ -65,10 +65,10 @@ class SweepStepTest {
     expected.put("working_set_tokens", 160L);
     expected.put("prompt_tokens", 500L);
     expected.put("cached_tokens", 128L);
-    expected.put("reusable_tokens", 160L);
+    expected.put("reusable_tokens", 240L);
     expected.put("hit_ratio", 0.256);
-    expected.put("expected_hit_ratio", 0.32);
-    expected.put("retained", 0.8);
+    expected.put("expected_hit_ratio", 0.48);
+    expected.put("retained", 0.5333);
     expected.put("ttft_p50_ms", 10.0);
     expected.put("ttft_p99_ms", 10.0);
     expected.put("ttft_mean_ms", 7.2);
