@@ -20,6 +20,12 @@ public final class WorkingSetSweepSummary {
   /** The least {@code retained} share of a first step that keeps its working set. */
   public static final double FIRST_STEP_THRESHOLD = 0.5;
 
+  /**
+   * The {@code retained} share above which a step got prefixes this run never sent: its groups'
+   * first requests hit (a warm cache).
+   */
+  public static final double WARM_THRESHOLD = 1.1;
+
   /** The least share of the best earlier step's {@code retained} that a step keeps its set at. */
   public static final double DROP_THRESHOLD = 0.9;
 
@@ -83,7 +89,25 @@ public final class WorkingSetSweepSummary {
           "predicted_cliff_groups",
           prefix == null ? null : Math.round(capacityTokens / prefix * 100) / 100.0);
     }
-    out.put("summary", summary(steps, judged, kept, cliff, capacityTokens, prefix));
+    List<Object> warm = new ArrayList<>();
+    for (Map<String, Object> step : steps) {
+      if (step.get("retained") instanceof Number r && r.doubleValue() > WARM_THRESHOLD) {
+        warm.add(step.get("groups"));
+      }
+    }
+    String summary = summary(steps, judged, kept, cliff, capacityTokens, prefix);
+    if (!warm.isEmpty()) {
+      out.put("warm_steps", warm);
+      summary +=
+          "; the steps of "
+              + warm.stream()
+                  .map(String::valueOf)
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + " groups got more from the cache than an unbounded cache filled by this run could"
+              + " give: the server held their prefixes before (a run with the same seed?), so"
+              + " their figures understate eviction";
+    }
+    out.put("summary", summary);
     return out;
   }
 

@@ -133,6 +133,20 @@ class SweepStepTest {
   }
 
   @Test
+  void stepsThatGotMoreThanTheRunCachedAreWarm() {
+    Map<String, Object> r =
+        WorkingSetSweepSummary.toRecord(
+            "s", List.of(step(1, 1.0, 100), step(2, 1.5, 100)), null, null);
+    assertEquals(List.of(2), r.get("warm_steps"));
+    assertEquals(
+        "no eviction up to 2 groups (working set 200 prefix tokens); the steps of 2 groups got"
+            + " more from the cache than an unbounded cache filled by this run could give: the"
+            + " server held their prefixes before (a run with the same seed?), so their figures"
+            + " understate eviction",
+        r.get("summary"));
+  }
+
+  @Test
   void evictingFromTheFirstStep() {
     List<Map<String, Object>> steps = new ArrayList<>();
     steps.add(step(1, 0.49, 100));
