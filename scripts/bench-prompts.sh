@@ -62,7 +62,7 @@ fi
 classpath="$snapshot/test-classes:$snapshot/classes:$(cat "$snapshot/test-classpath.txt")"
 echo "== running io.github.gatlingllm.bench.PromptBenchmarks $*"
 rc=0
-${pin[@]+"${pin[@]}"} "$java" -Dai.djl.offline=true -Dllm.tokenizers="$tokenizers" \
+${pin[@]+"${pin[@]}"} "$java" -Dai.djl.offline=true -Dtest.tokenizers="$tokenizers" \
   -cp "$classpath" io.github.gatlingllm.bench.PromptBenchmarks "$@" || rc=$?
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "$rc"

@@ -92,14 +92,21 @@ public final class LlmActionBuilder implements ActionBuilder {
   /**
    * A further top-level body field of this request, over the protocol's.
    *
-   * @param key the field; one the body sets itself ({@code model}, {@code messages}...) is refused
-   *     when the scenario is built
+   * @param key the field; one the body sets itself is refused: {@code model}, {@code messages}...
+   *     here, those set with the protocol's settings ({@code temperature}...) when the scenario is
+   *     built
    * @param value a JSON scalar, map, list or anything Jackson can write
    * @return a new builder
+   * @throws IllegalArgumentException if the body sets {@code key} itself
    */
   public LlmActionBuilder body(String key, Object value) {
+    BodyFields.check(
+        "llm(\"" + name + "\")",
+        Objects.requireNonNull(key, "key"),
+        value,
+        BodyFields.alwaysReserved());
     Map<String, Object> next = new LinkedHashMap<>(body);
-    next.put(Objects.requireNonNull(key, "key"), value);
+    next.put(key, value);
     return new LlmActionBuilder(name, endpoint, prompt, maxTokens, next);
   }
 

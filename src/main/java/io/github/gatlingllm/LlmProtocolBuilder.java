@@ -4,7 +4,10 @@ import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.protocol.LlmProtocol;
+import io.github.gatlingllm.protocol.SimulatorSettings;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +18,9 @@ import java.util.Objects;
 
 /**
  * The LLM protocol: where requests go and what every request carries. Immutable, so all methods
- * return a new instance. Pass it to {@code setUp(...).protocols(...)}.
+ * return a new instance. Pass it to {@code setUp(...).protocols(...)}: a simulation with LLM
+ * requests and no LLM protocol is refused when its scenarios are built (its requests would
+ * otherwise go to defaults, the embedded simulator, rather than where the simulation says).
  *
  * <p>Its components own the run's lifecycle, as Gatling's HTTP protocol owns its engine: when the
  * simulation starts they start the embedded simulator (without {@link #baseUrl}), load the
@@ -143,8 +148,13 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    *
    * @param tokens at least 1
    * @return a new builder
+   * @throws IllegalArgumentException if below 1
    */
   public LlmProtocolBuilder maxTokens(int tokens) {
+    if (tokens < 1) {
+      throw new IllegalArgumentException(
+          "llm().maxTokens: got " + tokens + ", expected a whole number >= 1 (llm.outputTokens)");
+    }
     return with("outputTokens", tokens);
   }
 
@@ -229,15 +239,18 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /**
    * A further top-level field of every request body, e.g. {@code body("top_k", 20)}; a request's
    * own fields win. A key the body sets itself ({@code model}, {@code messages}, {@code stream}...)
-   * is refused when the protocol is built.
+   * is refused here, or when the protocol is built for those set with the settings ({@code
+   * temperature}, {@code ignore_eos}, {@code stream_options}).
    *
    * @param key the field
    * @param value a JSON scalar, map, list or anything Jackson can write
    * @return a new builder
    */
   public LlmProtocolBuilder body(String key, Object value) {
+    BodyFields.check(
+        "llm()", Objects.requireNonNull(key, "key"), value, BodyFields.alwaysReserved());
     Map<String, Object> next = new LinkedHashMap<>(extraBody);
-    next.put(Objects.requireNonNull(key, "key"), value);
+    next.put(key, value);
     return new LlmProtocolBuilder(values, simulator, next, headers, simulationClass, http);
   }
 
@@ -255,7 +268,10 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
-   * The embedded simulator's timing model and cache, used without {@link #baseUrl}.
+   * The embedded simulator's timing model and cache, used without {@link #baseUrl}. Each value can
+   * be set by a {@code -Dllm.simulator.NAME} property, which wins: {@code zeroDelay}, {@code
+   * baseTtftMs}, {@code prefillUsPerToken}, {@code decodeMsPerToken}, {@code maxConcurrent}, {@code
+   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}.
    *
    * @param config never null; its token counter is replaced by the protocol's tokenizer
    * @return a new builder
@@ -401,13 +417,28 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   @Override
   public LlmProtocol protocol() {
     LlmSettings settings = settings();
+    // The fields the body sets with these settings (temperature, ignore_eos...), before any load.
+    List<String> reserved =
+        new RequestSettings(
+                Endpoint.CHAT,
+                "model",
+                settings.outputTokens(),
+                RequestSettings.MAX_TOKENS,
+                settings.stream(),
+                true,
+                settings.ignoreEos() ? Boolean.TRUE : null,
+                settings.temperature(),
+                null)
+            .reservedKeys();
+    extraBody.forEach((key, value) -> BodyFields.check("llm()", key, value, reserved));
     HttpProtocolBuilder base = (http == null ? HttpDsl.http : http).disableWarmUp();
     if (!"per-user".equals(settings.connections())) {
       base = base.shareConnections();
     }
     return new LlmProtocol(
         settings,
-        simulator == null ? SimulatorConfig.defaults() : simulator,
+        SimulatorSettings.apply(
+            simulator == null ? SimulatorConfig.defaults() : simulator, System.getProperties()),
         extraBody,
         headers,
         simulationClass,

@@ -222,9 +222,19 @@ public record LlmSettings(
   public static LlmSettings from(
       Properties properties, Map<String, String> defaults, Function<String, String> environment) {
     for (String name : properties.stringPropertyNames()) {
-      if (name.startsWith(PREFIX) && !KNOWN.contains(name.substring(PREFIX.length()))) {
+      String bare = name.startsWith(PREFIX) ? name.substring(PREFIX.length()) : null;
+      if (bare != null
+          && !KNOWN.contains(bare)
+          && !(bare.startsWith("simulator.")
+              && io.github.gatlingllm.protocol.SimulatorSettings.NAMES.contains(
+                  bare.substring("simulator.".length())))) {
         throw new IllegalArgumentException(
-            name + ": unknown setting; known settings are llm." + String.join(", llm.", KNOWN));
+            name
+                + ": unknown setting; known settings are llm."
+                + String.join(", llm.", KNOWN)
+                + ", and llm.simulator."
+                + String.join(
+                    ", llm.simulator.", io.github.gatlingllm.protocol.SimulatorSettings.NAMES));
       }
     }
     // A prompt mode set on the command line other than shared-prefix drops the simulation's

@@ -32,8 +32,9 @@ import java.util.function.Supplier;
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
  * llm.inputTokens}, {@code llm.seed}, {@code llm.caseId}, {@code llm.requests}, {@code
- * llm.warmupRequests}, {@code llm.tokenizer}); values are checked when the feeder is first used, at
- * the latest when Gatling builds the scenario, before any load.
+ * llm.warmupRequests}, {@code llm.tokenizer}); each value is checked when it is set, with the
+ * properties over it, so a bad one fails the simulation's construction with a message naming the
+ * setting, the value and what is allowed.
  */
 public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
 
@@ -46,9 +47,14 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
     this.name = name;
   }
 
-  private PromptFeederBuilder with(String key, Object value) {
+  /** A builder with more values, checked now (with the {@code -Dllm.*} properties over them). */
+  private PromptFeederBuilder with(String key, Object value, Object... more) {
     Map<String, String> next = new LinkedHashMap<>(values);
     next.put(key, String.valueOf(value));
+    for (int i = 0; i < more.length; i += 2) {
+      next.put((String) more[i], String.valueOf(more[i + 1]));
+    }
+    LlmSettings.fromSystemProperties(next);
     return new PromptFeederBuilder(next, name);
   }
 
@@ -85,12 +91,11 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    *
    * @param ratio the share of each prompt in its group prefix, in (0, 1)
    * @param groups the number of group prefixes, at least 1
-   * @return a new builder; the values are checked when the feeder is built
+   * @return a new builder
+   * @throws IllegalArgumentException naming a bad value and what is allowed
    */
   public PromptFeederBuilder sharedPrefix(double ratio, int groups) {
-    return with("promptMode", "shared-prefix")
-        .with("sharedPrefixRatio", ratio)
-        .with("prefixGroups", groups);
+    return with("promptMode", "shared-prefix", "sharedPrefixRatio", ratio, "prefixGroups", groups);
   }
 
   /**

@@ -426,6 +426,89 @@ class LlmSettingsTest {
   }
 
   @Test
+  void temperatureAndConnectionsDefaults() {
+    LlmSettings s = settings();
+    assertNull(s.temperature());
+    assertEquals("shared", s.connections());
+  }
+
+  @Test
+  void temperatureIsRead() {
+    assertEquals(0.0, settings("llm.temperature", "0").temperature());
+    assertEquals(0.7, settings("llm.temperature", "0.7").temperature());
+  }
+
+  @Test
+  void negativeTemperatureIsRejected() {
+    assertRejected(
+        "llm.temperature: got -0.5, expected a finite number >= 0, or unset",
+        "llm.temperature",
+        "-0.5");
+  }
+
+  @Test
+  void nanTemperatureIsRejected() {
+    assertRejected(
+        "llm.temperature: got NaN, expected a finite number >= 0, or unset",
+        "llm.temperature",
+        "NaN");
+  }
+
+  @Test
+  void infiniteTemperatureIsRejected() {
+    assertRejected(
+        "llm.temperature: got Infinity, expected a finite number >= 0, or unset",
+        "llm.temperature",
+        "Infinity");
+  }
+
+  @Test
+  void nonNumericTemperatureIsRejected() {
+    assertRejected("llm.temperature: got \"warm\", expected a number", "llm.temperature", "warm");
+  }
+
+  @Test
+  void everyConnectionsValueIsRead() {
+    assertEquals("shared", settings("llm.connections", "shared").connections());
+    assertEquals("per-user", settings("llm.connections", "per-user").connections());
+    assertEquals("per-request", settings("llm.connections", "per-request").connections());
+  }
+
+  @Test
+  void unknownConnectionsValueIsRejected() {
+    assertRejected(
+        "llm.connections: got \"pooled\", expected shared, per-user, per-request",
+        "llm.connections",
+        "pooled");
+  }
+
+  @Test
+  void connectionsInAnotherCaseAreRejected() {
+    assertRejected(
+        "llm.connections: got \"PER_REQUEST\", expected shared, per-user, per-request",
+        "llm.connections",
+        "PER_REQUEST");
+  }
+
+  @Test
+  void connectionsAndTemperatureAreKnownSettings() {
+    assertTrue(LlmSettings.KNOWN.contains("temperature"));
+    assertTrue(LlmSettings.KNOWN.contains("connections"));
+  }
+
+  @Test
+  void theBuildersConnectionsAreTheSettingsValues() {
+    for (LlmProtocolBuilder.Connections c : LlmProtocolBuilder.Connections.values()) {
+      assertEquals(c.wireName(), settings("llm.connections", c.wireName()).connections());
+    }
+    assertEquals(
+        LlmSettings.CONNECTIONS,
+        java.util.Arrays.stream(LlmProtocolBuilder.Connections.values())
+            .map(LlmProtocolBuilder.Connections::wireName)
+            .toList());
+  }
+
+  @Test
   void unknownEndpointInAnotherCaseIsRejected() {
     assertRejected(
         "llm.endpoint: got \"Chat\", expected chat or completions", "llm.endpoint", "Chat");

@@ -109,6 +109,13 @@ final class LlmAction implements Action {
         return;
       }
       String phase = workload == null ? "measured" : attribute(session, PromptFeeder.PHASE);
+      if (workload != null) {
+        // One record may carry several requests: each is counted in flight from here to its end.
+        workload.begin(
+            (java.util.concurrent.atomic.AtomicBoolean)
+                session.attributes().get(PromptFeeder.CLAIM).get(),
+            phase);
+      }
       if (workload != null
           && !"warmup".equals(phase)
           && workload.holdUntilWarmedUp(
@@ -124,7 +131,7 @@ final class LlmAction implements Action {
 
   private void send(Session session, Workload workload, String phase) {
     RequestIdentity identity = identity(session, phase);
-    ResponseListener listener;
+    boolean started = false;
     try {
       String prompt =
           spec.prompt() != null
@@ -136,14 +143,19 @@ final class LlmAction implements Action {
       byte[] bytes = RequestBodies.body(body, prompt).getBytes(StandardCharsets.UTF_8);
       io.gatling.http.client.Request request =
           http.clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
+      ResponseListener listener =
+          new ResponseListener(this, session, identity, workload, body.stream());
       run.started(workload);
-      listener = new ResponseListener(this, session, identity, workload, body.stream());
+      started = true;
       http.send(request, session, run.shareConnections(), listener);
     } catch (RuntimeException e) {
       // Nothing reached the wire: a KO row with the reason, the user goes on.
       LOG.error("llm(\"{}\"): the request could not be sent: {}", spec.name(), e.toString());
       long now = gatling.nowMillis();
       gatling.logRow(session, spec.name(), now, now, false, "not sent: " + e.getMessage());
+      if (started) {
+        run.notSent();
+      }
       if (workload != null) {
         workload.ended(phase);
       }
@@ -168,6 +180,7 @@ final class LlmAction implements Action {
   private void stop(Session session, String message) {
     if (stopped.compareAndSet(false, true)) {
       LOG.error("{}", message);
+      run.crashed();
       gatling.stopLoadGenerator(session, message, true);
     }
   }

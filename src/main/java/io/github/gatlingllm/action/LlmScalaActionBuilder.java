@@ -39,7 +39,12 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
 
   @Override
   public Action build(ScenarioContext ctx, Action next) {
-    RunContext run = ctx.protocolComponentsRegistry().components(LlmProtocol.KEY).run();
+    RunContext run;
+    try {
+      run = ctx.protocolComponentsRegistry().components(LlmProtocol.KEY).run();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + e.getMessage(), e);
+    }
     Endpoint endpoint =
         spec.endpoint() != null
             ? spec.endpoint()

@@ -39,9 +39,14 @@ import java.util.Locale;
  *
  * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
  * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
- * before it tests whether a retry is allowed). The second {@link #onSend()} is caught here: the new
- * channel is closed in {@link #onWrite(Channel)}, before the request is written, and the request
- * ends as the connection closed.
+ * before it tests whether a retry is allowed). The second {@link #onSend()} after a response head
+ * is caught here: the new channel is closed in {@link #onWrite(Channel)}, before the request is
+ * written, and the request ends as the connection closed. The retry Gatling's client means to make
+ * is let through: the pooled connection closed before any answer, because the server had closed it
+ * after its previous answer while this request was being written (llama.cpp closes after every
+ * streamed answer, without {@code Connection: close}), so it did not read the first copy. A server
+ * that reads a request on a pooled connection and closes it without a word gets it twice, as from
+ * any client that retries stale keep-alive connections.
  */
 final class ResponseListener implements HttpListener, SseParser.Listener {
 
@@ -101,10 +106,14 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
 
   @Override
   public void onWrite(Channel channel) {
-    if (sends > 1) {
-      // Gatling's client is about to send this request a second time: never.
+    if (sends > 1 && httpStatus != null) {
+      // Gatling's client is about to send again a request whose answer had begun: never.
       resent = true;
       channel.close();
+    } else if (sends == 2) {
+      // A pooled connection closed before any answer (llama.cpp closes after each streamed
+      // answer): Gatling's client sends the request again on a new connection. Counted.
+      action.run().staleConnectionResend();
     }
   }
 
@@ -173,12 +182,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       ending = Exchange.Ending.BROKEN;
       failure =
           resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
-    } else if (resent) {
-      // A pooled connection the server had closed: no head arrived (an Exchange that is BROKEN
-      // needs one).
-      ending = Exchange.Ending.CONNECT_FAILED;
-      failure = "the connection closed before any answer (not sent again)";
     } else {
+      // No head: refused, reset, or closed before any answer (a pooled connection that closed
+      // so is sent once more on a new one by Gatling's client: this is that one's end).
       ending = Exchange.Ending.CONNECT_FAILED;
       failure = oneLine(t);
     }
@@ -188,6 +194,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private void end(Exchange.Ending ending, String failure, long endNanos) {
     done = true;
     Session next;
+    boolean recorded = false;
     try {
       Integer planned = identity.plannedTokens();
       RequestTimings timings;
@@ -215,6 +222,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       RequestRecord record =
           RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error());
       action.run().record(workload, record);
+      recorded = true;
       next = logRows(record);
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
@@ -222,6 +230,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       action.run().gatling().logRow(session, action.name(), startMs, now, false, e.toString());
       next = session.markAsFailed();
     } finally {
+      if (!recorded) {
+        action.run().notSent();
+      }
       if (workload != null) {
         workload.ended(identity.phase());
       }

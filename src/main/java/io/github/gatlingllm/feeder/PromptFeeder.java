@@ -14,7 +14,7 @@ import java.util.Objects;
  * <p>Session keys, all prefixed {@code llm.}: {@link #WORKLOAD} (the {@link Workload}), {@link
  * #INDEX} (long), {@link #PHASE}, {@link #TEXT}, {@link #PROMPT_ID}, {@link #DIGEST}, {@link
  * #PREFIX_GROUP} (int, absent outside shared-prefix), {@link #SHARED_PREFIX_TOKENS} (int,
- * likewise), {@link #PLANNED_TOKENS} (int), {@link #DONE} (boolean).
+ * likewise), {@link #PLANNED_TOKENS} (int), {@link #CLAIM}, {@link #DONE} (boolean).
  */
 public final class PromptFeeder implements Iterator<Map<String, Object>> {
 
@@ -44,6 +44,12 @@ public final class PromptFeeder implements Iterator<Map<String, Object>> {
 
   /** Session key: the planned prompt tokens. */
   public static final String PLANNED_TOKENS = "llm.plannedTokens";
+
+  /**
+   * Session key: the record's claim, an {@link java.util.concurrent.atomic.AtomicBoolean} set by
+   * the first request sent with the record (see {@link Workload#begin}).
+   */
+  public static final String CLAIM = "llm.claim";
 
   /** Session key: true once the workload's budgets are handed out. */
   public static final String DONE = "llm.done";

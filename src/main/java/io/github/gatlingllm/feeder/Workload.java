@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +141,27 @@ public final class Workload {
     }
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
     record.put(PromptFeeder.DONE, false);
+    record.put(PromptFeeder.CLAIM, new AtomicBoolean());
     return record;
+  }
+
+  /**
+   * A request of a fed record begins (it is sent now, or held by {@link #holdUntilWarmedUp}): the
+   * record's first request takes over the record's place in flight, counted when it was handed out;
+   * each further request on the same record (two LLM calls on one record) is counted on its own.
+   * Every request begun is ended by one {@link #ended} call.
+   *
+   * @param claim the record's {@link PromptFeeder#CLAIM}, never null
+   * @param phase the record's phase
+   */
+  public synchronized void begin(AtomicBoolean claim, String phase) {
+    if (claim.compareAndSet(false, true)) {
+      return;
+    }
+    inFlight++;
+    if ("warmup".equals(phase)) {
+      warmupInFlight++;
+    }
   }
 
   /**
@@ -160,8 +181,9 @@ public final class Workload {
   }
 
   /**
-   * A fed record's request ended (or was dropped): updates what is in flight and releases the
-   * measured requests held by {@link #holdUntilWarmedUp} when the last warmup request ends.
+   * A fed record's request ended or was dropped (one call per {@link #begin}): updates what is in
+   * flight and releases the measured requests held by {@link #holdUntilWarmedUp} when the last
+   * warmup request ends.
    *
    * @param phase the record's phase
    */

@@ -8,7 +8,8 @@ import scala.runtime.BoxedUnit;
 
 /**
  * Not API. The LLM protocol's components in Gatling's registry: the {@link RunContext} of the
- * simulation. Nothing per virtual user.
+ * simulation. Per virtual user, the start and end of the HTTP components the LLM requests go
+ * through (DNS resolver, TLS contexts and, without shared connections, the user's own pool).
  */
 public final class LlmComponents implements ProtocolComponents {
 

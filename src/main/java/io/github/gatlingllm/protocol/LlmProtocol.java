@@ -4,7 +4,6 @@ import io.gatling.core.CoreComponents;
 import io.gatling.core.config.GatlingConfiguration;
 import io.gatling.core.protocol.Protocol;
 import io.gatling.core.protocol.ProtocolKey;
-import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.gatlingllm.LlmSettings;
 import io.github.gatlingllm.report.RunFolders;
@@ -107,18 +106,17 @@ public final class LlmProtocol implements Protocol {
       return (Class<Protocol>) (Class<?>) LlmProtocol.class;
     }
 
+    /**
+     * Refuses to run LLM requests without an LLM protocol: the values set on the simulation's
+     * {@code llm()} (base URL, model, max tokens...) would be silently replaced by defaults, and
+     * without a base URL the run would measure the embedded simulator instead of the user's server.
+     */
     @Override
     public LlmProtocol defaultProtocolValue(GatlingConfiguration configuration) {
-      // A simulation that sends LLM requests without .protocols(llm()): -Dllm.* and defaults.
-      LlmSettings settings = LlmSettings.fromSystemProperties();
-      HttpProtocolBuilder http = HttpDsl.http.disableWarmUp();
-      return new LlmProtocol(
-          settings,
-          SimulatorConfig.defaults(),
-          Map.of(),
-          Map.of(),
-          null,
-          "per-user".equals(settings.connections()) ? http : http.shareConnections());
+      throw new IllegalArgumentException(
+          "no LLM protocol: setUp(...) has no .protocols(llm) (e.g. LlmProtocolBuilder llm ="
+              + " llm().maxTokens(32); setUp(...).protocols(llm)), expected one, so that the"
+              + " requests go where llm() says rather than to defaults");
     }
 
     @Override

@@ -68,9 +68,11 @@ public final class RunContext {
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final AtomicBoolean finished = new AtomicBoolean();
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private final AtomicBoolean crashed = new AtomicBoolean();
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
+  private final AtomicLong staleConnectionResends = new AtomicLong();
   private final Thread shutdownHook;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
@@ -288,12 +290,14 @@ public final class RunContext {
   }
 
   /**
-   * A request of a workload is about to be sent: counts it in flight and notes the workload.
+   * A request is about to be sent: counts it in flight and notes its workload.
    *
-   * @param workload the record's workload
+   * @param workload the record's workload, or null for a request with its own prompt and no feeder
    */
   public void started(Workload workload) {
-    workloads.add(workload);
+    if (workload != null) {
+      workloads.add(workload);
+    }
     long now = inFlight.incrementAndGet();
     peakInFlight.accumulateAndGet(now, Math::max);
   }
@@ -320,6 +324,20 @@ public final class RunContext {
   }
 
   /**
+   * A request was sent once more on a new connection because the pooled connection it was first
+   * written to closed before any answer (Gatling's client retries stale keep-alive connections);
+   * counted in the run record as {@code load.stale_connection_resends}.
+   */
+  public void staleConnectionResend() {
+    staleConnectionResends.incrementAndGet();
+  }
+
+  /** A request counted by {@link #started} ended without a record: in flight no more. */
+  public void notSent() {
+    inFlight.decrementAndGet();
+  }
+
+  /**
    * A virtual user was fed past its workload's budget and ends.
    *
    * @return true when, with this, every workload made in this JVM is spent: the run then stops its
@@ -330,8 +348,16 @@ public final class RunContext {
     return Workload.allSpent() && stopping.compareAndSet(false, true);
   }
 
+  /**
+   * The run is about to be stopped as a crash (a scenario that cannot work): its record says it was
+   * interrupted, not that it ended.
+   */
+  public void crashed() {
+    crashed.set(true);
+  }
+
   private void terminate() {
-    finish(false);
+    finish(crashed.get());
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {
@@ -429,6 +455,7 @@ public final class RunContext {
             settings.timeout().toMillis(),
             settings.connections(),
             usersEndedByBudget.get(),
+            staleConnectionResends.get(),
             List.of());
     Class<?> simulation = protocol.simulationClass();
     return new RunInfo(

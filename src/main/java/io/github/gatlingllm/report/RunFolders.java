@@ -36,13 +36,17 @@ public final class RunFolders {
    * Lists the results folder now, before the run makes its folder.
    *
    * @param results Gatling's results folder (e.g. {@code target/gatling}); need not exist yet
-   * @param simulationClass the running simulation's class
+   * @param simulationClass the running simulation's class, or null when not known: then any new run
+   *     folder is the run's
    * @return the listing to compare against later
    * @throws UncheckedIOException if the folder exists but cannot be listed
    */
   public static RunFolders before(Path results, Class<?> simulationClass) {
     Objects.requireNonNull(results, "results");
-    String prefix = simulationClass.getSimpleName().toLowerCase(java.util.Locale.ROOT) + "-";
+    String prefix =
+        simulationClass == null
+            ? ""
+            : simulationClass.getSimpleName().toLowerCase(java.util.Locale.ROOT) + "-";
     return new RunFolders(results, prefix, new HashSet<>(list(results, prefix)));
   }
 
@@ -84,6 +88,8 @@ public final class RunFolders {
       return children
           .filter(Files::isDirectory)
           .filter(p -> p.getFileName().toString().startsWith(prefix))
+          // The run record's scratch folder (.llm-...) is new too, and never Gatling's.
+          .filter(p -> !p.getFileName().toString().startsWith("."))
           .map(Path::toAbsolutePath)
           .toList();
     } catch (IOException e) {

@@ -119,6 +119,8 @@ public record RunInfo(
    * @param timeoutMs {@code llm.timeout}, ms
    * @param connections {@code shared}, {@code per-user} or {@code per-request}
    * @param usersEndedByBudget virtual users that ended because their workload's budget was spent
+   * @param staleConnectionResends requests sent once more on a new connection because the pooled
+   *     connection they were first written to closed before any answer
    * @param profiles descriptions of the injection, when known (empty otherwise)
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -129,6 +131,7 @@ public record RunInfo(
       long timeoutMs,
       String connections,
       long usersEndedByBudget,
+      long staleConnectionResends,
       List<String> profiles) {}
 
   /**

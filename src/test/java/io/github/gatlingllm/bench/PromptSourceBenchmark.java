@@ -40,7 +40,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * iterations are a single operation. Two warmup iterations (at least 200,000 prompts) cover the JIT
  * and the heap's growth; the whole suite takes about eight minutes on one core.
  *
- * <p>The {@code qwen3} counter is read from {@code <llm.tokenizers>/qwen3/tokenizer.json} (default
+ * <p>The {@code qwen3} counter is read from {@code <test.tokenizers>/qwen3/tokenizer.json} (default
  * {@code .cache/tokenizers}, where {@code scripts/fetch-tokenizers.sh} puts it). Run through {@link
  * PromptBenchmarks} or {@code scripts/bench-prompts.sh}.
  */
@@ -200,7 +200,7 @@ public class PromptSourceBenchmark {
         return EstimatedTokenCounter.INSTANCE;
       case QWEN3:
         return HuggingFaceTokenCounter.load(
-            Path.of(System.getProperty("llm.tokenizers", ".cache/tokenizers"))
+            Path.of(System.getProperty("test.tokenizers", ".cache/tokenizers"))
                 .resolve(QWEN3)
                 .resolve("tokenizer.json"));
       default:

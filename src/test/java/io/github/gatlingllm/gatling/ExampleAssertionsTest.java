@@ -9,14 +9,17 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's promise about the example simulations, through the real Gatling engine: a run whose
- * requests all fail (nothing listens at the base URL) fails the build, by the {@code chat E2E}
- * failure assertion of {@code run.assertions(1.0)}.
+ * requests all fail (nothing listens at the base URL) fails the build, by the {@code chat} failure
+ * assertion of {@code llm.assertions(1.0, "chat")} on the {@code chat} row, which is KO exactly
+ * when the request failed.
  */
+@Tag("forked")
 class ExampleAssertionsTest {
 
   @TempDir Path results;
@@ -43,7 +46,7 @@ class ExampleAssertionsTest {
     assertEquals(2, process.exitValue(), output);
     assertTrue(
         output.contains(
-            "chat E2E: percentage of failed events is less than 1.0 : false (actual : 100.0)"),
+            "chat: percentage of failed events is less than 1.0 : false (actual : 100.0)"),
         output);
   }
 }

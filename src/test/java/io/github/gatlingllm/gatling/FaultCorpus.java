@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * The fault corpus: what a server may send back to a streamed chat completion, one reply per case,
  * in a fixed order (the case of measured request {@code i} is the {@code i}-th). Replayed by {@link
- * ReplayServer} for {@link FaultCorpusTest}.
+ * ReplayServer} for {@link FaultCorpusTest}, on keep-alive connections: a reply that ends its
+ * response leaves the connection to the next request, so later cases may arrive on a pooled one.
  */
 final class FaultCorpus {
 
@@ -17,7 +18,10 @@ final class FaultCorpus {
   static final String FINISH =
       "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}";
 
-  /** The time a silent or slow case takes, in ms; the run's llm.timeout is 2 s. */
+  /** The run's {@code llm.timeout}, in ms: long enough for a loaded machine's first requests. */
+  static final long TIMEOUT_MS = 5_000;
+
+  /** The gap between the events of the slow case, in ms: 1 s for its 10 events. */
   static final long TRICKLE_GAP_MS = 100;
 
   private FaultCorpus() {}
@@ -118,13 +122,20 @@ final class FaultCorpus {
         "usageOnSeparateEventWithEmptyChoices",
         events(ROLE, content("a"), content(" b"), FINISH, usage(11, 2), "[DONE]"));
     c.put("usageMissing", events(ROLE, content("a"), content(" b"), FINISH, "[DONE]"));
-    c.put("doneMissingCleanClose", events(ROLE, content("a"), content(" b"), FINISH));
+    c.put(
+        "doneMissingCleanClose",
+        wire -> wire.sseHead().events(ROLE, content("a"), content(" b"), FINISH).end().close());
+    c.put(
+        "doneMissingKeptAlive",
+        wire -> wire.sseHead().events(ROLE, content("a"), content(" b"), FINISH).end());
+    c.put("closedMidStream", wire -> wire.sseHead().events(ROLE, content("a")).close());
     c.put(
         "cutMidEvent",
         wire ->
             wire.sseHead()
                 .events(ROLE, content("a"))
                 .chunk("data: {\"choices\":[{\"index\":0,\"del")
+                .pause()
                 .reset());
     c.put(
         "invalidJson",
@@ -180,12 +191,12 @@ final class FaultCorpus {
                 "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"a b\"},"
                     + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":10,"
                     + "\"completion_tokens\":2}}"));
-    c.put("resetAfterHeaders", wire -> wire.sseHead().reset());
+    c.put("resetAfterHeaders", wire -> wire.sseHead().pause().reset());
     c.put(
         "headersThenSilence",
         wire -> {
           wire.sseHead();
-          Thread.sleep(5_000);
+          Thread.sleep(TIMEOUT_MS + 3_000);
         });
     c.put(
         "slowTrickle",

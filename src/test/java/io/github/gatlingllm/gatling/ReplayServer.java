@@ -2,6 +2,7 @@ package io.github.gatlingllm.gatling;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,16 +16,23 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * A loopback HTTP/1.1 server on a raw {@link ServerSocket} that answers each request with exactly
- * the bytes of one fault case, so line ends, chunk boundaries, resets and silences are under the
- * test's control. Binds 127.0.0.1 only; one daemon thread per connection; every connection is
- * closed after one answer.
+ * A loopback HTTP/1.1 server on a raw {@link ServerSocket} that answers each POST with exactly the
+ * bytes of one fault case, so line ends, chunk boundaries, closes, resets and silences are under
+ * the test's control. Binds 127.0.0.1 only; one daemon thread per connection.
  *
- * <p>The case of a request is chosen from the request body by {@code pick} (e.g. by the prompt's
- * nonce), so the answer does not depend on arrival order.
+ * <p>Keep-alive, as LLM servers are: after a reply that ended its response ({@link Wire#end()},
+ * {@link Wire#full}), the connection waits for the next request, unless the request said {@code
+ * Connection: close}; after any other reply (a reset, a close, a silence, a response left
+ * unfinished) the connection is closed. Heads carry no {@code Connection} header.
+ *
+ * <p>The case of a request is chosen from its prompt by {@code pick} (e.g. by the prompt's nonce),
+ * so the answer does not depend on arrival order. It counts the TCP connections that carried a POST
+ * and the POSTs of each prompt; other requests (the run's server probe: {@code GET /v1/models}...)
+ * are answered 404 and counted apart.
  */
 final class ReplayServer implements AutoCloseable {
 
@@ -36,8 +44,13 @@ final class ReplayServer implements AutoCloseable {
 
   /** The connection of one request, with helpers that write raw bytes. */
   static final class Wire {
+    /** How long {@link #pause()} waits, in ms. */
+    static final long PAUSE_MS = 100;
+
     private final Socket socket;
     private final OutputStream out;
+    private boolean ended;
+    private boolean closed;
 
     Wire(Socket socket) throws IOException {
       this.socket = socket;
@@ -60,7 +73,7 @@ final class ReplayServer implements AutoCloseable {
     Wire sseHead() throws IOException {
       return raw(
           "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-              + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+              + "Transfer-Encoding: chunked\r\n\r\n");
     }
 
     /** One HTTP chunk holding {@code bytes}. */
@@ -86,12 +99,14 @@ final class ReplayServer implements AutoCloseable {
       return this;
     }
 
-    /** The last chunk: the response ends cleanly. */
+    /** The last chunk: the response ends cleanly and the connection may carry the next request. */
     Wire end() throws IOException {
-      return raw("0\r\n\r\n");
+      raw("0\r\n\r\n");
+      ended = true;
+      return this;
     }
 
-    /** A complete response with a body and its length. */
+    /** A complete response with a body and its length; the connection stays open. */
     Wire full(int status, String reason, String contentType, String body) throws IOException {
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       raw(
@@ -103,12 +118,30 @@ final class ReplayServer implements AutoCloseable {
               + contentType
               + "\r\nContent-Length: "
               + bytes.length
-              + "\r\nConnection: close\r\n\r\n");
-      return raw(bytes);
+              + "\r\n\r\n");
+      raw(bytes);
+      ended = true;
+      return this;
+    }
+
+    /**
+     * Waits {@link #PAUSE_MS} so the client has read what was written: a TCP reset makes the
+     * client's kernel drop the bytes it received and the client has not read yet.
+     */
+    Wire pause() throws InterruptedException {
+      Thread.sleep(PAUSE_MS);
+      return this;
+    }
+
+    /** Closes the connection cleanly (FIN), wherever the response is. */
+    void close() throws IOException {
+      closed = true;
+      socket.close();
     }
 
     /** Closes the connection with a TCP reset instead of a clean close. */
     void reset() throws IOException {
+      closed = true;
       socket.setSoLinger(true, 0);
       socket.close();
     }
@@ -120,6 +153,11 @@ final class ReplayServer implements AutoCloseable {
   private final Function<String, Reply> pick;
   private final Map<Socket, Boolean> open = new ConcurrentHashMap<>();
   private final Map<String, Integer> served = new ConcurrentHashMap<>();
+  private final Map<String, Integer> positions = new ConcurrentHashMap<>();
+  private final AtomicInteger accepted = new AtomicInteger();
+  private final AtomicInteger postConnections = new AtomicInteger();
+  private final AtomicInteger posts = new AtomicInteger();
+  private final AtomicInteger otherRequests = new AtomicInteger();
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -132,15 +170,43 @@ final class ReplayServer implements AutoCloseable {
   ReplayServer(Function<String, Reply> pick) throws IOException {
     this.pick = pick;
     this.server = new ServerSocket();
-    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
     this.acceptor = new Thread(this::accept, "replay-accept");
     acceptor.setDaemon(true);
     acceptor.start();
   }
 
-  /** How many requests came with each prompt text. */
+  /** How many POSTs came with each prompt text. */
   Map<String, Integer> served() {
     return Map.copyOf(served);
+  }
+
+  /**
+   * Where each prompt's (last) POST came on its connection: 1 for the first request of a new
+   * connection, more for a connection kept alive from an earlier request.
+   */
+  Map<String, Integer> positions() {
+    return Map.copyOf(positions);
+  }
+
+  /** The TCP connections accepted, whatever they carried. */
+  int accepted() {
+    return accepted.get();
+  }
+
+  /** The TCP connections that carried at least one POST. */
+  int postConnections() {
+    return postConnections.get();
+  }
+
+  /** The POSTs received, whatever their prompt. */
+  int posts() {
+    return posts.get();
+  }
+
+  /** The requests other than POST (the server probe's GETs). */
+  int otherRequests() {
+    return otherRequests.get();
   }
 
   int port() {
@@ -151,6 +217,7 @@ final class ReplayServer implements AutoCloseable {
     while (!closed) {
       try {
         Socket socket = server.accept();
+        accepted.incrementAndGet();
         open.put(socket, Boolean.TRUE);
         Thread t = new Thread(() -> serve(socket), "replay-conn");
         t.setDaemon(true);
@@ -164,18 +231,39 @@ final class ReplayServer implements AutoCloseable {
   }
 
   private void serve(Socket socket) {
+    boolean carriedPost = false;
+    int position = 0;
     try (socket) {
-      String body = readRequestBody(socket.getInputStream());
-      String prompt = body == null ? null : promptOf(body);
-      if (prompt != null) {
-        served.merge(prompt, 1, Integer::sum);
-      }
-      Reply reply = prompt == null ? null : pick.apply(prompt);
-      Wire wire = new Wire(socket);
-      if (reply == null) {
-        wire.full(500, "Internal Server Error", "text/plain", "replay server: unknown prompt");
-      } else {
-        reply.write(wire);
+      InputStream in = new BufferedInputStream(socket.getInputStream());
+      while (true) {
+        Request request = Request.read(in);
+        if (request == null) {
+          return;
+        }
+        Wire wire = new Wire(socket);
+        position++;
+        if (!request.method().equals("POST")) {
+          otherRequests.incrementAndGet();
+          wire.full(404, "Not Found", "application/json", "{\"error\":\"not served here\"}");
+        } else {
+          posts.incrementAndGet();
+          if (!carriedPost) {
+            carriedPost = true;
+            postConnections.incrementAndGet();
+          }
+          String prompt = promptOf(request.body());
+          served.merge(prompt, 1, Integer::sum);
+          positions.put(prompt, position);
+          Reply reply = pick.apply(prompt);
+          if (reply == null) {
+            wire.full(500, "Internal Server Error", "text/plain", "replay server: unknown prompt");
+          } else {
+            reply.write(wire);
+          }
+        }
+        if (wire.closed || !wire.ended || request.close()) {
+          return;
+        }
       }
     } catch (IOException | InterruptedException | RuntimeException e) {
       // The client went away or the case reset the connection: nothing more to do.
@@ -184,35 +272,49 @@ final class ReplayServer implements AutoCloseable {
     }
   }
 
-  private static String promptOf(String body) throws IOException {
-    JsonNode request = JSON.readTree(body);
-    JsonNode messages = request.path("messages");
-    if (messages.isArray() && !messages.isEmpty()) {
-      return messages.get(0).path("content").asText("");
+  private static String promptOf(String body) {
+    try {
+      JsonNode request = JSON.readTree(body);
+      JsonNode messages = request.path("messages");
+      if (messages.isArray() && !messages.isEmpty()) {
+        return messages.get(0).path("content").asText("");
+      }
+      return request.path("prompt").asText("");
+    } catch (IOException e) {
+      return "";
     }
-    return request.path("prompt").asText("");
   }
 
-  /** The body of one request (Content-Length only), or null if the head is unreadable. */
-  private static String readRequestBody(InputStream in) throws IOException {
-    ByteArrayOutputStream head = new ByteArrayOutputStream();
-    int matched = 0;
-    byte[] end = {'\r', '\n', '\r', '\n'};
-    while (matched < 4) {
-      int b = in.read();
-      if (b < 0) {
-        return null;
+  /** One request's method, body and whether it asked to close the connection after it. */
+  private record Request(String method, String body, boolean close) {
+
+    /** Reads one request (Content-Length bodies only), or null at the end of the stream. */
+    static Request read(InputStream in) throws IOException {
+      ByteArrayOutputStream head = new ByteArrayOutputStream();
+      int matched = 0;
+      byte[] end = {'\r', '\n', '\r', '\n'};
+      while (matched < 4) {
+        int b = in.read();
+        if (b < 0) {
+          return null;
+        }
+        head.write(b);
+        matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
       }
-      head.write(b);
-      matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
-    }
-    int length = 0;
-    for (String line : head.toString(StandardCharsets.ISO_8859_1).split("\r\n")) {
-      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-        length = Integer.parseInt(line.substring("content-length:".length()).strip());
+      String[] lines = head.toString(StandardCharsets.ISO_8859_1).split("\r\n");
+      String method = lines[0].split(" ", 2)[0];
+      int length = 0;
+      boolean close = false;
+      for (String line : lines) {
+        String lower = line.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("content-length:")) {
+          length = Integer.parseInt(line.substring("content-length:".length()).strip());
+        } else if (lower.startsWith("connection:") && lower.contains("close")) {
+          close = true;
+        }
       }
+      return new Request(method, new String(in.readNBytes(length), StandardCharsets.UTF_8), close);
     }
-    return new String(in.readNBytes(length), StandardCharsets.UTF_8);
   }
 
   @Override

@@ -29,7 +29,7 @@ class ConformanceTest {
   @TestFactory
   Stream<DynamicTest> vectors() throws IOException {
     List<Path> files = new ArrayList<>();
-    Path shared = Path.of(System.getProperty("llm.conformance", "../shared/conformance"));
+    Path shared = Path.of(System.getProperty("test.conformance", "../shared/conformance"));
     if (Files.isRegularFile(shared.resolve("prompt-vectors.jsonl"))) {
       files.add(shared.resolve("prompt-vectors.jsonl"));
     }

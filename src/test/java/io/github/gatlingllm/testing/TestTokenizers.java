@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The real tokenizers the tests use, loaded once per JVM from {@code .cache/tokenizers/<name>/}
- * (the {@code llm.tokenizers} system property), where {@code scripts/fetch-tokenizers.sh} puts
+ * (the {@code test.tokenizers} system property), where {@code scripts/fetch-tokenizers.sh} puts
  * them. A missing tokenizer fails the test: these cases are never skipped.
  */
 public final class TestTokenizers {
@@ -19,7 +19,7 @@ public final class TestTokenizers {
 
   /** The folder holding {@code <name>/tokenizer.json}. */
   public static Path folder() {
-    return Path.of(System.getProperty("llm.tokenizers", ".cache/tokenizers"));
+    return Path.of(System.getProperty("test.tokenizers", ".cache/tokenizers"));
   }
 
   /** The {@code tokenizer.json} of a named tokenizer, checked to exist. */

@@ -1,0 +1,54 @@
+package io.github.gatlingllm.dsl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where a request's prompt comes from when there is no feeder: its own {@code .prompt(...)}, or
+ * nowhere (the run stops at once).
+ */
+@Tag("forked")
+class PromptSourceRunsTest {
+
+  @TempDir Path results;
+
+  @Test
+  void aPromptFromTheSessionNeedsNoFeederAndIsRecorded() throws Exception {
+    DslRun run = DslRun.run(SessionPromptSimulation.class, results).exits(0);
+    List<JsonNode> requests = run.requests();
+
+    assertEquals(6, requests.size());
+    for (JsonNode r : requests) {
+      assertEquals("ok", r.get("status").asText(), r.toString());
+      assertEquals("measured", r.get("phase").asText(), r.toString());
+    }
+    assertEquals(6, run.record().get("requests_recorded").asLong());
+    assertEquals(0, run.count("[ERROR]"), run.log);
+  }
+
+  @Test
+  void aRequestWithNoPromptStopsTheRunAtOnceAndFailsTheBuild() throws Exception {
+    DslRun run = DslRun.run(NoPromptSimulation.class, results);
+
+    assertEquals(1, run.exitCode, run.log);
+    assertEquals(
+        1,
+        run.count(
+            "[ERROR] i.g.g.a.LlmAction - llm(\"chat\"): the virtual user has no prompt to send:"
+                + " feed a prompts() feeder before this request"
+                + " (feed(prompts()...).exec(llm(\"chat\")...)) or give the request its own"
+                + " .prompt(...)"),
+        run.log);
+    assertEquals(List.of(), run.requests());
+    assertEquals(List.of(0L, 0L, 0L), run.row("Global"));
+    assertEquals(true, run.record().get("interrupted").asBoolean());
+    assertTrue(run.log.contains("Run crashed"), run.log);
+  }
+}

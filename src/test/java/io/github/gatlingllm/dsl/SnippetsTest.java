@@ -1,0 +1,78 @@
+package io.github.gatlingllm.dsl;
+
+import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.feed;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.Proxy;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.github.gatlingllm.LlmDsl.llm;
+import static io.github.gatlingllm.LlmDsl.prompts;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Simulation;
+import io.github.gatlingllm.LlmActionBuilder;
+import io.github.gatlingllm.LlmProtocolBuilder;
+import io.github.gatlingllm.PromptFeederBuilder;
+import java.lang.reflect.Modifier;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every Java snippet of the documentation, copied as written: this class compiles only while they
+ * do. A snippet that changes in the documentation changes here in the same commit. (Gatling refuses
+ * to construct a simulation outside a run, so compiling is the check; the forked tests run the same
+ * shapes.)
+ */
+class SnippetsTest {
+
+  /** {@code LlmDsl}'s class javadoc. */
+  abstract static class LlmDslJavadocSimulation extends Simulation {
+    // The snippet's class is named ChatSimulation.
+    LlmProtocolBuilder llm = llm().maxTokens(32);
+    PromptFeederBuilder prompts = prompts().sharedPrefix(0.5, 4).inputTokens(256).requests(200);
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(8).during(600))).protocols(llm);
+    }
+  }
+
+  /** {@code STYLE.md}, "A user's simulation is ordinary Gatling". */
+  abstract static class StyleShapeSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().maxTokens(32);
+    PromptFeederBuilder prompts = prompts().sharedPrefix(0.5, 4).inputTokens(256).requests(200);
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(8).during(600))).protocols(llm);
+    }
+  }
+
+  /** The snippets of single methods' and classes' javadoc, as expressions; never called. */
+  static List<Object> methodSnippets() {
+    // PromptFeederBuilder's class javadoc.
+    ChainBuilder fed = feed(prompts().unique().inputTokens(1024));
+    // LlmActionBuilder's class javadoc.
+    ChainBuilder request = exec(llm("chat").chatCompletion());
+    // LlmDsl.llm(String).
+    LlmActionBuilder chat = llm("chat").chatCompletion();
+    // LlmProtocolBuilder.body(String, Object).
+    LlmProtocolBuilder topK = llm().body("top_k", 20);
+    // LlmProtocolBuilder.http(HttpProtocolBuilder).
+    LlmProtocolBuilder proxied =
+        llm().http(http.proxy(Proxy("proxy", 3128)).enableHttp2().maxConnectionsPerHost(64));
+    return List.of(fed, request, chat, topK, proxied);
+  }
+
+  @Test
+  void theSnippetSimulationsAreAbstractSoGatlingsScanSkipsThem() {
+    for (Class<?> c : List.of(LlmDslJavadocSimulation.class, StyleShapeSimulation.class)) {
+      assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
+    }
+  }
+}
