@@ -65,12 +65,15 @@ public final class LlmDsl {
    * evicting. See {@link WorkingSetSweep}:
    *
    * <pre>{@code
+   * WorkingSetSweep sweep =
+   *     workingSetSweep(prompts().sharedPrefix(0.9, 1).inputTokens(1024).requests(64), 1, 2, 4, 8, 16);
    * setUp(
-   *         workingSetSweep(prompts().sharedPrefix(0.9, 1).inputTokens(1024).requests(64),
-   *                 1, 2, 4, 8, 16)
-   *             .populations(step -> scenario(step.name()).forever()
-   *                 .on(feed(step.prompts()).exec(llm("chat").chatCompletion()))
-   *                 .injectOpen(atOnceUsers(4))))
+   *         sweep.populations(
+   *             step ->
+   *                 scenario(step.name())
+   *                     .forever()
+   *                     .on(feed(step.prompts()).exec(llm("chat").chatCompletion()))
+   *                     .injectOpen(atOnceUsers(4))))
    *     .protocols(llm);
    * }</pre>
    *
