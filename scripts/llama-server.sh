@@ -182,6 +182,9 @@ model() {
   install
   local dim=${LLAMA_DIM:-256} layers=${LLAMA_LAYERS:-4} heads=${LLAMA_HEADS:-4} ff=${LLAMA_FF:-768}
   local type=${LLAMA_TYPE:-q8_0}
+  if [ -z "${LLAMA_TOKENIZER:-}" ] && [ ! -f "$tokenizer/tokenizer.json" ]; then
+    "$root/scripts/fetch-tokenizers.sh" >&2 || fail "model: fetch the tokenizer" "scripts/fetch-tokenizers.sh failed"
+  fi
   [ -f "$tokenizer/tokenizer.json" ] && [ -f "$tokenizer/tokenizer_config.json" ] ||
     fail "model: tokenizer" "no tokenizer.json + tokenizer_config.json in $tokenizer (run scripts/fetch-tokenizers.sh)"
   local gguf_version

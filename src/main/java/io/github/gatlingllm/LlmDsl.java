@@ -109,6 +109,38 @@ public final class LlmDsl {
     return details(name + " SLO").successfulRequests().percent().gte(ratio * 100);
   }
 
+  /**
+   * This machine's part of a test's virtual users, for the injection profile of a test run on
+   * several machines: {@code constantConcurrentUsers(shardUsers(64))}. On one machine it is {@code
+   * users}; as shard {@code I} of {@code N} ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's
+   * {@code JOB_COMPLETION_INDEX} with {@code -Dllm.shards=N}) it is {@code users / N}, plus one for
+   * the first {@code users % N} shards, so the shards' users add up to {@code users}. Each shard
+   * sends only its own requests (indices {@code I, I + N, ...}; see {@link PromptFeederBuilder}):
+   * give every shard at least one user over the run, or its requests are never sent.
+   *
+   * @param users the whole test's users, at least 0
+   * @return this shard's users
+   * @throws IllegalArgumentException if {@code users} is negative or the shard settings are bad
+   */
+  public static int shardUsers(int users) {
+    return io.github.gatlingllm.feeder.Shard.current().users(users);
+  }
+
+  /**
+   * This machine's part of a test's arrival rate, for the open injection profile of a test run on
+   * several machines: {@code constantUsersPerSec(shardRate(10)).during(60)}. On one machine it is
+   * {@code rate}; as shard {@code I} of {@code N} it is {@code rate / N} (see {@link
+   * #shardUsers(int)}).
+   *
+   * @param rate the whole test's rate, users (or requests) per second, at least 0
+   * @return this shard's rate
+   * @throws IllegalArgumentException if {@code rate} is negative or not finite, or the shard
+   *     settings are bad
+   */
+  public static double shardRate(double rate) {
+    return io.github.gatlingllm.feeder.Shard.current().rate(rate);
+  }
+
   /** The Gatling simulation whose construction calls {@link #llm()}, to find its run folder. */
   private static Class<?> callingSimulation() {
     return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)

@@ -311,7 +311,11 @@ public record LlmSettings(
     return v;
   }
 
-  /** Every setting name, without the {@code llm.} prefix. */
+  /**
+   * Every setting name, without the {@code llm.} prefix. {@code shard}, {@code shards} and {@code
+   * startAt} (a test run on several machines) are read by {@code feeder.Shard} and the run's start
+   * barrier, not held here.
+   */
   public static final java.util.List<String> KNOWN =
       java.util.List.of(
           "baseUrl",
@@ -340,6 +344,9 @@ public record LlmSettings(
           "assert.goodputRatio",
           "temperature",
           "connections",
+          "shard",
+          "shards",
+          "startAt",
           "metricsInterval");
 
   /**

@@ -1,6 +1,7 @@
 package io.github.gatlingllm;
 
 import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.token.TokenCounter;
@@ -35,6 +36,11 @@ import java.util.function.Supplier;
  * llm.warmupRequests}, {@code llm.tokenizer}); each value is checked when it is set, with the
  * properties over it, so a bad one fails the simulation's construction with a message naming the
  * setting, the value and what is allowed.
+ *
+ * <p>In a test run on several machines ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's
+ * {@code JOB_COMPLETION_INDEX} with {@code -Dllm.shards=N}), the feeder of shard {@code I} hands
+ * out only the request indices {@code I, I + N, I + 2N, ...} of each phase; {@link #requests} and
+ * {@link #warmup} are the whole test's budgets. See {@link LlmDsl#shardUsers(int)}.
  */
 public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
 
@@ -233,7 +239,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
         new PromptSource(
             s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
     String workloadName = name != null ? name : s.promptMode().wireName();
-    return new Workload(workloadName, source, s.requests(), s.warmupRequests());
+    return new Workload(workloadName, source, s.requests(), s.warmupRequests(), Shard.current());
   }
 
   @Override

@@ -137,6 +137,15 @@ class LlmSettingsTest {
   }
 
   @Test
+  void shardSettingsAreKnown() {
+    // Read by feeder.Shard and the start barrier, not held in the settings.
+    assertEquals(
+        8,
+        settings("llm.shard", "1/2", "llm.shards", "2", "llm.startAt", "0", "llm.concurrency", "8")
+            .concurrency());
+  }
+
+  @Test
   void nonNumericConcurrencyIsRejected() {
     assertRejected(
         "llm.concurrency: got \"eight\", expected a whole number", "llm.concurrency", "eight");

@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
+import static io.github.gatlingllm.LlmDsl.shardRate;
 
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -29,7 +30,7 @@ public class OpenLoopSimulation extends Simulation {
   ScenarioBuilder open = scenario("open loop").feed(prompts).exec(llm("chat").chatCompletion());
 
   {
-    setUp(open.injectOpen(constantUsersPerSec(RATE).during(Duration.ofSeconds(20))))
+    setUp(open.injectOpen(constantUsersPerSec(shardRate(RATE)).during(Duration.ofSeconds(20))))
         .protocols(llm)
         .assertions(llm.assertions(1.0, "chat"));
   }

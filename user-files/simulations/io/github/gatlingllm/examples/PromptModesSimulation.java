@@ -5,6 +5,7 @@ import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
+import static io.github.gatlingllm.LlmDsl.shardUsers;
 
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -30,7 +31,7 @@ public class PromptModesSimulation extends Simulation {
     return scenario(mode)
         .forever()
         .on(feed(prompts.caseId("c4_in512_out16-" + mode)).exec(llm("chat " + mode).request()))
-        .injectOpen(atOnceUsers(USERS));
+        .injectOpen(atOnceUsers(shardUsers(USERS)));
   }
 
   {

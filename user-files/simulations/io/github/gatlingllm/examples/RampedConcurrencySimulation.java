@@ -6,6 +6,7 @@ import static io.gatling.javaapi.core.CoreDsl.rampConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
+import static io.github.gatlingllm.LlmDsl.shardUsers;
 
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -30,8 +31,10 @@ public class RampedConcurrencySimulation extends Simulation {
   {
     setUp(
             chat.injectClosed(
-                rampConcurrentUsers(1).to(32).during(Duration.ofSeconds(20)),
-                constantConcurrentUsers(32).during(Duration.ofMinutes(5))))
+                rampConcurrentUsers(shardUsers(1))
+                    .to(shardUsers(32))
+                    .during(Duration.ofSeconds(20)),
+                constantConcurrentUsers(shardUsers(32)).during(Duration.ofMinutes(5))))
         .protocols(llm)
         .assertions(llm.assertions(1.0, "chat"));
   }

@@ -145,7 +145,7 @@ final class LlmAction implements Action {
           http.clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
       ResponseListener listener =
           new ResponseListener(this, session, identity, workload, body.stream());
-      run.started(workload);
+      run.started(workload, spec.name());
       started = true;
       http.send(request, session, run.shareConnections(), listener);
     } catch (RuntimeException e) {

@@ -20,7 +20,9 @@ import picocli.CommandLine.Parameters;
  * <ul>
  *   <li>{@code report RUN_FOLDER}: rewrites the folder's {@code llm-run.json} (metrics recomputed)
  *       and {@code llm-report.html}, and links the page from Gatling's {@code index.html}.
- *   <li>{@code report A B ... --output DIR}: one merged report of several folders in {@code DIR}.
+ *   <li>{@code report A B ... --output DIR}: one merged report of several folders in {@code DIR};
+ *       the shards of one test ({@code llm.shard}) make that test's record. Warnings (windows that
+ *       do not overlap, settings that differ, missing shards) go to stderr and the record.
  *   <li>{@code --csv}: also writes {@code llm-requests.csv}.
  *   <li>{@code --slo-ttft-ms} etc.: judges goodput against these bounds instead of the recorded
  *       ones.
@@ -110,6 +112,9 @@ final class ReportCommand implements Callable<Integer> {
     }
     check(folders);
     RunReport report = RunReport.read(folders, slo);
+    for (String warning : report.warnings()) {
+      spec.commandLine().getErr().println("gatling-llm report: warning: " + warning);
+    }
     Path page = report.write(output != null ? output : folders.get(0), csv);
     out.println(page.toAbsolutePath().toUri());
     return 0;

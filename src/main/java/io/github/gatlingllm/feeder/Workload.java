@@ -19,6 +19,10 @@ import org.slf4j.LoggerFactory;
  * LLM action needs to know of them while they run: requests in flight, the barrier between warmup
  * and measured phases, and whether the budget is spent.
  *
+ * <p>In a test run on several machines, the workload of {@link Shard} {@code I/N} hands out only
+ * the indices {@code I, I + N, I + 2N, ...} below each budget (the budgets are the whole test's),
+ * so the shards' requests together are the one-machine run's.
+ *
  * <p>Thread-safe: Gatling polls a feeder from one actor at a time, possibly on different threads;
  * the LLM action reports completions from every event loop.
  */
@@ -38,6 +42,7 @@ public final class Workload {
   private final PromptSource warmup;
   private final long budget;
   private final long warmupBudget;
+  private final Shard shard;
   private final Map<String, Object> doneRecord;
   private long nextWarmup;
   private long nextMeasured;
@@ -57,7 +62,24 @@ public final class Workload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget) {
+    this(name, measured, budget, warmupBudget, Shard.SINGLE);
+  }
+
+  /**
+   * A workload of which this JVM runs one shard.
+   *
+   * @param name the workload's name, shown in the record and logs, never blank
+   * @param measured the measured phase's prompts, never null
+   * @param budget the whole test's measured requests, at least 1
+   * @param warmupBudget the whole test's warmup requests, at least 0
+   * @param shard the indices this JVM hands out, never null
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public Workload(String name, PromptSource measured, long budget, long warmupBudget, Shard shard) {
     this.name = Objects.requireNonNull(name, "name");
+    this.shard = Objects.requireNonNull(shard, "shard");
+    this.nextWarmup = shard.index();
+    this.nextMeasured = shard.index();
     this.measured = Objects.requireNonNull(measured, "measured");
     if (budget < 1) {
       throw new IllegalArgumentException("requests: got " + budget + ", expected >= 1");
@@ -76,6 +98,19 @@ public final class Workload {
     done.put(PromptFeeder.DONE, true);
     done.put(PromptFeeder.WORKLOAD, this);
     this.doneRecord = java.util.Collections.unmodifiableMap(done);
+    if (!shard.single()) {
+      LOG.info(
+          "workload {}: shard {} hands out request indices {}, {}, ...: {} of the {} measured"
+              + " requests and {} of the {} warmup requests",
+          name,
+          shard,
+          shard.index(),
+          shard.index() + shard.count(),
+          shard.share(budget),
+          budget,
+          shard.share(warmupBudget),
+          warmupBudget);
+    }
     OPEN.add(this);
   }
 
@@ -110,18 +145,20 @@ public final class Workload {
     long index;
     if (nextWarmup < warmupBudget) {
       source = warmup;
-      index = nextWarmup++;
+      index = nextWarmup;
+      nextWarmup += shard.count();
       warmupInFlight++;
     } else if (nextMeasured < budget) {
       source = measured;
-      index = nextMeasured++;
+      index = nextMeasured;
+      nextMeasured += shard.count();
     } else {
       if (doneHandedOut++ == 0) {
         LOG.info(
             "workload {}: its {} measured requests are handed out; virtual users that ask for more"
                 + " end without a request (the injection outlasts the prompt budget)",
             name,
-            budget);
+            shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
       }
       return doneRecord;
     }
@@ -291,6 +328,15 @@ public final class Workload {
    */
   public SweepStep sweepStep() {
     return sweepStep;
+  }
+
+  /**
+   * The shard of the test this workload hands out.
+   *
+   * @return {@link Shard#SINGLE} on one machine
+   */
+  public Shard shard() {
+    return shard;
   }
 
   @Override

@@ -221,6 +221,34 @@ public final class PromptSource {
   }
 
   /**
+   * The phase digest of prompts known by their digests, as {@link #digest()} computes it over the
+   * prompts handed out: what a merge of several machines' records (each sending some indices of one
+   * phase) recomputes to compare with the one-machine run's.
+   *
+   * @param digestsByIndex request index to prompt digest (16 hex digits), never null
+   * @return 16 hex digits, or null when the map is empty
+   * @throws IllegalArgumentException if a digest is not 16 hex digits
+   */
+  public static String phaseDigest(Map<Long, String> digestsByIndex) {
+    PhaseDigests digests = new PhaseDigests();
+    for (Map.Entry<Long, String> e : digestsByIndex.entrySet()) {
+      String hex = e.getValue();
+      if (hex == null || hex.length() != 16) {
+        throw new IllegalArgumentException(
+            "prompt digest of index " + e.getKey() + ": got " + hex + ", expected 16 hex digits");
+      }
+      try {
+        digests.put(e.getKey(), Long.parseUnsignedLong(hex, 16));
+      } catch (NumberFormatException x) {
+        throw new IllegalArgumentException(
+            "prompt digest of index " + e.getKey() + ": got " + hex + ", expected 16 hex digits",
+            x);
+      }
+    }
+    return digests.phaseDigest();
+  }
+
+  /**
    * How many distinct indices were handed out.
    *
    * @return the number of prompts {@link #digest()} covers

@@ -3,6 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.gatling.core.CoreComponents;
 import io.gatling.http.protocol.HttpComponents;
 import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
@@ -45,6 +46,9 @@ import org.slf4j.LoggerFactory;
  * SIGTERM, in a JVM shutdown hook: either way {@code llm-run.json}, the CSV and the report page are
  * written once, and the embedded simulator stops after the last request.
  *
+ * <p>With {@code llm.startAt} (a test run on several machines), the start ends by waiting for that
+ * barrier, so the shards' load starts together.
+ *
  * <p>Thread-safe: the LLM action calls it from every event loop.
  */
 public final class RunContext {
@@ -64,8 +68,10 @@ public final class RunContext {
   private final HttpComponents http;
   private final Set<String> requestNames =
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
-  private final Set<Workload> workloads =
-      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Map<Workload, Set<String>> workloads = new LinkedHashMap<>();
+  private final Shard shard;
+  private final Long startAt;
+  private final Long lateMs;
   private final AtomicBoolean finished = new AtomicBoolean();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final AtomicBoolean crashed = new AtomicBoolean();
@@ -79,6 +85,11 @@ public final class RunContext {
     this.protocol = protocol;
     this.settings = protocol.settings();
     this.gatling = new GatlingCore(core);
+    this.shard = Shard.current();
+    this.startAt = StartBarrier.startAt(System.getProperties());
+    if (startAt != null) {
+      StartBarrier.check(startAt, System.currentTimeMillis());
+    }
     this.http = GatlingHttp.newComponents(core, protocol.http());
     try {
       this.counter = TokenCounters.shared(settings.tokenizer());
@@ -122,6 +133,14 @@ public final class RunContext {
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     gatling.onTermination(this::terminate);
     warnOnLowFileLimit();
+    this.lateMs =
+        startAt == null
+            ? null
+            : StartBarrier.await(
+                startAt,
+                shard.single() ? "the run" : "shard " + shard,
+                System::currentTimeMillis,
+                Thread::sleep);
   }
 
   /**
@@ -293,10 +312,13 @@ public final class RunContext {
    * A request is about to be sent: counts it in flight and notes its workload.
    *
    * @param workload the record's workload, or null for a request with its own prompt and no feeder
+   * @param request the request's name
    */
-  public void started(Workload workload) {
+  public void started(Workload workload, String request) {
     if (workload != null) {
-      workloads.add(workload);
+      synchronized (workloads) {
+        workloads.computeIfAbsent(workload, w -> new LinkedHashSet<>()).add(request);
+      }
     }
     long now = inFlight.incrementAndGet();
     peakInFlight.accumulateAndGet(now, Math::max);
@@ -391,7 +413,7 @@ public final class RunContext {
       LOG.error("could not write the LLM run record: {}", e.toString());
     } finally {
       synchronized (workloads) {
-        workloads.forEach(Workload::close);
+        workloads.keySet().forEach(Workload::close);
       }
       if (simulator != null) {
         simulator.close();
@@ -427,8 +449,9 @@ public final class RunContext {
     long warmup = 0;
     long measured = 0;
     synchronized (workloads) {
-      for (Workload w : workloads) {
-        prompts.add(prompts(w));
+      for (Map.Entry<Workload, Set<String>> e : workloads.entrySet()) {
+        Workload w = e.getKey();
+        prompts.add(prompts(w, e.getValue()));
         warmup += w.warmup().handedOut();
         measured += w.measured().handedOut();
       }
@@ -470,10 +493,17 @@ public final class RunContext {
         load,
         settings.slo().isSet() ? settings.slo().toRecord() : null,
         settings.slo().isSet() ? new RunInfo.Assertions(settings.goodputRatio()) : null,
-        settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E");
+        settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
+        shard.single() && startAt == null
+            ? null
+            : new RunInfo.Shard(
+                shard.index(),
+                shard.count(),
+                startAt == null ? null : java.time.Instant.ofEpochMilli(startAt).toString(),
+                lateMs));
   }
 
-  private static RunInfo.Prompts prompts(Workload w) {
+  private static RunInfo.Prompts prompts(Workload w, Set<String> requestNames) {
     PromptSource m = w.measured();
     Map<String, RunInfo.Phase> phases = new LinkedHashMap<>();
     phases.put("warmup", new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
@@ -487,7 +517,8 @@ public final class RunContext {
         m.inputTokens(),
         m.counter().identity(),
         phases,
-        m.spec().sharedPrefixRatio());
+        m.spec().sharedPrefixRatio(),
+        List.copyOf(requestNames));
   }
 
   /**

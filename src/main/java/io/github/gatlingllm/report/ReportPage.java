@@ -108,6 +108,16 @@ public final class ReportPage {
           .append(esc(json(sources)))
           .append("</code></p>\n");
     }
+    if (run.get("merge_warnings") instanceof List<?> warnings) {
+      for (Object w : warnings) {
+        html.append("<p class=\"bad\"><strong>Merge warning:</strong> ")
+            .append(esc(w))
+            .append("</p>\n");
+      }
+    }
+    if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
+      html.append("<h2>Shards</h2>\n").append(rows(shards));
+    }
     Object metrics = run.get("metrics");
     Map<?, ?> overall =
         metrics instanceof Map<?, ?> m && m.get("overall") instanceof Map<?, ?> o ? o : null;
@@ -438,6 +448,27 @@ public final class ReportPage {
                   ? "<code>" + esc(json(v)) + "</code>"
                   : esc(v))
           .append("</td></tr>\n");
+    }
+    return html.append("</table>\n").toString();
+  }
+
+  /** A list of flat maps as a table: one row each, the first map's keys as headers. */
+  private static String rows(List<?> list) {
+    if (!(list.get(0) instanceof Map<?, ?> first)) {
+      return table(list);
+    }
+    StringBuilder html = new StringBuilder("<table>\n<tr>");
+    for (Object key : first.keySet()) {
+      html.append("<th class=\"l\">").append(esc(key)).append("</th>");
+    }
+    html.append("</tr>\n");
+    for (Object row : list) {
+      html.append("<tr>");
+      for (Object key : first.keySet()) {
+        Object v = row instanceof Map<?, ?> m ? m.get(key) : null;
+        html.append("<td class=\"l\">").append(esc(v)).append("</td>");
+      }
+      html.append("</tr>\n");
     }
     return html.append("</table>\n").toString();
   }

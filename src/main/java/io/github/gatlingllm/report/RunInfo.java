@@ -26,6 +26,8 @@ import java.util.Map;
  * @param slo the SLO as {@code Slo.toRecord()} gives it, or null (absent) when none is set
  * @param assertions the goodput assertion's ratio, or null (absent) when no SLO is set
  * @param note a remark on what was not measured, or null (absent)
+ * @param shard which shard of a test run on several machines this run was, and its start barrier;
+ *     null (absent) for a run on one machine without {@code llm.startAt}
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -41,7 +43,8 @@ public record RunInfo(
     Load load,
     Map<String, Object> slo,
     Assertions assertions,
-    String note) {
+    String note,
+    Shard shard) {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -58,6 +61,7 @@ public record RunInfo(
    * @param tokenizer the tokenizer's identity
    * @param phases {@code warmup} and {@code measured}, each with its requests and digest
    * @param plannedSharedShare the shared-prefix ratio, or null
+   * @param requestNames the names of the LLM requests that sent its prompts, in first-use order
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Prompts(
@@ -69,7 +73,24 @@ public record RunInfo(
       int inputTokens,
       Map<String, Object> tokenizer,
       Map<String, Phase> phases,
-      Double plannedSharedShare) {}
+      Double plannedSharedShare,
+      List<String> requestNames) {}
+
+  /**
+   * Which shard of a test run on several machines a run was ({@code llm.shard}, or {@code
+   * JOB_COMPLETION_INDEX} with {@code llm.shards}): it sent the request indices {@code index, index
+   * + count, ...} of each phase, so its phase digests cover those only; {@code bin/gatling-llm
+   * report} merges the shards' folders into the test's record.
+   *
+   * @param index this shard, from 0
+   * @param count the number of shards, at least 1
+   * @param startAt the start barrier {@code llm.startAt} as an ISO-8601 instant, or null (absent)
+   * @param lateMs how long after the barrier this shard reached it, milliseconds (0 when it waited
+   *     for it), or null (absent) without a barrier
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Shard(int index, int count, String startAt, Long lateMs) {}
 
   /**
    * One phase of a workload.

@@ -27,7 +27,14 @@ import java.util.Objects;
  * <p>Several folders (for example one per load generator) make one merged report: the requests of
  * all of them aggregated together, the settings of the first, the folders listed in {@code
  * merged_from}, and {@code prompt_digests_equal} telling whether every folder's phase digests are
- * the same.
+ * the same; {@code shards}, each folder's counts and window; and {@code merge_warnings} when their
+ * windows do not overlap or their settings differ.
+ *
+ * <p>When the folders are the shards of one test ({@code shard} in their {@code llm-run.json}: each
+ * sent the request indices {@code I, I + N, ...}), the merge is that test's record: each workload's
+ * phase digests recomputed from the per-request digests in index order (equal to the one-machine
+ * run's), the requests handed out added up, the requests in start order, and a warning for a
+ * missing or repeated shard or index.
  */
 public final class RunReport {
 
@@ -36,10 +43,13 @@ public final class RunReport {
 
   private final Map<String, Object> record;
   private final List<RequestRecord> requests;
+  private final List<String> warnings;
 
-  private RunReport(Map<String, Object> record, List<RequestRecord> requests) {
+  private RunReport(
+      Map<String, Object> record, List<RequestRecord> requests, List<String> warnings) {
     this.record = record;
     this.requests = requests;
+    this.warnings = warnings;
   }
 
   /**
@@ -59,15 +69,19 @@ public final class RunReport {
     }
     List<RequestRecord> requests = new ArrayList<>();
     List<Map<String, Object>> runs = new ArrayList<>();
+    List<ShardMerge.Source> sources = new ArrayList<>();
     for (Path folder : folders) {
       Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
       if (!Files.isRegularFile(jsonl)) {
         throw new IllegalArgumentException(
             folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
       }
-      requests.addAll(RequestsFile.read(jsonl));
+      List<RequestRecord> read = RequestsFile.read(jsonl);
+      requests.addAll(read);
       runs.add(runRecord(folder));
+      sources.add(new ShardMerge.Source(folder, runs.get(runs.size() - 1), read));
     }
+    List<String> warnings = List.of();
     Map<String, Object> record = new LinkedHashMap<>(runs.get(0));
     Slo used = slo != null ? slo : Slo.fromRecord(asMap(record.get("slo")));
     if (used.isSet()) {
@@ -92,6 +106,10 @@ public final class RunReport {
       // Each run's own: the first run's would read as the merge's.
       record.remove("server_metrics");
       record.remove("working_set_sweep");
+      warnings = ShardMerge.apply(record, sources);
+      if (ShardMerge.sharded(sources)) {
+        requests.sort(java.util.Comparator.comparingLong(RequestRecord::startMs));
+      }
     }
     record.put("requests_recorded", (long) requests.size());
     MetricsAggregator aggregator = new MetricsAggregator(used);
@@ -99,7 +117,17 @@ public final class RunReport {
       aggregator.add(r);
     }
     record.put("metrics", aggregator.summary().toRecord());
-    return new RunReport(record, requests);
+    return new RunReport(record, requests, List.copyOf(warnings));
+  }
+
+  /**
+   * What a merge of several folders found amiss: windows that do not overlap, settings that differ,
+   * missing or repeated shards and indices.
+   *
+   * @return one line each; empty for one folder or a clean merge
+   */
+  public List<String> warnings() {
+    return warnings;
   }
 
   /**

@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The real tokenizers the tests use, loaded once per JVM from {@code .cache/tokenizers/<name>/}
- * (the {@code test.tokenizers} system property), where {@code scripts/fetch-tokenizers.sh} puts
- * them. A missing tokenizer fails the test: these cases are never skipped.
+ * (the {@code test.tokenizers} system property), where the build (or {@code
+ * scripts/fetch-tokenizers.sh}) puts them. A missing tokenizer fails the test: these cases are
+ * never skipped.
  */
 public final class TestTokenizers {
 
@@ -31,7 +32,7 @@ public final class TestTokenizers {
               + name
               + " is missing at "
               + file.toAbsolutePath()
-              + ": run scripts/fetch-tokenizers.sh first");
+              + ": ./mvnw verify fetches it (or run scripts/fetch-tokenizers.sh)");
     }
     return file;
   }
