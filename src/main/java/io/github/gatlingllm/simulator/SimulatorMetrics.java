@@ -14,6 +14,7 @@ final class SimulatorMetrics {
   private final LongAdder promptTokens = new LongAdder();
   private final LongAdder cachedPromptTokens = new LongAdder();
   private final LongAdder generationTokens = new LongAdder();
+  private final LongAdder connections = new LongAdder();
 
   void request(int status) {
     requests.computeIfAbsent(status, s -> new LongAdder()).increment();
@@ -28,6 +29,10 @@ final class SimulatorMetrics {
     generationTokens.add(tokens);
   }
 
+  void connectionAccepted() {
+    connections.increment();
+  }
+
   SimulatorStats snapshot(Scheduler scheduler) {
     Map<Integer, Long> byStatus = new TreeMap<>();
     requests.forEach((status, count) -> byStatus.put(status, count.sum()));
@@ -37,7 +42,8 @@ final class SimulatorMetrics {
         cachedPromptTokens.sum(),
         generationTokens.sum(),
         scheduler.running(),
-        scheduler.waiting());
+        scheduler.waiting(),
+        connections.sum());
   }
 
   /** The Prometheus text exposition (format 0.0.4) of a snapshot. */
@@ -76,6 +82,12 @@ final class SimulatorMetrics {
         "counter",
         "Output tokens produced.",
         stats.generationTokens());
+    sample(
+        text,
+        "connections_total",
+        "counter",
+        "TCP connections accepted.",
+        stats.connectionsAccepted());
     sample(
         text, "running_sequences", "gauge", "Sequences generating now.", stats.runningSequences());
     sample(

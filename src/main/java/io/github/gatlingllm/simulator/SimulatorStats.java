@@ -12,6 +12,8 @@ import java.util.Map;
  * @param generationTokens output tokens produced
  * @param runningSequences sequences generating now
  * @param waitingSequences sequences waiting for a free slot now
+ * @param connectionsAccepted TCP connections accepted since the simulator started (a keep-alive
+ *     client that reuses its connections opens at most one per concurrent request)
  */
 public record SimulatorStats(
     Map<Integer, Long> requestsByStatus,
@@ -19,7 +21,8 @@ public record SimulatorStats(
     long cachedPromptTokens,
     long generationTokens,
     int runningSequences,
-    int waitingSequences) {
+    int waitingSequences,
+    long connectionsAccepted) {
 
   /**
    * Copies the map, so the snapshot cannot change.

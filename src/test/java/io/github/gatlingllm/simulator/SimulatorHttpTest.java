@@ -476,6 +476,9 @@ class SimulatorHttpTest {
         # HELP gatling_llm_simulator_generation_tokens_total Output tokens produced.
         # TYPE gatling_llm_simulator_generation_tokens_total counter
         gatling_llm_simulator_generation_tokens_total 5
+        # HELP gatling_llm_simulator_connections_total TCP connections accepted.
+        # TYPE gatling_llm_simulator_connections_total counter
+        gatling_llm_simulator_connections_total 1
         # HELP gatling_llm_simulator_running_sequences Sequences generating now.
         # TYPE gatling_llm_simulator_running_sequences gauge
         gatling_llm_simulator_running_sequences 0
@@ -691,6 +694,7 @@ class SimulatorHttpTest {
               .events()
               .size());
     }
+    assertEquals(1, simulator().stats().connectionsAccepted());
   }
 
   @Test
