@@ -19,7 +19,8 @@
 # The Python client runs C warm-up requests then as many as it serves in about BENCH_SECONDS.
 # BENCH_REPEAT=N runs each load's clients N times back to back (pairs side by side: CPU per stream
 # of one setting varies by up to 30% between runs on a shared machine) and ends with the medians and
-# the median of the pairs' ratios. BENCH_JAVA_OPTS reach the Gatling JVM (e.g. JFR).
+# the median of the pairs' ratios. BENCH_JAVA_OPTS reach the Gatling JVM, @TAG@ replaced by the run's
+# name (e.g. -XX:StartFlightRecording=filename=target/jfr-@TAG@.jfr,settings=profile).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -31,6 +32,7 @@ repeat=${BENCH_REPEAT:-1}
 decode_ms=${BENCH_DECODE_MS:-0}
 tokens=64
 sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
+BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
 python=${BENCH_PYTHON:-/usr/bin/python3}
 
 # Gatling's SSE opens a socket per stream: give it room (a client that falls behind holds thousands).
@@ -100,7 +102,7 @@ for load in "${loads[@]}"; do
       # One Netty event loop for the one core: Netty's default is two a core, and two loops on one
       # core hand work to each other through futex wake-ups and context switches.
       ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
-        -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS:-} \
+        -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
         -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
         -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
         -Dbench.outputTokens="$tokens" \
