@@ -15,6 +15,7 @@ final class SimulatorMetrics {
   private final LongAdder promptTokens = new LongAdder();
   private final LongAdder cachedPromptTokens = new LongAdder();
   private final LongAdder generationTokens = new LongAdder();
+  private final LongAdder connections = new LongAdder();
 
   void request(int status) {
     requests.computeIfAbsent(status, s -> new LongAdder()).increment();
@@ -29,6 +30,10 @@ final class SimulatorMetrics {
     generationTokens.add(tokens);
   }
 
+  void connectionAccepted() {
+    connections.increment();
+  }
+
   SimulatorStats snapshot(Scheduler scheduler, PrefixCache cache, SimulatorConfig config) {
     Map<Integer, Long> byStatus = new TreeMap<>();
     requests.forEach((status, count) -> byStatus.put(status, count.sum()));
@@ -41,7 +46,8 @@ final class SimulatorMetrics {
         scheduler.waiting(),
         cache.size(),
         config.cacheBlocks(),
-        config.blockSize());
+        config.blockSize(),
+        connections.sum());
   }
 
   /** The Prometheus text exposition (format 0.0.4) of a snapshot. */
@@ -80,6 +86,12 @@ final class SimulatorMetrics {
         "counter",
         "Output tokens produced.",
         stats.generationTokens());
+    sample(
+        text,
+        "connections_total",
+        "counter",
+        "TCP connections accepted.",
+        stats.connectionsAccepted());
     sample(
         text, "running_sequences", "gauge", "Sequences generating now.", stats.runningSequences());
     sample(

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param cacheBlocks prefix-cache blocks held now
  * @param cacheCapacityBlocks prefix-cache capacity, in blocks (0: the cache is off)
  * @param blockSize prefix-cache block size, in tokens
+ * @param connectionsAccepted TCP connections accepted since the simulator started (a keep-alive
+ *     client that reuses its connections opens at most one per concurrent request)
  */
 public record SimulatorStats(
     Map<Integer, Long> requestsByStatus,
@@ -25,7 +27,8 @@ public record SimulatorStats(
     int waitingSequences,
     int cacheBlocks,
     int cacheCapacityBlocks,
-    int blockSize) {
+    int blockSize,
+    long connectionsAccepted) {
 
   /**
    * Copies the map, so the snapshot cannot change.

@@ -436,9 +436,34 @@ class SimulatorHttpTest {
     client.stream(COMPLETIONS, completion(words("w", 100), "max_tokens", 2, "stream", true));
     assertEquals(
         List.of(
-            new ServedRequest(1, ServedEndpoint.COMPLETIONS, false, 100, 0, 3, 0, 0, 0, true),
-            new ServedRequest(2, ServedEndpoint.COMPLETIONS, true, 100, 96, 2, 0, 0, 0, true)),
+            new ServedRequest(
+                1, ServedEndpoint.COMPLETIONS, false, 100, 0, 3, 0, 0, 0, true, null, List.of()),
+            new ServedRequest(
+                2, ServedEndpoint.COMPLETIONS, true, 100, 96, 2, 0, 0, 0, true, null, List.of())),
         simulator().requests());
+  }
+
+  @Test
+  void requestRecordsKeepTheClientsRequestId() {
+    client().post(COMPLETIONS, completion("a", "max_tokens", 1), "X-Request-Id", "run-7");
+    assertEquals("run-7", simulator().requests().get(0).clientRequestId());
+  }
+
+  @Test
+  void streamedRequestRecordsKeepWhenEachTokenChunkWasSentWhenAsked() {
+    SimulatorClient client =
+        client(SimulatorConfig.zeroDelay().withDecodeMsPerToken(2).withRecordSendTimes(true));
+    client.stream(CHAT, chat("a", "max_tokens", 3, "stream", true));
+    client.post(CHAT, chat("a", "max_tokens", 3));
+    ServedRequest streamed = simulator().requests().get(0);
+    List<Long> sent = streamed.sentNanos();
+    // One time per content chunk (not the role, finishing or usage chunk), none before its
+    // schedule: token k is due (k - 1) * 2 ms after the first.
+    assertEquals(3, sent.size());
+    for (int k = 0; k < 3; k++) {
+      assertTrue(sent.get(k) >= streamed.firstTokenNanos() + k * 2_000_000L, sent::toString);
+    }
+    assertEquals(List.of(), simulator().requests().get(1).sentNanos());
   }
 
   @Test
@@ -476,6 +501,9 @@ class SimulatorHttpTest {
         # HELP gatling_llm_simulator_generation_tokens_total Output tokens produced.
         # TYPE gatling_llm_simulator_generation_tokens_total counter
         gatling_llm_simulator_generation_tokens_total 5
+        # HELP gatling_llm_simulator_connections_total TCP connections accepted.
+        # TYPE gatling_llm_simulator_connections_total counter
+        gatling_llm_simulator_connections_total 1
         # HELP gatling_llm_simulator_running_sequences Sequences generating now.
         # TYPE gatling_llm_simulator_running_sequences gauge
         gatling_llm_simulator_running_sequences 0
@@ -705,6 +733,7 @@ class SimulatorHttpTest {
               .events()
               .size());
     }
+    assertEquals(1, simulator().stats().connectionsAccepted());
   }
 
   @Test
