@@ -110,6 +110,29 @@ public final class LlmDsl {
   }
 
   /**
+   * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} got
+   * from the server's prefix cache what the plan says: {@code details(name + "
+   * CACHE").successfulRequests().percent().gte(ratio * 100)}. Each successful request logs one
+   * {@code name CACHE} row when {@code llm.assert.cacheAsPlanned} is set: OK when its outcome is
+   * the planned one ({@code hit} where the plan expects a hit, {@code miss} where it expects a
+   * miss), KO naming the outcome, the cached and the planned tokens otherwise ({@code partial},
+   * {@code unplanned_hit}, or {@code unknown} when the server reports no cached tokens). Warmup
+   * rows are in the {@code warmup} group and do not count.
+   *
+   * @param name the request name
+   * @param ratio the least share, in (0, 1]
+   * @return the assertion
+   * @throws IllegalArgumentException if {@code ratio} is not in (0, 1]
+   */
+  public static Assertion cacheAsPlanned(String name, double ratio) {
+    if (!(ratio > 0 && ratio <= 1)) {
+      throw new IllegalArgumentException(
+          "cache as planned ratio: got " + ratio + ", expected a share in (0, 1], e.g. 0.95");
+    }
+    return details(name + " CACHE").successfulRequests().percent().gte(ratio * 100);
+  }
+
+  /**
    * This machine's part of a test's virtual users, for the injection profile of a test run on
    * several machines: {@code constantConcurrentUsers(shardUsers(64))}. On one machine it is {@code
    * users}; as shard {@code I} of {@code N} ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's

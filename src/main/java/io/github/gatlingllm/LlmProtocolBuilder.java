@@ -359,6 +359,43 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * The server's prefix-cache granularity, in tokens ({@code llm.cacheBlockTokens}): each request's
+   * planned cached tokens are rounded down to it. Default: what the server says where it says it
+   * (the embedded simulator's block size; llama.cpp reuses at one token's granularity), else 16
+   * (vLLM's default block size).
+   *
+   * @param tokens at least 1
+   * @return a new builder
+   */
+  public LlmProtocolBuilder cacheBlockTokens(int tokens) {
+    return with("cacheBlockTokens", tokens);
+  }
+
+  /**
+   * How far the observed cache-hit ratio may be from the planned one for the run's cache verdict to
+   * be {@code as planned} ({@code llm.cacheTolerance}, default 0.05): a share of the prompt tokens.
+   *
+   * @param tolerance in [0, 1]
+   * @return a new builder
+   */
+  public LlmProtocolBuilder cacheTolerance(double tolerance) {
+    return with("cacheTolerance", tolerance);
+  }
+
+  /**
+   * The least share of measured requests whose prefix-cache outcome must be what the plan says
+   * ({@code llm.assert.cacheAsPlanned}): each request then logs a {@code NAME CACHE} row, and
+   * {@link #assertions(double, String...)} adds {@link LlmDsl#cacheAsPlanned(String, double)}, so
+   * the build fails when the server's cache does not do what the workload was designed for.
+   *
+   * @param ratio in (0, 1]
+   * @return a new builder
+   */
+  public LlmProtocolBuilder cacheAsPlanned(double ratio) {
+    return with("assert.cacheAsPlanned", ratio);
+  }
+
+  /**
    * Where Gatling writes run folders (default {@code target/gatling}), to find this run's.
    *
    * @param folder a folder that exists or can be made
@@ -384,7 +421,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * its measured requests failed ({@code details(name).failedRequests().percent().lt(...)}; the
    * {@code name} row is KO exactly when the request failed), and with a goodput ratio set ({@link
    * #goodputRatio} or {@code -Dllm.assert.goodputRatio}), {@link LlmDsl#goodputRatio(String,
-   * double)} for each name.
+   * double)} for each name, and with a cache ratio set ({@link #cacheAsPlanned} or {@code
+   * -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String, double)} for each name.
    *
    * @param failedPercentBelow the failure percentage to stay under, e.g. 1.0
    * @param requestNames the LLM request names, e.g. {@code "chat"}
@@ -402,6 +440,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
               .lt(failedPercentBelow));
       if (s.goodputRatio() != null) {
         list.add(LlmDsl.goodputRatio(name, s.goodputRatio()));
+      }
+      if (s.cacheAsPlanned() != null) {
+        list.add(LlmDsl.cacheAsPlanned(name, s.cacheAsPlanned()));
       }
     }
     return list;

@@ -33,7 +33,7 @@ import java.util.function.Function;
  * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
  * @param inputTokens prompt size to aim for, in tokens of {@code tokenizer}, at least 1
  * @param outputTokens {@code max_tokens} of each request, at least 1
- * @param seed the prompt seed
+ * @param seed the prompt seed ({@code llm.seed=auto}: {@link #autoSeed()})
  * @param tokenizer {@code estimate} or a local tokenizer.json path
  * @param warmupRequests requests sent before the measured phase, at least 0
  * @param requests measured requests, at least 1
@@ -58,6 +58,19 @@ import java.util.function.Function;
  * @param metricsInterval how often the server's Prometheus {@code /metrics} is scraped during the
  *     run (besides once at its start and once at its end); {@link Duration#ZERO} turns scraping
  *     off; else at least 100 ms; default 5 s
+ * @param warmGroups {@code llm.warmGroups}: whether the warmup phase sends the measured phase's
+ *     group prefixes (round robin over the groups), so the measured phase starts on warm groups;
+ *     shared-prefix only (ignored, with a warning when the workload is built, in other modes or
+ *     without warmup requests)
+ * @param seedAuto whether {@code llm.seed=auto} picked {@code seed} from the clock (once per JVM)
+ * @param cacheBlockTokens {@code llm.cacheBlockTokens}: the server's prefix-cache granularity, in
+ *     tokens, at least 1, or null for what the server says (the embedded simulator's block size;
+ *     llama.cpp: 1), else 16
+ * @param cacheTolerance {@code llm.cacheTolerance}: how far the observed cache-hit ratio may be
+ *     from the planned one for the verdict {@code as planned}, a share of the prompt tokens in [0,
+ *     1]; default 0.05
+ * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
+ *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
  */
 public record LlmSettings(
     String baseUrl,
@@ -83,7 +96,12 @@ public record LlmSettings(
     Double goodputRatio,
     Double temperature,
     String connections,
-    Duration metricsInterval) {
+    Duration metricsInterval,
+    boolean warmGroups,
+    boolean seedAuto,
+    Integer cacheBlockTokens,
+    double cacheTolerance,
+    Double cacheAsPlanned) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -180,6 +198,15 @@ public record LlmSettings(
           metricsInterval.toMillis() + "ms",
           "0 (no scraping) or a duration of at least 100ms, e.g. 5s");
     }
+    if (cacheBlockTokens != null && cacheBlockTokens < 1) {
+      throw bad("cacheBlockTokens", cacheBlockTokens, "a whole number of tokens >= 1, or unset");
+    }
+    if (!(cacheTolerance >= 0 && cacheTolerance <= 1)) {
+      throw bad("cacheTolerance", cacheTolerance, "a share of the prompt tokens in [0, 1]");
+    }
+    if (cacheAsPlanned != null && !(cacheAsPlanned > 0 && cacheAsPlanned <= 1)) {
+      throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
+    }
     if (goodputRatio != null && !slo.isSet()) {
       throw new IllegalArgumentException(
           "llm.assert.goodputRatio: "
@@ -249,7 +276,9 @@ public record LlmSettings(
             return value.strip();
           }
           if (dropSharedDefaults
-              && (name.equals("sharedPrefixRatio") || name.equals("prefixGroups"))) {
+              && (name.equals("sharedPrefixRatio")
+                  || name.equals("prefixGroups")
+                  || name.equals("warmGroups"))) {
             return null;
           }
           return defaults.get(name);
@@ -261,6 +290,8 @@ public record LlmSettings(
     if (apiKey == null || apiKey.isEmpty()) {
       apiKey = environment.apply("OPENAI_API_KEY");
     }
+    String seedValue = get.apply("seed");
+    boolean seedAuto = seedValue != null && seedValue.equalsIgnoreCase(AUTO_SEED);
     String mode = orDefault(get.apply("promptMode"), "repeat");
     PromptMode promptMode;
     try {
@@ -278,7 +309,7 @@ public record LlmSettings(
         nullableInteger(get, "prefixGroups"),
         inputTokens,
         outputTokens,
-        longInteger(get, "seed", 0),
+        seedAuto ? autoSeed() : seed(get),
         orDefault(get.apply("tokenizer"), "estimate"),
         integer(get, "warmupRequests", 0),
         integer(get, "requests", 100),
@@ -296,7 +327,45 @@ public record LlmSettings(
         decimal(get, "assert.goodputRatio"),
         decimal(get, "temperature"),
         emptyToNull(get.apply("connections")),
-        duration(get, "metricsInterval", Duration.ofSeconds(5)));
+        duration(get, "metricsInterval", Duration.ofSeconds(5)),
+        bool(get, "warmGroups", false),
+        seedAuto,
+        nullableInteger(get, "cacheBlockTokens"),
+        orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
+        decimal(get, "assert.cacheAsPlanned"));
+  }
+
+  /** The value of {@code llm.seed} that picks a fresh seed from the clock. */
+  public static final String AUTO_SEED = "auto";
+
+  /** The default of {@code llm.cacheTolerance}. */
+  public static final double DEFAULT_CACHE_TOLERANCE = 0.05;
+
+  private static final java.util.concurrent.atomic.AtomicLong AUTO_SEED_VALUE =
+      new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+
+  /**
+   * The seed {@code llm.seed=auto} stands for: the clock's epoch milliseconds when first asked in
+   * this JVM, the same for every workload of the run, and recorded with the run's prompts, so a
+   * cold run can be repeated with {@code -Dllm.seed=<that value>}.
+   *
+   * @return the JVM's auto seed
+   */
+  public static long autoSeed() {
+    AUTO_SEED_VALUE.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
+    return AUTO_SEED_VALUE.get();
+  }
+
+  private static long seed(Function<String, String> get) {
+    try {
+      return longInteger(get, "seed", 0);
+    } catch (IllegalArgumentException e) {
+      throw bad("seed", get.apply("seed"), "a whole number, or auto (a fresh seed from the clock)");
+    }
+  }
+
+  private static double orDefault(Double value, double fallback) {
+    return value == null ? fallback : value;
   }
 
   /** The values of {@code llm.connections}. */
@@ -344,6 +413,10 @@ public record LlmSettings(
           "assert.goodputRatio",
           "temperature",
           "connections",
+          "warmGroups",
+          "cacheBlockTokens",
+          "cacheTolerance",
+          "assert.cacheAsPlanned",
           "shard",
           "shards",
           "startAt",
@@ -434,6 +507,16 @@ public record LlmSettings(
         + goodputRatio
         + ", metricsInterval="
         + metricsInterval
+        + ", warmGroups="
+        + warmGroups
+        + ", seedAuto="
+        + seedAuto
+        + ", cacheBlockTokens="
+        + cacheBlockTokens
+        + ", cacheTolerance="
+        + cacheTolerance
+        + ", cacheAsPlanned="
+        + cacheAsPlanned
         + "]";
   }
 

@@ -33,9 +33,9 @@ import java.util.function.Supplier;
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
  * llm.inputTokens}, {@code llm.seed}, {@code llm.caseId}, {@code llm.requests}, {@code
- * llm.warmupRequests}, {@code llm.tokenizer}); each value is checked when it is set, with the
- * properties over it, so a bad one fails the simulation's construction with a message naming the
- * setting, the value and what is allowed.
+ * llm.warmupRequests}, {@code llm.warmGroups}, {@code llm.tokenizer}); each value is checked when
+ * it is set, with the properties over it, so a bad one fails the simulation's construction with a
+ * message naming the setting, the value and what is allowed.
  *
  * <p>In a test run on several machines ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's
  * {@code JOB_COMPLETION_INDEX} with {@code -Dllm.shards=N}), the feeder of shard {@code I} hands
@@ -78,7 +78,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    * @return a new builder
    */
   public PromptFeederBuilder repeat() {
-    return without("sharedPrefixRatio", "prefixGroups").with("promptMode", "repeat");
+    return without("sharedPrefixRatio", "prefixGroups", "warmGroups").with("promptMode", "repeat");
   }
 
   /**
@@ -88,7 +88,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    * @return a new builder
    */
   public PromptFeederBuilder unique() {
-    return without("sharedPrefixRatio", "prefixGroups").with("promptMode", "unique");
+    return without("sharedPrefixRatio", "prefixGroups", "warmGroups").with("promptMode", "unique");
   }
 
   /**
@@ -125,6 +125,19 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
+   * A fresh seed from the clock ({@code -Dllm.seed=auto}): the clock's epoch milliseconds when the
+   * first feeder of the JVM is built, the same for every feeder of the run. The seed is recorded
+   * with the run's prompts ({@code llm-run.json} {@code prompts.seed}, with {@code seed_auto:
+   * true}), so the run can be repeated with {@code -Dllm.seed=<that seed>}, while a new run sends
+   * prompts no server's cache has seen.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder autoSeed() {
+    return with("seed", LlmSettings.AUTO_SEED);
+  }
+
+  /**
    * The case id the prompts are made for (default {@code c{llm.concurrency}_in{inputTokens}
    * _out{llm.outputTokens}}, as the reference generator names cases). Two workloads with the same
    * spec, seed and case id send the same prompts.
@@ -156,6 +169,21 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    */
   public PromptFeederBuilder warmup(int requests) {
     return with("warmupRequests", requests);
+  }
+
+  /**
+   * Warms the measured phase's prefix groups in the warmup phase ({@code llm.warmGroups}):
+   * shared-prefix mode only, with warmup requests (otherwise ignored, with a warning). Warmup
+   * request {@code i} sends the group prefix of the measured phase's group {@code i mod groups},
+   * followed by its own warmup nonce and filler (never a measured prompt), so with at least as many
+   * warmup requests as groups every measured group is in the server's cache when the measured phase
+   * starts, and each measured request is planned as a hit. Deterministic: the warmup digest covers
+   * these prompts, and the spec records {@code warm_groups: true}.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder warmGroups() {
+    return with("warmGroups", true);
   }
 
   /**
@@ -239,7 +267,14 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
         new PromptSource(
             s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
     String workloadName = name != null ? name : s.promptMode().wireName();
-    return new Workload(workloadName, source, s.requests(), s.warmupRequests(), Shard.current());
+    return new Workload(
+        workloadName,
+        source,
+        s.requests(),
+        s.warmupRequests(),
+        Shard.current(),
+        s.warmGroups(),
+        s.seedAuto());
   }
 
   @Override

@@ -377,7 +377,10 @@ class LlmSettingsTest {
 
   @Test
   void nonNumericSeedIsRejected() {
-    assertRejected("llm.seed: got \"abc\", expected a whole number", "llm.seed", "abc");
+    assertRejected(
+        "llm.seed: got \"abc\", expected a whole number, or auto (a fresh seed from the clock)",
+        "llm.seed",
+        "abc");
   }
 
   @Test
@@ -521,5 +524,81 @@ class LlmSettingsTest {
   void unknownEndpointInAnotherCaseIsRejected() {
     assertRejected(
         "llm.endpoint: got \"Chat\", expected chat or completions", "llm.endpoint", "Chat");
+  }
+
+  @Test
+  void cacheSettingsDefaultToTheServersBlockAndAFivePercentTolerance() {
+    LlmSettings s = settings();
+    assertNull(s.cacheBlockTokens());
+    assertEquals(0.05, s.cacheTolerance());
+    assertNull(s.cacheAsPlanned());
+    assertFalse(s.warmGroups());
+    assertFalse(s.seedAuto());
+  }
+
+  @Test
+  void cacheSettingsAreRead() {
+    LlmSettings s =
+        settings(
+            "llm.cacheBlockTokens", "1",
+            "llm.cacheTolerance", "0.1",
+            "llm.assert.cacheAsPlanned", "0.9");
+    assertEquals(1, s.cacheBlockTokens());
+    assertEquals(0.1, s.cacheTolerance());
+    assertEquals(0.9, s.cacheAsPlanned());
+  }
+
+  @Test
+  void cacheSettingsOutOfRangeAreRefused() {
+    assertRejected(
+        "llm.cacheBlockTokens: got 0, expected a whole number of tokens >= 1, or unset",
+        "llm.cacheBlockTokens",
+        "0");
+    assertRejected(
+        "llm.cacheTolerance: got 1.5, expected a share of the prompt tokens in [0, 1]",
+        "llm.cacheTolerance",
+        "1.5");
+    assertRejected(
+        "llm.assert.cacheAsPlanned: got 0.0, expected a share in (0, 1], e.g. 0.95",
+        "llm.assert.cacheAsPlanned",
+        "0");
+  }
+
+  @Test
+  void autoSeedIsOneClockSeedPerJvm() {
+    LlmSettings a = settings("llm.seed", "auto");
+    LlmSettings b = settings("llm.seed", "AUTO");
+    assertTrue(a.seedAuto());
+    assertEquals(LlmSettings.autoSeed(), a.seed());
+    assertEquals(a.seed(), b.seed());
+    assertTrue(a.seed() > 1_700_000_000_000L, "epoch milliseconds: " + a.seed());
+  }
+
+  @Test
+  void warmGroupsAreRead() {
+    LlmSettings s =
+        settings(
+            "llm.promptMode", "shared-prefix",
+            "llm.sharedPrefixRatio", "0.5",
+            "llm.warmupRequests", "4",
+            "llm.warmGroups", "true");
+    assertTrue(s.warmGroups());
+    assertRejected("llm.warmGroups: got \"yes\", expected true or false", "llm.warmGroups", "yes");
+  }
+
+  @Test
+  void aPromptModeOtherThanSharedPrefixDropsTheSimulationsWarmGroups() {
+    Properties properties = new Properties();
+    properties.setProperty("llm.promptMode", "unique");
+    LlmSettings s =
+        LlmSettings.from(
+            properties,
+            Map.of(
+                "promptMode", "shared-prefix",
+                "sharedPrefixRatio", "0.5",
+                "warmupRequests", "4",
+                "warmGroups", "true"),
+            name -> null);
+    assertFalse(s.warmGroups());
   }
 }

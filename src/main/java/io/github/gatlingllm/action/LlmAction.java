@@ -6,6 +6,7 @@ import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
@@ -143,8 +144,25 @@ final class LlmAction implements Action {
       byte[] bytes = RequestBodies.body(body, prompt).getBytes(StandardCharsets.UTF_8);
       io.gatling.http.client.Request request =
           http.clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
+      // Marked as sent in the order requests go out: the first sent of a group plans a miss.
+      CachePlan.Sent sent =
+          workload == null || spec.prompt() != null
+              ? null
+              : new CachePlan.Sent(
+                  workload.spec().mode(),
+                  workload.sentBefore(attribute(session, PromptFeeder.PREFIX_KEY)),
+                  identity.sharedPrefixTokens(),
+                  identity.plannedTokens(),
+                  !workload.shard().single());
       ResponseListener listener =
-          new ResponseListener(this, session, identity, workload, body.stream());
+          new ResponseListener(
+              this,
+              session,
+              identity,
+              workload,
+              body.stream(),
+              sent,
+              run.cacheServer(body.endpoint()));
       run.started(workload, spec.name());
       started = true;
       http.send(request, session, run.shareConnections(), listener);

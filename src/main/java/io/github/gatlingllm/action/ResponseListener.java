@@ -6,6 +6,8 @@ import io.gatling.http.client.Request;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.Exchange;
 import io.github.gatlingllm.metrics.RequestClassifier;
 import io.github.gatlingllm.metrics.RequestIdentity;
@@ -61,6 +63,8 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private final RequestIdentity identity;
   private final Workload workload;
   private final boolean streamed;
+  private final CachePlan.Sent sent;
+  private final CachePlan.Server cacheServer;
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
@@ -80,12 +84,16 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       Session session,
       RequestIdentity identity,
       Workload workload,
-      boolean streamed) {
+      boolean streamed,
+      CachePlan.Sent sent,
+      CachePlan.Server cacheServer) {
     this.action = action;
     this.session = session;
     this.identity = identity;
     this.workload = workload;
     this.streamed = streamed;
+    this.sent = sent;
+    this.cacheServer = cacheServer;
     start();
   }
 
@@ -221,6 +229,12 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                   action.run().settings().timeout().toMillis()));
       RequestRecord record =
           RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error());
+      if (workload != null) {
+        record =
+            record.withCache(
+                workload.name(),
+                sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
+      }
       action.run().record(workload, record);
       recorded = true;
       next = logRows(record);
@@ -241,8 +255,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   }
 
   /**
-   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT} and, with an
-   * SLO, {@code NAME SLO}; warmup requests' rows in the group {@code warmup}.
+   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT}, with an SLO
+   * {@code NAME SLO}, and with {@code llm.assert.cacheAsPlanned} and a cache plan, for a successful
+   * request, {@code NAME CACHE} (OK when the cache outcome is the planned one); warmup requests'
+   * rows in the group {@code warmup}.
    */
   private Session logRows(RequestRecord record) {
     GatlingCore gatling = action.run().gatling();
@@ -276,11 +292,31 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
           missed.isEmpty(),
           missed.isEmpty() ? null : "missed " + String.join(", ", described));
     }
+    if (action.run().settings().cacheAsPlanned() != null && ok && record.cachePlanned() != null) {
+      boolean asPlanned = record.cacheAsPlanned();
+      gatling.logRow(
+          s, name + " CACHE", startMs, end, asPlanned, asPlanned ? null : cacheMiss(record));
+    }
     s = GatlingCore.logGroupRequestTimings(s, startMs, end);
     if (!ok) {
       s = s.markAsFailed();
     }
     return warmup ? gatling.exitGroup(s, end) : s;
+  }
+
+  /** The {@code NAME CACHE} row's KO message: what the cache did against the plan. */
+  static String cacheMiss(RequestRecord record) {
+    if (record.cache() == CacheOutcome.UNKNOWN) {
+      return "cache unknown: the server reports no cached tokens";
+    }
+    return "cache "
+        + record.cache().wireName()
+        + ": "
+        + record.cachedTokens()
+        + " cached tokens, planned "
+        + record.cachePlanned().wireName()
+        + " of "
+        + record.plannedCachedTokens();
   }
 
   private static boolean isEventStream(String contentType) {

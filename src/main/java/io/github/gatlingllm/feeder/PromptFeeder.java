@@ -14,7 +14,8 @@ import java.util.Objects;
  * <p>Session keys, all prefixed {@code llm.}: {@link #WORKLOAD} (the {@link Workload}), {@link
  * #INDEX} (long), {@link #PHASE}, {@link #TEXT}, {@link #PROMPT_ID}, {@link #DIGEST}, {@link
  * #PREFIX_GROUP} (int, absent outside shared-prefix), {@link #SHARED_PREFIX_TOKENS} (int,
- * likewise), {@link #PLANNED_TOKENS} (int), {@link #CLAIM}, {@link #DONE} (boolean).
+ * likewise), {@link #PREFIX_KEY} (absent for unique prompts), {@link #PLANNED_TOKENS} (int), {@link
+ * #CLAIM}, {@link #DONE} (boolean).
  */
 public final class PromptFeeder implements Iterator<Map<String, Object>> {
 
@@ -41,6 +42,12 @@ public final class PromptFeeder implements Iterator<Map<String, Object>> {
 
   /** Session key: the group prefix's tokens. */
   public static final String SHARED_PREFIX_TOKENS = "llm.sharedPrefixTokens";
+
+  /**
+   * Session key: what a prefix cache can hold of the prompt from earlier requests of the workload
+   * (absent for unique prompts); see {@link Workload#sentBefore(String)}.
+   */
+  public static final String PREFIX_KEY = "llm.prefixKey";
 
   /** Session key: the planned prompt tokens. */
   public static final String PLANNED_TOKENS = "llm.plannedTokens";

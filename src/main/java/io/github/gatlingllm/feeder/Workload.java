@@ -1,6 +1,7 @@
 package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
 import java.util.ArrayList;
@@ -42,6 +43,9 @@ public final class Workload {
   private final PromptSource warmup;
   private final long budget;
   private final long warmupBudget;
+  private final boolean warmGroups;
+  private final boolean seedAuto;
+  private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
   private final Shard shard;
   private final Map<String, Object> doneRecord;
   private long nextWarmup;
@@ -62,7 +66,7 @@ public final class Workload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget) {
-    this(name, measured, budget, warmupBudget, Shard.SINGLE);
+    this(name, measured, budget, warmupBudget, Shard.SINGLE, false, false);
   }
 
   /**
@@ -76,6 +80,32 @@ public final class Workload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget, Shard shard) {
+    this(name, measured, budget, warmupBudget, shard, false, false);
+  }
+
+  /**
+   * A workload of which this JVM runs one shard, its warmup source warming the measured groups or
+   * not.
+   *
+   * @param name the workload's name, shown in the record and logs, never blank
+   * @param measured the measured phase's prompts, never null
+   * @param budget the whole test's measured requests, at least 1
+   * @param warmupBudget the whole test's warmup requests, at least 0
+   * @param shard the indices this JVM hands out, never null
+   * @param warmGroups whether the warmup prompts start with the measured phase's group prefixes
+   *     ({@link PromptSource#forPhaseWarmingGroups}); shared-prefix only, else ignored
+   * @param seedAuto whether the seed was picked from the clock ({@code llm.seed=auto}), for the
+   *     record
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public Workload(
+      String name,
+      PromptSource measured,
+      long budget,
+      long warmupBudget,
+      Shard shard,
+      boolean warmGroups,
+      boolean seedAuto) {
     this.name = Objects.requireNonNull(name, "name");
     this.shard = Objects.requireNonNull(shard, "shard");
     this.nextWarmup = shard.index();
@@ -89,7 +119,25 @@ public final class Workload {
     }
     this.budget = budget;
     this.warmupBudget = warmupBudget;
-    this.warmup = measured.forPhase("warmup");
+    this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;
+    this.seedAuto = seedAuto;
+    this.warmup =
+        this.warmGroups ? measured.forPhaseWarmingGroups("warmup") : measured.forPhase("warmup");
+    if (warmGroups && !this.warmGroups) {
+      LOG.warn(
+          "workload {}: warmGroups goes with shared-prefix prompts only, not {}: ignored",
+          name,
+          measured.spec().mode().wireName());
+    }
+    if (this.warmGroups && warmupBudget < measured.spec().groups()) {
+      LOG.warn(
+          "workload {}: warmGroups with {} warmup requests warms {} of its {} prefix groups: the"
+              + " other groups' first measured requests are planned as misses",
+          name,
+          warmupBudget,
+          warmupBudget,
+          measured.spec().groups());
+    }
     measured.warm();
     if (warmupBudget > 0) {
       warmup.warm();
@@ -176,10 +224,31 @@ public final class Workload {
       record.put(PromptFeeder.PREFIX_GROUP, prompt.prefixGroup());
       record.put(PromptFeeder.SHARED_PREFIX_TOKENS, prompt.sharedPrefixTokens());
     }
+    String prefixKey = prefixKey(source, prompt);
+    if (prefixKey != null) {
+      record.put(PromptFeeder.PREFIX_KEY, prefixKey);
+    }
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
     record.put(PromptFeeder.DONE, false);
     record.put(PromptFeeder.CLAIM, new AtomicBoolean());
     return record;
+  }
+
+  /**
+   * What a prefix cache can hold of a prompt from earlier requests of this workload: {@code repeat}
+   * (the one repeated prompt, warmup included), {@code <prefix phase>:g<group>} (a shared-prefix
+   * group prefix: the warmup phase's own, or with warm groups the measured phase's), or null
+   * (unique prompts share nothing but the chat template).
+   */
+  static String prefixKey(PromptSource source, Prompt prompt) {
+    switch (source.spec().mode()) {
+      case REPEAT:
+        return "repeat";
+      case SHARED_PREFIX:
+        return source.prefixPhase() + ":g" + prompt.prefixGroup();
+      default:
+        return null;
+    }
   }
 
   /**
@@ -199,6 +268,36 @@ public final class Workload {
     if ("warmup".equals(phase)) {
       warmupInFlight++;
     }
+  }
+
+  /**
+   * A request whose prompt has this prefix key is being sent: says whether a request with the same
+   * key was sent before it in this run (warmup included), and marks the key as sent. Called in the
+   * order requests are sent (their start), so "the first request of a group" is the first sent.
+   *
+   * @param prefixKey the record's {@link PromptFeeder#PREFIX_KEY}, or null (never sent before)
+   * @return true when a request with this key was sent before
+   */
+  public synchronized boolean sentBefore(String prefixKey) {
+    return prefixKey != null && !sentPrefixes.add(prefixKey);
+  }
+
+  /**
+   * Whether the warmup phase warms the measured phase's prefix groups.
+   *
+   * @return true for a shared-prefix workload built with warm groups
+   */
+  public boolean warmGroups() {
+    return warmGroups;
+  }
+
+  /**
+   * Whether the seed was picked from the clock ({@code llm.seed=auto}).
+   *
+   * @return true when it was
+   */
+  public boolean seedAuto() {
+    return seedAuto;
   }
 
   /**

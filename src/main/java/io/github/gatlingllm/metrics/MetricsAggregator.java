@@ -259,7 +259,7 @@ public final class MetricsAggregator {
    * percentiles that are exact while the values take at most {@link #EXACT_LIMIT} distinct
    * thousandths, else from a histogram rounded to its 3 significant digits.
    */
-  private static final class Metric {
+  static final class Metric {
     private static final double SCALE = 1000.0;
     final ConcurrentHistogram histogram = new ConcurrentHistogram(3);
     final ConcurrentHashMap<Long, LongAdder> exact = new ConcurrentHashMap<>();

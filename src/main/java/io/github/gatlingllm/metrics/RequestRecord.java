@@ -34,6 +34,15 @@ import java.util.Objects;
  * @param httpStatus the response status, or null if none
  * @param status how the request ended, never null
  * @param error a short, scrubbed description of what went wrong, or null
+ * @param workload the name of the prompt workload the request's prompt came from, or null (a
+ *     request with its own prompt)
+ * @param plannedCachedTokens the prompt tokens its {@link CachePlan} expects from the server's
+ *     prefix cache, or null when there is no plan; at least 0
+ * @param cachePlanned what the plan expects: {@link CacheOutcome#HIT} or {@link CacheOutcome#MISS},
+ *     or null when there is no plan
+ * @param cache what the request got against the plan, or null when there is no plan
+ * @param cacheWarmStart whether the server's cache held more of this prompt than any request of the
+ *     test could have put there ({@link CachePlan#warmStart}), or null when there is no plan
  */
 public record RequestRecord(
     String request,
@@ -59,7 +68,12 @@ public record RequestRecord(
     String finishReason,
     Integer httpStatus,
     RequestStatus status,
-    String error) {
+    String error,
+    String workload,
+    Integer plannedCachedTokens,
+    CacheOutcome cachePlanned,
+    CacheOutcome cache,
+    Boolean cacheWarmStart) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -77,6 +91,13 @@ public record RequestRecord(
     nonNegative("prompt_tokens", promptTokens);
     nonNegative("cached_tokens", cachedTokens);
     nonNegative("completion_tokens", completionTokens);
+    nonNegative("planned_cached_tokens", plannedCachedTokens);
+    if (cachePlanned != null
+        && cachePlanned != CacheOutcome.HIT
+        && cachePlanned != CacheOutcome.MISS) {
+      throw new IllegalArgumentException(
+          "cache_planned must be hit, miss or null, got " + cachePlanned.wireName());
+    }
     if (promptTokensExact && promptTokens == null) {
       throw new IllegalArgumentException("prompt_tokens_exact is true but prompt_tokens is null");
     }
@@ -95,6 +116,151 @@ public record RequestRecord(
         time("itl_ms", v);
       }
     }
+  }
+
+  /**
+   * A record without a workload or cache plan (as written before they were recorded).
+   *
+   * @param request the request name, never null
+   * @param phase the phase, or null
+   * @param index the request index within its phase, or null
+   * @param promptId the prompt's id, or null
+   * @param digest the prompt's digest, or null
+   * @param prefixGroup the shared-prefix group, or null
+   * @param sharedPrefixTokens the group prefix's tokens, or null
+   * @param plannedTokens the planned prompt size in tokens, or null
+   * @param startMs the request start, epoch milliseconds
+   * @param promptTokens prompt tokens, or null
+   * @param promptTokensExact whether {@code promptTokens} is the server's count
+   * @param cachedTokens prompt tokens served from the server's prefix cache, or null
+   * @param completionTokens output tokens, or null
+   * @param completionTokensExact whether {@code completionTokens} is the server's count
+   * @param ttftMs time to first token, or null
+   * @param timeToFirstEventMs time to the first SSE message, or null
+   * @param itlMs inter-token latencies, or null
+   * @param tpotMs time per output token after the first, or null
+   * @param e2eMs start to end of the response, or null
+   * @param outputTokensPerS output tokens per second of this request, or null
+   * @param finishReason the server's {@code finish_reason}, or null
+   * @param httpStatus the response status, or null if none
+   * @param status how the request ended, never null
+   * @param error a short description of what went wrong, or null
+   */
+  public RequestRecord(
+      String request,
+      String phase,
+      Long index,
+      String promptId,
+      String digest,
+      Integer prefixGroup,
+      Integer sharedPrefixTokens,
+      Integer plannedTokens,
+      long startMs,
+      Integer promptTokens,
+      boolean promptTokensExact,
+      Integer cachedTokens,
+      Integer completionTokens,
+      boolean completionTokensExact,
+      Double ttftMs,
+      Double timeToFirstEventMs,
+      List<Double> itlMs,
+      Double tpotMs,
+      Double e2eMs,
+      Double outputTokensPerS,
+      String finishReason,
+      Integer httpStatus,
+      RequestStatus status,
+      String error) {
+    this(
+        request,
+        phase,
+        index,
+        promptId,
+        digest,
+        prefixGroup,
+        sharedPrefixTokens,
+        plannedTokens,
+        startMs,
+        promptTokens,
+        promptTokensExact,
+        cachedTokens,
+        completionTokens,
+        completionTokensExact,
+        ttftMs,
+        timeToFirstEventMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerS,
+        finishReason,
+        httpStatus,
+        status,
+        error,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /**
+   * This record with its workload and cache plan.
+   *
+   * @param workload the prompt workload's name, or null
+   * @param plan the request's cache plan, or null when there is none
+   * @return a new record; with a plan, {@code cache} is {@code plan.outcome(cachedTokens)}
+   */
+  public RequestRecord withCache(String workload, CachePlan plan) {
+    return new RequestRecord(
+        request,
+        phase,
+        index,
+        promptId,
+        digest,
+        prefixGroup,
+        sharedPrefixTokens,
+        plannedTokens,
+        startMs,
+        promptTokens,
+        promptTokensExact,
+        cachedTokens,
+        completionTokens,
+        completionTokensExact,
+        ttftMs,
+        timeToFirstEventMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerS,
+        finishReason,
+        httpStatus,
+        status,
+        error,
+        workload,
+        plan == null ? null : plan.plannedCachedTokens(),
+        plan == null ? null : plan.expected(),
+        plan == null ? null : plan.outcome(cachedTokens),
+        plan == null ? null : plan.warmStart(cachedTokens));
+  }
+
+  /**
+   * Whether the request's cache outcome is what its plan expects.
+   *
+   * @return true for a hit where a hit is planned and a miss where a miss is; false otherwise or
+   *     without a plan
+   */
+  public boolean cacheAsPlanned() {
+    return cachePlanned != null && cache == cachePlanned;
+  }
+
+  /**
+   * Whether the server's cache held more of this request's prompt than the run could have put
+   * there: a miss was planned (nothing sent before could be reused) and it got an unplanned hit.
+   *
+   * @return true for a request that reveals a warm start
+   */
+  public boolean warmStart() {
+    return cachePlanned == CacheOutcome.MISS && cache == CacheOutcome.UNPLANNED_HIT;
   }
 
   /**

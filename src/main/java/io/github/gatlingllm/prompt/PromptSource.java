@@ -67,6 +67,8 @@ public final class PromptSource {
   private final Map<Integer, Filler> fillers = new ConcurrentHashMap<>();
   private final Map<Long, Markers> markerBlocks = new ConcurrentHashMap<>();
   private final Map<RepeatKey, Prompt> repeated;
+  private final String prefixPhase;
+  private final boolean roundRobinGroups;
   private volatile int[] wordTokens;
 
   /**
@@ -89,7 +91,7 @@ public final class PromptSource {
       String caseId,
       String phase,
       int inputTokens) {
-    this(spec, counter, seed, caseId, phase, inputTokens, new ConcurrentHashMap<>());
+    this(spec, counter, seed, caseId, phase, inputTokens, new ConcurrentHashMap<>(), phase, false);
   }
 
   private PromptSource(
@@ -99,7 +101,9 @@ public final class PromptSource {
       String caseId,
       String phase,
       int inputTokens,
-      Map<RepeatKey, Prompt> repeated) {
+      Map<RepeatKey, Prompt> repeated,
+      String prefixPhase,
+      boolean roundRobinGroups) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.counter = Objects.requireNonNull(counter, "counter");
     this.caseId = Objects.requireNonNull(caseId, "caseId");
@@ -110,10 +114,13 @@ public final class PromptSource {
     this.seed = seed;
     this.inputTokens = inputTokens;
     this.repeated = repeated;
+    this.prefixPhase = Objects.requireNonNull(prefixPhase, "prefixPhase");
+    this.roundRobinGroups = roundRobinGroups;
     String namespace = seed + ":" + caseId + ":" + phase;
     this.requestLabel = (namespace + ":request:").getBytes(StandardCharsets.UTF_8);
     this.groupLabel = (namespace + ":group:").getBytes(StandardCharsets.UTF_8);
-    this.prefixLabel = (namespace + ":prefix:").getBytes(StandardCharsets.UTF_8);
+    this.prefixLabel =
+        (seed + ":" + caseId + ":" + prefixPhase + ":prefix:").getBytes(StandardCharsets.UTF_8);
     if (spec.mode() != PromptMode.REPEAT && inputTokens < MIN_CONTROLLED_TOKENS) {
       LOG.warn(
           "input tokens {} is below {}: {} prompts will overshoot their target and cannot hold"
@@ -132,7 +139,37 @@ public final class PromptSource {
    * @return a new source with its own digests
    */
   public PromptSource forPhase(String otherPhase) {
-    return new PromptSource(spec, counter, seed, caseId, otherPhase, inputTokens, repeated);
+    return new PromptSource(
+        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, otherPhase, false);
+  }
+
+  /**
+   * The same case in another phase whose shared-prefix prompts start with this phase's group
+   * prefixes, to warm them: request {@code i} of that phase takes group {@code i mod groups} (round
+   * robin, so the first {@code groups} requests cover every group) and this phase's prefix of that
+   * group, then its own phase's nonce and filler. Not part of the reference generator: its prompts
+   * differ from {@link #forPhase(String)}'s, and so does its digest. In other modes, the same as
+   * {@link #forPhase(String)}.
+   *
+   * @param otherPhase the other phase's name, e.g. {@code warmup}, never null
+   * @return a new source with its own digests
+   */
+  public PromptSource forPhaseWarmingGroups(String otherPhase) {
+    if (spec.mode() != PromptMode.SHARED_PREFIX) {
+      return forPhase(otherPhase);
+    }
+    return new PromptSource(
+        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, prefixPhase, true);
+  }
+
+  /**
+   * The phase whose group prefixes this source's shared-prefix prompts start with: its own phase,
+   * or for a {@link #forPhaseWarmingGroups} source, the phase it warms.
+   *
+   * @return never null
+   */
+  public String prefixPhase() {
+    return prefixPhase;
   }
 
   /**
@@ -481,6 +518,9 @@ public final class PromptSource {
   }
 
   private int group(long index) {
+    if (roundRobinGroups) {
+      return (int) Long.remainderUnsigned(index, spec.groups());
+    }
     MessageDigest sha = Hashing.sha256();
     sha.update(groupLabel);
     sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));

@@ -7,6 +7,8 @@ import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.CacheAggregator;
+import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -22,6 +24,8 @@ import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import io.github.gatlingllm.target.ServerInfo;
 import io.github.gatlingllm.target.ServerProbe;
+import io.github.gatlingllm.token.ChatTemplateLead;
+import io.github.gatlingllm.token.HuggingFaceTokenCounter;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.lang.management.ManagementFactory;
@@ -78,6 +82,8 @@ public final class RunContext {
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
+  private final AtomicLong warmStarts = new AtomicLong();
+  private final Map<Endpoint, CachePlan.Server> cacheServers;
   private final AtomicLong staleConnectionResends = new AtomicLong();
   private final Thread shutdownHook;
 
@@ -114,7 +120,8 @@ public final class RunContext {
       warnAboutTarget();
     }
     try {
-      this.recorder = new RunRecorder(protocol.folders(), settings.slo());
+      this.recorder =
+          new RunRecorder(protocol.folders(), settings.slo(), settings.cacheTolerance());
     } catch (java.io.UncheckedIOException e) {
       if (simulator != null) {
         simulator.close();
@@ -129,6 +136,21 @@ public final class RunContext {
     }
     this.serverWatch =
         ServerWatch.start(settings, baseUrl, simulator == null ? null : simulator.config());
+    Map<Endpoint, CachePlan.Server> servers = new java.util.EnumMap<>(Endpoint.class);
+    for (Endpoint endpoint : Endpoint.values()) {
+      servers.put(endpoint, cacheServer(endpoint, settings, counter, simulator, server));
+    }
+    this.cacheServers = java.util.Collections.unmodifiableMap(servers);
+    CachePlan.Server chat = cacheServers.get(Endpoint.CHAT);
+    LOG.info(
+        "cache plan: blocks of {} ({}), a chat template lead of {}, counts {}",
+        tokens(chat.blockTokens()),
+        settings.cacheBlockTokens() != null ? "llm.cacheBlockTokens" : "the server's",
+        chat.templateKnown() ? tokens(chat.templateTokens()) : "unknown tokens",
+        chat.exact()
+            ? "in the server's tokens"
+            : "estimated (llm.tokenizer=estimate against a real server: give it the model's"
+                + " tokenizer for exact plans)");
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     gatling.onTermination(this::terminate);
@@ -300,6 +322,55 @@ public final class RunContext {
   }
 
   /**
+   * What the cache plan knows of the server for requests to an endpoint: its granularity ({@code
+   * llm.cacheBlockTokens}, else the embedded simulator's block size, llama.cpp's single token, or
+   * 16), the chat template's leading tokens (completions: none) and whether the prompts are counted
+   * in the server's tokens.
+   *
+   * @param endpoint the request's endpoint
+   * @return never null
+   */
+  public CachePlan.Server cacheServer(Endpoint endpoint) {
+    return cacheServers.get(endpoint);
+  }
+
+  /** The engine name the probe gives a separately started embedded simulator. */
+  private static final String SIMULATOR_ENGINE = "gatling-llm simulator";
+
+  private static CachePlan.Server cacheServer(
+      Endpoint endpoint,
+      LlmSettings settings,
+      TokenCounter counter,
+      Simulator simulator,
+      ServerInfo server) {
+    String engine = server == null ? null : server.engine();
+    boolean simulated = simulator != null || SIMULATOR_ENGINE.equals(engine);
+    int block;
+    if (settings.cacheBlockTokens() != null) {
+      block = settings.cacheBlockTokens();
+    } else if (simulator != null) {
+      block = simulator.config().blockSize();
+    } else if ("llama.cpp".equals(engine)) {
+      block = 1;
+    } else {
+      block = DEFAULT_CACHE_BLOCK_TOKENS;
+    }
+    ChatTemplateLead lead =
+        endpoint != Endpoint.CHAT
+            ? ChatTemplateLead.NONE
+            : simulated ? ChatTemplateLead.chatMl(counter) : ChatTemplateLead.ofTemplate(counter);
+    boolean exact = simulated || counter instanceof HuggingFaceTokenCounter;
+    return new CachePlan.Server(lead.tokens(), lead.known(), block, exact);
+  }
+
+  private static String tokens(int n) {
+    return n + (n == 1 ? " token" : " tokens");
+  }
+
+  /** The cache granularity assumed of a server that does not say (vLLM's default block size). */
+  static final int DEFAULT_CACHE_BLOCK_TOKENS = 16;
+
+  /**
    * Names a request of this run, for the goodput report.
    *
    * @param name the request name
@@ -343,6 +414,22 @@ public final class RunContext {
     recorder.record(record);
     serverWatch.record(workload, record);
     inFlight.decrementAndGet();
+    if (record.warmStart() && warmStarts.incrementAndGet() == 1) {
+      LOG.warn(
+          "WARM START: {}",
+          CacheAggregator.warmStartText(recorder.cache().warmStarts())
+              + " (request "
+              + record.request()
+              + ", "
+              + record.phase()
+              + " "
+              + record.index()
+              + ": "
+              + record.cachedTokens()
+              + " cached tokens, planned "
+              + record.plannedCachedTokens()
+              + ")");
+    }
   }
 
   /**
@@ -402,10 +489,12 @@ public final class RunContext {
         LOG.warn(
             "{} LLM requests were still in flight when the run ended: they are not recorded", open);
       }
-      Map<String, Object> info = runInfo().toMap();
+      Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
+      info.put("cache", cacheParameters());
       serverWatch.addTo(info);
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
+      reportCache();
       if (!interrupted) {
         IndexLink.onExit(folder);
       }
@@ -441,6 +530,30 @@ public final class RunContext {
       if (shortfall != null) {
         LOG.error("{} (llm.assert.goodputRatio, request {})", shortfall, name);
       }
+    }
+  }
+
+  /** What the cache plan knew of the server, for {@code llm-run.json}'s {@code cache}. */
+  private Map<String, Object> cacheParameters() {
+    CachePlan.Server chat = cacheServers.get(Endpoint.CHAT);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("block_tokens", chat.blockTokens());
+    m.put("template_tokens", chat.templateKnown() ? chat.templateTokens() : null);
+    m.put("template_known", chat.templateKnown());
+    m.put("exact_counts", chat.exact());
+    return m;
+  }
+
+  private void reportCache() {
+    String line = recorder.cache().describe();
+    if (line == null) {
+      return;
+    }
+    boolean asPlanned = CacheAggregator.AS_PLANNED.equals(recorder.cache().verdict());
+    if (asPlanned && recorder.cache().warmStarts() == 0) {
+      LOG.info("{}", line);
+    } else {
+      LOG.warn("{}", line);
     }
   }
 
@@ -508,9 +621,13 @@ public final class RunContext {
     Map<String, RunInfo.Phase> phases = new LinkedHashMap<>();
     phases.put("warmup", new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
     phases.put("measured", new RunInfo.Phase(m.handedOut(), m.digest()));
+    Map<String, Object> spec = new LinkedHashMap<>(m.spec().toRecord());
+    if (w.warmGroups()) {
+      spec.put("warm_groups", true);
+    }
     return new RunInfo.Prompts(
         w.name(),
-        m.spec().toRecord(),
+        spec,
         PromptSource.GENERATOR_VERSION,
         m.seed(),
         m.caseId(),
@@ -518,7 +635,8 @@ public final class RunContext {
         m.counter().identity(),
         phases,
         m.spec().sharedPrefixRatio(),
-        List.copyOf(requestNames));
+        List.copyOf(requestNames),
+        w.seedAuto() ? Boolean.TRUE : null);
   }
 
   /**

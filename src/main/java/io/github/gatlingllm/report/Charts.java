@@ -390,6 +390,84 @@ final class Charts {
     return frame(id, title, drawn, axes, marks.toString());
   }
 
+  /** A category of a range chart: its median as a bar, a whisker up to its 99th percentile. */
+  record Range(String label, double p50, double p99, long count) {}
+
+  /**
+   * Bars at each category's median with a whisker up to its 99th percentile, e.g. TTFT by cache
+   * outcome. Each bar's tooltip gives the label, p50, p99 (to the thousandth) and the count.
+   *
+   * @param id the chart id
+   * @param title the title
+   * @param yUnit the y unit
+   * @param ranges the categories
+   * @return the SVG
+   */
+  static String ranges(String id, String title, String yUnit, List<Range> ranges) {
+    if (ranges.isEmpty()) {
+      return empty(id, title);
+    }
+    double top = 0;
+    for (Range r : ranges) {
+      top = Math.max(top, Math.max(r.p50(), r.p99()));
+    }
+    top = top <= 0 ? 1 : top;
+    double slot = (double) PLOT_W / ranges.size();
+    StringBuilder marks = new StringBuilder();
+    for (int i = 0; i < ranges.size(); i++) {
+      Range r = ranges.get(i);
+      double h = PLOT_H * r.p50() / top;
+      double x0 = LEFT + i * slot + slot * 0.2;
+      double w = slot * 0.6;
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<rect class=\"mark bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                  + "<title>%s: p50 %s, p99 %s %s (%d requests)</title></rect>",
+              x0,
+              TOP + PLOT_H - h,
+              w,
+              Math.max(1, h),
+              ReportPage.esc(r.label()),
+              Decimals.ms(r.p50()),
+              Decimals.ms(r.p99()),
+              ReportPage.esc(yUnit),
+              r.count()));
+      double y50 = TOP + PLOT_H - h;
+      double y99 = TOP + PLOT_H - PLOT_H * r.p99() / top;
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"reference\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                  + "<line class=\"reference\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+              x0 + w / 2,
+              x0 + w / 2,
+              y50,
+              y99,
+              x0 + w / 4,
+              x0 + 3 * w / 4,
+              y99,
+              y99));
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+              x0 + w / 2,
+              TOP + PLOT_H + 14,
+              ReportPage.esc(r.label())));
+    }
+    String axes =
+        String.format(
+                Locale.ROOT,
+                "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+                LEFT,
+                TOP + PLOT_H,
+                LEFT + PLOT_W,
+                TOP + PLOT_H)
+            + yTicks(0, top, yUnit);
+    return frame(id, title, ranges.size(), axes, marks.toString());
+  }
+
   private static String empty(String id, String title) {
     return frame(
         id,

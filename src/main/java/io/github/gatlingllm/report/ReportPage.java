@@ -18,7 +18,8 @@ import java.util.Map;
  * phase the counts by status, requests/s, output tokens/s and the TTFT, ITL, TPOT and E2E
  * distributions (milliseconds to the microsecond, such as 2.517); and charts of the measured
  * requests (TTFT and ITL histograms, TTFT and output tokens/s over time, in-flight requests over
- * time, cache-hit ratio per prefix group against the plan).
+ * time); the prefix cache against its plan ({@link CacheSection}: a warm-start warning at the top,
+ * verdicts, outcomes, latency by cache outcome, per prefix group, and their charts).
  *
  * <p>One self-contained file: the charts are inline SVG drawn here, and a 20-line inline script
  * only checks, once the page is laid out, that each chart drew its marks (it sets {@code
@@ -100,6 +101,12 @@ public final class ReportPage {
     if (Boolean.TRUE.equals(run.get("interrupted"))) {
       html.append(
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
+    }
+    Map<?, ?> cache = run.get("cache") instanceof Map<?, ?> c ? c : null;
+    if (cache != null && Boolean.TRUE.equals(cache.get("warm_start"))) {
+      html.append("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: ")
+          .append(esc(cache.get("warm_start_message")))
+          .append("</strong></p>\n");
     }
     if (run.get("merged_from") instanceof List<?> sources) {
       html.append("<p>Merged from ")
@@ -208,6 +215,9 @@ public final class ReportPage {
         html.append("</table>\n");
       }
     }
+    if (cache != null && cache.get("workloads") instanceof List<?> series && !series.isEmpty()) {
+      html.append(CacheSection.render(cache));
+    }
     html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
     html.append("<h2>Charts</h2>\n").append(charts(requests, run));
     html.append("<h2>Run record</h2>\n<details><summary>llm-run.json</summary><pre>")
@@ -310,7 +320,10 @@ public final class ReportPage {
             doubles(ttft)));
     html.append(tokensOverTime(rs, t0));
     html.append(inFlight(rs, t0));
-    html.append(cacheByGroup(rs));
+    html.append(CacheSection.bySeries(rs));
+    html.append(CacheSection.byGroup(rs));
+    html.append(CacheSection.latency("ttft-by-cache", "TTFT", rs, RequestRecord::ttftMs));
+    html.append(CacheSection.latency("e2e-by-cache", "E2E", rs, RequestRecord::e2eMs));
     return html.append("</div>\n").toString();
   }
 
@@ -390,39 +403,6 @@ public final class ReportPage {
         xs,
         max,
         true);
-  }
-
-  /** Per prefix group: cached / prompt tokens, against the planned shared share of the prompt. */
-  private static String cacheByGroup(List<RequestRecord> rs) {
-    java.util.TreeMap<Integer, long[]> byGroup =
-        new java.util.TreeMap<>(
-            java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()));
-    for (RequestRecord r : rs) {
-      if (r.status() != RequestStatus.OK || r.cachedTokens() == null || r.promptTokens() == null) {
-        continue;
-      }
-      long[] sums = byGroup.computeIfAbsent(r.prefixGroup(), g -> new long[4]);
-      sums[0] += r.cachedTokens();
-      sums[1] += r.promptTokens();
-      if (r.sharedPrefixTokens() != null && r.plannedTokens() != null) {
-        sums[2] += r.sharedPrefixTokens();
-        sums[3] += r.plannedTokens();
-      }
-    }
-    List<Charts.Bar> bars = new ArrayList<>();
-    for (Map.Entry<Integer, long[]> e : byGroup.entrySet()) {
-      long[] s = e.getValue();
-      bars.add(
-          new Charts.Bar(
-              e.getKey() == null ? "all" : "group " + e.getKey(),
-              s[1] == 0 ? 0 : (double) s[0] / s[1],
-              s[3] == 0 ? null : (double) s[2] / s[3]));
-    }
-    return Charts.bars(
-        "cache-by-group",
-        "Cache-hit ratio per prefix group (red: planned shared share)",
-        "cached / prompt tokens",
-        bars);
   }
 
   private static double[] doubles(List<Double> values) {

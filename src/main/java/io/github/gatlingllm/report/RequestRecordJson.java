@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.metrics.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.io.IOException;
@@ -21,12 +22,17 @@ import java.util.Objects;
  * index, prompt_id, digest, prefix_group, shared_prefix_tokens, planned_tokens, start_ms,
  * prompt_tokens, prompt_tokens_exact, cached_tokens, completion_tokens, completion_tokens_exact,
  * ttft_ms, time_to_first_event_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s, finish_reason,
- * http_status, status, error}; {@code itl_ms} only when asked for. Times are milliseconds with
- * microsecond precision, each written as the shortest decimal that reads back as its value ({@code
- * 2.517}, {@code 0.25}, {@code 34}); older files wrote whole milliseconds and are read the same
- * way. Null means not measured (see {@link io.github.gatlingllm.metrics.RequestTimer} for the
- * definitions). These names and meanings are read by users' scripts: fields may be added, never
- * renamed or given another meaning.
+ * http_status, status, error, workload, planned_cached_tokens, cache_planned, cache,
+ * cache_warm_start}; {@code itl_ms} only when asked for. {@code workload} is the prompt workload's
+ * name, {@code planned_cached_tokens} the request's {@link io.github.gatlingllm.metrics.CachePlan},
+ * {@code cache_planned} what it expects ({@code hit} or {@code miss}), {@code cache} the outcome
+ * ({@code hit}, {@code partial}, {@code miss}, {@code unplanned_hit}, {@code unknown}) and {@code
+ * cache_warm_start} whether the cache held more of the prompt than the test could have put there;
+ * the last four null without a cache plan. Times are milliseconds with microsecond precision, each
+ * written as the shortest decimal that reads back as its value ({@code 2.517}, {@code 0.25}, {@code
+ * 34}); older files wrote whole milliseconds and are read the same way. Null means not measured
+ * (see {@link io.github.gatlingllm.metrics.RequestTimer} for the definitions). These names and
+ * meanings are read by users' scripts: fields may be added, never renamed or given another meaning.
  */
 public final class RequestRecordJson {
 
@@ -108,6 +114,16 @@ public final class RequestRecordJson {
     writeInt(g, "http_status", r.httpStatus());
     g.writeStringField("status", r.status().wireName());
     writeString(g, "error", r.error());
+    writeString(g, "workload", r.workload());
+    writeInt(g, "planned_cached_tokens", r.plannedCachedTokens());
+    writeString(g, "cache_planned", r.cachePlanned() == null ? null : r.cachePlanned().wireName());
+    writeString(g, "cache", r.cache() == null ? null : r.cache().wireName());
+    g.writeFieldName("cache_warm_start");
+    if (r.cacheWarmStart() == null) {
+      g.writeNull();
+    } else {
+      g.writeBoolean(r.cacheWarmStart());
+    }
     g.writeEndObject();
   }
 
@@ -169,7 +185,22 @@ public final class RequestRecordJson {
         text(n, "finish_reason"),
         intValue(n, "http_status"),
         RequestStatus.fromWireName(status),
-        text(n, "error"));
+        text(n, "error"),
+        text(n, "workload"),
+        intValue(n, "planned_cached_tokens"),
+        outcome(n, "cache_planned"),
+        outcome(n, "cache"),
+        present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"));
+  }
+
+  private static CacheOutcome outcome(JsonNode n, String key) {
+    String value = text(n, key);
+    try {
+      return value == null ? null : CacheOutcome.fromWireName(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "request record field \"" + key + "\": " + e.getMessage(), e);
+    }
   }
 
   private static void writeString(JsonGenerator g, String key, String value) throws IOException {

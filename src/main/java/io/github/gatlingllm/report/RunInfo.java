@@ -53,7 +53,8 @@ public record RunInfo(
    *
    * @param workload its name
    * @param spec the prompt spec's record ({@code mode}, and for shared-prefix {@code
-   *     shared_prefix_ratio} and {@code prefix_groups})
+   *     shared_prefix_ratio}, {@code prefix_groups} and, when the warmup warms the measured groups,
+   *     {@code warm_groups: true})
    * @param generatorVersion the prompt generator's version
    * @param seed the seed
    * @param caseId the case id
@@ -62,6 +63,8 @@ public record RunInfo(
    * @param phases {@code warmup} and {@code measured}, each with its requests and digest
    * @param plannedSharedShare the shared-prefix ratio, or null
    * @param requestNames the names of the LLM requests that sent its prompts, in first-use order
+   * @param seedAuto true when the seed was picked from the clock ({@code llm.seed=auto}); null
+   *     (absent) otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Prompts(
@@ -74,7 +77,8 @@ public record RunInfo(
       Map<String, Object> tokenizer,
       Map<String, Phase> phases,
       Double plannedSharedShare,
-      List<String> requestNames) {}
+      List<String> requestNames,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean seedAuto) {}
 
   /**
    * Which shard of a test run on several machines a run was ({@code llm.shard}, or {@code

@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.gatlingllm.metrics.CacheAggregator;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -51,6 +52,7 @@ public final class RunRecorder implements AutoCloseable {
   private final Path scratch;
   private final BufferedWriter requests;
   private final MetricsAggregator aggregator;
+  private final CacheAggregator cache;
   private final long startedMs = System.currentTimeMillis();
   private long recorded;
   private boolean finished;
@@ -73,8 +75,21 @@ public final class RunRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the scratch folder cannot be made
    */
   public RunRecorder(RunFolders folders, Slo slo) {
+    this(folders, slo, io.github.gatlingllm.LlmSettings.DEFAULT_CACHE_TOLERANCE);
+  }
+
+  /**
+   * Starts recording, checking each request against an SLO and the cache against its plan.
+   *
+   * @param folders the results folder listed before the run
+   * @param slo the objectives of goodput, {@link Slo#NONE} for none
+   * @param cacheTolerance the cache verdict's tolerance, in [0, 1] ({@link CacheAggregator})
+   * @throws UncheckedIOException if the scratch folder cannot be made
+   */
+  public RunRecorder(RunFolders folders, Slo slo, double cacheTolerance) {
     this.folders = Objects.requireNonNull(folders, "folders");
     this.aggregator = new MetricsAggregator(slo);
+    this.cache = new CacheAggregator(cacheTolerance);
     try {
       Files.createDirectories(folders.results());
       this.scratch =
@@ -103,6 +118,7 @@ public final class RunRecorder implements AutoCloseable {
       }
       // Under the lock, so that llm-run.json's metrics count exactly the lines of the file.
       aggregator.add(record);
+      cache.add(record);
       try {
         requests.write(line);
         requests.write('\n');
@@ -125,6 +141,15 @@ public final class RunRecorder implements AutoCloseable {
   }
 
   /**
+   * The cache against its plan, so far.
+   *
+   * @return the live aggregator
+   */
+  public CacheAggregator cache() {
+    return cache;
+  }
+
+  /**
    * How many requests were recorded.
    *
    * @return the count
@@ -138,7 +163,8 @@ public final class RunRecorder implements AutoCloseable {
    * llm-run.json} and {@code llm-report.html} there. Runs once; later calls return the same folder.
    *
    * @param runInfo the run's settings, prompts and server facts, as JSON-ready ordered maps; the
-   *     metrics, status totals and timestamps are added here
+   *     metrics, status totals and timestamps are added here, and {@code cache} (from its {@code
+   *     cache} map of plan parameters, if any) after the metrics
    * @param interrupted whether the run was stopped before it ended
    * @param reportHtml renders the report page from the finished run record and the requests read
    *     back from {@code llm-requests.jsonl}; {@code llm-requests.csv} is written beside it
@@ -182,6 +208,8 @@ public final class RunRecorder implements AutoCloseable {
       record.put("ended_at", Instant.now().toString());
       record.put("requests_recorded", recorded);
       record.put("metrics", aggregator.summary().toRecord());
+      Object parameters = record.remove("cache");
+      record.put("cache", cache.toRecord(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
       Files.writeString(target.resolve(RUN_FILE), JSON.writeValueAsString(record) + "\n");
       List<RequestRecord> requests = RequestsFile.read(target.resolve(REQUESTS_FILE));
       RequestsFile.writeCsv(requests, target.resolve(RequestsFile.CSV_FILE));
@@ -191,6 +219,11 @@ public final class RunRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the LLM run record", e);
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cast(Map<?, ?> map) {
+    return (Map<String, Object>) map;
   }
 
   /** Flushes what was recorded, without finishing. */

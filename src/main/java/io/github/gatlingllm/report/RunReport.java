@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.gatlingllm.metrics.CacheAggregator;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
@@ -40,6 +41,10 @@ public final class RunReport {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** The plan parameters of {@code llm-run.json}'s {@code cache}, kept when it is recomputed. */
+  static final List<String> CACHE_PARAMETERS =
+      List.of("block_tokens", "template_tokens", "template_known", "exact_counts");
 
   private final Map<String, Object> record;
   private final List<RequestRecord> requests;
@@ -117,6 +122,24 @@ public final class RunReport {
       aggregator.add(r);
     }
     record.put("metrics", aggregator.summary().toRecord());
+    Map<String, Object> parameters = new LinkedHashMap<>();
+    double tolerance = io.github.gatlingllm.LlmSettings.DEFAULT_CACHE_TOLERANCE;
+    if (record.remove("cache") instanceof Map<?, ?> recorded) {
+      // What the plan knew of the server, as recorded; the figures are recomputed.
+      for (String key : CACHE_PARAMETERS) {
+        if (recorded.containsKey(key)) {
+          parameters.put(key, recorded.get(key));
+        }
+      }
+      if (recorded.get("tolerance") instanceof Number t) {
+        tolerance = t.doubleValue();
+      }
+    }
+    CacheAggregator cache = new CacheAggregator(tolerance);
+    for (RequestRecord r : requests) {
+      cache.add(r);
+    }
+    record.put("cache", cache.toRecord(parameters));
     return new RunReport(record, requests, List.copyOf(warnings));
   }
 

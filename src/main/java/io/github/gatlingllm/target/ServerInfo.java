@@ -11,7 +11,8 @@ import java.util.Map;
  *
  * @param engine the serving engine: {@code llama.cpp} (from {@code /props}' {@code build_info} or a
  *     model {@code owned_by: llamacpp}), {@code vLLM} ({@code owned_by: vllm}), {@code SGLang}
- *     ({@code owned_by: sglang}); null if not recognized
+ *     ({@code owned_by: sglang}), {@code gatling-llm simulator} ({@code owned_by: gatling-llm}: the
+ *     embedded simulator started on its own); null if not recognized
  * @param version the engine's build or version: llama.cpp's {@code /props} {@code build_info} (e.g.
  *     {@code b11669-Debian}), else {@code /version}'s {@code version}; null if not reported
  * @param models the served model ids of {@code /v1/models}' {@code data[].id}, in the server's

@@ -160,6 +160,8 @@ public final class ServerProbe {
         return "vLLM";
       case "sglang":
         return "SGLang";
+      case "gatling-llm":
+        return "gatling-llm simulator";
       default:
         return null;
     }

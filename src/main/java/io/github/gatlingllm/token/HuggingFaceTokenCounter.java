@@ -47,6 +47,7 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   private final long handle;
   private final Path file;
   private final Map<String, Object> identity;
+  private final String chatTemplate;
 
   /** Counting holds the read lock, closing the write lock: no count runs on a freed tokenizer. */
   private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -54,11 +55,15 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   private boolean closed;
 
   private HuggingFaceTokenCounter(
-      HuggingFaceTokenizer tokenizer, Path file, Map<String, Object> identity) {
+      HuggingFaceTokenizer tokenizer,
+      Path file,
+      Map<String, Object> identity,
+      String chatTemplate) {
     this.tokenizer = tokenizer;
     this.handle = tokenizer.getHandle();
     this.file = file;
     this.identity = identity;
+    this.chatTemplate = chatTemplate;
   }
 
   /**
@@ -131,8 +136,10 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
     identity.put("sha256", HexFormat.of().formatHex(sha256(bytes)));
     identity.put("library", LIBRARY);
     identity.put("library_version", libraryVersion());
-    identity.put("chat_template_digest", chatTemplateDigest(parent));
-    return new HuggingFaceTokenCounter(tokenizer, file, Collections.unmodifiableMap(identity));
+    String template = chatTemplate(parent);
+    identity.put("chat_template_digest", chatTemplateDigest(template));
+    return new HuggingFaceTokenCounter(
+        tokenizer, file, Collections.unmodifiableMap(identity), template);
   }
 
   private static void checkLooksLikeTokenizer(Path file, byte[] bytes) {
@@ -160,7 +167,20 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
    * The chat template's digest: 16 hex digits of the SHA-256 of its UTF-8 text, as the reference's
    * transformers counter gives it; null when no template lies beside the tokenizer.
    */
-  private static String chatTemplateDigest(Path folder) {
+  private static String chatTemplateDigest(String template) {
+    if (template == null || template.isEmpty()) {
+      return null;
+    }
+    return HexFormat.of()
+        .formatHex(sha256(template.getBytes(StandardCharsets.UTF_8)))
+        .substring(0, 16);
+  }
+
+  /**
+   * The chat template beside the tokenizer ({@code chat_template.jinja}, else {@code
+   * tokenizer_config.json}'s {@code chat_template} string), or null.
+   */
+  private static String chatTemplate(Path folder) {
     if (folder == null) {
       return null;
     }
@@ -179,12 +199,7 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
     } catch (IOException e) {
       return null;
     }
-    if (template == null || template.isEmpty()) {
-      return null;
-    }
-    return HexFormat.of()
-        .formatHex(sha256(template.getBytes(StandardCharsets.UTF_8)))
-        .substring(0, 16);
+    return template == null || template.isEmpty() ? null : template;
   }
 
   private static byte[] sha256(byte[] bytes) {
@@ -302,6 +317,16 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
       Reference.reachabilityFence(this);
       lifecycle.readLock().unlock();
     }
+  }
+
+  /**
+   * The chat template found beside the tokenizer when it was loaded: {@code chat_template.jinja},
+   * else the {@code chat_template} string of {@code tokenizer_config.json}.
+   *
+   * @return the Jinja template text, or null when there is none
+   */
+  public String chatTemplate() {
+    return chatTemplate;
   }
 
   /**

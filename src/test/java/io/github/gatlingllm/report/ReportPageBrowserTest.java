@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.gatlingllm.metrics.CacheOutcome;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -61,7 +62,12 @@ class ReportPageBrowserTest {
         ok ? "length" : null,
         ok ? 200 : 503,
         ok ? RequestStatus.OK : RequestStatus.REJECTED,
-        ok ? null : "HTTP 503");
+        ok ? null : "HTTP 503",
+        "w",
+        i < 8 ? 0 : 64,
+        i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT,
+        ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN,
+        false);
   }
 
   @Test
@@ -95,10 +101,11 @@ class ReportPageBrowserTest {
         Pattern.compile("<body[^>]*data-charts=\"(\\d+)\"[^>]*data-charts-drawn=\"(\\d+)\"")
             .matcher(dom);
     assertTrue(body.find(), "the page's script did not run: " + head(dom));
-    assertEquals("6", body.group(1));
-    assertEquals("6", body.group(2));
+    assertEquals("9", body.group(1));
+    assertEquals("9", body.group(2));
     Matcher chart =
-        Pattern.compile("data-chart=\"([a-z-]+)\" data-marks=\"(\\d+)\"[^>]*data-drawn=\"(\\d+)\"")
+        Pattern.compile(
+                "data-chart=\"([a-z0-9-]+)\" data-marks=\"(\\d+)\"[^>]*data-drawn=\"(\\d+)\"")
             .matcher(dom);
     Map<String, String> drawn = new LinkedHashMap<>();
     while (chart.find()) {
@@ -106,7 +113,7 @@ class ReportPageBrowserTest {
       drawn.put(chart.group(1), chart.group(3));
     }
     // 56 measured requests, 50 of them ok (every tenth is rejected): TTFT takes 13 whole values
-    // (60..72 ms), ITL 5 (18..22).
+    // (60..72 ms), ITL 5 (18..22); one workload and request, 4 prefix groups, hits and misses.
     assertEquals(
         Map.of(
             "ttft-histogram", "13",
@@ -114,7 +121,10 @@ class ReportPageBrowserTest {
             "ttft-over-time", "50",
             "tokens-over-time", "1",
             "in-flight", "1",
-            "cache-by-group", "4"),
+            "cache-by-series", "1",
+            "cache-by-group", "4",
+            "ttft-by-cache", "2",
+            "e2e-by-cache", "2"),
         drawn);
   }
 

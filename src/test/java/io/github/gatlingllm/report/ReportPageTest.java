@@ -68,4 +68,43 @@ class ReportPageTest {
                 + "<td>–</td><td>–</td><td>34</td></tr>"),
         html);
   }
+
+  @Test
+  void aWarmStartIsSaidAtTheTopAndTheCacheHasItsSection() {
+    Map<String, Object> series = new LinkedHashMap<>();
+    series.put("workload", "unique");
+    series.put("request", "chat");
+    series.put("requests", 12L);
+    series.put("planned_hit_ratio", 0.0);
+    series.put("observed_hit_ratio", 0.98);
+    series.put("verdict", "above plan");
+    series.put("outcomes", Map.of("unplanned_hit", 12L));
+    Map<String, Object> cache = new LinkedHashMap<>();
+    cache.put("block_tokens", 16);
+    cache.put("verdict", "above plan");
+    cache.put("warm_start", true);
+    cache.put("warm_start_message", "the server's cache already held 12 of this run's prompts");
+    cache.put("workloads", List.of(series));
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("cache", cache);
+    String html = ReportPage.render(run);
+    int banner =
+        html.indexOf("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: the server&#39;s");
+    assertTrue(banner > 0, html);
+    assertTrue(banner < html.indexOf("<h2>"), "the warning comes before every section");
+    assertTrue(html.contains("<h2 id=\"cache\">Prefix cache</h2>"), html);
+    assertTrue(
+        html.contains(
+            "<tr><td class=\"l\">unique</td><td class=\"l\">chat</td><td>12</td><td>0</td>"
+                + "<td>0.98</td><td class=\"l\"><span class=\"bad\">above plan</span></td>"),
+        html);
+  }
+
+  @Test
+  void noWarmStartNoBanner() {
+    Map<String, Object> cache = new LinkedHashMap<>();
+    cache.put("warm_start", false);
+    cache.put("workloads", List.of());
+    assertFalse(ReportPage.render(Map.of("cache", cache)).contains("warm-start"));
+  }
 }

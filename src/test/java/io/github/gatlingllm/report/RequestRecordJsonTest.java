@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.metrics.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.util.List;
@@ -46,7 +47,8 @@ class RequestRecordJsonTest {
           + "\"completion_tokens_exact\":true,\"ttft_ms\":50,\"time_to_first_event_ms\":5,"
           + "\"itl_ms\":[20,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103,"
           + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
-          + "\"status\":\"ok\",\"error\":null}";
+          + "\"status\":\"ok\",\"error\":null,"
+          + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}";
 
   private static final RequestRecord FAILED =
       new RequestRecord(
@@ -111,7 +113,8 @@ class RequestRecordJsonTest {
             + "\"cached_tokens\":null,\"completion_tokens\":3,\"completion_tokens_exact\":true,"
             + "\"ttft_ms\":12.346,\"time_to_first_event_ms\":0.345,\"itl_ms\":[0.25,0.001,34],"
             + "\"tpot_ms\":16.328,\"e2e_ms\":45.001,\"output_tokens_per_s\":66.66518521810626,"
-            + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null}",
+            + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}",
         RequestRecordJson.toJson(MICROS, true));
   }
 
@@ -162,7 +165,8 @@ class RequestRecordJsonTest {
             + "\"cached_tokens\":null,\"completion_tokens\":null,\"completion_tokens_exact\":false,"
             + "\"ttft_ms\":null,\"time_to_first_event_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,"
             + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
-            + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\"}",
+            + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}",
         RequestRecordJson.toJson(FAILED, true));
   }
 
@@ -215,5 +219,62 @@ class RequestRecordJsonTest {
   @Test
   void invalidJsonIsRejected() {
     assertThrows(IllegalArgumentException.class, () -> RequestRecordJson.fromJson("{\"request\":"));
+  }
+
+  @Test
+  void theCachePlanAndOutcomeReadBack() {
+    RequestRecord r =
+        new RequestRecord(
+            "chat",
+            "measured",
+            3L,
+            "g1-ab",
+            "0123456789abcdef",
+            1,
+            256,
+            512,
+            1_700_000_000_000L,
+            514,
+            true,
+            272,
+            3,
+            true,
+            50.0,
+            5.0,
+            null,
+            26.5,
+            103.0,
+            29.125,
+            "length",
+            200,
+            RequestStatus.OK,
+            null,
+            "shared-prefix",
+            256,
+            CacheOutcome.HIT,
+            CacheOutcome.HIT,
+            false);
+    String json = RequestRecordJson.toJson(r, false);
+    assertTrue(
+        json.endsWith(
+            "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
+                + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false}"),
+        json);
+    assertEquals(r, RequestRecordJson.fromJson(json));
+  }
+
+  @Test
+  void anUnknownCacheOutcomeIsRefusedNamingTheField() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                RequestRecordJson.fromJson(
+                    "{\"request\":\"chat\",\"start_ms\":1,\"status\":\"ok\","
+                        + "\"cache\":\"warm\"}"));
+    assertEquals(
+        "request record field \"cache\": cache outcome: got \"warm\", expected one of hit,"
+            + " partial, miss, unplanned_hit, unknown",
+        e.getMessage());
   }
 }

@@ -1,0 +1,76 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bin/gatling-llm report} recomputes {@code cache} from the requests. */
+class RunReportCacheTest {
+
+  @TempDir Path folder;
+
+  private static RequestRecord record(int cached, int planned, CacheOutcome outcome) {
+    return new RequestRecord(
+        "chat",
+        "measured",
+        0L,
+        null,
+        null,
+        null,
+        null,
+        null,
+        1000,
+        100,
+        true,
+        cached,
+        4,
+        true,
+        2.0,
+        2.0,
+        null,
+        1.0,
+        5.0,
+        null,
+        "length",
+        200,
+        RequestStatus.OK,
+        null,
+        "repeat",
+        planned,
+        CacheOutcome.HIT,
+        outcome,
+        false);
+  }
+
+  @Test
+  void theCacheIsRecomputedWithTheRecordedPlanParametersAndTolerance() throws Exception {
+    Files.writeString(
+        folder.resolve(RunRecorder.REQUESTS_FILE),
+        RequestRecordJson.toJson(record(96, 96, CacheOutcome.HIT), true)
+            + "\n"
+            + RequestRecordJson.toJson(record(0, 96, CacheOutcome.MISS), true)
+            + "\n");
+    Files.writeString(
+        folder.resolve(RunRecorder.RUN_FILE),
+        "{\"cache\": {\"block_tokens\": 16, \"template_tokens\": 1, \"template_known\": true,"
+            + " \"exact_counts\": true, \"tolerance\": 0.5, \"verdict\": \"stale\"}}");
+    RunReport report = RunReport.read(List.of(folder), null);
+    Map<?, ?> cache = (Map<?, ?>) report.record().get("cache");
+    assertEquals(16, cache.get("block_tokens"));
+    assertEquals(1, cache.get("template_tokens"));
+    assertEquals(0.5, cache.get("tolerance"));
+    assertEquals(2L, cache.get("requests"));
+    assertEquals(0.96, cache.get("planned_hit_ratio"));
+    assertEquals(0.48, cache.get("observed_hit_ratio"));
+    assertEquals("as planned", cache.get("verdict"));
+    assertEquals(1L, cache.get("as_planned"));
+  }
+}
