@@ -1,121 +1,143 @@
 #!/usr/bin/env bash
-# Client load benchmark: how many LLM streams/s one core of Gatling with gatling-llm sustains, and the
-# TTFT the client adds. A zero-delay simulator (every token at once, TTFT 0 at the server) runs on
-# core 0, the Gatling JVM on core 1; each rate gets 60 s of warmup (JIT; the rate ramps up over its
-# first three quarters) then 30 s measured. The client runs one Netty event loop (BENCH_EVENT_LOOPS, default 1:
-# its one core).
-# Each rate runs StreamLoadSimulation (all LLM metrics on) and StockSseSimulation (stock Gatling SSE
-# measuring nothing) unless BENCH_SIMULATIONS names one.
-# BENCH_REPEAT=N runs each rate's pair N times back to back and ends with the medians and the median
-# of the pairs' ratios (CPU per stream of one setting varies by up to 30% between runs here).
-# Usage: scripts/bench-streams.sh [RATE ...]   (default 1000 2000 2500 3000)
+# Client load benchmark: what an LLM stream costs the client (CPU per stream, the streams/s one core
+# sustains) and what the client adds to TTFT and inter-token latencies, against the server's own
+# send times. The server (BenchServer: the embedded simulator, TTFT 0, BENCH_DECODE_MS per token,
+# default 0 = every token at once, 64 tokens a stream, no queueing) runs on core 0 and records when
+# it sent each token chunk of each request (X-Request-Id); the client runs on core 1.
+#
+# Usage: scripts/bench-streams.sh [LOAD ...]   (default 1000 2000 2500 3000)
+#   LOAD: streams/s of an open loop (e.g. 1000), or cN for a closed loop of N concurrent streams
+#   (e.g. c256). Each load runs each client of BENCH_SIMULATIONS in turn:
+#     StreamLoadSimulation  gatling-llm, every LLM metric on (records, TTFT/TPOT rows)
+#     StockSseSimulation    stock Gatling SSE on the same stream, measuring nothing
+#     python                the Python asyncio client of ../shared/bench (vLLM's benchmark client's
+#                           shape; closed loads only; BENCH_PY_CLIENT is its path)
+#   default: StreamLoadSimulation StockSseSimulation.
+# Gatling runs BENCH_WARMUP_SECONDS (60; an open loop's rate ramps up over the first three
+# quarters, a closed loop's users over the first quarter: the JIT compiles on the client's one core)
+# then BENCH_SECONDS (30) measured, with one Netty event loop (BENCH_EVENT_LOOPS, 1: its one core).
+# The Python client runs C warm-up requests then as many as it serves in about BENCH_SECONDS.
+# BENCH_REPEAT=N runs each load's clients N times back to back (pairs side by side: CPU per stream
+# of one setting varies by up to 30% between runs on a shared machine) and ends with the medians and
+# the median of the pairs' ratios. BENCH_JAVA_OPTS reach the Gatling JVM, @TAG@ replaced by the run's
+# name (e.g. -XX:StartFlightRecording=filename=target/jfr-@TAG@.jfr,settings=profile).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-rates=("$@")
-[ ${#rates[@]} -gt 0 ] || rates=(1000 2000 2500 3000)
+loads=("$@")
+[ ${#loads[@]} -gt 0 ] || loads=(1000 2000 2500 3000)
 warmup=${BENCH_WARMUP_SECONDS:-60}
 seconds=${BENCH_SECONDS:-30}
 repeat=${BENCH_REPEAT:-1}
+decode_ms=${BENCH_DECODE_MS:-0}
+tokens=64
+sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
+BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
+python=${BENCH_PYTHON:-/usr/bin/python3}
 
-# Gatling opens a socket per stream: give it room (a client that falls behind holds thousands).
+# Gatling's SSE opens a socket per stream: give it room (a client that falls behind holds thousands).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-echo "== open files limit: $(ulimit -n)"
+echo "== open files limit: $(ulimit -n); server: TTFT 0, $decode_ms ms a token, $tokens tokens"
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
-./mvnw -q -B test-compile
+./mvnw -q -B -o test-compile
 classpath="target/test-classes:target/classes:$(cat target/test-classpath.txt)"
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c)
 
+results=target/bench-streams
+mkdir -p "$results"
+control=$(mktemp -d "$results/control.XXXXXX")
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-# taskset and bin/gatling-llm exec, so $! is the simulator's JVM itself.
-${pin[@]:+"${pin[@]}" 0} bin/gatling-llm simulator --port "$port" --zero-delay > target/bench-streams-simulator.log 2>&1 &
+# taskset execs, so $! is the server's JVM itself. It keeps the send times of its newest 60,000
+# requests (the measured window of a run).
+${pin[@]:+"${pin[@]}" 0} java -Xmx1g -cp "$classpath" io.github.gatlingllm.bench.BenchServer \
+  "$port" "$decode_ms" 1000000 60000 "$control" > "$results/server.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
+trap 'kill $server 2>/dev/null || true; rm -rf "$control"' EXIT
 for _ in $(seq 100); do
   curl -sf "http://127.0.0.1:$port/health" >/dev/null && break
   sleep 0.1
 done
+url="http://127.0.0.1:$port/v1"
 
-results=target/bench-streams
-mkdir -p "$results"
-sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
-summary=target/bench-streams-summary.tsv
+# The server's counters and, with an id prefix, its records of those requests, into $1.
+dump() {
+  echo "$PWD/$1 ${2:-}" > "$control/dump.tmp" && mv "$control/dump.tmp" "$control/dump"
+  for _ in $(seq 600); do [ -e "$control/dump" ] || return 0; sleep 0.1; done
+  echo "the benchmark server did not answer" >&2; return 1
+}
+
+summary="$results/summary.tsv"
 : > "$summary"
-printf '%-22s %6s %3s %10s %8s %6s %12s %9s %14s %9s %9s %6s\n' simulation rate run achieved/s ok ko "cpu us/strm" "user/sys" "strm/s/core" "ttft p50" "ttft p99" steady
-for rate in "${rates[@]}"; do
+printf '%-20s %6s %3s %9s %7s %4s %10s %9s %11s %17s %17s %17s %8s %6s %6s\n' client load run achieved/s ok ko "cpu us/strm" user/sys strm/s/core \
+  "ttft p50/p99" "added p50/p99" "itl err mean/p99" conns POST/rq steady
+for load in "${loads[@]}"; do
  for rep in $(seq "$repeat"); do
   for sim in "${sims[@]}"; do
-    before=$(ls "$results" 2>/dev/null | sort)
-    cpu="target/bench-cpu-$sim-$rate-$rep.json"
-    rm -f "$cpu"
-    # One Netty event loop for the one core: Netty's default is two a core, and two loops on one core
-    # hand work to each other through futex wake-ups and context switches (measured: 720-840 ->
-    # 583 us a stream for gatling-llm, client-added TTFT p99 23-192 -> 6 ms at 1,000/s).
-    # A client that falls behind holds thousands of sockets; at the open-files limit Gatling 3.16
-    # leaves a virtual user waiting forever (see LlmRun's file-limit warning): bound the run.
-    ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 60))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
-      -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS:-} \
-      -Dllm.baseUrl="http://127.0.0.1:$port/v1" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" \
-      -Dbench.rate="$rate" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
-      -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
-      -rf "$results" -nr > "target/bench-streams-$sim-$rate.log" 2>&1 || {
-      code=$?
-      if [ "$code" -ge 124 ]; then
-        echo "$sim at $rate/s: not sustained (the run did not end within $((warmup + seconds + 60)) s: the client fell behind)"
-      else
-        echo "$sim at $rate/s: Gatling failed (exit $code), see target/bench-streams-$sim-$rate.log"
-      fi
-      continue
-    }
-    run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-" | head -1)
-    python3 - "$cpu" "$results/$run/llm-run.json" "$sim" "$rate" "$rep" "$summary" <<'PY'
-import json, os, sys
-cpu = json.load(open(sys.argv[1]))
-rate = float(sys.argv[4])
-ttft50 = ttft99 = float("nan")
-if os.path.exists(sys.argv[2]):
-    record = json.load(open(sys.argv[2]))
-    g = next(g for g in record["metrics"]["groups"] if g["request"] == "chat" and g.get("phase") == "measured")
-    ttft50, ttft99 = g["ttft_ms"]["p50"], g["ttft_ms"]["p99"]
-# Steady: the offered rate was kept (a client that fell behind finishes above it while it catches
-# up), nothing failed, and the median stream did not queue (TTFT p50 under 100 ms).
-steady = (abs(cpu["achieved_per_s"] - rate) <= 0.02 * rate and cpu["streams"] == cpu["ok"]
-          and not ttft50 > 100)
-print("%-22s %6s %3s %10.0f %8d %6d %12.1f %9s %14.0f %9.1f %9.1f %6s" % (sys.argv[3], sys.argv[4],
-      sys.argv[5], cpu["achieved_per_s"], cpu["ok"], cpu["streams"] - cpu["ok"],
-      cpu["cpu_us_per_stream"],
-      "%d/%d" % (cpu.get("user_us_per_stream", -1), cpu.get("system_us_per_stream", -1)),
-      cpu["streams_per_core_s"], ttft50, ttft99, "yes" if steady else "NO"))
-with open(sys.argv[6], "a") as out:
-    out.write("%s\t%s\t%s\t%.1f\t%s\n" % (sys.argv[3], sys.argv[4], sys.argv[5],
-              cpu["cpu_us_per_stream"], "yes" if steady else "no"))
-PY
+    users=0; rate=0
+    case "$load" in c*) users=${load#c} ;; *) rate=$load ;; esac
+    tag="$sim-$load-$rep"
+    run_id="r$(date +%s%N | cut -c8-16)"
+    log="$results/$tag.log"
+    cpu="$results/$tag-cpu.json"
+    stamps="$results/$tag-stamps.jsonl"
+    rm -f "$cpu" "$stamps"
+    if [ "$sim" = python ]; then
+      if [ "$users" -eq 0 ]; then echo "python: closed loads only (cN), skipping $load"; continue; fi
+    fi
+    dump "$results/$tag-server-before.json"
+    load_before=$(cut -d' ' -f1 /proc/loadavg)
+    if [ "$sim" = python ]; then
+      # As many requests as the C streams serve in about BENCH_SECONDS at the server's pace (one
+      # core of Python saturates near 1,500/s: never more than that many a second).
+      n=$("$python" -c "print(int($seconds * min($users / ($tokens * max($decode_ms, 0.02) / 1000), 1500)))")
+      ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((seconds * 4 + 60))" "$python" scripts/bench-python-client.py \
+        "$url/chat/completions" "$users" "$n" "$tokens" "$run_id" "$stamps" > "$log" 2>&1 || {
+        echo "python at $load: failed or not sustained (exit $?), see $log"; continue; }
+      requests_sent=$((users + n))
+      run_folder=""
+    else
+      before=$(ls "$results" | sort)
+      # One Netty event loop for the one core: Netty's default is two a core, and two loops on one
+      # core hand work to each other through futex wake-ups and context switches.
+      ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
+        -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
+        -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
+        -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
+        -Dbench.outputTokens="$tokens" \
+        -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
+        -rf "$results" -nr > "$log" 2>&1 || {
+        code=$?
+        if [ "$code" -ge 124 ]; then
+          echo "$sim at $load: not sustained (the run did not end within $((warmup + seconds + 90)) s: the client fell behind)"
+        else
+          echo "$sim at $load: Gatling failed (exit $code), see $log"
+        fi
+        continue
+      }
+      run_folder=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-[0-9]*$" | head -1 || true)
+      requests_sent=""
+    fi
+    dump "$results/$tag-server-after.json" "$run_id-"
+    "$python" scripts/bench-streams-figures.py "$sim" "$load" "$rep" "$log" "$cpu" "${run_folder:+$results/$run_folder}" \
+      "$stamps" "$results/$tag-server-before.json" "$results/$tag-server-after.json" "$run_id" \
+      "$users" "$rate" "${requests_sent:-0}" "$load_before $(cut -d' ' -f1 /proc/loadavg)" "$summary"
   done
  done
 done
-python3 - "$summary" <<'PY'
-import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-steady = {(s, r, k): float(c) for s, r, k, c, ok in rows if ok == "yes"}
-for rate in sorted({r for _, r, _, _, _ in rows}, key=float):
-    parts = []
-    for sim in sorted({s for s, r, _, _, _ in rows if r == rate}):
-        v = [c for (s, r, _), c in steady.items() if s == sim and r == rate]
-        if v:
-            parts.append("%s %.0f us (%d steady runs)" % (sim, statistics.median(v), len(v)))
-    ratios = [steady[("StreamLoadSimulation", rate, k)] / steady[("StockSseSimulation", rate, k)]
-              for (s, r, k) in steady if s == "StreamLoadSimulation" and r == rate
-              and ("StockSseSimulation", rate, k) in steady]
-    if ratios:
-        parts.append("gatling-llm / stock: median %.2fx over %d pairs (%s)" % (
-            statistics.median(ratios), len(ratios), ", ".join("%.2f" % x for x in ratios)))
-    print("== %s/s: median cpu us a stream: %s" % (rate, "; ".join(parts) if parts else "no steady run"))
-PY
-echo "cpu us/strm: the client JVM's CPU time per finished stream over the steady measured window;"
-echo "strm/s/core = 1e6 / that: the rate one core sustains (robust to other load on the machine);"
-echo "user/sys: that CPU time split into user and kernel (loopback TCP, epoll, wake-ups) microseconds;"
-echo "target/bench-cpu-SIM-RATE-RUN.json splits it further by thread (event loop, stats writer, JIT, GC)."
-echo "steady: the offered rate was kept, nothing failed, TTFT p50 < 100 ms; medians count steady runs only."
-echo "(the server sends every token at once: TTFT here is what the client and loopback add; Gatling stamps events in whole ms)"
+"$python" scripts/bench-streams-figures.py --summary "$summary"
+cat <<'EOF'
+cpu us/strm: the client process's CPU time per measured stream over the steady window (Gatling:
+  from 2 s after the first measured stream ended to the end of the injection; Python: its N
+  measured requests); strm/s/core = 1e6 / that (robust to other load on the machine); user/sys:
+  user and kernel (loopback TCP, epoll, wake-ups) parts. target/bench-streams/*-cpu.json splits
+  Gatling's by thread (event loop, stats writer, JIT, GC).
+ttft: the client's own TTFT of the measured streams (ms). added: that minus the server's own time
+  to its first token chunk (from reading the request to writing the chunk; it includes the
+  request's way over loopback). itl err: |client's inter-token gap - server's gap between writing
+  the two chunks| over every gap, mean and p99 (ms). Stock Gatling SSE measures nothing.
+conns: TCP connections the server accepted during the run; POST/rq: requests the server answered
+  / requests the client sent (1.00 = each sent exactly once).
+steady: the offered rate kept (open loop, within 2%), nothing failed, TTFT p50 under 100 ms.
+EOF

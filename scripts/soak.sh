@@ -7,7 +7,11 @@
 #   2. no virtual user was stuck: every arrival left a record (records == requests) and the run
 #      ended within its duration + 60 s (JVM start and report included);
 #   3. the run record's status counts equal the injected faults: stream_error == aborts,
-#      timeout == stalls, ok == the rest, nothing else.
+#      timeout == stalls, ok == the rest, nothing else;
+#   4. each request reached the server exactly once (POSTs the simulator answered == requests
+#      recorded), over at most (most requests in flight at once + failed requests, whose
+#      connections are closed + the server probe's 3) TCP connections: keep-alive connections are
+#      reused.
 # Usage: scripts/soak.sh [RATE] [SECONDS] [FAULT_RATE]   (default 50 600 0.05)
 # SOAK_RESULTS=folder: where the run folder goes (default target/soak).
 set -euo pipefail
@@ -20,7 +24,7 @@ bound_mb=${SOAK_HEAP_BOUND_MB:-32}
 
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
-./mvnw -q -B test-compile
+./mvnw -q -B -o test-compile
 results=${SOAK_RESULTS:-target/soak}
 mkdir -p "$results"
 # A copy of the classes, so that a rebuild during the soak does not change them under the JVM.
@@ -53,6 +57,12 @@ growth_mb = (heap[-1]["heap_used_bytes"] - after_warmup[0]["heap_used_bytes"]) /
 print("requests recorded  %d (expected %d), wall %d s for a %d s load" % (len(lines), expected_requests, wall, seconds))
 print("statuses           %s" % dict(sorted(statuses.items())))
 print("injected faults    %s" % injected)
+posts = sum(soak["requests_by_status"].values())
+failed = len(lines) - statuses.get("ok", 0)
+conn_bound = soak["peak_in_flight"] + failed + 3
+print("POSTs answered     %d for %d requests recorded (%s)" % (posts, len(lines), soak["requests_by_status"]))
+print("connections        %d accepted; bound %d (%d at most in flight + %d failed + 3 probe)" % (
+    soak["connections_accepted"], conn_bound, soak["peak_in_flight"], failed))
 print("heap after GC, MB  first %.1f, at 60 s %.1f, max %.1f, last %.1f (growth %.1f, bound %.0f)" % (
     heap[0]["heap_used_bytes"] / 2**20, after_warmup[0]["heap_used_bytes"] / 2**20,
     max(h["heap_used_bytes"] for h in heap) / 2**20, heap[-1]["heap_used_bytes"] / 2**20, growth_mb, bound_mb))
@@ -67,6 +77,8 @@ checks = {
     "timeout == stalls": statuses.get("timeout", 0) == injected["stall"],
     "ok == the rest": statuses.get("ok", 0) == len(lines) - injected["abort"] - injected["stall"],
     "no other status": set(statuses) <= {"ok", "stream_error", "timeout"},
+    "each request sent exactly once (POSTs == requests)": posts == len(lines),
+    "connections within the bound (kept alive and reused)": soak["connections_accepted"] <= conn_bound,
 }
 for name, ok in checks.items():
     print("%-4s %s" % ("PASS" if ok else "FAIL", name))

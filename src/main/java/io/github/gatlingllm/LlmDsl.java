@@ -60,6 +60,35 @@ public final class LlmDsl {
   }
 
   /**
+   * A working-set sweep: the shared-prefix workload of {@code prompts} run with each number of
+   * prefix groups in turn, one step after another, to find where the server's prefix cache starts
+   * evicting. See {@link WorkingSetSweep}:
+   *
+   * <pre>{@code
+   * WorkingSetSweep sweep =
+   *     workingSetSweep(prompts().sharedPrefix(0.9, 1).inputTokens(1024).requests(64), 1, 2, 4, 8, 16);
+   * setUp(
+   *         sweep.populations(
+   *             step ->
+   *                 scenario(step.name())
+   *                     .forever()
+   *                     .on(feed(step.prompts()).exec(llm("chat").chatCompletion()))
+   *                     .injectOpen(atOnceUsers(4))))
+   *     .protocols(llm);
+   * }</pre>
+   *
+   * @param prompts the prompts of every step, shared-prefix (its groups are replaced by each
+   *     step's)
+   * @param groups the steps' group counts, ascending, each at least 1
+   * @return the sweep
+   * @throws IllegalArgumentException if the prompts are not shared-prefix, the group counts are not
+   *     ascending, or {@code -Dllm.prefixGroups} or {@code -Dllm.caseId} is set
+   */
+  public static WorkingSetSweep workingSetSweep(PromptFeederBuilder prompts, int... groups) {
+    return WorkingSetSweep.of(prompts, groups);
+  }
+
+  /**
    * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} met
    * the run's SLO: {@code details(name + " SLO").successfulRequests().percent().gte(ratio * 100)}.
    * Each request logs one {@code name SLO} row when an SLO is set (OK when it met the SLO, KO

@@ -212,6 +212,21 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * How often the server's Prometheus metrics are scraped ({@code llm.metricsInterval}, default 5
+   * s): {@code /metrics} beside the base URL's {@code /v1} (vLLM, SGLang, llama.cpp with {@code
+   * --metrics}, the embedded simulator) is read when the run starts, every {@code interval} and
+   * when it ends, on a thread of its own with a 2 s timeout; what is learnt (prefix-cache hit rate,
+   * KV cache usage, running and waiting requests) is in {@code llm-run.json} under {@code
+   * server_metrics} and on the report. A scrape that fails is recorded and never fails the run.
+   *
+   * @param interval {@link Duration#ZERO} to scrape nothing, else at least 100 ms
+   * @return a new builder
+   */
+  public LlmProtocolBuilder metricsInterval(Duration interval) {
+    return with("metricsInterval", Objects.requireNonNull(interval, "interval").toMillis() + "ms");
+  }
+
+  /**
    * How requests get their TCP connections (default {@link Connections#SHARED}).
    *
    * @param connections never null

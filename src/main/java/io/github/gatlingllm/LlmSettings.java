@@ -55,6 +55,9 @@ import java.util.function.Function;
  *     virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual user
  *     its own keep-alive connection, Gatling's default) or {@code per-request} (a new connection
  *     for every request, closed after it: the handshake is inside TTFT)
+ * @param metricsInterval how often the server's Prometheus {@code /metrics} is scraped during the
+ *     run (besides once at its start and once at its end); {@link Duration#ZERO} turns scraping
+ *     off; else at least 100 ms; default 5 s
  * @param warmGroups {@code llm.warmGroups}: whether the warmup phase sends the measured phase's
  *     group prefixes (round robin over the groups), so the measured phase starts on warm groups;
  *     shared-prefix only (ignored, with a warning when the workload is built, in other modes or
@@ -93,6 +96,7 @@ public record LlmSettings(
     Double goodputRatio,
     Double temperature,
     String connections,
+    Duration metricsInterval,
     boolean warmGroups,
     boolean seedAuto,
     Integer cacheBlockTokens,
@@ -183,6 +187,16 @@ public record LlmSettings(
     }
     if (!CONNECTIONS.contains(connections)) {
       throw bad("connections", connections, String.join(", ", CONNECTIONS));
+    }
+    if (metricsInterval == null) {
+      metricsInterval = Duration.ofSeconds(5);
+    }
+    if (metricsInterval.isNegative()
+        || !metricsInterval.isZero() && metricsInterval.toMillis() < 100) {
+      throw bad(
+          "metricsInterval",
+          metricsInterval.toMillis() + "ms",
+          "0 (no scraping) or a duration of at least 100ms, e.g. 5s");
     }
     if (cacheBlockTokens != null && cacheBlockTokens < 1) {
       throw bad("cacheBlockTokens", cacheBlockTokens, "a whole number of tokens >= 1, or unset");
@@ -313,6 +327,7 @@ public record LlmSettings(
         decimal(get, "assert.goodputRatio"),
         decimal(get, "temperature"),
         emptyToNull(get.apply("connections")),
+        duration(get, "metricsInterval", Duration.ofSeconds(5)),
         bool(get, "warmGroups", false),
         seedAuto,
         nullableInteger(get, "cacheBlockTokens"),
@@ -404,7 +419,8 @@ public record LlmSettings(
           "assert.cacheAsPlanned",
           "shard",
           "shards",
-          "startAt");
+          "startAt",
+          "metricsInterval");
 
   /**
    * The prompt spec of these settings.
@@ -489,6 +505,8 @@ public record LlmSettings(
         + slo
         + ", goodputRatio="
         + goodputRatio
+        + ", metricsInterval="
+        + metricsInterval
         + ", warmGroups="
         + warmGroups
         + ", seedAuto="

@@ -246,8 +246,17 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
     }
   }
 
+  /**
+   * The settings of this builder as resolved now: system properties over its values.
+   *
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  LlmSettings settings() {
+    return LlmSettings.fromSystemProperties(values);
+  }
+
   private Workload build() {
-    LlmSettings s = LlmSettings.fromSystemProperties(values);
+    LlmSettings s = settings();
     TokenCounter counter;
     try {
       counter = TokenCounters.shared(s.tokenizer());

@@ -87,6 +87,32 @@ class LlmSettingsTest {
   }
 
   @Test
+  void metricsIntervalDefaultsToFiveSecondsAndZeroTurnsItOff() {
+    assertEquals(Duration.ofSeconds(5), settings().metricsInterval());
+    assertEquals(Duration.ZERO, settings("llm.metricsInterval", "0").metricsInterval());
+    assertEquals(
+        Duration.ofMillis(250), settings("llm.metricsInterval", "250ms").metricsInterval());
+    assertEquals(
+        Duration.ofSeconds(5),
+        LlmSettings.from(new Properties(), Map.of("metricsInterval", "5000ms"), name -> null)
+            .metricsInterval());
+  }
+
+  @Test
+  void metricsIntervalBelow100MsIsRefused() {
+    assertRejected(
+        "llm.metricsInterval: got \"50ms\", expected 0 (no scraping) or a duration of at least"
+            + " 100ms, e.g. 5s",
+        "llm.metricsInterval",
+        "50ms");
+    assertRejected(
+        "llm.metricsInterval: got \"-1000ms\", expected 0 (no scraping) or a duration of at least"
+            + " 100ms, e.g. 5s",
+        "llm.metricsInterval",
+        "-1s");
+  }
+
+  @Test
   void promptModeOnTheCommandLineDropsTheSimulationsSharedPrefixDefaults() {
     Properties properties = new Properties();
     properties.setProperty("llm.promptMode", "unique");

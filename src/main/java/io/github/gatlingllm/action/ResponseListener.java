@@ -235,7 +235,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                 workload.name(),
                 sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
       }
-      action.run().record(record);
+      action.run().record(workload, record);
       recorded = true;
       next = logRows(record);
     } catch (RuntimeException e) {

@@ -54,6 +54,7 @@ public final class Workload {
   private long inFlight;
   private long doneHandedOut;
   private final List<Runnable> parked = new ArrayList<>();
+  private volatile SweepStep sweepStep;
 
   /**
    * A workload over a measured source; its warmup source is the same spec's {@code warmup} phase.
@@ -398,6 +399,34 @@ public final class Workload {
    */
   public long warmupBudget() {
     return warmupBudget;
+  }
+
+  /**
+   * Where a workload stands in a working-set sweep ({@code LlmDsl.workingSetSweep}).
+   *
+   * @param sweep the sweep's name
+   * @param step the step's position, from 0
+   * @param groups the step's prefix groups
+   */
+  public record SweepStep(String sweep, int step, int groups) {}
+
+  /**
+   * Marks this workload as a step of a working-set sweep; the run reports the sweep's steps
+   * together.
+   *
+   * @param step the step, never null
+   */
+  public void joinSweep(SweepStep step) {
+    this.sweepStep = Objects.requireNonNull(step, "step");
+  }
+
+  /**
+   * The working-set sweep step this workload is, if any.
+   *
+   * @return the step, or null
+   */
+  public SweepStep sweepStep() {
+    return sweepStep;
   }
 
   /**

@@ -68,6 +68,7 @@ public final class RunContext {
   private final String model;
   private final ServerInfo server;
   private final RunRecorder recorder;
+  private final ServerWatch serverWatch;
   private final HttpComponents http;
   private final Set<String> requestNames =
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
@@ -133,6 +134,8 @@ public final class RunContext {
               + "), expected a folder that exists or can be made",
           e);
     }
+    this.serverWatch =
+        ServerWatch.start(settings, baseUrl, simulator == null ? null : simulator.config());
     Map<Endpoint, CachePlan.Server> servers = new java.util.EnumMap<>(Endpoint.class);
     for (Endpoint endpoint : Endpoint.values()) {
       servers.put(endpoint, cacheServer(endpoint, settings, counter, simulator, server));
@@ -398,7 +401,18 @@ public final class RunContext {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
+    record(null, record);
+  }
+
+  /**
+   * Records a finished request of a workload; call once per request {@link #started}.
+   *
+   * @param workload the request's workload, or null when it was not fed one
+   * @param record the request, never null
+   */
+  public void record(Workload workload, RequestRecord record) {
     recorder.record(record);
+    serverWatch.record(workload, record);
     inFlight.decrementAndGet();
     if (record.warmStart() && warmStarts.incrementAndGet() == 1) {
       LOG.warn(
@@ -477,6 +491,7 @@ public final class RunContext {
       }
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
       info.put("cache", cacheParameters());
+      serverWatch.addTo(info);
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
       reportCache();

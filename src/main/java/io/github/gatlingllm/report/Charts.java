@@ -241,6 +241,155 @@ final class Charts {
     return frame(id, title, bars.size(), axes, marks.toString());
   }
 
+  /**
+   * A series of a {@link #lines} chart: a name for its legend, one y per x (NaN: no point there)
+   * and its stroke colour.
+   */
+  record Series(String name, double[] ys, String color) {}
+
+  /**
+   * Several lines over the same x values, with a legend, e.g. requests running and waiting over
+   * time, or a sweep's TTFT p50 and p99 by prefix groups. Points without a value (NaN) are left
+   * out; a series without any is not drawn.
+   *
+   * @param id the chart id
+   * @param title the title
+   * @param xUnit the x unit
+   * @param yUnit the y unit
+   * @param xs the x values, ascending
+   * @param xLabels null for a numeric x axis; else one label per x, the points evenly spaced and
+   *     marked (a sweep's steps)
+   * @param series the lines
+   * @param yMax the top of the y axis, or null to fit the values
+   * @return the SVG
+   */
+  static String lines(
+      String id,
+      String title,
+      String xUnit,
+      String yUnit,
+      double[] xs,
+      String[] xLabels,
+      List<Series> series,
+      Double yMax) {
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (Series s : series) {
+      for (double v : s.ys()) {
+        if (!Double.isNaN(v)) {
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
+      }
+    }
+    if (xs.length == 0 || lo == Double.POSITIVE_INFINITY) {
+      return empty(id, title);
+    }
+    double[] yr = {Math.min(0, lo), yMax != null ? yMax : hi > Math.min(0, lo) ? hi : lo + 1};
+    double[] positions = xs;
+    if (xLabels != null) {
+      positions = new double[xs.length];
+      for (int i = 0; i < xs.length; i++) {
+        positions[i] = i;
+      }
+    }
+    double[] xr = xLabels != null ? new double[] {-0.5, xs.length - 0.5} : range(xs);
+    StringBuilder marks = new StringBuilder();
+    int drawn = 0;
+    for (int k = 0; k < series.size(); k++) {
+      Series s = series.get(k);
+      StringBuilder d = new StringBuilder();
+      StringBuilder dots = new StringBuilder();
+      int points = 0;
+      for (int i = 0; i < positions.length && i < s.ys().length; i++) {
+        double v = s.ys()[i];
+        if (Double.isNaN(v)) {
+          continue;
+        }
+        double px = x(positions[i], xr);
+        double py = y(Math.min(v, yr[1]), yr);
+        d.append(String.format(Locale.ROOT, points == 0 ? "M%.1f %.1f" : "L%.1f %.1f", px, py));
+        if (xLabels != null) {
+          dots.append(
+              String.format(
+                  Locale.ROOT,
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s %s: %s</title>"
+                      + "</circle>",
+                  px,
+                  py,
+                  s.color(),
+                  ReportPage.esc(s.name()),
+                  ReportPage.esc(xLabels[i]),
+                  fmt(v)));
+        }
+        points++;
+      }
+      if (points == 0) {
+        continue;
+      }
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<path class=\"mark series\" data-series=\"%s\" data-points=\"%d\" fill=\"none\""
+                  + " stroke=\"%s\" stroke-width=\"1.5\" d=\"%s\"/>",
+              ReportPage.esc(s.name()),
+              points,
+              s.color(),
+              d));
+      marks.append(dots);
+      drawn++;
+      marks.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"3\" fill=\"%s\"/>"
+                  + "<text class=\"legend\" x=\"%d\" y=\"%d\">%s</text>",
+              WIDTH - RIGHT - 150,
+              TOP + 2 + 14 * k,
+              s.color(),
+              WIDTH - RIGHT - 136,
+              TOP + 7 + 14 * k,
+              ReportPage.esc(s.name())));
+    }
+    String axes;
+    if (xLabels == null) {
+      axes = axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit);
+    } else {
+      StringBuilder a = new StringBuilder();
+      a.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+                  + "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+              LEFT,
+              TOP + PLOT_H,
+              LEFT + PLOT_W,
+              TOP + PLOT_H,
+              LEFT,
+              TOP,
+              LEFT,
+              TOP + PLOT_H));
+      for (int i = 0; i < xLabels.length; i++) {
+        a.append(
+            String.format(
+                Locale.ROOT,
+                "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                x(i, xr),
+                TOP + PLOT_H + 14,
+                ReportPage.esc(xLabels[i])));
+      }
+      a.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"unit\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+              LEFT + PLOT_W / 2,
+              HEIGHT - 6,
+              ReportPage.esc(xUnit)));
+      a.append(yTicks(yr[0], yr[1], yUnit));
+      axes = a.toString();
+    }
+    return frame(id, title, drawn, axes, marks.toString());
+  }
+
   /** A category of a range chart: its median as a bar, a whisker up to its 99th percentile. */
   record Range(String label, double p50, double p99, long count) {}
 

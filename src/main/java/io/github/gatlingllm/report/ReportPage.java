@@ -218,6 +218,7 @@ public final class ReportPage {
     if (cache != null && cache.get("workloads") instanceof List<?> series && !series.isEmpty()) {
       html.append(CacheSection.render(cache));
     }
+    html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
     html.append("<h2>Charts</h2>\n").append(charts(requests, run));
     html.append("<h2>Run record</h2>\n<details><summary>llm-run.json</summary><pre>")
         .append(esc(json(run)))

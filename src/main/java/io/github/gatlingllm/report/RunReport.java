@@ -108,6 +108,9 @@ public final class RunReport {
       }
       record.put("prompt_digests_equal", equal);
       record.put("interrupted", interrupted);
+      // Each run's own: the first run's would read as the merge's.
+      record.remove("server_metrics");
+      record.remove("working_set_sweep");
       warnings = ShardMerge.apply(record, sources);
       if (ShardMerge.sharded(sources)) {
         requests.sort(java.util.Comparator.comparingLong(RequestRecord::startMs));

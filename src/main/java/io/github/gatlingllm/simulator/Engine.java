@@ -52,6 +52,6 @@ final class Engine {
   }
 
   SimulatorStats stats() {
-    return metrics.snapshot(scheduler);
+    return metrics.snapshot(scheduler, cache, config);
   }
 }

@@ -38,6 +38,7 @@ final class Exchange implements Scheduler.Admittable {
   private final String responseId;
   private final long created;
   private final long[] blockHashes;
+  private final String clientRequestId;
 
   private State state = State.WAITING;
   private long arrivalNanos;
@@ -51,13 +52,16 @@ final class Exchange implements Scheduler.Admittable {
   private StringBuilder text;
   private EventTemplate contentEvent;
   private ScheduledFuture<?> timer;
+  private long[] sentNanos;
+  private int sentChunks;
 
   Exchange(
       Engine engine,
       ChannelHandlerContext ctx,
       SimulatorHandler handler,
       ParsedRequest request,
-      boolean keepAlive) {
+      boolean keepAlive,
+      String clientRequestId) {
     this.engine = engine;
     this.ctx = ctx;
     this.handler = handler;
@@ -67,6 +71,7 @@ final class Exchange implements Scheduler.Admittable {
     this.responseId = request.endpoint().responseId(id);
     this.created = System.currentTimeMillis() / 1000;
     this.blockHashes = engine.cache.blockHashes(request.tokens().ids());
+    this.clientRequestId = clientRequestId;
   }
 
   /** Sends the stream head (when streaming) and asks for a slot. */
@@ -116,6 +121,8 @@ final class Exchange implements Scheduler.Admittable {
     }
     if (!request.stream()) {
       text = new StringBuilder();
+    } else if (engine.config.recordSendTimes()) {
+      sentNanos = new long[plan.size()];
     }
     emitDue();
   }
@@ -168,6 +175,9 @@ final class Exchange implements Scheduler.Admittable {
                       responseId, created, model, EventTemplate.SLOT, null, null));
     }
     Responses.sseEvent(ctx, contentEvent.render(ctx.alloc(), chunk.text()));
+    if (sentNanos != null && chunk.tokens() > 0) {
+      sentNanos[sentChunks++] = System.nanoTime() - arrivalNanos;
+    }
   }
 
   private void sendRole() {
@@ -271,6 +281,17 @@ final class Exchange implements Scheduler.Admittable {
     }
   }
 
+  private List<Long> sent() {
+    if (sentNanos == null) {
+      return List.of();
+    }
+    Long[] sent = new Long[sentChunks];
+    for (int i = 0; i < sentChunks; i++) {
+      sent[i] = sentNanos[i];
+    }
+    return List.of(sent);
+  }
+
   private void record(boolean completed) {
     long queueWait = admittedNanos - arrivalNanos;
     long firstToken = -1;
@@ -295,6 +316,8 @@ final class Exchange implements Scheduler.Admittable {
             queueWait,
             queueWait + firstToken,
             queueWait + lastToken,
-            completed));
+            completed,
+            clientRequestId,
+            sent()));
   }
 }

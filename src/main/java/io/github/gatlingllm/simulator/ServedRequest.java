@@ -1,5 +1,7 @@
 package io.github.gatlingllm.simulator;
 
+import java.util.List;
+
 /**
  * What the simulator did with one admitted generation request: the facts a test compares measured
  * timings and usage against. Times are the simulator's schedule, in nanoseconds after the request
@@ -17,6 +19,11 @@ package io.github.gatlingllm.simulator;
  * @param firstTokenNanos when the first output token was scheduled: the time to first token
  * @param lastTokenNanos when the last output token was scheduled: the end-to-end latency
  * @param completed true if the answer was sent in full; false if the client disconnected first
+ * @param clientRequestId the request's {@code X-Request-Id} header (as vLLM reads it), or null
+ * @param sentNanos with {@link SimulatorConfig#recordSendTimes()}, for a streamed request: when
+ *     each chunk that holds tokens was written to the connection, in nanoseconds after arrival, in
+ *     order (the events due at one moment are flushed together right after); else empty. Never
+ *     null, unmodifiable
  */
 public record ServedRequest(
     long id,
@@ -28,4 +35,16 @@ public record ServedRequest(
     long queueWaitNanos,
     long firstTokenNanos,
     long lastTokenNanos,
-    boolean completed) {}
+    boolean completed,
+    String clientRequestId,
+    List<Long> sentNanos) {
+
+  /**
+   * Copies the send times, so the record cannot change.
+   *
+   * @throws NullPointerException if {@code sentNanos} is null or holds null
+   */
+  public ServedRequest {
+    sentNanos = List.copyOf(sentNanos);
+  }
+}

@@ -45,7 +45,10 @@ import org.slf4j.LoggerFactory;
  *       gatling_llm_simulator_requests_total{status="..."}} (generation endpoints only; a request
  *       counts when it ends; 499 for a non-streamed request whose client left), {@code
  *       _prompt_tokens_total}, {@code _cached_prompt_tokens_total}, {@code
- *       _generation_tokens_total}; gauges {@code _running_sequences}, {@code _waiting_sequences}.
+ *       _generation_tokens_total}, {@code _connections_total} (TCP connections accepted); gauges
+ *       {@code _running_sequences}, {@code _waiting_sequences}, {@code _cache_blocks}, {@code
+ *       _cache_capacity_blocks}, {@code _cache_block_size_tokens} and {@code _cache_usage_ratio}
+ *       (blocks held / capacity).
  * </ul>
  *
  * <p>Errors use OpenAI's shape {@code {"error": {"message", "type", "param", "code"}}}: 400 {@code
@@ -206,6 +209,7 @@ public final class Simulator implements AutoCloseable {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                      engine.metrics.connectionAccepted();
                       ch.pipeline()
                           .addLast(new HttpServerCodec())
                           .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))

@@ -38,6 +38,10 @@ import io.github.gatlingllm.token.TokenCounter;
  *     completions)
  * @param recordCapacity how many {@link ServedRequest}s the simulator keeps (the newest), at least
  *     0; default 10,000
+ * @param recordSendTimes whether each {@link ServedRequest} of a streamed request keeps the time
+ *     each of its token chunks was sent ({@link ServedRequest#sentNanos()}: 8 bytes a chunk, for
+ *     checking a client's TTFT and inter-token latencies against the server's own clock); default
+ *     false
  */
 public record SimulatorConfig(
     String model,
@@ -51,7 +55,8 @@ public record SimulatorConfig(
     int tokensPerChunk,
     int contextLength,
     int defaultMaxTokens,
-    int recordCapacity) {
+    int recordCapacity,
+    boolean recordSendTimes) {
 
   /** The default model id. */
   public static final String DEFAULT_MODEL = "gatling-llm-simulator";
@@ -69,7 +74,8 @@ public record SimulatorConfig(
           1,
           32_768,
           16,
-          10_000);
+          10_000,
+          false);
 
   /**
    * Checks every field.
@@ -123,7 +129,7 @@ public record SimulatorConfig(
    * The documented defaults: model {@value #DEFAULT_MODEL}, whitespace-word token estimate, blocks
    * of 16 tokens, 65,536 cached blocks, 20 ms base TTFT, 50 µs prefill per uncached prompt token,
    * 10 ms per output token, 64 concurrent sequences, 1 token per chunk, 32,768-token context, 16
-   * output tokens by default, 10,000 records kept.
+   * output tokens by default, 10,000 records kept, without send times.
    *
    * @return the default configuration
    */
@@ -171,7 +177,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -194,7 +201,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -217,7 +225,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -240,7 +249,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -263,7 +273,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -286,7 +297,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -309,7 +321,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -332,7 +345,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -355,7 +369,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -378,7 +393,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -401,7 +417,8 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
   }
 
   /**
@@ -424,7 +441,31 @@ public record SimulatorConfig(
         tokensPerChunk,
         contextLength,
         defaultMaxTokens,
-        recordCapacity);
+        recordCapacity,
+        recordSendTimes);
+  }
+
+  /**
+   * A copy that records, or not, when each token chunk of a streamed request was sent.
+   *
+   * @param recordSendTimes whether {@link ServedRequest#sentNanos()} is filled
+   * @return the new configuration
+   */
+  public SimulatorConfig withRecordSendTimes(boolean recordSendTimes) {
+    return new SimulatorConfig(
+        model,
+        tokenCounter,
+        blockSize,
+        cacheBlocks,
+        baseTtftMs,
+        prefillUsPerToken,
+        decodeMsPerToken,
+        maxConcurrent,
+        tokensPerChunk,
+        contextLength,
+        defaultMaxTokens,
+        recordCapacity,
+        recordSendTimes);
   }
 
   /** Base time to first token, in nanoseconds (rounded). */

@@ -23,6 +23,9 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
 
   private static final Logger LOG = LoggerFactory.getLogger(SimulatorHandler.class);
 
+  /** The header a client names its request with (as vLLM reads it). */
+  static final String CLIENT_REQUEST_ID = "X-Request-Id";
+
   private final Engine engine;
   private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
   private Exchange current;
@@ -176,7 +179,9 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
           keepAlive);
       return;
     }
-    current = new Exchange(engine, ctx, this, parsed, keepAlive);
+    current =
+        new Exchange(
+            engine, ctx, this, parsed, keepAlive, request.headers().get(CLIENT_REQUEST_ID));
     current.start();
   }
 

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.simulator;
 
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +15,7 @@ final class SimulatorMetrics {
   private final LongAdder promptTokens = new LongAdder();
   private final LongAdder cachedPromptTokens = new LongAdder();
   private final LongAdder generationTokens = new LongAdder();
+  private final LongAdder connections = new LongAdder();
 
   void request(int status) {
     requests.computeIfAbsent(status, s -> new LongAdder()).increment();
@@ -28,7 +30,11 @@ final class SimulatorMetrics {
     generationTokens.add(tokens);
   }
 
-  SimulatorStats snapshot(Scheduler scheduler) {
+  void connectionAccepted() {
+    connections.increment();
+  }
+
+  SimulatorStats snapshot(Scheduler scheduler, PrefixCache cache, SimulatorConfig config) {
     Map<Integer, Long> byStatus = new TreeMap<>();
     requests.forEach((status, count) -> byStatus.put(status, count.sum()));
     return new SimulatorStats(
@@ -37,7 +43,11 @@ final class SimulatorMetrics {
         cachedPromptTokens.sum(),
         generationTokens.sum(),
         scheduler.running(),
-        scheduler.waiting());
+        scheduler.waiting(),
+        cache.size(),
+        config.cacheBlocks(),
+        config.blockSize(),
+        connections.sum());
   }
 
   /** The Prometheus text exposition (format 0.0.4) of a snapshot. */
@@ -77,6 +87,12 @@ final class SimulatorMetrics {
         "Output tokens produced.",
         stats.generationTokens());
     sample(
+        text,
+        "connections_total",
+        "counter",
+        "TCP connections accepted.",
+        stats.connectionsAccepted());
+    sample(
         text, "running_sequences", "gauge", "Sequences generating now.", stats.runningSequences());
     sample(
         text,
@@ -84,6 +100,28 @@ final class SimulatorMetrics {
         "gauge",
         "Sequences waiting for a free slot.",
         stats.waitingSequences());
+    sample(text, "cache_blocks", "gauge", "Prefix-cache blocks held now.", stats.cacheBlocks());
+    sample(
+        text,
+        "cache_capacity_blocks",
+        "gauge",
+        "Prefix-cache capacity, in blocks (0: no cache).",
+        stats.cacheCapacityBlocks());
+    sample(
+        text,
+        "cache_block_size_tokens",
+        "gauge",
+        "Prefix-cache block size, in tokens.",
+        stats.blockSize());
+    header(
+        text,
+        "cache_usage_ratio",
+        "gauge",
+        "Prefix-cache blocks held / capacity (0 to 1; 0 without a cache).");
+    text.append(PREFIX)
+        .append("cache_usage_ratio ")
+        .append(BigDecimal.valueOf(stats.cacheUsage()).stripTrailingZeros().toPlainString())
+        .append('\n');
     return text.toString();
   }
 

@@ -12,6 +12,11 @@ import java.util.Map;
  * @param generationTokens output tokens produced
  * @param runningSequences sequences generating now
  * @param waitingSequences sequences waiting for a free slot now
+ * @param cacheBlocks prefix-cache blocks held now
+ * @param cacheCapacityBlocks prefix-cache capacity, in blocks (0: the cache is off)
+ * @param blockSize prefix-cache block size, in tokens
+ * @param connectionsAccepted TCP connections accepted since the simulator started (a keep-alive
+ *     client that reuses its connections opens at most one per concurrent request)
  */
 public record SimulatorStats(
     Map<Integer, Long> requestsByStatus,
@@ -19,7 +24,11 @@ public record SimulatorStats(
     long cachedPromptTokens,
     long generationTokens,
     int runningSequences,
-    int waitingSequences) {
+    int waitingSequences,
+    int cacheBlocks,
+    int cacheCapacityBlocks,
+    int blockSize,
+    long connectionsAccepted) {
 
   /**
    * Copies the map, so the snapshot cannot change.
@@ -39,5 +48,14 @@ public record SimulatorStats(
    */
   public long requests(int status) {
     return requestsByStatus.getOrDefault(status, 0L);
+  }
+
+  /**
+   * The share of the prefix cache in use.
+   *
+   * @return cached blocks / capacity, 0 when the cache is off
+   */
+  public double cacheUsage() {
+    return cacheCapacityBlocks == 0 ? 0 : (double) cacheBlocks / cacheCapacityBlocks;
   }
 }

@@ -2,6 +2,7 @@ package io.github.gatlingllm.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.OperatingSystemMXBean;
+import io.gatling.javaapi.core.Session;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -17,32 +18,66 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What one stream costs the client: samples the JVM's CPU time and a count of finished streams once
  * a second, and writes the steady part of the measured phase as JSON to {@code -Dbench.cpuFile}.
+ * The measured streams are those that start {@code warmupSeconds} or more after {@link #start()}.
  * CPU time per stream is the figure that survives a busy machine: streams/s one core sustains =
- * 1,000,000 / (CPU microseconds per stream), whatever else the machine runs. Used by the benchmark
- * simulations only.
+ * 1,000,000 / (CPU microseconds per stream), whatever else the machine runs.
+ *
+ * <p>With {@code -Dbench.heapSampleSeconds=N}, every N seconds it also runs a full GC and samples
+ * the used heap, the streams in flight and the open file descriptors (the {@code heap} list of the
+ * JSON). Used by the benchmark simulations only.
  */
 final class CpuSampler {
 
   /** {@code USER_HZ} of proc(5), 100 on Linux. */
   private static final int TICKS_PER_SECOND = 100;
 
+  private static final String COUNTED = "bench.counted";
+
   private final OperatingSystemMXBean os =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private final int warmupSeconds;
+  private final int heapSampleSeconds = Integer.getInteger("bench.heapSampleSeconds", 0);
+  private final AtomicLong started = new AtomicLong();
+  private final AtomicLong ended = new AtomicLong();
   private final AtomicLong finished = new AtomicLong();
   private final AtomicLong ok = new AtomicLong();
   private final List<long[]> samples = new ArrayList<>();
   private final List<Map<String, long[]>> threadSamples = new ArrayList<>();
-  private final long startMs = System.currentTimeMillis();
-  private final Thread thread;
+  private final List<Map<String, Object>> heap = new ArrayList<>();
+  private volatile long startMs = System.currentTimeMillis();
+  private volatile long countFromMs = startMs + 3_600_000L;
+  private Thread thread;
 
-  CpuSampler() {
+  /**
+   * A sampler whose measured streams start {@code warmupSeconds} after {@link #start()}.
+   *
+   * @param warmupSeconds seconds of warmup, at least 0
+   */
+  CpuSampler(int warmupSeconds) {
+    this.warmupSeconds = warmupSeconds;
+  }
+
+  /** Starts the clock and the sampling thread: call it from {@code before()}. */
+  synchronized void start() {
+    startMs = System.currentTimeMillis();
+    countFromMs = startMs + warmupSeconds * 1000L;
     thread =
         new Thread(
             () -> {
+              long next = System.currentTimeMillis();
+              long nextHeap = startMs + heapSampleSeconds * 1000L;
+              if (heapSampleSeconds > 0) {
+                sampleHeap(); // the baseline: before the first stream
+              }
               while (!Thread.currentThread().isInterrupted()) {
                 sample();
+                if (heapSampleSeconds > 0 && System.currentTimeMillis() >= nextHeap) {
+                  sampleHeap();
+                  nextHeap += heapSampleSeconds * 1000L;
+                }
+                next += 1000;
                 try {
-                  Thread.sleep(1000);
+                  Thread.sleep(Math.max(1, next - System.currentTimeMillis()));
                 } catch (InterruptedException e) {
                   return;
                 }
@@ -53,18 +88,51 @@ final class CpuSampler {
     thread.start();
   }
 
-  /** Counts one finished stream. */
-  void finished(boolean succeeded) {
-    finished.incrementAndGet();
-    if (succeeded) {
-      ok.incrementAndGet();
+  /**
+   * Whether a loop that ends {@code totalSeconds} after {@link #start()} goes on.
+   *
+   * @param totalSeconds seconds from the start
+   * @return true before that time
+   */
+  boolean before(int totalSeconds) {
+    return System.currentTimeMillis() < startMs + totalSeconds * 1000L;
+  }
+
+  /** A stream starts: it is measured if the warmup is over. */
+  Session started(Session session) {
+    started.incrementAndGet();
+    return session.set(COUNTED, System.currentTimeMillis() >= countFromMs);
+  }
+
+  /** A stream ended; counted if it started after the warmup. */
+  Session finished(Session session, boolean succeeded) {
+    ended.incrementAndGet();
+    if (session.contains(COUNTED) && session.getBoolean(COUNTED)) {
+      finished.incrementAndGet();
+      if (succeeded) {
+        ok.incrementAndGet();
+      }
     }
+    return session;
   }
 
   private synchronized void sample() {
     samples.add(
         new long[] {System.currentTimeMillis(), os.getProcessCpuTime(), finished.get(), ok.get()});
     threadSamples.add(threadTicks());
+  }
+
+  private void sampleHeap() {
+    System.gc();
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("t_s", (System.currentTimeMillis() - startMs) / 1000.0);
+    s.put("heap_used_bytes", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    s.put("in_flight", started.get() - ended.get());
+    String[] fds = new File("/proc/self/fd").list();
+    s.put("open_fds", fds == null ? -1 : fds.length);
+    synchronized (this) {
+      heap.add(s);
+    }
   }
 
   /**
@@ -97,18 +165,22 @@ final class CpuSampler {
   }
 
   /**
-   * Writes the figures of the steady window: from {@code skipS} seconds after the first counted
-   * stream finished to the last sample at which the count still grew.
+   * Writes the figures of the steady window: from {@code skipS} seconds after the first measured
+   * stream finished to the last sample at which the count still grew, cut at the end of the
+   * injection (warmup + {@code -Dbench.seconds}) when the drain goes on past it.
    *
-   * @param skipS seconds of the counted phase left out at its start
+   * @param skipS seconds of the measured phase left out at its start
    */
   synchronized void write(int skipS) {
-    thread.interrupt();
+    if (thread != null) {
+      thread.interrupt();
+    }
     sample();
     String file = System.getProperty("bench.cpuFile");
     if (file == null) {
       return;
     }
+    long endMs = countFromMs + Integer.getInteger("bench.seconds", 30) * 1000L + 1000;
     long firstFinish = -1;
     for (long[] s : samples) {
       if (s[2] > 0) {
@@ -122,15 +194,23 @@ final class CpuSampler {
       if (firstFinish >= 0 && first == null && s[0] >= firstFinish + skipS * 1000L) {
         first = s;
       }
-      if (last == null || s[2] > last[2]) {
+      if ((last == null || s[2] > last[2]) && (s[0] <= endMs || last == null)) {
         last = s;
       }
     }
     Map<String, Object> out = new LinkedHashMap<>();
+    out.put("start_ms", startMs);
+    out.put("counted_from_ms", countFromMs);
+    out.put("streams_started", started.get());
+    out.put("streams_ended", ended.get());
+    out.put("streams_counted", finished.get());
+    out.put("samples", samples.size());
     if (first != null && last != null && last[2] > first[2]) {
       double seconds = (last[0] - first[0]) / 1000.0;
       long streams = last[2] - first[2];
       double cpuUs = (last[1] - first[1]) / 1000.0 / streams;
+      out.put("window_from_ms", first[0]);
+      out.put("window_to_ms", last[0]);
       out.put("window_s", seconds);
       out.put("streams", streams);
       out.put("ok", last[3] - first[3]);
@@ -161,6 +241,7 @@ final class CpuSampler {
       out.put("system_us_per_stream", Math.round(system * usPerTick));
       out.put("threads_us_per_stream", threads);
     }
+    out.put("heap", heap);
     try {
       new ObjectMapper().writeValue(Path.of(file).toFile(), out);
     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.dsl;
 
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.feed;
@@ -8,6 +9,7 @@ import static io.gatling.javaapi.http.HttpDsl.Proxy;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
+import static io.github.gatlingllm.LlmDsl.workingSetSweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gatling.javaapi.core.ChainBuilder;
@@ -16,6 +18,7 @@ import io.gatling.javaapi.core.Simulation;
 import io.github.gatlingllm.LlmActionBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
+import io.github.gatlingllm.WorkingSetSweep;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,6 +44,29 @@ class SnippetsTest {
     }
   }
 
+  /**
+   * {@code WorkingSetSweep}'s class javadoc, {@code LlmDsl.workingSetSweep}'s and the README's "The
+   * working-set sweep".
+   */
+  abstract static class WorkingSetSweepJavadocSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().maxTokens(16);
+
+    WorkingSetSweep sweep =
+        workingSetSweep(
+            prompts().sharedPrefix(0.9, 1).inputTokens(1024).requests(64), 1, 2, 4, 8, 16);
+
+    {
+      setUp(
+              sweep.populations(
+                  step ->
+                      scenario(step.name())
+                          .forever()
+                          .on(feed(step.prompts()).exec(llm("chat").chatCompletion()))
+                          .injectOpen(atOnceUsers(4))))
+          .protocols(llm);
+    }
+  }
+
   /** {@code STYLE.md}, "A user's simulation is ordinary Gatling". */
   abstract static class StyleShapeSimulation extends Simulation {
     LlmProtocolBuilder llm = llm().maxTokens(32);
@@ -63,15 +89,21 @@ class SnippetsTest {
     LlmActionBuilder chat = llm("chat").chatCompletion();
     // LlmProtocolBuilder.body(String, Object).
     LlmProtocolBuilder topK = llm().body("top_k", 20);
+    // LlmProtocolBuilder.metricsInterval(Duration): the README's "Server metrics".
+    LlmProtocolBuilder scraped = llm().metricsInterval(java.time.Duration.ofSeconds(1));
     // LlmProtocolBuilder.http(HttpProtocolBuilder).
     LlmProtocolBuilder proxied =
         llm().http(http.proxy(Proxy("proxy", 3128)).enableHttp2().maxConnectionsPerHost(64));
-    return List.of(fed, request, chat, topK, proxied);
+    return List.of(fed, request, chat, topK, scraped, proxied);
   }
 
   @Test
   void theSnippetSimulationsAreAbstractSoGatlingsScanSkipsThem() {
-    for (Class<?> c : List.of(LlmDslJavadocSimulation.class, StyleShapeSimulation.class)) {
+    for (Class<?> c :
+        List.of(
+            LlmDslJavadocSimulation.class,
+            StyleShapeSimulation.class,
+            WorkingSetSweepJavadocSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }

@@ -155,6 +155,15 @@ final class SimulatorClient {
     return postRaw(path, json(body));
   }
 
+  Response post(String path, Object body, String header, String value) {
+    return send(
+        HttpRequest.newBuilder(URI.create(root + path))
+            .header("Content-Type", "application/json")
+            .header(header, value)
+            .POST(HttpRequest.BodyPublishers.ofString(json(body)))
+            .build());
+  }
+
   Response postRaw(String path, String body) {
     return send(
         HttpRequest.newBuilder(URI.create(root + path))

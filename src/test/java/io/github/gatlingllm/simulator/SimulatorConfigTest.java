@@ -29,7 +29,8 @@ class SimulatorConfigTest {
             1,
             32_768,
             16,
-            10_000),
+            10_000,
+            false),
         SimulatorConfig.defaults());
   }
 
@@ -60,10 +61,11 @@ class SimulatorConfigTest {
             .withTokensPerChunk(4)
             .withContextLength(100)
             .withDefaultMaxTokens(7)
-            .withRecordCapacity(3);
+            .withRecordCapacity(3)
+            .withRecordSendTimes(true);
     assertEquals(
         new SimulatorConfig(
-            "m", EstimatedTokenCounter.INSTANCE, 32, 0, 20, 50, 10, 2, 4, 100, 7, 3),
+            "m", EstimatedTokenCounter.INSTANCE, 32, 0, 20, 50, 10, 2, 4, 100, 7, 3, true),
         config);
   }
 

@@ -436,9 +436,34 @@ class SimulatorHttpTest {
     client.stream(COMPLETIONS, completion(words("w", 100), "max_tokens", 2, "stream", true));
     assertEquals(
         List.of(
-            new ServedRequest(1, ServedEndpoint.COMPLETIONS, false, 100, 0, 3, 0, 0, 0, true),
-            new ServedRequest(2, ServedEndpoint.COMPLETIONS, true, 100, 96, 2, 0, 0, 0, true)),
+            new ServedRequest(
+                1, ServedEndpoint.COMPLETIONS, false, 100, 0, 3, 0, 0, 0, true, null, List.of()),
+            new ServedRequest(
+                2, ServedEndpoint.COMPLETIONS, true, 100, 96, 2, 0, 0, 0, true, null, List.of())),
         simulator().requests());
+  }
+
+  @Test
+  void requestRecordsKeepTheClientsRequestId() {
+    client().post(COMPLETIONS, completion("a", "max_tokens", 1), "X-Request-Id", "run-7");
+    assertEquals("run-7", simulator().requests().get(0).clientRequestId());
+  }
+
+  @Test
+  void streamedRequestRecordsKeepWhenEachTokenChunkWasSentWhenAsked() {
+    SimulatorClient client =
+        client(SimulatorConfig.zeroDelay().withDecodeMsPerToken(2).withRecordSendTimes(true));
+    client.stream(CHAT, chat("a", "max_tokens", 3, "stream", true));
+    client.post(CHAT, chat("a", "max_tokens", 3));
+    ServedRequest streamed = simulator().requests().get(0);
+    List<Long> sent = streamed.sentNanos();
+    // One time per content chunk (not the role, finishing or usage chunk), none before its
+    // schedule: token k is due (k - 1) * 2 ms after the first.
+    assertEquals(3, sent.size());
+    for (int k = 0; k < 3; k++) {
+      assertTrue(sent.get(k) >= streamed.firstTokenNanos() + k * 2_000_000L, sent::toString);
+    }
+    assertEquals(List.of(), simulator().requests().get(1).sentNanos());
   }
 
   @Test
@@ -476,12 +501,29 @@ class SimulatorHttpTest {
         # HELP gatling_llm_simulator_generation_tokens_total Output tokens produced.
         # TYPE gatling_llm_simulator_generation_tokens_total counter
         gatling_llm_simulator_generation_tokens_total 5
+        # HELP gatling_llm_simulator_connections_total TCP connections accepted.
+        # TYPE gatling_llm_simulator_connections_total counter
+        gatling_llm_simulator_connections_total 1
         # HELP gatling_llm_simulator_running_sequences Sequences generating now.
         # TYPE gatling_llm_simulator_running_sequences gauge
         gatling_llm_simulator_running_sequences 0
         # HELP gatling_llm_simulator_waiting_sequences Sequences waiting for a free slot.
         # TYPE gatling_llm_simulator_waiting_sequences gauge
         gatling_llm_simulator_waiting_sequences 0
+        # HELP gatling_llm_simulator_cache_blocks Prefix-cache blocks held now.
+        # TYPE gatling_llm_simulator_cache_blocks gauge
+        gatling_llm_simulator_cache_blocks 6
+        # HELP gatling_llm_simulator_cache_capacity_blocks Prefix-cache capacity, in blocks (0: no \
+        cache).
+        # TYPE gatling_llm_simulator_cache_capacity_blocks gauge
+        gatling_llm_simulator_cache_capacity_blocks 65536
+        # HELP gatling_llm_simulator_cache_block_size_tokens Prefix-cache block size, in tokens.
+        # TYPE gatling_llm_simulator_cache_block_size_tokens gauge
+        gatling_llm_simulator_cache_block_size_tokens 16
+        # HELP gatling_llm_simulator_cache_usage_ratio Prefix-cache blocks held / capacity (0 to 1; \
+        0 without a cache).
+        # TYPE gatling_llm_simulator_cache_usage_ratio gauge
+        gatling_llm_simulator_cache_usage_ratio 0.000091552734375
         """,
         metrics.body());
   }
@@ -691,6 +733,7 @@ class SimulatorHttpTest {
               .events()
               .size());
     }
+    assertEquals(1, simulator().stats().connectionsAccepted());
   }
 
   @Test

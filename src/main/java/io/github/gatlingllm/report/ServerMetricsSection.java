@@ -1,0 +1,219 @@
+package io.github.gatlingllm.report;
+
+import io.github.gatlingllm.metrics.RequestRecord;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report page's "Server metrics" section, from {@code llm-run.json}'s {@code server_metrics}:
+ * what was scraped, the server's own prefix-cache hit rate beside the run's, and charts of the
+ * server's KV cache usage, running and waiting requests, and hit rate per scrape interval over time
+ * (seconds since the first request, as the page's other charts).
+ */
+final class ServerMetricsSection {
+
+  private static final String SERVER = "#d0704a";
+  private static final String RUN = "#4a7bd0";
+  private static final String WAITING = "#b02a2a";
+
+  private ServerMetricsSection() {}
+
+  /**
+   * The section.
+   *
+   * @param run the run record
+   * @param requests the run's requests, any order
+   * @return the HTML, empty when the run has no {@code server_metrics}
+   */
+  static String render(Map<String, Object> run, List<RequestRecord> requests) {
+    if (!(run.get("server_metrics") instanceof Map<?, ?> m)) {
+      return "";
+    }
+    StringBuilder html = new StringBuilder("<h2>Server metrics</h2>\n<table>\n");
+    row(
+        html,
+        "scraped",
+        "<code>"
+            + ReportPage.esc(m.get("url"))
+            + "</code> every "
+            + ReportPage.esc(m.get("interval_ms"))
+            + " ms, at the start and at the end");
+    row(html, "server", ReportPage.esc(m.get("engine") == null ? "no answer" : m.get("engine")));
+    row(
+        html,
+        "scrapes",
+        ReportPage.esc(m.get("scrapes"))
+            + " answered, "
+            + ReportPage.esc(m.get("failed_scrapes"))
+            + " failed");
+    if (m.containsKey("prefix_cache_hit_rate")) {
+      row(
+          html,
+          "prefix-cache hit rate, the server's own",
+          "<strong>"
+              + ReportPage.num(m.get("prefix_cache_hit_rate"))
+              + "</strong> ("
+              + ReportPage.esc(m.get("hit_rate_formula"))
+              + ", over the run, warmup included)");
+    }
+    if (m.containsKey("run_hit_rate")) {
+      row(
+          html,
+          "prefix-cache hit rate, this run's requests",
+          "<strong>"
+              + ReportPage.num(m.get("run_hit_rate"))
+              + "</strong> (cached / prompt tokens in their usage, every request recorded)");
+    }
+    if (m.get("cache_config") instanceof Map<?, ?> config) {
+      row(html, "KV cache", ReportPage.esc(describe(config)));
+    }
+    if (m.get("deltas") instanceof Map<?, ?> deltas && !deltas.isEmpty()) {
+      StringBuilder text = new StringBuilder();
+      deltas.forEach(
+          (k, v) ->
+              text.append(text.length() == 0 ? "" : ", ")
+                  .append(k)
+                  .append(' ')
+                  .append(ReportPage.num(v)));
+      row(html, "counters over the run", text.toString());
+    }
+    if (m.get("series_found") instanceof List<?> names) {
+      row(
+          html,
+          "series served",
+          names.size()
+              + " (none known to gatling-llm, so nothing is read from them): <code>"
+              + ReportPage.esc(String.join(" ", names.stream().map(String::valueOf).toList()))
+              + "</code>");
+    }
+    if (m.get("errors") instanceof List<?> errors && !errors.isEmpty()) {
+      StringBuilder text = new StringBuilder();
+      for (Object e : errors.subList(0, Math.min(3, errors.size()))) {
+        if (e instanceof Map<?, ?> em) {
+          text.append(text.length() == 0 ? "" : "; ")
+              .append("at ")
+              .append(em.get("t_ms"))
+              .append(" ms: ")
+              .append(em.get("error"));
+        }
+      }
+      row(html, "failed scrapes", ReportPage.esc(text));
+    }
+    html.append("</table>\n");
+    if (m.get("samples") instanceof List<?> samples && !samples.isEmpty()) {
+      html.append("<div class=\"charts\">\n")
+          .append(charts(m, samples, requests))
+          .append("</div>\n");
+    }
+    return html.toString();
+  }
+
+  private static String charts(Map<?, ?> m, List<?> samples, List<RequestRecord> requests) {
+    long started = m.get("started_at_ms") instanceof Number n ? n.longValue() : 0;
+    long t0 = Long.MAX_VALUE;
+    for (RequestRecord r : requests) {
+      t0 = Math.min(t0, r.startMs());
+    }
+    if (t0 == Long.MAX_VALUE) {
+      t0 = started;
+    }
+    int n = samples.size();
+    double[] xs = new double[n];
+    double[] usage = new double[n];
+    double[] running = new double[n];
+    double[] waiting = new double[n];
+    double[] serverRate = new double[n];
+    double[] runRate = new double[n];
+    long[] at = new long[n];
+    for (int i = 0; i < n; i++) {
+      Map<?, ?> s = (Map<?, ?>) samples.get(i);
+      at[i] = started + ((Number) s.get("t_ms")).longValue();
+      xs[i] = (at[i] - t0) / 1000.0;
+      usage[i] = value(s.get("kv_cache_usage"));
+      running[i] = value(s.get("requests_running"));
+      waiting[i] = value(s.get("requests_waiting"));
+      serverRate[i] = value(s.get("hit_rate"));
+    }
+    // The run's own hit rate over each scrape interval: requests ending in it.
+    long[][] tokens = new long[n][2];
+    for (RequestRecord r : requests) {
+      if (r.promptTokens() == null || r.cachedTokens() == null || r.e2eMs() == null) {
+        continue;
+      }
+      double end = r.startMs() + r.e2eMs();
+      for (int i = 1; i < n; i++) {
+        if (end > at[i - 1] && end <= at[i]) {
+          tokens[i][0] += r.cachedTokens();
+          tokens[i][1] += r.promptTokens();
+          break;
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      runRate[i] = tokens[i][1] == 0 ? Double.NaN : (double) tokens[i][0] / tokens[i][1];
+    }
+    String x = "s since the first request";
+    StringBuilder html = new StringBuilder();
+    html.append(
+        Charts.lines(
+            "server-hit-rate",
+            "Prefix-cache hit rate per scrape interval",
+            x,
+            "hit rate",
+            xs,
+            null,
+            List.of(
+                new Charts.Series("server's own", serverRate, SERVER),
+                new Charts.Series("this run's requests", runRate, RUN)),
+            1.0));
+    html.append(
+        Charts.lines(
+            "server-kv-cache",
+            "KV cache usage (server)",
+            x,
+            "share in use",
+            xs,
+            null,
+            List.of(new Charts.Series("KV cache usage", usage, SERVER)),
+            null));
+    html.append(
+        Charts.lines(
+            "server-queue",
+            "Requests running and waiting (server)",
+            x,
+            "requests",
+            xs,
+            null,
+            List.of(
+                new Charts.Series("running", running, RUN),
+                new Charts.Series("waiting", waiting, WAITING)),
+            null));
+    return html.toString();
+  }
+
+  private static double value(Object v) {
+    return v instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  private static String describe(Map<?, ?> config) {
+    StringBuilder text = new StringBuilder();
+    if (config.get("capacity_tokens") != null) {
+      text.append(config.get("capacity_tokens")).append(" tokens");
+    }
+    if (config.get("block_size_tokens") != null) {
+      text.append(text.length() == 0 ? "" : ", ")
+          .append("blocks of ")
+          .append(config.get("block_size_tokens"))
+          .append(" tokens");
+    }
+    return text.toString();
+  }
+
+  private static void row(StringBuilder html, String name, String htmlValue) {
+    html.append("<tr><th class=\"l\">")
+        .append(ReportPage.esc(name))
+        .append("</th><td class=\"l\">")
+        .append(htmlValue)
+        .append("</td></tr>\n");
+  }
+}

@@ -1,0 +1,132 @@
+package io.github.gatlingllm.report;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report page's "Working-set sweep" section, from {@code llm-run.json}'s {@code
+ * working_set_sweep}: per sweep, one sentence on the cliff, a table of the steps (groups, working
+ * set, hit ratio against an unbounded cache's, the share retained, TTFT p50 and p99; the cliff's
+ * row marked) and two charts against the number of groups: hit ratio (observed and unbounded) and
+ * TTFT p50/p99.
+ */
+final class SweepSection {
+
+  private SweepSection() {}
+
+  /**
+   * The section.
+   *
+   * @param run the run record
+   * @return the HTML, empty when the run has no {@code working_set_sweep}
+   */
+  static String render(Map<String, Object> run) {
+    if (!(run.get("working_set_sweep") instanceof List<?> sweeps) || sweeps.isEmpty()) {
+      return "";
+    }
+    StringBuilder html = new StringBuilder();
+    for (Object o : sweeps) {
+      if (o instanceof Map<?, ?> sweep) {
+        html.append(sweep(sweep));
+      }
+    }
+    return html.toString();
+  }
+
+  private static String sweep(Map<?, ?> sweep) {
+    String name = String.valueOf(sweep.get("name"));
+    StringBuilder html = new StringBuilder("<h2>Working-set sweep: ");
+    html.append(ReportPage.esc(name)).append("</h2>\n");
+    html.append("<p><strong>").append(ReportPage.esc(sweep.get("summary"))).append("</strong>");
+    if (sweep.get("capacity_tokens") != null) {
+      html.append(" Capacity from ")
+          .append(ReportPage.esc(sweep.get("capacity_source")))
+          .append("; capacity / prefix tokens = ")
+          .append(ReportPage.num(sweep.get("predicted_cliff_groups")))
+          .append(" groups.");
+    }
+    html.append("</p>\n");
+    html.append(
+            "<p>Expected: the hit ratio of an unbounded prefix cache (every request's group prefix"
+                + " but for the first request of its group). Retained: cached / those reusable"
+                + " prefix tokens. The cliff is the first step retaining less than ")
+        .append(ReportPage.num(sweep.get("drop_threshold")))
+        .append(" of the best share before it.</p>\n");
+    Object cliffGroups = sweep.get("cliff") instanceof Map<?, ?> cliff ? cliff.get("groups") : null;
+    List<?> steps = sweep.get("steps") instanceof List<?> l ? l : List.of();
+    html.append(
+        "<table><tr><th>groups</th><th class=\"l\">workload</th><th class=\"l\">case id</th>"
+            + "<th>working set, tokens</th><th>requests</th><th>hit ratio</th><th>expected</th>"
+            + "<th>retained</th><th>TTFT p50, ms</th><th>TTFT p99, ms</th></tr>\n");
+    int n = steps.size();
+    double[] xs = new double[n];
+    String[] labels = new String[n];
+    double[] hit = new double[n];
+    double[] expected = new double[n];
+    double[] p50 = new double[n];
+    double[] p99 = new double[n];
+    for (int i = 0; i < n; i++) {
+      Map<?, ?> s = (Map<?, ?>) steps.get(i);
+      boolean cliff = cliffGroups != null && cliffGroups.equals(s.get("groups"));
+      html.append(cliff ? "<tr class=\"bad\" title=\"the cliff\">" : "<tr>")
+          .append("<td>")
+          .append(ReportPage.esc(s.get("groups")))
+          .append(cliff ? " (cliff)" : "")
+          .append("</td><td class=\"l\">")
+          .append(ReportPage.esc(s.get("workload")))
+          .append("</td><td class=\"l\">")
+          .append(ReportPage.esc(s.get("case_id")))
+          .append("</td><td>")
+          .append(ReportPage.num(s.get("working_set_tokens")))
+          .append("</td><td>")
+          .append(ReportPage.num(s.get("requests")))
+          .append("</td><td>")
+          .append(ReportPage.num(s.get("hit_ratio")))
+          .append("</td><td>")
+          .append(ReportPage.num(s.get("expected_hit_ratio")))
+          .append("</td><td>")
+          .append(ReportPage.num(s.get("retained")))
+          .append("</td><td>")
+          .append(ReportPage.ms(s.get("ttft_p50_ms")))
+          .append("</td><td>")
+          .append(ReportPage.ms(s.get("ttft_p99_ms")))
+          .append("</td></tr>\n");
+      xs[i] = s.get("groups") instanceof Number g ? g.doubleValue() : i;
+      labels[i] = String.valueOf(s.get("groups"));
+      hit[i] = value(s.get("hit_ratio"));
+      expected[i] = value(s.get("expected_hit_ratio"));
+      p50[i] = value(s.get("ttft_p50_ms"));
+      p99[i] = value(s.get("ttft_p99_ms"));
+    }
+    html.append("</table>\n<div class=\"charts\">\n");
+    String id = "sweep-" + name.replaceAll("[^A-Za-z0-9_-]", "_");
+    html.append(
+        Charts.lines(
+            id + "-hit-ratio",
+            "Hit ratio by prefix groups",
+            "prefix groups",
+            "cached / prompt tokens",
+            xs,
+            labels,
+            List.of(
+                new Charts.Series("observed", hit, "#4a7bd0"),
+                new Charts.Series("unbounded cache", expected, "#888888")),
+            1.0));
+    html.append(
+        Charts.lines(
+            id + "-ttft",
+            "TTFT by prefix groups",
+            "prefix groups",
+            "ms",
+            xs,
+            labels,
+            List.of(
+                new Charts.Series("p50", p50, "#2a9d5c"), new Charts.Series("p99", p99, "#d0704a")),
+            null));
+    return html.append("</div>\n").toString();
+  }
+
+  private static double value(Object v) {
+    return v instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+}
