@@ -73,7 +73,12 @@ class BudgetRunsTest {
     assertEquals(0, run.count("[ERROR]"), run.log);
     JsonNode load = run.record().get("load");
     assertEquals(40, load.get("requests").asLong());
-    assertEquals(DslRun.peakInFlight(requests), load.get("concurrency").asLong());
+    // The action counts a request in flight from when it is handed to the client until it is
+    // recorded, a little longer than its record's [start, start + e2e]: on a loaded machine the
+    // action's peak may exceed the records' by a few.
+    long fromRecords = DslRun.peakInFlight(requests);
+    long peak = load.get("concurrency").asLong();
+    assertTrue(fromRecords <= peak && peak <= fromRecords + 4, peak + " vs " + fromRecords);
     assertTrue(load.get("users_ended_by_budget").asLong() >= 1, load.toString());
   }
 
