@@ -60,7 +60,10 @@ class InjectionScheduleTest {
 
   @Test
   void poissonArrivalsReplayGatlingsDrawFromTheSeed() {
-    assertEquals(List.of(0L), offsets(new Step(Type.POISSON_USERS_PER_SEC, 3, 3, 2_000, 42L)));
+    // (3 + 3) / 2 x 2 s = 6 users; seed 42 as Gatling's SplittableRandom draws them
+    assertEquals(
+        List.of(97L, 681L, 1041L, 1328L, 1869L, 1886L),
+        offsets(new Step(Type.POISSON_USERS_PER_SEC, 3, 3, 2_000, 42L)));
   }
 
   @Test
