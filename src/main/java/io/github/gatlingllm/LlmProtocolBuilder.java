@@ -396,6 +396,32 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * The open-loop schedule lag p99 above which the client is said to have fallen behind ({@code
+   * llm.client.maxLagP99Ms}, default 10 ms): the run then warns on the console, as soon as it is
+   * seen, and in {@code llm-run.json}'s {@code client.warnings}, that coordinated omission may hide
+   * in the server's figures. The lag of a request is its send time minus the time its virtual user
+   * was due by the injection profile.
+   *
+   * @param ms milliseconds, finite and > 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder clientMaxLagP99Ms(double ms) {
+    return with("client.maxLagP99Ms", ms);
+  }
+
+  /**
+   * The client JVM's CPU share above which the client is said to have fallen behind ({@code
+   * llm.client.maxCpuShare}, default 0.9): CPU time over wall time times the available processors,
+   * over the run and over any 10 seconds of it.
+   *
+   * @param share in (0, 1]
+   * @return a new builder
+   */
+  public LlmProtocolBuilder clientMaxCpuShare(double share) {
+    return with("client.maxCpuShare", share);
+  }
+
+  /**
    * Where Gatling writes run folders (default {@code target/gatling}), to find this run's.
    *
    * @param folder a folder that exists or can be made

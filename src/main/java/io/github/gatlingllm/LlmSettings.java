@@ -71,6 +71,12 @@ import java.util.function.Function;
  *     1]; default 0.05
  * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
  *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
+ * @param clientMaxLagP99Ms {@code llm.client.maxLagP99Ms}: the open-loop schedule lag p99 above
+ *     which the client is said to have fallen behind (a warning: coordinated omission may hide in
+ *     the server's figures), milliseconds, finite and > 0; default 10
+ * @param clientMaxCpuShare {@code llm.client.maxCpuShare}: the client JVM's share of the machine's
+ *     CPU (CPU time over wall time times available processors) above which the client is said to
+ *     have fallen behind, in (0, 1]; default 0.9
  */
 public record LlmSettings(
     String baseUrl,
@@ -101,7 +107,9 @@ public record LlmSettings(
     boolean seedAuto,
     Integer cacheBlockTokens,
     double cacheTolerance,
-    Double cacheAsPlanned) {
+    Double cacheAsPlanned,
+    double clientMaxLagP99Ms,
+    double clientMaxCpuShare) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -206,6 +214,15 @@ public record LlmSettings(
     }
     if (cacheAsPlanned != null && !(cacheAsPlanned > 0 && cacheAsPlanned <= 1)) {
       throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
+    }
+    if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
+      throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
+    }
+    if (!(clientMaxCpuShare > 0 && clientMaxCpuShare <= 1)) {
+      throw bad(
+          "client.maxCpuShare",
+          clientMaxCpuShare,
+          "a share of the machine's CPU in (0, 1], e.g. 0.9");
     }
     if (goodputRatio != null && !slo.isSet()) {
       throw new IllegalArgumentException(
@@ -332,8 +349,16 @@ public record LlmSettings(
         seedAuto,
         nullableInteger(get, "cacheBlockTokens"),
         orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
-        decimal(get, "assert.cacheAsPlanned"));
+        decimal(get, "assert.cacheAsPlanned"),
+        orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
+        orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE));
   }
+
+  /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
+  public static final double DEFAULT_CLIENT_MAX_LAG_P99_MS = 10;
+
+  /** The default of {@code llm.client.maxCpuShare}. */
+  public static final double DEFAULT_CLIENT_MAX_CPU_SHARE = 0.9;
 
   /** The value of {@code llm.seed} that picks a fresh seed from the clock. */
   public static final String AUTO_SEED = "auto";
@@ -420,7 +445,9 @@ public record LlmSettings(
           "shard",
           "shards",
           "startAt",
-          "metricsInterval");
+          "metricsInterval",
+          "client.maxLagP99Ms",
+          "client.maxCpuShare");
 
   /**
    * The prompt spec of these settings.
@@ -517,6 +544,10 @@ public record LlmSettings(
         + cacheTolerance
         + ", cacheAsPlanned="
         + cacheAsPlanned
+        + ", clientMaxLagP99Ms="
+        + clientMaxLagP99Ms
+        + ", clientMaxCpuShare="
+        + clientMaxCpuShare
         + "]";
   }
 

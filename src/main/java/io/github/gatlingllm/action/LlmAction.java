@@ -121,6 +121,8 @@ final class LlmAction implements Action {
           && !"warmup".equals(phase)
           && workload.holdUntilWarmedUp(
               () -> session.eventLoop().execute(() -> send(session, workload, phase)))) {
+        // Held until the warmup ends: the wait is the test's own, not a schedule lag.
+        run.client().unscheduled(session);
         return;
       }
       send(session, workload, phase);
@@ -162,7 +164,8 @@ final class LlmAction implements Action {
               workload,
               body.stream(),
               sent,
-              run.cacheServer(body.endpoint()));
+              run.cacheServer(body.endpoint()),
+              run.client().firstSend(session));
       run.started(workload, spec.name());
       started = true;
       http.send(request, session, run.shareConnections(), listener);

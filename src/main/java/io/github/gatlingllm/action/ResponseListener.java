@@ -19,6 +19,7 @@ import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.metrics.Verdict;
 import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.protocol.ClientWatch;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -65,6 +66,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private final boolean streamed;
   private final CachePlan.Sent sent;
   private final CachePlan.Server cacheServer;
+  private final ClientWatch.First first;
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
@@ -86,7 +88,8 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       Workload workload,
       boolean streamed,
       CachePlan.Sent sent,
-      CachePlan.Server cacheServer) {
+      CachePlan.Server cacheServer,
+      ClientWatch.First first) {
     this.action = action;
     this.session = session;
     this.identity = identity;
@@ -94,6 +97,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     this.streamed = streamed;
     this.sent = sent;
     this.cacheServer = cacheServer;
+    this.first = first;
     start();
   }
 
@@ -235,6 +239,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                 workload.name(),
                 sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
       }
+      ClientWatch client = action.run().client();
+      record =
+          record.withSchedule(
+              client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
       action.run().record(workload, record);
       recorded = true;
       next = logRows(record);

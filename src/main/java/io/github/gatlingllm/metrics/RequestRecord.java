@@ -43,6 +43,13 @@ import java.util.Objects;
  * @param cache what the request got against the plan, or null when there is no plan
  * @param cacheWarmStart whether the server's cache held more of this prompt than any request of the
  *     test could have put there ({@link CachePlan#warmStart}), or null when there is no plan
+ * @param sentMs when the request was handed to Gatling's HTTP client (its first {@code onSend}),
+ *     epoch milliseconds with microsecond precision from the client's {@link System#nanoTime()}
+ *     anchored once to the epoch at the run's start; or null (not recorded, older files)
+ * @param scheduledMs when the injection profile said this request's virtual user arrives, epoch
+ *     milliseconds on the same clock as {@code sentMs}: only on the first LLM request of a user of
+ *     an open injection profile ({@link InjectionSchedule}); null otherwise (later requests of the
+ *     user, closed loops, a request held back until the warmup ended, older files)
  */
 public record RequestRecord(
     String request,
@@ -73,7 +80,9 @@ public record RequestRecord(
     Integer plannedCachedTokens,
     CacheOutcome cachePlanned,
     CacheOutcome cache,
-    Boolean cacheWarmStart) {
+    Boolean cacheWarmStart,
+    Double sentMs,
+    Double scheduledMs) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -110,6 +119,11 @@ public record RequestRecord(
     time("tpot_ms", tpotMs);
     time("e2e_ms", e2eMs);
     time("output_tokens_per_s", outputTokensPerS);
+    time("sent_ms", sentMs);
+    time("scheduled_ms", scheduledMs);
+    if (scheduledMs != null && sentMs == null) {
+      throw new IllegalArgumentException("scheduled_ms is set but sent_ms is null");
+    }
     if (itlMs != null) {
       itlMs = List.copyOf(itlMs);
       for (Double v : itlMs) {
@@ -200,6 +214,105 @@ public record RequestRecord(
         null,
         null,
         null,
+        null,
+        null,
+        null);
+  }
+
+  /**
+   * A record without send and schedule times (as written before they were recorded).
+   *
+   * @param request the request name, never null
+   * @param phase the phase, or null
+   * @param index the request index within its phase, or null
+   * @param promptId the prompt's id, or null
+   * @param digest the prompt's digest, or null
+   * @param prefixGroup the shared-prefix group, or null
+   * @param sharedPrefixTokens the group prefix's tokens, or null
+   * @param plannedTokens the planned prompt size in tokens, or null
+   * @param startMs the request start, epoch milliseconds
+   * @param promptTokens prompt tokens, or null
+   * @param promptTokensExact whether {@code promptTokens} is the server's count
+   * @param cachedTokens prompt tokens served from the server's prefix cache, or null
+   * @param completionTokens output tokens, or null
+   * @param completionTokensExact whether {@code completionTokens} is the server's count
+   * @param ttftMs time to first token, or null
+   * @param timeToFirstEventMs time to the first SSE message, or null
+   * @param itlMs inter-token latencies, or null
+   * @param tpotMs time per output token after the first, or null
+   * @param e2eMs start to end of the response, or null
+   * @param outputTokensPerS output tokens per second of this request, or null
+   * @param finishReason the server's {@code finish_reason}, or null
+   * @param httpStatus the response status, or null if none
+   * @param status how the request ended, never null
+   * @param error a short description of what went wrong, or null
+   * @param workload the prompt workload's name, or null
+   * @param plannedCachedTokens the plan's cached tokens, or null
+   * @param cachePlanned what the plan expects, or null
+   * @param cache what the request got against the plan, or null
+   * @param cacheWarmStart whether the request reveals a warm start, or null
+   */
+  public RequestRecord(
+      String request,
+      String phase,
+      Long index,
+      String promptId,
+      String digest,
+      Integer prefixGroup,
+      Integer sharedPrefixTokens,
+      Integer plannedTokens,
+      long startMs,
+      Integer promptTokens,
+      boolean promptTokensExact,
+      Integer cachedTokens,
+      Integer completionTokens,
+      boolean completionTokensExact,
+      Double ttftMs,
+      Double timeToFirstEventMs,
+      List<Double> itlMs,
+      Double tpotMs,
+      Double e2eMs,
+      Double outputTokensPerS,
+      String finishReason,
+      Integer httpStatus,
+      RequestStatus status,
+      String error,
+      String workload,
+      Integer plannedCachedTokens,
+      CacheOutcome cachePlanned,
+      CacheOutcome cache,
+      Boolean cacheWarmStart) {
+    this(
+        request,
+        phase,
+        index,
+        promptId,
+        digest,
+        prefixGroup,
+        sharedPrefixTokens,
+        plannedTokens,
+        startMs,
+        promptTokens,
+        promptTokensExact,
+        cachedTokens,
+        completionTokens,
+        completionTokensExact,
+        ttftMs,
+        timeToFirstEventMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerS,
+        finishReason,
+        httpStatus,
+        status,
+        error,
+        workload,
+        plannedCachedTokens,
+        cachePlanned,
+        cache,
+        cacheWarmStart,
+        null,
         null);
   }
 
@@ -240,7 +353,70 @@ public record RequestRecord(
         plan == null ? null : plan.plannedCachedTokens(),
         plan == null ? null : plan.expected(),
         plan == null ? null : plan.outcome(cachedTokens),
-        plan == null ? null : plan.warmStart(cachedTokens));
+        plan == null ? null : plan.warmStart(cachedTokens),
+        sentMs,
+        scheduledMs);
+  }
+
+  /**
+   * This record with its send time and, for the first request of an open-loop user, its schedule.
+   *
+   * @param sentMs when it was handed to Gatling's HTTP client, epoch ms (microsecond precision), or
+   *     null
+   * @param scheduledMs when its user was due, epoch ms on the same clock, or null
+   * @return a new record
+   * @throws IllegalArgumentException if a time is negative or not finite, or {@code scheduledMs} is
+   *     set without {@code sentMs}
+   */
+  public RequestRecord withSchedule(Double sentMs, Double scheduledMs) {
+    return new RequestRecord(
+        request,
+        phase,
+        index,
+        promptId,
+        digest,
+        prefixGroup,
+        sharedPrefixTokens,
+        plannedTokens,
+        startMs,
+        promptTokens,
+        promptTokensExact,
+        cachedTokens,
+        completionTokens,
+        completionTokensExact,
+        ttftMs,
+        timeToFirstEventMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerS,
+        finishReason,
+        httpStatus,
+        status,
+        error,
+        workload,
+        plannedCachedTokens,
+        cachePlanned,
+        cache,
+        cacheWarmStart,
+        sentMs,
+        scheduledMs);
+  }
+
+  /**
+   * How late the request left against its schedule: {@code sentMs - scheduledMs}, the client's
+   * schedule lag (coordinated omission shows here: a client that falls behind sends later, and so
+   * less, than the profile says).
+   *
+   * @return milliseconds rounded to the microsecond, negative when a user started up to a
+   *     millisecond before its due time (Gatling schedules on whole milliseconds); null without a
+   *     schedule
+   */
+  public Double scheduleLagMs() {
+    if (scheduledMs == null || sentMs == null) {
+      return null;
+    }
+    return Math.round((sentMs - scheduledMs) * 1000.0) / 1000.0;
   }
 
   /**

@@ -28,13 +28,22 @@ public final class LlmComponents implements ProtocolComponents {
     return run;
   }
 
+  /** Also notes each user's start, for its schedule ({@link ClientWatch}). */
   @Override
   public Function1<Session, Session> onStart() {
-    return run.http().onStart();
+    Function1<Session, Session> http = run.http().onStart();
+    return session -> {
+      run.client().userStarted(session);
+      return http.apply(session);
+    };
   }
 
   @Override
   public Function1<Session, BoxedUnit> onExit() {
-    return run.http().onExit();
+    Function1<Session, BoxedUnit> http = run.http().onExit();
+    return session -> {
+      run.client().userExited(session);
+      return http.apply(session);
+    };
   }
 }

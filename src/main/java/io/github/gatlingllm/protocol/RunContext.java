@@ -90,6 +90,7 @@ public final class RunContext {
   private final Thread shutdownHook;
   private final List<Injection> injections;
   private final String injectionUnknown;
+  private final ClientWatch client;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -108,6 +109,7 @@ public final class RunContext {
     }
     this.injections = read;
     this.injectionUnknown = unknown;
+    this.client = new ClientWatch(settings, read, unknown);
     this.shard = Shard.current();
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
@@ -180,6 +182,7 @@ public final class RunContext {
                 shard.single() ? "the run" : "shard " + shard,
                 System::currentTimeMillis,
                 Thread::sleep);
+    client.start();
   }
 
   /**
@@ -268,6 +271,18 @@ public final class RunContext {
    */
   public List<Injection> injections() {
     return injections;
+  }
+
+  /**
+   * Whether the client kept up: the open-loop schedule lag and the client JVM's CPU share, for the
+   * run ({@code llm-run.json}'s {@code client}) and for any window ({@link
+   * ClientWatch#forWindow(long, long)}, a load level's {@code schedule_lag_ms} and {@code
+   * client_cpu}).
+   *
+   * @return never null
+   */
+  public ClientWatch client() {
+    return client;
   }
 
   /**
@@ -448,6 +463,7 @@ public final class RunContext {
    */
   public void record(Workload workload, RequestRecord record) {
     recorder.record(record);
+    client.recorded(record);
     serverWatch.record(workload, record);
     inFlight.decrementAndGet();
     if (record.warmStart() && warmStarts.incrementAndGet() == 1) {
@@ -527,6 +543,7 @@ public final class RunContext {
       }
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
       info.put("cache", cacheParameters());
+      info.put("client", client.finish());
       serverWatch.addTo(info);
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();

@@ -23,16 +23,22 @@ import java.util.Objects;
  * prompt_tokens, prompt_tokens_exact, cached_tokens, completion_tokens, completion_tokens_exact,
  * ttft_ms, time_to_first_event_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s, finish_reason,
  * http_status, status, error, workload, planned_cached_tokens, cache_planned, cache,
- * cache_warm_start}; {@code itl_ms} only when asked for. {@code workload} is the prompt workload's
- * name, {@code planned_cached_tokens} the request's {@link io.github.gatlingllm.metrics.CachePlan},
- * {@code cache_planned} what it expects ({@code hit} or {@code miss}), {@code cache} the outcome
- * ({@code hit}, {@code partial}, {@code miss}, {@code unplanned_hit}, {@code unknown}) and {@code
- * cache_warm_start} whether the cache held more of the prompt than the test could have put there;
- * the last four null without a cache plan. Times are milliseconds with microsecond precision, each
- * written as the shortest decimal that reads back as its value ({@code 2.517}, {@code 0.25}, {@code
- * 34}); older files wrote whole milliseconds and are read the same way. Null means not measured
- * (see {@link io.github.gatlingllm.metrics.RequestTimer} for the definitions). These names and
- * meanings are read by users' scripts: fields may be added, never renamed or given another meaning.
+ * cache_warm_start, sent_ms, scheduled_ms, schedule_lag_ms}; {@code itl_ms} only when asked for.
+ * {@code workload} is the prompt workload's name, {@code planned_cached_tokens} the request's
+ * {@link io.github.gatlingllm.metrics.CachePlan}, {@code cache_planned} what it expects ({@code
+ * hit} or {@code miss}), {@code cache} the outcome ({@code hit}, {@code partial}, {@code miss},
+ * {@code unplanned_hit}, {@code unknown}) and {@code cache_warm_start} whether the cache held more
+ * of the prompt than the test could have put there; the last four null without a cache plan. {@code
+ * sent_ms} is when the request was handed to Gatling's HTTP client and {@code scheduled_ms} when
+ * the injection profile said its virtual user arrives (epoch milliseconds, microsecond precision,
+ * on the client's nanosecond clock anchored once to the epoch), {@code schedule_lag_ms} their
+ * difference; the last two only on the first LLM request of an open-loop user (see {@link
+ * io.github.gatlingllm.metrics.InjectionSchedule}), {@code schedule_lag_ms} is not read back (it is
+ * derived). Times are milliseconds with microsecond precision, each written as the shortest decimal
+ * that reads back as its value ({@code 2.517}, {@code 0.25}, {@code 34}); older files wrote whole
+ * milliseconds and are read the same way. Null means not measured (see {@link
+ * io.github.gatlingllm.metrics.RequestTimer} for the definitions). These names and meanings are
+ * read by users' scripts: fields may be added, never renamed or given another meaning.
  */
 public final class RequestRecordJson {
 
@@ -124,6 +130,9 @@ public final class RequestRecordJson {
     } else {
       g.writeBoolean(r.cacheWarmStart());
     }
+    writeDouble(g, "sent_ms", r.sentMs());
+    writeDouble(g, "scheduled_ms", r.scheduledMs());
+    writeDouble(g, "schedule_lag_ms", r.scheduleLagMs());
     g.writeEndObject();
   }
 
@@ -190,7 +199,9 @@ public final class RequestRecordJson {
         intValue(n, "planned_cached_tokens"),
         outcome(n, "cache_planned"),
         outcome(n, "cache"),
-        present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"));
+        present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"),
+        doubleValue(n, "sent_ms"),
+        doubleValue(n, "scheduled_ms"));
   }
 
   private static CacheOutcome outcome(JsonNode n, String key) {

@@ -48,7 +48,8 @@ class RequestRecordJsonTest {
           + "\"itl_ms\":[20,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103,"
           + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
           + "\"status\":\"ok\",\"error\":null,"
-          + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}";
+          + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+          + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}";
 
   private static final RequestRecord FAILED =
       new RequestRecord(
@@ -114,7 +115,8 @@ class RequestRecordJsonTest {
             + "\"ttft_ms\":12.346,\"time_to_first_event_ms\":0.345,\"itl_ms\":[0.25,0.001,34],"
             + "\"tpot_ms\":16.328,\"e2e_ms\":45.001,\"output_tokens_per_s\":66.66518521810626,"
             + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
-            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}",
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
         RequestRecordJson.toJson(MICROS, true));
   }
 
@@ -166,7 +168,8 @@ class RequestRecordJsonTest {
             + "\"ttft_ms\":null,\"time_to_first_event_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,"
             + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
             + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
-            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}",
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
         RequestRecordJson.toJson(FAILED, true));
   }
 
@@ -258,7 +261,8 @@ class RequestRecordJsonTest {
     assertTrue(
         json.endsWith(
             "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
-                + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false}"),
+                + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false,"
+                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
   }
