@@ -30,18 +30,19 @@ import org.slf4j.LoggerFactory;
  * as soon as it is seen, and in {@code llm-run.json}'s {@code client.warnings}.
  *
  * <p>The schedule: user {@code k} of a scenario (its rank by Gatling user id among the scenario's
- * users: Gatling hands ids out in injection order) is due at the injection's start plus {@link
- * InjectionSchedule#offsetMs(long)}. Gatling's injector does not publish its start, so it is taken
- * from the first user the LLM protocol sees start ({@code onStart}) of the scenario's start group:
- * the scenarios that start with the run share one start, each scenario started by {@code andThen}
- * has its own; the start is that user's start minus the scenario's first offset (the leading {@code
- * nothingFor}). A first user that started late would hide its lateness from every lag of the group;
- * it is the first thing the run does, on idle event loops.
+ * users: Gatling hands ids out in injection order) is due at the start of the scenario's injection
+ * plus {@link InjectionSchedule#offsetMs(long)}, on Gatling's millisecond grid. The start is the
+ * one Gatling's injector adds the offsets to, read from its state ({@code
+ * internal.GatlingInjector}); should that fail (a Gatling upgrade), it is estimated as the earliest
+ * {@code start - offset} over the scenario's users so far (no user starts before it is due, so the
+ * estimate is never early, and it is exact once one user started on time), and the record says so
+ * in {@code client.notes}. Gatling's own truncation to the millisecond makes a user up to 1 ms late
+ * by design; that is in the lags.
  *
- * <p>One clock: starts and sends are {@link System#nanoTime()}, turned into epoch milliseconds with
- * one anchor taken when the run starts (Gatling schedules users on the wall clock each second, so a
- * wall clock slewed by NTP shifts the lags by its drift, parts per million of the run's length).
- * Ranks are taken when the user's first request ends, when every user due before it has started.
+ * <p>One clock: Gatling's clock is {@link System#nanoTime()} anchored once to the epoch, and so is
+ * this one (its millisecond grid is found once, at the run's start). Starts and sends are {@link
+ * System#nanoTime()}; ranks are taken when the user's first request ends, when every user due
+ * before it has started (a rank taken too early would make its schedule earlier, never later).
  *
  * <p>Thread-safe: users start and send on every event loop.
  */
@@ -66,7 +67,11 @@ public final class ClientWatch {
   private final double maxCpuShare;
   private final Map<String, Scenario> scenarios = new HashMap<>();
   private final List<String> notes = new ArrayList<>();
-  private final Map<String, Long> groupStarts = new ConcurrentHashMap<>();
+  private final java.util.function.LongSupplier gatlingMillis;
+  private final java.util.function.Function<String, Long> injectionStart;
+  private final long gridMillis;
+  private final long gridNanos;
+  private volatile boolean injectorReadable = true;
   private final Map<Long, Scenario> due = new ConcurrentHashMap<>();
   private final long anchorNanos;
   private final double anchorEpochMs;
@@ -85,8 +90,18 @@ public final class ClientWatch {
    * @param settings the run's settings (the thresholds), never null
    * @param injections the simulation's injection profiles ({@code RunContext#injections()})
    * @param injectionUnknown why the profiles could not be read, or null
+   * @param gatlingMillis Gatling's clock, epoch ms
+   * @param injectionStart a scenario's injection start by Gatling's clock, or null while unknown;
+   *     may throw {@link IllegalStateException} when Gatling's internals moved
    */
-  ClientWatch(LlmSettings settings, List<Injection> injections, String injectionUnknown) {
+  ClientWatch(
+      LlmSettings settings,
+      List<Injection> injections,
+      String injectionUnknown,
+      java.util.function.LongSupplier gatlingMillis,
+      java.util.function.Function<String, Long> injectionStart) {
+    this.gatlingMillis = gatlingMillis;
+    this.injectionStart = injectionStart;
     this.maxLagP99Ms = settings.clientMaxLagP99Ms();
     this.maxCpuShare = settings.clientMaxCpuShare();
     if (injectionUnknown != null) {
@@ -99,10 +114,19 @@ public final class ClientWatch {
       }
       InjectionSchedule schedule = InjectionSchedule.of(injection);
       if (schedule.users() > 0) {
-        String group = injection.after().isEmpty() ? "" : injection.scenario();
-        scenarios.put(injection.scenario(), new Scenario(schedule, group));
+        scenarios.put(injection.scenario(), new Scenario(schedule));
       }
     }
+    // Gatling's millisecond grid on nanoTime: the instant its clock turns a millisecond.
+    long ms = gatlingMillis.getAsLong();
+    long turned;
+    long at;
+    do {
+      at = System.nanoTime();
+      turned = gatlingMillis.getAsLong();
+    } while (turned == ms);
+    this.gridMillis = turned;
+    this.gridNanos = at;
     Instant now = Instant.now();
     this.anchorNanos = System.nanoTime();
     this.anchorEpochMs = now.getEpochSecond() * 1000.0 + now.getNano() / 1e6;
@@ -130,9 +154,7 @@ public final class ClientWatch {
       return;
     }
     long now = System.nanoTime();
-    groupStarts.computeIfAbsent(
-        scenario.group, g -> now - scenario.schedule.offsetMs(0) * 1_000_000L);
-    scenario.started(session.userId());
+    scenario.started(session.userId(), now);
     due.put(session.userId(), scenario);
   }
 
@@ -177,11 +199,37 @@ public final class ClientWatch {
   public Double scheduledMs(First first) {
     Scenario s = first.scenario;
     long k = s.rank(first.userId);
-    Long start = groupStarts.get(s.group);
+    Long start = start(s);
     if (start == null || k < 0 || k >= s.schedule.users()) {
       return null;
     }
     return epochMs(start + s.schedule.offsetMs(k) * 1_000_000L);
+  }
+
+  /** The scenario's injection start in nanoTime: Gatling's, else the estimate, else null. */
+  private Long start(Scenario s) {
+    if (s.gatlingStart == null && injectorReadable) {
+      try {
+        Long ms = injectionStart.apply(s.schedule.scenario());
+        if (ms != null) {
+          s.gatlingStart = gridNanos + (ms - gridMillis) * 1_000_000L;
+        }
+      } catch (RuntimeException e) {
+        injectorReadable = false;
+        synchronized (this) {
+          notes.add(
+              "the injection start is estimated (the earliest user start less its offset), not"
+                  + " read from Gatling's injector: "
+                  + e.getMessage());
+        }
+        LOG.warn("cannot read Gatling's injection start, it is estimated: {}", e.getMessage());
+      }
+    }
+    if (s.gatlingStart != null) {
+      return s.gatlingStart;
+    }
+    s.estimated = true;
+    return s.estimate();
   }
 
   /**
@@ -227,6 +275,8 @@ public final class ClientWatch {
   /**
    * Stops sampling, checks the whole run and gives {@code llm-run.json}'s {@code client}: {@code
    * schedule_lag_ms} (a {@link Distribution} of every open-loop first request's lag), {@code
+   * injection_start} ({@code gatling_injector}: the schedules start where Gatling's injector
+   * started; {@code estimated}: from the users' starts; null: no schedule was used), {@code
    * cpu_share} ({@code mean}, {@code max} over one-second samples, {@code processors}, {@code
    * samples}), {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be
    * measured) and {@code warnings}. Later calls give the same figures.
@@ -253,6 +303,7 @@ public final class ClientWatch {
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("schedule_lag_ms", all.toRecord());
+    m.put("injection_start", injectionStartSource());
     m.put("cpu_share", cpu.toRecord());
     m.put("max_lag_p99_ms", maxLagP99Ms);
     m.put("max_cpu_share", maxCpuShare);
@@ -261,6 +312,18 @@ public final class ClientWatch {
       m.put("warnings", List.copyOf(warnings));
     }
     return m;
+  }
+
+  /** Where the schedules' starts came from: Gatling's injector, estimated, or none used. */
+  private String injectionStartSource() {
+    boolean gatling = false;
+    for (Scenario s : scenarios.values()) {
+      if (s.estimated) {
+        return "estimated";
+      }
+      gatling |= s.gatlingStart != null;
+    }
+    return gatling ? "gatling_injector" : null;
   }
 
   private void sample() {
@@ -365,19 +428,21 @@ public final class ClientWatch {
     }
   }
 
-  /** An open scenario: its schedule, start group and the ids of its users started so far. */
+  /** An open scenario: its schedule, its start, and the ids of its users started so far. */
   private static final class Scenario {
     private final InjectionSchedule schedule;
-    private final String group;
     private long[] ids = new long[256];
     private int size;
+    private long earliest = Long.MAX_VALUE;
+    private volatile Long gatlingStart;
+    private volatile boolean estimated;
 
-    Scenario(InjectionSchedule schedule, String group) {
+    Scenario(InjectionSchedule schedule) {
       this.schedule = schedule;
-      this.group = group;
     }
 
-    synchronized void started(long userId) {
+    /** Notes a start, and how early the injection may have started by it. */
+    synchronized void started(long userId, long nanos) {
       if (size == ids.length) {
         ids = Arrays.copyOf(ids, size * 2);
       }
@@ -389,6 +454,14 @@ public final class ClientWatch {
       }
       ids[at] = userId;
       size++;
+      // A rank taken now is at most the true one: the estimate can only be later, never early.
+      if (at < schedule.users()) {
+        earliest = Math.min(earliest, nanos - schedule.offsetMs(at) * 1_000_000L);
+      }
+    }
+
+    synchronized Long estimate() {
+      return earliest == Long.MAX_VALUE ? null : earliest;
     }
 
     /** The user's rank among the scenario's users started so far, or -1 if it never started. */

@@ -8,6 +8,7 @@ import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.internal.GatlingInjection;
+import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.metrics.CacheAggregator;
 import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.Goodput;
@@ -109,7 +110,13 @@ public final class RunContext {
     }
     this.injections = read;
     this.injectionUnknown = unknown;
-    this.client = new ClientWatch(settings, read, unknown);
+    this.client =
+        new ClientWatch(
+            settings,
+            read,
+            unknown,
+            gatling::nowMillis,
+            scenario -> GatlingInjector.injectionStart(core, scenario));
     this.shard = Shard.current();
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
