@@ -112,6 +112,7 @@ public final class RunReport {
       record.remove("server_metrics");
       record.remove("working_set_sweep");
       warnings = ShardMerge.apply(record, sources);
+      ClientMerge.apply(record, sources, requests);
       if (ShardMerge.sharded(sources)) {
         requests.sort(java.util.Comparator.comparingLong(RequestRecord::startMs));
       }

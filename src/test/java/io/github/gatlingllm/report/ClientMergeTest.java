@@ -1,0 +1,98 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClientMergeTest {
+
+  private static RequestRecord request(long startMs, Double sentMs, Double scheduledMs) {
+    return new RequestRecord(
+            "chat",
+            "measured",
+            0L,
+            null,
+            null,
+            null,
+            null,
+            null,
+            startMs,
+            null,
+            false,
+            null,
+            null,
+            false,
+            null,
+            null,
+            null,
+            null,
+            20.0,
+            null,
+            null,
+            200,
+            RequestStatus.OK,
+            null)
+        .withSchedule(sentMs, scheduledMs);
+  }
+
+  private static Map<String, Object> run(String warning, double cpuMean) {
+    Map<String, Object> client = new LinkedHashMap<>();
+    client.put("schedule_lag_ms", Map.of("count", 1));
+    client.put("injection_start", "gatling_injector");
+    client.put("cpu_share", Map.of("mean", cpuMean));
+    client.put("max_lag_p99_ms", 10.0);
+    client.put("max_cpu_share", 0.9);
+    client.put("notes", List.of());
+    client.put("warnings", warning == null ? List.of() : List.of(warning));
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("client", client);
+    return run;
+  }
+
+  @Test
+  void eachFolderKeepsItsOwnClientAndTheLagIsRecomputedOverAll() {
+    RequestRecord a = request(1_000, 1_000.5, 999.5);
+    RequestRecord b = request(1_010, 1_012.0, 1_000.0);
+    RequestRecord later = request(1_050, 1_050.25, null);
+    List<ShardMerge.Source> sources =
+        List.of(
+            new ShardMerge.Source(Path.of("a"), run(null, 0.2), List.of(a, later)),
+            new ShardMerge.Source(Path.of("b"), run("the client fell behind", 0.95), List.of(b)));
+    Map<String, Object> record = new LinkedHashMap<>();
+    List<Object> shards = new ArrayList<>();
+    shards.add(new LinkedHashMap<String, Object>(Map.of("folder", "a")));
+    shards.add(new LinkedHashMap<String, Object>(Map.of("folder", "b")));
+    record.put("shards", shards);
+    record.put("client", sources.get(0).run().get("client"));
+
+    ClientMerge.apply(record, sources, List.of(a, later, b));
+
+    Map<?, ?> client = (Map<?, ?>) record.get("client");
+    Map<?, ?> lag = (Map<?, ?>) client.get("schedule_lag_ms");
+    assertEquals(2L, lag.get("count"));
+    assertEquals(1.0, lag.get("min"));
+    assertEquals(12.0, lag.get("max"));
+    assertEquals(null, client.get("cpu_share"));
+    assertEquals(List.of("b: the client fell behind"), client.get("warnings"));
+    assertEquals(
+        Map.of("mean", 0.95),
+        ((Map<?, ?>) ((Map<?, ?>) shards.get(1)).get("client")).get("cpu_share"));
+  }
+
+  @Test
+  void foldersWithoutAClientLeaveNone() {
+    Map<String, Object> record = new LinkedHashMap<>();
+    record.put("client", Map.of());
+    ClientMerge.apply(
+        record, List.of(new ShardMerge.Source(Path.of("a"), Map.of(), List.of())), List.of());
+    assertFalse(record.containsKey("client"));
+  }
+}
