@@ -82,6 +82,10 @@ public final class ClientWatch {
   private boolean lagWarned;
   private boolean cpuWarned;
   private final AtomicBoolean stopped = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicLong fromInjector =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong estimated =
+      new java.util.concurrent.atomic.AtomicLong();
   private final Thread sampler;
 
   /**
@@ -226,10 +230,15 @@ public final class ClientWatch {
       }
     }
     if (s.gatlingStart != null) {
+      fromInjector.incrementAndGet();
       return s.gatlingStart;
     }
-    s.estimated = true;
-    return s.estimate();
+    Long estimate = s.estimate();
+    if (estimate != null) {
+      // e.g. a request that ended before the injector finished its first batch
+      estimated.incrementAndGet();
+    }
+    return estimate;
   }
 
   /**
@@ -275,11 +284,12 @@ public final class ClientWatch {
   /**
    * Stops sampling, checks the whole run and gives {@code llm-run.json}'s {@code client}: {@code
    * schedule_lag_ms} (a {@link Distribution} of every open-loop first request's lag), {@code
-   * injection_start} ({@code gatling_injector}: the schedules start where Gatling's injector
-   * started; {@code estimated}: from the users' starts; null: no schedule was used), {@code
-   * cpu_share} ({@code mean}, {@code max} over one-second samples, {@code processors}, {@code
-   * samples}), {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be
-   * measured) and {@code warnings}. Later calls give the same figures.
+   * injection_start} (how many schedules started where Gatling's injector started, {@code
+   * gatling_injector}, and how many from the estimate, {@code estimated}: a request that ended
+   * before the injector published its start), {@code cpu_share} ({@code mean}, {@code max} over
+   * one-second samples, {@code processors}, {@code samples}), {@code max_lag_p99_ms}, {@code
+   * max_cpu_share}, {@code notes} (what could not be measured) and {@code warnings}. Later calls
+   * give the same figures.
    *
    * @return an ordered map
    */
@@ -314,16 +324,12 @@ public final class ClientWatch {
     return m;
   }
 
-  /** Where the schedules' starts came from: Gatling's injector, estimated, or none used. */
-  private String injectionStartSource() {
-    boolean gatling = false;
-    for (Scenario s : scenarios.values()) {
-      if (s.estimated) {
-        return "estimated";
-      }
-      gatling |= s.gatlingStart != null;
-    }
-    return gatling ? "gatling_injector" : null;
+  /** How many schedules started where Gatling's injector started, and how many were estimated. */
+  private Map<String, Object> injectionStartSource() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("gatling_injector", fromInjector.get());
+    m.put("estimated", estimated.get());
+    return m;
   }
 
   private void sample() {
@@ -435,7 +441,6 @@ public final class ClientWatch {
     private int size;
     private long earliest = Long.MAX_VALUE;
     private volatile Long gatlingStart;
-    private volatile boolean estimated;
 
     Scenario(InjectionSchedule schedule) {
       this.schedule = schedule;

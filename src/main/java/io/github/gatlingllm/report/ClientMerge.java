@@ -30,6 +30,7 @@ final class ClientMerge {
     boolean any = false;
     List<String> warnings = new ArrayList<>();
     Object thresholds = null;
+    Map<String, Object> starts = new LinkedHashMap<>();
     List<?> shards = record.get("shards") instanceof List<?> l ? l : List.of();
     for (int i = 0; i < sources.size(); i++) {
       ShardMerge.Source s = sources.get(i);
@@ -50,6 +51,13 @@ final class ClientMerge {
       if (thresholds == null) {
         thresholds = client;
       }
+      if (client.get("injection_start") instanceof Map<?, ?> counts) {
+        for (Map.Entry<?, ?> e : counts.entrySet()) {
+          if (e.getValue() instanceof Number n) {
+            starts.merge(String.valueOf(e.getKey()), n.longValue(), (a, b) -> (Long) a + (Long) b);
+          }
+        }
+      }
     }
     if (!any) {
       record.remove("client");
@@ -58,7 +66,7 @@ final class ClientMerge {
     Map<?, ?> first = (Map<?, ?>) thresholds;
     Map<String, Object> merged = new LinkedHashMap<>();
     merged.put("schedule_lag_ms", ScheduleLag.of(requests).distribution().toRecord());
-    merged.put("injection_start", first.get("injection_start"));
+    merged.put("injection_start", starts);
     merged.put("cpu_share", null);
     merged.put("max_lag_p99_ms", first.get("max_lag_p99_ms"));
     merged.put("max_cpu_share", first.get("max_cpu_share"));

@@ -46,7 +46,7 @@ class ClientMergeTest {
   private static Map<String, Object> run(String warning, double cpuMean) {
     Map<String, Object> client = new LinkedHashMap<>();
     client.put("schedule_lag_ms", Map.of("count", 1));
-    client.put("injection_start", "gatling_injector");
+    client.put("injection_start", Map.of("gatling_injector", 1, "estimated", 0));
     client.put("cpu_share", Map.of("mean", cpuMean));
     client.put("max_lag_p99_ms", 10.0);
     client.put("max_cpu_share", 0.9);
@@ -81,6 +81,7 @@ class ClientMergeTest {
     assertEquals(1.0, lag.get("min"));
     assertEquals(12.0, lag.get("max"));
     assertEquals(null, client.get("cpu_share"));
+    assertEquals(Map.of("gatling_injector", 2L, "estimated", 0L), client.get("injection_start"));
     assertEquals(List.of("b: the client fell behind"), client.get("warnings"));
     assertEquals(
         Map.of("mean", 0.95),
