@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * schedule lag), and the client JVM's CPU share, sampled every second from the run's start to its
  * end. When the client falls behind (lag p99 over {@code llm.client.maxLagP99Ms}, or CPU share over
  * {@code llm.client.maxCpuShare} over the last 10 s or the whole run) it warns once on the console,
- * as soon as it is seen, and in {@code llm-run.json}'s {@code client.warnings}.
+ * as soon as it is seen, and in {@code llm-run.json}'s {@code client.warnings}: during the run,
+ * checked every second, the lag once at least 100 lags are in (before that a p99 is one request's
+ * lag), the CPU over the last 10 s; at the end, the lag of all requests and the CPU of the run.
  *
  * <p>The schedule: user {@code k} of a scenario (its rank by Gatling user id among the scenario's
  * users: Gatling hands ids out in injection order) is due at the start of the scenario's injection
