@@ -95,12 +95,18 @@ public record Injection(String scenario, boolean closed, List<Step> steps, List<
    * @param to the same at the step's end; equal to {@code from} but for ramps of concurrency or
    *     rate
    * @param durationMs the step's length, milliseconds, at least 0
+   * @param seed the seed of a {@code POISSON_USERS_PER_SEC} step's arrival times (Gatling draws
+   *     them with {@code new SplittableRandom(seed)}), null for every other step
    */
-  public record Step(Type type, double from, double to, long durationMs) {
+  public record Step(Type type, double from, double to, long durationMs, Long seed) {
 
     /** Checks the values. */
     public Step {
       Objects.requireNonNull(type, "type");
+      if ((seed != null) != (type == Type.POISSON_USERS_PER_SEC)) {
+        throw new IllegalArgumentException(
+            "injection step " + type + ": a seed belongs to Poisson steps only, got " + seed);
+      }
       if (!(from >= 0) || !(to >= 0) || Double.isInfinite(from) || Double.isInfinite(to)) {
         throw new IllegalArgumentException(
             "injection step "
@@ -114,6 +120,18 @@ public record Injection(String scenario, boolean closed, List<Step> steps, List<
         throw new IllegalArgumentException(
             "injection step " + type + ": durationMs must be >= 0, got " + durationMs);
       }
+    }
+
+    /**
+     * A step without a seed (any but {@code POISSON_USERS_PER_SEC}).
+     *
+     * @param type its kind, never null
+     * @param from as in the canonical constructor
+     * @param to as in the canonical constructor
+     * @param durationMs as in the canonical constructor
+     */
+    public Step(Type type, double from, double to, long durationMs) {
+      this(type, from, to, durationMs, null);
     }
 
     /**

@@ -7,10 +7,12 @@ import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.internal.GatlingInjection;
 import io.github.gatlingllm.metrics.CacheAggregator;
 import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.metrics.Injection;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
@@ -86,11 +88,26 @@ public final class RunContext {
   private final Map<Endpoint, CachePlan.Server> cacheServers;
   private final AtomicLong staleConnectionResends = new AtomicLong();
   private final Thread shutdownHook;
+  private final List<Injection> injections;
+  private final String injectionUnknown;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
     this.settings = protocol.settings();
     this.gatling = new GatlingCore(core);
+    List<Injection> read;
+    String unknown;
+    try {
+      read = GatlingInjection.read(core);
+      unknown = null;
+    } catch (IllegalStateException e) {
+      read = List.of();
+      unknown = e.getMessage();
+      LOG.warn(
+          "The injection profiles cannot be read, so no load levels are computed: {}", unknown);
+    }
+    this.injections = read;
+    this.injectionUnknown = unknown;
     this.shard = Shard.current();
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
@@ -241,6 +258,25 @@ public final class RunContext {
    */
   public Slo slo() {
     return settings.slo();
+  }
+
+  /**
+   * The injection profile of every scenario of the simulation, read when the run started.
+   *
+   * @return one entry per scenario (roots first, each followed by those it starts with {@code
+   *     andThen}); empty when Gatling's internals could not be read ({@link #injectionUnknown()})
+   */
+  public List<Injection> injections() {
+    return injections;
+  }
+
+  /**
+   * Why {@link #injections()} is empty when the simulation's profiles could not be read.
+   *
+   * @return the reason (naming the Gatling member or step kind), or null when they were read
+   */
+  public String injectionUnknown() {
+    return injectionUnknown;
   }
 
   /**
