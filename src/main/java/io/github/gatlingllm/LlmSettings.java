@@ -1,5 +1,6 @@
 package io.github.gatlingllm;
 
+import io.github.gatlingllm.metrics.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
@@ -71,6 +72,10 @@ import java.util.function.Function;
  *     1]; default 0.05
  * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
  *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
+ * @param saturation the load levels' settings: {@code llm.stopWhenSaturated}, {@code
+ *     llm.saturation.ttftGrowth}, {@code llm.saturation.throughputGain}, {@code
+ *     llm.saturation.errorRatio} and {@code llm.assert.sloLoadAtLeast} (which needs an SLO); see
+ *     {@link SaturationSettings}; null means {@link SaturationSettings#DEFAULT}
  */
 public record LlmSettings(
     String baseUrl,
@@ -101,7 +106,8 @@ public record LlmSettings(
     boolean seedAuto,
     Integer cacheBlockTokens,
     double cacheTolerance,
-    Double cacheAsPlanned) {
+    Double cacheAsPlanned,
+    SaturationSettings saturation) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -206,6 +212,14 @@ public record LlmSettings(
     }
     if (cacheAsPlanned != null && !(cacheAsPlanned > 0 && cacheAsPlanned <= 1)) {
       throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
+    }
+    saturation = saturation == null ? SaturationSettings.DEFAULT : saturation;
+    if (saturation.sloLoadAtLeast() != null && !slo.isSet()) {
+      throw new IllegalArgumentException(
+          "llm.assert.sloLoadAtLeast: "
+              + saturation.sloLoadAtLeast()
+              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
+              + " llm.slo.e2eMs");
     }
     if (goodputRatio != null && !slo.isSet()) {
       throw new IllegalArgumentException(
@@ -332,7 +346,17 @@ public record LlmSettings(
         seedAuto,
         nullableInteger(get, "cacheBlockTokens"),
         orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
-        decimal(get, "assert.cacheAsPlanned"));
+        decimal(get, "assert.cacheAsPlanned"),
+        new SaturationSettings(
+            bool(get, "stopWhenSaturated", SaturationSettings.DEFAULT.stopWhenSaturated()),
+            orDefault(
+                decimal(get, "saturation.ttftGrowth"), SaturationSettings.DEFAULT.ttftGrowth()),
+            orDefault(
+                decimal(get, "saturation.throughputGain"),
+                SaturationSettings.DEFAULT.throughputGain()),
+            orDefault(
+                decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
+            decimal(get, "assert.sloLoadAtLeast")));
   }
 
   /** The value of {@code llm.seed} that picks a fresh seed from the clock. */
@@ -383,7 +407,7 @@ public record LlmSettings(
   /**
    * Every setting name, without the {@code llm.} prefix. {@code shard}, {@code shards} and {@code
    * startAt} (a test run on several machines) are read by {@code feeder.Shard} and the run's start
-   * barrier, not held here.
+   * barrier, and {@code sweep.*} by {@link SweepBuilder}, not held here.
    */
   public static final java.util.List<String> KNOWN =
       java.util.List.of(
@@ -420,7 +444,16 @@ public record LlmSettings(
           "shard",
           "shards",
           "startAt",
-          "metricsInterval");
+          "metricsInterval",
+          "stopWhenSaturated",
+          "saturation.ttftGrowth",
+          "saturation.throughputGain",
+          "saturation.errorRatio",
+          "assert.sloLoadAtLeast",
+          "sweep.maxConcurrency",
+          "sweep.levels",
+          "sweep.levelDuration",
+          "sweep.ramp");
 
   /**
    * The prompt spec of these settings.
@@ -517,6 +550,8 @@ public record LlmSettings(
         + cacheTolerance
         + ", cacheAsPlanned="
         + cacheAsPlanned
+        + ", saturation="
+        + saturation
         + "]";
   }
 

@@ -91,6 +91,11 @@ final class LlmAction implements Action {
   @Override
   public void execute(Session session) {
     try {
+      String saturated = run.saturationStop();
+      if (saturated != null) {
+        gatling.stopLoadGenerator(session, saturated, false);
+        return;
+      }
       Option<Object> workloadAttribute = session.attributes().get(PromptFeeder.WORKLOAD);
       Workload workload = workloadAttribute.isDefined() ? (Workload) workloadAttribute.get() : null;
       if (workload == null && spec.prompt() == null) {
@@ -163,6 +168,7 @@ final class LlmAction implements Action {
               body.stream(),
               sent,
               run.cacheServer(body.endpoint()));
+      run.levelStarted(session.scenario(), spec.name());
       run.started(workload, spec.name());
       started = true;
       http.send(request, session, run.shareConnections(), listener);

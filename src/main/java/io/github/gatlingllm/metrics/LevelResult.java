@@ -7,9 +7,9 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
- * What one load level gave: the measured requests that started in it, aggregated as the run's
- * (see {@link MetricsAggregator}), with its rates per second of the level rather than of the
- * requests' own window.
+ * What one load level gave: the measured requests that started in it, aggregated as the run's (see
+ * {@link MetricsAggregator}), with its rates per second of the level rather than of the requests'
+ * own window.
  *
  * <p>Rates, as vLLM's {@code request_throughput} and {@code output_throughput} but over the level:
  * {@code requests_per_s} = successful requests that started in the level / its measured seconds;
@@ -22,7 +22,8 @@ import java.util.function.BiFunction;
  *
  * @param index the level's place in the run, in start order, from 0
  * @param level the level, never null
- * @param summary its measured requests, as {@link MetricsAggregator#summary()}'s overall, never null
+ * @param summary its measured requests, as {@link MetricsAggregator#summary()}'s overall, never
+ *     null
  * @param measuredFromMs when its measured time starts, epoch ms, in [start, end)
  */
 public record LevelResult(int index, LoadLevel level, GroupSummary summary, long measuredFromMs) {

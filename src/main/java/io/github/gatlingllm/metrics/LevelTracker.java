@@ -30,9 +30,9 @@ import java.util.function.BiFunction;
  * <p>A request belongs to the level of its scenario it started in ({@link LoadLevel#contains}).
  * Only the measured phase counts (warmup requests are kept out of the level's figures, and a level
  * whose start a warmup took is measured from the warmup's end: {@link LevelResult}); measured
- * requests that started in a ramp between levels, before the first step or after the last are
- * left out of every level and counted ({@link #rampRequests()}, {@link #outsideRequests()}), so
- * the levels' requests plus these add up to the run's measured requests.
+ * requests that started in a ramp between levels, before the first step or after the last are left
+ * out of every level and counted ({@link #rampRequests()}, {@link #outsideRequests()}), so the
+ * levels' requests plus these add up to the run's measured requests.
  *
  * <p>The scenario of a request is given by the caller; when it gives none (null) and exactly one
  * scenario has levels, that one is taken, else the request is counted in {@link
@@ -95,8 +95,8 @@ public final class LevelTracker {
   /**
    * A tracker of the given profiles.
    *
-   * @param injections one profile per scenario, never null; scenarios without a level are kept
-   *     for nothing
+   * @param injections one profile per scenario, never null; scenarios without a level are kept for
+   *     nothing
    * @param slo the SLO each level's requests are judged against, {@link Slo#NONE} for none
    */
   public LevelTracker(List<Injection> injections, Slo slo) {
@@ -268,16 +268,35 @@ public final class LevelTracker {
    * @return a snapshot, unmodifiable
    */
   public List<LevelResult> results() {
+    return results(slots());
+  }
+
+  /**
+   * What the given levels gave so far, indexed by their place in the list.
+   *
+   * @param slots levels from {@link #slots()}, never null
+   * @return a snapshot, unmodifiable
+   */
+  public List<LevelResult> results(List<Slot> slots) {
     List<LevelResult> list = new ArrayList<>();
-    for (Slot slot : slots()) {
+    for (Slot slot : slots) {
       list.add(slot.result(list.size()));
     }
     return Collections.unmodifiableList(list);
   }
 
   /**
-   * Measured requests that started between levels of their scenario's profile (in a ramp, an
-   * {@code atOnceUsers}, a {@code nothingFor}).
+   * How many levels are placed on the clock so far.
+   *
+   * @return the count
+   */
+  public int slotCount() {
+    return slots.size();
+  }
+
+  /**
+   * Measured requests that started between levels of their scenario's profile (in a ramp, an {@code
+   * atOnceUsers}, a {@code nothingFor}).
    *
    * @return the count
    */

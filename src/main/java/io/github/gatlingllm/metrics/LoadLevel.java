@@ -81,13 +81,21 @@ public record LoadLevel(
    * @return the text
    */
   public String describeLoad() {
-    return closed ? number(load) + " users" : number(load) + " users/s";
+    return closed ? describeNumber(load) + " users" : describeNumber(load) + " users/s";
   }
 
-  static String number(double v) {
+  /**
+   * A number as the console prints loads: whole numbers bare, others to 3 decimals at most.
+   *
+   * @param v the number
+   * @return e.g. {@code 4} or {@code 2.5}
+   */
+  public static String describeNumber(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15
         ? Long.toString((long) v)
-        : String.format(java.util.Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+        : String.format(java.util.Locale.ROOT, "%.3f", v)
+            .replaceAll("0+$", "")
+            .replaceAll("\\.$", "");
   }
 
   /**

@@ -5,12 +5,12 @@ package io.github.gatlingllm.metrics;
  * meeting the SLO that fails the build. Checked when made: an error names the {@code llm.*}
  * setting, the value and what is allowed.
  *
- * <p>A level is over-saturated ({@link Saturation#overSaturated}) when, against the level before
- * it of the same scenario, its TTFT p50 (E2E p50 when answers are not streamed) grew by at least
+ * <p>A level is over-saturated ({@link Saturation#overSaturated}) when, against the level before it
+ * of the same scenario, its TTFT p50 (E2E p50 when answers are not streamed) grew by at least
  * {@code ttftGrowth} times while its output tokens/s grew by less than {@code throughputGain}: the
- * server queues the added load instead of serving it, as GuideLLM's over-saturation stop and
- * vLLM's {@code bench sweep} read a throughput-latency curve; or when more than {@code errorRatio}
- * of its requests failed.
+ * server queues the added load instead of serving it, as GuideLLM's over-saturation stop and vLLM's
+ * {@code bench sweep} read a throughput-latency curve; or when more than {@code errorRatio} of its
+ * requests failed.
  *
  * @param stopWhenSaturated {@code llm.stopWhenSaturated}: stop the load generator, gracefully, at
  *     the end of the first over-saturated level (its requests included); default false
@@ -22,8 +22,8 @@ package io.github.gatlingllm.metrics;
  * @param errorRatio {@code llm.saturation.errorRatio}: the share of failed requests above which a
  *     level is over-saturated, in [0, 1]; default 0.05
  * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}: the least load (concurrent users, or
- *     users/s for an open profile) that must meet the SLO ({@link Saturation#sloLoad()}), more
- *     than 0, or null for no such assertion
+ *     users/s for an open profile) that must meet the SLO ({@link Saturation#sloLoad()}), more than
+ *     0, or null for no such assertion
  */
 public record SaturationSettings(
     boolean stopWhenSaturated,
@@ -60,7 +60,6 @@ public record SaturationSettings(
   }
 
   private static IllegalArgumentException bad(String name, double value, String allowed) {
-    return new IllegalArgumentException(
-        "llm." + name + ": got " + value + ", expected " + allowed);
+    return new IllegalArgumentException("llm." + name + ": got " + value + ", expected " + allowed);
   }
 }

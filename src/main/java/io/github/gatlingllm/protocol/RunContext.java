@@ -90,6 +90,7 @@ public final class RunContext {
   private final Thread shutdownHook;
   private final List<Injection> injections;
   private final String injectionUnknown;
+  private final LevelWatch levels;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -108,6 +109,8 @@ public final class RunContext {
     }
     this.injections = read;
     this.injectionUnknown = unknown;
+    this.levels = new LevelWatch(read, settings, gatling, inFlight::get);
+    levels.announce(unknown);
     this.shard = Shard.current();
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
@@ -432,6 +435,29 @@ public final class RunContext {
   }
 
   /**
+   * A virtual user of a scenario is about to send an LLM request: places the scenario's load levels
+   * on the clock at its first request and counts the request in its level. Call just before {@link
+   * #started}.
+   *
+   * @param scenario the virtual user's scenario
+   * @param request the request's name
+   */
+  public void levelStarted(String scenario, String request) {
+    levels.started(scenario, request, gatling.nowMillis());
+  }
+
+  /**
+   * Whether the run must stop now because a load level was over-saturated ({@code
+   * llm.stopWhenSaturated}); judges the levels that ended. Returns a message once: the caller stops
+   * the load generator with it.
+   *
+   * @return the message for Gatling, or null to go on
+   */
+  public String saturationStop() {
+    return levels.stopNow(gatling.nowMillis());
+  }
+
+  /**
    * Records a finished request; call once per request {@link #started}.
    *
    * @param record the request, never null
@@ -450,6 +476,7 @@ public final class RunContext {
     recorder.record(record);
     serverWatch.record(workload, record);
     inFlight.decrementAndGet();
+    levels.record(record, gatling.nowMillis());
     if (record.warmStart() && warmStarts.incrementAndGet() == 1) {
       LOG.warn(
           "WARM START: {}",
@@ -528,6 +555,8 @@ public final class RunContext {
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
       info.put("cache", cacheParameters());
       serverWatch.addTo(info);
+      // Per-level fields of the client (schedule lag, CPU share) plug in as the last argument.
+      levels.addTo(info, peakInFlight.get(), null);
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
       reportCache();
