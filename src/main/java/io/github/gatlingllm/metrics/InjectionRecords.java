@@ -19,7 +19,8 @@ public final class InjectionRecords {
    * One scenario's {@code load.injection} entry: {@code scenario}, {@code kind} ({@code closed} or
    * {@code open}), {@code after} (the scenarios it starts after, {@code andThen}), {@code steps}
    * (each {@code type} = {@link Injection.Type} lower-cased, {@code from}, {@code to}, {@code
-   * duration_ms}, and {@code level: true} for a steady step).
+   * duration_ms}, and {@code level: true} for a step that makes a load level: {@link
+   * LoadLevel#isLevel}).
    *
    * @param injection the profile, never null
    * @return an ordered, unmodifiable map
@@ -36,7 +37,7 @@ public final class InjectionRecords {
       step.put("from", number(s.from()));
       step.put("to", number(s.to()));
       step.put("duration_ms", s.durationMs());
-      if (s.level()) {
+      if (LoadLevel.isLevel(s)) {
         step.put("level", true);
       }
       steps.add(Collections.unmodifiableMap(step));

@@ -106,7 +106,7 @@ public final class LevelTracker {
     for (Injection i : Objects.requireNonNull(injections, "injections")) {
       this.injections.putIfAbsent(i.scenario(), i);
       order.putIfAbsent(i.scenario(), order.size());
-      if (i.steps().stream().anyMatch(Injection.Step::level)) {
+      if (LoadLevel.count(i) > 0) {
         levelled = i.scenario();
         count++;
       }
@@ -120,7 +120,7 @@ public final class LevelTracker {
    * @return true when some scenario's profile holds a steady load for a while
    */
   public boolean hasLevels() {
-    return injections.values().stream().anyMatch(i -> i.steps().stream().anyMatch(s -> s.level()));
+    return injections.values().stream().anyMatch(i -> LoadLevel.count(i) > 0);
   }
 
   /**

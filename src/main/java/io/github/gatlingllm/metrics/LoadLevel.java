@@ -100,7 +100,8 @@ public record LoadLevel(
 
   /**
    * The levels of a profile that starts at {@code anchorMs}: each step of it that holds its load
-   * steady ({@link Injection.Step#level()}) from the end of the steps before it to its own end.
+   * steady ({@link Injection.Step#level()}) at a load above 0, from the end of the steps before it
+   * to its own end.
    *
    * @param injection the scenario's profile, never null
    * @param anchorMs when its first step starts, epoch ms
@@ -112,7 +113,7 @@ public record LoadLevel(
     List<Injection.Step> steps = injection.steps();
     for (int i = 0; i < steps.size(); i++) {
       Injection.Step step = steps.get(i);
-      if (step.level()) {
+      if (isLevel(step)) {
         levels.add(
             new LoadLevel(
                 injection.scenario(),
@@ -125,6 +126,26 @@ public record LoadLevel(
       t += step.durationMs();
     }
     return levels;
+  }
+
+  /**
+   * Whether a step makes a level: it holds a load above 0 steady ({@link Injection.Step#level()}).
+   *
+   * @param step the step, never null
+   * @return true for a level
+   */
+  public static boolean isLevel(Injection.Step step) {
+    return step.level() && step.from() > 0;
+  }
+
+  /**
+   * How many levels a profile has.
+   *
+   * @param injection the profile, never null
+   * @return the number of its steps that make a level
+   */
+  public static int count(Injection injection) {
+    return (int) injection.steps().stream().filter(LoadLevel::isLevel).count();
   }
 
   /**

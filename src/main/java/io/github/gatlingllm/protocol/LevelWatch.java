@@ -85,7 +85,7 @@ final class LevelWatch {
     String most = null;
     int count = 0;
     for (Injection i : injections) {
-      int n = (int) i.steps().stream().filter(Injection.Step::level).count();
+      int n = LoadLevel.count(i);
       if (n > count) {
         most = i.scenario();
         count = n;
@@ -114,9 +114,7 @@ final class LevelWatch {
     if (tracker.hasLevels()) {
       LOG.info(
           "load levels: {} steady steps ({}); each gets its own figures in llm-run.json's levels",
-          injections.stream()
-              .mapToLong(i -> i.steps().stream().filter(Injection.Step::level).count())
-              .sum(),
+          injections.stream().mapToLong(LoadLevel::count).sum(),
           String.join("; ", injections.stream().map(InjectionRecords::describe).toList()));
     }
     if (rules.stopWhenSaturated()) {
