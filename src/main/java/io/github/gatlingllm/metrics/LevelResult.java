@@ -18,15 +18,19 @@ import java.util.function.BiFunction;
  * counts here, one that started in the level before still counts there: in a steady level the two
  * even out, which a window from first start to last end (the run's) would not do on short levels.
  * The measured seconds run from the level's start, or from the end of the last warmup request that
- * started in it when there is one (warmup is never measured), to the level's end.
+ * started in it when there is one (warmup is never measured), to the level's end, or to the run's
+ * end when the run stopped before it (an early stop, a spent prompt budget): the level is then
+ * {@link #cutShort()}.
  *
  * @param index the level's place in the run, in start order, from 0
  * @param level the level, never null
  * @param summary its measured requests, as {@link MetricsAggregator#summary()}'s overall, never
  *     null
  * @param measuredFromMs when its measured time starts, epoch ms, in [start, end)
+ * @param measuredToMs when it ends, epoch ms, in (measuredFromMs, end]
  */
-public record LevelResult(int index, LoadLevel level, GroupSummary summary, long measuredFromMs) {
+public record LevelResult(
+    int index, LoadLevel level, GroupSummary summary, long measuredFromMs, long measuredToMs) {
 
   /** Checks the values. */
   public LevelResult {
@@ -44,6 +48,39 @@ public record LevelResult(int index, LoadLevel level, GroupSummary summary, long
               + level.endMs()
               + ")");
     }
+    if (measuredToMs <= measuredFromMs || measuredToMs > level.endMs()) {
+      throw new IllegalArgumentException(
+          "level "
+              + index
+              + ": measuredToMs "
+              + measuredToMs
+              + " must be in ("
+              + measuredFromMs
+              + ", "
+              + level.endMs()
+              + "]");
+    }
+  }
+
+  /**
+   * A level of its whole length.
+   *
+   * @param index the level's place in the run
+   * @param level the level
+   * @param summary its measured requests
+   * @param measuredFromMs when its measured time starts
+   */
+  public LevelResult(int index, LoadLevel level, GroupSummary summary, long measuredFromMs) {
+    this(index, level, summary, measuredFromMs, level.endMs());
+  }
+
+  /**
+   * Whether the run stopped before the level's end.
+   *
+   * @return true when {@code measuredToMs} is before the level's end
+   */
+  public boolean cutShort() {
+    return measuredToMs < level.endMs();
   }
 
   /**
@@ -52,7 +89,7 @@ public record LevelResult(int index, LoadLevel level, GroupSummary summary, long
    * @return seconds, more than 0
    */
   public double durationS() {
-    return (level.endMs() - measuredFromMs) / 1000.0;
+    return (measuredToMs - measuredFromMs) / 1000.0;
   }
 
   /**
@@ -105,9 +142,10 @@ public record LevelResult(int index, LoadLevel level, GroupSummary summary, long
    * The JSON form of {@code llm-run.json}'s {@code levels} entries: {@code index}, {@code
    * scenario}, {@code kind}, {@code concurrency} (closed) or {@code rate} (open, users/s), {@code
    * start_ms}, {@code end_ms}, {@code duration_s}, {@code measured_from_ms} (only when a warmup
-   * took the level's start), then every field of {@link GroupSummary#toRecord()} with {@code
-   * requests_per_s}, {@code output_tokens_per_s} and the goodput rates per second of the level,
-   * then {@code input_tokens_per_s}, then {@code extra}'s fields.
+   * took the level's start), {@code measured_to_ms} and {@code cut_short: true} (only when the run
+   * stopped before the level's end), then every field of {@link GroupSummary#toRecord()} with
+   * {@code requests_per_s}, {@code output_tokens_per_s} and the goodput rates per second of the
+   * level, then {@code input_tokens_per_s}, then {@code extra}'s fields.
    *
    * @param extra fields of the level's window (start ms, end ms), e.g. the client's schedule lag;
    *     may return null or an empty map; null for none
@@ -124,6 +162,10 @@ public record LevelResult(int index, LoadLevel level, GroupSummary summary, long
     m.put("duration_s", durationS());
     if (measuredFromMs != level.startMs()) {
       m.put("measured_from_ms", measuredFromMs);
+    }
+    if (cutShort()) {
+      m.put("measured_to_ms", measuredToMs);
+      m.put("cut_short", true);
     }
     m.putAll(summary.toRecord());
     m.put("requests_per_s", requestsPerS());

@@ -84,11 +84,17 @@ public final class LevelTracker {
       return pending.sum();
     }
 
-    LevelResult result(int index) {
+    LevelResult result(int index, long untilMs) {
       long warm = warmupEnd.get();
       long from = warm == Long.MIN_VALUE ? level.startMs() : Math.max(level.startMs(), warm);
       from = Math.min(from, level.endMs() - 1);
-      return new LevelResult(index, level, aggregator.summary().overall(), from);
+      long to = Math.max(from + 1, Math.min(level.endMs(), untilMs));
+      return new LevelResult(index, level, aggregator.summary().overall(), from, to);
+    }
+
+    /** Whether the level began before {@code untilMs} or has a request. */
+    boolean ran(long untilMs) {
+      return level.startMs() < untilMs || aggregator.summary().overall().requests() > 0;
     }
   }
 
@@ -268,19 +274,25 @@ public final class LevelTracker {
    * @return a snapshot, unmodifiable
    */
   public List<LevelResult> results() {
-    return results(slots());
+    return results(slots(), Long.MAX_VALUE);
   }
 
   /**
-   * What the given levels gave so far, indexed by their place in the list.
+   * What the given levels gave so far, indexed by their place in the list, as if the run ended at
+   * {@code untilMs}: a level it cuts is measured up to it ({@link LevelResult#cutShort()}), a level
+   * that would have begun after it and has no request is left out.
    *
    * @param slots levels from {@link #slots()}, never null
+   * @param untilMs when the run ended (or stopped), epoch ms; {@link Long#MAX_VALUE} for a run that
+   *     went to the end of its profiles
    * @return a snapshot, unmodifiable
    */
-  public List<LevelResult> results(List<Slot> slots) {
+  public List<LevelResult> results(List<Slot> slots, long untilMs) {
     List<LevelResult> list = new ArrayList<>();
     for (Slot slot : slots) {
-      list.add(slot.result(list.size()));
+      if (slot.ran(untilMs)) {
+        list.add(slot.result(list.size(), untilMs));
+      }
     }
     return Collections.unmodifiableList(list);
   }
@@ -353,13 +365,15 @@ public final class LevelTracker {
    * {@code llm-run.json}'s {@code levels} and {@code levels_note}, or nothing when no level was
    * placed.
    *
+   * @param results the levels, from {@link #results(List, long)}
    * @param extra fields of each level's window (start ms, end ms), or null: see {@link
    *     LevelResult#toRecord}
-   * @return {@code levels} (a list of {@link LevelResult#toRecord} maps) and {@code levels_note};
-   *     empty when there is no level
+   * @return {@code levels} (a list of {@link LevelResult#toRecord} maps), {@code levels_note} and
+   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}); empty when
+   *     there is no level
    */
-  public Map<String, Object> toRecord(BiFunction<Long, Long, Map<String, Object>> extra) {
-    List<LevelResult> results = results();
+  public Map<String, Object> toRecord(
+      List<LevelResult> results, BiFunction<Long, Long, Map<String, Object>> extra) {
     if (results.isEmpty()) {
       return Map.of();
     }

@@ -70,7 +70,9 @@ public record Saturation(
   }
 
   /**
-   * The saturation of the scenario with the most levels (the first of them on a tie).
+   * The saturation of the scenario with the most levels (the first of them on a tie). Levels the
+   * run cut short ({@link LevelResult#cutShort()}: it stopped before their end) are left out: their
+   * figures are those of a load that had not settled.
    *
    * @param results every level of the run, in start order, never null
    * @param settings the tolerance ({@link SaturationSettings#throughputGain()})
@@ -87,6 +89,9 @@ public record Saturation(
       String stopReason) {
     Map<String, List<LevelResult>> byScenario = new LinkedHashMap<>();
     for (LevelResult r : results) {
+      if (r.cutShort()) {
+        continue;
+      }
       byScenario.computeIfAbsent(r.level().scenario(), s -> new ArrayList<>()).add(r);
     }
     List<LevelResult> best = null;

@@ -57,6 +57,7 @@ final class LevelWatch {
   private volatile long nextCheckMs;
   private volatile int placed;
   private volatile String stopReason;
+  private volatile long stoppedAtMs = Long.MAX_VALUE;
   private volatile boolean stopHanded;
   private boolean verdictLogged;
 
@@ -177,6 +178,7 @@ final class LevelWatch {
         return null;
       }
       stopHanded = true;
+      stoppedAtMs = nowMs;
       return "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): " + stopReason;
     }
   }
@@ -212,7 +214,7 @@ final class LevelWatch {
       }
       judged.add(level);
       if (results == null) {
-        results = tracker.results(slots);
+        results = tracker.results(slots, Long.MAX_VALUE);
       }
       judge(results.get(i), nowMs);
     }
@@ -292,6 +294,8 @@ final class LevelWatch {
    *
    * @param info the run record's maps, its {@code load} map included
    * @param peakConcurrency the most LLM requests in flight at once
+   * @param endMs when the run ended, epoch ms: levels are measured up to it, or up to the early
+   *     stop
    * @param extra more fields of each level's window (start ms, end ms), e.g. the client's schedule
    *     lag and CPU share, or null
    */
@@ -299,6 +303,7 @@ final class LevelWatch {
   synchronized void addTo(
       Map<String, Object> info,
       long peakConcurrency,
+      long endMs,
       BiFunction<Long, Long, Map<String, Object>> extra) {
     if (info.get("load") instanceof Map<?, ?> load) {
       Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) load);
@@ -307,8 +312,8 @@ final class LevelWatch {
       m.put("peak_concurrency", peakConcurrency);
       info.put("load", m);
     }
-    info.putAll(tracker.toRecord(extra));
-    List<LevelResult> results = tracker.results();
+    List<LevelResult> results = tracker.results(tracker.slots(), Math.min(endMs, stoppedAtMs));
+    info.putAll(tracker.toRecord(results, extra));
     if (results.isEmpty()) {
       return;
     }

@@ -556,7 +556,7 @@ public final class RunContext {
       info.put("cache", cacheParameters());
       serverWatch.addTo(info);
       // Per-level fields of the client (schedule lag, CPU share) plug in as the last argument.
-      levels.addTo(info, peakInFlight.get(), null);
+      levels.addTo(info, peakInFlight.get(), gatling.nowMillis(), null);
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
       reportCache();

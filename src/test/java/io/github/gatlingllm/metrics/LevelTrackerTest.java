@@ -166,6 +166,21 @@ class LevelTrackerTest {
   }
 
   @Test
+  void aRunThatStopsCutsItsLevelShortAndLeavesOutTheLevelsItNeverReached() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", ok(2_000));
+    t.add("chat", ok(3_000));
+    List<LevelResult> results = t.results(t.slots(), 6_000);
+    assertEquals(1, results.size());
+    assertEquals(5.0, results.get(0).durationS());
+    assertEquals(0.4, results.get(0).requestsPerS());
+    assertEquals(true, results.get(0).cutShort());
+    assertEquals(true, results.get(0).toRecord(null).get("cut_short"));
+    assertEquals(6_000L, results.get(0).toRecord(null).get("measured_to_ms"));
+  }
+
+  @Test
   void theExtraHookAddsFieldsOfTheLevelWindow() {
     LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
     t.started("chat", 1_000);
@@ -270,10 +285,10 @@ class LevelTrackerTest {
   @Test
   void theRecordHasLevelsANoteAndTheLeftOutCounts() {
     LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
-    assertEquals(Map.of(), t.toRecord(null));
+    assertEquals(Map.of(), t.toRecord(t.results(), null));
     t.started("chat", 1_000);
     t.add("chat", ok(12_000));
-    Map<String, Object> record = t.toRecord(null);
+    Map<String, Object> record = t.toRecord(t.results(), null);
     assertEquals(List.of("levels", "levels_note", "levels_left_out"), List.copyOf(record.keySet()));
     assertEquals(Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L), record.get("levels_left_out"));
   }
