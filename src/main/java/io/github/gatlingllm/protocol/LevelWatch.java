@@ -57,6 +57,8 @@ final class LevelWatch {
   private volatile long nextCheckMs;
   private volatile int placed;
   private volatile String stopReason;
+  private String overSaturation;
+  private final Map<String, Integer> judgedPerScenario = new HashMap<>();
   private volatile long stoppedAtMs = Long.MAX_VALUE;
   private volatile boolean stopHanded;
   private boolean verdictLogged;
@@ -234,11 +236,21 @@ final class LevelWatch {
         String.format(Locale.ROOT, "%.1f", result.outputTokensPerS()),
         result.summary().ttftMs().p50(),
         result.summary().ttftMs().p99());
-    if (rules.stopWhenSaturated() && previous != null && stopReason == null) {
+    int judgedOfScenario = judgedPerScenario.merge(result.level().scenario(), 1, Integer::sum);
+    if (previous != null && overSaturation == null) {
       String reason = Saturation.overSaturated(previous, result, rules);
       if (reason != null) {
-        LOG.warn("OVER-SATURATED, stopping the run (llm.stopWhenSaturated): {}", reason);
-        stopReason = reason;
+        overSaturation = reason;
+        boolean more = judgedOfScenario < levelsOf(result.level().scenario());
+        if (rules.stopWhenSaturated() && more) {
+          LOG.warn("OVER-SATURATED, stopping the run (llm.stopWhenSaturated): {}", reason);
+          stopReason = reason;
+        } else {
+          LOG.warn(
+              "OVER-SATURATED: {}{}",
+              reason,
+              rules.stopWhenSaturated() ? " (its last level: nothing left to stop)" : "");
+        }
       }
     }
     if (result.level().scenario().equals(sloScenario)) {
@@ -253,6 +265,15 @@ final class LevelWatch {
         }
       }
     }
+  }
+
+  private int levelsOf(String scenario) {
+    for (Injection i : injections) {
+      if (i.scenario().equals(scenario)) {
+        return LoadLevel.count(i);
+      }
+    }
+    return 0;
   }
 
   private double goodputRatio() {
@@ -323,7 +344,9 @@ final class LevelWatch {
     if (saturation == null) {
       return;
     }
-    info.put("saturation", saturation.toRecord());
+    Map<String, Object> record = new LinkedHashMap<>(saturation.toRecord());
+    record.put("over_saturation", overSaturation);
+    info.put("saturation", record);
     for (String line : saturation.describe()) {
       LOG.info("{}", line);
     }
