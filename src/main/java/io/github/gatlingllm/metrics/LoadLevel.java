@@ -76,12 +76,14 @@ public record LoadLevel(
   }
 
   /**
-   * The load as a person reads it: {@code 4 users} or {@code 2.5 users/s}.
+   * The load as a person reads it: {@code 1 user}, {@code 4 users} or {@code 2.5 users/s}.
    *
    * @return the text
    */
   public String describeLoad() {
-    return closed ? describeNumber(load) + " users" : describeNumber(load) + " users/s";
+    return closed
+        ? describeNumber(load) + (load == 1 ? " user" : " users")
+        : describeNumber(load) + " users/s";
   }
 
   /**

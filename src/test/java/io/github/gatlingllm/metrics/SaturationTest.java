@@ -150,7 +150,7 @@ class SaturationTest {
     assertNull(s.sloLoad());
     assertEquals(0, s.sloAbove().index());
     assertEquals(
-        "the highest load meeting the SLO is none (the lowest level, 1 users, missed it), below"
+        "the highest load meeting the SLO is none (the lowest level, 1 user, missed it), below"
             + " llm.assert.sloLoadAtLeast 2 users",
         s.sloShortfall(2));
   }
