@@ -555,8 +555,12 @@ public final class RunContext {
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
       info.put("cache", cacheParameters());
       serverWatch.addTo(info);
-      // Per-level fields of the client (schedule lag, CPU share) plug in as the last argument.
-      levels.addTo(info, peakInFlight.get(), gatling.nowMillis(), null);
+      try {
+        // Per-level fields of the client (schedule lag, CPU share) plug in as the last argument.
+        levels.addTo(info, peakInFlight.get(), gatling.nowMillis(), null);
+      } catch (RuntimeException e) {
+        LOG.error("could not compute the load levels: {}", e.toString(), e);
+      }
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
       reportCache();
