@@ -133,6 +133,41 @@ public final class LlmDsl {
   }
 
   /**
+   * A concurrency sweep: closed injection steps going from one user (the synchronous level) to
+   * {@code maxConcurrency} users (the throughput level) through levels between, each held for a set
+   * duration, as GuideLLM's sweep does with rates. See {@link SweepBuilder}:
+   *
+   * <pre>{@code
+   * SweepBuilder sweep = sweep().maxConcurrency(16).levels(3).levelDuration(Duration.ofSeconds(30));
+   * ScenarioBuilder chat = scenario("chat").feed(prompts).exec(llm("chat").chatCompletion());
+   * setUp(chat.injectClosed(sweep.steps())).protocols(llm.stopWhenSaturated(true));
+   * }</pre>
+   *
+   * @return the sweep builder with its defaults: 16 users at most, 3 levels between, 30 s levels,
+   *     no ramps
+   */
+  public static SweepBuilder sweep() {
+    return new SweepBuilder(null, null, null, null);
+  }
+
+  /**
+   * A Gatling assertion that the highest load meeting the SLO reached {@code
+   * llm.assert.sloLoadAtLeast}: {@code details("SLO
+   * LOAD").successfulRequests().percent().gte(100)}. With that setting, the run logs one {@code SLO
+   * LOAD} row once the load meeting the SLO is known (the first level missing the SLO has been
+   * measured, or the last level): OK when it is at least the bound, KO naming both. Added by {@link
+   * LlmProtocolBuilder#assertions(double, String...)} when the setting is set.
+   *
+   * @return the assertion
+   */
+  public static Assertion sloLoadMet() {
+    return details(SLO_LOAD_ROW).successfulRequests().percent().gte(100.0);
+  }
+
+  /** The name of the row {@link #sloLoadMet()} asserts on. */
+  public static final String SLO_LOAD_ROW = "SLO LOAD";
+
+  /**
    * This machine's part of a test's virtual users, for the injection profile of a test run on
    * several machines: {@code constantConcurrentUsers(shardUsers(64))}. On one machine it is {@code
    * users}; as shard {@code I} of {@code N} ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's

@@ -422,6 +422,57 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * Whether the run stops at the end of the first over-saturated load level ({@code
+   * llm.stopWhenSaturated}, default false): a level whose TTFT p50 grew by {@link
+   * #saturationThresholds} times over the level before while output throughput stayed flat, or
+   * whose errors are over the bound. The load generator is stopped gracefully (the run ends as if
+   * its injection had ended; the levels so far and {@code saturation} are recorded with {@code
+   * stopped_early} and {@code stop_reason}). Meant for a {@link LlmDsl#sweep()} or any stepped
+   * profile of levels going up.
+   *
+   * @param stop true to stop
+   * @return a new builder
+   */
+  public LlmProtocolBuilder stopWhenSaturated(boolean stop) {
+    return with("stopWhenSaturated", stop);
+  }
+
+  /**
+   * When a load level is over-saturated: its TTFT p50 (E2E p50 without streaming) at least {@code
+   * ttftGrowth} times the level before's while its output tokens/s grew by less than {@code
+   * throughputGain} ({@code llm.saturation.ttftGrowth}, default 1.5; {@code
+   * llm.saturation.throughputGain}, default 0.05, also the tolerance of the saturation point), or
+   * more than {@code errorRatio} of its requests failed ({@code llm.saturation.errorRatio}, default
+   * 0.05). See {@link io.github.gatlingllm.metrics.SaturationSettings}.
+   *
+   * @param ttftGrowth a finite factor > 1
+   * @param throughputGain a share in [0, 1)
+   * @param errorRatio a share in [0, 1]
+   * @return a new builder
+   */
+  public LlmProtocolBuilder saturationThresholds(
+      double ttftGrowth, double throughputGain, double errorRatio) {
+    return with("saturation.ttftGrowth", ttftGrowth)
+        .with("saturation.throughputGain", throughputGain)
+        .with("saturation.errorRatio", errorRatio);
+  }
+
+  /**
+   * The least load that must meet the SLO ({@code llm.assert.sloLoadAtLeast}): concurrent users for
+   * a closed profile, users/s for an open one, compared with {@code llm-run.json}'s {@code
+   * saturation.slo_load} (the highest load whose level's SLO attainment reaches the goodput ratio,
+   * interpolated between levels). The run then logs one {@code SLO LOAD} row, OK when the load is
+   * reached, and {@link #assertions(double, String...)} adds {@link LlmDsl#sloLoadMet()}, so the
+   * build fails below the bound. Needs an SLO and a profile with 2 levels or more.
+   *
+   * @param load more than 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloLoadAtLeast(double load) {
+    return with("assert.sloLoadAtLeast", load);
+  }
+
+  /**
    * Where Gatling writes run folders (default {@code target/gatling}), to find this run's.
    *
    * @param folder a folder that exists or can be made
@@ -448,7 +499,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * {@code name} row is KO exactly when the request failed), and with a goodput ratio set ({@link
    * #goodputRatio} or {@code -Dllm.assert.goodputRatio}), {@link LlmDsl#goodputRatio(String,
    * double)} for each name, and with a cache ratio set ({@link #cacheAsPlanned} or {@code
-   * -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String, double)} for each name.
+   * -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String, double)} for each name, and
+   * with a least load meeting the SLO ({@link #sloLoadAtLeast} or {@code
+   * -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once.
    *
    * @param failedPercentBelow the failure percentage to stay under, e.g. 1.0
    * @param requestNames the LLM request names, e.g. {@code "chat"}
@@ -470,6 +523,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
       if (s.cacheAsPlanned() != null) {
         list.add(LlmDsl.cacheAsPlanned(name, s.cacheAsPlanned()));
       }
+    }
+    if (s.saturation().sloLoadAtLeast() != null) {
+      list.add(LlmDsl.sloLoadMet());
     }
     return list;
   }

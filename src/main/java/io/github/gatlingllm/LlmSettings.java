@@ -1,5 +1,6 @@
 package io.github.gatlingllm;
 
+import io.github.gatlingllm.metrics.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
@@ -71,6 +72,10 @@ import java.util.function.Function;
  *     1]; default 0.05
  * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
  *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
+ * @param saturation the load levels' settings: {@code llm.stopWhenSaturated}, {@code
+ *     llm.saturation.ttftGrowth}, {@code llm.saturation.throughputGain}, {@code
+ *     llm.saturation.errorRatio} and {@code llm.assert.sloLoadAtLeast} (which needs an SLO); see
+ *     {@link SaturationSettings}; null means {@link SaturationSettings#DEFAULT}
  * @param clientMaxLagP99Ms {@code llm.client.maxLagP99Ms}: the open-loop schedule lag p99 above
  *     which the client is said to have fallen behind (a warning: coordinated omission may hide in
  *     the server's figures), milliseconds, finite and > 0; default 10
@@ -108,6 +113,7 @@ public record LlmSettings(
     Integer cacheBlockTokens,
     double cacheTolerance,
     Double cacheAsPlanned,
+    SaturationSettings saturation,
     double clientMaxLagP99Ms,
     double clientMaxCpuShare) {
 
@@ -214,6 +220,14 @@ public record LlmSettings(
     }
     if (cacheAsPlanned != null && !(cacheAsPlanned > 0 && cacheAsPlanned <= 1)) {
       throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
+    }
+    saturation = saturation == null ? SaturationSettings.DEFAULT : saturation;
+    if (saturation.sloLoadAtLeast() != null && !slo.isSet()) {
+      throw new IllegalArgumentException(
+          "llm.assert.sloLoadAtLeast: "
+              + saturation.sloLoadAtLeast()
+              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
+              + " llm.slo.e2eMs");
     }
     if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
       throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
@@ -350,6 +364,16 @@ public record LlmSettings(
         nullableInteger(get, "cacheBlockTokens"),
         orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
         decimal(get, "assert.cacheAsPlanned"),
+        new SaturationSettings(
+            bool(get, "stopWhenSaturated", SaturationSettings.DEFAULT.stopWhenSaturated()),
+            orDefault(
+                decimal(get, "saturation.ttftGrowth"), SaturationSettings.DEFAULT.ttftGrowth()),
+            orDefault(
+                decimal(get, "saturation.throughputGain"),
+                SaturationSettings.DEFAULT.throughputGain()),
+            orDefault(
+                decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
+            decimal(get, "assert.sloLoadAtLeast")),
         orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE));
   }
@@ -408,7 +432,7 @@ public record LlmSettings(
   /**
    * Every setting name, without the {@code llm.} prefix. {@code shard}, {@code shards} and {@code
    * startAt} (a test run on several machines) are read by {@code feeder.Shard} and the run's start
-   * barrier, not held here.
+   * barrier, and {@code sweep.*} by {@link SweepBuilder}, not held here.
    */
   public static final java.util.List<String> KNOWN =
       java.util.List.of(
@@ -446,6 +470,15 @@ public record LlmSettings(
           "shards",
           "startAt",
           "metricsInterval",
+          "stopWhenSaturated",
+          "saturation.ttftGrowth",
+          "saturation.throughputGain",
+          "saturation.errorRatio",
+          "assert.sloLoadAtLeast",
+          "sweep.maxConcurrency",
+          "sweep.levels",
+          "sweep.levelDuration",
+          "sweep.ramp",
           "client.maxLagP99Ms",
           "client.maxCpuShare");
 
@@ -544,6 +577,8 @@ public record LlmSettings(
         + cacheTolerance
         + ", cacheAsPlanned="
         + cacheAsPlanned
+        + ", saturation="
+        + saturation
         + ", clientMaxLagP99Ms="
         + clientMaxLagP99Ms
         + ", clientMaxCpuShare="

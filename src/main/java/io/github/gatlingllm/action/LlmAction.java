@@ -91,6 +91,11 @@ final class LlmAction implements Action {
   @Override
   public void execute(Session session) {
     try {
+      String saturated = run.saturationStop();
+      if (saturated != null) {
+        gatling.stopLoadGenerator(session, saturated, false);
+        return;
+      }
       Option<Object> workloadAttribute = session.attributes().get(PromptFeeder.WORKLOAD);
       Workload workload = workloadAttribute.isDefined() ? (Workload) workloadAttribute.get() : null;
       if (workload == null && spec.prompt() == null) {
@@ -166,6 +171,7 @@ final class LlmAction implements Action {
               sent,
               run.cacheServer(body.endpoint()),
               run.client().firstSend(session));
+      run.levelStarted(session.scenario(), spec.name());
       run.started(workload, spec.name());
       started = true;
       http.send(request, session, run.shareConnections(), listener);

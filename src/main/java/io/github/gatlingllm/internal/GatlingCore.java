@@ -15,6 +15,7 @@ import io.gatling.core.stats.StatsEngine;
 import java.util.Objects;
 import scala.Option;
 import scala.collection.immutable.List;
+import scala.collection.immutable.List$;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -72,6 +73,30 @@ public final class GatlingCore {
     stats.logResponse(
         session.scenario(),
         session.groups(),
+        name,
+        startMs,
+        Math.max(startMs, endMs),
+        ok ? OK$.MODULE$ : KO$.MODULE$,
+        Option.empty(),
+        Option.apply(message));
+  }
+
+  /**
+   * Logs one response row into Gatling's statistics outside any virtual user's groups: a verdict of
+   * the whole run, e.g. the {@code SLO LOAD} row.
+   *
+   * @param scenario the scenario the row belongs to
+   * @param name the row's name
+   * @param startMs start, epoch ms of Gatling's clock
+   * @param endMs end, epoch ms; raised to {@code startMs} when earlier
+   * @param ok OK or KO
+   * @param message the KO message, or null
+   */
+  public void logRow(
+      String scenario, String name, long startMs, long endMs, boolean ok, String message) {
+    stats.logResponse(
+        scenario,
+        List$.MODULE$.empty(),
         name,
         startMs,
         Math.max(startMs, endMs),

@@ -268,17 +268,20 @@ public final class ClientWatch {
   /**
    * The client's figures over a window, for a load level: {@code schedule_lag_ms} (the lags of the
    * open-loop first requests sent in the window: {@code count, mean, min, p50, p90, p95, p99, max},
-   * milliseconds; null when none was sent in it) and {@code client_cpu} (the client JVM's CPU share
-   * over the window, 0..1, 4 decimals; null when the samples do not cover it).
+   * milliseconds; left out when none was sent in it, as in a closed loop) and {@code client_cpu}
+   * (the client JVM's CPU share over the window, 0..1, 4 decimals; null when the samples do not
+   * cover it).
    *
    * @param startMs the window's start, epoch ms, inclusive
    * @param endMs its end, epoch ms, exclusive
-   * @return an ordered map with the two keys
+   * @return an ordered map
    */
   public Map<String, Object> forWindow(long startMs, long endMs) {
     Map<String, Object> m = new LinkedHashMap<>();
     Distribution d = lag.distribution(startMs, endMs);
-    m.put("schedule_lag_ms", d.count() == 0 ? null : d.toRecord());
+    if (d.count() > 0) {
+      m.put("schedule_lag_ms", d.toRecord());
+    }
     m.put("client_cpu", CpuSamples.round4(cpu.share(startMs, endMs)));
     return m;
   }

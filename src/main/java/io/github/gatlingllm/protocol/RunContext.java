@@ -91,6 +91,7 @@ public final class RunContext {
   private final Thread shutdownHook;
   private final List<Injection> injections;
   private final String injectionUnknown;
+  private final LevelWatch levels;
   private final ClientWatch client;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
@@ -110,6 +111,8 @@ public final class RunContext {
     }
     this.injections = read;
     this.injectionUnknown = unknown;
+    this.levels = new LevelWatch(read, settings, gatling, inFlight::get);
+    levels.announce(unknown);
     this.client =
         new ClientWatch(
             settings,
@@ -454,6 +457,29 @@ public final class RunContext {
   }
 
   /**
+   * A virtual user of a scenario is about to send an LLM request: places the scenario's load levels
+   * on the clock at its first request and counts the request in its level. Call just before {@link
+   * #started}.
+   *
+   * @param scenario the virtual user's scenario
+   * @param request the request's name
+   */
+  public void levelStarted(String scenario, String request) {
+    levels.started(scenario, request, gatling.nowMillis());
+  }
+
+  /**
+   * Whether the run must stop now because a load level was over-saturated ({@code
+   * llm.stopWhenSaturated}); judges the levels that ended. Returns a message once: the caller stops
+   * the load generator with it.
+   *
+   * @return the message for Gatling, or null to go on
+   */
+  public String saturationStop() {
+    return levels.stopNow(gatling.nowMillis());
+  }
+
+  /**
    * Records a finished request; call once per request {@link #started}.
    *
    * @param record the request, never null
@@ -473,6 +499,7 @@ public final class RunContext {
     client.recorded(record);
     serverWatch.record(workload, record);
     inFlight.decrementAndGet();
+    levels.record(record, gatling.nowMillis());
     if (record.warmStart() && warmStarts.incrementAndGet() == 1) {
       LOG.warn(
           "WARM START: {}",
@@ -552,6 +579,12 @@ public final class RunContext {
       info.put("cache", cacheParameters());
       info.put("client", client.finish());
       serverWatch.addTo(info);
+      try {
+        // Each level's schedule lag (open loops) and client CPU share, from the client watch.
+        levels.addTo(info, peakInFlight.get(), gatling.nowMillis(), client::forWindow);
+      } catch (RuntimeException e) {
+        LOG.error("could not compute the load levels: {}", e.toString(), e);
+      }
       Path folder = recorder.finish(info, interrupted, ReportPage::render);
       reportGoodput();
       reportCache();

@@ -465,7 +465,12 @@ final class ShardMerge {
       if (s.run().get("load") instanceof Map<?, ?> l) {
         for (Map.Entry<?, ?> e : l.entrySet()) {
           String k = String.valueOf(e.getKey());
-          if (List.of("concurrency", "warmup_requests", "requests", "users_ended_by_budget")
+          if (List.of(
+                      "concurrency",
+                      "peak_concurrency",
+                      "warmup_requests",
+                      "requests",
+                      "users_ended_by_budget")
                   .contains(k)
               && e.getValue() instanceof Number n) {
             load.merge(k, n.longValue(), (a, b) -> (Long) a + (Long) b);

@@ -9,6 +9,7 @@ import static io.gatling.javaapi.http.HttpDsl.Proxy;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
+import static io.github.gatlingllm.LlmDsl.sweep;
 import static io.github.gatlingllm.LlmDsl.workingSetSweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -18,6 +19,7 @@ import io.gatling.javaapi.core.Simulation;
 import io.github.gatlingllm.LlmActionBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
+import io.github.gatlingllm.SweepBuilder;
 import io.github.gatlingllm.WorkingSetSweep;
 import java.lang.reflect.Modifier;
 import java.util.List;
@@ -79,6 +81,22 @@ class SnippetsTest {
     }
   }
 
+  /**
+   * The README's "Load levels and the sweep" (with 10 s levels), {@code LlmDsl.sweep()}'s and
+   * {@code SweepBuilder}'s javadoc (30 s).
+   */
+  abstract static class SweepSnippetSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm();
+    PromptFeederBuilder prompts = prompts();
+    SweepBuilder sweep =
+        sweep().maxConcurrency(16).levels(3).levelDuration(java.time.Duration.ofSeconds(10));
+    ScenarioBuilder chat = scenario("chat").feed(prompts).exec(llm("chat").chatCompletion());
+
+    {
+      setUp(chat.injectClosed(sweep.steps())).protocols(llm.stopWhenSaturated(true));
+    }
+  }
+
   /** The snippets of single methods' and classes' javadoc, as expressions; never called. */
   static List<Object> methodSnippets() {
     // PromptFeederBuilder's class javadoc.
@@ -103,7 +121,8 @@ class SnippetsTest {
         List.of(
             LlmDslJavadocSimulation.class,
             StyleShapeSimulation.class,
-            WorkingSetSweepJavadocSimulation.class)) {
+            WorkingSetSweepJavadocSimulation.class,
+            SweepSnippetSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }

@@ -1,0 +1,394 @@
+package io.github.gatlingllm.metrics;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
+
+/**
+ * Sorts a run's requests into its load levels ({@link LoadLevel}) as they finish, and aggregates
+ * each level as the run is aggregated. Thread-safe: every method may be called from every event
+ * loop.
+ *
+ * <p>Where each profile starts on the clock (its anchor) is observed: the first LLM request a
+ * scenario starts (warmup included) gives its first virtual user's start; minus the profile's
+ * leading idle steps ({@link LoadLevel#leadMs}) that is the profile's start. Every scenario that
+ * starts with the run (no {@code andThen} parent) shares the first such anchor, the injector's
+ * start; a scenario chained with {@code andThen} has its own, taken from its own first request. A
+ * scenario whose first virtual user reaches its first LLM request late (a pause before it) places
+ * its levels late by that much: put the LLM request first in such scenarios, or let another root
+ * scenario start the clock.
+ *
+ * <p>A request belongs to the level of its scenario it started in ({@link LoadLevel#contains}).
+ * Only the measured phase counts (warmup requests are kept out of the level's figures, and a level
+ * whose start a warmup took is measured from the warmup's end: {@link LevelResult}); measured
+ * requests that started in a ramp between levels, before the first step or after the last are left
+ * out of every level and counted ({@link #rampRequests()}, {@link #outsideRequests()}), so the
+ * levels' requests plus these add up to the run's measured requests.
+ *
+ * <p>The scenario of a request is given by the caller; when it gives none (null) and exactly one
+ * scenario has levels, that one is taken, else the request is counted in {@link
+ * #unplacedRequests()}.
+ */
+public final class LevelTracker {
+
+  private final Map<String, Injection> injections = new LinkedHashMap<>();
+  private final Map<String, Integer> order = new LinkedHashMap<>();
+  private final Slo slo;
+  private final String onlyLevelled;
+  private final ConcurrentHashMap<String, Long> anchors = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, List<Slot>> byScenario = new ConcurrentHashMap<>();
+  private final CopyOnWriteArrayList<Slot> slots = new CopyOnWriteArrayList<>();
+  private final LongAdder ramps = new LongAdder();
+  private final LongAdder outside = new LongAdder();
+  private final LongAdder unplaced = new LongAdder();
+  private volatile Long rootAnchor;
+
+  /** One anchored level and its requests so far. */
+  public static final class Slot {
+    private final LoadLevel level;
+    private final MetricsAggregator aggregator;
+    private final LongAdder pending = new LongAdder();
+    private final LongAccumulator warmupEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
+
+    Slot(LoadLevel level, Slo slo) {
+      this.level = level;
+      this.aggregator = new MetricsAggregator(slo);
+    }
+
+    /**
+     * The level.
+     *
+     * @return never null
+     */
+    public LoadLevel level() {
+      return level;
+    }
+
+    /**
+     * Requests counted by {@link LevelTracker#started} in this level, less those {@link
+     * LevelTracker#add}ed to it: the ones still in flight (it may go below 0 when a request's
+     * recorded start falls in the next level).
+     *
+     * @return the count
+     */
+    public long pending() {
+      return pending.sum();
+    }
+
+    LevelResult result(int index, long untilMs) {
+      long warm = warmupEnd.get();
+      long from = warm == Long.MIN_VALUE ? level.startMs() : Math.max(level.startMs(), warm);
+      from = Math.min(from, level.endMs() - 1);
+      long to = Math.max(from + 1, Math.min(level.endMs(), untilMs));
+      return new LevelResult(index, level, aggregator.summary().overall(), from, to);
+    }
+
+    /** Whether the level began before {@code untilMs} or has a request. */
+    boolean ran(long untilMs) {
+      return level.startMs() < untilMs || aggregator.summary().overall().requests() > 0;
+    }
+  }
+
+  /**
+   * A tracker of the given profiles.
+   *
+   * @param injections one profile per scenario, never null; scenarios without a level are kept for
+   *     nothing
+   * @param slo the SLO each level's requests are judged against, {@link Slo#NONE} for none
+   */
+  public LevelTracker(List<Injection> injections, Slo slo) {
+    this.slo = Objects.requireNonNull(slo, "slo");
+    String levelled = null;
+    int count = 0;
+    for (Injection i : Objects.requireNonNull(injections, "injections")) {
+      this.injections.putIfAbsent(i.scenario(), i);
+      order.putIfAbsent(i.scenario(), order.size());
+      if (LoadLevel.count(i) > 0) {
+        levelled = i.scenario();
+        count++;
+      }
+    }
+    this.onlyLevelled = count == 1 ? levelled : null;
+  }
+
+  /**
+   * Whether any profile has a level.
+   *
+   * @return true when some scenario's profile holds a steady load for a while
+   */
+  public boolean hasLevels() {
+    return injections.values().stream().anyMatch(i -> LoadLevel.count(i) > 0);
+  }
+
+  /**
+   * The profiles tracked.
+   *
+   * @return in the order given, unmodifiable
+   */
+  public List<Injection> injections() {
+    return List.copyOf(injections.values());
+  }
+
+  /**
+   * Notes that a scenario's virtual user starts an LLM request: the first such call of a scenario
+   * (of any root scenario, for root scenarios) places its levels on the clock, and the request is
+   * counted in flight in its level.
+   *
+   * @param scenario the scenario's name, or null when unknown
+   * @param epochMs the request's start, epoch ms
+   * @return the level the request starts in, or null when it starts in none
+   */
+  public LoadLevel started(String scenario, long epochMs) {
+    String s = resolve(scenario);
+    if (s == null) {
+      return null;
+    }
+    anchor(s, epochMs);
+    Slot slot = slot(s, epochMs);
+    if (slot == null) {
+      return null;
+    }
+    slot.pending.increment();
+    return slot.level;
+  }
+
+  private void anchor(String scenario, long firstUserMs) {
+    if (anchors.containsKey(scenario)) {
+      return;
+    }
+    Injection injection = injections.get(scenario);
+    synchronized (this) {
+      if (anchors.containsKey(scenario)) {
+        return;
+      }
+      if (injection.after().isEmpty()) {
+        if (rootAnchor == null) {
+          rootAnchor = firstUserMs - LoadLevel.leadMs(injection);
+          for (Injection root : injections.values()) {
+            if (root.after().isEmpty()) {
+              place(root, rootAnchor);
+            }
+          }
+        }
+      } else {
+        place(injection, firstUserMs - LoadLevel.leadMs(injection));
+      }
+    }
+  }
+
+  private void place(Injection injection, long anchorMs) {
+    List<Slot> list = new ArrayList<>();
+    for (LoadLevel level : LoadLevel.plan(injection, anchorMs)) {
+      Slot slot = new Slot(level, slo);
+      list.add(slot);
+      slots.add(slot);
+    }
+    byScenario.put(injection.scenario(), List.copyOf(list));
+    anchors.put(injection.scenario(), anchorMs);
+  }
+
+  private String resolve(String scenario) {
+    if (scenario != null && injections.containsKey(scenario)) {
+      return scenario;
+    }
+    return scenario == null ? onlyLevelled : null;
+  }
+
+  private Slot slot(String scenario, long epochMs) {
+    List<Slot> list = byScenario.get(scenario);
+    if (list == null) {
+      return null;
+    }
+    for (Slot slot : list) {
+      if (slot.level.contains(epochMs)) {
+        return slot;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Adds a finished request to the level it started in.
+   *
+   * @param scenario the scenario that sent it, or null when unknown
+   * @param record the request, never null
+   * @return the level it was added to, or null when none
+   */
+  public LoadLevel add(String scenario, RequestRecord record) {
+    Objects.requireNonNull(record, "record");
+    boolean measured = !MetricsAggregator.WARMUP.equals(record.phase());
+    String s = resolve(scenario);
+    Long anchor = s == null ? null : anchors.get(s);
+    if (anchor == null) {
+      if (measured) {
+        unplaced.increment();
+      }
+      return null;
+    }
+    Slot slot = slot(s, record.startMs());
+    if (slot == null) {
+      if (measured) {
+        long t = record.startMs();
+        if (t >= anchor && t < anchor + injections.get(s).durationMs()) {
+          ramps.increment();
+        } else {
+          outside.increment();
+        }
+      }
+      return null;
+    }
+    slot.pending.decrement();
+    slot.aggregator.add(record);
+    if (!measured) {
+      slot.warmupEnd.accumulate((long) Math.ceil(record.endMs()));
+    }
+    return slot.level;
+  }
+
+  /**
+   * The anchored levels, in start order (then in the order the profiles were given).
+   *
+   * @return a snapshot, unmodifiable
+   */
+  public List<Slot> slots() {
+    List<Slot> list = new ArrayList<>(slots);
+    list.sort(
+        Comparator.comparingLong((Slot s) -> s.level.startMs())
+            .thenComparing(s -> order.get(s.level.scenario()))
+            .thenComparingInt(s -> s.level.step()));
+    return Collections.unmodifiableList(list);
+  }
+
+  /**
+   * What each anchored level gave so far, in start order, indexed from 0.
+   *
+   * @return a snapshot, unmodifiable
+   */
+  public List<LevelResult> results() {
+    return results(slots(), Long.MAX_VALUE);
+  }
+
+  /**
+   * What the given levels gave so far, indexed by their place in the list, as if the run ended at
+   * {@code untilMs}: a level it cuts is measured up to it ({@link LevelResult#cutShort()}), a level
+   * that would have begun after it and has no request is left out.
+   *
+   * @param slots levels from {@link #slots()}, never null
+   * @param untilMs when the run ended (or stopped), epoch ms; {@link Long#MAX_VALUE} for a run that
+   *     went to the end of its profiles
+   * @return a snapshot, unmodifiable
+   */
+  public List<LevelResult> results(List<Slot> slots, long untilMs) {
+    List<LevelResult> list = new ArrayList<>();
+    for (Slot slot : slots) {
+      if (slot.ran(untilMs)) {
+        list.add(slot.result(list.size(), untilMs));
+      }
+    }
+    return Collections.unmodifiableList(list);
+  }
+
+  /**
+   * How many levels are placed on the clock so far.
+   *
+   * @return the count
+   */
+  public int slotCount() {
+    return slots.size();
+  }
+
+  /**
+   * Measured requests that started between levels of their scenario's profile (in a ramp, an {@code
+   * atOnceUsers}, a {@code nothingFor}).
+   *
+   * @return the count
+   */
+  public long rampRequests() {
+    return ramps.sum();
+  }
+
+  /**
+   * Measured requests that started before their profile's start or after its end (users still
+   * looping once the injection is over).
+   *
+   * @return the count
+   */
+  public long outsideRequests() {
+    return outside.sum();
+  }
+
+  /**
+   * Measured requests whose scenario is not known or has not started.
+   *
+   * @return the count
+   */
+  public long unplacedRequests() {
+    return unplaced.sum();
+  }
+
+  /**
+   * The sentence of {@code llm-run.json}'s {@code levels_note}: which measured requests the levels
+   * leave out, and how many.
+   *
+   * @return e.g. {@code "Requests belong to the level they started in; 12 measured requests that
+   *     started during ramps between levels and 3 that started after the injection are left out of
+   *     every level."}
+   */
+  public String note() {
+    List<String> parts = new ArrayList<>();
+    parts.add(requests(ramps.sum()) + " started during ramps between levels");
+    if (outside.sum() > 0) {
+      parts.add(requests(outside.sum()) + " started outside the injection profile");
+    }
+    if (unplaced.sum() > 0) {
+      parts.add(requests(unplaced.sum()) + " came from a scenario without levels");
+    }
+    return "Requests belong to the level they started in (measured phase only); "
+        + String.join(", ", parts)
+        + ": left out of every level.";
+  }
+
+  private static String requests(long n) {
+    return n + (n == 1 ? " measured request" : " measured requests");
+  }
+
+  /**
+   * {@code llm-run.json}'s {@code levels} and {@code levels_note}, or nothing when no level was
+   * placed.
+   *
+   * @param results the levels, from {@link #results(List, long)}
+   * @param extra fields of each level's window (start ms, end ms), or null: see {@link
+   *     LevelResult#toRecord}
+   * @return {@code levels} (a list of {@link LevelResult#toRecord} maps), {@code levels_note} and
+   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}); empty when
+   *     there is no level
+   */
+  public Map<String, Object> toRecord(
+      List<LevelResult> results, BiFunction<Long, Long, Map<String, Object>> extra) {
+    if (results.isEmpty()) {
+      return Map.of();
+    }
+    List<Object> levels = new ArrayList<>();
+    for (LevelResult r : results) {
+      levels.add(r.toRecord(extra));
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("levels", Collections.unmodifiableList(levels));
+    m.put("levels_note", note());
+    Map<String, Object> leftOut = new LinkedHashMap<>();
+    leftOut.put("ramps", ramps.sum());
+    leftOut.put("outside", outside.sum());
+    leftOut.put("unplaced", unplaced.sum());
+    m.put("levels_left_out", Collections.unmodifiableMap(leftOut));
+    return Collections.unmodifiableMap(m);
+  }
+}

@@ -1,0 +1,360 @@
+package io.github.gatlingllm.protocol;
+
+import io.github.gatlingllm.LlmDsl;
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.internal.GatlingCore;
+import io.github.gatlingllm.metrics.Injection;
+import io.github.gatlingllm.metrics.InjectionRecords;
+import io.github.gatlingllm.metrics.LevelResult;
+import io.github.gatlingllm.metrics.LevelTracker;
+import io.github.gatlingllm.metrics.LoadLevel;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.Saturation;
+import io.github.gatlingllm.metrics.SaturationSettings;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. The run's load levels as the run goes: sorts each request into its level ({@link
+ * LevelTracker}), judges each level once all its requests have ended (or {@code llm.timeout} after
+ * its end, when none can still be in flight), stops the run at the first over-saturated level with
+ * {@code llm.stopWhenSaturated}, logs the {@code SLO LOAD} row of {@code llm.assert.sloLoadAtLeast}
+ * once the load meeting the SLO is known, and writes {@code levels}, {@code saturation} and {@code
+ * load.injection} into the run record. Thread-safe.
+ */
+final class LevelWatch {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LevelWatch.class);
+
+  /** The request name a request name is mapped to when several scenarios send it. */
+  private static final String SEVERAL = "";
+
+  private final List<Injection> injections;
+  private final LlmSettings settings;
+  private final SaturationSettings rules;
+  private final GatlingCore gatling;
+  private final LongSupplier inFlight;
+  private final LevelTracker tracker;
+  private final String sloScenario;
+  private final int sloScenarioLevels;
+  private final long maxWaitMs;
+  private final ConcurrentHashMap<String, String> scenarios = new ConcurrentHashMap<>();
+  private final Set<LoadLevel> judged = new HashSet<>();
+  private final Map<String, LevelResult> lastJudged = new HashMap<>();
+  private final List<LevelResult> sloJudged = new ArrayList<>();
+  private volatile long nextCheckMs;
+  private volatile int placed;
+  private volatile String stopReason;
+  private String overSaturation;
+  private final Map<String, Integer> judgedPerScenario = new HashMap<>();
+  private volatile long stoppedAtMs = Long.MAX_VALUE;
+  private volatile boolean stopHanded;
+  private boolean verdictLogged;
+
+  /**
+   * Watches a run's levels.
+   *
+   * @param injections every scenario's profile, never null (empty when unknown)
+   * @param settings the run's settings
+   * @param gatling Gatling's core, for the {@code SLO LOAD} row
+   * @param inFlight the LLM requests in flight now
+   * @throws IllegalArgumentException if {@code llm.assert.sloLoadAtLeast} is set but no scenario
+   *     has 2 levels or more
+   */
+  LevelWatch(
+      List<Injection> injections,
+      LlmSettings settings,
+      GatlingCore gatling,
+      LongSupplier inFlight) {
+    this.injections = List.copyOf(injections);
+    this.settings = settings;
+    this.rules = settings.saturation();
+    this.gatling = gatling;
+    this.inFlight = inFlight;
+    this.tracker = new LevelTracker(injections, settings.slo());
+    this.maxWaitMs = settings.timeout().toMillis();
+    String most = null;
+    int count = 0;
+    for (Injection i : injections) {
+      int n = LoadLevel.count(i);
+      if (n > count) {
+        most = i.scenario();
+        count = n;
+      }
+    }
+    this.sloScenario = most;
+    this.sloScenarioLevels = count;
+  }
+
+  /**
+   * Checks the settings against the profiles and says what is on, before any load.
+   *
+   * @param injectionUnknown why the profiles could not be read, or null
+   * @throws IllegalArgumentException if {@code llm.assert.sloLoadAtLeast} cannot be evaluated
+   */
+  void announce(String injectionUnknown) {
+    if (rules.sloLoadAtLeast() != null && injectionUnknown == null && sloScenarioLevels < 2) {
+      throw new IllegalArgumentException(
+          "llm.assert.sloLoadAtLeast: "
+              + rules.sloLoadAtLeast()
+              + " needs a scenario whose injection profile has 2 load levels or more (steady"
+              + " steps such as constantConcurrentUsers or constantUsersPerSec, e.g. sweep()), got"
+              + " "
+              + (sloScenario == null ? "none" : sloScenarioLevels + " in " + sloScenario));
+    }
+    if (tracker.hasLevels()) {
+      LOG.info(
+          "load levels: {} steady steps ({}); each gets its own figures in llm-run.json's levels",
+          injections.stream().mapToLong(LoadLevel::count).sum(),
+          String.join("; ", injections.stream().map(InjectionRecords::describe).toList()));
+    }
+    if (rules.stopWhenSaturated()) {
+      if (tracker.hasLevels()) {
+        LOG.warn(
+            "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+                + " whose TTFT p50 grows {}x over the level before while output tokens/s grow less"
+                + " than {}%, or whose errors exceed {}%",
+            LoadLevel.describeNumber(rules.ttftGrowth()),
+            LoadLevel.describeNumber(rules.throughputGain() * 100),
+            LoadLevel.describeNumber(rules.errorRatio() * 100));
+      } else {
+        LOG.warn(
+            "llm.stopWhenSaturated is set but no injection profile has a load level (a steady"
+                + " step): nothing to stop on");
+      }
+    }
+  }
+
+  /**
+   * A virtual user of a scenario starts an LLM request now.
+   *
+   * @param scenario the scenario's name
+   * @param request the request's name
+   * @param nowMs now, epoch ms of Gatling's clock
+   */
+  void started(String scenario, String request, long nowMs) {
+    String known = scenarios.putIfAbsent(request, scenario);
+    if (known != null && !known.equals(scenario) && !known.equals(SEVERAL)) {
+      scenarios.put(request, SEVERAL);
+    }
+    tracker.started(scenario, nowMs);
+  }
+
+  /**
+   * A request ended and was recorded.
+   *
+   * @param record the request
+   * @param nowMs now, epoch ms
+   */
+  void record(RequestRecord record, long nowMs) {
+    String scenario = scenarios.get(record.request());
+    tracker.add(scenario == null || scenario.equals(SEVERAL) ? null : scenario, record);
+    check(nowMs);
+  }
+
+  /**
+   * Judges the levels that are over and, once, hands back why the run must stop.
+   *
+   * @param nowMs now, epoch ms
+   * @return the stop message for Gatling, or null to go on
+   */
+  String stopNow(long nowMs) {
+    check(nowMs);
+    if (stopReason == null || stopHanded) {
+      return null;
+    }
+    synchronized (this) {
+      if (stopHanded) {
+        return null;
+      }
+      stopHanded = true;
+      stoppedAtMs = nowMs;
+      return "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): " + stopReason;
+    }
+  }
+
+  private void check(long nowMs) {
+    if (nowMs < nextCheckMs && tracker.slotCount() == placed) {
+      return;
+    }
+    judge(nowMs);
+  }
+
+  private synchronized void judge(long nowMs) {
+    List<LevelTracker.Slot> slots = tracker.slots();
+    placed = slots.size();
+    List<LevelResult> results = null;
+    long next = Long.MAX_VALUE;
+    Set<String> blocked = new HashSet<>();
+    for (int i = 0; i < slots.size(); i++) {
+      LevelTracker.Slot slot = slots.get(i);
+      LoadLevel level = slot.level();
+      if (judged.contains(level) || blocked.contains(level.scenario())) {
+        continue;
+      }
+      boolean complete =
+          nowMs >= level.endMs()
+              && (slot.pending() <= 0
+                  || inFlight.getAsLong() == 0
+                  || nowMs >= level.endMs() + maxWaitMs);
+      if (!complete) {
+        blocked.add(level.scenario());
+        next = Math.min(next, nowMs < level.endMs() ? level.endMs() : nowMs);
+        continue;
+      }
+      judged.add(level);
+      if (results == null) {
+        results = tracker.results(slots, Long.MAX_VALUE);
+      }
+      judge(results.get(i), nowMs);
+    }
+    nextCheckMs = next;
+  }
+
+  private void judge(LevelResult result, long nowMs) {
+    LevelResult previous = lastJudged.put(result.level().scenario(), result);
+    LOG.info(
+        "load level {} of {} ({}) over: {} requests, {} requests/s, {} output tokens/s, TTFT p50 {}"
+            + " ms, p99 {} ms",
+        result.index(),
+        result.level().scenario(),
+        result.level().describeLoad(),
+        result.summary().requests(),
+        String.format(Locale.ROOT, "%.2f", result.requestsPerS()),
+        String.format(Locale.ROOT, "%.1f", result.outputTokensPerS()),
+        result.summary().ttftMs().p50(),
+        result.summary().ttftMs().p99());
+    int judgedOfScenario = judgedPerScenario.merge(result.level().scenario(), 1, Integer::sum);
+    if (previous != null && overSaturation == null) {
+      String reason = Saturation.overSaturated(previous, result, rules);
+      if (reason != null) {
+        overSaturation = reason;
+        boolean more = judgedOfScenario < levelsOf(result.level().scenario());
+        if (rules.stopWhenSaturated() && more) {
+          LOG.warn("OVER-SATURATED, stopping the run (llm.stopWhenSaturated): {}", reason);
+          stopReason = reason;
+        } else {
+          LOG.warn(
+              "OVER-SATURATED: {}{}",
+              reason,
+              rules.stopWhenSaturated() ? " (its last level: nothing left to stop)" : "");
+        }
+      }
+    }
+    if (result.level().scenario().equals(sloScenario)) {
+      sloJudged.add(result);
+      boolean last = sloJudged.size() >= sloScenarioLevels;
+      if (rules.sloLoadAtLeast() != null && !verdictLogged) {
+        List<LevelResult> ascending = new ArrayList<>(sloJudged);
+        ascending.sort(Comparator.comparingDouble(r -> r.level().load()));
+        Saturation.SloLoad walk = Saturation.sloLoad(ascending, goodputRatio());
+        if (walk.settled() || last || stopReason != null) {
+          logVerdict(walk, ascending, nowMs);
+        }
+      }
+    }
+  }
+
+  private int levelsOf(String scenario) {
+    for (Injection i : injections) {
+      if (i.scenario().equals(scenario)) {
+        return LoadLevel.count(i);
+      }
+    }
+    return 0;
+  }
+
+  private double goodputRatio() {
+    return settings.goodputRatio() == null ? Saturation.DEFAULT_SLO_RATIO : settings.goodputRatio();
+  }
+
+  private void logVerdict(Saturation.SloLoad walk, List<LevelResult> ascending, long nowMs) {
+    verdictLogged = true;
+    double bound = rules.sloLoadAtLeast();
+    boolean ok = walk.load() != null && walk.load() >= bound;
+    String unit = ascending.get(0).level().closed() ? " users" : " users/s";
+    String message =
+        ok
+            ? null
+            : "the highest load meeting the SLO is "
+                + (walk.load() == null
+                    ? "none (the lowest level, "
+                        + ascending.get(0).level().describeLoad()
+                        + ", missed it)"
+                    : LoadLevel.describeNumber(walk.load()) + unit)
+                + ", below llm.assert.sloLoadAtLeast "
+                + LoadLevel.describeNumber(bound)
+                + unit;
+    if (ok) {
+      LOG.info(
+          "SLO load {}{} >= llm.assert.sloLoadAtLeast {}",
+          LoadLevel.describeNumber(walk.load()),
+          unit,
+          LoadLevel.describeNumber(bound));
+    } else {
+      LOG.error("{}", message);
+    }
+    long start = ascending.get(0).level().startMs();
+    gatling.logRow(sloScenario, LlmDsl.SLO_LOAD_ROW, start, Math.max(start, nowMs), ok, message);
+  }
+
+  /**
+   * Adds the levels, the saturation and the injection to the run record, and prints the saturation.
+   *
+   * @param info the run record's maps, its {@code load} map included
+   * @param peakConcurrency the most LLM requests in flight at once
+   * @param endMs when the run ended, epoch ms: levels are measured up to it, or up to the early
+   *     stop
+   * @param extra more fields of each level's window (start ms, end ms), e.g. the client's schedule
+   *     lag and CPU share, or null
+   */
+  @SuppressWarnings("unchecked")
+  synchronized void addTo(
+      Map<String, Object> info,
+      long peakConcurrency,
+      long endMs,
+      BiFunction<Long, Long, Map<String, Object>> extra) {
+    if (info.get("load") instanceof Map<?, ?> load) {
+      Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) load);
+      m.put("profiles", injections.stream().map(InjectionRecords::describe).toList());
+      m.put("injection", InjectionRecords.toRecords(injections));
+      m.put("peak_concurrency", peakConcurrency);
+      info.put("load", m);
+    }
+    List<LevelResult> results = tracker.results(tracker.slots(), Math.min(endMs, stoppedAtMs));
+    info.putAll(tracker.toRecord(results, extra));
+    if (results.isEmpty()) {
+      return;
+    }
+    Saturation saturation =
+        Saturation.of(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
+    LOG.info("{}", tracker.note());
+    if (saturation == null) {
+      return;
+    }
+    Map<String, Object> record = new LinkedHashMap<>(saturation.toRecord());
+    record.put("over_saturation", overSaturation);
+    info.put("saturation", record);
+    for (String line : saturation.describe()) {
+      LOG.info("{}", line);
+    }
+    if (rules.sloLoadAtLeast() != null) {
+      String shortfall = saturation.sloShortfall(rules.sloLoadAtLeast());
+      if (shortfall != null && !verdictLogged) {
+        LOG.error("{} (llm.assert.sloLoadAtLeast)", shortfall);
+      }
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package io.github.gatlingllm.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.metrics.Injection;
+import io.github.gatlingllm.metrics.Injection.Step;
+import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class LevelWatchTest {
+
+  /** 1, 2 and 4 users, 10 s each, from 0. */
+  private static final Injection THREE =
+      new Injection(
+          "chat",
+          true,
+          List.of(
+              new Step(Type.CONSTANT_CONCURRENT_USERS, 1, 1, 10_000),
+              new Step(Type.CONSTANT_CONCURRENT_USERS, 2, 2, 10_000),
+              new Step(Type.CONSTANT_CONCURRENT_USERS, 4, 4, 10_000)),
+          List.of());
+
+  private static LlmSettings settings(String... keyValues) {
+    Properties properties = new Properties();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      properties.setProperty(keyValues[i], keyValues[i + 1]);
+    }
+    return LlmSettings.from(properties, Map.of(), name -> null);
+  }
+
+  private static RequestRecord request(long startMs, double ttftMs) {
+    return new RequestRecord(
+        "chat",
+        "measured",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        startMs,
+        100,
+        true,
+        null,
+        10,
+        true,
+        ttftMs,
+        ttftMs,
+        List.of(1.0),
+        1.0,
+        ttftMs + 9,
+        100.0,
+        "length",
+        200,
+        RequestStatus.OK,
+        null);
+  }
+
+  /** Sends {@code n} requests of the TTFT in the level starting at {@code fromMs}. */
+  private static void level(LevelWatch watch, long fromMs, int n, double ttftMs) {
+    for (int i = 0; i < n; i++) {
+      long start = fromMs + i * (10_000 / n);
+      watch.started("chat", "chat", start);
+      watch.record(request(start, ttftMs), start + 100);
+    }
+  }
+
+  @Test
+  void anOverSaturatedLevelStopsTheRunWhenMoreLevelsFollow() {
+    AtomicLong inFlight = new AtomicLong();
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(THREE), settings("llm.stopWhenSaturated", "true"), null, inFlight::get);
+    level(watch, 0, 10, 20);
+    level(watch, 10_000, 10, 80); // same throughput, TTFT 4x
+    assertNull(watch.stopNow(19_999));
+    String stop = watch.stopNow(20_000);
+    assertEquals(
+        "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): level 1 (2 users): TTFT"
+            + " p50 grew 4.0x over level 0 (1 user) while output throughput changed by +0.0%"
+            + " (llm.saturation.ttftGrowth 1.5, llm.saturation.throughputGain 0.05)",
+        stop);
+    assertNull(watch.stopNow(20_001));
+
+    Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 20)));
+    watch.addTo(info, 2, 25_000, (start, end) -> Map.of("client_cpu", 0.5));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> levels = (List<Map<String, Object>>) info.get("levels");
+    // the third level began after the stop and has no request
+    assertEquals(2, levels.size());
+    assertEquals(0.5, levels.get(1).get("client_cpu"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
+    assertEquals(true, saturation.get("stopped_early"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> load = (Map<String, Object>) info.get("load");
+    assertEquals(2L, load.get("peak_concurrency"));
+    assertEquals(
+        List.of(
+            "chat (closed): constantConcurrentUsers(1).during(10s),"
+                + " constantConcurrentUsers(2).during(10s), constantConcurrentUsers(4).during(10s)"),
+        load.get("profiles"));
+  }
+
+  @Test
+  void aLevelIsJudgedOnlyOnceItsRequestsHaveEnded() {
+    AtomicLong inFlight = new AtomicLong(1);
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(THREE), settings("llm.stopWhenSaturated", "true"), null, inFlight::get);
+    level(watch, 0, 10, 20);
+    level(watch, 10_000, 9, 80);
+    watch.started("chat", "chat", 19_900); // still in flight at the level's end
+    assertNull(watch.stopNow(20_000));
+    watch.record(request(19_900, 80), 20_050);
+    assertEquals(true, watch.stopNow(20_050) != null);
+  }
+
+  @Test
+  void withoutEarlyStopTheRunGoesOn() {
+    LevelWatch watch = new LevelWatch(List.of(THREE), settings(), null, () -> 0);
+    level(watch, 0, 10, 20);
+    level(watch, 10_000, 10, 80);
+    assertNull(watch.stopNow(20_000));
+  }
+
+  @Test
+  void anSloLoadBoundWithoutTwoLevelsIsRefusedBeforeAnyLoad() {
+    Injection one =
+        new Injection(
+            "chat",
+            true,
+            List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 8, 8, 60_000)),
+            List.of());
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(one),
+            settings("llm.slo.ttftMs", "100", "llm.assert.sloLoadAtLeast", "4"),
+            null,
+            () -> 0);
+    assertEquals(
+        "llm.assert.sloLoadAtLeast: 4.0 needs a scenario whose injection profile has 2 load"
+            + " levels or more (steady steps such as constantConcurrentUsers or"
+            + " constantUsersPerSec, e.g. sweep()), got 1 in chat",
+        assertThrows(IllegalArgumentException.class, () -> watch.announce(null)).getMessage());
+  }
+}
