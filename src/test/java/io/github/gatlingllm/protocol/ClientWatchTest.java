@@ -1,0 +1,165 @@
+package io.github.gatlingllm.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gatling.core.session.Session;
+import io.gatling.core.session.Session$;
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.metrics.Injection;
+import io.github.gatlingllm.metrics.Injection.Step;
+import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Schedules of open-loop users by rank, first requests only, the estimate when Gatling's injector
+ * cannot be read, and the lag warning, on a Gatling-like clock ({@code nanoTime} in ms).
+ */
+class ClientWatchTest {
+
+  /** 4 users over 2 s: due at 0, 500, 1000, 1500 ms; then a closed scenario. */
+  private static final List<Injection> INJECTIONS =
+      List.of(
+          new Injection("chat", false, List.of(new Step(Type.RAMP_USERS, 4, 4, 2_000)), List.of()),
+          new Injection(
+              "closed",
+              true,
+              List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 2, 2, 1_000)),
+              List.of()));
+
+  private static final long START_MS = System.nanoTime() / 1_000_000;
+
+  private static ClientWatch watch(Function<String, Long> injectionStart) {
+    LlmSettings settings = LlmSettings.from(new Properties(), Map.of(), name -> null);
+    return new ClientWatch(
+        settings, INJECTIONS, null, () -> System.nanoTime() / 1_000_000, injectionStart);
+  }
+
+  private static Session user(String scenario, long id) {
+    return Session$.MODULE$.apply(scenario, id, null);
+  }
+
+  @Test
+  void eachUserIsDueAtItsRankByIdOnGatlingsStart() {
+    ClientWatch w = watch(s -> START_MS);
+    // ids handed out in injection order; users may start in another order
+    w.userStarted(user("chat", 11));
+    w.userStarted(user("chat", 13));
+    w.userStarted(user("chat", 12));
+    w.userStarted(user("chat", 14));
+    double first = w.scheduledMs(w.firstSend(user("chat", 11)));
+    assertEquals(500.0, w.scheduledMs(w.firstSend(user("chat", 12))) - first);
+    assertEquals(1000.0, w.scheduledMs(w.firstSend(user("chat", 13))) - first);
+    assertEquals(1500.0, w.scheduledMs(w.firstSend(user("chat", 14))) - first);
+    Map<String, Object> record = w.finish();
+    assertEquals(Map.of("gatling_injector", 4L, "estimated", 0L), record.get("injection_start"));
+  }
+
+  @Test
+  void onlyTheFirstRequestOfAnOpenLoopUserHasASchedule() {
+    ClientWatch w = watch(s -> START_MS);
+    w.userStarted(user("chat", 1));
+    w.userStarted(user("closed", 2));
+    assertTrue(w.firstSend(user("chat", 1)) != null);
+    assertNull(w.firstSend(user("chat", 1)));
+    assertNull(w.firstSend(user("closed", 2)));
+    w.userStarted(user("chat", 3));
+    w.unscheduled(user("chat", 3));
+    assertNull(w.firstSend(user("chat", 3)));
+    w.finish();
+  }
+
+  @Test
+  void withoutGatlingsStartTheEarliestUserStartLessItsOffsetIsTaken() {
+    ClientWatch w =
+        watch(
+            s -> {
+              throw new IllegalStateException("Gatling internals moved: no field behavior");
+            });
+    long before = System.nanoTime();
+    w.userStarted(user("chat", 1));
+    double scheduled = w.scheduledMs(w.firstSend(user("chat", 1)));
+    // the user's own start: no later than now, no earlier than before it started
+    assertTrue(scheduled >= w.epochMs(before) && scheduled <= w.epochMs(System.nanoTime()));
+    Map<String, Object> record = w.finish();
+    assertEquals(Map.of("gatling_injector", 0L, "estimated", 1L), record.get("injection_start"));
+    assertEquals(
+        List.of(
+            "the injection start is estimated (the earliest user start less its offset), not read"
+                + " from Gatling's injector: Gatling internals moved: no field behavior"),
+        record.get("notes"));
+  }
+
+  @Test
+  void aLagP99OverTheBoundWarnsOnceAndAQuietRunDoesNot() {
+    ClientWatch late = watch(s -> START_MS);
+    late.recorded(record(1_000.0 + 25, 1_000.0));
+    late.recorded(record(2_000.0 + 1, 2_000.0));
+    Map<String, Object> lateRecord = late.finish();
+    assertEquals(1, ((List<?>) lateRecord.get("warnings")).size());
+    assertTrue(
+        ((List<?>) lateRecord.get("warnings"))
+            .get(0)
+            .toString()
+            .startsWith(
+                "the client fell behind its injection profile: schedule lag p99 25.0 ms over the"
+                    + " run (2 open-loop users), over llm.client.maxLagP99Ms=10 ms"));
+    assertEquals(25.0, ((Map<?, ?>) lateRecord.get("schedule_lag_ms")).get("p99"));
+    // the same figures a second time: no second warning
+    assertEquals(1, ((List<?>) late.finish().get("warnings")).size());
+
+    ClientWatch quiet = watch(s -> START_MS);
+    quiet.recorded(record(1_000.0 + 2.5, 1_000.0));
+    quiet.recorded(record(1_100.0, null));
+    assertEquals(List.of(), quiet.finish().get("warnings"));
+  }
+
+  @Test
+  void aWindowGivesItsLagsAndLeavesThemOutWithoutAny() {
+    ClientWatch w = watch(s -> START_MS);
+    w.recorded(record(1_000.5, 998.0));
+    w.recorded(record(5_000.0, 4_000.0));
+    w.finish();
+    Map<String, Object> window = w.forWindow(900, 2_000);
+    assertEquals(2.5, ((Map<?, ?>) window.get("schedule_lag_ms")).get("max"));
+    assertEquals(1L, ((Map<?, ?>) window.get("schedule_lag_ms")).get("count"));
+    assertTrue(window.containsKey("client_cpu"));
+    assertEquals(false, w.forWindow(6_000, 7_000).containsKey("schedule_lag_ms"));
+  }
+
+  private static RequestRecord record(double sentMs, Double scheduledMs) {
+    return new RequestRecord(
+            "chat",
+            "measured",
+            0L,
+            null,
+            null,
+            null,
+            null,
+            null,
+            (long) sentMs,
+            null,
+            false,
+            null,
+            null,
+            false,
+            null,
+            null,
+            null,
+            null,
+            10.0,
+            null,
+            null,
+            200,
+            RequestStatus.OK,
+            null)
+        .withSchedule(sentMs, scheduledMs);
+  }
+}
