@@ -69,16 +69,17 @@ class ClientLagTest {
         load >= 0 && load < processors,
         "the machine is busy (load average " + load + " on " + processors + " processors)");
     DslRun run =
-        DslRun.run(ClientLagSimulation.class, results, "-Drate=10", "-Dseconds=4").exits(0);
+        DslRun.run(ClientLagSimulation.class, results, "-Drate=25", "-Dseconds=4").exits(0);
     JsonNode client = run.record().get("client");
     assertEquals(0, run.count(FELL_BEHIND), run.log);
     assertEquals("[]", client.get("warnings").toString(), client.toString());
     JsonNode lag = client.get("schedule_lag_ms");
-    assertEquals(48, lag.get("count").asLong(), client.toString());
+    // 8 warm-up users and 100 open-loop users: a p99 of 108 lags is the 107th, not one outlier
+    assertEquals(108, lag.get("count").asLong(), client.toString());
     assertTrue(lag.get("p99").asDouble() <= 10, client.toString());
     // Every user sent its one request no earlier than due (Gatling's own millisecond grid aside).
     List<JsonNode> requests = run.requests();
-    assertEquals(48, requests.size());
+    assertEquals(108, requests.size());
     for (JsonNode r : requests) {
       double sent = r.get("sent_ms").asDouble();
       double scheduled = r.get("scheduled_ms").asDouble();
