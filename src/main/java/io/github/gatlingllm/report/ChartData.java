@@ -295,7 +295,8 @@ final class ChartData {
     int last = 0;
     for (int k : order) {
       int bin = bins.index(at[k]);
-      for (int s = last + 1; s < bin; s++) {
+      // The level carried into the bins up to this event's, its own included.
+      for (int s = last + 1; s <= bin; s++) {
         peak[s] = Math.max(peak[s], current);
       }
       current += delta[k];

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * input_throughput}... here input tokens count successful requests only, as output tokens do);
  * total = input + output; the means are per successful request.
  */
-final class RunSummary {
+public final class RunSummary {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunSummary.class);
 
@@ -273,11 +273,13 @@ final class RunSummary {
   }
 
   /**
-   * Logs the summary of a run record, the warnings at WARN.
+   * Logs the summary of a run record in a few lines at INFO (the warnings at WARN), the console's
+   * last word on a run, e.g. {@code LLM summary: 200 requests (ok 200) in 10.4 s, peak concurrency
+   * 8}, then throughput, latency p50 / p99, the cache and SLO verdicts and the saturation point.
    *
-   * @param run the run record, or null (nothing is logged)
+   * @param run the run record ({@code llm-run.json}'s content), or null (nothing is logged)
    */
-  static void log(Map<String, Object> run) {
+  public static void log(Map<String, Object> run) {
     if (run == null) {
       return;
     }
