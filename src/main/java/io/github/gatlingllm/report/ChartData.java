@@ -369,12 +369,20 @@ final class ChartData {
    * @param width the bin width
    * @param edges the bins' lower edges, then the last bin's upper edge
    * @param counts per label, the count of each bin
+   * @param above how many values lie above the last edge, counted in the last bin (a long tail cut
+   *     off, see {@link ChartData#histogram}); 0 when none
    */
-  record Histogram(double width, List<Double> edges, Map<String, long[]> counts) {}
+  record Histogram(double width, List<Double> edges, Map<String, long[]> counts, long above) {}
+
+  /** Share of the values the bins cover when a long tail is cut off. */
+  static final double TAIL_QUANTILE = 0.995;
 
   /**
    * Bins the values of every series alike, at most about {@value #HISTOGRAM_BINS} bins of a round
-   * width covering the smallest to the largest value.
+   * width covering the smallest to the largest value; when the largest is more than twice the
+   * 99.5th percentile of all values (a long tail, such as a few stalls among thousands of ITLs),
+   * the bins stop at that percentile (read from 4,096 even bins, so slightly above it) and the last
+   * bin also counts the values above it, so the body of the distribution stays readable.
    *
    * @param values per label, its values
    * @param whole whether the values are whole numbers (token counts): the width is then whole too
@@ -382,11 +390,13 @@ final class ChartData {
    */
   static Histogram histogram(Map<String, Values> values, boolean whole) {
     double[] range = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    long[] total = {0};
     for (Values v : values.values()) {
       v.each(
           x -> {
             range[0] = Math.min(range[0], x);
             range[1] = Math.max(range[1], x);
+            total[0]++;
           });
     }
     if (range[0] == Double.POSITIVE_INFINITY) {
@@ -394,6 +404,12 @@ final class ChartData {
     }
     double lo = range[0];
     double hi = range[1];
+    if (hi > lo) {
+      double cut = tail(values, lo, hi, total[0]);
+      if (hi > 2 * cut && cut > lo) {
+        hi = cut;
+      }
+    }
     double width =
         hi > lo
             ? niceWidth((hi - lo) / HISTOGRAM_BINS, whole)
@@ -404,15 +420,41 @@ final class ChartData {
     for (int i = 0; i <= n; i++) {
       edges.add(roundEdge((first + i) * width));
     }
+    double top = edges.get(n);
+    long[] above = {0};
     Map<String, long[]> counts = new LinkedHashMap<>();
     values.forEach(
         (label, v) -> {
           long[] c = new long[n];
           v.each(
-              x -> c[(int) Math.max(0, Math.min(n - 1, Math.floor(x / width + 1e-9) - first))]++);
+              x -> {
+                if (x >= top) {
+                  above[0]++;
+                }
+                c[(int) Math.max(0, Math.min(n - 1, Math.floor(x / width + 1e-9) - first))]++;
+              });
           counts.put(label, c);
         });
-    return new Histogram(width, edges, counts);
+    return new Histogram(width, edges, counts, above[0]);
+  }
+
+  /** The upper edge of the fine bin holding the {@link #TAIL_QUANTILE} quantile of all values. */
+  private static double tail(Map<String, Values> values, double lo, double hi, long total) {
+    int fine = 4096;
+    long[] counts = new long[fine];
+    double w = (hi - lo) / fine;
+    for (Values v : values.values()) {
+      v.each(x -> counts[(int) Math.min(fine - 1, Math.floor((x - lo) / w))]++);
+    }
+    long need = (long) Math.ceil(TAIL_QUANTILE * total);
+    long seen = 0;
+    for (int i = 0; i < fine; i++) {
+      seen += counts[i];
+      if (seen >= need) {
+        return lo + (i + 1) * w;
+      }
+    }
+    return hi;
   }
 
   private static double roundEdge(double v) {

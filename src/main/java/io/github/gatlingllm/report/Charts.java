@@ -51,6 +51,8 @@ final class Charts {
      * the last bin's upper edge (whose y values are null); zooms by drag.
      */
     HISTOGRAM,
+    /** A {@link #HISTOGRAM} of whole numbers (token counts): x ticks are whole too. */
+    WHOLE_HISTOGRAM,
     /** Points joined by lines over a numeric x (levels, prefix groups); zooms by drag. */
     XY,
     /** Points over named categories ({@code xLabels}, x = 0, 1, ...), no lines. */
@@ -248,6 +250,18 @@ final class Charts {
    * @throws UncheckedIOException if the WebJar is missing from the classpath
    */
   static String assets() {
+    String html = assets;
+    if (html == null) {
+      html = read();
+      assets = html;
+    }
+    return html;
+  }
+
+  /** The assets once read (a race reads them twice, harmlessly). */
+  private static volatile String assets;
+
+  private static String read() {
     return "<style>"
         + resource(UPLOT + "dist/uPlot.min.css")
         + "</style>\n<!-- uPlot 1.6.30, "

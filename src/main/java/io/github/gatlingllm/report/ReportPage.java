@@ -74,7 +74,7 @@ public final class ReportPage {
         .append("th{background:#f0f0f0}td.l,th.l{text-align:left}")
         .append("code,pre{background:#f7f7f7;padding:2px 4px}")
         .append(".charts{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}")
-        .append("figure.chart{margin:0;border:1px solid #ddd;padding:6px;max-width:660px}")
+        .append("figure.chart{margin:0;border:1px solid #ddd;padding:6px;width:min-content}")
         .append("figure.chart .u-title{font-size:14px}figure.chart .u-legend{font-size:12px}")
         .append("figcaption.note{font-size:12px;color:#555;margin-top:4px}")
         .append("#summary th{width:16em}#summary td{text-align:left;font-weight:bold}")

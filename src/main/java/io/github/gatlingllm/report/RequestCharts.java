@@ -229,7 +229,7 @@ final class RequestCharts {
     return new Charts.Chart(
         id,
         title,
-        Charts.Kind.HISTOGRAM,
+        whole ? Charts.Kind.WHOLE_HISTOGRAM : Charts.Kind.HISTOGRAM,
         unit,
         counted,
         null,
@@ -245,7 +245,16 @@ final class RequestCharts {
                 + ("tokens".equals(unit) && h.width() == 1 ? "token" : unit)
                 + " ("
                 + (edges.size() - 1)
-                + " bins).");
+                + " bins)."
+                + (h.above() == 0
+                    ? ""
+                    : " A long tail is cut off: the last bin also counts the "
+                        + h.above()
+                        + " values at or above "
+                        + Charts.fmt(edges.get(edges.size() - 1))
+                        + " "
+                        + unit
+                        + " (the tables above give the maximum)."));
   }
 
   private static Charts.Series series(

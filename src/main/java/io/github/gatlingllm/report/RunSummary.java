@@ -227,9 +227,15 @@ public final class RunSummary {
    */
   List<String> lines() {
     List<String> lines = new ArrayList<>();
+    String requests = value("requests");
+    int statuses = requests.indexOf(" (");
+    requests =
+        statuses < 0
+            ? requests + " requests"
+            : requests.substring(0, statuses) + " requests" + requests.substring(statuses);
     lines.add(
         "LLM summary: "
-            + value("requests")
+            + requests
             + " in "
             + value("duration")
             + ", peak concurrency "

@@ -25,7 +25,8 @@
   function make(fig, spec) {
     var kind = spec.kind;
     var category = kind === 'category';
-    var histogram = kind === 'histogram';
+    var whole = kind === 'whole_histogram';
+    var histogram = kind === 'histogram' || whole;
     var xs = spec.x;
     var data = [xs];
     var right = false;
@@ -87,7 +88,12 @@
               });
             }
           : axisValues,
-        incrs: category ? [1] : undefined
+        incrs: category
+          ? [1]
+          : whole
+            ? [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000,
+               25000, 50000, 100000, 200000, 250000, 500000, 1000000]
+            : undefined
       },
       {label: spec.y_label, scale: 'y', values: axisValues, size: 60}
     ];

@@ -166,6 +166,26 @@ class ChartDataTest {
   }
 
   @Test
+  void aLongTailIsCutAtThe995thPercentileAndCountedInTheLastBin() {
+    // 999 ITLs of 10..19 ms and one 500 ms stall: the bins end at 19.2 ms, not 500.
+    ChartData.Values itl =
+        c -> {
+          for (int i = 0; i < 999; i++) {
+            c.accept(10 + i % 10);
+          }
+          c.accept(500);
+        };
+    ChartData.Histogram h = ChartData.histogram(Map.of("chat", itl), false);
+    assertEquals(0.2, h.width());
+    assertEquals(47, h.edges().size());
+    assertEquals(10.0, h.edges().get(0));
+    assertEquals(19.2, h.edges().get(46));
+    assertEquals(1, h.above());
+    assertEquals(100, h.counts().get("chat")[0]);
+    assertEquals(99 + 1, h.counts().get("chat")[45]);
+  }
+
+  @Test
   void oneWholeValueMakesOneBinOfOne() {
     ChartData.Histogram h = ChartData.histogram(Map.of("chat", c -> c.accept(8)), true);
     assertEquals(List.of(8.0, 9.0), h.edges());

@@ -76,7 +76,7 @@ class RunSummaryTest {
             List.of(Map.of())));
     assertEquals(
         List.of(
-            "LLM summary: 10 (ok 8, timeout 2) in 16 s, peak concurrency 4",
+            "LLM summary: 10 requests (ok 8, timeout 2) in 16 s, peak concurrency 4",
             "  throughput: 0.5 requests/s; tokens/s input 128, output 16, total 144; a request 256"
                 + " input, 32 output tokens (mean)",
             "  latency p50 / p99, ms: TTFT 12.5 / 40.125, ITL 2 / 5.5, TPOT 2.25 / 4, E2E 80 /"
