@@ -194,7 +194,7 @@ class ReportPageBrowserTest {
                 "--disable-component-update",
                 "--disable-sync",
                 "--window-size=1400,1000",
-                "--virtual-time-budget=5000",
+                "--virtual-time-budget=1500",
                 "--user-data-dir=" + profile,
                 "--dump-dom",
                 page.toUri().toString())
