@@ -110,6 +110,18 @@ public final class RunSummary {
               ms(d.get("p50")) + " / " + ms(d.get("p99"))));
     }
 
+    // Open loops (issue 13's client record): how late the client sent, how busy it was.
+    Map<?, ?> client = map(run.get("client"));
+    if (client.get("schedule_lag_ms") instanceof Map<?, ?> lag) {
+      f.add(
+          new Figure(
+              "client schedule lag p50 / p99, ms",
+              ms(lag.get("p50")) + " / " + ms(lag.get("p99"))));
+    }
+    if (client.get("cpu_share") instanceof Map<?, ?> cpu && cpu.get("max") != null) {
+      f.add(new Figure("client CPU share, most", num(number(cpu.get("max")))));
+    }
+
     List<String> warnings = new ArrayList<>();
     if (Boolean.TRUE.equals(run.get("interrupted"))) {
       warnings.add("the run was interrupted: the figures cover the requests that finished");
@@ -118,7 +130,7 @@ public final class RunSummary {
     if (Boolean.TRUE.equals(cache.get("warm_start"))) {
       warnings.add("warm start: " + cache.get("warm_start_message"));
     }
-    if (map(run.get("client")).get("warnings") instanceof List<?> list) {
+    if (client.get("warnings") instanceof List<?> list) {
       for (Object w : list) {
         Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
         warnings.add("client: " + text);
@@ -274,6 +286,16 @@ public final class RunSummary {
     }
     if (saturation != null) {
       lines.add("  " + saturation);
+    }
+    StringBuilder client = new StringBuilder();
+    for (Figure f : figures) {
+      if (f.name().startsWith("client ")) {
+        client.append(client.length() == 0 ? "  client: " : "; ");
+        client.append(f.name().substring("client ".length())).append(' ').append(f.value());
+      }
+    }
+    if (client.length() > 0) {
+      lines.add(client.toString());
     }
     return lines;
   }

@@ -124,6 +124,27 @@ class RunSummaryTest {
   }
 
   @Test
+  void anOpenLoopsClientLagAndCpuAreFigures() {
+    Map<String, Object> run = run();
+    run.put(
+        "client",
+        Map.of(
+            "schedule_lag_ms",
+            Map.of("count", 100L, "p50", 0.25, "p99", 12.5),
+            "cpu_share",
+            Map.of("p50", 0.4, "max", 0.93)));
+    List<RunSummary.Figure> figures = RunSummary.of(run).figures();
+    assertEquals(
+        List.of(
+            new RunSummary.Figure("client schedule lag p50 / p99, ms", "0.25 / 12.5"),
+            new RunSummary.Figure("client CPU share, most", "0.93")),
+        figures.subList(13, 15));
+    assertEquals(
+        "  client: schedule lag p50 / p99, ms 0.25 / 12.5; CPU share, most 0.93",
+        RunSummary.of(run).lines().get(4));
+  }
+
+  @Test
   void saturationIsOneSentence() {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("metric", "rate");
