@@ -23,10 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Renders a report page in headless Chromium and checks, from the DOM after a probe script the test
  * adds to the page ran: every chart is a uPlot instance with its series and their data, each series
  * has pixels of its colour on the canvas, a mouse move over each chart shows values in its legend,
- * every numeric axis steps by 1, 2, 2.5 or 5 times a power of ten, and the page made no request (no
- * resource loaded, no Content-Security-Policy violation; a second page with one image to fetch
- * proves that check catches a request). Needs Debian's {@code chromium}: in CI ({@code CI=true})
- * its absence fails the test; elsewhere the test is skipped with a message.
+ * a drag across it zooms its x axis (but on categories), every numeric axis steps by 1, 2, 2.5 or 5
+ * times a power of ten, and the page made no request (no resource loaded, no
+ * Content-Security-Policy violation; a second page with one image to fetch proves that check
+ * catches a request). Needs Debian's {@code chromium}: in CI ({@code CI=true}) its absence fails
+ * the test; elsewhere the test is skipped with a message.
  */
 class ReportPageBrowserTest {
 
@@ -77,8 +78,17 @@ class ReportPageBrowserTest {
             var v = row.querySelector('.u-value');
             c.hover.push(v ? v.textContent : '');
           });
+          // Drag across the middle third of the plot: the x scale zooms to it.
+          var x0 = u.scales.x.min, x1 = u.scales.x.max, y = rect.top + rect.height / 2;
+          u.over.dispatchEvent(new MouseEvent('mousedown', {bubbles: true, button: 0,
+            clientX: rect.left + rect.width / 3, clientY: y}));
+          u.over.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, buttons: 1, movementX: 50,
+            clientX: rect.left + 2 * rect.width / 3, clientY: y}));
+          document.dispatchEvent(new MouseEvent('mouseup', {bubbles: true, button: 0,
+            clientX: rect.left + 2 * rect.width / 3, clientY: y}));
+          c.x = [x0, x1];
           u.axes.forEach(function (a, i) {
-            if (i === 0 && u.scales.x.range && id.indexOf('cache') >= 0) { return; }
+            if (i === 0 && /^cache-by-|-by-cache$/.test(id)) { return; } // category names
             if (!a._found || !a._values) { return; }
             var incr = a._found[0];
             var m = incr / Math.pow(10, Math.floor(Math.log10(incr) + 1e-9));
@@ -88,7 +98,14 @@ class ReportPageBrowserTest {
           });
           out.charts[id] = c;
         });
-        document.getElementById('probe').textContent = JSON.stringify(out);
+        // uPlot applies a new scale on its next commit: read it a moment later.
+        setTimeout(function () {
+          Object.keys(out.charts).forEach(function (id) {
+            var u = window.llmCharts[id], c = out.charts[id];
+            c.zoomed = u.scales.x.min > c.x[0] && u.scales.x.max < c.x[1];
+          });
+          document.getElementById('probe').textContent = JSON.stringify(out);
+        }, 50);
       }, 50); });
       </script>
       """;
@@ -113,6 +130,11 @@ class ReportPageBrowserTest {
               String id = e.getKey();
               series.put(id, c.get("series") + "/" + c.get("withData") + "/" + c.get("painted"));
               assertEquals("round", c.get("ticks").asText(), id + " axis ticks");
+              // Every chart but the categorical ones (the cache's) zooms on its x axis.
+              assertEquals(
+                  !id.matches("cache-by-.*|.*-by-cache"),
+                  c.get("zoomed").asBoolean(),
+                  id + " zoom");
               // The legend: the x value, then each series; every series with a value at the
               // hovered x shows it, and the x is always shown.
               JsonNode hover = c.get("hover");
