@@ -32,7 +32,9 @@ import java.util.Objects;
 final class Charts {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/";
+
+  /** The WebJar's own record of its version, which names the folder of its files. */
+  private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
 
   /** Colours of successive series (Tableau 10), the same order in every chart. */
   static final List<String> PALETTE =
@@ -262,12 +264,22 @@ final class Charts {
   private static volatile String assets;
 
   private static String read() {
+    java.util.Properties pom = new java.util.Properties();
+    try {
+      pom.load(new java.io.StringReader(resource(UPLOT_POM)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + UPLOT_POM, e);
+    }
+    String version = pom.getProperty("version", "").strip();
+    String uplot = "META-INF/resources/webjars/uplot/" + version + "/";
     return "<style>"
-        + resource(UPLOT + "dist/uPlot.min.css")
-        + "</style>\n<!-- uPlot 1.6.30, "
-        + resource(UPLOT + "LICENSE").replace("--", "- -").strip()
+        + resource(uplot + "dist/uPlot.min.css")
+        + "</style>\n<!-- uPlot "
+        + version
+        + ", "
+        + resource(uplot + "LICENSE").replace("--", "- -").strip()
         + " -->\n<script>"
-        + resource(UPLOT + "dist/uPlot.iife.min.js")
+        + resource(uplot + "dist/uPlot.iife.min.js")
         + "</script>\n<script>"
         + resource("io/github/gatlingllm/report/llm-charts.js")
         + "</script>\n";
@@ -280,8 +292,8 @@ final class Charts {
         throw new UncheckedIOException(
             new IOException(
                 path
-                    + " is not on the classpath (the org.webjars.npm:uplot:1.6.30 dependency,"
-                    + " or gatling-llm's own resources)"));
+                    + " is not on the classpath (the org.webjars.npm:uplot dependency, or"
+                    + " gatling-llm's own resources)"));
       }
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       if (text.contains("</script")) {
