@@ -68,7 +68,8 @@ final class Charts {
    * @param color its CSS colour, never null
    * @param y one value per x, null where it has none
    * @param rightAxis whether it reads against the right-hand axis ({@link Chart#y2Label})
-   * @param dashed whether its line is dashed (a second statistic of the same series, e.g. max)
+   * @param dashed whether its line is dashed (a second statistic of the same series, e.g. max); on
+   *     {@link Kind#CATEGORY} charts, whether its points are hollow
    */
   record Series(String label, String color, List<Double> y, boolean rightAxis, boolean dashed) {
 

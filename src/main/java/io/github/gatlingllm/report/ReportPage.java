@@ -147,10 +147,10 @@ public final class ReportPage {
       html.append(CacheSection.render(cache));
     }
     html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
-    html.append("<h2 id=\"settings\">Settings</h2>\n");
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
-      html.append("<h3>Shards</h3>\n").append(rows(shards));
+      html.append("<h2>Shards</h2>\n").append(rows(shards));
     }
+    html.append("<h2 id=\"settings\">Settings</h2>\n");
     Object workloads = run.get("workloads");
     if (workloads instanceof List<?> list && !list.isEmpty()) {
       // Several workloads: each once, the first included.
