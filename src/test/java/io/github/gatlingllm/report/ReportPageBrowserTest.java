@@ -175,6 +175,27 @@ class ReportPageBrowserTest {
   }
 
   @Test
+  void oneRequestAndOneLevelStillDraw() throws Exception {
+    String chromium = requireChromium();
+    SyntheticRun s = SyntheticRun.of(5); // 4 warmup requests, 1 measured
+    s.run.put("levels", ((List<?>) s.run.get("levels")).subList(0, 1));
+    JsonNode probe = probe(chromium, "one.html", ReportPage.render(s.run, s.requests));
+    assertEquals("[]", probe.get("errors").toString(), "charts that failed");
+    assertEquals(24, probe.get("charts").size(), probe.toString());
+    probe
+        .get("charts")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              JsonNode c = e.getValue();
+              String id = e.getKey();
+              assertTrue(c.get("withData").asInt() > 0, id + " has data: " + c);
+              assertEquals(c.get("withData"), c.get("painted"), id + " series drawn");
+              assertTrue(!c.get("hover").get(0).asText().equals("–"), id + " hover: " + c);
+            });
+  }
+
+  @Test
   void aRequestFromThePageIsCaught() throws Exception {
     String chromium = requireChromium();
     String html =
