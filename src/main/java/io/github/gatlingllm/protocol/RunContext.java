@@ -22,6 +22,7 @@ import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.report.RunSummary;
 import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import io.github.gatlingllm.target.ServerInfo;
@@ -40,6 +41,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -561,9 +563,18 @@ public final class RunContext {
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }
-      Path folder = recorder.finish(info, interrupted, ReportPage::render);
+      AtomicReference<Map<String, Object>> written = new AtomicReference<>();
+      Path folder =
+          recorder.finish(
+              info,
+              interrupted,
+              (record, requests) -> {
+                written.set(record);
+                return ReportPage.render(record, requests);
+              });
       reportGoodput();
       reportCache();
+      RunSummary.log(written.get());
       if (!interrupted) {
         IndexLink.onExit(folder);
       }
