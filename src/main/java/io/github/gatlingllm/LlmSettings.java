@@ -420,7 +420,16 @@ public record LlmSettings(
           "shard",
           "shards",
           "startAt",
-          "metricsInterval");
+          "metricsInterval",
+          // conversations() (ConversationSettings)
+          "conversations",
+          "warmupConversations",
+          "turns",
+          "userTokens",
+          "systemTokens",
+          "systemGroups",
+          "thinkTimeMs",
+          "maxContextTokens");
 
   /**
    * The prompt spec of these settings.

@@ -219,6 +219,7 @@ public final class ReportPage {
       html.append(CacheSection.render(cache));
     }
     html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
+    html.append(ConversationSection.render(run, requests));
     html.append("<h2>Charts</h2>\n").append(charts(requests, run));
     html.append("<h2>Run record</h2>\n<details><summary>llm-run.json</summary><pre>")
         .append(esc(json(run)))
