@@ -20,10 +20,11 @@ import java.util.Map;
  * The conversation tests' workload: one virtual user (so no turn overlaps another's prefill and the
  * embedded simulator's cache meets the plan exactly) holding 2 warmup and then {@code
  * convtest.conversations} (6) measured conversations of 3 to 4 turns, each starting with one of 2
- * system prompts of {@code convtest.systemTokens} (64) tokens, each turn a new user message of
- * {@code convtest.userTokens} (48) tokens, {@code convtest.maxTokens} (20) output tokens, think
- * times of 10 to 30 ms. The request goes to the protocol's endpoint ({@code llm.endpoint}); {@code
- * convtest.logitBias} (token ids, comma-separated) adds a logit bias of 100 to each.
+ * ({@code convtest.systemGroups}) system prompts of {@code convtest.systemTokens} (64) tokens, each
+ * turn a new user message of {@code convtest.userTokens} (48) tokens, {@code convtest.maxTokens}
+ * (20) output tokens, think times of 10 to 30 ms. The request goes to the protocol's endpoint
+ * ({@code llm.endpoint}); {@code convtest.logitBias} (token ids, comma-separated) adds a logit bias
+ * of 100 to each.
  */
 public class ConversationTurnsSimulation extends Simulation {
 
@@ -40,7 +41,9 @@ public class ConversationTurnsSimulation extends Simulation {
       conversations()
           .turns(3, 4)
           .userTokens(Integer.getInteger("convtest.userTokens", 48))
-          .systemPrompt(Integer.getInteger("convtest.systemTokens", 64), 2)
+          .systemPrompt(
+              Integer.getInteger("convtest.systemTokens", 64),
+              Integer.getInteger("convtest.systemGroups", 2))
           .thinkTime(Duration.ofMillis(10), Duration.ofMillis(30))
           .warmup(2)
           .conversations(Integer.getInteger("convtest.conversations", 6))
