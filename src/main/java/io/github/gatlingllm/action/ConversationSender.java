@@ -126,6 +126,7 @@ final class ConversationSender {
       conversation.sending(now);
       action.run().started(null, action.name());
       action.run().conversationStarted(workload);
+      workload.turnSent(conversation);
       started = true;
       action.http().send(request, session, action.run().shareConnections(), listener);
     } catch (RuntimeException e) {

@@ -52,6 +52,10 @@ public final class ConversationWorkload {
   private long inFlight;
   private long warmupInFlight;
   private long doneHandedOut;
+  private final java.util.concurrent.atomic.AtomicLong warmupTurnsSent =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong measuredTurnsSent =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /** What the conversations of one phase came to. */
   private static final class Totals {
@@ -251,6 +255,25 @@ public final class ConversationWorkload {
       }
     }
     release.forEach(Runnable::run);
+  }
+
+  /**
+   * A turn of a conversation is being sent.
+   *
+   * @param conversation the conversation
+   */
+  public void turnSent(Conversation conversation) {
+    ("warmup".equals(conversation.phase()) ? warmupTurnsSent : measuredTurnsSent).incrementAndGet();
+  }
+
+  /**
+   * The turns sent so far in a phase, of every conversation, ended or not.
+   *
+   * @param phase {@code warmup} or {@code measured}
+   * @return the count
+   */
+  public long turnsSent(String phase) {
+    return ("warmup".equals(phase) ? warmupTurnsSent : measuredTurnsSent).get();
   }
 
   /**

@@ -591,6 +591,12 @@ public final class RunContext {
         measured += w.measured().handedOut();
       }
     }
+    synchronized (conversations) {
+      for (ConversationWorkload w : conversations) {
+        warmup += w.turnsSent("warmup");
+        measured += w.turnsSent("measured");
+      }
+    }
     RunInfo.Target target =
         new RunInfo.Target(
             simulator != null ? baseUrl : settings.redactedBaseUrl(),

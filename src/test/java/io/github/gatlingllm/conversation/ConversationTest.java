@@ -105,6 +105,10 @@ class ConversationTest {
     long measuredTurns =
         chat.requests().stream().filter(r -> "measured".equals(r.get("phase").asText())).count();
     assertEquals(measuredTurns, measured.get("turns").asLong());
+    assertEquals(measuredTurns, chat.record().get("load").get("requests").asLong());
+    assertEquals(
+        chat.requests().size() - measuredTurns,
+        chat.record().get("load").get("warmup_requests").asLong());
     assertEquals(6, measured.get("duration_ms").get("count").asInt());
     assertEquals(2, section.get("phases").get("warmup").get("conversations").asInt());
     assertNotNull(measured.get("digest").textValue());
