@@ -48,7 +48,10 @@ public final class ConversationPlan {
    *     the template), or null
    * @param sharded whether the run is one shard of several (another may have sent the group first)
    * @param promptTokens the server's prompt tokens, or null
-   * @return the plan
+   * @return the plan; with a system prompt, its {@code warmCeiling} holds the system prompt even
+   *     for the group's first conversation: a conversation of the same group sent just after it may
+   *     reach the server first (a server that queues requests does not serve them in the order they
+   *     were sent), which is no warm start
    */
   public static CachePlan first(
       CachePlan.Server server,
@@ -63,7 +66,7 @@ public final class ConversationPlan {
             systemTokens != null && systemSentBefore,
             systemTokens,
             plannedTokens,
-            sharded);
+            sharded || systemTokens != null);
     return CachePlan.of(server, sent, promptTokens);
   }
 
