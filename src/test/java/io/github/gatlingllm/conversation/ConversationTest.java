@@ -160,4 +160,22 @@ class ConversationTest {
     assertTrue(run.log().contains("would exceed llm.maxContextTokens=200"), run.log());
     assertFalse(run.log().contains("HTTP 400"));
   }
+
+  @Test
+  void anOpenLoopGivesEachArrivingUserOneConversation() throws Exception {
+    Run run = run(results, "open", List.of("-Dconvtest.open=true"));
+    assertEquals(0, run.exit(), run.log());
+    Map<String, List<JsonNode>> byConversation = conversations(run.requests());
+    assertEquals(8, byConversation.size(), byConversation.keySet().toString());
+    for (List<JsonNode> turns : byConversation.values()) {
+      assertTrue(turns.size() >= 3 && turns.size() <= 4, turns.toString());
+      for (int i = 0; i < turns.size(); i++) {
+        assertEquals(i + 1, turns.get(i).get("turn").asInt());
+        assertEquals("ok", turns.get(i).get("status").asText());
+      }
+    }
+    JsonNode measured = run.record().get("conversations").get(0).get("phases").get("measured");
+    assertEquals(6, measured.get("completed").asInt());
+    assertTrue(run.log().contains("its 6 measured conversations are handed out"), run.log());
+  }
 }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.conversation;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.github.gatlingllm.LlmDsl.conversation;
@@ -62,9 +63,17 @@ public class ConversationTurnsSimulation extends Simulation {
     return request;
   }
 
-  ScenarioBuilder chat = scenario("chat").forever().on(feed(chats).exec(conversation(request())));
-
   {
-    setUp(chat.injectOpen(atOnceUsers(1))).protocols(llm).assertions(llm.assertions(1.0, "chat"));
+    if (Boolean.getBoolean("convtest.open")) {
+      // Open loop: conversations arrive at 4 a second, one virtual user each.
+      ScenarioBuilder arrivals = scenario("chat").feed(chats).exec(conversation(request()));
+      setUp(arrivals.injectOpen(constantUsersPerSec(4).during(Duration.ofSeconds(4))))
+          .protocols(llm)
+          .assertions(llm.assertions(1.0, "chat"));
+    } else {
+      ScenarioBuilder chat =
+          scenario("chat").forever().on(feed(chats).exec(conversation(request())));
+      setUp(chat.injectOpen(atOnceUsers(1))).protocols(llm).assertions(llm.assertions(1.0, "chat"));
+    }
   }
 }
