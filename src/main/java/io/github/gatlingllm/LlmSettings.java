@@ -453,7 +453,16 @@ public record LlmSettings(
           "sweep.maxConcurrency",
           "sweep.levels",
           "sweep.levelDuration",
-          "sweep.ramp");
+          "sweep.ramp",
+          // conversations() (ConversationSettings)
+          "conversations",
+          "warmupConversations",
+          "turns",
+          "userTokens",
+          "systemTokens",
+          "systemGroups",
+          "thinkTimeMs",
+          "maxContextTokens");
 
   /**
    * The prompt spec of these settings.

@@ -65,6 +65,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private final boolean streamed;
   private final CachePlan.Sent sent;
   private final CachePlan.Server cacheServer;
+  private final ConversationTurn turn;
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
@@ -87,6 +88,19 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       boolean streamed,
       CachePlan.Sent sent,
       CachePlan.Server cacheServer) {
+    this(action, session, identity, workload, streamed, sent, cacheServer, null);
+  }
+
+  ResponseListener(
+      LlmAction action,
+      Session session,
+      RequestIdentity identity,
+      Workload workload,
+      boolean streamed,
+      CachePlan.Sent sent,
+      CachePlan.Server cacheServer,
+      ConversationTurn turn) {
+    this.turn = turn;
     this.action = action;
     this.session = session;
     this.identity = identity;
@@ -172,7 +186,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   /** One event's data, from the parser, while the chunk that completed it is being handled. */
   @Override
   public void onData(byte[] buffer, int from, int to) {
-    timer.onEvent(chunkNanos, StreamEvent.parse(buffer, from, to));
+    StreamEvent event = StreamEvent.parse(buffer, from, to, turn != null);
+    if (turn != null) {
+      turn.onEvent(event);
+    }
+    timer.onEvent(chunkNanos, event);
   }
 
   @Override
@@ -213,6 +231,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       } else {
         StreamEvent response =
             streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
+        if (turn != null) {
+          turn.onResponse(response);
+        }
         timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
       }
       Verdict verdict =
@@ -235,8 +256,14 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                 workload.name(),
                 sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
       }
+      if (turn != null) {
+        record = turn.complete(record, cacheServer);
+      }
       action.run().record(workload, record);
       recorded = true;
+      if (turn != null) {
+        turn.ended(record);
+      }
       next = logRows(record);
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
@@ -246,6 +273,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     } finally {
       if (!recorded) {
         action.run().notSent();
+        if (turn != null) {
+          turn.failed(action.run().gatling().nowMillis());
+        }
       }
       if (workload != null) {
         workload.ended(identity.phase());

@@ -3,6 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.gatling.core.CoreComponents;
 import io.gatling.http.protocol.HttpComponents;
 import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
@@ -77,6 +78,8 @@ public final class RunContext {
   private final Set<String> requestNames =
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final Map<Workload, Set<String>> workloads = new LinkedHashMap<>();
+  private final Set<ConversationWorkload> conversations =
+      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final Shard shard;
   private final Long startAt;
   private final Long lateMs;
@@ -460,6 +463,16 @@ public final class RunContext {
   }
 
   /**
+   * A turn of a conversation workload is about to be sent (after {@link #started}): the workload
+   * joins the run record's {@code conversations}.
+   *
+   * @param workload the conversations' workload, never null
+   */
+  public void conversationStarted(ConversationWorkload workload) {
+    conversations.add(workload);
+  }
+
+  /**
    * Records a finished request; call once per request {@link #started}.
    *
    * @param record the request, never null
@@ -556,6 +569,12 @@ public final class RunContext {
       }
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
       info.put("cache", cacheParameters());
+      synchronized (conversations) {
+        if (!conversations.isEmpty()) {
+          info.put(
+              "conversations", conversations.stream().map(ConversationWorkload::toRecord).toList());
+        }
+      }
       serverWatch.addTo(info);
       try {
         // Per-level fields of the client (schedule lag, CPU share) plug in as the last argument.
@@ -583,6 +602,9 @@ public final class RunContext {
     } finally {
       synchronized (workloads) {
         workloads.keySet().forEach(Workload::close);
+      }
+      synchronized (conversations) {
+        conversations.forEach(ConversationWorkload::close);
       }
       if (simulator != null) {
         simulator.close();
@@ -647,6 +669,12 @@ public final class RunContext {
         prompts.add(prompts(w, e.getValue()));
         warmup += w.warmup().handedOut();
         measured += w.measured().handedOut();
+      }
+    }
+    synchronized (conversations) {
+      for (ConversationWorkload w : conversations) {
+        warmup += w.turnsSent("warmup");
+        measured += w.turnsSent("measured");
       }
     }
     RunInfo.Target target =

@@ -147,6 +147,7 @@ public final class ReportPage {
       html.append(CacheSection.render(cache));
     }
     html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
+    html.append(ConversationSection.render(run, requests));
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
       html.append("<h2>Shards</h2>\n").append(rows(shards));
     }

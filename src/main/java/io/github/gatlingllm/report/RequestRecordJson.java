@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.io.IOException;
@@ -23,16 +24,21 @@ import java.util.Objects;
  * prompt_tokens, prompt_tokens_exact, cached_tokens, completion_tokens, completion_tokens_exact,
  * ttft_ms, time_to_first_event_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s, finish_reason,
  * http_status, status, error, workload, planned_cached_tokens, cache_planned, cache,
- * cache_warm_start}; {@code itl_ms} only when asked for. {@code workload} is the prompt workload's
- * name, {@code planned_cached_tokens} the request's {@link io.github.gatlingllm.metrics.CachePlan},
- * {@code cache_planned} what it expects ({@code hit} or {@code miss}), {@code cache} the outcome
- * ({@code hit}, {@code partial}, {@code miss}, {@code unplanned_hit}, {@code unknown}) and {@code
- * cache_warm_start} whether the cache held more of the prompt than the test could have put there;
- * the last four null without a cache plan. Times are milliseconds with microsecond precision, each
- * written as the shortest decimal that reads back as its value ({@code 2.517}, {@code 0.25}, {@code
- * 34}); older files wrote whole milliseconds and are read the same way. Null means not measured
- * (see {@link io.github.gatlingllm.metrics.RequestTimer} for the definitions). These names and
- * meanings are read by users' scripts: fields may be added, never renamed or given another meaning.
+ * cache_warm_start, conversation, turn, context_tokens, reply_digest}; {@code itl_ms} only when
+ * asked for. {@code workload} is the prompt workload's name, {@code planned_cached_tokens} the
+ * request's {@link io.github.gatlingllm.metrics.CachePlan}, {@code cache_planned} what it expects
+ * ({@code hit} or {@code miss}), {@code cache} the outcome ({@code hit}, {@code partial}, {@code
+ * miss}, {@code unplanned_hit}, {@code unknown}) and {@code cache_warm_start} whether the cache
+ * held more of the prompt than the test could have put there; the last four null without a cache
+ * plan. {@code conversation} (its index in its phase), {@code turn} (from 1), {@code
+ * context_tokens} (the tokens before the turn's new user message) and {@code reply_digest} (16 hex
+ * of the reply text as received) are a conversation turn's, null on any other request ({@link
+ * io.github.gatlingllm.metrics.ConversationTurn}). Times are milliseconds with microsecond
+ * precision, each written as the shortest decimal that reads back as its value ({@code 2.517},
+ * {@code 0.25}, {@code 34}); older files wrote whole milliseconds and are read the same way. Null
+ * means not measured (see {@link io.github.gatlingllm.metrics.RequestTimer} for the definitions).
+ * These names and meanings are read by users' scripts: fields may be added, never renamed or given
+ * another meaning.
  */
 public final class RequestRecordJson {
 
@@ -124,6 +130,16 @@ public final class RequestRecordJson {
     } else {
       g.writeBoolean(r.cacheWarmStart());
     }
+    ConversationTurn turn = r.conversationTurn();
+    g.writeFieldName("conversation");
+    if (turn == null) {
+      g.writeNull();
+    } else {
+      g.writeNumber(turn.conversation());
+    }
+    writeInt(g, "turn", turn == null ? null : turn.turn());
+    writeInt(g, "context_tokens", turn == null ? null : turn.contextTokens());
+    writeString(g, "reply_digest", turn == null ? null : turn.replyDigest());
     g.writeEndObject();
   }
 
@@ -190,7 +206,29 @@ public final class RequestRecordJson {
         intValue(n, "planned_cached_tokens"),
         outcome(n, "cache_planned"),
         outcome(n, "cache"),
-        present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"));
+        present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"),
+        conversationTurn(n));
+  }
+
+  private static ConversationTurn conversationTurn(JsonNode n) {
+    Long conversation = longValue(n, "conversation");
+    Integer turn = intValue(n, "turn");
+    if (conversation == null && turn == null) {
+      return null;
+    }
+    if (conversation == null || turn == null) {
+      throw new IllegalArgumentException(
+          "request record: \"conversation\" and \"turn\" go together, got conversation "
+              + conversation
+              + " and turn "
+              + turn);
+    }
+    try {
+      return new ConversationTurn(
+          conversation, turn, intValue(n, "context_tokens"), text(n, "reply_digest"));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("request record: " + e.getMessage(), e);
+    }
   }
 
   private static CacheOutcome outcome(JsonNode n, String key) {

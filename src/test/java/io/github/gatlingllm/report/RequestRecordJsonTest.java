@@ -48,7 +48,8 @@ class RequestRecordJsonTest {
           + "\"itl_ms\":[20,30.5],\"tpot_ms\":26.5,\"e2e_ms\":103,"
           + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
           + "\"status\":\"ok\",\"error\":null,"
-          + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}";
+          + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+          + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null}";
 
   private static final RequestRecord FAILED =
       new RequestRecord(
@@ -114,7 +115,8 @@ class RequestRecordJsonTest {
             + "\"ttft_ms\":12.346,\"time_to_first_event_ms\":0.345,\"itl_ms\":[0.25,0.001,34],"
             + "\"tpot_ms\":16.328,\"e2e_ms\":45.001,\"output_tokens_per_s\":66.66518521810626,"
             + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
-            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}",
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+            + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null}",
         RequestRecordJson.toJson(MICROS, true));
   }
 
@@ -166,7 +168,8 @@ class RequestRecordJsonTest {
             + "\"ttft_ms\":null,\"time_to_first_event_ms\":null,\"itl_ms\":null,\"tpot_ms\":null,"
             + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
             + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
-            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null}",
+            + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+            + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null}",
         RequestRecordJson.toJson(FAILED, true));
   }
 
@@ -258,7 +261,8 @@ class RequestRecordJsonTest {
     assertTrue(
         json.endsWith(
             "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
-                + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false}"),
+                + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false,"
+                + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null}"),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
   }
@@ -276,5 +280,35 @@ class RequestRecordJsonTest {
         "request record field \"cache\": cache outcome: got \"warm\", expected one of hit,"
             + " partial, miss, unplanned_hit, unknown",
         e.getMessage());
+  }
+
+  @Test
+  void aConversationTurnWritesAndReadsItsConversationTurnContextAndReplyDigest() {
+    RequestRecord r =
+        RequestRecordJson.fromJson(
+                "{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\",\"e2e_ms\":12}")
+            .withConversationTurn(
+                new io.github.gatlingllm.metrics.ConversationTurn(4, 2, 673, "00112233aabbccdd"));
+    String json = RequestRecordJson.toJson(r, false);
+    assertTrue(
+        json.endsWith(
+            "\"conversation\":4,\"turn\":2,\"context_tokens\":673,"
+                + "\"reply_digest\":\"00112233aabbccdd\"}"),
+        json);
+    assertEquals(r, RequestRecordJson.fromJson(json));
+    assertEquals(
+        null,
+        RequestRecordJson.fromJson("{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\"}")
+            .conversationTurn());
+    assertEquals(
+        "request record: \"conversation\" and \"turn\" go together, got conversation 4 and"
+            + " turn null",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RequestRecordJson.fromJson(
+                        "{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\","
+                            + "\"conversation\":4}"))
+            .getMessage());
   }
 }
