@@ -34,6 +34,7 @@ public final class LlmActionBuilder implements ActionBuilder {
   private final Function<Session, String> prompt;
   private final Integer maxTokens;
   private final Map<String, Object> body;
+  private final boolean conversation;
 
   LlmActionBuilder(String name, Endpoint endpoint) {
     this(name, endpoint, null, null, Map.of());
@@ -45,11 +46,38 @@ public final class LlmActionBuilder implements ActionBuilder {
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body) {
+    this(name, endpoint, prompt, maxTokens, body, false);
+  }
+
+  private LlmActionBuilder(
+      String name,
+      Endpoint endpoint,
+      Function<Session, String> prompt,
+      Integer maxTokens,
+      Map<String, Object> body,
+      boolean conversation) {
     this.name = name;
     this.endpoint = endpoint;
     this.prompt = prompt;
     this.maxTokens = maxTokens;
     this.body = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(body));
+    this.conversation = conversation;
+  }
+
+  /**
+   * This request as the turns of {@link LlmDsl#conversation(LlmActionBuilder)}.
+   *
+   * @throws IllegalArgumentException if the request has its own {@link #prompt}
+   */
+  LlmActionBuilder asConversationTurn() {
+    if (prompt != null) {
+      throw new IllegalArgumentException(
+          "conversation(llm(\""
+              + name
+              + "\")...): a conversation sends its own messages (the fed conversation's turns);"
+              + " remove .prompt(...) from this request");
+    }
+    return new LlmActionBuilder(name, endpoint, null, maxTokens, body, true);
   }
 
   /**
@@ -119,7 +147,8 @@ public final class LlmActionBuilder implements ActionBuilder {
             endpoint,
             text == null ? null : session -> text.apply(new Session(session)),
             maxTokens,
-            body));
+            body,
+            conversation));
   }
 
   /** The session key of the fed prompt, for {@code .prompt(...)} functions that adapt it. */

@@ -60,6 +60,63 @@ public final class LlmDsl {
   }
 
   /**
+   * A feeder of multi-turn conversations, by default 10 measured conversations of 4 turns, each new
+   * user message 128 tokens ({@code estimate} tokenizer), no system prompt, no think time, seed 0;
+   * see {@link ConversationFeederBuilder}. Run its turns with {@link
+   * #conversation(LlmActionBuilder)}.
+   *
+   * @return the feeder builder
+   */
+  public static ConversationFeederBuilder conversations() {
+    return new ConversationFeederBuilder(Map.of(), null);
+  }
+
+  /**
+   * The turns of the fed conversation, one request each, with the conversation's think time (a
+   * Gatling pause) between a reply and the next turn: {@code
+   * feed(conversations()...).exec(conversation(llm("chat").chatCompletion()))}. The chain loops
+   * while the conversation has turns to send: to its last turn, to a failed turn (no reply to send
+   * back), or to a turn that would exceed {@code llm.maxContextTokens} (not sent). A virtual user
+   * fed past the workload's budget ends here, as with {@code prompts()}.
+   *
+   * <p>Closed loop, one conversation at a time per virtual user: {@code
+   * scenario("chat").forever().on(feed(chats).exec(conversation(request)))}; open loop,
+   * conversations arriving at a rate: {@code
+   * scenario("chat").feed(chats).exec(conversation(request))} with {@code
+   * injectOpen(constantUsersPerSec(r).during(d))}.
+   *
+   * @param request the request each turn sends, without its own {@code .prompt(...)}
+   * @return the chain
+   * @throws IllegalArgumentException if the request has its own prompt
+   */
+  public static io.gatling.javaapi.core.ChainBuilder conversation(LlmActionBuilder request) {
+    LlmActionBuilder turn =
+        java.util.Objects.requireNonNull(request, "request").asConversationTurn();
+    String fed = io.github.gatlingllm.feeder.ConversationFeeder.WORKLOAD;
+    String done = io.github.gatlingllm.feeder.ConversationFeeder.DONE;
+    String held = io.github.gatlingllm.feeder.ConversationFeeder.CONVERSATION;
+    return io.gatling.javaapi.core.CoreDsl.asLongAs(
+            session ->
+                io.github.gatlingllm.feeder.ConversationFeeder.goesOn(
+                    session.contains(fed),
+                    session.contains(done) ? session.get(done) : null,
+                    session.contains(held) ? session.get(held) : null))
+        .on(
+            io.gatling.javaapi.core.CoreDsl.exec(turn)
+                .doIf(
+                    session ->
+                        io.github.gatlingllm.feeder.ConversationFeeder.thinkMs(
+                                session.contains(held) ? session.get(held) : null)
+                            > 0)
+                .then(
+                    io.gatling.javaapi.core.CoreDsl.pause(
+                        session ->
+                            java.time.Duration.ofMillis(
+                                io.github.gatlingllm.feeder.ConversationFeeder.thinkMs(
+                                    session.get(held))))));
+  }
+
+  /**
    * A working-set sweep: the shared-prefix workload of {@code prompts} run with each number of
    * prefix groups in turn, one step after another, to find where the server's prefix cache starts
    * evicting. See {@link WorkingSetSweep}:

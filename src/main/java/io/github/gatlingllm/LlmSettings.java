@@ -479,6 +479,15 @@ public record LlmSettings(
           "sweep.levels",
           "sweep.levelDuration",
           "sweep.ramp",
+          // conversations() (ConversationSettings)
+          "conversations",
+          "warmupConversations",
+          "turns",
+          "userTokens",
+          "systemTokens",
+          "systemGroups",
+          "thinkTimeMs",
+          "maxContextTokens",
           "client.maxLagP99Ms",
           "client.maxCpuShare");
 

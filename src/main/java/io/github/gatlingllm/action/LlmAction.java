@@ -2,6 +2,7 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
@@ -43,6 +44,7 @@ final class LlmAction implements Action {
   private final Action next;
   private final AtomicLong unfedIndex = new AtomicLong();
   private final AtomicBoolean stopped = new AtomicBoolean();
+  private final ConversationSender conversations = new ConversationSender(this);
   private com.typesafe.scalalogging.Logger logger =
       com.typesafe.scalalogging.Logger$.MODULE$.apply(LOG);
 
@@ -88,12 +90,20 @@ final class LlmAction implements Action {
     return spec;
   }
 
+  GatlingHttp http() {
+    return http;
+  }
+
   @Override
   public void execute(Session session) {
     try {
       String saturated = run.saturationStop();
       if (saturated != null) {
         gatling.stopLoadGenerator(session, saturated, false);
+        return;
+      }
+      if (spec.conversation() || session.attributes().contains(ConversationFeeder.WORKLOAD)) {
+        conversations.execute(session);
         return;
       }
       Option<Object> workloadAttribute = session.attributes().get(PromptFeeder.WORKLOAD);
@@ -170,6 +180,7 @@ final class LlmAction implements Action {
               body.stream(),
               sent,
               run.cacheServer(body.endpoint()),
+              null,
               run.client().firstSend(session));
       run.levelStarted(session.scenario(), spec.name());
       run.started(workload, spec.name());
@@ -190,7 +201,7 @@ final class LlmAction implements Action {
     }
   }
 
-  private void endSpentUser(Session session) {
+  void endSpentUser(Session session) {
     if (run.userEndedByBudget()) {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
@@ -204,7 +215,7 @@ final class LlmAction implements Action {
         .schedule(() -> gatling.exit().$bang(session), SPENT_USER_PAUSE_MS, TimeUnit.MILLISECONDS);
   }
 
-  private void stop(Session session, String message) {
+  void stop(Session session, String message) {
     if (stopped.compareAndSet(false, true)) {
       LOG.error("{}", message);
       run.crashed();

@@ -14,13 +14,34 @@ import java.util.function.Function;
  * @param prompt the prompt from the session, or null for the fed one
  * @param maxTokens the request's {@code max_tokens}, or null for the protocol's
  * @param body further body fields over the protocol's, never null
+ * @param conversation whether the request is a conversation's turn ({@code
+ *     LlmDsl.conversation(...)}): it sends the fed conversation's next turn
  */
 public record LlmActionSpec(
     String name,
     Endpoint endpoint,
     Function<Session, String> prompt,
     Integer maxTokens,
-    Map<String, Object> body) {
+    Map<String, Object> body,
+    boolean conversation) {
+
+  /**
+   * A request that is not a conversation's turn.
+   *
+   * @param name the request name, never blank
+   * @param endpoint the endpoint, or null for the protocol's
+   * @param prompt the prompt from the session, or null for the fed one
+   * @param maxTokens the request's {@code max_tokens}, or null for the protocol's
+   * @param body further body fields over the protocol's, never null
+   */
+  public LlmActionSpec(
+      String name,
+      Endpoint endpoint,
+      Function<Session, String> prompt,
+      Integer maxTokens,
+      Map<String, Object> body) {
+    this(name, endpoint, prompt, maxTokens, body, false);
+  }
 
   /** Checks the name and copies the body. */
   public LlmActionSpec {

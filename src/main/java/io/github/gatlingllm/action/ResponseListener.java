@@ -66,6 +66,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   private final boolean streamed;
   private final CachePlan.Sent sent;
   private final CachePlan.Server cacheServer;
+  private final ConversationTurn turn;
   private final ClientWatch.First first;
   private long startMs;
   private long startNanos;
@@ -88,8 +89,21 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       Workload workload,
       boolean streamed,
       CachePlan.Sent sent,
+      CachePlan.Server cacheServer) {
+    this(action, session, identity, workload, streamed, sent, cacheServer, null, null);
+  }
+
+  ResponseListener(
+      LlmAction action,
+      Session session,
+      RequestIdentity identity,
+      Workload workload,
+      boolean streamed,
+      CachePlan.Sent sent,
       CachePlan.Server cacheServer,
+      ConversationTurn turn,
       ClientWatch.First first) {
+    this.turn = turn;
     this.action = action;
     this.session = session;
     this.identity = identity;
@@ -176,7 +190,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   /** One event's data, from the parser, while the chunk that completed it is being handled. */
   @Override
   public void onData(byte[] buffer, int from, int to) {
-    timer.onEvent(chunkNanos, StreamEvent.parse(buffer, from, to));
+    StreamEvent event = StreamEvent.parse(buffer, from, to, turn != null);
+    if (turn != null) {
+      turn.onEvent(event);
+    }
+    timer.onEvent(chunkNanos, event);
   }
 
   @Override
@@ -217,6 +235,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
       } else {
         StreamEvent response =
             streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
+        if (turn != null) {
+          turn.onResponse(response);
+        }
         timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
       }
       Verdict verdict =
@@ -239,12 +260,18 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                 workload.name(),
                 sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
       }
+      if (turn != null) {
+        record = turn.complete(record, cacheServer);
+      }
       ClientWatch client = action.run().client();
       record =
           record.withSchedule(
               client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
       action.run().record(workload, record);
       recorded = true;
+      if (turn != null) {
+        turn.ended(record);
+      }
       next = logRows(record);
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
@@ -254,6 +281,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     } finally {
       if (!recorded) {
         action.run().notSent();
+        if (turn != null) {
+          turn.failed(action.run().gatling().nowMillis());
+        }
       }
       if (workload != null) {
         workload.ended(identity.phase());

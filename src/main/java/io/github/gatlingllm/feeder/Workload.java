@@ -163,7 +163,8 @@ public final class Workload {
   }
 
   /**
-   * Whether every workload made in this JVM and not yet closed is {@link #spent()}.
+   * Whether every workload made in this JVM and not yet closed is {@link #spent()}, conversation
+   * workloads ({@link ConversationWorkload}) included.
    *
    * @return true when no workload has anything more to send or wait for
    */
@@ -173,7 +174,7 @@ public final class Workload {
         return false;
       }
     }
-    return true;
+    return ConversationWorkload.allSpent();
   }
 
   /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */

@@ -43,6 +43,8 @@ import java.util.Objects;
  * @param cache what the request got against the plan, or null when there is no plan
  * @param cacheWarmStart whether the server's cache held more of this prompt than any request of the
  *     test could have put there ({@link CachePlan#warmStart}), or null when there is no plan
+ * @param conversationTurn the conversation and turn of a conversation's request, or null for any
+ *     other request
  * @param sentMs when the request was handed to Gatling's HTTP client (its first {@code onSend}),
  *     epoch milliseconds with microsecond precision from the client's {@link System#nanoTime()}
  *     anchored once to the epoch at the run's start; or null (not recorded, older files)
@@ -81,6 +83,7 @@ public record RequestRecord(
     CacheOutcome cachePlanned,
     CacheOutcome cache,
     Boolean cacheWarmStart,
+    ConversationTurn conversationTurn,
     Double sentMs,
     Double scheduledMs) {
 
@@ -130,6 +133,104 @@ public record RequestRecord(
         time("itl_ms", v);
       }
     }
+  }
+
+  /**
+   * A record that is not a conversation's turn (as written before conversations were recorded).
+   *
+   * @param request the request name, never null
+   * @param phase the phase, or null
+   * @param index the request index within its phase, or null
+   * @param promptId the prompt's id, or null
+   * @param digest the prompt's digest, or null
+   * @param prefixGroup the shared-prefix group, or null
+   * @param sharedPrefixTokens the group prefix's tokens, or null
+   * @param plannedTokens the planned prompt size in tokens, or null
+   * @param startMs the request start, epoch milliseconds
+   * @param promptTokens prompt tokens, or null
+   * @param promptTokensExact whether {@code promptTokens} is the server's count
+   * @param cachedTokens prompt tokens served from the server's prefix cache, or null
+   * @param completionTokens output tokens, or null
+   * @param completionTokensExact whether {@code completionTokens} is the server's count
+   * @param ttftMs time to first token, or null
+   * @param timeToFirstEventMs time to the first SSE message, or null
+   * @param itlMs inter-token latencies, or null
+   * @param tpotMs time per output token after the first, or null
+   * @param e2eMs start to end of the response, or null
+   * @param outputTokensPerS output tokens per second of this request, or null
+   * @param finishReason the server's {@code finish_reason}, or null
+   * @param httpStatus the response status, or null if none
+   * @param status how the request ended, never null
+   * @param error a short description of what went wrong, or null
+   * @param workload the prompt workload's name, or null
+   * @param plannedCachedTokens the planned cached prompt tokens, or null
+   * @param cachePlanned what the plan expects, or null
+   * @param cache what the request got against the plan, or null
+   * @param cacheWarmStart whether the request reveals a warm start, or null
+   */
+  public RequestRecord(
+      String request,
+      String phase,
+      Long index,
+      String promptId,
+      String digest,
+      Integer prefixGroup,
+      Integer sharedPrefixTokens,
+      Integer plannedTokens,
+      long startMs,
+      Integer promptTokens,
+      boolean promptTokensExact,
+      Integer cachedTokens,
+      Integer completionTokens,
+      boolean completionTokensExact,
+      Double ttftMs,
+      Double timeToFirstEventMs,
+      List<Double> itlMs,
+      Double tpotMs,
+      Double e2eMs,
+      Double outputTokensPerS,
+      String finishReason,
+      Integer httpStatus,
+      RequestStatus status,
+      String error,
+      String workload,
+      Integer plannedCachedTokens,
+      CacheOutcome cachePlanned,
+      CacheOutcome cache,
+      Boolean cacheWarmStart) {
+    this(
+        request,
+        phase,
+        index,
+        promptId,
+        digest,
+        prefixGroup,
+        sharedPrefixTokens,
+        plannedTokens,
+        startMs,
+        promptTokens,
+        promptTokensExact,
+        cachedTokens,
+        completionTokens,
+        completionTokensExact,
+        ttftMs,
+        timeToFirstEventMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerS,
+        finishReason,
+        httpStatus,
+        status,
+        error,
+        workload,
+        plannedCachedTokens,
+        cachePlanned,
+        cache,
+        cacheWarmStart,
+        null,
+        null,
+        null);
   }
 
   /**
@@ -216,6 +317,7 @@ public record RequestRecord(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -251,6 +353,7 @@ public record RequestRecord(
    * @param cachePlanned what the plan expects, or null
    * @param cache what the request got against the plan, or null
    * @param cacheWarmStart whether the request reveals a warm start, or null
+   * @param conversationTurn the conversation and turn, or null
    */
   public RequestRecord(
       String request,
@@ -281,7 +384,8 @@ public record RequestRecord(
       Integer plannedCachedTokens,
       CacheOutcome cachePlanned,
       CacheOutcome cache,
-      Boolean cacheWarmStart) {
+      Boolean cacheWarmStart,
+      ConversationTurn conversationTurn) {
     this(
         request,
         phase,
@@ -312,6 +416,7 @@ public record RequestRecord(
         cachePlanned,
         cache,
         cacheWarmStart,
+        conversationTurn,
         null,
         null);
   }
@@ -354,6 +459,7 @@ public record RequestRecord(
         plan == null ? null : plan.expected(),
         plan == null ? null : plan.outcome(cachedTokens),
         plan == null ? null : plan.warmStart(cachedTokens),
+        conversationTurn,
         sentMs,
         scheduledMs);
   }
@@ -399,6 +505,7 @@ public record RequestRecord(
         cachePlanned,
         cache,
         cacheWarmStart,
+        conversationTurn,
         sentMs,
         scheduledMs);
   }
@@ -417,6 +524,48 @@ public record RequestRecord(
       return null;
     }
     return Math.round((sentMs - scheduledMs) * 1000.0) / 1000.0;
+  }
+
+  /**
+   * This record as a conversation's turn.
+   *
+   * @param turn the conversation and turn, or null for none
+   * @return a new record
+   */
+  public RequestRecord withConversationTurn(ConversationTurn turn) {
+    return new RequestRecord(
+        request,
+        phase,
+        index,
+        promptId,
+        digest,
+        prefixGroup,
+        sharedPrefixTokens,
+        plannedTokens,
+        startMs,
+        promptTokens,
+        promptTokensExact,
+        cachedTokens,
+        completionTokens,
+        completionTokensExact,
+        ttftMs,
+        timeToFirstEventMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerS,
+        finishReason,
+        httpStatus,
+        status,
+        error,
+        workload,
+        plannedCachedTokens,
+        cachePlanned,
+        cache,
+        cacheWarmStart,
+        turn,
+        sentMs,
+        scheduledMs);
   }
 
   /**

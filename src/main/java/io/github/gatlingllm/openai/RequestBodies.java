@@ -52,10 +52,33 @@ public final class RequestBodies {
   public static String body(RequestSettings settings, String prompt) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(prompt, "prompt");
+    return body(settings, prompt, null);
+  }
+
+  /**
+   * The JSON body of one turn of a conversation: for chat, {@code messages} holds every message in
+   * order; for completions, {@code prompt} is their {@link ChatMessage#transcript}. The other
+   * fields are {@link #body(RequestSettings, String)}'s.
+   *
+   * @param settings the request settings, never null
+   * @param messages the conversation so far, ending with the new user message, never null
+   * @return the body
+   * @throws NullPointerException if an argument is null
+   */
+  public static String body(RequestSettings settings, List<ChatMessage> messages) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(messages, "messages");
+    return body(
+        settings,
+        settings.endpoint() == Endpoint.CHAT ? null : ChatMessage.transcript(messages),
+        messages);
+  }
+
+  private static String body(RequestSettings settings, String prompt, List<ChatMessage> messages) {
     BuilderWriter out = BUFFERS.get();
     out.reset();
     try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
-      write(g, settings, prompt);
+      write(g, settings, prompt, messages);
     } catch (IOException e) {
       throw new UncheckedIOException("writing a request body in memory failed", e);
     }
@@ -76,14 +99,29 @@ public final class RequestBodies {
    */
   public static void write(JsonGenerator g, RequestSettings settings, String prompt)
       throws IOException {
+    write(g, settings, prompt, null);
+  }
+
+  private static void write(
+      JsonGenerator g, RequestSettings settings, String prompt, List<ChatMessage> messages)
+      throws IOException {
     g.writeStartObject();
     g.writeStringField("model", settings.model());
     if (settings.endpoint() == Endpoint.CHAT) {
       g.writeArrayFieldStart("messages");
-      g.writeStartObject();
-      g.writeStringField("role", "user");
-      g.writeStringField("content", prompt);
-      g.writeEndObject();
+      if (messages == null) {
+        g.writeStartObject();
+        g.writeStringField("role", "user");
+        g.writeStringField("content", prompt);
+        g.writeEndObject();
+      } else {
+        for (ChatMessage m : messages) {
+          g.writeStartObject();
+          g.writeStringField("role", m.role());
+          g.writeStringField("content", m.content());
+          g.writeEndObject();
+        }
+      }
       g.writeEndArray();
     } else {
       g.writeStringField("prompt", prompt);

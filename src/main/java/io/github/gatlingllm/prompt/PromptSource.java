@@ -348,6 +348,44 @@ public final class PromptSource {
     return inputTokens;
   }
 
+  /**
+   * A text made as the reference generator's {@code _extend(f"[{self._nonce(label)}]", tokens)}:
+   * the nonce of {@code "{seed}:{case_id}:{phase}:" + label} in brackets, then the fewest filler
+   * words that reach {@code tokens} (counted with the space before them), as a unique prompt is
+   * made with the label {@code request:{index}}. Used for the texts that are not prompts of an
+   * index: a conversation's user messages and system prompts ({@link ConversationSource}).
+   * Deterministic; the digest is the text's, as a prompt's.
+   *
+   * @param label what follows the phase in the nonce's namespace, e.g. {@code
+   *     conversation:3:turn:2}, never null
+   * @param tokens the size to aim for, in tokens of this source's counter, at least 0 (the nonce
+   *     alone when it already reaches it)
+   * @param idPrefix the prompt id's start; the id is {@code idPrefix + nonce}, never null
+   * @return the text as a prompt, its planned count the nonce's tokens plus the filler's
+   * @throws NullPointerException if {@code label} or {@code idPrefix} is null
+   */
+  public Prompt extend(String label, int tokens, String idPrefix) {
+    Objects.requireNonNull(label, "label");
+    Objects.requireNonNull(idPrefix, "idPrefix");
+    String nonce =
+        nonce((seed + ":" + caseId + ":" + phase + ":" + label).getBytes(StandardCharsets.UTF_8));
+    String head = "[" + nonce + "]";
+    int used = counter.count(head);
+    Filler filler = filler(tokens - used);
+    MessageDigest sha = Hashing.sha256();
+    sha.update(head.getBytes(StandardCharsets.US_ASCII));
+    sha.update(filler.spacedUtf8());
+    return new Prompt(
+        head,
+        filler,
+        idPrefix + nonce,
+        counter,
+        planned(used + filler.tokens()),
+        null,
+        null,
+        Hashing.first8(sha.digest()));
+  }
+
   private Prompt build(long index) {
     switch (spec.mode()) {
       case REPEAT:
@@ -526,6 +564,11 @@ public final class PromptSource {
     sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));
     long draw = Hashing.first8(sha.digest());
     return (int) Long.remainderUnsigned(draw, spec.groups());
+  }
+
+  /** The first 12 hex digits of {@code sha256(label)}. */
+  private static String nonce(byte[] label) {
+    return Hashing.hex16(Hashing.first8(Hashing.sha256().digest(label))).substring(0, 12);
   }
 
   /** The first 12 hex digits of {@code sha256(label + index)}. */

@@ -3,6 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.gatling.core.CoreComponents;
 import io.gatling.http.protocol.HttpComponents;
 import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
@@ -23,6 +24,7 @@ import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.report.RunSummary;
 import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import io.github.gatlingllm.target.ServerInfo;
@@ -41,6 +43,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +79,8 @@ public final class RunContext {
   private final Set<String> requestNames =
       java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final Map<Workload, Set<String>> workloads = new LinkedHashMap<>();
+  private final Set<ConversationWorkload> conversations =
+      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
   private final Shard shard;
   private final Long startAt;
   private final Long lateMs;
@@ -480,6 +485,16 @@ public final class RunContext {
   }
 
   /**
+   * A turn of a conversation workload is about to be sent (after {@link #started}): the workload
+   * joins the run record's {@code conversations}.
+   *
+   * @param workload the conversations' workload, never null
+   */
+  public void conversationStarted(ConversationWorkload workload) {
+    conversations.add(workload);
+  }
+
+  /**
    * Records a finished request; call once per request {@link #started}.
    *
    * @param record the request, never null
@@ -577,6 +592,12 @@ public final class RunContext {
       }
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
       info.put("cache", cacheParameters());
+      synchronized (conversations) {
+        if (!conversations.isEmpty()) {
+          info.put(
+              "conversations", conversations.stream().map(ConversationWorkload::toRecord).toList());
+        }
+      }
       info.put("client", client.finish());
       serverWatch.addTo(info);
       try {
@@ -585,9 +606,18 @@ public final class RunContext {
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }
-      Path folder = recorder.finish(info, interrupted, ReportPage::render);
+      AtomicReference<Map<String, Object>> written = new AtomicReference<>();
+      Path folder =
+          recorder.finish(
+              info,
+              interrupted,
+              (record, requests) -> {
+                written.set(record);
+                return ReportPage.render(record, requests);
+              });
       reportGoodput();
       reportCache();
+      RunSummary.log(written.get());
       if (!interrupted) {
         IndexLink.onExit(folder);
       }
@@ -596,6 +626,9 @@ public final class RunContext {
     } finally {
       synchronized (workloads) {
         workloads.keySet().forEach(Workload::close);
+      }
+      synchronized (conversations) {
+        conversations.forEach(ConversationWorkload::close);
       }
       if (simulator != null) {
         simulator.close();
@@ -660,6 +693,12 @@ public final class RunContext {
         prompts.add(prompts(w, e.getValue()));
         warmup += w.warmup().handedOut();
         measured += w.measured().handedOut();
+      }
+    }
+    synchronized (conversations) {
+      for (ConversationWorkload w : conversations) {
+        warmup += w.turnsSent("warmup");
+        measured += w.turnsSent("measured");
       }
     }
     RunInfo.Target target =

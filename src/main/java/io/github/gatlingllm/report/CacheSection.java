@@ -5,13 +5,11 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -219,119 +217,160 @@ final class CacheSection {
         + "</td></tr>\n";
   }
 
-  /** A series: one workload's requests of one name. */
-  private record Series(String workload, String request) {}
-
-  /** Short labels: the request name when it tells the series apart, else workload/request. */
-  private static Map<Series, String> labels(Set<Series> series) {
-    Set<String> requests = new LinkedHashSet<>();
-    for (Series s : series) {
-      requests.add(s.request());
-    }
-    boolean byRequest = requests.size() == series.size();
-    Map<Series, String> labels = new LinkedHashMap<>();
-    for (Series s : series) {
-      labels.put(
-          s, byRequest || s.workload() == null ? s.request() : s.workload() + "/" + s.request());
-    }
-    return labels;
-  }
-
-  private static Series series(RequestRecord r) {
-    return new Series(r.workload(), r.request());
-  }
-
   private static boolean counts(RequestRecord r) {
     return r.status() == RequestStatus.OK && r.cachedTokens() != null && r.promptTokens() != null;
   }
 
   /**
-   * Cache-hit ratio per workload and request name, with the planned ratio as a reference tick (from
-   * the requests' planned cached tokens; for older records, the planned shared share).
+   * Cache-hit ratio per workload and request name (filled points), with the planned ratio (hollow
+   * points: from the requests' planned cached tokens; for older records, the planned shared share).
    */
-  static String bySeries(List<RequestRecord> rs) {
-    Map<Series, long[]> sums = new LinkedHashMap<>();
-    for (RequestRecord r : sorted(rs)) {
-      if (!counts(r)) {
-        continue;
+  static Charts.Chart bySeries(List<RequestRecord> rs) {
+    Map<ChartData.Key, long[]> sums = new TreeMap<>(ChartData.ORDER);
+    for (RequestRecord r : rs) {
+      if (counts(r)) {
+        add(sums.computeIfAbsent(ChartData.Key.of(r), k -> new long[6]), r);
       }
-      add(sums.computeIfAbsent(series(r), k -> new long[6]), r);
     }
-    Map<Series, String> labels = labels(sums.keySet());
-    List<Charts.Bar> bars = new ArrayList<>();
-    for (Map.Entry<Series, long[]> e : sums.entrySet()) {
-      bars.add(bar(labels.get(e.getKey()), e.getValue()));
+    Map<ChartData.Key, String> labels = ChartData.labels(sums.keySet());
+    List<String> categories = new ArrayList<>(labels.values());
+    List<Double> observed = new ArrayList<>();
+    List<Double> planned = new ArrayList<>();
+    for (long[] s : sums.values()) {
+      observed.add(observed(s));
+      planned.add(planned(s));
     }
-    return Charts.bars(
+    return new Charts.Chart(
         "cache-by-series",
-        "Cache-hit ratio per workload and request (red: planned)",
+        "Cache-hit ratio per workload and request",
+        Charts.Kind.CATEGORY,
+        "workload and request",
         "cached / prompt tokens",
-        bars);
-  }
-
-  /** Cache-hit ratio per prefix group of each shared-prefix series, against the plan. */
-  static String byGroup(List<RequestRecord> rs) {
-    Map<Series, Map<Integer, long[]>> sums = new LinkedHashMap<>();
-    for (RequestRecord r : sorted(rs)) {
-      if (!counts(r) || r.prefixGroup() == null) {
-        continue;
-      }
-      add(
-          sums.computeIfAbsent(series(r), k -> new TreeMap<>())
-              .computeIfAbsent(r.prefixGroup(), g -> new long[6]),
-          r);
-    }
-    Map<Series, String> labels = labels(sums.keySet());
-    List<Charts.Bar> bars = new ArrayList<>();
-    for (Map.Entry<Series, Map<Integer, long[]>> e : sums.entrySet()) {
-      for (Map.Entry<Integer, long[]> g : e.getValue().entrySet()) {
-        String label = (sums.size() > 1 ? labels.get(e.getKey()) + " " : "") + "g" + g.getKey();
-        bars.add(bar(label, g.getValue()));
-      }
-    }
-    return Charts.bars(
-        "cache-by-group",
-        "Cache-hit ratio per prefix group (red: planned)",
-        "cached / prompt tokens",
-        bars);
+        null,
+        1.0,
+        indices(categories.size()),
+        categories,
+        List.of(
+            new Charts.Series("observed", Charts.color(0), observed),
+            new Charts.Series("planned", Charts.color(0), planned, false, true)),
+        "Filled: observed; hollow: planned.");
   }
 
   /**
-   * TTFT or E2E by cache outcome, per workload and request name: the median as a bar, a whisker to
-   * the 99th percentile.
+   * Cache-hit ratio per prefix group, a series per workload and request name with its plan (hollow
+   * points).
    */
-  static String latency(
+  static Charts.Chart byGroup(List<RequestRecord> rs) {
+    Map<ChartData.Key, Map<Integer, long[]>> sums = new TreeMap<>(ChartData.ORDER);
+    TreeSet<Integer> groups = new TreeSet<>();
+    for (RequestRecord r : rs) {
+      if (!counts(r) || r.prefixGroup() == null) {
+        continue;
+      }
+      groups.add(r.prefixGroup());
+      add(
+          sums.computeIfAbsent(ChartData.Key.of(r), k -> new TreeMap<>())
+              .computeIfAbsent(r.prefixGroup(), g -> new long[6]),
+          r);
+    }
+    Map<ChartData.Key, String> labels = ChartData.labels(sums.keySet());
+    List<String> categories = new ArrayList<>();
+    for (Integer g : groups) {
+      categories.add("g" + g);
+    }
+    List<Charts.Series> series = new ArrayList<>();
+    int k = 0;
+    for (Map.Entry<ChartData.Key, Map<Integer, long[]>> e : sums.entrySet()) {
+      List<Double> observed = new ArrayList<>();
+      List<Double> planned = new ArrayList<>();
+      for (Integer g : groups) {
+        long[] s = e.getValue().get(g);
+        observed.add(s == null ? null : observed(s));
+        planned.add(s == null ? null : planned(s));
+      }
+      String label = labels.get(e.getKey());
+      series.add(new Charts.Series(label, Charts.color(k), observed));
+      series.add(new Charts.Series(label + " planned", Charts.color(k), planned, false, true));
+      k++;
+    }
+    return new Charts.Chart(
+        "cache-by-group",
+        "Cache-hit ratio per prefix group",
+        Charts.Kind.CATEGORY,
+        "prefix group",
+        "cached / prompt tokens",
+        null,
+        1.0,
+        indices(categories.size()),
+        categories,
+        series,
+        "Filled: observed; hollow: planned.");
+  }
+
+  /**
+   * TTFT or E2E by cache outcome, per workload and request name: p50 (filled) and p99 (hollow)
+   * points.
+   */
+  static Charts.Chart latency(
       String id, String metric, List<RequestRecord> rs, Function<RequestRecord, Double> value) {
-    Map<Series, Map<CacheOutcome, List<Double>>> values = new LinkedHashMap<>();
-    for (RequestRecord r : sorted(rs)) {
+    Map<ChartData.Key, Map<CacheOutcome, List<Double>>> values = new TreeMap<>(ChartData.ORDER);
+    TreeSet<CacheOutcome> outcomes = new TreeSet<>();
+    for (RequestRecord r : rs) {
       if (r.status() != RequestStatus.OK || r.cache() == null || value.apply(r) == null) {
         continue;
       }
+      outcomes.add(r.cache());
       values
-          .computeIfAbsent(series(r), k -> new java.util.EnumMap<>(CacheOutcome.class))
+          .computeIfAbsent(ChartData.Key.of(r), k -> new EnumMap<>(CacheOutcome.class))
           .computeIfAbsent(r.cache(), k -> new ArrayList<>())
           .add(value.apply(r));
     }
-    Map<Series, String> labels = labels(values.keySet());
-    List<Charts.Range> ranges = new ArrayList<>();
-    for (Map.Entry<Series, Map<CacheOutcome, List<Double>>> e : values.entrySet()) {
-      for (Map.Entry<CacheOutcome, List<Double>> o : e.getValue().entrySet()) {
-        List<Double> v = new ArrayList<>(o.getValue());
-        v.sort(null);
-        String label =
-            (values.size() > 1 ? labels.get(e.getKey()) + ": " : "") + o.getKey().wireName();
-        ranges.add(new Charts.Range(label, rank(v, 50), rank(v, 99), v.size()));
-      }
+    Map<ChartData.Key, String> labels = ChartData.labels(values.keySet());
+    List<String> categories = new ArrayList<>();
+    for (CacheOutcome o : outcomes) {
+      categories.add(o.wireName());
     }
-    return Charts.ranges(id, metric + " by cache outcome (bar: p50, whisker: p99)", "ms", ranges);
+    List<Charts.Series> series = new ArrayList<>();
+    int k = 0;
+    for (Map.Entry<ChartData.Key, Map<CacheOutcome, List<Double>>> e : values.entrySet()) {
+      List<Double> p50 = new ArrayList<>();
+      List<Double> p99 = new ArrayList<>();
+      for (CacheOutcome o : outcomes) {
+        List<Double> v = e.getValue().get(o);
+        if (v == null) {
+          p50.add(null);
+          p99.add(null);
+          continue;
+        }
+        v.sort(null);
+        p50.add(rank(v, 50));
+        p99.add(rank(v, 99));
+      }
+      String label = labels.get(e.getKey());
+      series.add(new Charts.Series(label + " p50", Charts.color(k), p50));
+      series.add(new Charts.Series(label + " p99", Charts.color(k), p99, false, true));
+      k++;
+    }
+    return new Charts.Chart(
+        id,
+        metric + " by cache outcome",
+        Charts.Kind.CATEGORY,
+        "cache outcome",
+        "ms",
+        null,
+        null,
+        indices(categories.size()),
+        categories,
+        series,
+        "Successful requests. Filled: p50; hollow: p99.");
   }
 
-  private static List<RequestRecord> sorted(List<RequestRecord> rs) {
-    List<RequestRecord> list = new ArrayList<>(rs);
-    list.sort(
-        java.util.Comparator.comparing((RequestRecord r) -> Objects.toString(r.workload(), ""))
-            .thenComparing(RequestRecord::request));
-    return list;
+  private static List<Double> indices(int n) {
+    List<Double> xs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      xs.add((double) i);
+    }
+    return xs;
   }
 
   /** Sums: cached, prompt, planned cached, requests with a plan, shared prefix, planned tokens. */
@@ -348,12 +387,14 @@ final class CacheSection {
     }
   }
 
-  private static Charts.Bar bar(String label, long[] s) {
-    Double reference =
-        s[3] > 0 && s[1] > 0
-            ? Double.valueOf((double) s[2] / s[1])
-            : s[5] > 0 ? Double.valueOf((double) s[4] / s[5]) : null;
-    return new Charts.Bar(label, s[1] == 0 ? 0 : (double) s[0] / s[1], reference);
+  private static Double observed(long[] s) {
+    return s[1] == 0 ? 0.0 : (double) s[0] / s[1];
+  }
+
+  private static Double planned(long[] s) {
+    return s[3] > 0 && s[1] > 0
+        ? Double.valueOf((double) s[2] / s[1])
+        : s[5] > 0 ? Double.valueOf((double) s[4] / s[5]) : null;
   }
 
   /** The smallest value with at least p% of the sorted values at or below it. */

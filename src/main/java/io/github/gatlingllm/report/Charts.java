@@ -1,597 +1,309 @@
 package io.github.gatlingllm.report;
 
-import java.util.Arrays;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 
 /**
- * Inline SVG charts for the report page, drawn in Java: no script library, no CDN, so the page
- * works offline. Each chart is one {@code <svg class="chart" data-chart="ID" data-marks="N">} whose
- * {@code data-marks} counts the marks drawn (bars, points, or 1 for a line, whose path carries
- * {@code data-points}); a chart without data says so and has {@code data-marks="0"}.
+ * The report page's charts, drawn in the browser by <a href="https://github.com/leeoniya/uPlot">
+ * uPlot</a> (MIT), whose minified script and style are read from the {@code org.webjars.npm:uplot}
+ * WebJar on the classpath and inlined once into the page ({@link #assets()}), so the page still
+ * opens offline and fetches nothing.
+ *
+ * <p>Each chart is a {@code <figure class="chart" data-chart="ID" data-series="N">} (N: the series
+ * with values) holding a {@code <div class="plot">} the chart is drawn in, its data as JSON
+ * (written by Jackson) in a {@code <script type="application/json">} and a caption saying how the
+ * data was binned; the page's script ({@code llm-charts.js}) turns each into a uPlot instance with
+ * values on hover (the legend shows the values under the cursor), a legend whose entries toggle
+ * their series, and drag-to-zoom on the x axis of time series and histograms (double-click resets).
+ * Axis ticks are uPlot's: steps of 1, 2 or 5 times a power of ten, so never a tick such as 45.75.
+ * Charts never hold raw per-request points: the data is binned before it gets here ({@link
+ * ChartData}), so a chart has at most about 2,000 points a series whatever the run's size.
  */
 final class Charts {
 
-  static final int WIDTH = 640;
-  static final int HEIGHT = 240;
-  private static final int LEFT = 56;
-  private static final int RIGHT = 16;
-  private static final int TOP = 28;
-  private static final int BOTTOM = 40;
-  private static final int PLOT_W = WIDTH - LEFT - RIGHT;
-  private static final int PLOT_H = HEIGHT - TOP - BOTTOM;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Points drawn at most in a scatter chart; beyond, every k-th point. */
-  static final int MAX_POINTS = 4000;
+  /** The WebJar's own record of its version, which names the folder of its files. */
+  private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
+
+  /** Colours of successive series (Tableau 10), the same order in every chart. */
+  static final List<String> PALETTE =
+      List.of(
+          "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+          "#9c755f", "#bab0ac");
 
   private Charts() {}
 
-  /** A bar of a bar chart: a label, a value and an optional reference (drawn as a tick). */
-  record Bar(String label, double value, Double reference) {}
+  /** What a chart draws, and how. */
+  enum Kind {
+    /** Lines over seconds since the first request; the x axis zooms by drag. */
+    TIME,
+    /**
+     * Counts per bin, drawn as filled steps; {@code x} holds the bins' lower edges and one more,
+     * the last bin's upper edge (whose y values are null); zooms by drag.
+     */
+    HISTOGRAM,
+    /** A {@link #HISTOGRAM} of whole numbers (token counts): x ticks are whole too. */
+    WHOLE_HISTOGRAM,
+    /** Points joined by lines over a numeric x (levels, prefix groups); zooms by drag. */
+    XY,
+    /** Points over named categories ({@code xLabels}, x = 0, 1, ...), no lines. */
+    CATEGORY
+  }
 
   /**
-   * A histogram of values. Each bar's tooltip gives its bounds to the thousandth (the microsecond
-   * for {@code ms}) and its count.
+   * One series of a chart.
    *
-   * @param id the chart id
-   * @param title the title
-   * @param unit the x unit, e.g. {@code ms}
-   * @param values the values, any order
-   * @return the SVG
+   * @param label its legend entry, never null
+   * @param color its CSS colour, never null
+   * @param y one value per x, null where it has none
+   * @param rightAxis whether it reads against the right-hand axis ({@link Chart#y2Label})
+   * @param dashed whether its line is dashed (a second statistic of the same series, e.g. max); on
+   *     {@link Kind#CATEGORY} charts, whether its points are hollow
    */
-  static String histogram(String id, String title, String unit, double[] values) {
-    if (values.length == 0) {
-      return empty(id, title);
+  record Series(String label, String color, List<Double> y, boolean rightAxis, boolean dashed) {
+
+    /** Checks the fields. */
+    Series {
+      Objects.requireNonNull(label, "label");
+      Objects.requireNonNull(color, "color");
+      Objects.requireNonNull(y, "y");
     }
-    double[] v = values.clone();
-    Arrays.sort(v);
-    double lo = v[0];
-    double hi = v[v.length - 1];
-    // Whole values over a short range: one bar per value; else 40 bins.
-    boolean whole = Arrays.stream(v).allMatch(x -> x == Math.rint(x));
-    int bins;
-    double width;
-    if (whole && hi - lo < 60) {
-      bins = (int) (hi - lo) + 1;
-      width = 1;
-    } else {
-      bins = 40;
-      width = hi > lo ? (hi - lo) / bins : 1;
+
+    /** A solid series on the left axis. */
+    Series(String label, String color, List<Double> y) {
+      this(label, color, y, false, false);
     }
-    long[] counts = new long[bins];
-    for (double x : v) {
-      int i = (int) Math.min(bins - 1, Math.floor((x - lo) / width));
-      counts[i]++;
-    }
-    long top = Arrays.stream(counts).max().orElse(1);
-    StringBuilder marks = new StringBuilder();
-    int drawn = 0;
-    double barW = (double) PLOT_W / bins;
-    for (int i = 0; i < bins; i++) {
-      if (counts[i] == 0) {
-        continue;
+
+    /** How many values it has (non-null). */
+    int points() {
+      int n = 0;
+      for (Double v : y) {
+        n += v == null ? 0 : 1;
       }
-      double h = PLOT_H * counts[i] / (double) top;
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<rect class=\"mark bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
-                  + "<title>%s–%s %s: %d</title></rect>",
-              LEFT + i * barW,
-              TOP + PLOT_H - h,
-              Math.max(1, barW - 1),
-              Math.max(1, h),
-              Decimals.ms(lo + i * width),
-              Decimals.ms(lo + (i + 1) * width),
-              unit,
-              counts[i]));
-      drawn++;
+      return n;
     }
-    return frame(
-        id,
-        title,
-        drawn,
-        axes(lo, lo + bins * width, 0, top, unit, "requests or intervals"),
-        marks.toString());
   }
 
   /**
-   * Points (x, y), e.g. TTFT by request start.
+   * One chart.
    *
-   * @param id the chart id
-   * @param title the title
-   * @param xUnit the x unit
-   * @param yUnit the y unit
-   * @param xs the x values
-   * @param ys the y values, as many as {@code xs}
-   * @return the SVG
+   * @param id its id, unique in the page ({@code [a-z0-9_-]+})
+   * @param title its title
+   * @param kind how it draws
+   * @param xLabel the x axis label with its unit
+   * @param yLabel the left y axis label with its unit
+   * @param y2Label the right y axis label, or null when no series reads against it
+   * @param yMax the top of the left y axis, or null to fit the values
+   * @param x the x values, ascending
+   * @param xLabels the category names, one per x, for {@link Kind#CATEGORY}; else null
+   * @param series the series; those without values are kept (the legend still lists them)
+   * @param note a sentence under the chart saying how its data was binned, or null
    */
-  static String scatter(
-      String id, String title, String xUnit, String yUnit, double[] xs, double[] ys) {
-    if (xs.length == 0) {
-      return empty(id, title);
-    }
-    double[] xr = range(xs);
-    double[] yr = range(ys);
-    yr[0] = Math.min(0, yr[0]);
-    int step = Math.max(1, (int) Math.ceil(xs.length / (double) MAX_POINTS));
-    StringBuilder marks = new StringBuilder();
-    int drawn = 0;
-    for (int i = 0; i < xs.length; i += step) {
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<circle class=\"mark point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>",
-              x(xs[i], xr),
-              y(ys[i], yr)));
-      drawn++;
-    }
-    String note = step > 1 ? " (1 point in " + step + " shown)" : "";
-    return frame(
-        id, title + note, drawn, axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit), marks.toString());
-  }
-
-  /**
-   * A line through (x, y) points in x order, e.g. in-flight requests over time.
-   *
-   * @param id the chart id
-   * @param title the title
-   * @param xUnit the x unit
-   * @param yUnit the y unit
-   * @param xs the x values, ascending
-   * @param ys the y values
-   * @param steps whether to draw steps (the value holds until the next x) rather than slopes
-   * @return the SVG
-   */
-  static String line(
+  record Chart(
       String id,
       String title,
-      String xUnit,
-      String yUnit,
-      double[] xs,
-      double[] ys,
-      boolean steps) {
-    if (xs.length == 0) {
-      return empty(id, title);
-    }
-    double[] xr = range(xs);
-    double[] yr = range(ys);
-    yr[0] = Math.min(0, yr[0]);
-    StringBuilder d = new StringBuilder();
-    for (int i = 0; i < xs.length; i++) {
-      if (i == 0) {
-        d.append(String.format(Locale.ROOT, "M%.1f %.1f", x(xs[i], xr), y(ys[i], yr)));
-      } else {
-        if (steps) {
-          d.append(String.format(Locale.ROOT, "H%.1f", x(xs[i], xr)));
-        }
-        d.append(String.format(Locale.ROOT, "L%.1f %.1f", x(xs[i], xr), y(ys[i], yr)));
-      }
-    }
-    String path = "<path class=\"mark line\" data-points=\"" + xs.length + "\" d=\"" + d + "\"/>";
-    return frame(id, title, 1, axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit), path);
-  }
-
-  /**
-   * Bars with an optional reference tick each, e.g. cache-hit ratio per prefix group against the
-   * planned shared share.
-   *
-   * @param id the chart id
-   * @param title the title
-   * @param yUnit the y unit
-   * @param bars the bars
-   * @return the SVG
-   */
-  static String bars(String id, String title, String yUnit, List<Bar> bars) {
-    if (bars.isEmpty()) {
-      return empty(id, title);
-    }
-    double top = 0;
-    for (Bar b : bars) {
-      top = Math.max(top, Math.max(b.value(), b.reference() == null ? 0 : b.reference()));
-    }
-    top = top <= 0 ? 1 : top;
-    double slot = (double) PLOT_W / bars.size();
-    StringBuilder marks = new StringBuilder();
-    for (int i = 0; i < bars.size(); i++) {
-      Bar b = bars.get(i);
-      double h = PLOT_H * b.value() / top;
-      double x0 = LEFT + i * slot + slot * 0.15;
-      double w = slot * 0.7;
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<rect class=\"mark bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
-                  + "<title>%s: %s%s</title></rect>",
-              x0,
-              TOP + PLOT_H - h,
-              w,
-              Math.max(1, h),
-              ReportPage.esc(b.label()),
-              fmt(b.value()),
-              b.reference() == null ? "" : " (planned " + fmt(b.reference()) + ")"));
-      if (b.reference() != null) {
-        double ry = TOP + PLOT_H - PLOT_H * b.reference() / top;
-        marks.append(
-            String.format(
-                Locale.ROOT,
-                "<line class=\"reference\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-                x0 - 4,
-                x0 + w + 4,
-                ry,
-                ry));
-      }
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-              x0 + w / 2,
-              TOP + PLOT_H + 14,
-              ReportPage.esc(b.label())));
-    }
-    String axes =
-        String.format(
-                Locale.ROOT,
-                "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-                LEFT,
-                TOP + PLOT_H,
-                LEFT + PLOT_W,
-                TOP + PLOT_H)
-            + yTicks(0, top, yUnit);
-    return frame(id, title, bars.size(), axes, marks.toString());
-  }
-
-  /**
-   * A series of a {@link #lines} chart: a name for its legend, one y per x (NaN: no point there)
-   * and its stroke colour.
-   */
-  record Series(String name, double[] ys, String color) {}
-
-  /**
-   * Several lines over the same x values, with a legend, e.g. requests running and waiting over
-   * time, or a sweep's TTFT p50 and p99 by prefix groups. Points without a value (NaN) are left
-   * out; a series without any is not drawn.
-   *
-   * @param id the chart id
-   * @param title the title
-   * @param xUnit the x unit
-   * @param yUnit the y unit
-   * @param xs the x values, ascending
-   * @param xLabels null for a numeric x axis; else one label per x, the points evenly spaced and
-   *     marked (a sweep's steps)
-   * @param series the lines
-   * @param yMax the top of the y axis, or null to fit the values
-   * @return the SVG
-   */
-  static String lines(
-      String id,
-      String title,
-      String xUnit,
-      String yUnit,
-      double[] xs,
-      String[] xLabels,
+      Kind kind,
+      String xLabel,
+      String yLabel,
+      String y2Label,
+      Double yMax,
+      List<Double> x,
+      List<String> xLabels,
       List<Series> series,
-      Double yMax) {
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = Double.NEGATIVE_INFINITY;
-    for (Series s : series) {
-      for (double v : s.ys()) {
-        if (!Double.isNaN(v)) {
-          lo = Math.min(lo, v);
-          hi = Math.max(hi, v);
+      String note) {
+
+    /** Checks the fields. */
+    Chart {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(x, "x");
+      Objects.requireNonNull(series, "series");
+      for (Series s : series) {
+        if (s.y().size() != x.size()) {
+          throw new IllegalArgumentException(
+              "series "
+                  + s.label()
+                  + " of chart "
+                  + id
+                  + " has "
+                  + s.y().size()
+                  + " values for "
+                  + x.size()
+                  + " x values");
         }
       }
     }
-    if (xs.length == 0 || lo == Double.POSITIVE_INFINITY) {
-      return empty(id, title);
-    }
-    double[] yr = {Math.min(0, lo), yMax != null ? yMax : hi > Math.min(0, lo) ? hi : lo + 1};
-    double[] positions = xs;
-    if (xLabels != null) {
-      positions = new double[xs.length];
-      for (int i = 0; i < xs.length; i++) {
-        positions[i] = i;
+
+    /** The series that have at least one value. */
+    int seriesWithData() {
+      int n = 0;
+      for (Series s : series) {
+        n += s.points() > 0 ? 1 : 0;
       }
+      return n;
     }
-    double[] xr = xLabels != null ? new double[] {-0.5, xs.length - 0.5} : range(xs);
-    StringBuilder marks = new StringBuilder();
-    int drawn = 0;
-    for (int k = 0; k < series.size(); k++) {
-      Series s = series.get(k);
-      StringBuilder d = new StringBuilder();
-      StringBuilder dots = new StringBuilder();
-      int points = 0;
-      for (int i = 0; i < positions.length && i < s.ys().length; i++) {
-        double v = s.ys()[i];
-        if (Double.isNaN(v)) {
-          continue;
-        }
-        double px = x(positions[i], xr);
-        double py = y(Math.min(v, yr[1]), yr);
-        d.append(String.format(Locale.ROOT, points == 0 ? "M%.1f %.1f" : "L%.1f %.1f", px, py));
-        if (xLabels != null) {
-          dots.append(
-              String.format(
-                  Locale.ROOT,
-                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s %s: %s</title>"
-                      + "</circle>",
-                  px,
-                  py,
-                  s.color(),
-                  ReportPage.esc(s.name()),
-                  ReportPage.esc(xLabels[i]),
-                  fmt(v)));
-        }
-        points++;
-      }
-      if (points == 0) {
-        continue;
-      }
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<path class=\"mark series\" data-series=\"%s\" data-points=\"%d\" fill=\"none\""
-                  + " stroke=\"%s\" stroke-width=\"1.5\" d=\"%s\"/>",
-              ReportPage.esc(s.name()),
-              points,
-              s.color(),
-              d));
-      marks.append(dots);
-      drawn++;
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"3\" fill=\"%s\"/>"
-                  + "<text class=\"legend\" x=\"%d\" y=\"%d\">%s</text>",
-              WIDTH - RIGHT - 150,
-              TOP + 2 + 14 * k,
-              s.color(),
-              WIDTH - RIGHT - 136,
-              TOP + 7 + 14 * k,
-              ReportPage.esc(s.name())));
-    }
-    String axes;
-    if (xLabels == null) {
-      axes = axes(xr[0], xr[1], yr[0], yr[1], xUnit, yUnit);
-    } else {
-      StringBuilder a = new StringBuilder();
-      a.append(
-          String.format(
-              Locale.ROOT,
-              "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
-                  + "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-              LEFT,
-              TOP + PLOT_H,
-              LEFT + PLOT_W,
-              TOP + PLOT_H,
-              LEFT,
-              TOP,
-              LEFT,
-              TOP + PLOT_H));
-      for (int i = 0; i < xLabels.length; i++) {
-        a.append(
-            String.format(
-                Locale.ROOT,
-                "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-                x(i, xr),
-                TOP + PLOT_H + 14,
-                ReportPage.esc(xLabels[i])));
-      }
-      a.append(
-          String.format(
-              Locale.ROOT,
-              "<text class=\"unit\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-              LEFT + PLOT_W / 2,
-              HEIGHT - 6,
-              ReportPage.esc(xUnit)));
-      a.append(yTicks(yr[0], yr[1], yUnit));
-      axes = a.toString();
-    }
-    return frame(id, title, drawn, axes, marks.toString());
   }
 
-  /** A category of a range chart: its median as a bar, a whisker up to its 99th percentile. */
-  record Range(String label, double p50, double p99, long count) {}
-
   /**
-   * Bars at each category's median with a whisker up to its 99th percentile, e.g. TTFT by cache
-   * outcome. Each bar's tooltip gives the label, p50, p99 (to the thousandth) and the count.
+   * The chart as HTML: a figure with its data as JSON, or a line saying it has no data.
    *
-   * @param id the chart id
-   * @param title the title
-   * @param yUnit the y unit
-   * @param ranges the categories
-   * @return the SVG
+   * @param chart the chart
+   * @return the HTML
    */
-  static String ranges(String id, String title, String yUnit, List<Range> ranges) {
-    if (ranges.isEmpty()) {
-      return empty(id, title);
+  static String render(Chart chart) {
+    if (chart.x().isEmpty() || chart.seriesWithData() == 0) {
+      return "<figure class=\"chart empty\" data-chart=\""
+          + ReportPage.esc(chart.id())
+          + "\"><figcaption>"
+          + ReportPage.esc(chart.title())
+          + ": no data</figcaption></figure>\n";
     }
-    double top = 0;
-    for (Range r : ranges) {
-      top = Math.max(top, Math.max(r.p50(), r.p99()));
+    return "<figure class=\"chart\" data-chart=\""
+        + ReportPage.esc(chart.id())
+        + "\" data-series=\""
+        + chart.seriesWithData()
+        + "\"><div class=\"plot\"></div><script type=\"application/json\">"
+        + json(spec(chart))
+        + "</script>"
+        + (chart.note() == null
+            ? ""
+            : "<figcaption class=\"note\">" + ReportPage.esc(chart.note()) + "</figcaption>")
+        + "</figure>\n";
+  }
+
+  /** The JSON form the page's script reads. */
+  static Map<String, Object> spec(Chart chart) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", chart.id());
+    m.put("title", chart.title());
+    m.put("kind", chart.kind().name().toLowerCase(Locale.ROOT));
+    m.put("x_label", chart.xLabel());
+    m.put("y_label", chart.yLabel());
+    if (chart.y2Label() != null) {
+      m.put("y2_label", chart.y2Label());
     }
-    top = top <= 0 ? 1 : top;
-    double slot = (double) PLOT_W / ranges.size();
-    StringBuilder marks = new StringBuilder();
-    for (int i = 0; i < ranges.size(); i++) {
-      Range r = ranges.get(i);
-      double h = PLOT_H * r.p50() / top;
-      double x0 = LEFT + i * slot + slot * 0.2;
-      double w = slot * 0.6;
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<rect class=\"mark bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
-                  + "<title>%s: p50 %s, p99 %s %s (%d requests)</title></rect>",
-              x0,
-              TOP + PLOT_H - h,
-              w,
-              Math.max(1, h),
-              ReportPage.esc(r.label()),
-              Decimals.ms(r.p50()),
-              Decimals.ms(r.p99()),
-              ReportPage.esc(yUnit),
-              r.count()));
-      double y50 = TOP + PLOT_H - h;
-      double y99 = TOP + PLOT_H - PLOT_H * r.p99() / top;
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<line class=\"reference\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                  + "<line class=\"reference\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-              x0 + w / 2,
-              x0 + w / 2,
-              y50,
-              y99,
-              x0 + w / 4,
-              x0 + 3 * w / 4,
-              y99,
-              y99));
-      marks.append(
-          String.format(
-              Locale.ROOT,
-              "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-              x0 + w / 2,
-              TOP + PLOT_H + 14,
-              ReportPage.esc(r.label())));
+    if (chart.yMax() != null) {
+      m.put("y_max", chart.yMax());
     }
-    String axes =
-        String.format(
-                Locale.ROOT,
-                "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-                LEFT,
-                TOP + PLOT_H,
-                LEFT + PLOT_W,
-                TOP + PLOT_H)
-            + yTicks(0, top, yUnit);
-    return frame(id, title, ranges.size(), axes, marks.toString());
-  }
-
-  private static String empty(String id, String title) {
-    return frame(
-        id,
-        title,
-        0,
-        "",
-        String.format(
-            Locale.ROOT,
-            "<text class=\"none\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">no data</text>",
-            WIDTH / 2,
-            HEIGHT / 2));
-  }
-
-  private static String frame(String id, String title, int marks, String axes, String body) {
-    return "<svg class=\"chart\" data-chart=\""
-        + id
-        + "\" data-marks=\""
-        + marks
-        + "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 "
-        + WIDTH
-        + " "
-        + HEIGHT
-        + "\" width=\""
-        + WIDTH
-        + "\" height=\""
-        + HEIGHT
-        + "\" role=\"img\"><title>"
-        + ReportPage.esc(title)
-        + "</title><text class=\"title\" x=\""
-        + LEFT
-        + "\" y=\"16\">"
-        + ReportPage.esc(title)
-        + "</text>"
-        + axes
-        + body
-        + "</svg>\n";
-  }
-
-  private static String axes(
-      double x0, double x1, double y0, double y1, String xUnit, String yUnit) {
-    StringBuilder s = new StringBuilder();
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
-                + "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-            LEFT,
-            TOP + PLOT_H,
-            LEFT + PLOT_W,
-            TOP + PLOT_H,
-            LEFT,
-            TOP,
-            LEFT,
-            TOP + PLOT_H));
-    double[] xr = {x0, x1 > x0 ? x1 : x0 + 1};
-    for (int i = 0; i <= 4; i++) {
-      double v = xr[0] + (xr[1] - xr[0]) * i / 4;
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-              x(v, xr),
-              TOP + PLOT_H + 14,
-              tick(v, xr)));
+    m.put("x", round(chart.x()));
+    if (chart.xLabels() != null) {
+      m.put("x_labels", chart.xLabels());
     }
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<text class=\"unit\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-            LEFT + PLOT_W / 2,
-            HEIGHT - 6,
-            ReportPage.esc(xUnit)));
-    s.append(yTicks(y0, y1, yUnit));
-    return s.toString();
-  }
-
-  private static String yTicks(double y0, double y1, String yUnit) {
-    StringBuilder s = new StringBuilder();
-    double[] yr = {y0, y1 > y0 ? y1 : y0 + 1};
-    for (int i = 0; i <= 4; i++) {
-      double v = yr[0] + (yr[1] - yr[0]) * i / 4;
-      s.append(
-          String.format(
-              Locale.ROOT,
-              "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-              LEFT - 4,
-              y(v, yr) + 4,
-              tick(v, yr)));
+    List<Map<String, Object>> series = new ArrayList<>();
+    for (Series s : chart.series()) {
+      Map<String, Object> sm = new LinkedHashMap<>();
+      sm.put("label", s.label());
+      sm.put("color", s.color());
+      if (s.rightAxis()) {
+        sm.put("right", true);
+      }
+      if (s.dashed()) {
+        sm.put("dashed", true);
+      }
+      sm.put("y", round(s.y()));
+      series.add(sm);
     }
-    s.append(
-        String.format(
-            Locale.ROOT,
-            "<text class=\"unit\" x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\""
-                + " text-anchor=\"middle\">%s</text>",
-            TOP + PLOT_H / 2,
-            TOP + PLOT_H / 2,
-            ReportPage.esc(yUnit)));
-    return s.toString();
+    m.put("series", series);
+    return m;
   }
 
-  private static double[] range(double[] v) {
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = Double.NEGATIVE_INFINITY;
-    for (double x : v) {
-      lo = Math.min(lo, x);
-      hi = Math.max(hi, x);
+  /** Values to the thousandth (the microsecond for milliseconds): what the page shows anyway. */
+  private static List<Double> round(List<Double> values) {
+    List<Double> out = new ArrayList<>(values.size());
+    for (Double v : values) {
+      out.add(v == null || v.isNaN() || v.isInfinite() ? null : Math.round(v * 1000) / 1000.0);
     }
-    return new double[] {lo, hi > lo ? hi : lo + 1};
+    return out;
   }
 
-  private static double x(double v, double[] r) {
-    return LEFT + PLOT_W * (v - r[0]) / (r[1] - r[0]);
-  }
-
-  private static double y(double v, double[] r) {
-    return TOP + PLOT_H - PLOT_H * (v - r[0]) / (r[1] - r[0]);
+  /** JSON safe inside a {@code <script>} element: {@code <} only occurs in strings, escaped. */
+  static String json(Object value) {
+    try {
+      return JSON.writeValueAsString(value).replace("<", "\\u003c");
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write chart data: " + e.getMessage(), e);
+    }
   }
 
   /**
-   * An axis label: as {@link #fmt(double)}, or to the thousandth when the axis spans less than 1
-   * (sub-millisecond latencies: 0.125, not 0.13).
+   * The colour of the i-th series.
+   *
+   * @param i the index, at least 0
+   * @return a CSS colour
    */
-  private static String tick(double v, double[] range) {
-    return range[1] - range[0] < 1 ? Decimals.ms(v) : fmt(v);
+  static String color(int i) {
+    return PALETTE.get(i % PALETTE.size());
+  }
+
+  /**
+   * uPlot's style and script and the page's chart script, to inline once into the page.
+   *
+   * @return the HTML: a {@code <style>} and two {@code <script>} elements
+   * @throws UncheckedIOException if the WebJar is missing from the classpath
+   */
+  static String assets() {
+    String html = assets;
+    if (html == null) {
+      html = read();
+      assets = html;
+    }
+    return html;
+  }
+
+  /** The assets once read (a race reads them twice, harmlessly). */
+  private static volatile String assets;
+
+  private static String read() {
+    java.util.Properties pom = new java.util.Properties();
+    try {
+      pom.load(new java.io.StringReader(resource(UPLOT_POM)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + UPLOT_POM, e);
+    }
+    String version = pom.getProperty("version", "").strip();
+    String uplot = "META-INF/resources/webjars/uplot/" + version + "/";
+    return "<style>"
+        + resource(uplot + "dist/uPlot.min.css")
+        + "</style>\n<!-- uPlot "
+        + version
+        + ", "
+        + resource(uplot + "LICENSE").replace("--", "- -").strip()
+        + " -->\n<script>"
+        + resource(uplot + "dist/uPlot.iife.min.js")
+        + "</script>\n<script>"
+        + resource("io/github/gatlingllm/report/llm-charts.js")
+        + "</script>\n";
+  }
+
+  private static String resource(String path) {
+    ClassLoader loader = Charts.class.getClassLoader();
+    try (InputStream in = loader.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new UncheckedIOException(
+            new IOException(
+                path
+                    + " is not on the classpath (the org.webjars.npm:uplot dependency, or"
+                    + " gatling-llm's own resources)"));
+      }
+      String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      if (text.contains("</script")) {
+        throw new IllegalStateException(path + " contains </script and cannot be inlined");
+      }
+      return text;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + path, e);
+    }
   }
 
   /** A number for people: whole numbers without decimals, others to 2 decimals at most. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.io.IOException;
@@ -23,17 +24,21 @@ import java.util.Objects;
  * prompt_tokens, prompt_tokens_exact, cached_tokens, completion_tokens, completion_tokens_exact,
  * ttft_ms, time_to_first_event_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s, finish_reason,
  * http_status, status, error, workload, planned_cached_tokens, cache_planned, cache,
- * cache_warm_start, sent_ms, scheduled_ms, schedule_lag_ms}; {@code itl_ms} only when asked for.
- * {@code workload} is the prompt workload's name, {@code planned_cached_tokens} the request's
- * {@link io.github.gatlingllm.metrics.CachePlan}, {@code cache_planned} what it expects ({@code
- * hit} or {@code miss}), {@code cache} the outcome ({@code hit}, {@code partial}, {@code miss},
- * {@code unplanned_hit}, {@code unknown}) and {@code cache_warm_start} whether the cache held more
- * of the prompt than the test could have put there; the last four null without a cache plan. {@code
- * sent_ms} is when the request was handed to Gatling's HTTP client and {@code scheduled_ms} when
- * the injection profile said its virtual user arrives (epoch milliseconds, microsecond precision,
- * on the client's nanosecond clock anchored once to the epoch), {@code schedule_lag_ms} their
- * difference; the last two only on the first LLM request of an open-loop user (see {@link
- * io.github.gatlingllm.metrics.InjectionSchedule}), {@code schedule_lag_ms} is not read back (it is
+ * cache_warm_start, conversation, turn, context_tokens, reply_digest, sent_ms, scheduled_ms,
+ * schedule_lag_ms}; {@code itl_ms} only when asked for. {@code workload} is the prompt workload's
+ * name, {@code planned_cached_tokens} the request's {@link io.github.gatlingllm.metrics.CachePlan},
+ * {@code cache_planned} what it expects ({@code hit} or {@code miss}), {@code cache} the outcome
+ * ({@code hit}, {@code partial}, {@code miss}, {@code unplanned_hit}, {@code unknown}) and {@code
+ * cache_warm_start} whether the cache held more of the prompt than the test could have put there;
+ * the last four null without a cache plan. {@code conversation} (its index in its phase), {@code
+ * turn} (from 1), {@code context_tokens} (the tokens before the turn's new user message) and {@code
+ * reply_digest} (16 hex of the reply text as received) are a conversation turn's, null on any other
+ * request ({@link io.github.gatlingllm.metrics.ConversationTurn}). {@code sent_ms} is when the
+ * request was handed to Gatling's HTTP client and {@code scheduled_ms} when the injection profile
+ * said its virtual user arrives (epoch milliseconds, microsecond precision, on the client's
+ * nanosecond clock anchored once to the epoch), {@code schedule_lag_ms} their difference; the last
+ * two only on the first LLM request of an open-loop user (see {@link
+ * io.github.gatlingllm.metrics.InjectionSchedule}); {@code schedule_lag_ms} is not read back (it is
  * derived). Times are milliseconds with microsecond precision, each written as the shortest decimal
  * that reads back as its value ({@code 2.517}, {@code 0.25}, {@code 34}); older files wrote whole
  * milliseconds and are read the same way. Null means not measured (see {@link
@@ -130,6 +135,16 @@ public final class RequestRecordJson {
     } else {
       g.writeBoolean(r.cacheWarmStart());
     }
+    ConversationTurn turn = r.conversationTurn();
+    g.writeFieldName("conversation");
+    if (turn == null) {
+      g.writeNull();
+    } else {
+      g.writeNumber(turn.conversation());
+    }
+    writeInt(g, "turn", turn == null ? null : turn.turn());
+    writeInt(g, "context_tokens", turn == null ? null : turn.contextTokens());
+    writeString(g, "reply_digest", turn == null ? null : turn.replyDigest());
     writeDouble(g, "sent_ms", r.sentMs());
     writeDouble(g, "scheduled_ms", r.scheduledMs());
     writeDouble(g, "schedule_lag_ms", r.scheduleLagMs());
@@ -200,8 +215,30 @@ public final class RequestRecordJson {
         outcome(n, "cache_planned"),
         outcome(n, "cache"),
         present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"),
+        conversationTurn(n),
         doubleValue(n, "sent_ms"),
         doubleValue(n, "scheduled_ms"));
+  }
+
+  private static ConversationTurn conversationTurn(JsonNode n) {
+    Long conversation = longValue(n, "conversation");
+    Integer turn = intValue(n, "turn");
+    if (conversation == null && turn == null) {
+      return null;
+    }
+    if (conversation == null || turn == null) {
+      throw new IllegalArgumentException(
+          "request record: \"conversation\" and \"turn\" go together, got conversation "
+              + conversation
+              + " and turn "
+              + turn);
+    }
+    try {
+      return new ConversationTurn(
+          conversation, turn, intValue(n, "context_tokens"), text(n, "reply_digest"));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("request record: " + e.getMessage(), e);
+    }
   }
 
   private static CacheOutcome outcome(JsonNode n, String key) {

@@ -112,6 +112,12 @@ public final class RunReport {
       record.remove("server_metrics");
       record.remove("working_set_sweep");
       warnings = ShardMerge.apply(record, sources);
+      record.remove("conversations");
+      List<Map<String, Object>> conversations =
+          ConversationMerge.merge(runs, requests, ShardMerge.sharded(sources));
+      if (conversations != null) {
+        record.put("conversations", conversations);
+      }
       ClientMerge.apply(record, sources, requests);
       if (ShardMerge.sharded(sources)) {
         requests.sort(java.util.Comparator.comparingLong(RequestRecord::startMs));

@@ -1,6 +1,8 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -108,7 +110,10 @@ final class ServerMetricsSection {
     return html.toString();
   }
 
-  private static String charts(Map<?, ?> m, List<?> samples, List<RequestRecord> requests) {
+  /** Samples charted at most: beyond, every k-th scrape (the first and last kept). */
+  static final int MAX_SAMPLES = ChartData.MAX_TIME_BINS;
+
+  private static String charts(Map<?, ?> m, List<?> all, List<RequestRecord> requests) {
     long started = m.get("started_at_ms") instanceof Number n ? n.longValue() : 0;
     long t0 = Long.MAX_VALUE;
     for (RequestRecord r : requests) {
@@ -117,8 +122,16 @@ final class ServerMetricsSection {
     if (t0 == Long.MAX_VALUE) {
       t0 = started;
     }
+    int step = (int) Math.ceil(all.size() / (double) MAX_SAMPLES);
+    List<Object> samples = new ArrayList<>();
+    for (int i = 0; i < all.size(); i += step) {
+      samples.add(all.get(i));
+    }
+    if (step > 1 && (all.size() - 1) % step != 0) {
+      samples.add(all.get(all.size() - 1));
+    }
     int n = samples.size();
-    double[] xs = new double[n];
+    List<Double> xs = new ArrayList<>(n);
     double[] usage = new double[n];
     double[] running = new double[n];
     double[] waiting = new double[n];
@@ -128,7 +141,7 @@ final class ServerMetricsSection {
     for (int i = 0; i < n; i++) {
       Map<?, ?> s = (Map<?, ?>) samples.get(i);
       at[i] = started + ((Number) s.get("t_ms")).longValue();
-      xs[i] = (at[i] - t0) / 1000.0;
+      xs.add((at[i] - t0) / 1000.0);
       usage[i] = value(s.get("kv_cache_usage"));
       running[i] = value(s.get("requests_running"));
       waiting[i] = value(s.get("requests_waiting"));
@@ -141,53 +154,68 @@ final class ServerMetricsSection {
         continue;
       }
       double end = r.startMs() + r.e2eMs();
-      for (int i = 1; i < n; i++) {
-        if (end > at[i - 1] && end <= at[i]) {
-          tokens[i][0] += r.cachedTokens();
-          tokens[i][1] += r.promptTokens();
-          break;
-        }
+      int i = Arrays.binarySearch(at, (long) Math.ceil(end));
+      i = i >= 0 ? i : -i - 1;
+      if (i >= 1 && i < n) {
+        tokens[i][0] += r.cachedTokens();
+        tokens[i][1] += r.promptTokens();
       }
     }
     for (int i = 0; i < n; i++) {
       runRate[i] = tokens[i][1] == 0 ? Double.NaN : (double) tokens[i][0] / tokens[i][1];
     }
     String x = "s since the first request";
+    String note =
+        step > 1
+            ? "Every " + step + "th of " + all.size() + " scrapes (and the last)."
+            : "One point per scrape.";
     StringBuilder html = new StringBuilder();
     html.append(
-        Charts.lines(
-            "server-hit-rate",
-            "Prefix-cache hit rate per scrape interval",
-            x,
-            "hit rate",
-            xs,
-            null,
-            List.of(
-                new Charts.Series("server's own", serverRate, SERVER),
-                new Charts.Series("this run's requests", runRate, RUN)),
-            1.0));
+        Charts.render(
+            new Charts.Chart(
+                "server-hit-rate",
+                "Prefix-cache hit rate per scrape interval",
+                Charts.Kind.TIME,
+                x,
+                "hit rate",
+                null,
+                1.0,
+                xs,
+                null,
+                List.of(
+                    new Charts.Series("server's own", SERVER, RequestCharts.list(serverRate)),
+                    new Charts.Series("this run's requests", RUN, RequestCharts.list(runRate))),
+                note)));
     html.append(
-        Charts.lines(
-            "server-kv-cache",
-            "KV cache usage (server)",
-            x,
-            "share in use",
-            xs,
-            null,
-            List.of(new Charts.Series("KV cache usage", usage, SERVER)),
-            null));
+        Charts.render(
+            new Charts.Chart(
+                "server-kv-cache",
+                "KV cache usage (server)",
+                Charts.Kind.TIME,
+                x,
+                "share in use",
+                null,
+                null,
+                xs,
+                null,
+                List.of(new Charts.Series("KV cache usage", SERVER, RequestCharts.list(usage))),
+                note)));
     html.append(
-        Charts.lines(
-            "server-queue",
-            "Requests running and waiting (server)",
-            x,
-            "requests",
-            xs,
-            null,
-            List.of(
-                new Charts.Series("running", running, RUN),
-                new Charts.Series("waiting", waiting, WAITING)),
-            null));
+        Charts.render(
+            new Charts.Chart(
+                "server-queue",
+                "Requests running and waiting (server)",
+                Charts.Kind.TIME,
+                x,
+                "requests",
+                null,
+                null,
+                xs,
+                null,
+                List.of(
+                    new Charts.Series("running", RUN, RequestCharts.list(running)),
+                    new Charts.Series("waiting", WAITING, RequestCharts.list(waiting))),
+                note)));
     return html.toString();
   }
 

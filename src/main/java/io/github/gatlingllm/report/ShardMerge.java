@@ -358,6 +358,7 @@ final class ShardMerge {
       for (RequestRecord r : s.requests()) {
         String workload = only != null ? only : workloadOf.get(r.request());
         if (workload == null
+            || r.conversationTurn() != null
             || ambiguous.contains(r.request())
             || r.phase() == null
             || r.index() == null

@@ -60,7 +60,6 @@ final class SweepSection {
             + "<th>retained</th><th>TTFT p50, ms</th><th>TTFT p99, ms</th></tr>\n");
     int n = steps.size();
     double[] xs = new double[n];
-    String[] labels = new String[n];
     double[] hit = new double[n];
     double[] expected = new double[n];
     double[] p50 = new double[n];
@@ -92,7 +91,6 @@ final class SweepSection {
           .append(ReportPage.ms(s.get("ttft_p99_ms")))
           .append("</td></tr>\n");
       xs[i] = s.get("groups") instanceof Number g ? g.doubleValue() : i;
-      labels[i] = String.valueOf(s.get("groups"));
       hit[i] = value(s.get("hit_ratio"));
       expected[i] = value(s.get("expected_hit_ratio"));
       p50[i] = value(s.get("ttft_p50_ms"));
@@ -100,29 +98,41 @@ final class SweepSection {
     }
     html.append("</table>\n<div class=\"charts\">\n");
     String id = "sweep-" + name.replaceAll("[^A-Za-z0-9_-]", "_");
+    List<Double> x = RequestCharts.list(xs);
     html.append(
-        Charts.lines(
-            id + "-hit-ratio",
-            "Hit ratio by prefix groups",
-            "prefix groups",
-            "cached / prompt tokens",
-            xs,
-            labels,
-            List.of(
-                new Charts.Series("observed", hit, "#4a7bd0"),
-                new Charts.Series("unbounded cache", expected, "#888888")),
-            1.0));
+        Charts.render(
+            new Charts.Chart(
+                id + "-hit-ratio",
+                "Hit ratio by prefix groups",
+                Charts.Kind.XY,
+                "prefix groups",
+                "cached / prompt tokens",
+                null,
+                1.0,
+                x,
+                null,
+                List.of(
+                    new Charts.Series("observed", Charts.color(0), RequestCharts.list(hit)),
+                    new Charts.Series(
+                        "unbounded cache", "#888888", RequestCharts.list(expected), false, true)),
+                null)));
     html.append(
-        Charts.lines(
-            id + "-ttft",
-            "TTFT by prefix groups",
-            "prefix groups",
-            "ms",
-            xs,
-            labels,
-            List.of(
-                new Charts.Series("p50", p50, "#2a9d5c"), new Charts.Series("p99", p99, "#d0704a")),
-            null));
+        Charts.render(
+            new Charts.Chart(
+                id + "-ttft",
+                "TTFT by prefix groups",
+                Charts.Kind.XY,
+                "prefix groups",
+                "ms",
+                null,
+                null,
+                x,
+                null,
+                List.of(
+                    new Charts.Series("p50", Charts.color(0), RequestCharts.list(p50)),
+                    new Charts.Series(
+                        "p99", Charts.color(0), RequestCharts.list(p99), false, true)),
+                null)));
     return html.append("</div>\n").toString();
   }
 

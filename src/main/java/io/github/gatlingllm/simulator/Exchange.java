@@ -200,6 +200,7 @@ final class Exchange implements Scheduler.Admittable {
 
   private void finish() {
     fillCache();
+    cacheReply();
     state = State.DONE;
     String finishReason = sentTokens >= request.maxTokens() ? "length" : "stop";
     record(true);
@@ -241,6 +242,29 @@ final class Exchange implements Scheduler.Admittable {
       Responses.json(ctx, HttpResponseStatus.OK, body, keepAlive);
       handler.exchangeDone(ctx, keepAlive);
     }
+  }
+
+  /**
+   * The blocks the reply filled enter the cache when it ends, as vLLM caches the blocks its decode
+   * fills: a conversation's next turn, which sends the prompt and the reply back, finds them (all
+   * but the reply's last token under the estimate, whose last word runs into the chat template's
+   * {@code <|im_end|>}). Nothing to do when the reply fills no new block.
+   */
+  private void cacheReply() {
+    long[] prompt = request.tokens().ids();
+    int block = engine.config.blockSize();
+    if (prompt == null
+        || sentTokens == 0
+        || (prompt.length + sentTokens) / block == prompt.length / block) {
+      return;
+    }
+    long[] reply = engine.parser.tokenizer().replyIds(sentTokens);
+    if (reply == null || reply.length == 0) {
+      return;
+    }
+    long[] all = java.util.Arrays.copyOf(prompt, prompt.length + reply.length);
+    System.arraycopy(reply, 0, all, prompt.length, reply.length);
+    engine.cache.insert(engine.cache.blockHashes(all));
   }
 
   /** The strategy failed: 500 if nothing was sent yet, else the connection is closed. */

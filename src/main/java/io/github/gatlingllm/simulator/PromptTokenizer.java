@@ -44,6 +44,32 @@ final class PromptTokenizer {
     return new Tokens(counter.count(text), null);
   }
 
+  /** The estimate's ids of the words of {@link WordCycle}, in order. */
+  private static final long[] WORD_IDS = WordCycle.WORDS.stream().mapToLong(Hashes::word).toArray();
+
+  /**
+   * The ids of the simulator's reply of {@code tokens} tokens ({@link WordCycle}), as they follow
+   * the prompt when a conversation's next turn sends the reply back: one id per word.
+   *
+   * @return the ids, or null when this counter gives no ids
+   */
+  long[] replyIds(int tokens) {
+    if (tokens <= 0) {
+      return new long[0];
+    }
+    if (counter instanceof HuggingFaceTokenCounter huggingFace) {
+      return huggingFace.tokenIds(WordCycle.text(0, tokens));
+    }
+    if (counter instanceof EstimatedTokenCounter) {
+      long[] ids = new long[tokens];
+      for (int i = 0; i < tokens; i++) {
+        ids[i] = WORD_IDS[i % WORD_IDS.length];
+      }
+      return ids;
+    }
+    return null;
+  }
+
   /** Tokens given as ids (a completions prompt of token ids). */
   static Tokens ids(long[] ids) {
     return new Tokens(ids.length, ids);

@@ -22,6 +22,11 @@ final class RequestParser {
   private final SimulatorConfig config;
   private final PromptTokenizer tokenizer;
 
+  /** The tokenizer prompts are counted with. */
+  PromptTokenizer tokenizer() {
+    return tokenizer;
+  }
+
   RequestParser(SimulatorConfig config) {
     this.config = config;
     this.tokenizer = new PromptTokenizer(config.tokenCounter());

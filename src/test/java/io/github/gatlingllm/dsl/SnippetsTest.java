@@ -2,11 +2,14 @@ package io.github.gatlingllm.dsl;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.Proxy;
 import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.github.gatlingllm.LlmDsl.conversation;
+import static io.github.gatlingllm.LlmDsl.conversations;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
 import static io.github.gatlingllm.LlmDsl.sweep;
@@ -16,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
+import io.github.gatlingllm.ConversationFeederBuilder;
 import io.github.gatlingllm.LlmActionBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
@@ -66,6 +70,40 @@ class SnippetsTest {
                           .on(feed(step.prompts()).exec(llm("chat").chatCompletion()))
                           .injectOpen(atOnceUsers(4))))
           .protocols(llm);
+    }
+  }
+
+  /**
+   * The README's "Conversations" and {@code ConversationFeederBuilder}'s and {@code
+   * LlmDsl.conversation}'s javadoc.
+   */
+  abstract static class ConversationsReadmeSimulation extends Simulation {
+    ConversationFeederBuilder chats =
+        conversations()
+            .turns(3, 5) // per conversation, seeded (or .turns(4))
+            .userTokens(96) // each new user message
+            .systemPrompt(512, 2) // one of 2 system prompts, shared within its group
+            .thinkTime(
+                java.time.Duration.ofMillis(200),
+                java.time.Duration.ofMillis(800)) // Gatling pauses, seeded
+            .warmup(2)
+            .conversations(24) // the measured budget
+            .maxContextTokens(8192);
+    // closed loop: each virtual user holds one conversation at a time
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(chats).exec(conversation(llm("chat").chatCompletion())));
+    // open loop: conversations arrive at a rate, one virtual user each
+    ScenarioBuilder arrivals =
+        scenario("chat").feed(chats).exec(conversation(llm("chat").chatCompletion()));
+    // ConversationFeederBuilder's class javadoc.
+    ConversationFeederBuilder javadoc =
+        conversations().turns(2, 6).userTokens(128).systemPrompt(1024, 4).conversations(100);
+
+    {
+      setUp(
+              chat.injectClosed(constantConcurrentUsers(4).during(300)),
+              arrivals.injectOpen(constantUsersPerSec(0.5).during(60)))
+          .protocols(llm());
     }
   }
 
@@ -122,7 +160,8 @@ class SnippetsTest {
             LlmDslJavadocSimulation.class,
             StyleShapeSimulation.class,
             WorkingSetSweepJavadocSimulation.class,
-            SweepSnippetSimulation.class)) {
+            SweepSnippetSimulation.class,
+            ConversationsReadmeSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }

@@ -94,4 +94,34 @@ class RequestBodiesTest {
             + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":1}",
         RequestBodies.body(s, "b"));
   }
+
+  private static final java.util.List<ChatMessage> CONVERSATION =
+      java.util.List.of(
+          new ChatMessage("system", "Be brief."),
+          new ChatMessage("user", "[a1] hi"),
+          new ChatMessage("assistant", "the model"),
+          new ChatMessage("user", "[b2] more"));
+
+  @Test
+  void aConversationTurnSendsEveryMessageInOrder() {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+            + "{\"role\":\"user\",\"content\":\"[a1] hi\"},"
+            + "{\"role\":\"assistant\",\"content\":\"the model\"},"
+            + "{\"role\":\"user\",\"content\":\"[b2] more\"}],"
+            + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
+        RequestBodies.body(RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64), CONVERSATION));
+  }
+
+  @Test
+  void aConversationTurnToCompletionsSendsTheTranscript() {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"prompt\":\"Be brief.\\n\\n[a1] hi\\n\\nthe model\\n\\n"
+            + "[b2] more\\n\\n\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+            + "\"max_tokens\":64}",
+        RequestBodies.body(
+            RequestSettings.streaming(Endpoint.COMPLETIONS, "qwen3", 64), CONVERSATION));
+    // The next turn's transcript starts with this one and the reply as received.
+    assertEquals("Be brief.\n\n[a1] hi\n\n", ChatMessage.transcript(CONVERSATION.subList(0, 2)));
+  }
 }

@@ -1,12 +1,19 @@
 package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ChartsTest {
+
+  private static Charts.Chart chart(List<Double> x, List<Charts.Series> series) {
+    return new Charts.Chart(
+        "c", "A chart", Charts.Kind.TIME, "s", "ms", null, null, x, null, series, "Binned.");
+  }
 
   @Test
   void numbersPrintWithoutSpuriousDecimals() {
@@ -17,50 +24,62 @@ class ChartsTest {
   }
 
   @Test
-  void wholeValuesOverAShortRangeGetOneBarEach() {
-    String svg = Charts.histogram("h", "TTFT", "ms", new double[] {60, 61, 61, 63});
-    assertTrue(svg.startsWith("<svg class=\"chart\" data-chart=\"h\" data-marks=\"3\""), svg);
-    assertTrue(svg.contains("<title>61–62 ms: 2</title>"), svg);
+  void aChartIsAFigureWithItsDataAsJson() {
+    String html =
+        Charts.render(
+            chart(
+                List.of(0.0, 1.0, 2.0),
+                List.of(
+                    new Charts.Series("chat", "#4e79a7", Arrays.asList(1.23456, null, Double.NaN)),
+                    new Charts.Series(
+                        "rag", "#f28e2b", Arrays.asList(null, null, null), true, true))));
+    assertEquals(
+        "<figure class=\"chart\" data-chart=\"c\" data-series=\"1\"><div class=\"plot\"></div>"
+            + "<script type=\"application/json\">{\"id\":\"c\",\"title\":\"A chart\",\"kind\":"
+            + "\"time\",\"x_label\":\"s\",\"y_label\":\"ms\",\"x\":[0.0,1.0,2.0],\"series\":["
+            + "{\"label\":\"chat\",\"color\":\"#4e79a7\",\"y\":[1.235,null,null]},"
+            + "{\"label\":\"rag\",\"color\":\"#f28e2b\",\"right\":true,\"dashed\":true,"
+            + "\"y\":[null,null,null]}]}</script><figcaption class=\"note\">Binned.</figcaption>"
+            + "</figure>\n",
+        html);
   }
 
   @Test
-  void noDataSaysSo() {
-    String svg = Charts.histogram("h", "TTFT", "ms", new double[0]);
-    assertTrue(svg.startsWith("<svg class=\"chart\" data-chart=\"h\" data-marks=\"0\""), svg);
-    assertTrue(svg.contains(">no data</text>"), svg);
+  void textCannotCloseTheScript() {
+    String html =
+        Charts.render(
+            chart(List.of(0.0), List.of(new Charts.Series("</script><b>", "#000", List.of(1.0)))));
+    assertTrue(html.contains("\"label\":\"\\u003c/script>\\u003cb>\""), html);
   }
 
   @Test
-  void aScatterOfManyPointsDrawsEveryKth() {
-    double[] xs = new double[10_000];
-    double[] ys = new double[10_000];
-    for (int i = 0; i < xs.length; i++) {
-      xs[i] = i;
-      ys[i] = i % 7;
-    }
-    String svg = Charts.scatter("s", "TTFT by start", "s", "ms", xs, ys);
-    assertTrue(svg.contains("data-marks=\"3334\""), svg.substring(0, 200));
-    assertTrue(svg.contains("TTFT by start (1 point in 3 shown)"), svg.substring(0, 400));
+  void aChartWithoutValuesSaysSo() {
+    assertEquals(
+        "<figure class=\"chart empty\" data-chart=\"c\"><figcaption>A chart: no data</figcaption>"
+            + "</figure>\n",
+        Charts.render(chart(List.of(), List.of())));
   }
 
   @Test
-  void barsCarryTheirPlannedReference() {
-    String svg = Charts.bars("c", "cache", "ratio", List.of(new Charts.Bar("group 0", 0.45, 0.5)));
-    assertTrue(svg.contains("<title>group 0: 0.45 (planned 0.5)</title>"), svg);
-    assertTrue(svg.contains("<line class=\"reference\""), svg);
+  void seriesMustHaveAValuePerX() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                chart(List.of(0.0, 1.0), List.of(new Charts.Series("chat", "#000", List.of(1.0)))));
+    assertEquals("series chat of chart c has 1 values for 2 x values", e.getMessage());
   }
 
   @Test
-  void histogramBarsGiveTheirBoundsToTheMicrosecond() {
-    String svg = Charts.histogram("h", "ITL", "ms", new double[] {2.517, 2.557});
-    assertTrue(svg.contains("<title>2.517–2.518 ms: 1</title>"), svg);
-    assertTrue(svg.contains("<title>2.556–2.557 ms: 1</title>"), svg);
-  }
-
-  @Test
-  void subMillisecondAxesAreLabelledToTheMicrosecond() {
-    String svg = Charts.histogram("h", "ITL", "ms", new double[] {0.2, 0.3});
-    assertTrue(svg.contains(">0.225</text>"), svg);
-    assertTrue(svg.contains(">0.275</text>"), svg);
+  void uplotIsInlinedFromTheWebJarWithItsLicence() {
+    String assets = Charts.assets();
+    assertTrue(assets.startsWith("<style>.uplot, .uplot *"), assets.substring(0, 80));
+    assertTrue(assets.contains("<!-- uPlot 1.6.30, The MIT License (MIT)"), "licence");
+    assertTrue(assets.contains("<script>/*! https://github.com/leeoniya/uPlot (v1.6.30) */"));
+    assertTrue(assets.contains("window.llmCharts = charts;"), "the page's chart script");
+    // Three elements, each closed once: nothing inside closes them early.
+    assertEquals(2, assets.split("</script>", -1).length - 1);
+    assertEquals(1, assets.split("</style>", -1).length - 1);
+    assertTrue(!assets.contains("src="), "nothing is fetched");
   }
 }

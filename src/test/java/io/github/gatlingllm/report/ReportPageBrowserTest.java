@@ -4,19 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.github.gatlingllm.metrics.CacheOutcome;
-import io.github.gatlingllm.metrics.MetricsAggregator;
-import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.metrics.Slo;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,113 +20,211 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Renders a report page in headless Chromium and checks, from the DOM after the page's script ran,
- * that every chart drew its marks with a non-empty layout box. Needs Debian's {@code chromium}: in
- * CI ({@code CI=true}) its absence fails the test; elsewhere the test is skipped with a message.
+ * Renders a report page in headless Chromium and checks, from the DOM after a probe script the test
+ * adds to the page ran: every chart is a uPlot instance with its series and their data, each series
+ * has pixels of its colour on the canvas, a mouse move over each chart shows values in its legend,
+ * a drag across it zooms its x axis (but on categories), every numeric axis steps by 1, 2, 2.5 or 5
+ * times a power of ten, and the page made no request (no resource loaded, no
+ * Content-Security-Policy violation; a second page with one image to fetch proves that check
+ * catches a request). Needs Debian's {@code chromium}: in CI ({@code CI=true}) its absence fails
+ * the test; elsewhere the test is skipped with a message.
  */
 class ReportPageBrowserTest {
 
   @TempDir Path dir;
 
-  static RequestRecord request(long i) {
-    List<Double> itl = new ArrayList<>();
-    for (int k = 0; k < 7; k++) {
-      itl.add((double) (18 + (i + k) % 5));
-    }
-    boolean ok = i % 10 != 9;
-    return new RequestRecord(
-        "chat",
-        i < 4 ? "warmup" : "measured",
-        i,
-        "g" + (i % 4) + "-x",
-        "d" + i,
-        (int) (i % 4),
-        64,
-        128,
-        1_000_000 + i * 50,
-        130,
-        true,
-        i < 8 ? 0 : 64,
-        8,
-        true,
-        ok ? 60.0 + i % 13 : null,
-        ok ? 60.0 + i % 13 : null,
-        ok ? itl : null,
-        ok ? 20.0 : null,
-        200.0 + i % 17,
-        ok ? 40.0 : null,
-        ok ? "length" : null,
-        ok ? 200 : 503,
-        ok ? RequestStatus.OK : RequestStatus.REJECTED,
-        ok ? null : "HTTP 503",
-        "w",
-        i < 8 ? 0 : 64,
-        i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT,
-        ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN,
-        false);
+  /** Registered first: counts every request the page's policy blocked. */
+  private static final String EARLY_PROBE =
+      "<script>window.__violations = [];"
+          + "document.addEventListener('securitypolicyviolation', function (e) {"
+          + " window.__violations.push(e.blockedURI + ' ' + e.violatedDirective); });</script>";
+
+  /** Runs once the page has loaded; writes its findings as JSON into #probe. */
+  private static final String PROBE =
+      """
+      <pre id="probe"></pre><script>
+      window.addEventListener('load', function () { setTimeout(function () {
+        var out = {charts: {}, errors: [], violations: window.__violations,
+          resources: performance.getEntriesByType('resource').map(function (r) { return r.name; })};
+        document.querySelectorAll('figure.chart[data-error]').forEach(function (f) {
+          out.errors.push(f.getAttribute('data-chart') + ': ' + f.getAttribute('data-error')); });
+        var nice = [1, 2, 2.5, 5];
+        Object.keys(window.llmCharts || {}).forEach(function (id) {
+          var u = window.llmCharts[id];
+          var c = {series: u.series.length - 1, withData: 0, painted: 0, hover: [], ticks: 'round'};
+          var img = u.ctx.getImageData(0, 0, u.ctx.canvas.width, u.ctx.canvas.height).data;
+          var firstIdx = null;
+          for (var s = 1; s < u.series.length; s++) {
+            var ys = u.data[s], has = false;
+            for (var i = 0; i < ys.length; i++) {
+              if (ys[i] != null) { has = true; if (s === 1 && firstIdx == null) { firstIdx = i; } }
+            }
+            if (!has) { continue; }
+            c.withData++;
+            var st = u.series[s].stroke, col = typeof st === 'function' ? st(u, s) : st;
+            var r = parseInt(col.substr(1, 2), 16), g = parseInt(col.substr(3, 2), 16),
+                b = parseInt(col.substr(5, 2), 16), n = 0;
+            for (var p = 0; p < img.length; p += 4) {
+              if (img[p + 3] > 200 && Math.abs(img[p] - r) + Math.abs(img[p + 1] - g)
+                  + Math.abs(img[p + 2] - b) < 40) { n++; }
+            }
+            if (n > 0) { c.painted++; }
+          }
+          var rect = u.over.getBoundingClientRect();
+          var left = u.valToPos(u.data[0][firstIdx], 'x');
+          u.over.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
+            clientX: rect.left + left, clientY: rect.top + rect.height / 2}));
+          u.root.querySelectorAll('.u-legend .u-series').forEach(function (row) {
+            var v = row.querySelector('.u-value');
+            c.hover.push(v ? v.textContent : '');
+          });
+          // Drag across the middle third of the plot: the x scale zooms to it.
+          var x0 = u.scales.x.min, x1 = u.scales.x.max, y = rect.top + rect.height / 2;
+          u.over.dispatchEvent(new MouseEvent('mousedown', {bubbles: true, button: 0,
+            clientX: rect.left + rect.width / 3, clientY: y}));
+          u.over.dispatchEvent(new MouseEvent('mousemove', {bubbles: true, buttons: 1, movementX: 50,
+            clientX: rect.left + 2 * rect.width / 3, clientY: y}));
+          document.dispatchEvent(new MouseEvent('mouseup', {bubbles: true, button: 0,
+            clientX: rect.left + 2 * rect.width / 3, clientY: y}));
+          c.x = [x0, x1];
+          u.axes.forEach(function (a, i) {
+            if (i === 0 && /^cache-by-|-by-cache$/.test(id)) { return; } // category names
+            if (!a._found || !a._values) { return; }
+            var incr = a._found[0];
+            var m = incr / Math.pow(10, Math.floor(Math.log10(incr) + 1e-9));
+            var ok = nice.some(function (x) { return Math.abs(x - m) < 1e-6; });
+            a._values.forEach(function (t) { if (!/^-?[0-9,]*(\\.[0-9]{1,3})?$/.test(t)) { ok = false; } });
+            if (!ok) { c.ticks = 'axis ' + i + ': step ' + incr + ', ticks ' + a._values.join(' '); }
+          });
+          out.charts[id] = c;
+        });
+        // uPlot applies a new scale on its next commit: read it a moment later.
+        setTimeout(function () {
+          Object.keys(out.charts).forEach(function (id) {
+            var u = window.llmCharts[id], c = out.charts[id];
+            c.zoomed = u.scales.x.min > c.x[0] && u.scales.x.max < c.x[1];
+          });
+          document.getElementById('probe').textContent = JSON.stringify(out);
+        }, 50);
+      }, 50); });
+      </script>
+      """;
+
+  @Test
+  void everyChartDrawsHoversAndNothingIsFetched() throws Exception {
+    String chromium = requireChromium();
+    SyntheticRun s = SyntheticRun.of(60);
+    String html = ReportPage.render(s.run, s.requests);
+    JsonNode probe = probe(chromium, "llm-report.html", html);
+
+    assertEquals("[]", probe.get("errors").toString(), "charts that failed");
+    assertEquals("[]", probe.get("violations").toString(), "requests blocked by the policy");
+    assertEquals("[]", probe.get("resources").toString(), "resources loaded");
+    Map<String, String> series = new TreeMap<>();
+    JsonNode charts = probe.get("charts");
+    charts
+        .fields()
+        .forEachRemaining(
+            e -> {
+              JsonNode c = e.getValue();
+              String id = e.getKey();
+              series.put(id, c.get("series") + "/" + c.get("withData") + "/" + c.get("painted"));
+              assertEquals("round", c.get("ticks").asText(), id + " axis ticks");
+              // Every chart but the categorical ones (the cache's) zooms on its x axis.
+              assertEquals(
+                  !id.matches("cache-by-.*|.*-by-cache"),
+                  c.get("zoomed").asBoolean(),
+                  id + " zoom");
+              // The legend: the x value, then each series; every series with a value at the
+              // hovered x shows it, and the x is always shown.
+              JsonNode hover = c.get("hover");
+              assertTrue(hover.size() == c.get("series").asInt() + 1, id + " legend " + hover);
+              assertTrue(!hover.get(0).asText().equals("–"), id + " hover x: " + hover);
+              assertTrue(
+                  hover.get(1).asText().matches("-?[0-9.,]+"),
+                  id + " hover first series: " + hover);
+            });
+    // series / series with data / series whose colour is on the canvas. Two request names; the
+    // levels curves have one scenario; p50 and max (or p99) share their series' colour.
+    Map<String, String> expected = new TreeMap<>();
+    expected.put("levels-throughput-latency", "2/2/2");
+    expected.put("levels-output-tokens", "1/1/1");
+    expected.put("levels-ttft", "2/2/2");
+    expected.put("levels-itl", "2/2/2");
+    expected.put("levels-tpot", "2/2/2");
+    expected.put("levels-e2e", "2/2/2");
+    expected.put("tokens-over-time", "2/2/2");
+    expected.put("in-flight", "3/3/3");
+    expected.put("ttft-over-time", "4/4/4");
+    expected.put("ttft-histogram", "2/2/2");
+    expected.put("itl-histogram", "2/2/2");
+    expected.put("tpot-histogram", "2/2/2");
+    expected.put("e2e-histogram", "2/2/2");
+    expected.put("prompt-tokens-histogram", "2/2/2");
+    expected.put("completion-tokens-histogram", "2/2/2");
+    expected.put("cache-by-series", "2/2/2");
+    expected.put("cache-by-group", "4/4/4");
+    expected.put("ttft-by-cache", "4/4/4");
+    expected.put("e2e-by-cache", "4/4/4");
+    expected.put("server-hit-rate", "2/2/2");
+    expected.put("server-kv-cache", "1/1/1");
+    expected.put("server-queue", "2/2/2");
+    expected.put("sweep-ws-hit-ratio", "2/2/2");
+    expected.put("sweep-ws-ttft", "2/2/2");
+    assertEquals(expected, series);
   }
 
   @Test
-  void everyChartDrawsInChromium() throws Exception {
-    String chromium = chromium();
-    boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-    if (chromium == null) {
-      if (ci) {
-        throw new AssertionError("CI=true but chromium is not installed: apt-get install chromium");
-      }
-      assumeTrue(false, "chromium is not installed: skipped (apt-get install -y chromium)");
-    }
-    Slo slo = new Slo(70.0, null, null, 210.0);
-    MetricsAggregator aggregator = new MetricsAggregator(slo);
-    List<RequestRecord> requests = new ArrayList<>();
-    for (long i = 0; i < 60; i++) {
-      RequestRecord r = request(i);
-      requests.add(r);
-      aggregator.add(r);
-    }
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("prompts", Map.of("phases", Map.of("measured", Map.of("digest", "0123456789abcdef"))));
-    run.put("slo", slo.toRecord());
-    run.put("metrics", aggregator.summary().toRecord());
-    Path page = dir.resolve("llm-report.html");
-    Files.writeString(page, ReportPage.render(run, requests), StandardCharsets.UTF_8);
+  void oneRequestAndOneLevelStillDraw() throws Exception {
+    String chromium = requireChromium();
+    SyntheticRun s = SyntheticRun.of(5); // 4 warmup requests, 1 measured
+    s.run.put("levels", ((List<?>) s.run.get("levels")).subList(0, 1));
+    JsonNode probe = probe(chromium, "one.html", ReportPage.render(s.run, s.requests));
+    assertEquals("[]", probe.get("errors").toString(), "charts that failed");
+    assertEquals(24, probe.get("charts").size(), probe.toString());
+    probe
+        .get("charts")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              JsonNode c = e.getValue();
+              String id = e.getKey();
+              assertTrue(c.get("withData").asInt() > 0, id + " has data: " + c);
+              assertEquals(c.get("withData"), c.get("painted"), id + " series drawn");
+              assertTrue(!c.get("hover").get(0).asText().equals("–"), id + " hover: " + c);
+            });
+  }
 
-    String dom = dumpDom(chromium, page);
-
-    Matcher body =
-        Pattern.compile("<body[^>]*data-charts=\"(\\d+)\"[^>]*data-charts-drawn=\"(\\d+)\"")
-            .matcher(dom);
-    assertTrue(body.find(), "the page's script did not run: " + head(dom));
-    assertEquals("9", body.group(1));
-    assertEquals("9", body.group(2));
-    Matcher chart =
-        Pattern.compile(
-                "data-chart=\"([a-z0-9-]+)\" data-marks=\"(\\d+)\"[^>]*data-drawn=\"(\\d+)\"")
-            .matcher(dom);
-    Map<String, String> drawn = new LinkedHashMap<>();
-    while (chart.find()) {
-      assertEquals(chart.group(2), chart.group(3), "marks drawn of " + chart.group(1));
-      drawn.put(chart.group(1), chart.group(3));
-    }
-    // 56 measured requests, 50 of them ok (every tenth is rejected): TTFT takes 13 whole values
-    // (60..72 ms), ITL 5 (18..22); one workload and request, 4 prefix groups, hits and misses.
+  @Test
+  void aRequestFromThePageIsCaught() throws Exception {
+    String chromium = requireChromium();
+    String html =
+        ReportPage.render(Map.of(), List.of())
+            .replace("</body>", "<img src=\"http://127.0.0.1:9/x.png\" alt=\"\"></body>");
+    JsonNode probe = probe(chromium, "decoy.html", html);
     assertEquals(
-        Map.of(
-            "ttft-histogram", "13",
-            "itl-histogram", "5",
-            "ttft-over-time", "50",
-            "tokens-over-time", "1",
-            "in-flight", "1",
-            "cache-by-series", "1",
-            "cache-by-group", "4",
-            "ttft-by-cache", "2",
-            "e2e-by-cache", "2"),
-        drawn);
+        "[\"http://127.0.0.1:9/x.png img-src\"]",
+        probe.get("violations").toString(),
+        "the policy blocks and reports the image");
+  }
+
+  private JsonNode probe(String chromium, String name, String html) throws Exception {
+    String page =
+        html.replaceFirst("<head>", "<head>" + Matcher.quoteReplacement(EARLY_PROBE))
+            .replace("</body>", PROBE + "</body>");
+    Path file = dir.resolve(name);
+    Files.writeString(file, page, StandardCharsets.UTF_8);
+    String dom = dumpDom(chromium, file);
+    Matcher m = Pattern.compile("<pre id=\"probe\">([^<]*)</pre>").matcher(dom);
+    assertTrue(m.find(), "the probe did not run: " + head(dom));
+    String json = m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+    assertTrue(!json.isEmpty(), "the probe wrote nothing");
+    return new ObjectMapper().readTree(json);
   }
 
   private String dumpDom(String chromium, Path page) throws Exception {
-    Path profile = Files.createDirectories(dir.resolve("profile"));
-    Path out = dir.resolve("dom.html");
+    Path profile = Files.createDirectories(dir.resolve("profile-" + page.getFileName()));
+    Path out = dir.resolve(page.getFileName() + ".dom");
     Process p =
         new ProcessBuilder(
                 chromium,
@@ -142,6 +236,8 @@ class ReportPageBrowserTest {
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
+                "--window-size=1400,1000",
+                "--virtual-time-budget=1500",
                 "--user-data-dir=" + profile,
                 "--dump-dom",
                 page.toUri().toString())
@@ -155,6 +251,18 @@ class ReportPageBrowserTest {
 
   private static String head(String s) {
     return s.length() > 300 ? s.substring(0, 300) : s;
+  }
+
+  private static String requireChromium() {
+    String chromium = chromium();
+    boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
+    if (chromium == null) {
+      if (ci) {
+        throw new AssertionError("CI=true but chromium is not installed: apt-get install chromium");
+      }
+      assumeTrue(false, "chromium is not installed: skipped (apt-get install -y chromium)");
+    }
+    return chromium;
   }
 
   private static String chromium() {

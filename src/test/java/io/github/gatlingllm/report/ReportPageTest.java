@@ -107,4 +107,37 @@ class ReportPageTest {
     cache.put("workloads", List.of());
     assertFalse(ReportPage.render(Map.of("cache", cache)).contains("warm-start"));
   }
+
+  @Test
+  void theSummaryComesFirstThenLevelsChartsAndSettingsLast() {
+    SyntheticRun s = SyntheticRun.of(40);
+    String html = ReportPage.render(s.run, s.requests);
+    int summary = html.indexOf("<h2>Summary</h2>");
+    int levels = html.indexOf("<h2 id=\"levels\">Levels</h2>");
+    int errors = html.indexOf("<h2 id=\"errors\">Errors</h2>");
+    int charts = html.indexOf("<h2 id=\"charts\">Charts</h2>");
+    int settings = html.indexOf("<h2 id=\"settings\">Settings</h2>");
+    assertTrue(summary > 0 && summary < levels, "summary before levels");
+    assertTrue(levels < errors && errors < charts && charts < settings, "then errors, charts");
+    assertTrue(html.indexOf("<h2>") == summary, "the summary is the first section");
+    assertTrue(
+        html.indexOf("<p class=\"bad client-warning\"><strong>Client warning: schedule lag")
+            < summary,
+        "the client's warning is above the summary");
+    assertTrue(
+        html.contains("<tr><th class=\"l\">peak concurrency</th><td class=\"l\">4</td></tr>"),
+        html.substring(summary, levels));
+  }
+
+  @Test
+  void thePageForbidsItselfEveryFetch() {
+    String html = ReportPage.render(Map.of());
+    assertTrue(
+        html.startsWith(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"
+                + " script-src 'unsafe-inline'; style-src 'unsafe-inline'\">"),
+        html.substring(0, 300));
+    assertTrue(html.contains("<p>No request was recorded: nothing to chart.</p>"));
+  }
 }

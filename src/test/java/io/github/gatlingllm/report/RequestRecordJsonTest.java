@@ -49,6 +49,7 @@ class RequestRecordJsonTest {
           + "\"output_tokens_per_s\":29.125,\"finish_reason\":\"length\",\"http_status\":200,"
           + "\"status\":\"ok\",\"error\":null,"
           + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+          + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
           + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}";
 
   private static final RequestRecord FAILED =
@@ -116,6 +117,7 @@ class RequestRecordJsonTest {
             + "\"tpot_ms\":16.328,\"e2e_ms\":45.001,\"output_tokens_per_s\":66.66518521810626,"
             + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
             + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+            + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
             + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
         RequestRecordJson.toJson(MICROS, true));
   }
@@ -169,6 +171,7 @@ class RequestRecordJsonTest {
             + "\"e2e_ms\":12,\"output_tokens_per_s\":null,\"finish_reason\":null,"
             + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
             + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
+            + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
             + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
         RequestRecordJson.toJson(FAILED, true));
   }
@@ -262,6 +265,7 @@ class RequestRecordJsonTest {
         json.endsWith(
             "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
                 + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false,"
+                + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
                 + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
@@ -280,5 +284,36 @@ class RequestRecordJsonTest {
         "request record field \"cache\": cache outcome: got \"warm\", expected one of hit,"
             + " partial, miss, unplanned_hit, unknown",
         e.getMessage());
+  }
+
+  @Test
+  void aConversationTurnWritesAndReadsItsConversationTurnContextAndReplyDigest() {
+    RequestRecord r =
+        RequestRecordJson.fromJson(
+                "{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\",\"e2e_ms\":12}")
+            .withConversationTurn(
+                new io.github.gatlingllm.metrics.ConversationTurn(4, 2, 673, "00112233aabbccdd"));
+    String json = RequestRecordJson.toJson(r, false);
+    assertTrue(
+        json.endsWith(
+            "\"conversation\":4,\"turn\":2,\"context_tokens\":673,"
+                + "\"reply_digest\":\"00112233aabbccdd\","
+                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
+        json);
+    assertEquals(r, RequestRecordJson.fromJson(json));
+    assertEquals(
+        null,
+        RequestRecordJson.fromJson("{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\"}")
+            .conversationTurn());
+    assertEquals(
+        "request record: \"conversation\" and \"turn\" go together, got conversation 4 and"
+            + " turn null",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RequestRecordJson.fromJson(
+                        "{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\","
+                            + "\"conversation\":4}"))
+            .getMessage());
   }
 }

@@ -52,10 +52,13 @@ class ServerSectionsTest {
     assertTrue(html.contains("<strong>0.6</strong> (prefix_cache_hits / prefix_cache_queries"));
     assertTrue(html.contains("<strong>0.59</strong> (cached / prompt tokens"));
     assertTrue(html.contains("32768 tokens, blocks of 16 tokens"));
-    assertTrue(html.contains("data-chart=\"server-kv-cache\" data-marks=\"1\""), html);
-    assertTrue(html.contains("data-chart=\"server-queue\" data-marks=\"2\""), html);
-    // No request recorded: only the server's own hit rate is drawn.
-    assertTrue(html.contains("data-chart=\"server-hit-rate\" data-marks=\"1\""), html);
+    assertTrue(html.contains("data-chart=\"server-kv-cache\" data-series=\"1\""), html);
+    assertTrue(html.contains("data-chart=\"server-queue\" data-series=\"2\""), html);
+    // No request recorded: only the server's own hit rate has values.
+    assertTrue(html.contains("data-chart=\"server-hit-rate\" data-series=\"1\""), html);
+    assertTrue(
+        html.contains("{\"label\":\"KV cache usage\",\"color\":\"#d0704a\",\"y\":[0.0,0.4,0.1]}"),
+        html);
   }
 
   @Test
@@ -85,8 +88,9 @@ class ServerSectionsTest {
     String html = SweepSection.render(Map.of("working_set_sweep", List.of(sweep)));
     assertTrue(html.contains("<h2>Working-set sweep: working-set</h2>"), html);
     assertTrue(html.contains("<tr class=\"bad\" title=\"the cliff\"><td>4 (cliff)</td>"), html);
-    assertTrue(html.contains("data-chart=\"sweep-working-set-hit-ratio\" data-marks=\"2\""), html);
-    assertTrue(html.contains("data-chart=\"sweep-working-set-ttft\" data-marks=\"2\""), html);
+    assertTrue(html.contains("data-chart=\"sweep-working-set-hit-ratio\" data-series=\"2\""), html);
+    assertTrue(html.contains("data-chart=\"sweep-working-set-ttft\" data-series=\"2\""), html);
+    assertTrue(html.contains("\"x\":[1.0,2.0,4.0]"), html);
   }
 
   private static Map<String, Object> step(int groups, double hit, double retained, double p50) {
@@ -105,24 +109,22 @@ class ServerSectionsTest {
   }
 
   @Test
-  void linesLeaveOutMissingPointsAndEmptySeries() {
-    String svg =
-        Charts.lines(
-            "x",
-            "t",
-            "s",
-            "v",
-            new double[] {0, 1, 2},
-            null,
-            List.of(
-                new Charts.Series("a", new double[] {1, Double.NaN, 3}, "#000"),
-                new Charts.Series("b", new double[] {Double.NaN, Double.NaN, Double.NaN}, "#111")),
-            null);
-    assertTrue(svg.contains("data-marks=\"1\""), svg);
-    assertTrue(svg.contains("data-series=\"a\" data-points=\"2\""), svg);
-    assertTrue(!svg.contains("data-series=\"b\""), svg);
-    assertTrue(
-        Charts.lines("y", "t", "s", "v", new double[0], null, List.of(), null)
-            .contains("data-marks=\"0\""));
+  void serverSamplesBeyondTheLimitAreThinnedKeepingTheLast() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("url", "http://h/metrics");
+    m.put("interval_ms", 1000);
+    m.put("engine", "vLLM");
+    m.put("started_at_ms", 0L);
+    m.put("scrapes", 4001L);
+    m.put("failed_scrapes", 0L);
+    List<Map<String, Object>> samples = new java.util.ArrayList<>();
+    for (int t = 0; t <= 4000; t++) {
+      samples.add(sample(t * 1000L, 0.5, 1, 0.5));
+    }
+    m.put("samples", samples);
+    String html = ServerMetricsSection.render(Map.of("server_metrics", m), List.of());
+    // 4,001 scrapes, every 3rd: 0, 3, ... 3999 (1,334 samples), then the last, 4000.
+    assertTrue(html.contains("Every 3th of 4001 scrapes (and the last)."), html);
+    assertTrue(html.contains(",3996.0,3999.0,4000.0]"), html);
   }
 }

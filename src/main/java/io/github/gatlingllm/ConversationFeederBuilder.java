@@ -1,0 +1,300 @@
+package io.github.gatlingllm;
+
+import io.github.gatlingllm.feeder.ConversationFeeder;
+import io.github.gatlingllm.feeder.ConversationWorkload;
+import io.github.gatlingllm.feeder.Shard;
+import io.github.gatlingllm.prompt.ConversationSource;
+import io.github.gatlingllm.token.TokenCounter;
+import io.github.gatlingllm.token.TokenCounters;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * A Gatling feeder of multi-turn conversations, for {@link LlmDsl#conversation(LlmActionBuilder)}:
+ * each record is one conversation, which the virtual user holds until its last turn. Immutable, so
+ * all methods return a new instance.
+ *
+ * <pre>{@code
+ * ConversationFeederBuilder chats =
+ *     conversations().turns(2, 6).userTokens(128).systemPrompt(1024, 4).conversations(100);
+ * // closed loop: each virtual user holds one conversation at a time
+ * scenario("chat").forever().on(feed(chats).exec(conversation(llm("chat").chatCompletion())));
+ * // open loop: conversations arrive at a rate, one virtual user each
+ * scenario("chat").feed(chats).exec(conversation(llm("chat").chatCompletion()));
+ * }</pre>
+ *
+ * <p>Turn {@code t} of a conversation sends its group's system prompt (when set), every earlier
+ * user message and reply as it was received, then a new user message of {@link #userTokens} tokens
+ * made as a unique prompt is (a nonce of seed, case id, phase, conversation and turn, then filler
+ * words); chat requests send them as {@code messages}, completions requests as one transcript. So
+ * each turn's prompt starts with the previous turn's prompt and reply: the shared prefix a prefix
+ * cache serves. Everything is a function of the seed: the turns of each conversation, its group,
+ * its user messages and the think times between turns; each user message and each conversation has
+ * a digest, and each phase a digest over its conversations, so two runs prove they sent the same
+ * user turns ({@code llm-run.json}'s {@code conversations}). Replies are the server's, recorded by
+ * their token count and digest.
+ *
+ * <p>One builder instance is one workload: its conversations are handed out in index order across
+ * all virtual users, first {@link #warmup(int)} warmup conversations (phase {@code warmup}, their
+ * rows in Gatling's group {@code warmup}), then {@link #conversations(long)} measured ones, whose
+ * first turns wait until every warmup conversation has ended. When the budget is spent, a virtual
+ * user fed again ends without a request; once every workload is spent, the run stops its injection.
+ *
+ * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
+ * ({@code llm.conversations}, {@code llm.warmupConversations}, {@code llm.turns} ({@code 4} or
+ * {@code 2-6}), {@code llm.userTokens}, {@code llm.systemTokens}, {@code llm.systemGroups}, {@code
+ * llm.thinkTimeMs} ({@code 1500} or {@code 1000-3000}), {@code llm.maxContextTokens}, and the
+ * shared {@code llm.seed}, {@code llm.caseId}, {@code llm.tokenizer}); each value is checked when
+ * it is set, so a bad one fails the simulation's construction with a message naming the setting,
+ * the value and what is allowed.
+ */
+public final class ConversationFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
+
+  private final Map<String, String> values;
+  private final String name;
+  private final AtomicReference<ConversationWorkload> workload = new AtomicReference<>();
+
+  ConversationFeederBuilder(Map<String, String> values, String name) {
+    this.values = Map.copyOf(values);
+    this.name = name;
+  }
+
+  private ConversationFeederBuilder with(String key, Object value) {
+    Map<String, String> next = new LinkedHashMap<>(values);
+    next.put(key, String.valueOf(value));
+    ConversationSettings.fromSystemProperties(next);
+    return new ConversationFeederBuilder(next, name);
+  }
+
+  /**
+   * A fixed number of turns per conversation (default 4).
+   *
+   * @param turns at least 1
+   * @return a new builder
+   * @throws IllegalArgumentException if below 1
+   */
+  public ConversationFeederBuilder turns(int turns) {
+    return with("turns", turns);
+  }
+
+  /**
+   * Turns per conversation drawn uniformly from {@code [min, max]}, seeded per conversation.
+   *
+   * @param min at least 1
+   * @param max at least {@code min}
+   * @return a new builder
+   * @throws IllegalArgumentException if out of range
+   */
+  public ConversationFeederBuilder turns(int min, int max) {
+    return with("turns", min + "-" + max);
+  }
+
+  /**
+   * Each new user message's size, in tokens of the tokenizer (default 128).
+   *
+   * @param tokens at least 1
+   * @return a new builder
+   */
+  public ConversationFeederBuilder userTokens(int tokens) {
+    return with("userTokens", tokens);
+  }
+
+  /**
+   * A system prompt first in every conversation, one of {@code groups} seeded texts, shared by the
+   * conversations of its group as a shared-prefix group prefix is (default: none).
+   *
+   * @param tokens the system prompt's size in tokens, at least 1
+   * @param groups the number of system prompts, at least 1
+   * @return a new builder
+   * @throws IllegalArgumentException if out of range
+   */
+  public ConversationFeederBuilder systemPrompt(int tokens, int groups) {
+    if (tokens < 1) {
+      throw new IllegalArgumentException(
+          "conversations().systemPrompt: got " + tokens + " tokens, expected >= 1");
+    }
+    return with("systemTokens", tokens).with("systemGroups", groups);
+  }
+
+  /**
+   * The measured conversations' budget (default 10).
+   *
+   * @param conversations at least 1
+   * @return a new builder
+   */
+  public ConversationFeederBuilder conversations(long conversations) {
+    return with("conversations", conversations);
+  }
+
+  /**
+   * Warmup conversations held before the measured ones, with their own nonces and system prompts
+   * (phase {@code warmup}); left out of the run's figures. Default 0.
+   *
+   * @param conversations at least 0
+   * @return a new builder
+   */
+  public ConversationFeederBuilder warmup(int conversations) {
+    return with("warmupConversations", conversations);
+  }
+
+  /**
+   * A fixed think time between a turn's reply and the next turn (a Gatling pause; default none).
+   *
+   * @param think at least 0, whole milliseconds
+   * @return a new builder
+   */
+  public ConversationFeederBuilder thinkTime(Duration think) {
+    return with("thinkTimeMs", Objects.requireNonNull(think, "think").toMillis());
+  }
+
+  /**
+   * Think times drawn uniformly from {@code [min, max]} milliseconds, seeded per conversation and
+   * turn.
+   *
+   * @param min at least 0
+   * @param max at least {@code min}
+   * @return a new builder
+   */
+  public ConversationFeederBuilder thinkTime(Duration min, Duration max) {
+    return with(
+        "thinkTimeMs",
+        Objects.requireNonNull(min, "min").toMillis()
+            + "-"
+            + Objects.requireNonNull(max, "max").toMillis());
+  }
+
+  /**
+   * The model's context window: a turn whose prompt (estimated from the previous turn's prompt and
+   * reply tokens, the new message and 16 tokens of template) and {@code max_tokens} would exceed it
+   * is not sent, and its conversation ends there (counted in {@code llm-run.json}'s {@code
+   * conversations} as {@code ended_by_context_limit}), rather than drawing a 400 from the server on
+   * every later turn. Default: no limit.
+   *
+   * @param tokens more than the first turn's system prompt and user message
+   * @return a new builder
+   */
+  public ConversationFeederBuilder maxContextTokens(int tokens) {
+    return with("maxContextTokens", tokens);
+  }
+
+  /**
+   * The seed (default 0; shared with {@code prompts()} as {@code llm.seed}).
+   *
+   * @param seed any whole number
+   * @return a new builder
+   */
+  public ConversationFeederBuilder seed(long seed) {
+    return with("seed", seed);
+  }
+
+  /**
+   * The case id (default {@code conv_t{turns}_u{userTokens}}). Two workloads with the same
+   * settings, seed and case id send the same user messages.
+   *
+   * @param caseId any text
+   * @return a new builder
+   */
+  public ConversationFeederBuilder caseId(String caseId) {
+    return with("caseId", Objects.requireNonNull(caseId, "caseId"));
+  }
+
+  /**
+   * The tokenizer that sizes the messages: {@code estimate} (the default) or a local Hugging Face
+   * {@code tokenizer.json} or its folder.
+   *
+   * @param tokenizer {@code estimate} or a path
+   * @return a new builder
+   */
+  public ConversationFeederBuilder tokenizer(String tokenizer) {
+    return with("tokenizer", Objects.requireNonNull(tokenizer, "tokenizer"));
+  }
+
+  /**
+   * The workload's name in the record, the report and the logs (default {@code conversations}).
+   *
+   * @param name not blank
+   * @return a new builder
+   * @throws IllegalArgumentException if blank
+   */
+  public ConversationFeederBuilder name(String name) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException(
+          "conversations().name: got "
+              + (name == null ? "null" : "\"" + name + "\"")
+              + ", expected a name");
+    }
+    return new ConversationFeederBuilder(values, name);
+  }
+
+  /**
+   * The feeder: the workload is made once per builder instance; later calls return feeders over the
+   * same workload.
+   *
+   * @return the feeder
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  @Override
+  public Iterator<Map<String, Object>> get() {
+    return new ConversationFeeder(workload());
+  }
+
+  /** The workload behind this builder, made on first use. */
+  ConversationWorkload workload() {
+    ConversationWorkload w = workload.get();
+    if (w != null) {
+      return w;
+    }
+    synchronized (workload) {
+      if (workload.get() == null) {
+        workload.set(build());
+      }
+      return workload.get();
+    }
+  }
+
+  /** The settings as resolved now: system properties over this builder's values. */
+  ConversationSettings settings() {
+    return ConversationSettings.fromSystemProperties(values);
+  }
+
+  private ConversationWorkload build() {
+    ConversationSettings s = settings();
+    TokenCounter counter;
+    try {
+      counter = TokenCounters.shared(s.tokenizer());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
+    }
+    ConversationSource source =
+        new ConversationSource(
+            counter,
+            s.seed(),
+            s.caseId(),
+            "measured",
+            s.userTokens(),
+            s.systemTokens(),
+            s.systemGroups(),
+            s.minTurns(),
+            s.maxTurns(),
+            s.minThinkMs(),
+            s.maxThinkMs());
+    return new ConversationWorkload(
+        name != null ? name : "conversations",
+        source,
+        s.conversations(),
+        s.warmupConversations(),
+        Shard.current(),
+        s.maxContextTokens(),
+        s.seedAuto());
+  }
+
+  @Override
+  public String toString() {
+    return "conversations()" + values + (name == null ? "" : " named " + name);
+  }
+}

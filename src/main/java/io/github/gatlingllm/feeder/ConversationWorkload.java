@@ -1,0 +1,417 @@
+package io.github.gatlingllm.feeder;
+
+import io.github.gatlingllm.prompt.ConversationSource;
+import io.github.gatlingllm.prompt.PromptSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. The conversations of one workload: {@code warmupBudget} warmup conversations, then
+ * {@code budget} measured ones, handed out in index order across all virtual users (one
+ * conversation per feed), and what the LLM action needs while they run: conversations in flight,
+ * the barrier between the phases (a measured conversation's first turn waits until every warmup
+ * conversation has ended), which group system prompts were sent, and the totals for the run record.
+ *
+ * <p>In a test run on several machines, shard {@code I/N} hands out the conversation indices {@code
+ * I, I + N, ...} of each phase (the budgets are the whole test's).
+ *
+ * <p>Thread-safe.
+ */
+public final class ConversationWorkload {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConversationWorkload.class);
+
+  /** The conversation workloads made in this JVM and not yet closed by a run's end. */
+  private static final List<ConversationWorkload> OPEN = new CopyOnWriteArrayList<>();
+
+  private final String name;
+  private final ConversationSource measured;
+  private final ConversationSource warmup;
+  private final long budget;
+  private final long warmupBudget;
+  private final Shard shard;
+  private final Integer maxContextTokens;
+  private final boolean seedAuto;
+  private final Map<String, Object> doneRecord;
+  private final Set<String> sentSystems = new HashSet<>();
+  private final List<Runnable> parked = new ArrayList<>();
+  private final Map<String, Totals> totals = new LinkedHashMap<>();
+  private long nextWarmup;
+  private long nextMeasured;
+  private long inFlight;
+  private long warmupInFlight;
+  private long doneHandedOut;
+  private final java.util.concurrent.atomic.AtomicLong warmupTurnsSent =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong measuredTurnsSent =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** What the conversations of one phase came to. */
+  private static final class Totals {
+    long ended;
+    long turns;
+    final Map<Conversation.End, Long> ends = new java.util.EnumMap<>(Conversation.End.class);
+    long[] durations = new long[16];
+    int durationCount;
+
+    void add(Conversation c) {
+      ended++;
+      turns += c.turnsSent();
+      ends.merge(c.end(), 1L, Long::sum);
+      long d = c.durationMs();
+      if (d >= 0) {
+        if (durationCount == durations.length) {
+          durations = Arrays.copyOf(durations, durationCount * 2);
+        }
+        durations[durationCount++] = d;
+      }
+    }
+  }
+
+  /**
+   * A workload of which this JVM runs one shard.
+   *
+   * @param name the workload's name, never null
+   * @param measured the measured phase's conversations, never null
+   * @param budget the whole test's measured conversations, at least 1
+   * @param warmupBudget the whole test's warmup conversations, at least 0
+   * @param shard the indices this JVM hands out, never null
+   * @param maxContextTokens the context window a turn must fit, or null for none
+   * @param seedAuto whether the seed came from the clock, for the record
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public ConversationWorkload(
+      String name,
+      ConversationSource measured,
+      long budget,
+      long warmupBudget,
+      Shard shard,
+      Integer maxContextTokens,
+      boolean seedAuto) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.measured = Objects.requireNonNull(measured, "measured");
+    this.shard = Objects.requireNonNull(shard, "shard");
+    if (budget < 1) {
+      throw new IllegalArgumentException("conversations: got " + budget + ", expected >= 1");
+    }
+    if (warmupBudget < 0) {
+      throw new IllegalArgumentException(
+          "warmupConversations: got " + warmupBudget + ", expected >= 0");
+    }
+    this.budget = budget;
+    this.warmupBudget = warmupBudget;
+    this.maxContextTokens = maxContextTokens;
+    this.seedAuto = seedAuto;
+    this.warmup = measured.forPhase("warmup");
+    this.nextWarmup = shard.index();
+    this.nextMeasured = shard.index();
+    Map<String, Object> done = new HashMap<>(4);
+    done.put(ConversationFeeder.DONE, true);
+    done.put(ConversationFeeder.WORKLOAD, this);
+    this.doneRecord = Collections.unmodifiableMap(done);
+    totals.put("warmup", new Totals());
+    totals.put("measured", new Totals());
+    OPEN.add(this);
+  }
+
+  /**
+   * Whether every conversation workload made in this JVM and not yet closed is {@link #spent()}.
+   *
+   * @return true when none has anything more to send or wait for
+   */
+  public static boolean allSpent() {
+    for (ConversationWorkload w : OPEN) {
+      if (!w.spent()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
+  public void close() {
+    OPEN.remove(this);
+  }
+
+  /**
+   * The next record: a warmup conversation, then measured ones, then {@link
+   * ConversationFeeder#DONE} records once both budgets are handed out.
+   *
+   * @return the record, never null
+   */
+  public synchronized Map<String, Object> next() {
+    ConversationSource source;
+    long index;
+    if (nextWarmup < warmupBudget) {
+      source = warmup;
+      index = nextWarmup;
+      nextWarmup += shard.count();
+      warmupInFlight++;
+    } else if (nextMeasured < budget) {
+      source = measured;
+      index = nextMeasured;
+      nextMeasured += shard.count();
+    } else {
+      if (doneHandedOut++ == 0) {
+        LOG.info(
+            "conversations {}: its {} measured conversations are handed out; virtual users that ask"
+                + " for more end without a request",
+            name,
+            shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
+      }
+      return doneRecord;
+    }
+    inFlight++;
+    Map<String, Object> record = new HashMap<>(4);
+    record.put(ConversationFeeder.WORKLOAD, this);
+    record.put(
+        ConversationFeeder.CONVERSATION, new Conversation(this, source, source.script(index)));
+    record.put(ConversationFeeder.DONE, false);
+    return record;
+  }
+
+  /**
+   * Holds a measured conversation's first turn until every warmup conversation has ended.
+   *
+   * @param resume runs once the warmup has ended, or never when this returns false
+   * @return true if the turn must wait for {@code resume}
+   */
+  public synchronized boolean holdUntilWarmedUp(Runnable resume) {
+    if (warmupInFlight == 0 && nextWarmup >= warmupBudget) {
+      return false;
+    }
+    parked.add(resume);
+    return true;
+  }
+
+  /**
+   * A conversation's system prompt is being sent: whether a conversation of the same phase and
+   * group sent it before in this run, marking it as sent.
+   *
+   * @param conversation the conversation, never null
+   * @return true when its system prompt was sent before
+   */
+  public synchronized boolean systemSentBefore(Conversation conversation) {
+    return conversation.group() != null
+        && !sentSystems.add(conversation.phase() + ":" + conversation.group());
+  }
+
+  /** A conversation ended (called once per conversation handed out, by {@link Conversation}). */
+  void ended(Conversation conversation) {
+    List<Runnable> release = List.of();
+    ConversationSource source = "warmup".equals(conversation.phase()) ? warmup : measured;
+    source.ended(conversation.index(), conversation.userDigests());
+    synchronized (this) {
+      totals.get(conversation.phase()).add(conversation);
+      inFlight--;
+      if ("warmup".equals(conversation.phase())) {
+        warmupInFlight--;
+        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
+          release = new ArrayList<>(parked);
+          parked.clear();
+        }
+      }
+    }
+    if (conversation.end() == Conversation.End.CONTEXT_LIMIT) {
+      LOG.debug(
+          "conversations {}: {} {} ended at turn {} of {}: the turn would exceed"
+              + " llm.maxContextTokens={}",
+          name,
+          conversation.phase(),
+          conversation.index(),
+          conversation.nextTurn(),
+          conversation.turns(),
+          maxContextTokens);
+    }
+    release.forEach(Runnable::run);
+  }
+
+  /**
+   * A conversation handed out will never run (its virtual user ended without sending a turn).
+   *
+   * @param conversation the conversation
+   */
+  public void dropped(Conversation conversation) {
+    List<Runnable> release = List.of();
+    synchronized (this) {
+      inFlight--;
+      if ("warmup".equals(conversation.phase())) {
+        warmupInFlight--;
+        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
+          release = new ArrayList<>(parked);
+          parked.clear();
+        }
+      }
+    }
+    release.forEach(Runnable::run);
+  }
+
+  /**
+   * A turn of a conversation is being sent.
+   *
+   * @param conversation the conversation
+   */
+  public void turnSent(Conversation conversation) {
+    ("warmup".equals(conversation.phase()) ? warmupTurnsSent : measuredTurnsSent).incrementAndGet();
+  }
+
+  /**
+   * The turns sent so far in a phase, of every conversation, ended or not.
+   *
+   * @param phase {@code warmup} or {@code measured}
+   * @return the count
+   */
+  public long turnsSent(String phase) {
+    return ("warmup".equals(phase) ? warmupTurnsSent : measuredTurnsSent).get();
+  }
+
+  /**
+   * Whether every conversation is handed out and has ended.
+   *
+   * @return true when the workload has nothing more to send or wait for
+   */
+  public synchronized boolean spent() {
+    return nextWarmup >= warmupBudget && nextMeasured >= budget && inFlight == 0;
+  }
+
+  /**
+   * The workload's name.
+   *
+   * @return never null
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * The measured phase's conversations.
+   *
+   * @return never null
+   */
+  public ConversationSource measured() {
+    return measured;
+  }
+
+  /**
+   * The warmup phase's conversations.
+   *
+   * @return never null
+   */
+  public ConversationSource warmup() {
+    return warmup;
+  }
+
+  /**
+   * The context window a turn must fit.
+   *
+   * @return tokens, or null for none
+   */
+  public Integer maxContextTokens() {
+    return maxContextTokens;
+  }
+
+  /**
+   * The shard this JVM runs.
+   *
+   * @return never null
+   */
+  public Shard shard() {
+    return shard;
+  }
+
+  /**
+   * The workload as {@code llm-run.json} records it, one entry of {@code conversations}: {@code
+   * workload}, {@code generator_version}, {@code seed} ({@code seed_auto} when from the clock),
+   * {@code case_id}, {@code tokenizer}, {@code spec} ({@code turns_min}, {@code turns_max}, {@code
+   * user_tokens}, {@code system_tokens}, {@code system_groups}, {@code think_time_ms_min}, {@code
+   * think_time_ms_max}, {@code max_context_tokens}), {@code budget} ({@code conversations}, {@code
+   * warmup_conversations}), {@code phases.{warmup,measured}}: {@code conversations} (ended), {@code
+   * turns} (sent), {@code digest} (over the ended conversations' digests, null when none), {@code
+   * completed}, {@code ended_by_context_limit}, {@code ended_by_error}, {@code
+   * turns_per_conversation} (mean), {@code duration_ms} ({@code count, mean, p50, p90, max}: first
+   * turn's start to last turn's end), and {@code unfinished} (handed out, not ended when the run
+   * ended).
+   *
+   * @return an ordered map of JSON-ready values
+   */
+  public synchronized Map<String, Object> toRecord() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("workload", name);
+    m.put("generator_version", PromptSource.GENERATOR_VERSION);
+    m.put("seed", measured.seed());
+    if (seedAuto) {
+      m.put("seed_auto", true);
+    }
+    m.put("case_id", measured.caseId());
+    m.put("tokenizer", measured.counter().identity());
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("turns_min", measured.minTurns());
+    spec.put("turns_max", measured.maxTurns());
+    spec.put("user_tokens", measured.userTokens());
+    spec.put("system_tokens", measured.systemTokens());
+    spec.put("system_groups", measured.systemGroups());
+    spec.put("think_time_ms_min", measured.minThinkMs());
+    spec.put("think_time_ms_max", measured.maxThinkMs());
+    spec.put("max_context_tokens", maxContextTokens);
+    m.put("spec", spec);
+    Map<String, Object> budgets = new LinkedHashMap<>();
+    budgets.put("conversations", budget);
+    budgets.put("warmup_conversations", warmupBudget);
+    m.put("budget", budgets);
+    Map<String, Object> phases = new LinkedHashMap<>();
+    phases.put("warmup", phase(totals.get("warmup"), warmup));
+    phases.put("measured", phase(totals.get("measured"), measured));
+    m.put("phases", phases);
+    m.put("unfinished", inFlight);
+    return m;
+  }
+
+  private static Map<String, Object> phase(Totals t, ConversationSource source) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("conversations", t.ended);
+    m.put("turns", t.turns);
+    m.put("digest", source.digest());
+    m.put("completed", t.ends.getOrDefault(Conversation.End.COMPLETED, 0L));
+    m.put("ended_by_context_limit", t.ends.getOrDefault(Conversation.End.CONTEXT_LIMIT, 0L));
+    m.put("ended_by_error", t.ends.getOrDefault(Conversation.End.ERROR, 0L));
+    m.put("turns_per_conversation", t.ended == 0 ? null : round3((double) t.turns / t.ended));
+    Map<String, Object> d = new LinkedHashMap<>();
+    long[] sorted = Arrays.copyOf(t.durations, t.durationCount);
+    Arrays.sort(sorted);
+    d.put("count", sorted.length);
+    if (sorted.length > 0) {
+      d.put("mean", round3(Arrays.stream(sorted).average().orElse(0)));
+      d.put("p50", nearestRank(sorted, 0.50));
+      d.put("p90", nearestRank(sorted, 0.90));
+      d.put("max", sorted[sorted.length - 1]);
+    }
+    m.put("duration_ms", d);
+    return m;
+  }
+
+  /** The nearest-rank percentile of sorted values. */
+  static long nearestRank(long[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  private static double round3(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  @Override
+  public String toString() {
+    return "conversations " + name;
+  }
+}

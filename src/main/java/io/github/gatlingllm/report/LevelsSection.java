@@ -1,0 +1,251 @@
+package io.github.gatlingllm.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The report page's "Levels" part, from {@code llm-run.json}'s {@code levels}, {@code levels_note}
+ * and {@code saturation}: the sweep's saturation point in a sentence, a table with a row per level
+ * (its load, requests, throughput, latency p50 and p99, SLO attainment, cache-hit ratio and, in
+ * open loops, the client's schedule lag and CPU share), then curves: the throughput-latency curve
+ * (TTFT p99 and ITL p99 against output tokens/s, a point per level, as vLLM's and GuideLLM's sweep
+ * plots) and each figure against the level's concurrency or arrival rate. One series per scenario.
+ */
+final class LevelsSection {
+
+  private static final List<String> LATENCIES = List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms");
+
+  private LevelsSection() {}
+
+  /**
+   * The section.
+   *
+   * @param run the run record
+   * @return the HTML, empty when the run has no level
+   */
+  static String render(Map<String, Object> run) {
+    List<Map<?, ?>> levels = new ArrayList<>();
+    if (run.get("levels") instanceof List<?> list) {
+      for (Object o : list) {
+        if (o instanceof Map<?, ?> m) {
+          levels.add(m);
+        }
+      }
+    }
+    if (levels.isEmpty()) {
+      return "";
+    }
+    StringBuilder html = new StringBuilder("<h2 id=\"levels\">Levels</h2>\n");
+    String saturation = RunSummary.saturation(run.get("saturation"));
+    Object saturationLevel = null;
+    if (saturation != null) {
+      saturationLevel = ((Map<?, ?>) run.get("saturation")).get("saturation_level");
+      html.append("<p id=\"saturation\"><strong>The server ")
+          .append(ReportPage.esc(saturation))
+          .append(".</strong></p>\n");
+    }
+    if (run.get("levels_note") != null) {
+      html.append("<p>").append(ReportPage.esc(run.get("levels_note"))).append("</p>\n");
+    }
+    boolean slo = levels.stream().anyMatch(l -> l.get("goodput") instanceof Map<?, ?>);
+    boolean lag = levels.stream().anyMatch(l -> l.get("schedule_lag_ms") instanceof Map<?, ?>);
+    boolean cpu = levels.stream().anyMatch(l -> l.get("client_cpu") instanceof Number);
+    html.append("<table id=\"levels-table\"><tr><th>level</th><th class=\"l\">scenario</th>")
+        .append("<th>load</th><th>duration, s</th><th>requests</th><th class=\"l\">status</th>")
+        .append("<th>requests/s</th><th>input tokens/s</th><th>output tokens/s</th>");
+    for (String metric : LATENCIES) {
+      String name = metric.replace("_ms", "").toUpperCase(java.util.Locale.ROOT);
+      html.append("<th>").append(name).append(" p50, ms</th><th>").append(name);
+      html.append(" p99, ms</th>");
+    }
+    html.append("<th>cache hit ratio</th>")
+        .append(slo ? "<th>SLO attainment</th>" : "")
+        .append(lag ? "<th>schedule lag p99, ms</th>" : "")
+        .append(cpu ? "<th>client CPU</th>" : "")
+        .append("</tr>\n");
+    for (Map<?, ?> l : levels) {
+      boolean saturated = saturationLevel != null && saturationLevel.equals(l.get("index"));
+      html.append(saturated ? "<tr class=\"saturation\" title=\"saturation\">" : "<tr>")
+          .append("<td>")
+          .append(ReportPage.esc(l.get("index")))
+          .append("</td><td class=\"l\">")
+          .append(ReportPage.esc(l.get("scenario")))
+          .append("</td><td>")
+          .append(ReportPage.esc(load(l)))
+          .append(saturated ? " (saturation)" : "")
+          .append("</td><td>")
+          .append(ReportPage.num(l.get("duration_s")))
+          .append("</td><td>")
+          .append(ReportPage.esc(l.get("requests")))
+          .append("</td><td class=\"l\">")
+          .append(ReportPage.esc(ReportPage.statuses(l.get("status"))))
+          .append("</td><td>")
+          .append(ReportPage.num(l.get("requests_per_s")))
+          .append("</td><td>")
+          .append(ReportPage.num(l.get("input_tokens_per_s")))
+          .append("</td><td>")
+          .append(ReportPage.num(l.get("output_tokens_per_s")))
+          .append("</td>");
+      for (String metric : LATENCIES) {
+        Map<?, ?> d = l.get(metric) instanceof Map<?, ?> m ? m : Map.of();
+        html.append("<td>")
+            .append(ReportPage.ms(d.get("p50")))
+            .append("</td><td>")
+            .append(ReportPage.ms(d.get("p99")))
+            .append("</td>");
+      }
+      html.append("<td>").append(ReportPage.num(l.get("cache_hit_ratio"))).append("</td>");
+      if (slo) {
+        Object attainment = l.get("goodput") instanceof Map<?, ?> g ? g.get("attainment") : null;
+        html.append("<td>").append(ReportPage.num(attainment)).append("</td>");
+      }
+      if (lag) {
+        Object p99 = l.get("schedule_lag_ms") instanceof Map<?, ?> s ? s.get("p99") : null;
+        html.append("<td>").append(ReportPage.ms(p99)).append("</td>");
+      }
+      if (cpu) {
+        html.append("<td>").append(ReportPage.num(l.get("client_cpu"))).append("</td>");
+      }
+      html.append("</tr>\n");
+    }
+    html.append("</table>\n<div class=\"charts\">\n");
+    for (Charts.Chart chart : charts(levels)) {
+      html.append(Charts.render(chart));
+    }
+    return html.append("</div>\n").toString();
+  }
+
+  /** {@code 4 users} (closed loop) or {@code 2.5 users/s} (open loop). */
+  static String load(Map<?, ?> level) {
+    if (level.get("rate") instanceof Number r) {
+      return Charts.fmt(r.doubleValue()) + " users/s";
+    }
+    if (level.get("concurrency") instanceof Number c) {
+      return Charts.fmt(c.doubleValue()) + " users";
+    }
+    return "–";
+  }
+
+  private static Double loadValue(Map<?, ?> level) {
+    Object v = level.get("rate") instanceof Number r ? r : level.get("concurrency");
+    return v instanceof Number n ? n.doubleValue() : null;
+  }
+
+  /** The level curves: throughput against latency, then each figure against the load. */
+  static List<Charts.Chart> charts(List<Map<?, ?>> levels) {
+    Set<String> scenarios = new LinkedHashSet<>();
+    boolean open = false;
+    boolean closed = false;
+    for (Map<?, ?> l : levels) {
+      scenarios.add(String.valueOf(l.get("scenario")));
+      open |= l.get("rate") instanceof Number;
+      closed |= !(l.get("rate") instanceof Number);
+    }
+    String loadLabel =
+        open && closed ? "concurrency (users) or rate (users/s)" : open ? "users/s" : "users";
+    List<Charts.Chart> charts = new ArrayList<>();
+    charts.add(
+        curve(
+            "levels-throughput-latency",
+            "Throughput-latency curve (a point per level)",
+            "output tokens/s",
+            "TTFT p99, ms",
+            "ITL p99, ms",
+            levels,
+            scenarios,
+            l -> number(l.get("output_tokens_per_s")),
+            List.of(
+                new Stat("TTFT p99", l -> stat(l, "ttft_ms", "p99"), false, false),
+                new Stat("ITL p99", l -> stat(l, "itl_ms", "p99"), true, true))));
+    charts.add(
+        curve(
+            "levels-output-tokens",
+            "Output tokens/s by level",
+            loadLabel,
+            "output tokens/s",
+            null,
+            levels,
+            scenarios,
+            LevelsSection::loadValue,
+            List.of(new Stat("", l -> number(l.get("output_tokens_per_s")), false, false))));
+    for (String metric : LATENCIES) {
+      String name = metric.replace("_ms", "").toUpperCase(java.util.Locale.ROOT);
+      charts.add(
+          curve(
+              "levels-" + metric.replace("_ms", ""),
+              name + " by level",
+              loadLabel,
+              name + ", ms",
+              null,
+              levels,
+              scenarios,
+              LevelsSection::loadValue,
+              List.of(
+                  new Stat("p50", l -> stat(l, metric, "p50"), false, false),
+                  new Stat("p99", l -> stat(l, metric, "p99"), false, true))));
+    }
+    return charts;
+  }
+
+  /** A statistic drawn per scenario. */
+  private record Stat(
+      String name, Function<Map<?, ?>, Double> value, boolean rightAxis, boolean dashed) {}
+
+  /**
+   * Points (x, y) of every scenario on one x axis: the levels sorted by x, each series null where
+   * another scenario's level lies.
+   */
+  private static Charts.Chart curve(
+      String id,
+      String title,
+      String xLabel,
+      String yLabel,
+      String y2Label,
+      List<Map<?, ?>> levels,
+      Set<String> scenarios,
+      Function<Map<?, ?>, Double> x,
+      List<Stat> stats) {
+    List<Map<?, ?>> points = new ArrayList<>();
+    for (Map<?, ?> l : levels) {
+      if (x.apply(l) != null) {
+        points.add(l);
+      }
+    }
+    points.sort(Comparator.comparingDouble(l -> x.apply(l)));
+    List<Double> xs = new ArrayList<>();
+    for (Map<?, ?> l : points) {
+      xs.add(x.apply(l));
+    }
+    List<Charts.Series> series = new ArrayList<>();
+    int k = 0;
+    for (String scenario : scenarios) {
+      String color = Charts.color(k++);
+      for (Stat stat : stats) {
+        List<Double> ys = new ArrayList<>();
+        for (Map<?, ?> l : points) {
+          ys.add(scenario.equals(String.valueOf(l.get("scenario"))) ? stat.value().apply(l) : null);
+        }
+        String label =
+            scenarios.size() == 1 && !stat.name().isEmpty()
+                ? stat.name()
+                : (scenario + " " + stat.name()).strip();
+        series.add(new Charts.Series(label, color, ys, stat.rightAxis(), stat.dashed()));
+      }
+    }
+    return new Charts.Chart(
+        id, title, Charts.Kind.XY, xLabel, yLabel, y2Label, null, xs, null, series, null);
+  }
+
+  private static Double stat(Map<?, ?> level, String metric, String stat) {
+    return level.get(metric) instanceof Map<?, ?> d ? number(d.get(stat)) : null;
+  }
+
+  private static Double number(Object v) {
+    return v instanceof Number n ? n.doubleValue() : null;
+  }
+}

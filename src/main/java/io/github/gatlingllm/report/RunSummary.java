@@ -1,0 +1,347 @@
+package io.github.gatlingllm.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The answer of a run in a few figures, as vLLM's benchmark summary gives it: duration, requests by
+ * status, request, input, output and total token throughput, mean input and output tokens a
+ * request, peak concurrency, TTFT/ITL/TPOT/E2E p50 and p99, the cache and SLO verdicts, the
+ * saturation point of a sweep, and the warnings that say a figure is not to be trusted (client lag,
+ * warm start, an interrupted run). Read from a run record ({@code llm-run.json}'s content) alone;
+ * the report page's first screen and the console's last lines are made from it.
+ *
+ * <p>Definitions: the duration is the measured requests' window ({@code metrics.overall}: first
+ * start to last end); requests/s, input and output tokens/s are successful requests and their
+ * prompt and completion tokens per second of that window (vLLM's {@code request_throughput}, {@code
+ * input_throughput}... here input tokens count successful requests only, as output tokens do);
+ * total = input + output; the means are per successful request.
+ */
+public final class RunSummary {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunSummary.class);
+
+  /**
+   * One figure: its name and its value as text.
+   *
+   * @param name what it is, e.g. {@code output tokens/s}
+   * @param value the value with its unit, e.g. {@code 662.4}
+   */
+  record Figure(String name, String value) {}
+
+  private final List<Figure> figures;
+  private final List<String> warnings;
+  private final String cacheVerdict;
+  private final String sloVerdict;
+  private final Boolean sloPassed;
+  private final String saturation;
+
+  private RunSummary(
+      List<Figure> figures,
+      List<String> warnings,
+      String cacheVerdict,
+      String sloVerdict,
+      Boolean sloPassed,
+      String saturation) {
+    this.figures = figures;
+    this.warnings = warnings;
+    this.cacheVerdict = cacheVerdict;
+    this.sloVerdict = sloVerdict;
+    this.sloPassed = sloPassed;
+    this.saturation = saturation;
+  }
+
+  /**
+   * Reads the summary from a run record.
+   *
+   * @param run the run record, never null; any part may be missing (its figures are then {@code –})
+   * @return the summary
+   */
+  static RunSummary of(Map<String, Object> run) {
+    Map<?, ?> overall = map(map(run.get("metrics")).get("overall"));
+    Map<?, ?> load = map(run.get("load"));
+    List<Figure> f = new ArrayList<>();
+    Double start = number(overall.get("window_start_ms"));
+    Double end = number(overall.get("window_end_ms"));
+    Double durationS = start != null && end != null ? (end - start) / 1000.0 : null;
+    f.add(new Figure("duration", durationS == null ? "–" : Charts.fmt(durationS) + " s"));
+    Map<?, ?> status = map(overall.get("status"));
+    Double requests = number(overall.get("requests"));
+    f.add(
+        new Figure(
+            "requests",
+            (requests == null ? "–" : Charts.fmt(requests))
+                + (status.isEmpty() ? "" : " (" + ReportPage.statuses(status) + ")")));
+    Double ok = number(status.get("ok"));
+    Double prompt = number(overall.get("prompt_tokens"));
+    Double completion = number(overall.get("completion_tokens"));
+    boolean window = durationS != null && durationS > 0;
+    Double inputPerS = window && prompt != null ? prompt / durationS : null;
+    Double outputPerS = number(overall.get("output_tokens_per_s"));
+    f.add(new Figure("requests/s", num(number(overall.get("requests_per_s")))));
+    f.add(new Figure("input tokens/s", num(inputPerS)));
+    f.add(new Figure("output tokens/s", num(outputPerS)));
+    f.add(
+        new Figure(
+            "total tokens/s",
+            num(inputPerS != null && outputPerS != null ? inputPerS + outputPerS : null)));
+    boolean anyOk = ok != null && ok > 0;
+    f.add(
+        new Figure(
+            "mean input tokens a request", num(anyOk && prompt != null ? prompt / ok : null)));
+    f.add(
+        new Figure(
+            "mean output tokens a request",
+            num(anyOk && completion != null ? completion / ok : null)));
+    Object peak = load.containsKey("peak_concurrency") ? load.get("peak_concurrency") : null;
+    if (peak == null) {
+      peak = load.get("concurrency");
+    }
+    f.add(new Figure("peak concurrency", num(number(peak))));
+    for (String metric : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
+      Map<?, ?> d = map(overall.get(metric));
+      f.add(
+          new Figure(
+              metric.replace("_ms", "").toUpperCase(Locale.ROOT) + " p50 / p99, ms",
+              ms(d.get("p50")) + " / " + ms(d.get("p99"))));
+    }
+
+    // Open loops (issue 13's client record): how late the client sent, how busy it was.
+    Map<?, ?> client = map(run.get("client"));
+    if (client.get("schedule_lag_ms") instanceof Map<?, ?> lag) {
+      f.add(
+          new Figure(
+              "client schedule lag p50 / p99, ms",
+              ms(lag.get("p50")) + " / " + ms(lag.get("p99"))));
+    }
+    if (client.get("cpu_share") instanceof Map<?, ?> cpu && cpu.get("max") != null) {
+      f.add(new Figure("client CPU share, most", num(number(cpu.get("max")))));
+    }
+
+    List<String> warnings = new ArrayList<>();
+    if (Boolean.TRUE.equals(run.get("interrupted"))) {
+      warnings.add("the run was interrupted: the figures cover the requests that finished");
+    }
+    Map<?, ?> cache = map(run.get("cache"));
+    if (Boolean.TRUE.equals(cache.get("warm_start"))) {
+      warnings.add("warm start: " + cache.get("warm_start_message"));
+    }
+    if (client.get("warnings") instanceof List<?> list) {
+      for (Object w : list) {
+        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
+        warnings.add("client: " + text);
+      }
+    }
+
+    String cacheVerdict = null;
+    if (cache.get("verdict") != null
+        && cache.get("workloads") instanceof List<?> series
+        && !series.isEmpty()) {
+      cacheVerdict =
+          cache.get("verdict")
+              + " (observed hit ratio "
+              + num(number(cache.get("observed_hit_ratio")))
+              + ", planned "
+              + num(number(cache.get("planned_hit_ratio")))
+              + ")";
+    }
+    String sloVerdict = null;
+    Boolean sloPassed = null;
+    if (overall.get("goodput") instanceof Map<?, ?> goodput) {
+      Double attainment = number(goodput.get("attainment"));
+      Double ratio = number(map(run.get("assertions")).get("goodput_ratio"));
+      StringBuilder text =
+          new StringBuilder()
+              .append(goodput.get("met"))
+              .append(" of ")
+              .append(goodput.get("offered"))
+              .append(" requests met the SLO (attainment ")
+              .append(num(attainment))
+              .append(')');
+      if (ratio != null && attainment != null) {
+        sloPassed = attainment >= ratio;
+        text.append(sloPassed ? ": at least " : ": below ").append(Charts.fmt(ratio));
+      }
+      sloVerdict = text.toString();
+    }
+    return new RunSummary(
+        List.copyOf(f),
+        List.copyOf(warnings),
+        cacheVerdict,
+        sloVerdict,
+        sloPassed,
+        saturation(run.get("saturation")));
+  }
+
+  /** The saturation block in a sentence, or null when there is none. */
+  static String saturation(Object value) {
+    if (!(value instanceof Map<?, ?> s)) {
+      return null;
+    }
+    boolean rate = "rate".equals(s.get("metric"));
+    String what = rate ? "rate" : "concurrency";
+    Object at = s.get(rate ? "saturation_rate" : "saturation_concurrency");
+    StringBuilder text = new StringBuilder("saturates at ").append(what).append(' ');
+    text.append(num(number(at))).append(rate ? " users/s" : "");
+    text.append(" (level ").append(s.get("saturation_level")).append("): ");
+    text.append(num(number(s.get("max_output_tokens_per_s")))).append(" output tokens/s at most");
+    if (s.containsKey("slo_load")) {
+      Double slo = number(s.get("slo_load"));
+      text.append(
+          slo == null
+              ? "; no level met the SLO"
+              : "; the SLO holds up to " + what + " " + num(slo) + (rate ? " users/s" : ""));
+    }
+    if (Boolean.TRUE.equals(s.get("stopped_early"))) {
+      text.append("; stopped early: ").append(s.get("stop_reason"));
+    }
+    return text.toString();
+  }
+
+  /** The figures, in the order shown. */
+  List<Figure> figures() {
+    return figures;
+  }
+
+  /** Warnings that qualify the figures (client lag, warm start, interrupted run). */
+  List<String> warnings() {
+    return warnings;
+  }
+
+  /** The cache verdict with its ratios, or null when no request had a cache plan. */
+  String cacheVerdict() {
+    return cacheVerdict;
+  }
+
+  /** The SLO verdict, or null when no SLO was set. */
+  String sloVerdict() {
+    return sloVerdict;
+  }
+
+  /** Whether the SLO attainment met its assertion, or null when there is none. */
+  Boolean sloPassed() {
+    return sloPassed;
+  }
+
+  /** The saturation point of a sweep in a sentence, or null. */
+  String saturation() {
+    return saturation;
+  }
+
+  /**
+   * The summary in a few lines for the console.
+   *
+   * @return the lines, each without a line break
+   */
+  List<String> lines() {
+    List<String> lines = new ArrayList<>();
+    String requests = value("requests");
+    int statuses = requests.indexOf(" (");
+    requests =
+        statuses < 0
+            ? requests + " requests"
+            : requests.substring(0, statuses) + " requests" + requests.substring(statuses);
+    lines.add(
+        "LLM summary: "
+            + requests
+            + " in "
+            + value("duration")
+            + ", peak concurrency "
+            + value("peak concurrency"));
+    lines.add(
+        "  throughput: "
+            + value("requests/s")
+            + " requests/s; tokens/s input "
+            + value("input tokens/s")
+            + ", output "
+            + value("output tokens/s")
+            + ", total "
+            + value("total tokens/s")
+            + "; a request "
+            + value("mean input tokens a request")
+            + " input, "
+            + value("mean output tokens a request")
+            + " output tokens (mean)");
+    StringBuilder latency = new StringBuilder("  latency p50 / p99, ms:");
+    for (Figure f : figures) {
+      if (f.name().endsWith(" p50 / p99, ms")) {
+        latency
+            .append(latency.charAt(latency.length() - 1) == ':' ? " " : ", ")
+            .append(f.name(), 0, f.name().indexOf(' '))
+            .append(' ')
+            .append(f.value());
+      }
+    }
+    lines.add(latency.toString());
+    if (cacheVerdict != null || sloVerdict != null) {
+      lines.add(
+          "  "
+              + (cacheVerdict == null ? "" : "cache " + cacheVerdict)
+              + (cacheVerdict != null && sloVerdict != null ? "; " : "")
+              + (sloVerdict == null ? "" : "SLO: " + sloVerdict));
+    }
+    if (saturation != null) {
+      lines.add("  " + saturation);
+    }
+    StringBuilder client = new StringBuilder();
+    for (Figure f : figures) {
+      if (f.name().startsWith("client ")) {
+        client.append(client.length() == 0 ? "  client: " : "; ");
+        client.append(f.name().substring("client ".length())).append(' ').append(f.value());
+      }
+    }
+    if (client.length() > 0) {
+      lines.add(client.toString());
+    }
+    return lines;
+  }
+
+  /**
+   * Logs the summary of a run record in a few lines at INFO (the warnings at WARN), the console's
+   * last word on a run, e.g. {@code LLM summary: 200 requests (ok 200) in 10.4 s, peak concurrency
+   * 8}, then throughput, latency p50 / p99, the cache and SLO verdicts and the saturation point.
+   *
+   * @param run the run record ({@code llm-run.json}'s content), or null (nothing is logged)
+   */
+  public static void log(Map<String, Object> run) {
+    if (run == null) {
+      return;
+    }
+    RunSummary s = of(run);
+    for (String line : s.lines()) {
+      LOG.info("{}", line);
+    }
+    for (String w : s.warnings()) {
+      LOG.warn("  warning: {}", w);
+    }
+  }
+
+  private String value(String name) {
+    for (Figure f : figures) {
+      if (f.name().equals(name)) {
+        return f.value();
+      }
+    }
+    return "–";
+  }
+
+  private static Map<?, ?> map(Object value) {
+    return value instanceof Map<?, ?> m ? m : Map.of();
+  }
+
+  private static Double number(Object value) {
+    return value instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
+  }
+
+  private static String num(Double value) {
+    return value == null ? "–" : Charts.fmt(value);
+  }
+
+  private static String ms(Object value) {
+    return value instanceof Number n ? Decimals.ms(n.doubleValue()) : "–";
+  }
+}

@@ -1,0 +1,117 @@
+package io.github.gatlingllm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** {@link ConversationSettings} and the checks of {@link ConversationFeederBuilder}. */
+class ConversationSettingsTest {
+
+  private static ConversationSettings settings(Map<String, String> values, String... properties) {
+    Properties p = new Properties();
+    for (int i = 0; i < properties.length; i += 2) {
+      p.setProperty("llm." + properties[i], properties[i + 1]);
+    }
+    return ConversationSettings.from(p, values);
+  }
+
+  private static String rejected(Executable call) {
+    return assertThrows(IllegalArgumentException.class, call).getMessage();
+  }
+
+  @Test
+  void defaults() {
+    assertEquals(
+        new ConversationSettings(
+            10, 0, 4, 4, 128, 0, 1, 0, 0, null, "conv_t4_u128", 0, false, "estimate"),
+        settings(Map.of()));
+  }
+
+  @Test
+  void rangesAndPropertiesOverValues() {
+    ConversationSettings s =
+        settings(
+            Map.of("turns", "3", "userTokens", "64", "thinkTimeMs", "1000-3000"),
+            "turns",
+            "2-6",
+            "systemTokens",
+            "512",
+            "systemGroups",
+            "4",
+            "maxContextTokens",
+            "4096",
+            "seed",
+            "42");
+    assertEquals(
+        new ConversationSettings(
+            10, 0, 2, 6, 64, 512, 4, 1000, 3000, 4096, "conv_t2-6_u64", 42, false, "estimate"),
+        s);
+  }
+
+  @Test
+  void badValuesNameTheSettingTheValueAndWhatIsAllowed() {
+    assertEquals(
+        "llm.turns: got \"abc\", expected a whole number of turns >= 1, or MIN-MAX (2-6)",
+        rejected(() -> settings(Map.of(), "turns", "abc")));
+    assertEquals(
+        "llm.turns: got \"6-2\", expected a whole number of turns >= 1, or MIN-MAX (2-6)",
+        rejected(() -> settings(Map.of("turns", "6-2"))));
+    assertEquals(
+        "llm.thinkTimeMs: got \"-5\", expected milliseconds >= 0, or MIN-MAX milliseconds"
+            + " (1000-3000) drawn uniformly",
+        rejected(() -> settings(Map.of("thinkTimeMs", "-5"))));
+    assertEquals(
+        "llm.conversations: got \"0\", expected a whole number >= 1",
+        rejected(() -> settings(Map.of(), "conversations", "0")));
+    assertEquals(
+        "llm.maxContextTokens: got 600, expected more than the first turn's system prompt and"
+            + " user message (512 + 128 tokens), or no conversation gets past its first turn",
+        rejected(() -> settings(Map.of("systemTokens", "512", "maxContextTokens", "600"))));
+  }
+
+  @Test
+  void theBuilderChecksEachValueWhenSet() {
+    ConversationFeederBuilder b = LlmDsl.conversations();
+    assertEquals(
+        "llm.turns: got \"0\", expected a whole number of turns >= 1, or MIN-MAX (2-6)",
+        rejected(() -> b.turns(0)));
+    assertEquals(
+        "llm.turns: got \"5-3\", expected a whole number of turns >= 1, or MIN-MAX (2-6)",
+        rejected(() -> b.turns(5, 3)));
+    assertEquals(
+        "llm.userTokens: got \"0\", expected a whole number >= 1", rejected(() -> b.userTokens(0)));
+    assertEquals(
+        "conversations().systemPrompt: got 0 tokens, expected >= 1",
+        rejected(() -> b.systemPrompt(0, 2)));
+    assertEquals(
+        "llm.systemGroups: got \"0\", expected a whole number >= 1",
+        rejected(() -> b.systemPrompt(64, 0)));
+    assertEquals(
+        "llm.thinkTimeMs: got \"500-100\", expected milliseconds >= 0, or MIN-MAX milliseconds"
+            + " (1000-3000) drawn uniformly",
+        rejected(() -> b.thinkTime(Duration.ofMillis(500), Duration.ofMillis(100))));
+    assertEquals("conversations().name: got \" \", expected a name", rejected(() -> b.name(" ")));
+    assertEquals(
+        "conversation(llm(\"chat\")...): a conversation sends its own messages (the fed"
+            + " conversation's turns); remove .prompt(...) from this request",
+        rejected(() -> LlmDsl.conversation(LlmDsl.llm("chat").chatCompletion().prompt("hi"))));
+    assertEquals(
+        new ConversationSettings(
+            12, 2, 2, 5, 96, 256, 3, 100, 400, 8192, "mine", 9, false, "estimate"),
+        b.turns(2, 5)
+            .userTokens(96)
+            .systemPrompt(256, 3)
+            .thinkTime(Duration.ofMillis(100), Duration.ofMillis(400))
+            .conversations(12)
+            .warmup(2)
+            .maxContextTokens(8192)
+            .seed(9)
+            .caseId("mine")
+            .settings());
+  }
+}

@@ -1,0 +1,130 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ErrorsSectionTest {
+
+  private static RequestRecord failed(String name, RequestStatus status, String error) {
+    return new RequestRecord(
+        name,
+        "measured",
+        0L,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        null,
+        false,
+        null,
+        null,
+        false,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        status,
+        error,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  private static RequestRecord ok() {
+    return new RequestRecord(
+        "chat",
+        "measured",
+        0L,
+        null,
+        null,
+        null,
+        null,
+        null,
+        0,
+        10,
+        true,
+        null,
+        2,
+        true,
+        1.0,
+        1.0,
+        null,
+        1.0,
+        2.0,
+        null,
+        "stop",
+        200,
+        RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  @Test
+  void failuresAreCountedByMessageTheMostFrequentFirst() {
+    List<RequestRecord> rs =
+        List.of(
+            ok(),
+            failed("chat", RequestStatus.HTTP_ERROR, "HTTP 500: boom"),
+            failed("rag", RequestStatus.REJECTED, "HTTP 503: overloaded"),
+            failed("chat", RequestStatus.REJECTED, "HTTP 503: overloaded"),
+            failed("chat", RequestStatus.TIMEOUT, null));
+    assertEquals(
+        List.of(
+            new ErrorsSection.Row("HTTP 503: overloaded", "rejected", 2, List.of("chat", "rag")),
+            new ErrorsSection.Row("HTTP 500: boom", "http_error", 1, List.of("chat")),
+            new ErrorsSection.Row("timeout", "timeout", 1, List.of("chat"))),
+        ErrorsSection.rows(rs));
+  }
+
+  @Test
+  void theTableSaysHowManyFailedAndEscapes() {
+    String html =
+        ErrorsSection.render(
+            List.of(failed("chat", RequestStatus.STREAM_ERROR, "bad <data>")), "requests");
+    assertTrue(html.contains("<p>1 failed requests, by error message.</p>"), html);
+    assertTrue(
+        html.contains(
+            "<tr><td>1</td><td class=\"l\">stream_error</td><td class=\"l\">bad &lt;data&gt;</td>"
+                + "<td class=\"l\">chat</td></tr>"),
+        html);
+  }
+
+  @Test
+  void noFailureSaysSo() {
+    assertEquals(
+        "<h2 id=\"errors\">Errors</h2>\n<p>No request failed (requests outside warmup).</p>\n",
+        ErrorsSection.render(List.of(ok()), "requests outside warmup"));
+  }
+
+  @Test
+  void beyondFiftyMessagesTheRestIsOneLine() {
+    List<RequestRecord> rs = new ArrayList<>();
+    for (int i = 0; i < 53; i++) {
+      rs.add(failed("chat", RequestStatus.HTTP_ERROR, "HTTP 500: error " + (100 + i)));
+    }
+    String html = ErrorsSection.render(rs, "requests");
+    assertTrue(html.contains("error 149</td>"), html);
+    assertTrue(!html.contains("error 150</td>"), html);
+    assertTrue(
+        html.contains("<tr><td>3</td><td class=\"l\" colspan=\"3\">3 other messages</td></tr>"),
+        html);
+  }
+}

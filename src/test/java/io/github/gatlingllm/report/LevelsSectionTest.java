@@ -1,0 +1,102 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LevelsSectionTest {
+
+  private static Map<String, Object> level(
+      int index, String scenario, String loadKey, double load, double outputPerS, double ttftP99) {
+    Map<String, Object> l = new LinkedHashMap<>();
+    l.put("index", index);
+    l.put("scenario", scenario);
+    l.put("kind", "rate".equals(loadKey) ? "open" : "closed");
+    l.put(loadKey, load);
+    l.put("duration_s", 30.0);
+    l.put("requests", 100L);
+    l.put("status", Map.of("ok", 100L));
+    l.put("output_tokens_per_s", outputPerS);
+    l.put("ttft_ms", Map.of("p50", ttftP99 / 2, "p99", ttftP99));
+    l.put("itl_ms", Map.of("p50", 10.0, "p99", 20.0 + index));
+    return l;
+  }
+
+  @Test
+  void noLevelNoSection() {
+    assertEquals("", LevelsSection.render(Map.of()));
+    assertEquals("", LevelsSection.render(Map.of("levels", List.of())));
+  }
+
+  @Test
+  void theTableMarksTheSaturationLevelAndSaysWhatWasLeftOut() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "levels",
+        List.of(
+            level(0, "chat", "concurrency", 1, 100, 50),
+            level(1, "chat", "concurrency", 2, 190, 60)));
+    run.put("levels_note", "4 requests started during ramps are left out.");
+    run.put(
+        "saturation",
+        Map.of(
+            "metric",
+            "concurrency",
+            "saturation_level",
+            1,
+            "saturation_concurrency",
+            2,
+            "max_output_tokens_per_s",
+            190.0,
+            "stopped_early",
+            false));
+    String html = LevelsSection.render(run);
+    assertTrue(
+        html.contains(
+            "<p id=\"saturation\"><strong>The server saturates at concurrency 2 (level 1): 190"
+                + " output tokens/s at most.</strong></p>"),
+        html);
+    assertTrue(html.contains("<p>4 requests started during ramps are left out.</p>"), html);
+    assertTrue(
+        html.contains(
+            "<tr class=\"saturation\" title=\"saturation\"><td>1</td><td class=\"l\">chat</td>"
+                + "<td>2 users (saturation)</td><td>30</td><td>100</td><td class=\"l\">ok 100</td>"),
+        html);
+    assertTrue(!html.contains("schedule lag"), "no lag column without lag figures");
+  }
+
+  @Test
+  void theThroughputLatencyCurveIsSortedByThroughputWithAPointPerLevelPerScenario() {
+    List<Map<?, ?>> levels =
+        List.of(
+            level(0, "chat", "rate", 1, 100, 50),
+            level(1, "chat", "rate", 2, 190, 60),
+            level(2, "rag", "rate", 1, 150, 70));
+    List<Charts.Chart> charts = LevelsSection.charts(levels);
+    assertEquals(
+        List.of(
+            "levels-throughput-latency",
+            "levels-output-tokens",
+            "levels-ttft",
+            "levels-itl",
+            "levels-tpot",
+            "levels-e2e"),
+        charts.stream().map(Charts.Chart::id).toList());
+    Charts.Chart curve = charts.get(0);
+    assertEquals(List.of(100.0, 150.0, 190.0), curve.x());
+    assertEquals("chat TTFT p99", curve.series().get(0).label());
+    assertEquals(Arrays.asList(50.0, null, 60.0), curve.series().get(0).y());
+    assertEquals("chat ITL p99", curve.series().get(1).label());
+    assertTrue(curve.series().get(1).rightAxis());
+    assertEquals(Arrays.asList(null, 22.0, null), curve.series().get(3).y());
+    Charts.Chart ttft = charts.get(2);
+    assertEquals("users/s", ttft.xLabel());
+    assertEquals(List.of(1.0, 1.0, 2.0), ttft.x());
+    assertEquals(Arrays.asList(50.0, null, 60.0), ttft.series().get(1).y());
+  }
+}

@@ -1,0 +1,169 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunSummaryTest {
+
+  private static Map<String, Object> run() {
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("ok", 8L);
+    status.put("http_error", 0L);
+    status.put("timeout", 2L);
+    Map<String, Object> overall = new LinkedHashMap<>();
+    overall.put("requests", 10L);
+    overall.put("status", status);
+    overall.put("prompt_tokens", 2048L);
+    overall.put("completion_tokens", 256L);
+    overall.put("window_start_ms", 1_000_000L);
+    overall.put("window_end_ms", 1_016_000L);
+    overall.put("requests_per_s", 0.5);
+    overall.put("output_tokens_per_s", 16.0);
+    overall.put("ttft_ms", Map.of("p50", 12.5, "p99", 40.125));
+    overall.put("itl_ms", Map.of("p50", 2.0, "p99", 5.5));
+    overall.put("tpot_ms", Map.of("p50", 2.25, "p99", 4.0));
+    overall.put("e2e_ms", Map.of("p50", 80.0, "p99", 120.5));
+    Map<String, Object> goodput = new LinkedHashMap<>();
+    goodput.put("offered", 10L);
+    goodput.put("met", 7L);
+    goodput.put("attainment", 0.7);
+    overall.put("goodput", goodput);
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("load", Map.of("concurrency", 3, "peak_concurrency", 4));
+    run.put("metrics", Map.of("overall", overall));
+    run.put("assertions", Map.of("goodput_ratio", 0.9));
+    return run;
+  }
+
+  @Test
+  void figuresAreReadFromTheOverallMetrics() {
+    assertEquals(
+        List.of(
+            new RunSummary.Figure("duration", "16 s"),
+            new RunSummary.Figure("requests", "10 (ok 8, timeout 2)"),
+            new RunSummary.Figure("requests/s", "0.5"),
+            new RunSummary.Figure("input tokens/s", "128"),
+            new RunSummary.Figure("output tokens/s", "16"),
+            new RunSummary.Figure("total tokens/s", "144"),
+            new RunSummary.Figure("mean input tokens a request", "256"),
+            new RunSummary.Figure("mean output tokens a request", "32"),
+            new RunSummary.Figure("peak concurrency", "4"),
+            new RunSummary.Figure("TTFT p50 / p99, ms", "12.5 / 40.125"),
+            new RunSummary.Figure("ITL p50 / p99, ms", "2 / 5.5"),
+            new RunSummary.Figure("TPOT p50 / p99, ms", "2.25 / 4"),
+            new RunSummary.Figure("E2E p50 / p99, ms", "80 / 120.5")),
+        RunSummary.of(run()).figures());
+  }
+
+  @Test
+  void theConsoleGetsTheSameFiguresInAFewLines() {
+    Map<String, Object> run = run();
+    run.put(
+        "cache",
+        Map.of(
+            "verdict",
+            "below plan",
+            "observed_hit_ratio",
+            0.1,
+            "planned_hit_ratio",
+            0.5,
+            "workloads",
+            List.of(Map.of())));
+    assertEquals(
+        List.of(
+            "LLM summary: 10 requests (ok 8, timeout 2) in 16 s, peak concurrency 4",
+            "  throughput: 0.5 requests/s; tokens/s input 128, output 16, total 144; a request 256"
+                + " input, 32 output tokens (mean)",
+            "  latency p50 / p99, ms: TTFT 12.5 / 40.125, ITL 2 / 5.5, TPOT 2.25 / 4, E2E 80 /"
+                + " 120.5",
+            "  cache below plan (observed hit ratio 0.1, planned 0.5); SLO: 7 of 10 requests met"
+                + " the SLO (attainment 0.7): below 0.9"),
+        RunSummary.of(run).lines());
+  }
+
+  @Test
+  void peakConcurrencyFallsBackToTheOlderField() {
+    Map<String, Object> run = run();
+    run.put("load", Map.of("concurrency", 3));
+    assertEquals(
+        new RunSummary.Figure("peak concurrency", "3"), RunSummary.of(run).figures().get(8));
+  }
+
+  @Test
+  void anEmptyRecordHasNoFigureButDoesNotFail() {
+    RunSummary s = RunSummary.of(Map.of());
+    assertEquals(new RunSummary.Figure("duration", "–"), s.figures().get(0));
+    assertEquals(new RunSummary.Figure("TTFT p50 / p99, ms", "– / –"), s.figures().get(9));
+    assertNull(s.cacheVerdict());
+    assertNull(s.sloVerdict());
+    assertEquals(List.of(), s.warnings());
+  }
+
+  @Test
+  void warningsComeFromTheClientTheCacheAndAnInterruption() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("cache", Map.of("warm_start", true, "warm_start_message", "12 prompts were cached"));
+    run.put(
+        "client",
+        Map.of(
+            "warnings",
+            List.of("lag p99 42 ms at level 2", Map.of("message", "CPU 95% at level 3"))));
+    assertEquals(
+        List.of(
+            "the run was interrupted: the figures cover the requests that finished",
+            "warm start: 12 prompts were cached",
+            "client: lag p99 42 ms at level 2",
+            "client: CPU 95% at level 3"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void anOpenLoopsClientLagAndCpuAreFigures() {
+    Map<String, Object> run = run();
+    run.put(
+        "client",
+        Map.of(
+            "schedule_lag_ms",
+            Map.of("count", 100L, "p50", 0.25, "p99", 12.5),
+            "cpu_share",
+            Map.of("p50", 0.4, "max", 0.93)));
+    List<RunSummary.Figure> figures = RunSummary.of(run).figures();
+    assertEquals(
+        List.of(
+            new RunSummary.Figure("client schedule lag p50 / p99, ms", "0.25 / 12.5"),
+            new RunSummary.Figure("client CPU share, most", "0.93")),
+        figures.subList(13, 15));
+    assertEquals(
+        "  client: schedule lag p50 / p99, ms 0.25 / 12.5; CPU share, most 0.93",
+        RunSummary.of(run).lines().get(4));
+  }
+
+  @Test
+  void saturationIsOneSentence() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("metric", "rate");
+    s.put("saturation_level", 3);
+    s.put("saturation_rate", 2.5);
+    s.put("max_output_tokens_per_s", 812.25);
+    s.put("stopped_early", true);
+    s.put("stop_reason", "TTFT grew while throughput stayed flat");
+    s.put("slo_load", 1.75);
+    assertEquals(
+        "saturates at rate 2.5 users/s (level 3): 812.3 output tokens/s at most; the SLO holds up"
+            + " to rate 1.75 users/s; stopped early: TTFT grew while throughput stayed flat",
+        RunSummary.saturation(s));
+    s.put("metric", "concurrency");
+    s.put("saturation_concurrency", 8);
+    s.put("slo_load", null);
+    s.put("stopped_early", false);
+    assertEquals(
+        "saturates at concurrency 8 (level 3): 812.3 output tokens/s at most; no level met the SLO",
+        RunSummary.saturation(s));
+  }
+}
