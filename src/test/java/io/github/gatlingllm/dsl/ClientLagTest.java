@@ -69,14 +69,23 @@ class ClientLagTest {
         load >= 0 && load < processors,
         "the machine is busy (load average " + load + " on " + processors + " processors)");
     DslRun run =
-        DslRun.run(ClientLagSimulation.class, results, "-Drate=25", "-Dseconds=4").exits(0);
+        DslRun.run(
+                ClientLagSimulation.class,
+                results,
+                "-Drate=25",
+                "-Dseconds=4",
+                // CI shares its 2 cores with the forked JVMs of the build: the bound that tells a
+                // light run (p99 about 11 ms measured at load 4) from a starved one (p99 over
+                // 100 ms, the test above) without failing on one busy second
+                "-Dllm.client.maxLagP99Ms=50")
+            .exits(0);
     JsonNode client = run.record().get("client");
     assertEquals(0, run.count(FELL_BEHIND), run.log);
     assertEquals("[]", client.get("warnings").toString(), client.toString());
     JsonNode lag = client.get("schedule_lag_ms");
     // 100 open-loop users (the closed warm-up has no schedule): a p99 of 100 lags is the 99th
     assertEquals(100, lag.get("count").asLong(), client.toString());
-    assertTrue(lag.get("p99").asDouble() <= 10, client.toString());
+    assertTrue(lag.get("p99").asDouble() <= 50, client.toString());
     // Every user sent its one request no earlier than due (Gatling's own millisecond grid aside).
     List<JsonNode> requests =
         run.requests().stream().filter(r -> !r.get("scheduled_ms").isNull()).toList();
