@@ -49,7 +49,15 @@ class LevelTrackerTest {
         ok ? "length" : null,
         ok ? 200 : 500,
         status,
-        ok ? null : "boom");
+        ok ? null : "boom",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   static RequestRecord ok(long startMs) {
