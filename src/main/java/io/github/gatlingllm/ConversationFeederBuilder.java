@@ -51,7 +51,9 @@ import java.util.function.Supplier;
  * llm.thinkTimeMs} ({@code 1500} or {@code 1000-3000}), {@code llm.maxContextTokens}, and the
  * shared {@code llm.seed}, {@code llm.caseId}, {@code llm.tokenizer}); each value is checked when
  * it is set, so a bad one fails the simulation's construction with a message naming the setting,
- * the value and what is allowed.
+ * the value and what is allowed. Checks across settings ({@code maxContextTokens} against the first
+ * turn) are made once on the final settings, when the feeder is made (before any load), and again
+ * with the request's {@code max_tokens} before the first turn is sent.
  */
 public final class ConversationFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
 
@@ -175,7 +177,8 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
    * conversations} as {@code ended_by_context_limit}), rather than drawing a 400 from the server on
    * every later turn. Default: no limit.
    *
-   * @param tokens more than the first turn's system prompt and user message
+   * @param tokens at least the first turn's system prompt, user message, 16 tokens of template and
+   *     {@code max_tokens} (checked when the feeder is made and before the first turn)
    * @return a new builder
    */
   public ConversationFeederBuilder maxContextTokens(int tokens) {
@@ -263,7 +266,7 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   private ConversationWorkload build() {
-    ConversationSettings s = settings();
+    ConversationSettings s = settings().checked();
     TokenCounter counter;
     try {
       counter = TokenCounters.shared(s.tokenizer());
