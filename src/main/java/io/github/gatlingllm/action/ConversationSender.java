@@ -69,7 +69,16 @@ final class ConversationSender {
       }
     }
     if (conversation.over()) {
-      action.next().$bang(session);
+      // Only on entering a conversation(...) loop: the loop stops once its conversation is over.
+      action.stop(
+          session,
+          "conversation(llm(\""
+              + action.name()
+              + "\")...): the fed conversation has ended already (a conversation(...) before this"
+              + " one ran it), so this one would send nothing: feed a conversation before each"
+              + " conversation(...) (feed(conversations()...).exec(conversation(llm(\""
+              + action.name()
+              + "\")...)))");
       return;
     }
     if (conversation.turnsSent() == 0
