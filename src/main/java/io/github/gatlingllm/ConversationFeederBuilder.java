@@ -218,7 +218,9 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   /**
-   * The workload's name in the record, the report and the logs (default {@code conversations}).
+   * The workload's name in the record, the report and the logs (default {@code conversations}, or
+   * {@code conversations-2}, {@code -3}... when another unnamed workload of the run has it). A name
+   * another workload of the run has is refused when the feeder is made.
    *
    * @param name not blank
    * @return a new builder
@@ -286,14 +288,53 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
             s.maxTurns(),
             s.minThinkMs(),
             s.maxThinkMs());
-    return new ConversationWorkload(
-        name != null ? name : "conversations",
-        source,
-        s.conversations(),
-        s.warmupConversations(),
-        Shard.current(),
-        s.maxContextTokens(),
-        s.seedAuto());
+    synchronized (ConversationFeederBuilder.class) {
+      return new ConversationWorkload(
+          workloadName(name),
+          source,
+          s.conversations(),
+          s.warmupConversations(),
+          Shard.current(),
+          s.maxContextTokens(),
+          s.seedAuto());
+    }
+  }
+
+  /**
+   * The name of a new workload: an explicit name must be free (two workloads under one name would
+   * share one entry of {@code llm-run.json}'s {@code conversations} and the report); an unnamed
+   * workload is {@code conversations}, or {@code conversations-2}, {@code -3}... when taken, said
+   * in the log.
+   *
+   * @param explicit the name given by {@link #name}, or null
+   * @return the name
+   * @throws IllegalArgumentException if {@code explicit} is taken
+   */
+  static String workloadName(String explicit) {
+    synchronized (ConversationFeederBuilder.class) {
+      if (explicit != null) {
+        if (ConversationWorkload.nameTaken(explicit)) {
+          throw new IllegalArgumentException(
+              "conversations().name: got \""
+                  + explicit
+                  + "\", which another conversations() workload of this run has, expected a name of"
+                  + " its own (each workload is one entry of llm-run.json's conversations)");
+        }
+        return explicit;
+      }
+      String name = "conversations";
+      for (int i = 2; ConversationWorkload.nameTaken(name); i++) {
+        name = "conversations-" + i;
+      }
+      if (!name.equals("conversations")) {
+        org.slf4j.LoggerFactory.getLogger(ConversationFeederBuilder.class)
+            .info(
+                "conversations(): another unnamed conversations() workload is in this run: this one"
+                    + " is named {} (give each its own .name(...) to choose)",
+                name);
+      }
+      return name;
+    }
   }
 
   @Override

@@ -160,4 +160,27 @@ class ConversationSettingsTest {
             .caseId("mine")
             .settings());
   }
+
+  @Test
+  void unnamedWorkloadsAreNamedApartAndADuplicateNameIsRefused() {
+    ConversationFeederBuilder a = LlmDsl.conversations().seed(1);
+    ConversationFeederBuilder b = LlmDsl.conversations().seed(2);
+    ConversationFeederBuilder named = LlmDsl.conversations().name("mine");
+    try {
+      a.get();
+      b.get();
+      named.get();
+      assertEquals("conversations", a.workload().name());
+      assertEquals("conversations-2", b.workload().name());
+      assertEquals(
+          "conversations().name: got \"mine\", which another conversations() workload of this run"
+              + " has, expected a name of its own (each workload is one entry of llm-run.json's"
+              + " conversations)",
+          rejected(() -> LlmDsl.conversations().seed(3).name("mine").get()));
+    } finally {
+      a.workload().close();
+      b.workload().close();
+      named.workload().close();
+    }
+  }
 }

@@ -139,6 +139,21 @@ public final class ConversationWorkload {
     return true;
   }
 
+  /**
+   * Whether a conversation workload made in this JVM and not yet closed has this name.
+   *
+   * @param name a workload name
+   * @return true when one has
+   */
+  public static boolean nameTaken(String name) {
+    for (ConversationWorkload w : OPEN) {
+      if (w.name.equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
   public void close() {
     OPEN.remove(this);
