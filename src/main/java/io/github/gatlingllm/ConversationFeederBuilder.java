@@ -51,7 +51,9 @@ import java.util.function.Supplier;
  * llm.thinkTimeMs} ({@code 1500} or {@code 1000-3000}), {@code llm.maxContextTokens}, and the
  * shared {@code llm.seed}, {@code llm.caseId}, {@code llm.tokenizer}); each value is checked when
  * it is set, so a bad one fails the simulation's construction with a message naming the setting,
- * the value and what is allowed.
+ * the value and what is allowed. Checks across settings ({@code maxContextTokens} against the first
+ * turn) are made once on the final settings, when the feeder is made (before any load), and again
+ * with the request's {@code max_tokens} before the first turn is sent.
  */
 public final class ConversationFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
 
@@ -175,7 +177,8 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
    * conversations} as {@code ended_by_context_limit}), rather than drawing a 400 from the server on
    * every later turn. Default: no limit.
    *
-   * @param tokens more than the first turn's system prompt and user message
+   * @param tokens at least the first turn's system prompt, user message, 16 tokens of template and
+   *     {@code max_tokens} (checked when the feeder is made and before the first turn)
    * @return a new builder
    */
   public ConversationFeederBuilder maxContextTokens(int tokens) {
@@ -215,7 +218,9 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   /**
-   * The workload's name in the record, the report and the logs (default {@code conversations}).
+   * The workload's name in the record, the report and the logs (default {@code conversations}, or
+   * {@code conversations-2}, {@code -3}... when another unnamed workload of the run has it). A name
+   * another workload of the run has is refused when the feeder is made.
    *
    * @param name not blank
    * @return a new builder
@@ -263,7 +268,7 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   private ConversationWorkload build() {
-    ConversationSettings s = settings();
+    ConversationSettings s = settings().checked();
     TokenCounter counter;
     try {
       counter = TokenCounters.shared(s.tokenizer());
@@ -283,14 +288,53 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
             s.maxTurns(),
             s.minThinkMs(),
             s.maxThinkMs());
-    return new ConversationWorkload(
-        name != null ? name : "conversations",
-        source,
-        s.conversations(),
-        s.warmupConversations(),
-        Shard.current(),
-        s.maxContextTokens(),
-        s.seedAuto());
+    synchronized (ConversationFeederBuilder.class) {
+      return new ConversationWorkload(
+          workloadName(name),
+          source,
+          s.conversations(),
+          s.warmupConversations(),
+          Shard.current(),
+          s.maxContextTokens(),
+          s.seedAuto());
+    }
+  }
+
+  /**
+   * The name of a new workload: an explicit name must be free (two workloads under one name would
+   * share one entry of {@code llm-run.json}'s {@code conversations} and the report); an unnamed
+   * workload is {@code conversations}, or {@code conversations-2}, {@code -3}... when taken, said
+   * in the log.
+   *
+   * @param explicit the name given by {@link #name}, or null
+   * @return the name
+   * @throws IllegalArgumentException if {@code explicit} is taken
+   */
+  static String workloadName(String explicit) {
+    synchronized (ConversationFeederBuilder.class) {
+      if (explicit != null) {
+        if (ConversationWorkload.nameTaken(explicit)) {
+          throw new IllegalArgumentException(
+              "conversations().name: got \""
+                  + explicit
+                  + "\", which another conversations() workload of this run has, expected a name of"
+                  + " its own (each workload is one entry of llm-run.json's conversations)");
+        }
+        return explicit;
+      }
+      String name = "conversations";
+      for (int i = 2; ConversationWorkload.nameTaken(name); i++) {
+        name = "conversations-" + i;
+      }
+      if (!name.equals("conversations")) {
+        org.slf4j.LoggerFactory.getLogger(ConversationFeederBuilder.class)
+            .info(
+                "conversations(): another unnamed conversations() workload is in this run: this one"
+                    + " is named {} (give each its own .name(...) to choose)",
+                name);
+      }
+      return name;
+    }
   }
 
   @Override

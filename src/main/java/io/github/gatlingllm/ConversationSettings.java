@@ -1,5 +1,6 @@
 package io.github.gatlingllm;
 
+import io.github.gatlingllm.feeder.ConversationWorkload;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -111,16 +112,6 @@ record ConversationSettings(
     String window = get.apply("maxContextTokens");
     Integer maxContext =
         window == null || window.isEmpty() ? null : (int) whole(get, "maxContextTokens", 0, 1);
-    if (maxContext != null && systemTokens + userTokens >= maxContext) {
-      throw new IllegalArgumentException(
-          "llm.maxContextTokens: got "
-              + maxContext
-              + ", expected more than the first turn's system prompt and user message ("
-              + systemTokens
-              + " + "
-              + userTokens
-              + " tokens), or no conversation gets past its first turn");
-    }
     String caseId = get.apply("caseId");
     if (caseId == null || caseId.isEmpty()) {
       caseId =
@@ -144,6 +135,25 @@ record ConversationSettings(
         llm.seed(),
         llm.seedAuto(),
         llm.tokenizer());
+  }
+
+  /**
+   * Checks the settings together, once they are final (when the feeder is made): the first turn
+   * (system prompt, user message and {@link
+   * io.github.gatlingllm.metrics.ConversationPlan#TURN_TEMPLATE_TOKENS} of template) and at least
+   * one token of reply must fit {@code maxContextTokens}. The run checks again with the request's
+   * {@code max_tokens} before the first turn ({@link ConversationWorkload#contextMisfit}).
+   *
+   * @return these settings
+   * @throws IllegalArgumentException naming {@code llm.maxContextTokens}, its value and the minimum
+   */
+  ConversationSettings checked() {
+    String misfit =
+        ConversationWorkload.contextMisfit(maxContextTokens, systemTokens, userTokens, null);
+    if (misfit != null) {
+      throw new IllegalArgumentException(misfit);
+    }
+    return this;
   }
 
   private static long whole(Function<String, String> get, String name, long fallback, long min) {

@@ -100,7 +100,10 @@ public final class LlmDsl {
                 io.github.gatlingllm.feeder.ConversationFeeder.goesOn(
                     session.contains(fed),
                     session.contains(done) ? session.get(done) : null,
-                    session.contains(held) ? session.get(held) : null))
+                    session.contains(held) ? session.get(held) : null,
+                    session.getInt(io.github.gatlingllm.feeder.ConversationFeeder.LOOP_COUNTER)
+                        == 0),
+            io.github.gatlingllm.feeder.ConversationFeeder.LOOP_COUNTER)
         .on(
             io.gatling.javaapi.core.CoreDsl.exec(turn)
                 .doIf(

@@ -52,6 +52,15 @@ public final class SweepBuilder {
   /** The default level duration: 30 seconds. */
   public static final Duration DEFAULT_LEVEL_DURATION = Duration.ofSeconds(30);
 
+  /** The most users a sweep's top level may hold. */
+  public static final int MAX_CONCURRENCY_LIMIT = 100_000;
+
+  /** The most levels a sweep may have in all (its first and last included). */
+  public static final int MAX_LEVELS = 64;
+
+  /** The longest a whole sweep (its levels and ramps) may last. */
+  public static final Duration MAX_SWEEP_DURATION = Duration.ofDays(7);
+
   private final Integer maxConcurrency;
   private final Integer levels;
   private final Duration levelDuration;
@@ -70,7 +79,7 @@ public final class SweepBuilder {
    * configured for (vLLM's {@code --max-num-seqs}, llama.cpp's {@code --parallel}), so the sweep
    * goes past saturation.
    *
-   * @param users at least 2
+   * @param users at least 2, at most {@value #MAX_CONCURRENCY_LIMIT}
    * @return a new builder
    */
   public SweepBuilder maxConcurrency(int users) {
@@ -82,6 +91,7 @@ public final class SweepBuilder {
    * llm.sweep.levels}, default 3).
    *
    * @param between at least 0, at most {@code maxConcurrency - 2} (each level its own concurrency)
+   *     and 62 (at most {@value #MAX_LEVELS} levels in all)
    * @return a new builder
    */
   public SweepBuilder levels(int between) {
@@ -92,7 +102,7 @@ public final class SweepBuilder {
    * How long each level holds its concurrency ({@code llm.sweep.levelDuration}, default 30 s). Let
    * a level last at least 10 requests' E2E: its rates count the requests that started in it.
    *
-   * @param duration at least 1 s, never null
+   * @param duration at least 1 s, never null; the whole sweep (levels and ramps) at most 7 days
    * @return a new builder
    * @throws NullPointerException if {@code duration} is null
    */
@@ -116,7 +126,7 @@ public final class SweepBuilder {
    * concurrency rises linearly from the level before; requests started in a ramp belong to no level
    * ({@code levels_note}).
    *
-   * @param duration at least 0, never null
+   * @param duration at least 0, at most 7 days, never null
    * @return a new builder
    * @throws NullPointerException if {@code duration} is null
    */
@@ -178,24 +188,57 @@ public final class SweepBuilder {
     Duration duration =
         duration(properties, "levelDuration", levelDuration, DEFAULT_LEVEL_DURATION);
     Duration rampDuration = duration(properties, "ramp", ramp, Duration.ZERO);
-    if (max < 2) {
-      throw bad("maxConcurrency", max, "a whole number of users >= 2");
+    if (max < 2 || max > MAX_CONCURRENCY_LIMIT) {
+      throw bad(
+          "maxConcurrency", max, "a whole number of users in [2, " + MAX_CONCURRENCY_LIMIT + "]");
     }
-    if (between < 0 || between > max - 2) {
+    int upper = Math.min(max - 2, MAX_LEVELS - 2);
+    if (between < 0 || between > upper) {
       throw bad(
           "levels",
           between,
           "a whole number in [0, "
-              + (max - 2)
+              + upper
               + "]: levels between 1 and "
               + max
-              + " users, each its own concurrency");
+              + " users, each its own concurrency"
+              + (upper < max - 2 ? ", at most " + MAX_LEVELS + " levels in all" : ""));
     }
     if (duration.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw bad("levelDuration", duration.toMillis() + "ms", "a duration of at least 1s, e.g. 30s");
+      throw bad("levelDuration", show(duration), "a duration of at least 1s, e.g. 30s");
+    }
+    if (duration.compareTo(MAX_SWEEP_DURATION) > 0) {
+      throw bad(
+          "levelDuration",
+          show(duration),
+          "a duration in [1s, " + MAX_SWEEP_DURATION.toDays() + "d], e.g. 30s");
     }
     if (rampDuration.isNegative()) {
-      throw bad("ramp", rampDuration.toMillis() + "ms", "a duration >= 0, e.g. 2s");
+      throw bad("ramp", show(rampDuration), "a duration >= 0, e.g. 2s");
+    }
+    if (rampDuration.compareTo(MAX_SWEEP_DURATION) > 0) {
+      throw bad(
+          "ramp",
+          show(rampDuration),
+          "a duration in [0s, " + MAX_SWEEP_DURATION.toDays() + "d], e.g. 2s");
+    }
+    int n = between + 2;
+    Duration total = duration.multipliedBy(n).plus(rampDuration.multipliedBy(n - 1));
+    if (total.compareTo(MAX_SWEEP_DURATION) > 0) {
+      throw bad(
+          "levelDuration",
+          show(duration),
+          "a duration such that the sweep's "
+              + n
+              + " levels and "
+              + (n - 1)
+              + " ramps of "
+              + show(rampDuration)
+              + " last at most "
+              + MAX_SWEEP_DURATION.toDays()
+              + "d (they would last "
+              + total.toHours()
+              + "h)");
     }
     return new Resolved(concurrencies(max, between), duration, rampDuration);
   }
@@ -252,6 +295,15 @@ public final class SweepBuilder {
           name,
           "\"" + text + "\"",
           "a duration such as 30s, 500ms or 2m (a bare number is seconds)");
+    }
+  }
+
+  /** A duration as the messages show it: milliseconds, or seconds when too long for them. */
+  private static String show(Duration d) {
+    try {
+      return d.toMillis() + "ms";
+    } catch (ArithmeticException e) {
+      return d.getSeconds() + "s";
     }
   }
 

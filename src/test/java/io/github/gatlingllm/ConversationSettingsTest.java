@@ -3,6 +3,7 @@ package io.github.gatlingllm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.feeder.ConversationWorkload;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -69,9 +70,54 @@ class ConversationSettingsTest {
         "llm.conversations: got \"0\", expected a whole number >= 1",
         rejected(() -> settings(Map.of(), "conversations", "0")));
     assertEquals(
-        "llm.maxContextTokens: got 600, expected more than the first turn's system prompt and"
-            + " user message (512 + 128 tokens), or no conversation gets past its first turn",
-        rejected(() -> settings(Map.of("systemTokens", "512", "maxContextTokens", "600"))));
+        "llm.maxContextTokens: got 600, expected at least 657 (the first turn's system prompt 512"
+            + " + user message 128 + template allowance 16 + 1 token of reply), or no conversation"
+            + " gets past its first turn",
+        rejected(
+            () -> settings(Map.of("systemTokens", "512", "maxContextTokens", "600")).checked()));
+  }
+
+  @Test
+  void theContextWindowIsCheckedOnTheFinalSettingsInAnyOrder() {
+    assertEquals(
+        100,
+        LlmDsl.conversations()
+            .maxContextTokens(100)
+            .userTokens(32)
+            .settings()
+            .checked()
+            .maxContextTokens());
+    assertEquals(
+        100,
+        LlmDsl.conversations()
+            .userTokens(32)
+            .maxContextTokens(100)
+            .settings()
+            .checked()
+            .maxContextTokens());
+    assertEquals(
+        32, settings(Map.of("userTokens", "32"), "maxContextTokens", "100").checked().userTokens());
+    assertEquals(
+        "llm.maxContextTokens: got 100, expected at least 145 (the first turn's system prompt 0"
+            + " + user message 128 + template allowance 16 + 1 token of reply), or no conversation"
+            + " gets past its first turn",
+        rejected(() -> LlmDsl.conversations().maxContextTokens(100).get()));
+  }
+
+  @Test
+  void theFirstTurnMustFitWithTheTemplateAllowanceAndMaxTokens() {
+    assertEquals(
+        "llm.maxContextTokens: got 40, expected at least 64 (the first turn's system prompt 0 +"
+            + " user message 32 + template allowance 16 + max_tokens 16), or no conversation gets"
+            + " past its first turn",
+        ConversationWorkload.contextMisfit(40, 0, 32, 16));
+    assertEquals(null, ConversationWorkload.contextMisfit(64, 0, 32, 16));
+    assertEquals(null, ConversationWorkload.contextMisfit(null, 0, 32, 16));
+    assertEquals(
+        "llm.maxContextTokens: got 63, expected at least 64 (the first turn's system prompt 0 +"
+            + " user message 32 + template allowance 16 + max_tokens 16), or no conversation gets"
+            + " past its first turn",
+        ConversationWorkload.contextMisfit(63, 0, 32, 16));
   }
 
   @Test
@@ -113,5 +159,28 @@ class ConversationSettingsTest {
             .seed(9)
             .caseId("mine")
             .settings());
+  }
+
+  @Test
+  void unnamedWorkloadsAreNamedApartAndADuplicateNameIsRefused() {
+    ConversationFeederBuilder a = LlmDsl.conversations().seed(1);
+    ConversationFeederBuilder b = LlmDsl.conversations().seed(2);
+    ConversationFeederBuilder named = LlmDsl.conversations().name("mine");
+    try {
+      a.get();
+      b.get();
+      named.get();
+      assertEquals("conversations", a.workload().name());
+      assertEquals("conversations-2", b.workload().name());
+      assertEquals(
+          "conversations().name: got \"mine\", which another conversations() workload of this run"
+              + " has, expected a name of its own (each workload is one entry of llm-run.json's"
+              + " conversations)",
+          rejected(() -> LlmDsl.conversations().seed(3).name("mine").get()));
+    } finally {
+      a.workload().close();
+      b.workload().close();
+      named.workload().close();
+    }
   }
 }

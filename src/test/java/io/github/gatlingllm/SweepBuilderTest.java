@@ -84,7 +84,7 @@ class SweepBuilderTest {
   void badValuesNameTheSettingTheValueAndWhatIsAllowed() {
     assertRejected(
         "llm.sweep.maxConcurrency (sweep().maxConcurrency): got 1, expected a whole number of"
-            + " users >= 2",
+            + " users in [2, 100000]",
         LlmDsl.sweep().maxConcurrency(1));
     assertRejected(
         "llm.sweep.levels (sweep().levels): got 3, expected a whole number in [0, 2]: levels"
@@ -112,5 +112,41 @@ class SweepBuilderTest {
         LlmDsl.sweep(),
         "llm.sweep.levelDuration",
         "soon");
+  }
+
+  @Test
+  void hugeValuesAreRefusedWithTheirBounds() {
+    assertRejected(
+        "llm.sweep.maxConcurrency (sweep().maxConcurrency): got 2147483647, expected a whole"
+            + " number of users in [2, 100000]",
+        LlmDsl.sweep(),
+        "llm.sweep.maxConcurrency",
+        "2147483647",
+        "llm.sweep.levels",
+        "2147483645");
+    assertRejected(
+        "llm.sweep.levels (sweep().levels): got 63, expected a whole number in [0, 62]: levels"
+            + " between 1 and 100000 users, each its own concurrency, at most 64 levels in all",
+        LlmDsl.sweep().maxConcurrency(100_000).levels(63));
+    assertEquals(
+        64, resolve(LlmDsl.sweep().maxConcurrency(100_000).levels(62)).concurrencies().size());
+    assertRejected(
+        "llm.sweep.levelDuration (sweep().levelDuration): got 1000000000000000000ms, expected a"
+            + " duration in [1s, 7d], e.g. 30s",
+        LlmDsl.sweep(),
+        "llm.sweep.levelDuration",
+        "1e15");
+    assertRejected(
+        "llm.sweep.levelDuration (sweep().levelDuration): got 9223372036854775807s, expected a"
+            + " duration in [1s, 7d], e.g. 30s",
+        LlmDsl.sweep().levelDuration(Duration.ofSeconds(Long.MAX_VALUE)));
+    assertRejected(
+        "llm.sweep.ramp (sweep().ramp): got 691200000ms, expected a duration in [0s, 7d], e.g. 2s",
+        LlmDsl.sweep().ramp(Duration.ofDays(8)));
+    assertRejected(
+        "llm.sweep.levelDuration (sweep().levelDuration): got 172800000ms, expected a duration"
+            + " such that the sweep's 5 levels and 4 ramps of 0ms last at most 7d (they would"
+            + " last 240h)",
+        LlmDsl.sweep().levelDuration(Duration.ofDays(2)));
   }
 }

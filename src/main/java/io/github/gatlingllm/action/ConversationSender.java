@@ -4,6 +4,7 @@ import io.gatling.core.session.Session;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
+import io.github.gatlingllm.metrics.ConversationPlan;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
@@ -54,10 +55,30 @@ final class ConversationSender {
       return;
     }
     ConversationWorkload workload = (ConversationWorkload) fed.get();
+    // In the record's conversations even if no turn is ever sent (every one ended by the window).
+    action.run().conversationStarted(workload);
     Conversation conversation =
         (Conversation) session.attributes().get(ConversationFeeder.CONVERSATION).get();
+    if (conversation.turnsSent() == 0 && !conversation.over()) {
+      String misfit = workload.contextMisfit(action.body().maxTokens());
+      if (misfit != null) {
+        action.stop(
+            session,
+            "conversations " + workload.name() + ", llm(\"" + action.name() + "\"): " + misfit);
+        return;
+      }
+    }
     if (conversation.over()) {
-      action.next().$bang(session);
+      // Only on entering a conversation(...) loop: the loop stops once its conversation is over.
+      action.stop(
+          session,
+          "conversation(llm(\""
+              + action.name()
+              + "\")...): the fed conversation has ended already (a conversation(...) before this"
+              + " one ran it), so this one would send nothing: feed a conversation before each"
+              + " conversation(...) (feed(conversations()...).exec(conversation(llm(\""
+              + action.name()
+              + "\")...)))");
       return;
     }
     if (conversation.turnsSent() == 0
@@ -78,16 +99,21 @@ final class ConversationSender {
     if (conversation.exceeds(user, body.maxTokens(), workload.maxContextTokens())) {
       if (contextLimitSaid.compareAndSet(false, true)) {
         LOG.warn(
-            "conversations {}: {} ends before its turn {} of {}: its prompt (about {} tokens) and"
-                + " max_tokens {} would exceed llm.maxContextTokens={}; the turn is not sent (each"
+            "conversations {}: {} ends before its turn {} of {}: its prompt (about {} tokens, {} of"
+                + " them the template allowance) and max_tokens {} ({} tokens in all) would exceed"
+                + " llm.maxContextTokens={}; the turn is not sent (each"
                 + " such end is counted in llm-run.json's conversations, ended_by_context_limit;"
                 + " this is said once)",
             workload.name(),
             conversation,
             conversation.nextTurn(),
             conversation.turns(),
-            conversation.plannedTokens(user),
+            conversation.plannedTokens(user) + ConversationPlan.TURN_TEMPLATE_TOKENS,
+            ConversationPlan.TURN_TEMPLATE_TOKENS,
             body.maxTokens(),
+            (long) conversation.plannedTokens(user)
+                + ConversationPlan.TURN_TEMPLATE_TOKENS
+                + body.maxTokens(),
             workload.maxContextTokens());
       }
       conversation.endByContextLimit(now);

@@ -102,7 +102,19 @@ final class LlmAction implements Action {
         gatling.stopLoadGenerator(session, saturated, false);
         return;
       }
-      if (spec.conversation() || session.attributes().contains(ConversationFeeder.WORKLOAD)) {
+      if (!spec.conversation() && session.attributes().contains(ConversationFeeder.WORKLOAD)) {
+        stop(
+            session,
+            "llm(\""
+                + spec.name()
+                + "\"): the virtual user was fed a conversations() feeder, but this request is not"
+                + " inside conversation(...), so it would send the first turn only: wrap it,"
+                + " feed(conversations()...).exec(conversation(llm(\""
+                + spec.name()
+                + "\")...))");
+        return;
+      }
+      if (spec.conversation()) {
         conversations.execute(session);
         return;
       }

@@ -57,11 +57,29 @@ public final class ConversationFeeder implements Iterator<Map<String, Object>> {
    * @return true to run the loop's body (again)
    */
   public static boolean goesOn(boolean fed, Object done, Object conversation) {
+    return goesOn(fed, done, conversation, false);
+  }
+
+  /**
+   * Whether a conversation loop goes on, and on entering it, also for a conversation that is over
+   * already: a second {@code conversation(...)} after one feed, whose LLM action then stops the run
+   * saying a conversation must be fed before each, rather than sending nothing.
+   *
+   * @param fed whether the session was fed a conversation workload's record
+   * @param done the session's {@link #DONE}, or null
+   * @param conversation the session's {@link #CONVERSATION}, or null
+   * @param entering whether the loop is being entered (its counter is 0)
+   * @return true to run the loop's body (again)
+   */
+  public static boolean goesOn(boolean fed, Object done, Object conversation, boolean entering) {
     if (!fed || Boolean.TRUE.equals(done)) {
       return true;
     }
-    return conversation instanceof Conversation c && !c.over();
+    return conversation instanceof Conversation c && (!c.over() || entering);
   }
+
+  /** The counter of the loop {@code conversation(...)} makes. */
+  public static final String LOOP_COUNTER = "gatling-llm.conversation.turn";
 
   /**
    * The think time before a session's next turn.

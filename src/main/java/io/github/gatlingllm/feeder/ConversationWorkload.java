@@ -139,6 +139,21 @@ public final class ConversationWorkload {
     return true;
   }
 
+  /**
+   * Whether a conversation workload made in this JVM and not yet closed has this name.
+   *
+   * @param name a workload name
+   * @return true when one has
+   */
+  public static boolean nameTaken(String name) {
+    for (ConversationWorkload w : OPEN) {
+      if (w.name.equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
   public void close() {
     OPEN.remove(this);
@@ -310,6 +325,55 @@ public final class ConversationWorkload {
    */
   public ConversationSource warmup() {
     return warmup;
+  }
+
+  /**
+   * Why a context window cannot hold a conversation's first turn, by the estimate the run applies
+   * before each turn ({@link Conversation#exceeds}): the system prompt, the user message, {@link
+   * io.github.gatlingllm.metrics.ConversationPlan#TURN_TEMPLATE_TOKENS} of template and {@code
+   * max_tokens} (at least 1 when not known yet).
+   *
+   * @param maxContextTokens the window, or null for none
+   * @param systemTokens the system prompt's tokens, 0 for none
+   * @param userTokens the user message's tokens
+   * @param maxTokens the request's {@code max_tokens}, or null while not known
+   * @return a message naming {@code llm.maxContextTokens}, its value and the minimum, or null when
+   *     the first turn fits
+   */
+  public static String contextMisfit(
+      Integer maxContextTokens, int systemTokens, int userTokens, Integer maxTokens) {
+    if (maxContextTokens == null) {
+      return null;
+    }
+    int template = io.github.gatlingllm.metrics.ConversationPlan.TURN_TEMPLATE_TOKENS;
+    long minimum =
+        (long) systemTokens + userTokens + template + (maxTokens == null ? 1 : maxTokens);
+    if (maxContextTokens >= minimum) {
+      return null;
+    }
+    return "llm.maxContextTokens: got "
+        + maxContextTokens
+        + ", expected at least "
+        + minimum
+        + " (the first turn's system prompt "
+        + systemTokens
+        + " + user message "
+        + userTokens
+        + " + template allowance "
+        + template
+        + (maxTokens == null ? " + 1 token of reply" : " + max_tokens " + maxTokens)
+        + "), or no conversation gets past its first turn";
+  }
+
+  /**
+   * Why this workload's context window cannot hold a first turn with this {@code max_tokens}.
+   *
+   * @param maxTokens the request's {@code max_tokens}
+   * @return the message of {@link #contextMisfit}, or null when it fits
+   */
+  public String contextMisfit(int maxTokens) {
+    return contextMisfit(
+        maxContextTokens, measured.systemTokens(), measured.userTokens(), maxTokens);
   }
 
   /**

@@ -39,6 +39,41 @@ public final class GatlingInjection {
    *     (the message names the member) or a step is of a kind this class does not know
    */
   public static List<Injection> read(CoreComponents core) {
+    return read(params(core).rootPopulationBuilders());
+  }
+
+  /**
+   * The request paths the simulation's {@code setUp(...).assertions(...)} assert on: one list of
+   * names per {@code details(...)} assertion (group names then the request name); {@code global()}
+   * and {@code forAll()} assertions are left out.
+   *
+   * @param core the simulation's core components, never null
+   * @return the paths in assertion order, never null
+   * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
+   */
+  public static List<List<String>> assertedPaths(CoreComponents core) {
+    return assertedPaths(params(core).assertions());
+  }
+
+  /**
+   * The request paths of assertions, as {@link #assertedPaths(CoreComponents)}.
+   *
+   * @param assertions Gatling's assertions, never null
+   * @return one list of names per {@code details(...)} assertion
+   */
+  public static List<List<String>> assertedPaths(
+      scala.collection.immutable.Seq<io.gatling.commons.stats.assertion.Assertion> assertions) {
+    List<List<String>> out = new ArrayList<>();
+    for (io.gatling.commons.stats.assertion.Assertion a :
+        scala.jdk.javaapi.CollectionConverters.asJava(assertions)) {
+      if (a.path() instanceof io.gatling.commons.stats.assertion.AssertionPath.Details details) {
+        out.add(List.copyOf(scala.jdk.javaapi.CollectionConverters.asJava(details.parts())));
+      }
+    }
+    return out;
+  }
+
+  private static io.gatling.core.scenario.SimulationParams params(CoreComponents core) {
     Objects.requireNonNull(core, "core");
     Object actor = field(core.controller(), "actor");
     Object params = field(actor, "simulationParams");
@@ -46,7 +81,7 @@ public final class GatlingInjection {
       throw new IllegalStateException(
           "Gatling's controller holds no SimulationParams but " + className(params));
     }
-    return read(simulation.rootPopulationBuilders());
+    return simulation;
   }
 
   /**

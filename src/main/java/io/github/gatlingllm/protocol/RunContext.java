@@ -87,6 +87,7 @@ public final class RunContext {
     this.injectionUnknown = unknown;
     this.levels = new LevelWatch(read, settings, gatling, tally::inFlight);
     levels.announce(unknown);
+    checkSloLoad(core, read, unknown);
     this.client =
         new ClientWatch(
             settings,
@@ -145,6 +146,25 @@ public final class RunContext {
                 System::currentTimeMillis,
                 Thread::sleep);
     client.start();
+  }
+
+  /** {@link SloLoadCheck} before any load: refused without its assertion, warned when too high. */
+  private void checkSloLoad(CoreComponents core, List<Injection> read, String unknown) {
+    Double bound = settings.saturation().sloLoadAtLeast();
+    if (bound == null) {
+      return;
+    }
+    List<List<String>> asserted;
+    try {
+      asserted = GatlingInjection.assertedPaths(core);
+    } catch (IllegalStateException e) {
+      asserted = null;
+      LOG.warn("The simulation's assertions cannot be read: {}", e.getMessage());
+    }
+    String warning = SloLoadCheck.check(bound, asserted, unknown == null ? read : List.of());
+    if (warning != null) {
+      LOG.warn("{}", warning);
+    }
   }
 
   /**

@@ -246,24 +246,27 @@ final class Exchange implements Scheduler.Admittable {
 
   /**
    * The blocks the reply filled enter the cache when it ends, as vLLM caches the blocks its decode
-   * fills: a conversation's next turn, which sends the prompt and the reply back, finds them (all
-   * but the reply's last token under the estimate, whose last word runs into the chat template's
-   * {@code <|im_end|>}). Nothing to do when the reply fills no new block.
+   * fills: the prompt and every reply token but the last, whose KV no server has (it was sampled,
+   * never fed back), so only the blocks wholly inside {@code prompt + reply - 1} tokens. A
+   * conversation's next turn, which sends the prompt and the reply back, finds them, as its plan
+   * says (the previous prompt and reply, less one token). Nothing to do when they fill no new
+   * block.
    */
   private void cacheReply() {
     long[] prompt = request.tokens().ids();
     int block = engine.config.blockSize();
     if (prompt == null
         || sentTokens == 0
-        || (prompt.length + sentTokens) / block == prompt.length / block) {
+        || (prompt.length + sentTokens - 1) / block == prompt.length / block) {
       return;
     }
     long[] reply = engine.parser.tokenizer().replyIds(sentTokens);
     if (reply == null || reply.length == 0) {
       return;
     }
-    long[] all = java.util.Arrays.copyOf(prompt, prompt.length + reply.length);
-    System.arraycopy(reply, 0, all, prompt.length, reply.length);
+    // The reply's last token was sampled, never fed back: its KV is in no cache.
+    long[] all = java.util.Arrays.copyOf(prompt, prompt.length + reply.length - 1);
+    System.arraycopy(reply, 0, all, prompt.length, reply.length - 1);
     engine.cache.insert(engine.cache.blockHashes(all));
   }
 

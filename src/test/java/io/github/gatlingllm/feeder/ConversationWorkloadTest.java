@@ -254,4 +254,20 @@ class ConversationWorkloadTest {
     assertTrue(ConversationFeeder.goesOn(true, true, null));
     assertTrue(ConversationFeeder.goesOn(false, null, null));
   }
+
+  @Test
+  void anOverConversationEndsItsLoopButEntersANewOneOnceToBeRefused() {
+    ConversationSource source =
+        new ConversationSource(
+            EstimatedTokenCounter.INSTANCE, 7, "conv-test", "measured", 8, 0, 1, 1, 1, 0, 0);
+    ConversationWorkload w =
+        new ConversationWorkload("chat", source, 1, 0, Shard.SINGLE, null, false);
+    made.add(w);
+    Conversation c = conversation(w.next());
+    assertTrue(ConversationFeeder.goesOn(true, false, c, true));
+    c.answered(c.nextUserMessage(), ok(20, 5), "r");
+    assertTrue(c.over());
+    assertFalse(ConversationFeeder.goesOn(true, false, c, false));
+    assertTrue(ConversationFeeder.goesOn(true, false, c, true));
+  }
 }

@@ -156,6 +156,25 @@ class GatlingInjectionTest {
             .getName());
   }
 
+  @Test
+  void theDetailsAssertionsPathsAreRead() {
+    List<io.gatling.javaapi.core.Assertion> assertions =
+        List.of(
+            io.gatling.javaapi.core.CoreDsl.global().failedRequests().percent().lt(1.0),
+            io.gatling.javaapi.core.CoreDsl.details("warmup", "chat")
+                .failedRequests()
+                .count()
+                .is(0L),
+            io.github.gatlingllm.LlmDsl.sloLoadMet(),
+            io.gatling.javaapi.core.CoreDsl.forAll().failedRequests().percent().lt(5.0));
+    assertEquals(
+        List.of(List.of("warmup", "chat"), List.of("SLO LOAD")),
+        GatlingInjection.assertedPaths(
+            CollectionConverters.asScala(
+                    assertions.stream().map(io.gatling.javaapi.core.Assertion::asScala).toList())
+                .toList()));
+  }
+
   private static List<Injection> read(PopulationBuilder... builders) {
     return GatlingInjection.read(
         CollectionConverters.asScala(

@@ -76,11 +76,27 @@ class SimulatorReplyCacheTest {
             .at("/choices/0/text")
             .asText();
     assertEquals("the model is running in a load test and each word here", reply);
-    // 20 + 12 tokens: two full blocks, the second ending in the reply.
+    // 20 + 12 - 1 = 31 tokens have KV (the reply's last token was sampled, never fed back): the
+    // second block is not full, so only the first is cached.
+    assertEquals(
+        16,
+        client
+            .post(COMPLETIONS, completion(prompt + " " + reply + " x y", "max_tokens", 1))
+            .json()
+            .at(CACHED)
+            .asInt());
+    // 20 + 13 - 1 = 32 tokens: two full blocks, the second ending in the reply.
+    String other = words("r", 20);
+    String longer =
+        client
+            .post(COMPLETIONS, completion(other, "max_tokens", 13))
+            .json()
+            .at("/choices/0/text")
+            .asText();
     assertEquals(
         32,
         client
-            .post(COMPLETIONS, completion(prompt + " " + reply + " x y", "max_tokens", 1))
+            .post(COMPLETIONS, completion(other + " " + longer + " x y", "max_tokens", 1))
             .json()
             .at(CACHED)
             .asInt());
