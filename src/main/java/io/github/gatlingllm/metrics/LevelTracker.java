@@ -58,10 +58,12 @@ public final class LevelTracker {
     private final MetricsAggregator aggregator;
     private final LongAdder pending = new LongAdder();
     private final LongAccumulator warmupEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
+    private final ServedBins served;
 
     Slot(LoadLevel level, Slo slo) {
       this.level = level;
       this.aggregator = new MetricsAggregator(slo);
+      this.served = new ServedBins(level.startMs(), level.endMs());
     }
 
     /**
@@ -84,12 +86,19 @@ public final class LevelTracker {
       return pending.sum();
     }
 
-    LevelResult result(int index, long untilMs) {
+    LevelResult result(int index, int scenarioIndex, long untilMs) {
       long warm = warmupEnd.get();
       long from = warm == Long.MIN_VALUE ? level.startMs() : Math.max(level.startMs(), warm);
       from = Math.min(from, level.endMs() - 1);
       long to = Math.max(from + 1, Math.min(level.endMs(), untilMs));
-      return new LevelResult(index, level, aggregator.summary().overall(), from, to);
+      return new LevelResult(
+          index,
+          scenarioIndex,
+          level,
+          aggregator.summary().overall(),
+          from,
+          to,
+          served.between(from, to));
     }
 
     /** Whether the level began before {@code untilMs} or has a request. */
@@ -234,6 +243,9 @@ public final class LevelTracker {
       }
       return null;
     }
+    if (measured) {
+      serve(s, record);
+    }
     Slot slot = slot(s, record.startMs());
     if (slot == null) {
       if (measured) {
@@ -252,6 +264,46 @@ public final class LevelTracker {
       slot.warmupEnd.accumulate((long) Math.ceil(record.endMs()));
     }
     return slot.level;
+  }
+
+  /**
+   * Credits a measured request's completion and tokens to the levels of its scenario they fell in.
+   */
+  private void serve(String scenario, RequestRecord r) {
+    if (r.status() != RequestStatus.OK) {
+      return;
+    }
+    List<Slot> list = byScenario.get(scenario);
+    if (list == null) {
+      return;
+    }
+    Slot done = slot(scenario, (long) Math.floor(r.endMs()));
+    if (done != null) {
+      done.served.completion(r.endMs());
+    }
+    double prefilled = r.ttftMs() == null ? r.endMs() : r.startMs() + r.ttftMs();
+    Slot prefill = slot(scenario, (long) Math.floor(prefilled));
+    if (prefill != null && r.promptTokens() != null) {
+      prefill.served.input(prefilled, r.promptTokens());
+    }
+    TokenArrivals.visit(
+        r,
+        new TokenArrivals.Sink() {
+          @Override
+          public void at(double atMs, double tokens) {
+            Slot slot = slot(scenario, (long) Math.floor(atMs));
+            if (slot != null) {
+              slot.served.output(atMs, atMs, tokens);
+            }
+          }
+
+          @Override
+          public void spread(double fromMs, double toMs, double tokens) {
+            for (Slot slot : list) {
+              slot.served.output(fromMs, toMs, tokens);
+            }
+          }
+        });
   }
 
   /**
@@ -289,9 +341,11 @@ public final class LevelTracker {
    */
   public List<LevelResult> results(List<Slot> slots, long untilMs) {
     List<LevelResult> list = new ArrayList<>();
+    Map<String, Integer> perScenario = new LinkedHashMap<>();
     for (Slot slot : slots) {
       if (slot.ran(untilMs)) {
-        list.add(slot.result(list.size(), untilMs));
+        int n = perScenario.merge(slot.level.scenario(), 1, Integer::sum) - 1;
+        list.add(slot.result(list.size(), n, untilMs));
       }
     }
     return Collections.unmodifiableList(list);

@@ -292,4 +292,104 @@ class LevelTrackerTest {
     assertEquals(List.of("levels", "levels_note", "levels_left_out"), List.copyOf(record.keySet()));
     assertEquals(Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L), record.get("levels_left_out"));
   }
+
+  /** 10 users/s for 2 s, then 20 users/s for 2 s. */
+  private static final Injection OPEN =
+      new Injection(
+          "chat",
+          false,
+          List.of(
+              new Step(Type.CONSTANT_USERS_PER_SEC, 10, 10, 2_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 20, 20, 2_000)),
+          List.of());
+
+  /** A successful request of 100 prompt and 10 output tokens: 5 at the TTFT, 5 an ITL later. */
+  static RequestRecord streamed(long startMs, double ttftMs, double itlMs) {
+    return new RequestRecord(
+        "chat",
+        "measured",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        startMs,
+        100,
+        true,
+        null,
+        10,
+        true,
+        ttftMs,
+        ttftMs,
+        List.of(itlMs),
+        itlMs,
+        ttftMs + itlMs,
+        null,
+        "length",
+        200,
+        RequestStatus.OK,
+        null);
+  }
+
+  @Test
+  void throughputIsWhatTheLevelServedNotWhatStartedInIt() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.started("chat", 0);
+    t.add("chat", streamed(0, 500, 500)); // tokens at 500, 1000; ends 1000
+    t.add("chat", streamed(1_500, 400, 400)); // tokens at 1900, 2300; ends 2300
+    t.add("chat", streamed(1_900, 1_000, 1_000)); // tokens at 2900, 3900; ends 3900
+    t.add("chat", streamed(3_000, 2_000, 1_000)); // tokens at 5000, 6000: after every level
+    List<LevelResult> results = t.results();
+    LevelResult first = results.get(0);
+    assertEquals(3, first.summary().requests());
+    assertEquals(1.5, first.offeredRequestsPerS());
+    assertEquals(0.5, first.requestsPerS());
+    assertEquals(7.5, first.outputTokensPerS());
+    assertEquals(100.0, first.inputTokensPerS());
+    LevelResult second = results.get(1);
+    assertEquals(1, second.summary().requests());
+    assertEquals(0.5, second.offeredRequestsPerS());
+    assertEquals(1.0, second.requestsPerS());
+    assertEquals(7.5, second.outputTokensPerS());
+    assertEquals(50.0, second.inputTokensPerS());
+    Map<String, Object> record = second.toRecord(null);
+    assertEquals(1, record.get("scenario_index"));
+    assertEquals(0.5, record.get("offered_requests_per_s"));
+    assertEquals(2L, record.get("completed_requests"));
+  }
+
+  @Test
+  void aLevelCutShortServedOnlyUpToTheStop() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.started("chat", 0);
+    t.add("chat", streamed(1_500, 400, 400)); // tokens at 1900, 2300; ends 2300
+    t.add("chat", streamed(1_900, 1_000, 1_000)); // tokens at 2900, 3900; ends 3900
+    LevelResult second = t.results(t.slots(), 3_000).get(1);
+    assertEquals(1.0, second.durationS());
+    assertEquals(1.0, second.requestsPerS());
+    assertEquals(10.0, second.outputTokensPerS());
+  }
+
+  @Test
+  void eachScenarioCountsItsOwnLevels() {
+    Injection open =
+        new Injection(
+            "batch",
+            false,
+            List.of(
+                new Step(Type.CONSTANT_USERS_PER_SEC, 1, 1, 10_000),
+                new Step(Type.RAMP_USERS_PER_SEC, 1, 2, 2_000),
+                new Step(Type.CONSTANT_USERS_PER_SEC, 2, 2, 10_000)),
+            List.of());
+    LevelTracker t = new LevelTracker(List.of(STEPPED, open), Slo.NONE);
+    t.started("chat", 1_000);
+    t.started("batch", 1_000);
+    List<LevelResult> results = t.results();
+    assertEquals(List.of(0, 1, 2, 3), results.stream().map(LevelResult::index).toList());
+    assertEquals(
+        List.of("chat", "batch", "chat", "batch"),
+        results.stream().map(r -> r.level().scenario()).toList());
+    assertEquals(List.of(0, 0, 1, 1), results.stream().map(LevelResult::scenarioIndex).toList());
+  }
 }
