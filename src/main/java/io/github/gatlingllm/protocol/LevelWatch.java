@@ -338,17 +338,42 @@ final class LevelWatch {
     if (results.isEmpty()) {
       return;
     }
+    List<String> warnings = Saturation.shortLevels(results);
+    if (!warnings.isEmpty()) {
+      info.put("levels_warnings", warnings);
+      for (String w : warnings) {
+        LOG.warn("{}", w);
+      }
+    }
     Saturation saturation =
         Saturation.of(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
     LOG.info("{}", tracker.note());
     if (saturation == null) {
       return;
     }
+    List<Saturation> all =
+        Saturation.all(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
+    String shared = Saturation.shared(all);
     Map<String, Object> record = new LinkedHashMap<>(saturation.toRecord());
     record.put("over_saturation", overSaturation);
+    if (shared != null) {
+      record.put("shared_server", shared);
+    }
     info.put("saturation", record);
-    for (String line : saturation.describe()) {
-      LOG.info("{}", line);
+    List<Object> each = new ArrayList<>();
+    for (Saturation one : all) {
+      Map<String, Object> m = new LinkedHashMap<>(one.toRecord());
+      if (shared != null) {
+        m.put("shared_server", shared);
+      }
+      each.add(m);
+      for (String line : one.describe()) {
+        LOG.info("{}", line);
+      }
+    }
+    info.put("saturations", each);
+    if (shared != null) {
+      LOG.warn("{}", shared);
     }
     if (rules.sloLoadAtLeast() != null) {
       String shortfall = saturation.sloShortfall(rules.sloLoadAtLeast());
