@@ -116,7 +116,9 @@ public final class RunContext {
     }
     this.injections = read;
     this.injectionUnknown = unknown;
-    this.levels = new LevelWatch(read, settings, gatling, inFlight::get);
+    this.levels =
+        new LevelWatch(
+            read, settings, gatling, inFlight::get, s -> GatlingInjector.injectionStart(core, s));
     levels.announce(unknown);
     this.client =
         new ClientWatch(

@@ -289,7 +289,7 @@ class LevelTrackerTest {
     t.started("chat", 1_000);
     t.add("chat", ok(12_000));
     Map<String, Object> record = t.toRecord(t.results(), null);
-    assertEquals(List.of("levels", "levels_note", "levels_left_out"), List.copyOf(record.keySet()));
+    assertEquals(List.of("levels", "levels_note", "levels_left_out", "levels_anchor"), List.copyOf(record.keySet()));
     assertEquals(Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L), record.get("levels_left_out"));
   }
 
@@ -391,5 +391,40 @@ class LevelTrackerTest {
         List.of("chat", "batch", "chat", "batch"),
         results.stream().map(r -> r.level().scenario()).toList());
     assertEquals(List.of(0, 0, 1, 1), results.stream().map(LevelResult::scenarioIndex).toList());
+  }
+
+  @Test
+  void rootLevelsAreAnchoredOnTheInjectorStartWhenItCanBeRead() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.injectorStart(scenario -> "chat".equals(scenario) ? 750L : null);
+    t.started("chat", 1_000);
+    assertEquals(new LoadLevel("chat", false, 10, 0, 750, 2_750), t.slots().get(0).level());
+    assertEquals(
+        "Gatling's injector start (250 ms before the first-request estimate)",
+        t.rootAnchorSource());
+    Map<String, Object> record = t.toRecord(t.results(), null);
+    assertEquals(
+        Map.of(
+            "epoch_ms",
+            750L,
+            "source",
+            "Gatling's injector start (250 ms before the first-request estimate)"),
+        record.get("levels_anchor"));
+  }
+
+  @Test
+  void withoutAnOpenInjectionTheAnchorIsEstimatedAndSaidSo() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.injectorStart(
+        scenario -> {
+          throw new IllegalStateException("moved");
+        });
+    t.started("chat", 1_000);
+    assertEquals(1_000, t.slots().get(0).level().startMs());
+    assertEquals(
+        "estimated: the first LLM request of a root scenario less its profile's leading idle"
+            + " steps (no open injection in progress to read Gatling's injector start from, or"
+            + " its internals moved)",
+        t.rootAnchorSource());
   }
 }
