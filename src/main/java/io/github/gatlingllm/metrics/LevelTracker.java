@@ -469,7 +469,10 @@ public final class LevelTracker {
     }
     return "Requests belong to the level they started in (measured phase only); "
         + String.join(", ", parts)
-        + ": left out of every level.";
+        + ": left out of every level. Counted when the record was written: requests that ended"
+        + " while it was being written (in flight at the run's end or its stop) are in"
+        + " metrics and llm-requests.jsonl but not here, and load.requests counts prompts handed"
+        + " out when the writing began.";
   }
 
   private static String requests(long n) {
@@ -504,6 +507,12 @@ public final class LevelTracker {
     leftOut.put("ramps", ramps.sum());
     leftOut.put("outside", outside.sum());
     leftOut.put("unplaced", unplaced.sum());
+    long inLevels = 0;
+    for (LevelResult r : results) {
+      inLevels += r.summary().requests();
+    }
+    // What the levels and the left-out add up to: compare with metrics' measured requests.
+    leftOut.put("measured_total", inLevels + ramps.sum() + outside.sum() + unplaced.sum());
     m.put("levels_left_out", Collections.unmodifiableMap(leftOut));
     if (rootAnchor != null) {
       Map<String, Object> anchor = new LinkedHashMap<>();
