@@ -12,38 +12,18 @@ import io.github.gatlingllm.internal.GatlingInjection;
 import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.metrics.CacheAggregator;
 import io.github.gatlingllm.metrics.CachePlan;
-import io.github.gatlingllm.metrics.Goodput;
-import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.Injection;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.prompt.PromptSource;
-import io.github.gatlingllm.report.IndexLink;
-import io.github.gatlingllm.report.ReportPage;
-import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
-import io.github.gatlingllm.report.RunSummary;
 import io.github.gatlingllm.simulator.Simulator;
-import io.github.gatlingllm.simulator.SimulatorConfig;
-import io.github.gatlingllm.target.ServerInfo;
-import io.github.gatlingllm.target.ServerProbe;
-import io.github.gatlingllm.token.ChatTemplateLead;
-import io.github.gatlingllm.token.HuggingFaceTokenCounter;
-import io.github.gatlingllm.token.TokenCounter;
-import io.github.gatlingllm.token.TokenCounters;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>With {@code llm.startAt} (a test run on several machines), the start ends by waiting for that
  * barrier, so the shards' load starts together.
  *
+ * <p>Its parts: {@link RunTarget} (tokenizer, simulator or probe, cache plan), {@link RunTally}
+ * (per-request bookkeeping) and {@link RunFinish} (the run record and the closing console lines).
+ *
  * <p>Thread-safe: the LLM action calls it from every event loop.
  */
 public final class RunContext {
@@ -68,31 +51,17 @@ public final class RunContext {
   private final LlmProtocol protocol;
   private final LlmSettings settings;
   private final GatlingCore gatling;
-  private final TokenCounter counter;
-  private final Simulator simulator;
-  private final String baseUrl;
-  private final String model;
-  private final ServerInfo server;
+  private final RunTarget target;
   private final RunRecorder recorder;
   private final ServerWatch serverWatch;
   private final HttpComponents http;
-  private final Set<String> requestNames =
-      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
-  private final Map<Workload, Set<String>> workloads = new LinkedHashMap<>();
-  private final Set<ConversationWorkload> conversations =
-      java.util.Collections.synchronizedSet(new LinkedHashSet<>());
+  private final RunTally tally = new RunTally();
   private final Shard shard;
   private final Long startAt;
   private final Long lateMs;
-  private final AtomicBoolean finished = new AtomicBoolean();
-  private final AtomicBoolean stopping = new AtomicBoolean();
   private final AtomicBoolean crashed = new AtomicBoolean();
-  private final AtomicLong inFlight = new AtomicLong();
-  private final AtomicLong peakInFlight = new AtomicLong();
-  private final AtomicLong usersEndedByBudget = new AtomicLong();
-  private final AtomicLong warmStarts = new AtomicLong();
   private final Map<Endpoint, CachePlan.Server> cacheServers;
-  private final AtomicLong staleConnectionResends = new AtomicLong();
+  private final RunFinish end;
   private final Thread shutdownHook;
   private final List<Injection> injections;
   private final String injectionUnknown;
@@ -118,7 +87,7 @@ public final class RunContext {
     this.injectionUnknown = unknown;
     this.levels =
         new LevelWatch(
-            read, settings, gatling, inFlight::get, s -> GatlingInjector.injectionStart(core, s));
+            read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
     levels.announce(unknown);
     this.client =
         new ClientWatch(
@@ -133,35 +102,12 @@ public final class RunContext {
       StartBarrier.check(startAt, System.currentTimeMillis());
     }
     this.http = GatlingHttp.newComponents(core, protocol.http());
-    try {
-      this.counter = TokenCounters.shared(settings.tokenizer());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
-    }
-    if (settings.baseUrl() == null) {
-      SimulatorConfig config = protocol.simulator().withTokenCounter(counter);
-      if (settings.model() != null) {
-        config = config.withModel(settings.model());
-      }
-      this.simulator = Simulator.start(config, 0);
-      this.baseUrl = simulator.baseUrl();
-      this.model = simulator.config().model();
-      this.server = null;
-      LOG.info("llm.baseUrl is not set: started the embedded simulator at {}", baseUrl);
-    } else {
-      this.simulator = null;
-      this.baseUrl = stripSlash(settings.baseUrl());
-      this.server = ServerProbe.probe(baseUrl, settings.apiKey(), ServerProbe.DEFAULT_TIMEOUT);
-      this.model = settings.modelFor(server);
-      warnAboutTarget();
-    }
+    this.target = RunTarget.start(protocol);
     try {
       this.recorder =
           new RunRecorder(protocol.folders(), settings.slo(), settings.cacheTolerance());
     } catch (java.io.UncheckedIOException e) {
-      if (simulator != null) {
-        simulator.close();
-      }
+      target.close();
       throw new IllegalArgumentException(
           "llm.resultsFolder: cannot write run records under \""
               + settings.resultsFolder()
@@ -170,23 +116,24 @@ public final class RunContext {
               + "), expected a folder that exists or can be made",
           e);
     }
+    Simulator simulator = target.simulator();
     this.serverWatch =
-        ServerWatch.start(settings, baseUrl, simulator == null ? null : simulator.config());
-    Map<Endpoint, CachePlan.Server> servers = new java.util.EnumMap<>(Endpoint.class);
-    for (Endpoint endpoint : Endpoint.values()) {
-      servers.put(endpoint, cacheServer(endpoint, settings, counter, simulator, server));
-    }
-    this.cacheServers = java.util.Collections.unmodifiableMap(servers);
-    CachePlan.Server chat = cacheServers.get(Endpoint.CHAT);
-    LOG.info(
-        "cache plan: blocks of {} ({}), a chat template lead of {}, counts {}",
-        tokens(chat.blockTokens()),
-        settings.cacheBlockTokens() != null ? "llm.cacheBlockTokens" : "the server's",
-        chat.templateKnown() ? tokens(chat.templateTokens()) : "unknown tokens",
-        chat.exact()
-            ? "in the server's tokens"
-            : "estimated (llm.tokenizer=estimate against a real server: give it the model's"
-                + " tokenizer for exact plans)");
+        ServerWatch.start(
+            settings, target.baseUrl(), simulator == null ? null : simulator.config());
+    this.cacheServers = target.planCache();
+    this.end =
+        new RunFinish(
+            protocol,
+            gatling,
+            target,
+            tally,
+            recorder,
+            serverWatch,
+            levels,
+            client,
+            cacheServers.get(Endpoint.CHAT),
+            shard,
+            startAt);
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     gatling.onTermination(this::terminate);
@@ -212,54 +159,6 @@ public final class RunContext {
    */
   static RunContext start(LlmProtocol protocol, CoreComponents core) {
     return new RunContext(protocol, core);
-  }
-
-  private void warnAboutTarget() {
-    String url = settings.redactedBaseUrl();
-    if (!baseUrl.endsWith("/v1")) {
-      LOG.warn(
-          "llm.baseUrl {} does not end in /v1: requests go to {}/chat/completions; most"
-              + " OpenAI-compatible servers serve {}/v1/chat/completions",
-          url,
-          url,
-          url);
-    }
-    if (server.answeredNothing()) {
-      LOG.warn(
-          "nothing answered at llm.baseUrl {} ({} asked, {} ms each: refused or silent): is the URL"
-              + " right and the server up? The run goes on",
-          url,
-          String.join(", ", server.answers().keySet()),
-          ServerProbe.DEFAULT_TIMEOUT.toMillis());
-    }
-    server.answers().entrySet().stream()
-        .filter(e -> e.getValue() == 401 || e.getValue() == 403)
-        .findFirst()
-        .ifPresent(
-            e ->
-                LOG.warn(
-                    "{} answered HTTP {} to the server probe: the server wants credentials"
-                        + " (llm.apiKey or OPENAI_API_KEY{})",
-                    e.getKey(),
-                    e.getValue(),
-                    settings.apiKey() == null ? ", neither is set" : ", check the key"));
-    if (settings.model() == null) {
-      if (server.firstModel() != null) {
-        LOG.info("llm.model is not set: using the server's first model, {}", model);
-      } else {
-        LOG.warn(
-            "llm.model is not set and {}/models lists no model: requests name the model {}",
-            url,
-            model);
-      }
-    } else if (!server.models().isEmpty() && !server.models().contains(model)) {
-      LOG.warn(
-          "llm.model {} is not among the models {}/models lists ({}): the server may refuse every"
-              + " request",
-          model,
-          url,
-          String.join(", ", server.models()));
-    }
   }
 
   /**
@@ -336,7 +235,7 @@ public final class RunContext {
    * @return the absolute URL, credentials included when the base URL has them
    */
   public String url(Endpoint endpoint) {
-    return baseUrl + "/" + endpoint.path();
+    return target.baseUrl() + "/" + endpoint.path();
   }
 
   /**
@@ -354,7 +253,7 @@ public final class RunContext {
     body.putAll(extra);
     return new RequestSettings(
         endpoint,
-        model,
+        target.model(),
         maxTokens == null ? settings.outputTokens() : maxTokens,
         RequestSettings.MAX_TOKENS,
         settings.stream(),
@@ -402,49 +301,13 @@ public final class RunContext {
     return cacheServers.get(endpoint);
   }
 
-  /** The engine name the probe gives a separately started embedded simulator. */
-  private static final String SIMULATOR_ENGINE = "gatling-llm simulator";
-
-  private static CachePlan.Server cacheServer(
-      Endpoint endpoint,
-      LlmSettings settings,
-      TokenCounter counter,
-      Simulator simulator,
-      ServerInfo server) {
-    String engine = server == null ? null : server.engine();
-    boolean simulated = simulator != null || SIMULATOR_ENGINE.equals(engine);
-    int block;
-    if (settings.cacheBlockTokens() != null) {
-      block = settings.cacheBlockTokens();
-    } else if (simulator != null) {
-      block = simulator.config().blockSize();
-    } else if ("llama.cpp".equals(engine)) {
-      block = 1;
-    } else {
-      block = DEFAULT_CACHE_BLOCK_TOKENS;
-    }
-    ChatTemplateLead lead =
-        endpoint != Endpoint.CHAT
-            ? ChatTemplateLead.NONE
-            : simulated ? ChatTemplateLead.chatMl(counter) : ChatTemplateLead.ofTemplate(counter);
-    boolean exact = simulated || counter instanceof HuggingFaceTokenCounter;
-    return new CachePlan.Server(lead.tokens(), lead.known(), block, exact);
-  }
-
-  private static String tokens(int n) {
-    return n + (n == 1 ? " token" : " tokens");
-  }
-
-  /** The cache granularity assumed of a server that does not say (vLLM's default block size). */
-  static final int DEFAULT_CACHE_BLOCK_TOKENS = 16;
-
   /**
    * Names a request of this run, for the goodput report.
    *
    * @param name the request name
    */
   public void addRequestName(String name) {
-    requestNames.add(name);
+    tally.addRequestName(name);
   }
 
   /**
@@ -454,13 +317,7 @@ public final class RunContext {
    * @param request the request's name
    */
   public void started(Workload workload, String request) {
-    if (workload != null) {
-      synchronized (workloads) {
-        workloads.computeIfAbsent(workload, w -> new LinkedHashSet<>()).add(request);
-      }
-    }
-    long now = inFlight.incrementAndGet();
-    peakInFlight.accumulateAndGet(now, Math::max);
+    tally.started(workload, request);
   }
 
   /**
@@ -493,7 +350,7 @@ public final class RunContext {
    * @param workload the conversations' workload, never null
    */
   public void conversationStarted(ConversationWorkload workload) {
-    conversations.add(workload);
+    tally.conversationStarted(workload);
   }
 
   /**
@@ -515,9 +372,9 @@ public final class RunContext {
     recorder.record(record);
     client.recorded(record);
     serverWatch.record(workload, record);
-    inFlight.decrementAndGet();
+    tally.ended();
     levels.record(record, gatling.nowMillis());
-    if (record.warmStart() && warmStarts.incrementAndGet() == 1) {
+    if (record.warmStart() && tally.warmStart()) {
       LOG.warn(
           "WARM START: {}",
           CacheAggregator.warmStartText(recorder.cache().warmStarts())
@@ -541,12 +398,12 @@ public final class RunContext {
    * counted in the run record as {@code load.stale_connection_resends}.
    */
   public void staleConnectionResend() {
-    staleConnectionResends.incrementAndGet();
+    tally.staleConnectionResend();
   }
 
   /** A request counted by {@link #started} ended without a record: in flight no more. */
   public void notSent() {
-    inFlight.decrementAndGet();
+    tally.ended();
   }
 
   /**
@@ -556,8 +413,7 @@ public final class RunContext {
    *     injection (the caller does it, once)
    */
   public boolean userEndedByBudget() {
-    usersEndedByBudget.incrementAndGet();
-    return Workload.allSpent() && stopping.compareAndSet(false, true);
+    return tally.userEndedByBudget();
   }
 
   /**
@@ -583,194 +439,7 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
-    if (!finished.compareAndSet(false, true)) {
-      return;
-    }
-    try {
-      long open = inFlight.get();
-      if (open > 0) {
-        LOG.warn(
-            "{} LLM requests were still in flight when the run ended: they are not recorded", open);
-      }
-      Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
-      info.put("cache", cacheParameters());
-      synchronized (conversations) {
-        if (!conversations.isEmpty()) {
-          info.put(
-              "conversations", conversations.stream().map(ConversationWorkload::toRecord).toList());
-        }
-      }
-      info.put("client", client.finish());
-      serverWatch.addTo(info);
-      try {
-        // Each level's schedule lag (open loops) and client CPU share, from the client watch.
-        levels.addTo(info, peakInFlight.get(), gatling.nowMillis(), client::forWindow);
-      } catch (RuntimeException e) {
-        LOG.error("could not compute the load levels: {}", e.toString(), e);
-      }
-      AtomicReference<Map<String, Object>> written = new AtomicReference<>();
-      Path folder =
-          recorder.finish(
-              info,
-              interrupted,
-              (record, requests) -> {
-                written.set(record);
-                return ReportPage.render(record, requests);
-              });
-      reportGoodput();
-      reportCache();
-      RunSummary.log(written.get());
-      if (!interrupted) {
-        IndexLink.onExit(folder);
-      }
-    } catch (RuntimeException e) {
-      LOG.error("could not write the LLM run record: {}", e.toString());
-    } finally {
-      synchronized (workloads) {
-        workloads.keySet().forEach(Workload::close);
-      }
-      synchronized (conversations) {
-        conversations.forEach(ConversationWorkload::close);
-      }
-      if (simulator != null) {
-        simulator.close();
-      }
-    }
-  }
-
-  private void reportGoodput() {
-    if (!settings.slo().isSet()) {
-      return;
-    }
-    Goodput overall = recorder.summary().overall().goodput();
-    LOG.info("{}", overall.describe());
-    if (settings.goodputRatio() == null) {
-      return;
-    }
-    List<String> names;
-    synchronized (requestNames) {
-      names = new ArrayList<>(requestNames);
-    }
-    for (String name : names) {
-      GroupSummary group = recorder.summary().group(name, "measured");
-      Goodput g = group == null ? overall : group.goodput();
-      String shortfall = g.shortfall(settings.goodputRatio());
-      if (shortfall != null) {
-        LOG.error("{} (llm.assert.goodputRatio, request {})", shortfall, name);
-      }
-    }
-  }
-
-  /** What the cache plan knew of the server, for {@code llm-run.json}'s {@code cache}. */
-  private Map<String, Object> cacheParameters() {
-    CachePlan.Server chat = cacheServers.get(Endpoint.CHAT);
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("block_tokens", chat.blockTokens());
-    m.put("template_tokens", chat.templateKnown() ? chat.templateTokens() : null);
-    m.put("template_known", chat.templateKnown());
-    m.put("exact_counts", chat.exact());
-    return m;
-  }
-
-  private void reportCache() {
-    String line = recorder.cache().describe();
-    if (line == null) {
-      return;
-    }
-    boolean asPlanned = CacheAggregator.AS_PLANNED.equals(recorder.cache().verdict());
-    if (asPlanned && recorder.cache().warmStarts() == 0) {
-      LOG.info("{}", line);
-    } else {
-      LOG.warn("{}", line);
-    }
-  }
-
-  private RunInfo runInfo() {
-    List<RunInfo.Prompts> prompts = new ArrayList<>();
-    long warmup = 0;
-    long measured = 0;
-    synchronized (workloads) {
-      for (Map.Entry<Workload, Set<String>> e : workloads.entrySet()) {
-        Workload w = e.getKey();
-        prompts.add(prompts(w, e.getValue()));
-        warmup += w.warmup().handedOut();
-        measured += w.measured().handedOut();
-      }
-    }
-    synchronized (conversations) {
-      for (ConversationWorkload w : conversations) {
-        warmup += w.turnsSent("warmup");
-        measured += w.turnsSent("measured");
-      }
-    }
-    RunInfo.Target target =
-        new RunInfo.Target(
-            simulator != null ? baseUrl : settings.redactedBaseUrl(),
-            simulator != null,
-            model,
-            settings.endpoint(),
-            server == null ? null : server.toRecord());
-    RunInfo.Decoding decoding =
-        new RunInfo.Decoding(
-            settings.outputTokens(),
-            settings.ignoreEos(),
-            settings.temperature(),
-            settings.stream(),
-            settings.stream());
-    RunInfo.Load load =
-        new RunInfo.Load(
-            peakInFlight.get(),
-            warmup,
-            measured,
-            settings.timeout().toMillis(),
-            settings.connections(),
-            usersEndedByBudget.get(),
-            staleConnectionResends.get(),
-            List.of());
-    Class<?> simulation = protocol.simulationClass();
-    return new RunInfo(
-        "gatling-llm",
-        version(),
-        GatlingCore.version(),
-        simulation == null ? null : simulation.getName(),
-        prompts.isEmpty() ? null : prompts.get(0),
-        prompts.size() > 1 ? prompts : null,
-        target,
-        decoding,
-        load,
-        settings.slo().isSet() ? settings.slo().toRecord() : null,
-        settings.slo().isSet() ? new RunInfo.Assertions(settings.goodputRatio()) : null,
-        settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
-        shard.single() && startAt == null
-            ? null
-            : new RunInfo.Shard(
-                shard.index(),
-                shard.count(),
-                startAt == null ? null : java.time.Instant.ofEpochMilli(startAt).toString(),
-                lateMs));
-  }
-
-  private static RunInfo.Prompts prompts(Workload w, Set<String> requestNames) {
-    PromptSource m = w.measured();
-    Map<String, RunInfo.Phase> phases = new LinkedHashMap<>();
-    phases.put("warmup", new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
-    phases.put("measured", new RunInfo.Phase(m.handedOut(), m.digest()));
-    Map<String, Object> spec = new LinkedHashMap<>(m.spec().toRecord());
-    if (w.warmGroups()) {
-      spec.put("warm_groups", true);
-    }
-    return new RunInfo.Prompts(
-        w.name(),
-        spec,
-        PromptSource.GENERATOR_VERSION,
-        m.seed(),
-        m.caseId(),
-        m.inputTokens(),
-        m.counter().identity(),
-        phases,
-        m.spec().sharedPrefixRatio(),
-        List.copyOf(requestNames),
-        w.seedAuto() ? Boolean.TRUE : null);
+    end.finish(interrupted, lateMs);
   }
 
   /**
@@ -788,15 +457,5 @@ public final class RunContext {
               + " 65536; ulimit -Hn shows the most allowed)",
           unix.getMaxFileDescriptorCount());
     }
-  }
-
-  private static String version() {
-    Package p = RunContext.class.getPackage();
-    String version = p == null ? null : p.getImplementationVersion();
-    return version == null ? "development build" : version;
-  }
-
-  private static String stripSlash(String url) {
-    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

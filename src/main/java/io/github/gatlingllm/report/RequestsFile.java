@@ -143,6 +143,14 @@ public final class RequestsFile {
             null,
             null,
             io.github.gatlingllm.metrics.RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null);
     return new ArrayList<>(Json.map(RequestRecordJson.toJson(any, true)).keySet());
   }

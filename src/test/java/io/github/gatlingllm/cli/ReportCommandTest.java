@@ -54,6 +54,14 @@ class ReportCommandTest {
         "length",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 

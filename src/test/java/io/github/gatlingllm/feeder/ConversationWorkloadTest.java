@@ -64,6 +64,14 @@ class ConversationWorkloadTest {
         "length",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 
@@ -92,7 +100,15 @@ class ConversationWorkloadTest {
         null,
         400,
         RequestStatus.HTTP_ERROR,
-        "400");
+        "400",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   private static Conversation conversation(Map<String, Object> record) {

@@ -49,7 +49,10 @@ class CacheAggregatorTest {
         planned,
         expected,
         outcome,
-        expected == CacheOutcome.MISS && outcome == CacheOutcome.UNPLANNED_HIT);
+        expected == CacheOutcome.MISS && outcome == CacheOutcome.UNPLANNED_HIT,
+        null,
+        null,
+        null);
   }
 
   private static RequestRecord hit(String workload, Integer group, double ttft) {
@@ -161,6 +164,14 @@ class CacheAggregatorTest {
             "length",
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null));
     assertNull(a.describe());
     assertEquals(0L, a.toRecord(Map.of()).get("requests"));
@@ -252,7 +263,10 @@ class CacheAggregatorTest {
             48,
             CacheOutcome.HIT,
             CacheOutcome.UNPLANNED_HIT,
-            true));
+            true,
+            null,
+            null,
+            null));
     assertEquals(1L, a.warmStarts());
   }
 }

@@ -49,7 +49,15 @@ class LevelTrackerTest {
         ok ? "length" : null,
         ok ? 200 : 500,
         status,
-        ok ? null : "boom");
+        ok ? null : "boom",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   static RequestRecord ok(long startMs) {
@@ -338,6 +346,14 @@ class LevelTrackerTest {
         "length",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 

@@ -39,13 +39,22 @@ class MetricsAggregatorTest {
         "length",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 
   private static RequestRecord failed(String name, long startMs, RequestStatus status) {
     return new RequestRecord(
         name, null, null, null, null, null, null, null, startMs, 100, true, null, 1, true, 1.0, 1.0,
-        List.of(), null, 5.0, null, null, 500, status, "x");
+        List.of(), null, 5.0, null, null, 500, status, "x", null, null, null, null, null, null,
+        null, null);
   }
 
   @Test
@@ -184,6 +193,14 @@ class MetricsAggregatorTest {
             null,
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null));
     assertNull(a.summary().overall().cacheHitRatio());
   }

@@ -39,6 +39,14 @@ class RequestRecordTest {
                         null,
                         null,
                         RequestStatus.OK,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
                         null))
             .getMessage());
   }
@@ -74,6 +82,14 @@ class RequestRecordTest {
                         null,
                         null,
                         RequestStatus.OK,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
                         null))
             .getMessage());
   }
@@ -123,7 +139,15 @@ class RequestRecordTest {
             "stop",
             200,
             RequestStatus.STREAM_ERROR,
-            "error event via https://***@h/ (Bearer ***)"),
+            "error event via https://***@h/ (Bearer ***)",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null),
         RequestRecord.of(
             id, t, 200, RequestStatus.STREAM_ERROR, "error event via https://u:p@h/ (Bearer abc)"));
   }

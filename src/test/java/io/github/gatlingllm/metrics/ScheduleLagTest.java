@@ -101,6 +101,14 @@ class ScheduleLagTest {
             null,
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null)
         .withSchedule(sentMs, scheduledMs);
   }

@@ -37,7 +37,15 @@ class SloTest {
         "length",
         200,
         status,
-        status == RequestStatus.OK ? null : "x");
+        status == RequestStatus.OK ? null : "x",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   @Test

@@ -39,6 +39,14 @@ class SweepStepTest {
         "length",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 

@@ -159,6 +159,14 @@ class ClientWatchTest {
             null,
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null)
         .withSchedule(sentMs, scheduledMs);
   }

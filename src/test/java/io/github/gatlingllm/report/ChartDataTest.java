@@ -50,6 +50,9 @@ class ChartDataTest {
         null,
         null,
         null,
+        null,
+        null,
+        null,
         null);
   }
 

@@ -39,6 +39,14 @@ class ClientMergeTest {
             null,
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null)
         .withSchedule(sentMs, scheduledMs);
   }

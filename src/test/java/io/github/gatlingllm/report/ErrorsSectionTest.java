@@ -41,6 +41,9 @@ class ErrorsSectionTest {
         null,
         null,
         null,
+        null,
+        null,
+        null,
         null);
   }
 
@@ -69,6 +72,9 @@ class ErrorsSectionTest {
         "stop",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
         null,
         null,
         null,

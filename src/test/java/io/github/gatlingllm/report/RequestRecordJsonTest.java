@@ -37,6 +37,14 @@ class RequestRecordJsonTest {
           "length",
           200,
           RequestStatus.OK,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
           null);
 
   private static final String FULL_JSON =
@@ -77,7 +85,15 @@ class RequestRecordJsonTest {
           null,
           429,
           RequestStatus.REJECTED,
-          "Too Many Requests");
+          "Too Many Requests",
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null);
 
   private static final RequestRecord MICROS =
       new RequestRecord(
@@ -104,6 +120,14 @@ class RequestRecordJsonTest {
           "length",
           200,
           RequestStatus.OK,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
           null);
 
   @Test
@@ -259,7 +283,10 @@ class RequestRecordJsonTest {
             256,
             CacheOutcome.HIT,
             CacheOutcome.HIT,
-            false);
+            false,
+            null,
+            null,
+            null);
     String json = RequestRecordJson.toJson(r, false);
     assertTrue(
         json.endsWith(

@@ -51,6 +51,14 @@ class RequestsFileTest {
             "length",
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null);
     RequestRecord failed =
         new RequestRecord(
@@ -77,7 +85,15 @@ class RequestsFileTest {
             null,
             503,
             RequestStatus.REJECTED,
-            "HTTP 503: \"busy\"");
+            "HTTP 503: \"busy\"",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
     StringWriter out = new StringWriter();
     RequestsFile.writeCsv(List.of(ok, failed), out);
     assertEquals(
@@ -116,6 +132,14 @@ class RequestsFileTest {
             null,
             200,
             RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
             null);
     StringWriter out = new StringWriter();
     RequestsFile.writeCsv(List.of(r), out);

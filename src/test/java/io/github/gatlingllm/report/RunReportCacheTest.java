@@ -47,7 +47,10 @@ class RunReportCacheTest {
         planned,
         CacheOutcome.HIT,
         outcome,
-        false);
+        false,
+        null,
+        null,
+        null);
   }
 
   @Test

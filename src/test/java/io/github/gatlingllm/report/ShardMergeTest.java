@@ -55,6 +55,14 @@ class ShardMergeTest {
         "length",
         200,
         RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
         null);
   }
 

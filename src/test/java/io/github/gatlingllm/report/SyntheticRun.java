@@ -67,7 +67,10 @@ final class SyntheticRun {
         i < 8 ? 0 : 64,
         i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT,
         ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN,
-        false);
+        false,
+        null,
+        null,
+        null);
   }
 
   /**

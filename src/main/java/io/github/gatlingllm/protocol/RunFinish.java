@@ -1,0 +1,226 @@
+package io.github.gatlingllm.protocol;
+
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.feeder.Shard;
+import io.github.gatlingllm.internal.GatlingCore;
+import io.github.gatlingllm.metrics.CacheAggregator;
+import io.github.gatlingllm.metrics.CachePlan;
+import io.github.gatlingllm.metrics.Goodput;
+import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.report.IndexLink;
+import io.github.gatlingllm.report.ReportPage;
+import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.report.RunSummary;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. The end of a run ({@link RunContext}), once: gathers the run record ({@code RunInfo},
+ * {@code cache}, {@code conversations}, {@code client}, the server's metrics, the load levels),
+ * writes {@code llm-run.json}, the CSV and the report page, logs the goodput, cache and summary
+ * lines, then closes the workloads and stops the embedded simulator, whatever failed before.
+ * Thread-safe.
+ */
+final class RunFinish {
+
+  /** Logs under the run's name, as the console lines always did. */
+  private static final Logger LOG = LoggerFactory.getLogger(RunContext.class);
+
+  private final LlmProtocol protocol;
+  private final LlmSettings settings;
+  private final GatlingCore gatling;
+  private final RunTarget target;
+  private final RunTally tally;
+  private final RunRecorder recorder;
+  private final ServerWatch serverWatch;
+  private final LevelWatch levels;
+  private final ClientWatch client;
+  private final CachePlan.Server chatCache;
+  private final Shard shard;
+  private final Long startAt;
+  private final AtomicBoolean finished = new AtomicBoolean();
+
+  /**
+   * The end of a run whose parts have all started.
+   *
+   * @param protocol the run's protocol
+   * @param gatling Gatling's core internals
+   * @param target the run's target
+   * @param tally the run's bookkeeping
+   * @param recorder the run record
+   * @param serverWatch the server's metrics
+   * @param levels the load levels
+   * @param client the client watch
+   * @param chatCache what the cache plan knows of the chat endpoint
+   * @param shard this JVM's shard
+   * @param startAt {@code llm.startAt} in epoch ms, or null
+   */
+  RunFinish(
+      LlmProtocol protocol,
+      GatlingCore gatling,
+      RunTarget target,
+      RunTally tally,
+      RunRecorder recorder,
+      ServerWatch serverWatch,
+      LevelWatch levels,
+      ClientWatch client,
+      CachePlan.Server chatCache,
+      Shard shard,
+      Long startAt) {
+    this.protocol = protocol;
+    this.settings = protocol.settings();
+    this.gatling = gatling;
+    this.target = target;
+    this.tally = tally;
+    this.recorder = recorder;
+    this.serverWatch = serverWatch;
+    this.levels = levels;
+    this.client = client;
+    this.chatCache = chatCache;
+    this.shard = shard;
+    this.startAt = startAt;
+  }
+
+  /**
+   * Writes the run record into Gatling's run folder and stops the embedded simulator; runs once.
+   *
+   * @param interrupted whether the run was stopped before its end
+   * @param lateMs how late this JVM passed the {@code llm.startAt} barrier, or null (no barrier, or
+   *     not passed yet)
+   */
+  void finish(boolean interrupted, Long lateMs) {
+    if (!finished.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      long open = tally.inFlight();
+      if (open > 0) {
+        LOG.warn(
+            "{} LLM requests were still in flight when the run ended: they are not recorded", open);
+      }
+      Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs).toMap());
+      info.put("cache", RunTarget.cacheParameters(chatCache));
+      List<Map<String, Object>> conversations = tally.conversationRecords();
+      if (conversations != null) {
+        info.put("conversations", conversations);
+      }
+      info.put("client", client.finish());
+      serverWatch.addTo(info);
+      try {
+        // Each level's schedule lag (open loops) and client CPU share, from the client watch.
+        levels.addTo(info, tally.peakInFlight(), gatling.nowMillis(), client::forWindow);
+      } catch (RuntimeException e) {
+        LOG.error("could not compute the load levels: {}", e.toString(), e);
+      }
+      AtomicReference<Map<String, Object>> written = new AtomicReference<>();
+      Path folder =
+          recorder.finish(
+              info,
+              interrupted,
+              (record, requests) -> {
+                written.set(record);
+                return ReportPage.render(record, requests);
+              });
+      reportGoodput();
+      reportCache();
+      RunSummary.log(written.get());
+      if (!interrupted) {
+        IndexLink.onExit(folder);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("could not write the LLM run record: {}", e.toString());
+    } finally {
+      tally.closeWorkloads();
+      target.close();
+    }
+  }
+
+  private void reportGoodput() {
+    if (!settings.slo().isSet()) {
+      return;
+    }
+    Goodput overall = recorder.summary().overall().goodput();
+    LOG.info("{}", overall.describe());
+    if (settings.goodputRatio() == null) {
+      return;
+    }
+    for (String name : tally.requestNames()) {
+      GroupSummary group = recorder.summary().group(name, "measured");
+      Goodput g = group == null ? overall : group.goodput();
+      String shortfall = g.shortfall(settings.goodputRatio());
+      if (shortfall != null) {
+        LOG.error("{} (llm.assert.goodputRatio, request {})", shortfall, name);
+      }
+    }
+  }
+
+  private void reportCache() {
+    String line = recorder.cache().describe();
+    if (line == null) {
+      return;
+    }
+    boolean asPlanned = CacheAggregator.AS_PLANNED.equals(recorder.cache().verdict());
+    if (asPlanned && recorder.cache().warmStarts() == 0) {
+      LOG.info("{}", line);
+    } else {
+      LOG.warn("{}", line);
+    }
+  }
+
+  private RunInfo runInfo(Long lateMs) {
+    RunTally.Fed fed = tally.fed();
+    List<RunInfo.Prompts> prompts = fed.prompts();
+    RunInfo.Decoding decoding =
+        new RunInfo.Decoding(
+            settings.outputTokens(),
+            settings.ignoreEos(),
+            settings.temperature(),
+            settings.stream(),
+            settings.stream());
+    RunInfo.Load load =
+        new RunInfo.Load(
+            tally.peakInFlight(),
+            fed.warmup(),
+            fed.measured(),
+            settings.timeout().toMillis(),
+            settings.connections(),
+            tally.usersEndedByBudget(),
+            tally.staleConnectionResends(),
+            List.of());
+    Class<?> simulation = protocol.simulationClass();
+    return new RunInfo(
+        "gatling-llm",
+        version(),
+        GatlingCore.version(),
+        simulation == null ? null : simulation.getName(),
+        prompts.isEmpty() ? null : prompts.get(0),
+        prompts.size() > 1 ? prompts : null,
+        target.toRecord(),
+        decoding,
+        load,
+        settings.slo().isSet() ? settings.slo().toRecord() : null,
+        settings.slo().isSet() ? new RunInfo.Assertions(settings.goodputRatio()) : null,
+        settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
+        shard.single() && startAt == null
+            ? null
+            : new RunInfo.Shard(
+                shard.index(),
+                shard.count(),
+                startAt == null ? null : Instant.ofEpochMilli(startAt).toString(),
+                lateMs));
+  }
+
+  private static String version() {
+    Package p = RunContext.class.getPackage();
+    String version = p == null ? null : p.getImplementationVersion();
+    return version == null ? "development build" : version;
+  }
+}

@@ -1,0 +1,266 @@
+package io.github.gatlingllm.protocol;
+
+import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.metrics.CachePlan;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.simulator.Simulator;
+import io.github.gatlingllm.simulator.SimulatorConfig;
+import io.github.gatlingllm.target.ServerInfo;
+import io.github.gatlingllm.target.ServerProbe;
+import io.github.gatlingllm.token.ChatTemplateLead;
+import io.github.gatlingllm.token.HuggingFaceTokenCounter;
+import io.github.gatlingllm.token.TokenCounter;
+import io.github.gatlingllm.token.TokenCounters;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. What a run loads against, started with the run ({@link RunContext}): the tokenizer, then
+ * either the embedded simulator (no {@code llm.baseUrl}) or the server's answers to the probe, with
+ * warnings about a target that looks wrong; and what the cache plan knows of it. Immutable once
+ * started, except that {@link #close()} stops the embedded simulator.
+ */
+final class RunTarget {
+
+  /** Logs under the run's name, as the console lines always did. */
+  private static final Logger LOG = LoggerFactory.getLogger(RunContext.class);
+
+  /** The cache granularity assumed of a server that does not say (vLLM's default block size). */
+  static final int DEFAULT_CACHE_BLOCK_TOKENS = 16;
+
+  /** The engine name the probe gives a separately started embedded simulator. */
+  private static final String SIMULATOR_ENGINE = "gatling-llm simulator";
+
+  private final LlmSettings settings;
+  private final TokenCounter counter;
+  private final Simulator simulator;
+  private final String baseUrl;
+  private final String model;
+  private final ServerInfo server;
+
+  private RunTarget(
+      LlmSettings settings,
+      TokenCounter counter,
+      Simulator simulator,
+      String baseUrl,
+      String model,
+      ServerInfo server) {
+    this.settings = settings;
+    this.counter = counter;
+    this.simulator = simulator;
+    this.baseUrl = baseUrl;
+    this.model = model;
+    this.server = server;
+  }
+
+  /**
+   * Loads the tokenizer, then starts the embedded simulator or probes {@code llm.baseUrl}.
+   *
+   * @param protocol the protocol, never null
+   * @return the started target, never null
+   * @throws IllegalArgumentException naming {@code llm.tokenizer} when it cannot be loaded
+   */
+  static RunTarget start(LlmProtocol protocol) {
+    LlmSettings settings = protocol.settings();
+    TokenCounter counter;
+    try {
+      counter = TokenCounters.shared(settings.tokenizer());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
+    }
+    if (settings.baseUrl() == null) {
+      SimulatorConfig config = protocol.simulator().withTokenCounter(counter);
+      if (settings.model() != null) {
+        config = config.withModel(settings.model());
+      }
+      Simulator simulator = Simulator.start(config, 0);
+      String baseUrl = simulator.baseUrl();
+      RunTarget target =
+          new RunTarget(settings, counter, simulator, baseUrl, simulator.config().model(), null);
+      LOG.info("llm.baseUrl is not set: started the embedded simulator at {}", baseUrl);
+      return target;
+    }
+    String baseUrl = stripSlash(settings.baseUrl());
+    ServerInfo server = ServerProbe.probe(baseUrl, settings.apiKey(), ServerProbe.DEFAULT_TIMEOUT);
+    RunTarget target =
+        new RunTarget(settings, counter, null, baseUrl, settings.modelFor(server), server);
+    target.warnAboutTarget();
+    return target;
+  }
+
+  private void warnAboutTarget() {
+    String url = settings.redactedBaseUrl();
+    if (!baseUrl.endsWith("/v1")) {
+      LOG.warn(
+          "llm.baseUrl {} does not end in /v1: requests go to {}/chat/completions; most"
+              + " OpenAI-compatible servers serve {}/v1/chat/completions",
+          url,
+          url,
+          url);
+    }
+    if (server.answeredNothing()) {
+      LOG.warn(
+          "nothing answered at llm.baseUrl {} ({} asked, {} ms each: refused or silent): is the URL"
+              + " right and the server up? The run goes on",
+          url,
+          String.join(", ", server.answers().keySet()),
+          ServerProbe.DEFAULT_TIMEOUT.toMillis());
+    }
+    server.answers().entrySet().stream()
+        .filter(e -> e.getValue() == 401 || e.getValue() == 403)
+        .findFirst()
+        .ifPresent(
+            e ->
+                LOG.warn(
+                    "{} answered HTTP {} to the server probe: the server wants credentials"
+                        + " (llm.apiKey or OPENAI_API_KEY{})",
+                    e.getKey(),
+                    e.getValue(),
+                    settings.apiKey() == null ? ", neither is set" : ", check the key"));
+    if (settings.model() == null) {
+      if (server.firstModel() != null) {
+        LOG.info("llm.model is not set: using the server's first model, {}", model);
+      } else {
+        LOG.warn(
+            "llm.model is not set and {}/models lists no model: requests name the model {}",
+            url,
+            model);
+      }
+    } else if (!server.models().isEmpty() && !server.models().contains(model)) {
+      LOG.warn(
+          "llm.model {} is not among the models {}/models lists ({}): the server may refuse every"
+              + " request",
+          model,
+          url,
+          String.join(", ", server.models()));
+    }
+  }
+
+  /**
+   * The base URL requests go to, without a trailing slash.
+   *
+   * @return never null; credentials included when {@code llm.baseUrl} has them
+   */
+  String baseUrl() {
+    return baseUrl;
+  }
+
+  /**
+   * The model every request names.
+   *
+   * @return never null
+   */
+  String model() {
+    return model;
+  }
+
+  /**
+   * The embedded simulator, when the run started one.
+   *
+   * @return null when the run loads {@code llm.baseUrl}
+   */
+  Simulator simulator() {
+    return simulator;
+  }
+
+  /**
+   * The run record's {@code target}.
+   *
+   * @return never null; the base URL without credentials
+   */
+  RunInfo.Target toRecord() {
+    return new RunInfo.Target(
+        simulator != null ? baseUrl : settings.redactedBaseUrl(),
+        simulator != null,
+        model,
+        settings.endpoint(),
+        server == null ? null : server.toRecord());
+  }
+
+  /** Stops the embedded simulator, if the run started one. */
+  void close() {
+    if (simulator != null) {
+      simulator.close();
+    }
+  }
+
+  /**
+   * What the cache plan knows of the server for each endpoint (see {@link
+   * RunContext#cacheServer(Endpoint)}); logs the chat endpoint's plan.
+   *
+   * @return one entry per endpoint, unmodifiable
+   */
+  Map<Endpoint, CachePlan.Server> planCache() {
+    Map<Endpoint, CachePlan.Server> servers = new EnumMap<>(Endpoint.class);
+    for (Endpoint endpoint : Endpoint.values()) {
+      servers.put(endpoint, cacheServer(endpoint, settings, counter, simulator, server));
+    }
+    Map<Endpoint, CachePlan.Server> plan = Collections.unmodifiableMap(servers);
+    CachePlan.Server chat = plan.get(Endpoint.CHAT);
+    LOG.info(
+        "cache plan: blocks of {} ({}), a chat template lead of {}, counts {}",
+        tokens(chat.blockTokens()),
+        settings.cacheBlockTokens() != null ? "llm.cacheBlockTokens" : "the server's",
+        chat.templateKnown() ? tokens(chat.templateTokens()) : "unknown tokens",
+        chat.exact()
+            ? "in the server's tokens"
+            : "estimated (llm.tokenizer=estimate against a real server: give it the model's"
+                + " tokenizer for exact plans)");
+    return plan;
+  }
+
+  /**
+   * What the cache plan knew of the server, for {@code llm-run.json}'s {@code cache}.
+   *
+   * @param chat the chat endpoint's plan, never null
+   * @return {@code block_tokens}, {@code template_tokens} (null when unknown), {@code
+   *     template_known}, {@code exact_counts}
+   */
+  static Map<String, Object> cacheParameters(CachePlan.Server chat) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("block_tokens", chat.blockTokens());
+    m.put("template_tokens", chat.templateKnown() ? chat.templateTokens() : null);
+    m.put("template_known", chat.templateKnown());
+    m.put("exact_counts", chat.exact());
+    return m;
+  }
+
+  private static CachePlan.Server cacheServer(
+      Endpoint endpoint,
+      LlmSettings settings,
+      TokenCounter counter,
+      Simulator simulator,
+      ServerInfo server) {
+    String engine = server == null ? null : server.engine();
+    boolean simulated = simulator != null || SIMULATOR_ENGINE.equals(engine);
+    int block;
+    if (settings.cacheBlockTokens() != null) {
+      block = settings.cacheBlockTokens();
+    } else if (simulator != null) {
+      block = simulator.config().blockSize();
+    } else if ("llama.cpp".equals(engine)) {
+      block = 1;
+    } else {
+      block = DEFAULT_CACHE_BLOCK_TOKENS;
+    }
+    ChatTemplateLead lead =
+        endpoint != Endpoint.CHAT
+            ? ChatTemplateLead.NONE
+            : simulated ? ChatTemplateLead.chatMl(counter) : ChatTemplateLead.ofTemplate(counter);
+    boolean exact = simulated || counter instanceof HuggingFaceTokenCounter;
+    return new CachePlan.Server(lead.tokens(), lead.known(), block, exact);
+  }
+
+  private static String tokens(int n) {
+    return n + (n == 1 ? " token" : " tokens");
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}
