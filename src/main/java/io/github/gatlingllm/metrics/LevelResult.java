@@ -7,35 +7,61 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
- * What one load level gave: the measured requests that started in it, aggregated as the run's (see
- * {@link MetricsAggregator}), with its rates per second of the level rather than of the requests'
- * own window.
+ * What one load level gave: its latencies from the measured requests that started in it, its
+ * throughput from what the server served during it.
  *
- * <p>Rates, as vLLM's {@code request_throughput} and {@code output_throughput} but over the level:
- * {@code requests_per_s} = successful requests that started in the level / its measured seconds;
- * {@code output_tokens_per_s} and {@code input_tokens_per_s} = their completion and prompt tokens /
- * the same seconds. A request that starts near the level's end finishes in the next one and still
- * counts here, one that started in the level before still counts there: in a steady level the two
- * even out, which a window from first start to last end (the run's) would not do on short levels.
- * The measured seconds run from the level's start, or from the end of the last warmup request that
- * started in it when there is one (warmup is never measured), to the level's end, or to the run's
- * end when the run stopped before it (an early stop, a spent prompt budget): the level is then
- * {@link #cutShort()}.
+ * <p>Latencies and counts ({@code requests}, {@code status}, {@code ttft_ms}, {@code e2e_ms}...):
+ * the measured requests that started in the level, aggregated as the run's (see {@link
+ * MetricsAggregator}): the latency a user arriving at that load saw.
  *
- * @param index the level's place in the run, in start order, from 0
+ * <p>Throughput, as vLLM's {@code request_throughput} and {@code output_throughput} but over the
+ * level's measured window, counting what was <em>served</em> in it whatever level the request
+ * started in: {@code requests_per_s} = successful measured requests of the scenario that
+ * <em>completed</em> in the window / its seconds; {@code output_tokens_per_s} = their output tokens
+ * that <em>arrived</em> in the window (first token at start + TTFT, then one event per ITL: {@link
+ * TokenArrivals}, the report's tokens-by-arrival chart's definition) / its seconds; {@code
+ * input_tokens_per_s} = prompt tokens of the successful requests whose first token (prefill done)
+ * arrived in the window, or whose body did when not streamed / its seconds. In an open loop past
+ * the server's capacity, the requests started in a level (the offered load, {@code
+ * offered_requests_per_s}) outrun what completes; counting by start would report the offered load
+ * as throughput. The measured window runs from the level's start, or from the end of the last
+ * warmup request that started in it when there is one (warmup is never measured), to the level's
+ * end, or to the run's end when the run stopped before it (an early stop, a spent prompt budget):
+ * the level is then {@link #cutShort()}.
+ *
+ * @param index the level's place in the run, in start order over every scenario, from 0
+ * @param scenarioIndex its place among its scenario's levels, from 0
  * @param level the level, never null
- * @param summary its measured requests, as {@link MetricsAggregator#summary()}'s overall, never
- *     null
+ * @param summary its measured requests (by start), as {@link MetricsAggregator#summary()}'s
+ *     overall, never null
  * @param measuredFromMs when its measured time starts, epoch ms, in [start, end)
  * @param measuredToMs when it ends, epoch ms, in (measuredFromMs, end]
+ * @param served what the server served in the measured window, never null
  */
 public record LevelResult(
-    int index, LoadLevel level, GroupSummary summary, long measuredFromMs, long measuredToMs) {
+    int index,
+    int scenarioIndex,
+    LoadLevel level,
+    GroupSummary summary,
+    long measuredFromMs,
+    long measuredToMs,
+    Served served) {
+
+  /**
+   * What the server served during a level's measured window (see the class comment).
+   *
+   * @param completed successful measured requests that completed in it
+   * @param outputTokens their output tokens that arrived in it (fractional: a request's tokens are
+   *     shared among its events)
+   * @param inputTokens prompt tokens of the successful requests whose first token arrived in it
+   */
+  public record Served(long completed, double outputTokens, double inputTokens) {}
 
   /** Checks the values. */
   public LevelResult {
     Objects.requireNonNull(level, "level");
     Objects.requireNonNull(summary, "summary");
+    Objects.requireNonNull(served, "served");
     if (measuredFromMs < level.startMs() || measuredFromMs >= level.endMs()) {
       throw new IllegalArgumentException(
           "level "
@@ -63,15 +89,24 @@ public record LevelResult(
   }
 
   /**
-   * A level of its whole length.
+   * A level of its whole length whose requests all started, ran and ended in it (a steady closed
+   * level): what it served is what its requests gave.
    *
-   * @param index the level's place in the run
+   * @param index the level's place in the run, and in its scenario
    * @param level the level
    * @param summary its measured requests
    * @param measuredFromMs when its measured time starts
    */
   public LevelResult(int index, LoadLevel level, GroupSummary summary, long measuredFromMs) {
-    this(index, level, summary, measuredFromMs, level.endMs());
+    this(
+        index,
+        index,
+        level,
+        summary,
+        measuredFromMs,
+        level.endMs(),
+        new Served(
+            summary.count(RequestStatus.OK), summary.completionTokens(), summary.promptTokens()));
   }
 
   /**
@@ -93,30 +128,41 @@ public record LevelResult(
   }
 
   /**
-   * Successful requests a second of the level.
+   * Successful requests completed a second of the level's measured window (served, see the class
+   * comment).
    *
    * @return requests/s, at least 0
    */
   public double requestsPerS() {
-    return summary.count(RequestStatus.OK) / durationS();
+    return served.completed() / durationS();
   }
 
   /**
-   * Output tokens of the successful requests a second of the level.
+   * Output tokens that arrived a second of the level's measured window (served).
    *
    * @return tokens/s, at least 0
    */
   public double outputTokensPerS() {
-    return summary.completionTokens() / durationS();
+    return served.outputTokens() / durationS();
   }
 
   /**
-   * Prompt tokens of the successful requests a second of the level.
+   * Prompt tokens prefilled a second of the level's measured window (served).
    *
    * @return tokens/s, at least 0
    */
   public double inputTokensPerS() {
-    return summary.promptTokens() / durationS();
+    return served.inputTokens() / durationS();
+  }
+
+  /**
+   * Measured requests that started a second of the level's measured window: the offered load (open
+   * loops: the arrival rate the injector reached).
+   *
+   * @return requests/s, at least 0
+   */
+  public double offeredRequestsPerS() {
+    return summary.requests() / durationS();
   }
 
   /**
@@ -139,13 +185,16 @@ public record LevelResult(
   }
 
   /**
-   * The JSON form of {@code llm-run.json}'s {@code levels} entries: {@code index}, {@code
-   * scenario}, {@code kind}, {@code concurrency} (closed) or {@code rate} (open, users/s), {@code
-   * start_ms}, {@code end_ms}, {@code duration_s}, {@code measured_from_ms} (only when a warmup
-   * took the level's start), {@code measured_to_ms} and {@code cut_short: true} (only when the run
-   * stopped before the level's end), then every field of {@link GroupSummary#toRecord()} with
-   * {@code requests_per_s}, {@code output_tokens_per_s} and the goodput rates per second of the
-   * level, then {@code input_tokens_per_s}, then {@code extra}'s fields.
+   * The JSON form of {@code llm-run.json}'s {@code levels} entries: {@code index} (over every
+   * scenario, in start order), {@code scenario}, {@code kind}, {@code concurrency} (closed) or
+   * {@code rate} (open, users/s), {@code start_ms}, {@code end_ms}, {@code duration_s}, {@code
+   * measured_from_ms} (only when a warmup took the level's start), {@code measured_to_ms} and
+   * {@code cut_short: true} (only when the run stopped before the level's end), then every field of
+   * {@link GroupSummary#toRecord()} with {@code requests_per_s}, {@code output_tokens_per_s} and
+   * the goodput rates per second of the level (served: see the class comment; {@code requests} and
+   * {@code status} count the requests that started in it), then {@code input_tokens_per_s}, {@code
+   * offered_requests_per_s} (started / s), {@code completed_requests} (successful requests
+   * completed in the window), then {@code extra}'s fields.
    *
    * @param extra fields of the level's window (start ms, end ms), e.g. the client's schedule lag;
    *     may return null or an empty map; null for none
@@ -191,6 +240,9 @@ public record LevelResult(
               .toRecord());
     }
     m.put("input_tokens_per_s", inputTokensPerS());
+    m.put("scenario_index", scenarioIndex);
+    m.put("offered_requests_per_s", offeredRequestsPerS());
+    m.put("completed_requests", served.completed());
     if (extra != null) {
       Map<String, Object> more = extra.apply(level.startMs(), level.endMs());
       if (more != null) {

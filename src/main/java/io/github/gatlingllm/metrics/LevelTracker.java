@@ -18,14 +18,18 @@ import java.util.function.BiFunction;
  * each level as the run is aggregated. Thread-safe: every method may be called from every event
  * loop.
  *
- * <p>Where each profile starts on the clock (its anchor) is observed: the first LLM request a
- * scenario starts (warmup included) gives its first virtual user's start; minus the profile's
- * leading idle steps ({@link LoadLevel#leadMs}) that is the profile's start. Every scenario that
- * starts with the run (no {@code andThen} parent) shares the first such anchor, the injector's
- * start; a scenario chained with {@code andThen} has its own, taken from its own first request. A
- * scenario whose first virtual user reaches its first LLM request late (a pause before it) places
- * its levels late by that much: put the LLM request first in such scenarios, or let another root
- * scenario start the clock.
+ * <p>Where each profile starts on the clock (its anchor): every scenario that starts with the run
+ * (no {@code andThen} parent) shares one anchor, the injector's start. It is read from Gatling's
+ * injector ({@link #injectorStart}: the {@code startTime} an open injection adds its users' offsets
+ * to) when a root scenario has an open injection in progress at the first LLM request; else
+ * (closed-only roots, or Gatling's internals moved) it is estimated from the first LLM request a
+ * root scenario starts (warmup included), taken as its first virtual user's start, minus the
+ * profile's leading idle steps ({@link LoadLevel#leadMs}): late by the time that user took to reach
+ * its LLM request (a few hundred ms at a run's start). {@code levels_anchor} says which. A scenario
+ * chained with {@code andThen} has its own anchor, estimated from its own first request. A scenario
+ * whose first virtual user reaches its first LLM request late (a pause before it) places its levels
+ * late by that much: put the LLM request first in such scenarios, or let another root scenario
+ * start the clock.
  *
  * <p>A request belongs to the level of its scenario it started in ({@link LoadLevel#contains}).
  * Only the measured phase counts (warmup requests are kept out of the level's figures, and a level
@@ -51,6 +55,8 @@ public final class LevelTracker {
   private final LongAdder outside = new LongAdder();
   private final LongAdder unplaced = new LongAdder();
   private volatile Long rootAnchor;
+  private volatile String rootAnchorSource;
+  private volatile java.util.function.Function<String, Long> injectorStart;
 
   /** One anchored level and its requests so far. */
   public static final class Slot {
@@ -58,10 +64,12 @@ public final class LevelTracker {
     private final MetricsAggregator aggregator;
     private final LongAdder pending = new LongAdder();
     private final LongAccumulator warmupEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
+    private final ServedBins served;
 
     Slot(LoadLevel level, Slo slo) {
       this.level = level;
       this.aggregator = new MetricsAggregator(slo);
+      this.served = new ServedBins(level.startMs(), level.endMs());
     }
 
     /**
@@ -84,12 +92,19 @@ public final class LevelTracker {
       return pending.sum();
     }
 
-    LevelResult result(int index, long untilMs) {
+    LevelResult result(int index, int scenarioIndex, long untilMs) {
       long warm = warmupEnd.get();
       long from = warm == Long.MIN_VALUE ? level.startMs() : Math.max(level.startMs(), warm);
       from = Math.min(from, level.endMs() - 1);
       long to = Math.max(from + 1, Math.min(level.endMs(), untilMs));
-      return new LevelResult(index, level, aggregator.summary().overall(), from, to);
+      return new LevelResult(
+          index,
+          scenarioIndex,
+          level,
+          aggregator.summary().overall(),
+          from,
+          to,
+          served.between(from, to));
     }
 
     /** Whether the level began before {@code untilMs} or has a request. */
@@ -118,6 +133,17 @@ public final class LevelTracker {
       }
     }
     this.onlyLevelled = count == 1 ? levelled : null;
+  }
+
+  /**
+   * Reads the root scenarios' anchor from Gatling's injector rather than estimating it.
+   *
+   * @param start a scenario's injection start by the clock of {@link #started} (epoch ms), or null
+   *     while unknown (not started, over, or not an open injection); may throw {@link
+   *     RuntimeException} when Gatling's internals moved (the estimate is then used)
+   */
+  public void injectorStart(java.util.function.Function<String, Long> start) {
+    this.injectorStart = start;
   }
 
   /**
@@ -172,7 +198,20 @@ public final class LevelTracker {
       }
       if (injection.after().isEmpty()) {
         if (rootAnchor == null) {
-          rootAnchor = firstUserMs - LoadLevel.leadMs(injection);
+          long estimate = firstUserMs - LoadLevel.leadMs(injection);
+          Long read = readInjectorStart(firstUserMs);
+          rootAnchor = read == null ? estimate : read;
+          rootAnchorSource =
+              read == null
+                  ? "estimated: the first LLM request of a root scenario less its profile's"
+                      + " leading idle steps"
+                      + (injectorStart == null
+                          ? ""
+                          : " (no open injection in progress to read Gatling's injector start"
+                              + " from, or its internals moved)")
+                  : "Gatling's injector start ("
+                      + (estimate - read)
+                      + " ms before the first-request estimate)";
           for (Injection root : injections.values()) {
             if (root.after().isEmpty()) {
               place(root, rootAnchor);
@@ -183,6 +222,37 @@ public final class LevelTracker {
         place(injection, firstUserMs - LoadLevel.leadMs(injection));
       }
     }
+  }
+
+  /** The injector's start of an open root scenario, or null; never after the first request. */
+  private Long readInjectorStart(long firstUserMs) {
+    java.util.function.Function<String, Long> read = injectorStart;
+    if (read == null) {
+      return null;
+    }
+    for (Injection root : injections.values()) {
+      if (!root.after().isEmpty() || root.closed()) {
+        continue;
+      }
+      try {
+        Long ms = read.apply(root.scenario());
+        if (ms != null && ms <= firstUserMs) {
+          return ms;
+        }
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * How the root scenarios' levels were placed on the clock.
+   *
+   * @return a sentence, or null before the first root request
+   */
+  public String rootAnchorSource() {
+    return rootAnchorSource;
   }
 
   private void place(Injection injection, long anchorMs) {
@@ -234,6 +304,9 @@ public final class LevelTracker {
       }
       return null;
     }
+    if (measured) {
+      serve(s, record);
+    }
     Slot slot = slot(s, record.startMs());
     if (slot == null) {
       if (measured) {
@@ -252,6 +325,46 @@ public final class LevelTracker {
       slot.warmupEnd.accumulate((long) Math.ceil(record.endMs()));
     }
     return slot.level;
+  }
+
+  /**
+   * Credits a measured request's completion and tokens to the levels of its scenario they fell in.
+   */
+  private void serve(String scenario, RequestRecord r) {
+    if (r.status() != RequestStatus.OK) {
+      return;
+    }
+    List<Slot> list = byScenario.get(scenario);
+    if (list == null) {
+      return;
+    }
+    Slot done = slot(scenario, (long) Math.floor(r.endMs()));
+    if (done != null) {
+      done.served.completion(r.endMs());
+    }
+    double prefilled = r.ttftMs() == null ? r.endMs() : r.startMs() + r.ttftMs();
+    Slot prefill = slot(scenario, (long) Math.floor(prefilled));
+    if (prefill != null && r.promptTokens() != null) {
+      prefill.served.input(prefilled, r.promptTokens());
+    }
+    TokenArrivals.visit(
+        r,
+        new TokenArrivals.Sink() {
+          @Override
+          public void at(double atMs, double tokens) {
+            Slot slot = slot(scenario, (long) Math.floor(atMs));
+            if (slot != null) {
+              slot.served.output(atMs, atMs, tokens);
+            }
+          }
+
+          @Override
+          public void spread(double fromMs, double toMs, double tokens) {
+            for (Slot slot : list) {
+              slot.served.output(fromMs, toMs, tokens);
+            }
+          }
+        });
   }
 
   /**
@@ -289,9 +402,11 @@ public final class LevelTracker {
    */
   public List<LevelResult> results(List<Slot> slots, long untilMs) {
     List<LevelResult> list = new ArrayList<>();
+    Map<String, Integer> perScenario = new LinkedHashMap<>();
     for (Slot slot : slots) {
       if (slot.ran(untilMs)) {
-        list.add(slot.result(list.size(), untilMs));
+        int n = perScenario.merge(slot.level.scenario(), 1, Integer::sum) - 1;
+        list.add(slot.result(list.size(), n, untilMs));
       }
     }
     return Collections.unmodifiableList(list);
@@ -354,7 +469,10 @@ public final class LevelTracker {
     }
     return "Requests belong to the level they started in (measured phase only); "
         + String.join(", ", parts)
-        + ": left out of every level.";
+        + ": left out of every level. Counted when the record was written: requests that ended"
+        + " while it was being written (in flight at the run's end or its stop) are in"
+        + " metrics and llm-requests.jsonl but not here, and load.requests counts prompts handed"
+        + " out when the writing began.";
   }
 
   private static String requests(long n) {
@@ -369,8 +487,9 @@ public final class LevelTracker {
    * @param extra fields of each level's window (start ms, end ms), or null: see {@link
    *     LevelResult#toRecord}
    * @return {@code levels} (a list of {@link LevelResult#toRecord} maps), {@code levels_note} and
-   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}); empty when
-   *     there is no level
+   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}), {@code
+   *     levels_anchor} ({@code epoch_ms}, {@code source}: where the root scenarios' profiles start
+   *     and how that was found); empty when there is no level
    */
   public Map<String, Object> toRecord(
       List<LevelResult> results, BiFunction<Long, Long, Map<String, Object>> extra) {
@@ -388,7 +507,19 @@ public final class LevelTracker {
     leftOut.put("ramps", ramps.sum());
     leftOut.put("outside", outside.sum());
     leftOut.put("unplaced", unplaced.sum());
+    long inLevels = 0;
+    for (LevelResult r : results) {
+      inLevels += r.summary().requests();
+    }
+    // What the levels and the left-out add up to: compare with metrics' measured requests.
+    leftOut.put("measured_total", inLevels + ramps.sum() + outside.sum() + unplaced.sum());
     m.put("levels_left_out", Collections.unmodifiableMap(leftOut));
+    if (rootAnchor != null) {
+      Map<String, Object> anchor = new LinkedHashMap<>();
+      anchor.put("epoch_ms", rootAnchor);
+      anchor.put("source", rootAnchorSource);
+      m.put("levels_anchor", Collections.unmodifiableMap(anchor));
+    }
     return Collections.unmodifiableMap(m);
   }
 }

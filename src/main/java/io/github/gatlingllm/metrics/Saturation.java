@@ -41,6 +41,9 @@ import java.util.Objects;
  * @param stoppedEarly whether the run stopped at an over-saturated level ({@code
  *     llm.stopWhenSaturated})
  * @param stopReason why, or null
+ * @param stillGrowing whether the highest level's output tokens/s still grew more than the
+ *     tolerance over the level below it: the server did not saturate within the levels run, and the
+ *     saturation point is only the highest load tried
  */
 public record Saturation(
     String scenario,
@@ -53,7 +56,8 @@ public record Saturation(
     LevelResult sloBelow,
     LevelResult sloAbove,
     boolean stoppedEarly,
-    String stopReason) {
+    String stopReason,
+    boolean stillGrowing) {
 
   /** The SLO attainment a level needs without {@code llm.assert.goodputRatio}. */
   public static final double DEFAULT_SLO_RATIO = 0.95;
@@ -87,13 +91,7 @@ public record Saturation(
       Slo slo,
       Double goodputRatio,
       String stopReason) {
-    Map<String, List<LevelResult>> byScenario = new LinkedHashMap<>();
-    for (LevelResult r : results) {
-      if (r.cutShort()) {
-        continue;
-      }
-      byScenario.computeIfAbsent(r.level().scenario(), s -> new ArrayList<>()).add(r);
-    }
+    Map<String, List<LevelResult>> byScenario = byScenario(results);
     List<LevelResult> best = null;
     for (List<LevelResult> list : byScenario.values()) {
       if (best == null || list.size() > best.size()) {
@@ -103,6 +101,53 @@ public record Saturation(
     if (best == null || best.size() < 2) {
       return null;
     }
+    return forScenario(best, settings, slo, goodputRatio, stopReason);
+  }
+
+  /**
+   * The saturation of every scenario with 2 levels or more that the run did not cut short, in the
+   * order the scenarios' first levels started. Scenarios run side by side share the server: each
+   * one's levels saw the others' load too.
+   *
+   * @param results every level of the run, in start order, never null
+   * @param settings the tolerance
+   * @param slo the run's SLO; {@link Slo#NONE} for none
+   * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+   * @param stopReason why the run stopped early, or null
+   * @return one per such scenario, possibly empty, unmodifiable
+   */
+  public static List<Saturation> all(
+      List<LevelResult> results,
+      SaturationSettings settings,
+      Slo slo,
+      Double goodputRatio,
+      String stopReason) {
+    List<Saturation> list = new ArrayList<>();
+    for (List<LevelResult> levels : byScenario(results).values()) {
+      if (levels.size() >= 2) {
+        list.add(forScenario(levels, settings, slo, goodputRatio, stopReason));
+      }
+    }
+    return Collections.unmodifiableList(list);
+  }
+
+  private static Map<String, List<LevelResult>> byScenario(List<LevelResult> results) {
+    Map<String, List<LevelResult>> byScenario = new LinkedHashMap<>();
+    for (LevelResult r : results) {
+      if (r.cutShort()) {
+        continue;
+      }
+      byScenario.computeIfAbsent(r.level().scenario(), s -> new ArrayList<>()).add(r);
+    }
+    return byScenario;
+  }
+
+  private static Saturation forScenario(
+      List<LevelResult> best,
+      SaturationSettings settings,
+      Slo slo,
+      Double goodputRatio,
+      String stopReason) {
     List<LevelResult> levels = new ArrayList<>(best);
     levels.sort(Comparator.comparingDouble((LevelResult r) -> r.level().load()));
     double max = 0;
@@ -116,6 +161,12 @@ public record Saturation(
         break;
       }
     }
+    LevelResult top = levels.get(levels.size() - 1);
+    double belowTop = levels.get(levels.size() - 2).outputTokensPerS();
+    boolean growing =
+        belowTop > 0
+            ? top.outputTokensPerS() / belowTop - 1 > settings.throughputGain()
+            : top.outputTokensPerS() > 0;
     Double ratio = null;
     Double load = null;
     LevelResult below = null;
@@ -138,7 +189,8 @@ public record Saturation(
         below,
         above,
         stopReason != null,
-        stopReason);
+        stopReason,
+        growing);
   }
 
   /**
@@ -298,9 +350,11 @@ public record Saturation(
   /**
    * {@code llm-run.json}'s {@code saturation}: {@code scenario}, {@code metric} ({@code
    * concurrency} or {@code rate}), {@code levels} (their count), {@code saturation_level} (its
-   * index), {@code saturation_concurrency} or {@code saturation_rate}, {@code
-   * saturation_requests_per_s}, {@code saturation_output_tokens_per_s}, {@code
-   * max_output_tokens_per_s}, {@code stopped_early}, {@code stop_reason}, and with an SLO {@code
+   * index over the run), {@code saturation_scenario_level} (its index in its scenario), {@code
+   * saturation_concurrency} or {@code saturation_rate}, {@code saturation_requests_per_s}, {@code
+   * saturation_output_tokens_per_s}, {@code max_output_tokens_per_s}, {@code max_level} and {@code
+   * max_concurrency} or {@code max_rate} (where that peak was), {@code still_growing} (see {@link
+   * #stillGrowing()}), {@code stopped_early}, {@code stop_reason}, and with an SLO {@code
    * slo_ratio}, {@code slo_load} (null when none), {@code slo_level_below} and {@code
    * slo_level_above} (level indices or null), {@code slo_met_at_every_level}.
    *
@@ -312,10 +366,15 @@ public record Saturation(
     m.put("metric", closed ? "concurrency" : "rate");
     m.put("levels", levels.size());
     m.put("saturation_level", saturation.index());
+    m.put("saturation_scenario_level", saturation.scenarioIndex());
     m.put(closed ? "saturation_concurrency" : "saturation_rate", saturation.loadValue());
     m.put("saturation_requests_per_s", saturation.requestsPerS());
     m.put("saturation_output_tokens_per_s", saturation.outputTokensPerS());
     m.put("max_output_tokens_per_s", maxOutputTokensPerS);
+    LevelResult peak = peak();
+    m.put("max_level", peak.index());
+    m.put(closed ? "max_concurrency" : "max_rate", peak.loadValue());
+    m.put("still_growing", stillGrowing);
     m.put("stopped_early", stoppedEarly);
     m.put("stop_reason", stopReason);
     if (sloRatio != null) {
@@ -335,25 +394,33 @@ public record Saturation(
    */
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
-    LevelResult top = levels.get(0);
-    for (LevelResult r : levels) {
-      if (r.outputTokensPerS() == maxOutputTokensPerS) {
-        top = r;
-      }
-    }
-    lines.add(
-        String.format(
-            Locale.ROOT,
-            "saturation of %s over %d levels: %s (level %d), %.2f requests/s, %.1f output"
-                + " tokens/s; the highest, %.1f tokens/s, at %s",
-            scenario,
-            levels.size(),
-            saturation.level().describeLoad(),
-            saturation.index(),
-            saturation.requestsPerS(),
-            saturation.outputTokensPerS(),
-            maxOutputTokensPerS,
-            top.level().describeLoad()));
+    LevelResult top = peak();
+    if (stillGrowing) {
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "no saturation seen for %s over %d levels: throughput still growing at the highest"
+                  + " level, %s (level %d), %.2f requests/s, %.1f output tokens/s",
+              scenario,
+              levels.size(),
+              top.level().describeLoad(),
+              top.index(),
+              top.requestsPerS(),
+              top.outputTokensPerS()));
+    } else
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "saturation of %s over %d levels: %s (level %d), %.2f requests/s, %.1f output"
+                  + " tokens/s; the highest, %.1f tokens/s, at %s",
+              scenario,
+              levels.size(),
+              saturation.level().describeLoad(),
+              saturation.index(),
+              saturation.requestsPerS(),
+              saturation.outputTokensPerS(),
+              maxOutputTokensPerS,
+              top.level().describeLoad()));
     if (sloRatio != null) {
       String where;
       if (sloLoad == null) {
@@ -395,6 +462,74 @@ public record Saturation(
       lines.add("stopped early: " + stopReason);
     }
     return lines;
+  }
+
+  /**
+   * The sentence saying several stepped scenarios ran side by side on one server, or null when
+   * there is one.
+   *
+   * @param all the saturations of {@link #all}
+   * @return e.g. {@code "2 stepped scenarios (chat, batch) shared the server: each one's levels saw
+   *     the others' load, so each saturation is that of the scenario with the others running"}
+   */
+  public static String shared(List<Saturation> all) {
+    if (all.size() < 2) {
+      return null;
+    }
+    return all.size()
+        + " stepped scenarios ("
+        + String.join(", ", all.stream().map(Saturation::scenario).toList())
+        + ") shared the server: each one's levels saw the others' load, so each saturation is"
+        + " that of the scenario with the others running";
+  }
+
+  /** Below this many E2E p50s in a level's measured window, its figures are not trusted. */
+  public static final double MIN_E2E_PER_LEVEL = 10;
+
+  /**
+   * Warnings for levels too short for their latency: a level whose measured seconds are under
+   * {@value #MIN_E2E_PER_LEVEL} times its E2E p50 holds few request lifetimes, and its requests
+   * that straddle its edges weigh too much on its throughput (a short closed level can report more
+   * than the server's capacity).
+   *
+   * @param results the levels, never null
+   * @return one sentence per such level, possibly empty, unmodifiable
+   */
+  public static List<String> shortLevels(List<LevelResult> results) {
+    List<String> list = new ArrayList<>();
+    for (LevelResult r : results) {
+      Double p50 = r.summary().e2eMs().count() == 0 ? null : r.summary().e2eMs().p50();
+      if (p50 != null && p50 > 0 && r.durationS() * 1000 < MIN_E2E_PER_LEVEL * p50) {
+        list.add(
+            String.format(
+                Locale.ROOT,
+                "level %d of %s (%s) lasted %.1f s, under %s times its E2E p50 (%.0f ms): its"
+                    + " figures are unreliable (make levels last longer, e.g. sweep's"
+                    + " levelDuration)",
+                r.index(),
+                r.level().scenario(),
+                r.level().describeLoad(),
+                r.durationS(),
+                LoadLevel.describeNumber(MIN_E2E_PER_LEVEL),
+                p50));
+      }
+    }
+    return Collections.unmodifiableList(list);
+  }
+
+  /**
+   * The level with the highest output tokens/s (the highest load among equals).
+   *
+   * @return one of {@code levels}
+   */
+  public LevelResult peak() {
+    LevelResult top = levels.get(0);
+    for (LevelResult r : levels) {
+      if (r.outputTokensPerS() == maxOutputTokensPerS) {
+        top = r;
+      }
+    }
+    return top;
   }
 
   private static String ratio(Double v) {

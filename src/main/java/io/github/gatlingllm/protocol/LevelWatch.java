@@ -70,6 +70,8 @@ final class LevelWatch {
    * @param settings the run's settings
    * @param gatling Gatling's core, for the {@code SLO LOAD} row
    * @param inFlight the LLM requests in flight now
+   * @param injectorStart a scenario's open injection start by Gatling's clock, or null while
+   *     unknown (see {@link LevelTracker#injectorStart})
    * @throws IllegalArgumentException if {@code llm.assert.sloLoadAtLeast} is set but no scenario
    *     has 2 levels or more
    */
@@ -77,13 +79,15 @@ final class LevelWatch {
       List<Injection> injections,
       LlmSettings settings,
       GatlingCore gatling,
-      LongSupplier inFlight) {
+      LongSupplier inFlight,
+      java.util.function.Function<String, Long> injectorStart) {
     this.injections = List.copyOf(injections);
     this.settings = settings;
     this.rules = settings.saturation();
     this.gatling = gatling;
     this.inFlight = inFlight;
     this.tracker = new LevelTracker(injections, settings.slo());
+    tracker.injectorStart(injectorStart);
     this.maxWaitMs = settings.timeout().toMillis();
     String most = null;
     int count = 0;
@@ -96,6 +100,22 @@ final class LevelWatch {
     }
     this.sloScenario = most;
     this.sloScenarioLevels = count;
+  }
+
+  /**
+   * Watches a run's levels, its root scenarios' levels anchored on their first LLM request.
+   *
+   * @param injections every scenario's profile
+   * @param settings the run's settings
+   * @param gatling Gatling's core
+   * @param inFlight the LLM requests in flight now
+   */
+  LevelWatch(
+      List<Injection> injections,
+      LlmSettings settings,
+      GatlingCore gatling,
+      LongSupplier inFlight) {
+    this(injections, settings, gatling, inFlight, null);
   }
 
   /**
@@ -338,17 +358,42 @@ final class LevelWatch {
     if (results.isEmpty()) {
       return;
     }
+    List<String> warnings = Saturation.shortLevels(results);
+    if (!warnings.isEmpty()) {
+      info.put("levels_warnings", warnings);
+      for (String w : warnings) {
+        LOG.warn("{}", w);
+      }
+    }
     Saturation saturation =
         Saturation.of(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
     LOG.info("{}", tracker.note());
     if (saturation == null) {
       return;
     }
+    List<Saturation> all =
+        Saturation.all(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
+    String shared = Saturation.shared(all);
     Map<String, Object> record = new LinkedHashMap<>(saturation.toRecord());
     record.put("over_saturation", overSaturation);
+    if (shared != null) {
+      record.put("shared_server", shared);
+    }
     info.put("saturation", record);
-    for (String line : saturation.describe()) {
-      LOG.info("{}", line);
+    List<Object> each = new ArrayList<>();
+    for (Saturation one : all) {
+      Map<String, Object> m = new LinkedHashMap<>(one.toRecord());
+      if (shared != null) {
+        m.put("shared_server", shared);
+      }
+      each.add(m);
+      for (String line : one.describe()) {
+        LOG.info("{}", line);
+      }
+    }
+    info.put("saturations", each);
+    if (shared != null) {
+      LOG.warn("{}", shared);
     }
     if (rules.sloLoadAtLeast() != null) {
       String shortfall = saturation.sloShortfall(rules.sloLoadAtLeast());

@@ -85,7 +85,9 @@ public final class RunContext {
     }
     this.injections = read;
     this.injectionUnknown = unknown;
-    this.levels = new LevelWatch(read, settings, gatling, tally::inFlight);
+    this.levels =
+        new LevelWatch(
+            read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
     levels.announce(unknown);
     checkSloLoad(core, read, unknown);
     this.client =

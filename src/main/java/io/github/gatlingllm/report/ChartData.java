@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.metrics.TokenArrivals;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -215,29 +216,24 @@ final class ChartData {
     return out;
   }
 
-  /** Adds one request's output tokens to the bins they arrived in. */
+  /**
+   * Adds one request's output tokens to the bins they arrived in ({@link TokenArrivals}; nothing
+   * for a request that did not succeed).
+   */
   static void arrivals(RequestRecord r, TimeBins bins, double[] b) {
-    double tokens = r.completionTokens();
-    double start = r.startMs();
-    if (r.ttftMs() == null) {
-      b[bins.index(r.endMs())] += tokens;
-      return;
-    }
-    double t = start + r.ttftMs();
-    List<Double> itl = r.itlMs();
-    if (itl != null && !itl.isEmpty()) {
-      double each = tokens / (itl.size() + 1);
-      b[bins.index(t)] += each;
-      for (double gap : itl) {
-        t += gap;
-        b[bins.index(t)] += each;
-      }
-      return;
-    }
-    b[bins.index(t)] += Math.min(1, tokens);
-    if (tokens > 1) {
-      bins.spread(b, t, Math.max(t, r.endMs()), tokens - 1);
-    }
+    TokenArrivals.visit(
+        r,
+        new TokenArrivals.Sink() {
+          @Override
+          public void at(double atMs, double tokens) {
+            b[bins.index(atMs)] += tokens;
+          }
+
+          @Override
+          public void spread(double fromMs, double toMs, double tokens) {
+            bins.spread(b, fromMs, toMs, tokens);
+          }
+        });
   }
 
   /**

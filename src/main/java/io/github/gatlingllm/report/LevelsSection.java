@@ -41,13 +41,28 @@ final class LevelsSection {
       return "";
     }
     StringBuilder html = new StringBuilder("<h2 id=\"levels\">Levels</h2>\n");
-    String saturation = RunSummary.saturation(run.get("saturation"));
-    Object saturationLevel = null;
+    String saturation = RunSummary.saturations(run);
+    Set<Object> saturationLevels = new java.util.HashSet<>();
+    if (run.get("saturations") instanceof List<?> all) {
+      for (Object o : all) {
+        if (o instanceof Map<?, ?> m) {
+          saturationLevels.add(m.get("saturation_level"));
+        }
+      }
+    } else if (run.get("saturation") instanceof Map<?, ?> m) {
+      saturationLevels.add(m.get("saturation_level"));
+    }
     if (saturation != null) {
-      saturationLevel = ((Map<?, ?>) run.get("saturation")).get("saturation_level");
-      html.append("<p id=\"saturation\"><strong>The server ")
+      boolean several = run.get("saturations") instanceof List<?> all && all.size() > 1;
+      html.append("<p id=\"saturation\"><strong>")
+          .append(several ? "" : "The server ")
           .append(ReportPage.esc(saturation))
           .append(".</strong></p>\n");
+    }
+    if (run.get("levels_warnings") instanceof List<?> warnings) {
+      for (Object w : warnings) {
+        html.append("<p class=\"warning\">").append(ReportPage.esc(w)).append("</p>\n");
+      }
     }
     if (run.get("levels_note") != null) {
       html.append("<p>").append(ReportPage.esc(run.get("levels_note"))).append("</p>\n");
@@ -55,13 +70,14 @@ final class LevelsSection {
     boolean slo = levels.stream().anyMatch(l -> l.get("goodput") instanceof Map<?, ?>);
     boolean lag = levels.stream().anyMatch(l -> l.get("schedule_lag_ms") instanceof Map<?, ?>);
     boolean cpu = levels.stream().anyMatch(l -> l.get("client_cpu") instanceof Number);
-    html.append("<table id=\"levels-table\"><tr><th>level</th><th class=\"l\">scenario</th>")
+    // Scrolls on its own when wider than the window; a latency's p50 and p99 share a column.
+    html.append("<div style=\"overflow-x:auto;max-width:100%\">")
+        .append("<table id=\"levels-table\"><tr><th>level</th><th class=\"l\">scenario</th>")
         .append("<th>load</th><th>duration, s</th><th>requests</th><th class=\"l\">status</th>")
         .append("<th>requests/s</th><th>input tokens/s</th><th>output tokens/s</th>");
     for (String metric : LATENCIES) {
       String name = metric.replace("_ms", "").toUpperCase(java.util.Locale.ROOT);
-      html.append("<th>").append(name).append(" p50, ms</th><th>").append(name);
-      html.append(" p99, ms</th>");
+      html.append("<th>").append(name).append(" p50 / p99, ms</th>");
     }
     html.append("<th>cache hit ratio</th>")
         .append(slo ? "<th>SLO attainment</th>" : "")
@@ -69,8 +85,14 @@ final class LevelsSection {
         .append(cpu ? "<th>client CPU</th>" : "")
         .append("</tr>\n");
     for (Map<?, ?> l : levels) {
-      boolean saturated = saturationLevel != null && saturationLevel.equals(l.get("index"));
-      html.append(saturated ? "<tr class=\"saturation\" title=\"saturation\">" : "<tr>")
+      boolean saturated = saturationLevels.contains(l.get("index"));
+      boolean cut = Boolean.TRUE.equals(l.get("cut_short"));
+      html.append(
+              saturated
+                  ? "<tr class=\"saturation\" title=\"saturation\">"
+                  : cut
+                      ? "<tr class=\"cut-short\" title=\"cut short: the run stopped in it\">"
+                      : "<tr>")
           .append("<td>")
           .append(ReportPage.esc(l.get("index")))
           .append("</td><td class=\"l\">")
@@ -80,6 +102,7 @@ final class LevelsSection {
           .append(saturated ? " (saturation)" : "")
           .append("</td><td>")
           .append(ReportPage.num(l.get("duration_s")))
+          .append(cut ? " (cut short)" : "")
           .append("</td><td>")
           .append(ReportPage.esc(l.get("requests")))
           .append("</td><td class=\"l\">")
@@ -95,7 +118,7 @@ final class LevelsSection {
         Map<?, ?> d = l.get(metric) instanceof Map<?, ?> m ? m : Map.of();
         html.append("<td>")
             .append(ReportPage.ms(d.get("p50")))
-            .append("</td><td>")
+            .append(" / ")
             .append(ReportPage.ms(d.get("p99")))
             .append("</td>");
       }
@@ -113,7 +136,12 @@ final class LevelsSection {
       }
       html.append("</tr>\n");
     }
-    html.append("</table>\n<div class=\"charts\">\n");
+    html.append("</table></div>\n");
+    if (levels.size() < 2) {
+      // One level: a curve of one point says nothing the table does not.
+      return html.toString();
+    }
+    html.append("<div class=\"charts\">\n");
     for (Charts.Chart chart : charts(levels)) {
       html.append(Charts.render(chart));
     }
@@ -126,7 +154,7 @@ final class LevelsSection {
       return Charts.fmt(r.doubleValue()) + " users/s";
     }
     if (level.get("concurrency") instanceof Number c) {
-      return Charts.fmt(c.doubleValue()) + " users";
+      return Charts.fmt(c.doubleValue()) + (c.doubleValue() == 1 ? " user" : " users");
     }
     return "–";
   }

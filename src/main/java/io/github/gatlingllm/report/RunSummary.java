@@ -174,7 +174,32 @@ public final class RunSummary {
         cacheVerdict,
         sloVerdict,
         sloPassed,
-        saturation(run.get("saturation")));
+        saturations(run));
+  }
+
+  /**
+   * The saturation sentence of a run: {@link #saturation(Object)} of its {@code saturation}, or,
+   * when {@code saturations} holds several scenarios, one sentence per scenario named by it and the
+   * sentence saying they shared the server.
+   *
+   * @param run the run record
+   * @return the text, or null when there is no saturation
+   */
+  static String saturations(Map<?, ?> run) {
+    if (run.get("saturations") instanceof List<?> all && all.size() > 1) {
+      List<String> parts = new ArrayList<>();
+      String shared = null;
+      for (Object o : all) {
+        if (o instanceof Map<?, ?> m) {
+          parts.add("scenario " + m.get("scenario") + ": " + saturation(m));
+          if (m.get("shared_server") != null) {
+            shared = String.valueOf(m.get("shared_server"));
+          }
+        }
+      }
+      return String.join("; ", parts) + (shared == null ? "" : " (" + shared + ")");
+    }
+    return saturation(run.get("saturation"));
   }
 
   /** The saturation block in a sentence, or null when there is none. */
@@ -184,11 +209,34 @@ public final class RunSummary {
     }
     boolean rate = "rate".equals(s.get("metric"));
     String what = rate ? "rate" : "concurrency";
+    String unit = rate ? " users/s" : "";
     Object at = s.get(rate ? "saturation_rate" : "saturation_concurrency");
-    StringBuilder text = new StringBuilder("saturates at ").append(what).append(' ');
-    text.append(num(number(at))).append(rate ? " users/s" : "");
-    text.append(" (level ").append(s.get("saturation_level")).append("): ");
-    text.append(num(number(s.get("max_output_tokens_per_s")))).append(" output tokens/s at most");
+    Object peakAt = s.get(rate ? "max_rate" : "max_concurrency");
+    StringBuilder text = new StringBuilder();
+    if (Boolean.TRUE.equals(s.get("still_growing"))) {
+      text.append("no saturation seen: throughput still growing at the highest level (")
+          .append(what)
+          .append(' ')
+          .append(num(number(peakAt == null ? at : peakAt)))
+          .append(unit)
+          .append(", ")
+          .append(num(number(s.get("max_output_tokens_per_s"))))
+          .append(" output tokens/s)");
+    } else {
+      text.append("saturates at ").append(what).append(' ');
+      text.append(num(number(at))).append(unit);
+      text.append(" (level ").append(s.get("saturation_level"));
+      if (s.get("saturation_output_tokens_per_s") != null) {
+        text.append(", ").append(num(number(s.get("saturation_output_tokens_per_s"))));
+        text.append(" output tokens/s");
+      }
+      text.append("); peak ").append(num(number(s.get("max_output_tokens_per_s"))));
+      text.append(" output tokens/s");
+      if (peakAt != null) {
+        text.append(" at ").append(what).append(' ').append(num(number(peakAt))).append(unit);
+        text.append(" (level ").append(s.get("max_level")).append(')');
+      }
+    }
     if (s.containsKey("slo_load")) {
       Double slo = number(s.get("slo_load"));
       text.append(

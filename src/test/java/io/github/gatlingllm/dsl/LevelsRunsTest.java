@@ -74,7 +74,27 @@ class LevelsRunsTest {
         List.of(
             record.get("load").get("profiles").get(0).asText(),
             record.get("load").get("profiles").get(1).asText()));
-    // Two scenarios of 2 levels each: the saturation is the first one's.
+    // Two scenarios of 2 levels each: the saturation is the first one's, saturations has both.
     assertEquals("closed", record.get("saturation").get("scenario").asText());
+    assertEquals(2, record.get("saturations").size());
+    assertEquals("open", record.get("saturations").get(1).get("scenario").asText());
+    JsonNode open = record.get("saturations").get(1);
+    // Its saturation is one of its own levels: run-wide index 2 or 3, 0 or 1 in the scenario.
+    assertEquals(
+        open.get("saturation_level").asInt() - 2, open.get("saturation_scenario_level").asInt());
+    // Each scenario counts its own levels from 0.
+    assertEquals(
+        List.of(0, 1, 0, 1),
+        List.of(
+            levels.get(0).get("scenario_index").asInt(),
+            levels.get(1).get("scenario_index").asInt(),
+            levels.get(2).get("scenario_index").asInt(),
+            levels.get(3).get("scenario_index").asInt()));
+    assertEquals(
+        inLevels
+            + leftOut.get("ramps").asLong()
+            + leftOut.get("outside").asLong()
+            + leftOut.get("unplaced").asLong(),
+        leftOut.get("measured_total").asLong());
   }
 }

@@ -111,6 +111,8 @@ class LevelTrackerTest {
     assertEquals(2, t.rampRequests());
     assertEquals(1, t.outsideRequests());
     assertEquals(0, t.unplacedRequests());
+    assertEquals(
+        10L, ((Map<?, ?>) t.toRecord(results, null).get("levels_left_out")).get("measured_total"));
     // 3 + 4 in levels, 2 in the ramp, 1 after: the 10 measured requests
     assertEquals(
         10,
@@ -121,7 +123,10 @@ class LevelTrackerTest {
     assertEquals(
         "Requests belong to the level they started in (measured phase only); 2 measured requests"
             + " started during ramps between levels, 1 measured request started outside the"
-            + " injection profile: left out of every level.",
+            + " injection profile: left out of every level. Counted when the record was written:"
+            + " requests that ended while it was being written (in flight at the run's end or its"
+            + " stop) are in metrics and llm-requests.jsonl but not here, and load.requests counts"
+            + " prompts handed out when the writing began.",
         t.note());
   }
 
@@ -297,7 +302,154 @@ class LevelTrackerTest {
     t.started("chat", 1_000);
     t.add("chat", ok(12_000));
     Map<String, Object> record = t.toRecord(t.results(), null);
-    assertEquals(List.of("levels", "levels_note", "levels_left_out"), List.copyOf(record.keySet()));
-    assertEquals(Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L), record.get("levels_left_out"));
+    assertEquals(
+        List.of("levels", "levels_note", "levels_left_out", "levels_anchor"),
+        List.copyOf(record.keySet()));
+    assertEquals(
+        Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L, "measured_total", 1L),
+        record.get("levels_left_out"));
+  }
+
+  /** 10 users/s for 2 s, then 20 users/s for 2 s. */
+  private static final Injection OPEN =
+      new Injection(
+          "chat",
+          false,
+          List.of(
+              new Step(Type.CONSTANT_USERS_PER_SEC, 10, 10, 2_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 20, 20, 2_000)),
+          List.of());
+
+  /** A successful request of 100 prompt and 10 output tokens: 5 at the TTFT, 5 an ITL later. */
+  static RequestRecord streamed(long startMs, double ttftMs, double itlMs) {
+    return new RequestRecord(
+        "chat",
+        "measured",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        startMs,
+        100,
+        true,
+        null,
+        10,
+        true,
+        ttftMs,
+        ttftMs,
+        List.of(itlMs),
+        itlMs,
+        ttftMs + itlMs,
+        null,
+        "length",
+        200,
+        RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  @Test
+  void throughputIsWhatTheLevelServedNotWhatStartedInIt() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.started("chat", 0);
+    t.add("chat", streamed(0, 500, 500)); // tokens at 500, 1000; ends 1000
+    t.add("chat", streamed(1_500, 400, 400)); // tokens at 1900, 2300; ends 2300
+    t.add("chat", streamed(1_900, 1_000, 1_000)); // tokens at 2900, 3900; ends 3900
+    t.add("chat", streamed(3_000, 2_000, 1_000)); // tokens at 5000, 6000: after every level
+    List<LevelResult> results = t.results();
+    LevelResult first = results.get(0);
+    assertEquals(3, first.summary().requests());
+    assertEquals(1.5, first.offeredRequestsPerS());
+    assertEquals(0.5, first.requestsPerS());
+    assertEquals(7.5, first.outputTokensPerS());
+    assertEquals(100.0, first.inputTokensPerS());
+    LevelResult second = results.get(1);
+    assertEquals(1, second.summary().requests());
+    assertEquals(0.5, second.offeredRequestsPerS());
+    assertEquals(1.0, second.requestsPerS());
+    assertEquals(7.5, second.outputTokensPerS());
+    assertEquals(50.0, second.inputTokensPerS());
+    Map<String, Object> record = second.toRecord(null);
+    assertEquals(1, record.get("scenario_index"));
+    assertEquals(0.5, record.get("offered_requests_per_s"));
+    assertEquals(2L, record.get("completed_requests"));
+  }
+
+  @Test
+  void aLevelCutShortServedOnlyUpToTheStop() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.started("chat", 0);
+    t.add("chat", streamed(1_500, 400, 400)); // tokens at 1900, 2300; ends 2300
+    t.add("chat", streamed(1_900, 1_000, 1_000)); // tokens at 2900, 3900; ends 3900
+    LevelResult second = t.results(t.slots(), 3_000).get(1);
+    assertEquals(1.0, second.durationS());
+    assertEquals(1.0, second.requestsPerS());
+    assertEquals(10.0, second.outputTokensPerS());
+  }
+
+  @Test
+  void eachScenarioCountsItsOwnLevels() {
+    Injection open =
+        new Injection(
+            "batch",
+            false,
+            List.of(
+                new Step(Type.CONSTANT_USERS_PER_SEC, 1, 1, 10_000),
+                new Step(Type.RAMP_USERS_PER_SEC, 1, 2, 2_000),
+                new Step(Type.CONSTANT_USERS_PER_SEC, 2, 2, 10_000)),
+            List.of());
+    LevelTracker t = new LevelTracker(List.of(STEPPED, open), Slo.NONE);
+    t.started("chat", 1_000);
+    t.started("batch", 1_000);
+    List<LevelResult> results = t.results();
+    assertEquals(List.of(0, 1, 2, 3), results.stream().map(LevelResult::index).toList());
+    assertEquals(
+        List.of("chat", "batch", "chat", "batch"),
+        results.stream().map(r -> r.level().scenario()).toList());
+    assertEquals(List.of(0, 0, 1, 1), results.stream().map(LevelResult::scenarioIndex).toList());
+  }
+
+  @Test
+  void rootLevelsAreAnchoredOnTheInjectorStartWhenItCanBeRead() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.injectorStart(scenario -> "chat".equals(scenario) ? 750L : null);
+    t.started("chat", 1_000);
+    assertEquals(new LoadLevel("chat", false, 10, 0, 750, 2_750), t.slots().get(0).level());
+    assertEquals(
+        "Gatling's injector start (250 ms before the first-request estimate)",
+        t.rootAnchorSource());
+    Map<String, Object> record = t.toRecord(t.results(), null);
+    assertEquals(
+        Map.of(
+            "epoch_ms",
+            750L,
+            "source",
+            "Gatling's injector start (250 ms before the first-request estimate)"),
+        record.get("levels_anchor"));
+  }
+
+  @Test
+  void withoutAnOpenInjectionTheAnchorIsEstimatedAndSaidSo() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.injectorStart(
+        scenario -> {
+          throw new IllegalStateException("moved");
+        });
+    t.started("chat", 1_000);
+    assertEquals(1_000, t.slots().get(0).level().startMs());
+    assertEquals(
+        "estimated: the first LLM request of a root scenario less its profile's leading idle"
+            + " steps (no open injection in progress to read Gatling's injector start from, or"
+            + " its internals moved)",
+        t.rootAnchorSource());
   }
 }

@@ -236,4 +236,111 @@ class SaturationTest {
                 () -> new SaturationSettings(false, 1.5, 0.05, 0.05, 0.0))
             .getMessage());
   }
+
+  /** The same figures as another scenario's level, at a given place. */
+  private static LevelResult of(String scenario, int index, int scenarioIndex, LevelResult r) {
+    LoadLevel l = r.level();
+    return new LevelResult(
+        index,
+        scenarioIndex,
+        new LoadLevel(scenario, l.closed(), l.load(), l.step(), l.startMs(), l.endMs()),
+        r.summary(),
+        r.measuredFromMs(),
+        r.measuredToMs(),
+        r.served());
+  }
+
+  @Test
+  void aTopLevelStillGrowingIsNoSaturation() {
+    Saturation s =
+        Saturation.of(
+            List.of(level(0, 1, 100, null), level(1, 2, 200, null), level(2, 4, 400, null)),
+            SaturationSettings.DEFAULT,
+            Slo.NONE,
+            null,
+            null);
+    assertEquals(true, s.stillGrowing());
+    assertEquals(true, s.toRecord().get("still_growing"));
+    assertEquals(
+        "no saturation seen for chat over 3 levels: throughput still growing at the highest"
+            + " level, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s",
+        s.describe().get(0));
+  }
+
+  @Test
+  void thePeakIsNamedApartFromTheSaturationPoint() {
+    Saturation s =
+        Saturation.of(
+            List.of(
+                level(0, 2, 300, null),
+                level(1, 8, 690, null),
+                level(2, 16, 704, null),
+                level(3, 32, 700, null)),
+            SaturationSettings.DEFAULT,
+            Slo.NONE,
+            null,
+            null);
+    Map<String, Object> record = s.toRecord();
+    assertEquals(false, record.get("still_growing"));
+    assertEquals(1, record.get("saturation_level"));
+    assertEquals(8L, record.get("saturation_concurrency"));
+    assertEquals(2, record.get("max_level"));
+    assertEquals(16L, record.get("max_concurrency"));
+  }
+
+  @Test
+  void eachSteppedScenarioGetsItsOwnSaturation() {
+    List<LevelResult> results =
+        List.of(
+            of("closed", 0, 0, level(0, 1, 100, null)),
+            of("open", 1, 0, level(0, 1, 50, null)),
+            of("closed", 2, 1, level(1, 2, 200, null)),
+            of("open", 3, 1, level(1, 2, 52, null)));
+    List<Saturation> all =
+        Saturation.all(results, SaturationSettings.DEFAULT, Slo.NONE, null, null);
+    assertEquals(List.of("closed", "open"), all.stream().map(Saturation::scenario).toList());
+    assertEquals(2, all.get(0).saturation().index());
+    assertEquals(1, all.get(0).saturation().scenarioIndex());
+    assertEquals(1, all.get(1).saturation().index());
+    assertEquals(0, all.get(1).toRecord().get("saturation_scenario_level"));
+    assertEquals(
+        "2 stepped scenarios (closed, open) shared the server: each one's levels saw the others'"
+            + " load, so each saturation is that of the scenario with the others running",
+        Saturation.shared(all));
+    assertNull(Saturation.shared(all.subList(0, 1)));
+  }
+
+  @Test
+  void aLevelShorterThanTenE2eP50sIsFlagged() {
+    LevelResult r = level(3, 16, 900, null);
+    GroupSummary g = r.summary();
+    Distribution e2e = new Distribution(100, 1500.0, 900.0, 1500.0, 1800.0, 1900.0, 2000.0, 2100.0);
+    GroupSummary slow =
+        new GroupSummary(
+            g.request(),
+            g.phase(),
+            g.requests(),
+            g.statuses(),
+            g.promptTokens(),
+            g.cachedTokens(),
+            g.cacheHitRatio(),
+            g.completionTokens(),
+            g.windowStartMs(),
+            g.windowEndMs(),
+            g.requestsPerS(),
+            g.outputTokensPerS(),
+            g.ttftMs(),
+            g.itlMs(),
+            g.tpotMs(),
+            e2e,
+            g.outputTokensPerSPerRequest(),
+            g.goodput());
+    LevelResult shortLevel =
+        new LevelResult(3, 3, r.level(), slow, r.measuredFromMs(), r.measuredToMs(), r.served());
+    assertEquals(
+        List.of(
+            "level 3 of chat (16 users) lasted 10.0 s, under 10 times its E2E p50 (1500 ms): its"
+                + " figures are unreliable (make levels last longer, e.g. sweep's levelDuration)"),
+        Saturation.shortLevels(List.of(level(0, 1, 100, null), shortLevel)));
+  }
 }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -58,8 +59,8 @@ class LevelsSectionTest {
     String html = LevelsSection.render(run);
     assertTrue(
         html.contains(
-            "<p id=\"saturation\"><strong>The server saturates at concurrency 2 (level 1): 190"
-                + " output tokens/s at most.</strong></p>"),
+            "<p id=\"saturation\"><strong>The server saturates at concurrency 2 (level 1); peak"
+                + " 190 output tokens/s.</strong></p>"),
         html);
     assertTrue(html.contains("<p>4 requests started during ramps are left out.</p>"), html);
     assertTrue(
@@ -67,6 +68,8 @@ class LevelsSectionTest {
             "<tr class=\"saturation\" title=\"saturation\"><td>1</td><td class=\"l\">chat</td>"
                 + "<td>2 users (saturation)</td><td>30</td><td>100</td><td class=\"l\">ok 100</td>"),
         html);
+    assertTrue(html.contains("<td>1 user</td>"), html);
+    assertTrue(html.contains("<div class=\"charts\">"), html);
     assertTrue(!html.contains("schedule lag"), "no lag column without lag figures");
   }
 
@@ -98,5 +101,23 @@ class LevelsSectionTest {
     assertEquals("users/s", ttft.xLabel());
     assertEquals(List.of(1.0, 1.0, 2.0), ttft.x());
     assertEquals(Arrays.asList(50.0, null, 60.0), ttft.series().get(1).y());
+  }
+
+  @Test
+  void oneLevelIsATableWithoutChartsAndACutLevelIsFlagged() {
+    Map<String, Object> cut = level(0, "chat", "concurrency", 4, 100, 50);
+    cut.put("cut_short", true);
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("levels", List.of(cut));
+    run.put("levels_warnings", List.of("level 0 of chat (4 users) lasted 3.0 s"));
+    String html = LevelsSection.render(run);
+    assertTrue(
+        html.contains(
+            "<tr class=\"cut-short\" title=\"cut short: the run stopped in it\"><td>0</td>"
+                + "<td class=\"l\">chat</td><td>4 users</td><td>30 (cut short)</td>"),
+        html);
+    assertTrue(html.contains("<p class=\"warning\">level 0 of chat (4 users) lasted 3.0 s</p>"));
+    assertTrue(html.contains("<th>TTFT p50 / p99, ms</th>"), html);
+    assertFalse(html.contains("charts"), html);
   }
 }

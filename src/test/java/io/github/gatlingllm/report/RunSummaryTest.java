@@ -155,7 +155,7 @@ class RunSummaryTest {
     s.put("stop_reason", "TTFT grew while throughput stayed flat");
     s.put("slo_load", 1.75);
     assertEquals(
-        "saturates at rate 2.5 users/s (level 3): 812.3 output tokens/s at most; the SLO holds up"
+        "saturates at rate 2.5 users/s (level 3); peak 812.3 output tokens/s; the SLO holds up"
             + " to rate 1.75 users/s; stopped early: TTFT grew while throughput stayed flat",
         RunSummary.saturation(s));
     s.put("metric", "concurrency");
@@ -163,7 +163,40 @@ class RunSummaryTest {
     s.put("slo_load", null);
     s.put("stopped_early", false);
     assertEquals(
-        "saturates at concurrency 8 (level 3): 812.3 output tokens/s at most; no level met the SLO",
+        "saturates at concurrency 8 (level 3); peak 812.3 output tokens/s; no level met the SLO",
         RunSummary.saturation(s));
+  }
+
+  @Test
+  void theSaturationPointAndThePeakAreBothSaid() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("scenario", "chat");
+    s.put("metric", "concurrency");
+    s.put("saturation_level", 3);
+    s.put("saturation_concurrency", 8);
+    s.put("saturation_output_tokens_per_s", 690.0);
+    s.put("max_output_tokens_per_s", 704.0);
+    s.put("max_level", 4);
+    s.put("max_concurrency", 16);
+    s.put("still_growing", false);
+    s.put("stopped_early", false);
+    assertEquals(
+        "saturates at concurrency 8 (level 3, 690 output tokens/s); peak 704 output tokens/s at"
+            + " concurrency 16 (level 4)",
+        RunSummary.saturation(s));
+    s.put("still_growing", true);
+    assertEquals(
+        "no saturation seen: throughput still growing at the highest level (concurrency 16, 704"
+            + " output tokens/s)",
+        RunSummary.saturation(s));
+    Map<String, Object> open = new LinkedHashMap<>(s);
+    open.put("scenario", "batch");
+    open.put("shared_server", "2 stepped scenarios (chat, batch) shared the server");
+    assertEquals(
+        "scenario chat: no saturation seen: throughput still growing at the highest level"
+            + " (concurrency 16, 704 output tokens/s); scenario batch: no saturation"
+            + " seen: throughput still growing at the highest level (concurrency 16, 704 output"
+            + " tokens/s) (2 stepped scenarios (chat, batch) shared the server)",
+        RunSummary.saturations(Map.of("saturation", s, "saturations", List.of(s, open))));
   }
 }
