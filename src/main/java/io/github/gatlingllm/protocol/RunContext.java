@@ -737,7 +737,11 @@ public final class RunContext {
         decoding,
         load,
         settings.slo().isSet() ? settings.slo().toRecord() : null,
-        settings.slo().isSet() ? new RunInfo.Assertions(settings.goodputRatio()) : null,
+        RunInfo.Assertions.inForce(
+            settings.slo().isSet(),
+            settings.goodputRatio(),
+            settings.cacheAsPlanned(),
+            settings.saturation().sloLoadAtLeast()),
         settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
         shard.single() && startAt == null
             ? null

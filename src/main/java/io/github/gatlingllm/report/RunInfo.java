@@ -160,12 +160,42 @@ public record RunInfo(
       List<String> profiles) {}
 
   /**
-   * The run's assertions.
+   * The run's assertion settings in force ({@code llm.assert.*}); each null when not set. The
+   * failure-percentage bound of {@code llm.assertions(failedPercentBelow, names...)} is an argument
+   * of that call, not a setting, so the run does not know it and it is not here.
    *
-   * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+   * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
+   *     must meet the SLO, in (0, 1], or null
+   * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
+   *     whose cache outcome must be the planned one, in (0, 1], or null
+   * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}: the least load (users, or users/s in
+   *     an open loop) that must meet the SLO, or null
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Assertions(@JsonProperty("goodput_ratio") Double goodputRatio) {}
+  public record Assertions(
+      @JsonProperty("goodput_ratio") Double goodputRatio,
+      @JsonProperty("cache_as_planned") Double cacheAsPlanned,
+      @JsonProperty("slo_load_at_least") Double sloLoadAtLeast) {
+
+    /**
+     * The assertions of a run, or null when it has none to record: with an SLO set the record has
+     * them all (as before, {@code goodput_ratio} null when not set), without one only when a cache
+     * or SLO-load assertion is set.
+     *
+     * @param sloSet whether the run has an SLO
+     * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+     * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}, or null
+     * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}, or null
+     * @return the assertions, or null
+     */
+    public static Assertions inForce(
+        boolean sloSet, Double goodputRatio, Double cacheAsPlanned, Double sloLoadAtLeast) {
+      if (!sloSet && goodputRatio == null && cacheAsPlanned == null && sloLoadAtLeast == null) {
+        return null;
+      }
+      return new Assertions(goodputRatio, cacheAsPlanned, sloLoadAtLeast);
+    }
+  }
 
   /**
    * The record as ordered, JSON-ready maps, for {@link RunRecorder#finish}.
