@@ -96,6 +96,7 @@ final class ConversationSender {
     }
     ConversationTurn turn = null;
     boolean started = false;
+    ResponseListener listener = null;
     try {
       byte[] bytes =
           RequestBodies.body(body, conversation.messagesWith(user))
@@ -115,7 +116,7 @@ final class ConversationSender {
               conversation.group(),
               conversation.system() == null ? null : conversation.system().plannedCount().value(),
               turn.plannedTokens());
-      ResponseListener listener =
+      listener =
           new ResponseListener(
               action,
               session,
@@ -140,6 +141,9 @@ final class ConversationSender {
           .run()
           .gatling()
           .logRow(session, action.name(), end, end, false, "not sent: " + e.getMessage());
+      if (listener != null) {
+        listener.abandon();
+      }
       if (started) {
         action.run().notSent();
       }

@@ -50,6 +50,26 @@ public final class GatlingInjection {
   }
 
   /**
+   * The simulation's {@code maxDuration} ({@code setUp(...).maxDuration(...)}), read from the same
+   * {@code SimulationParams} as {@link #read(CoreComponents)}.
+   *
+   * @param core the simulation's core components, never null
+   * @return milliseconds, or null when the simulation has none
+   * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
+   */
+  public static Long maxDurationMs(CoreComponents core) {
+    Objects.requireNonNull(core, "core");
+    Object actor = field(core.controller(), "actor");
+    Object params = field(actor, "simulationParams");
+    if (!(params instanceof io.gatling.core.scenario.SimulationParams simulation)) {
+      throw new IllegalStateException(
+          "Gatling's controller holds no SimulationParams but " + className(params));
+    }
+    scala.Option<FiniteDuration> max = simulation.maxDuration();
+    return max.isDefined() ? max.get().toMillis() : null;
+  }
+
+  /**
    * The injection of every population of a simulation.
    *
    * @param roots the simulation's root population builders, never null

@@ -98,6 +98,8 @@ public final class RunContext {
   private final String injectionUnknown;
   private final LevelWatch levels;
   private final ClientWatch client;
+  private final OpenRequests openRequests = new OpenRequests();
+  private final RunEnd runEnd;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -198,6 +200,25 @@ public final class RunContext {
                 System::currentTimeMillis,
                 Thread::sleep);
     client.start();
+    this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
+  }
+
+  private static Long maxDurationMs(CoreComponents core) {
+    try {
+      return GatlingInjection.maxDurationMs(core);
+    } catch (IllegalStateException e) {
+      LOG.warn("Gatling's maxDuration cannot be read, so no run ends as max_duration: {}", e);
+      return null;
+    }
+  }
+
+  /**
+   * The requests in flight, each cut and recorded when the run record is written.
+   *
+   * @return never null
+   */
+  public OpenRequests openRequests() {
+    return openRequests;
   }
 
   /**
@@ -481,7 +502,11 @@ public final class RunContext {
    * @return the message for Gatling, or null to go on
    */
   public String saturationStop() {
-    return levels.stopNow(gatling.nowMillis());
+    String stop = levels.stopNow(gatling.nowMillis());
+    if (stop != null) {
+      runEnd.saturationStop();
+    }
+    return stop;
   }
 
   /**
@@ -555,7 +580,11 @@ public final class RunContext {
    */
   public boolean userEndedByBudget() {
     usersEndedByBudget.incrementAndGet();
-    return Workload.allSpent() && stopping.compareAndSet(false, true);
+    boolean stop = Workload.allSpent() && stopping.compareAndSet(false, true);
+    if (stop) {
+      runEnd.budgetSpent();
+    }
+    return stop;
   }
 
   /**
@@ -585,12 +614,13 @@ public final class RunContext {
       return;
     }
     try {
-      long open = inFlight.get();
-      if (open > 0) {
-        LOG.warn(
-            "{} LLM requests were still in flight when the run ended: they are not recorded", open);
-      }
+      RunEnd.Reason reason =
+          runEnd.reason(crashed.get(), interrupted && !crashed.get(), gatling.nowMillis());
+      // Every request sent is in the record: those in flight now with what was measured so far.
+      int cut = openRequests.cutAll(System.nanoTime(), reason.wireName());
       Map<String, Object> info = new LinkedHashMap<>(runInfo().toMap());
+      info.put("end_reason", reason.wireName());
+      info.put("requests_cut_by_run_end", cut);
       info.put("cache", cacheParameters());
       synchronized (conversations) {
         if (!conversations.isEmpty()) {
@@ -610,7 +640,7 @@ public final class RunContext {
       Path folder =
           recorder.finish(
               info,
-              interrupted,
+              interrupted || reason.interrupted(),
               (record, requests) -> {
                 written.set(record);
                 return ReportPage.render(record, requests);

@@ -123,8 +123,9 @@ public final class RunSummary {
     }
 
     List<String> warnings = new ArrayList<>();
-    if (Boolean.TRUE.equals(run.get("interrupted"))) {
-      warnings.add("the run was interrupted: the figures cover the requests that finished");
+    String ending = ending(run);
+    if (ending != null) {
+      warnings.add(ending);
     }
     Map<?, ?> cache = map(run.get("cache"));
     if (Boolean.TRUE.equals(cache.get("warm_start"))) {
@@ -175,6 +176,34 @@ public final class RunSummary {
         sloVerdict,
         sloPassed,
         saturation(run.get("saturation")));
+  }
+
+  /**
+   * The one warning about how the run ended: interrupted (and why, {@code end_reason}), and how
+   * many requests in flight were cut and recorded as {@code cut_by_run_end}; null for a run that
+   * ended with no request in flight and was not interrupted.
+   */
+  static String ending(Map<String, Object> run) {
+    boolean interrupted = Boolean.TRUE.equals(run.get("interrupted"));
+    Object reason = run.get("end_reason");
+    Double cut = number(run.get("requests_cut_by_run_end"));
+    boolean anyCut = cut != null && cut > 0;
+    if (!interrupted && !anyCut) {
+      return null;
+    }
+    String text =
+        (interrupted ? "the run was interrupted" : "the run ended")
+            + (reason == null ? "" : " (" + reason + ")");
+    if (!anyCut) {
+      return text + ": the figures cover the requests that finished";
+    }
+    long n = Math.round(cut);
+    return text
+        + ": "
+        + n
+        + (n == 1 ? " LLM request was" : " LLM requests were")
+        + " still in flight, recorded with status cut_by_run_end and what was measured until then"
+        + " (left out of the latency figures and the goodput)";
   }
 
   /** The saturation block in a sentence, or null when there is none. */

@@ -142,6 +142,13 @@ class GatlingInjectionTest {
             .getMethod("rootPopulationBuilders")
             .getReturnType()
             .getName());
+    // GatlingInjection.maxDurationMs: the run record's end_reason max_duration
+    assertEquals(
+        "scala.Option",
+        Class.forName("io.gatling.core.scenario.SimulationParams")
+            .getMethod("maxDuration")
+            .getReturnType()
+            .getName());
     // the controller of CoreComponents is made by ActorSystem.actorOf, which wraps the actor in
     // an AtomicRunnableActorRef (read in ActorSystem.scala of 3.16.0)
     assertEquals(

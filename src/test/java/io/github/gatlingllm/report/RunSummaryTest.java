@@ -105,6 +105,43 @@ class RunSummaryTest {
   }
 
   @Test
+  void aMaxDurationStopSaysInOneLineHowManyRequestsWereCut() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("end_reason", "max_duration");
+    run.put("requests_cut_by_run_end", 6);
+    assertEquals(
+        List.of(
+            "the run was interrupted (max_duration): 6 LLM requests were still in flight,"
+                + " recorded with status cut_by_run_end and what was measured until then (left"
+                + " out of the latency figures and the goodput)"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aSaturationStopWithOneRequestCutIsNotAnInterruption() {
+    Map<String, Object> run = run();
+    run.put("interrupted", false);
+    run.put("end_reason", "saturation_stop");
+    run.put("requests_cut_by_run_end", 1);
+    assertEquals(
+        List.of(
+            "the run ended (saturation_stop): 1 LLM request was still in flight, recorded with"
+                + " status cut_by_run_end and what was measured until then (left out of the"
+                + " latency figures and the goodput)"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aRunThatEndedWithNothingInFlightHasNoEndingWarning() {
+    Map<String, Object> run = run();
+    run.put("interrupted", false);
+    run.put("end_reason", "budget_spent");
+    run.put("requests_cut_by_run_end", 0);
+    assertEquals(List.of(), RunSummary.of(run).warnings());
+  }
+
+  @Test
   void warningsComeFromTheClientTheCacheAndAnInterruption() {
     Map<String, Object> run = run();
     run.put("interrupted", true);
