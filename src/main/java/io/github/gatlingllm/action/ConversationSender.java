@@ -71,6 +71,40 @@ final class ConversationSender {
     send(session, workload, conversation);
   }
 
+  /**
+   * The warning said once when a conversation ends before a turn that would not fit the context,
+   * e.g. {@code workload chats: measured conversation 3 ends before turn 4 of 6: its prompt of
+   * about 7900 tokens and max_tokens 512 would exceed llm.maxContextTokens=8192; ...}.
+   */
+  static String contextLimitMessage(
+      String workload,
+      String phase,
+      long index,
+      int turn,
+      int turns,
+      long promptTokens,
+      Integer maxTokens,
+      Integer maxContextTokens) {
+    return "workload "
+        + workload
+        + ": "
+        + phase
+        + " conversation "
+        + index
+        + " ends before turn "
+        + turn
+        + " of "
+        + turns
+        + ": its prompt of about "
+        + promptTokens
+        + " tokens and max_tokens "
+        + maxTokens
+        + " would exceed llm.maxContextTokens="
+        + maxContextTokens
+        + "; the turn is not sent (each such end is counted in llm-run.json's conversations,"
+        + " ended_by_context_limit; this is said once)";
+  }
+
   private void send(Session session, ConversationWorkload workload, Conversation conversation) {
     RequestSettings body = action.body();
     Prompt user = conversation.nextUserMessage();
@@ -78,17 +112,16 @@ final class ConversationSender {
     if (conversation.exceeds(user, body.maxTokens(), workload.maxContextTokens())) {
       if (contextLimitSaid.compareAndSet(false, true)) {
         LOG.warn(
-            "conversations {}: {} ends before its turn {} of {}: its prompt (about {} tokens) and"
-                + " max_tokens {} would exceed llm.maxContextTokens={}; the turn is not sent (each"
-                + " such end is counted in llm-run.json's conversations, ended_by_context_limit;"
-                + " this is said once)",
-            workload.name(),
-            conversation,
-            conversation.nextTurn(),
-            conversation.turns(),
-            conversation.plannedTokens(user),
-            body.maxTokens(),
-            workload.maxContextTokens());
+            "{}",
+            contextLimitMessage(
+                workload.name(),
+                conversation.phase(),
+                conversation.index(),
+                conversation.nextTurn(),
+                conversation.turns(),
+                conversation.plannedTokens(user),
+                body.maxTokens(),
+                workload.maxContextTokens()));
       }
       conversation.endByContextLimit(now);
       action.next().$bang(session);

@@ -225,7 +225,7 @@ public final class ConversationWorkload {
     }
     if (conversation.end() == Conversation.End.CONTEXT_LIMIT) {
       LOG.debug(
-          "conversations {}: {} {} ended at turn {} of {}: the turn would exceed"
+          "workload {}: {} conversation {} ended before turn {} of {}: the turn would exceed"
               + " llm.maxContextTokens={}",
           name,
           conversation.phase(),

@@ -344,9 +344,55 @@ public final class RunSummary {
     for (String line : s.lines()) {
       LOG.info("{}", line);
     }
+    String conversations = conversations(run);
+    if (conversations != null) {
+      LOG.info("  {}", conversations);
+    }
     for (String w : s.warnings()) {
       LOG.warn("  warning: {}", w);
     }
+  }
+
+  /**
+   * The measured conversations of every conversation workload in a line, e.g. {@code conversations:
+   * 24 (20 completed, 3 ended by context limit, 1 ended by error), 96 turns}; null when the run had
+   * none.
+   *
+   * @param run the run record
+   * @return the line without its indent, or null
+   */
+  static String conversations(Map<String, Object> run) {
+    if (!(run.get("conversations") instanceof List<?> workloads) || workloads.isEmpty()) {
+      return null;
+    }
+    long conversations = 0;
+    long completed = 0;
+    long contextLimit = 0;
+    long error = 0;
+    long turns = 0;
+    for (Object o : workloads) {
+      Map<?, ?> measured = map(map(map(o).get("phases")).get("measured"));
+      conversations += count(measured.get("conversations"));
+      completed += count(measured.get("completed"));
+      contextLimit += count(measured.get("ended_by_context_limit"));
+      error += count(measured.get("ended_by_error"));
+      turns += count(measured.get("turns"));
+    }
+    return "conversations: "
+        + conversations
+        + " measured ("
+        + completed
+        + " completed, "
+        + contextLimit
+        + " ended by context limit, "
+        + error
+        + " ended by error), "
+        + turns
+        + (turns == 1 ? " turn" : " turns");
+  }
+
+  private static long count(Object value) {
+    return value instanceof Number n ? n.longValue() : 0;
   }
 
   private String value(String name) {

@@ -105,6 +105,59 @@ class RunSummaryTest {
   }
 
   @Test
+  void conversationTotalsAreOneLineSummedOverWorkloads() {
+    Map<String, Object> run = run();
+    run.put(
+        "conversations",
+        List.of(
+            Map.of(
+                "workload",
+                "chats",
+                "phases",
+                Map.of(
+                    "warmup",
+                    Map.of("conversations", 2, "turns", 6),
+                    "measured",
+                    Map.of(
+                        "conversations",
+                        20,
+                        "completed",
+                        16,
+                        "ended_by_context_limit",
+                        3,
+                        "ended_by_error",
+                        1,
+                        "turns",
+                        80))),
+            Map.of(
+                "workload",
+                "agents",
+                "phases",
+                Map.of(
+                    "measured",
+                    Map.of(
+                        "conversations",
+                        4,
+                        "completed",
+                        4,
+                        "ended_by_context_limit",
+                        0,
+                        "ended_by_error",
+                        0,
+                        "turns",
+                        16)))));
+    assertEquals(
+        "conversations: 24 measured (20 completed, 3 ended by context limit, 1 ended by error),"
+            + " 96 turns",
+        RunSummary.conversations(run));
+  }
+
+  @Test
+  void noConversationLineWithoutConversations() {
+    assertNull(RunSummary.conversations(run()));
+  }
+
+  @Test
   void aMaxDurationStopSaysInOneLineHowManyRequestsWereCut() {
     Map<String, Object> run = run();
     run.put("interrupted", true);
