@@ -165,7 +165,7 @@ public final class ConversationWorkload {
     } else {
       if (doneHandedOut++ == 0) {
         LOG.info(
-            "conversations {}: its {} measured conversations are handed out; virtual users that ask"
+            "workload {}: its {} measured conversations are handed out; virtual users that ask"
                 + " for more end without a request",
             name,
             shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
