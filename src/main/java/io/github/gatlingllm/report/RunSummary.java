@@ -193,7 +193,9 @@ public final class RunSummary {
     }
     String text =
         (interrupted ? "the run was interrupted" : "the run ended")
-            + (reason == null ? "" : " (" + reason + ")");
+            + (reason == null
+                ? ""
+                : " (" + ("interrupted".equals(reason) ? "Ctrl+C or SIGTERM" : reason) + ")");
     if (!anyCut) {
       return text + ": the figures cover the requests that finished";
     }

@@ -186,6 +186,19 @@ class RunSummaryTest {
   }
 
   @Test
+  void aSignalIsSaidAsSuch() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("end_reason", "interrupted");
+    run.put("requests_cut_by_run_end", 0);
+    assertEquals(
+        List.of(
+            "the run was interrupted (Ctrl+C or SIGTERM): the figures cover the requests that"
+                + " finished"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
   void aRunThatEndedWithNothingInFlightHasNoEndingWarning() {
     Map<String, Object> run = run();
     run.put("interrupted", false);
