@@ -100,6 +100,7 @@ public final class RunContext {
   private final ClientWatch client;
   private final OpenRequests openRequests = new OpenRequests();
   private final RunEnd runEnd;
+  private final Map<String, Double> failedPercentBelow;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -201,6 +202,18 @@ public final class RunContext {
                 Thread::sleep);
     client.start();
     this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
+    this.failedPercentBelow = failedPercentBelow(core);
+  }
+
+  private static Map<String, Double> failedPercentBelow(CoreComponents core) {
+    try {
+      return GatlingInjection.failedPercentBelow(core);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Gatling's assertions cannot be read, so llm-run.json has no failed_percent_below: {}",
+          e.toString());
+      return null;
+    }
   }
 
   private static Long maxDurationMs(CoreComponents core) {
@@ -771,7 +784,8 @@ public final class RunContext {
             settings.slo().isSet(),
             settings.goodputRatio(),
             settings.cacheAsPlanned(),
-            settings.saturation().sloLoadAtLeast()),
+            settings.saturation().sloLoadAtLeast(),
+            failedPercentBelow),
         settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
         shard.single() && startAt == null
             ? null

@@ -21,6 +21,7 @@ import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -126,6 +127,32 @@ class GatlingInjectionTest {
     assertEquals(
         List.of(List.of(), List.of("a"), List.of("a"), List.of("b", "c"), List.of()),
         read.stream().map(Injection::after).toList());
+  }
+
+  @Test
+  void failurePercentBoundsAreReadFromDetailsFailedPercentLt() {
+    io.gatling.commons.stats.assertion.AssertionPath chat =
+        new io.gatling.commons.stats.assertion.AssertionPath.Details(
+            scala.jdk.javaapi.CollectionConverters.asScala(List.of("chat")).toList());
+    io.gatling.commons.stats.assertion.Target failedPercent =
+        new io.gatling.commons.stats.assertion.Target.Percent(
+            io.gatling.commons.stats.assertion.CountMetric.FailedRequests$.MODULE$);
+    List<io.gatling.commons.stats.assertion.Assertion> assertions =
+        List.of(
+            new io.gatling.commons.stats.assertion.Assertion(
+                chat, failedPercent, new io.gatling.commons.stats.assertion.Condition.Lt(1.0)),
+            // not a failure bound: an upper bound on successful requests' share
+            new io.gatling.commons.stats.assertion.Assertion(
+                chat,
+                new io.gatling.commons.stats.assertion.Target.Percent(
+                    io.gatling.commons.stats.assertion.CountMetric.SuccessfulRequests$.MODULE$),
+                new io.gatling.commons.stats.assertion.Condition.Lt(99.0)),
+            // a global bound names no request
+            new io.gatling.commons.stats.assertion.Assertion(
+                io.gatling.commons.stats.assertion.AssertionPath.Global$.MODULE$,
+                failedPercent,
+                new io.gatling.commons.stats.assertion.Condition.Lt(2.0)));
+    assertEquals(Map.of("chat", 1.0), GatlingInjection.failedPercentBelow(assertions));
   }
 
   @Test
