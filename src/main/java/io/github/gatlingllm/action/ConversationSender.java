@@ -92,6 +92,45 @@ final class ConversationSender {
     send(session, workload, conversation);
   }
 
+  /**
+   * The warning said once when a conversation ends before a turn that would not fit the context,
+   * e.g. {@code workload chats: measured conversation 3 ends before turn 4 of 6: its prompt of
+   * about 7900 tokens and max_tokens 512 would exceed llm.maxContextTokens=8192; ...}.
+   */
+  static String contextLimitMessage(
+      String workload,
+      String phase,
+      long index,
+      int turn,
+      int turns,
+      long promptTokens,
+      int templateTokens,
+      Integer maxTokens,
+      Integer maxContextTokens) {
+    return "workload "
+        + workload
+        + ": "
+        + phase
+        + " conversation "
+        + index
+        + " ends before turn "
+        + turn
+        + " of "
+        + turns
+        + ": its prompt of about "
+        + promptTokens
+        + " tokens ("
+        + templateTokens
+        + " of them the template allowance) and max_tokens "
+        + maxTokens
+        + " ("
+        + (promptTokens + (maxTokens == null ? 0 : maxTokens))
+        + " tokens in all) would exceed llm.maxContextTokens="
+        + maxContextTokens
+        + "; the turn is not sent (each such end is counted in llm-run.json's conversations,"
+        + " ended_by_context_limit; this is said once)";
+  }
+
   private void send(Session session, ConversationWorkload workload, Conversation conversation) {
     RequestSettings body = action.body();
     Prompt user = conversation.nextUserMessage();
@@ -99,22 +138,17 @@ final class ConversationSender {
     if (conversation.exceeds(user, body.maxTokens(), workload.maxContextTokens())) {
       if (contextLimitSaid.compareAndSet(false, true)) {
         LOG.warn(
-            "conversations {}: {} ends before its turn {} of {}: its prompt (about {} tokens, {} of"
-                + " them the template allowance) and max_tokens {} ({} tokens in all) would exceed"
-                + " llm.maxContextTokens={}; the turn is not sent (each"
-                + " such end is counted in llm-run.json's conversations, ended_by_context_limit;"
-                + " this is said once)",
-            workload.name(),
-            conversation,
-            conversation.nextTurn(),
-            conversation.turns(),
-            conversation.plannedTokens(user) + ConversationPlan.TURN_TEMPLATE_TOKENS,
-            ConversationPlan.TURN_TEMPLATE_TOKENS,
-            body.maxTokens(),
-            (long) conversation.plannedTokens(user)
-                + ConversationPlan.TURN_TEMPLATE_TOKENS
-                + body.maxTokens(),
-            workload.maxContextTokens());
+            "{}",
+            contextLimitMessage(
+                workload.name(),
+                conversation.phase(),
+                conversation.index(),
+                conversation.nextTurn(),
+                conversation.turns(),
+                conversation.plannedTokens(user) + ConversationPlan.TURN_TEMPLATE_TOKENS,
+                ConversationPlan.TURN_TEMPLATE_TOKENS,
+                body.maxTokens(),
+                workload.maxContextTokens()));
       }
       conversation.endByContextLimit(now);
       action.next().$bang(session);
@@ -122,6 +156,7 @@ final class ConversationSender {
     }
     ConversationTurn turn = null;
     boolean started = false;
+    ResponseListener listener = null;
     try {
       byte[] bytes =
           RequestBodies.body(body, conversation.messagesWith(user))
@@ -141,7 +176,7 @@ final class ConversationSender {
               conversation.group(),
               conversation.system() == null ? null : conversation.system().plannedCount().value(),
               turn.plannedTokens());
-      ResponseListener listener =
+      listener =
           new ResponseListener(
               action,
               session,
@@ -166,6 +201,9 @@ final class ConversationSender {
           .run()
           .gatling()
           .logRow(session, action.name(), end, end, false, "not sent: " + e.getMessage());
+      if (listener != null) {
+        listener.abandon();
+      }
       if (started) {
         action.run().notSent();
       }

@@ -162,6 +162,7 @@ final class LlmAction implements Action {
   private void send(Session session, Workload workload, String phase) {
     RequestIdentity identity = identity(session, phase);
     boolean started = false;
+    ResponseListener listener = null;
     try {
       String prompt =
           spec.prompt() != null
@@ -183,7 +184,7 @@ final class LlmAction implements Action {
                   identity.sharedPrefixTokens(),
                   identity.plannedTokens(),
                   !workload.shard().single());
-      ResponseListener listener =
+      listener =
           new ResponseListener(
               this,
               session,
@@ -203,6 +204,9 @@ final class LlmAction implements Action {
       LOG.error("llm(\"{}\"): the request could not be sent: {}", spec.name(), e.toString());
       long now = gatling.nowMillis();
       gatling.logRow(session, spec.name(), now, now, false, "not sent: " + e.getMessage());
+      if (listener != null) {
+        listener.abandon();
+      }
       if (started) {
         run.notSent();
       }

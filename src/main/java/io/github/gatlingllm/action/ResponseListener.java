@@ -20,6 +20,7 @@ import io.github.gatlingllm.metrics.Verdict;
 import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.protocol.ClientWatch;
+import io.github.gatlingllm.protocol.OpenRequests;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -50,8 +51,13 @@ import java.util.Locale;
  * streamed answer, without {@code Connection: close}), so it did not read the first copy. A server
  * that reads a request on a pooled connection and closes it without a word gets it twice, as from
  * any client that retries stale keep-alive connections.
+ *
+ * <p>Every request sent is recorded: one still in flight when the run record is written is cut
+ * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
+ * {@code cut_by_run_end} and what was measured until then. The callbacks and the cut hold this
+ * listener's lock, so a request ends exactly once, one way or the other.
  */
-final class ResponseListener implements HttpListener, SseParser.Listener {
+final class ResponseListener implements HttpListener, SseParser.Listener, OpenRequests.Open {
 
   /** The most bytes kept of an answer that is not an event stream and not a wanted completion. */
   static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -113,6 +119,12 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
     this.cacheServer = cacheServer;
     this.first = first;
     start();
+    action.run().openRequests().add(this);
+  }
+
+  /** The request was never handed to the client: it is not open any more. */
+  void abandon() {
+    action.run().openRequests().remove(this);
   }
 
   /** The request's start: when the client takes it to send, before any connect. */
@@ -147,7 +159,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   public void onFinalClientRequest(Request request) {}
 
   @Override
-  public void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
+  public synchronized void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
     if (done) {
       return;
     }
@@ -164,10 +176,21 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
 
   @Override
   public void onHttpResponseBodyChunk(ByteBuf chunk, boolean last) {
-    chunkNanos = System.nanoTime();
-    if (done) {
-      return;
+    long now = System.nanoTime();
+    synchronized (this) {
+      if (done) {
+        return;
+      }
+      chunkNanos = now;
+      take(chunk);
     }
+    if (last) {
+      end(Exchange.Ending.COMPLETE, null, now);
+    }
+  }
+
+  /** One chunk's bytes, to the parser or the kept body. */
+  private void take(ByteBuf chunk) {
     if (parser != null) {
       parser.feed(chunk.nioBuffer());
     } else if (body != null) {
@@ -181,9 +204,6 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
         chunk.getBytes(chunk.readerIndex(), bytes);
         body.write(bytes, 0, n);
       }
-    }
-    if (last) {
-      end(Exchange.Ending.COMPLETE, null, chunkNanos);
     }
   }
 
@@ -222,7 +242,88 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
   }
 
   private void end(Exchange.Ending ending, String failure, long endNanos) {
+    Session next;
+    synchronized (this) {
+      if (done) {
+        // cut by the run's end: recorded there; the virtual user does not go on
+        return;
+      }
+      done = true;
+      action.run().openRequests().remove(this);
+      next = record(ending, failure, endNanos);
+    }
+    action.next().$bang(next);
+  }
+
+  /**
+   * Ends the request now if it has not ended: records it with status {@code cut_by_run_end}, the
+   * timings measured until {@code endNanos} (TTFT if the first token came, the tokens so far) and
+   * the response status if a head came. No Gatling row is logged (Gatling's stats are closed) and
+   * the virtual user does not go on.
+   */
+  @Override
+  public synchronized boolean cutByRunEnd(long endNanos, String reason) {
+    if (done) {
+      return false;
+    }
     done = true;
+    boolean recorded = false;
+    try {
+      Integer planned = identity.plannedTokens();
+      RequestTimings timings =
+          streamed
+              ? timer.finish(endNanos, planned)
+              : RequestTimer.nonStreaming(
+                  startMs, startNanos, endNanos, StreamEvent.EMPTY, planned, null);
+      RequestRecord record =
+          complete(
+              RequestRecord.of(
+                  identity,
+                  timings,
+                  httpStatus,
+                  RequestStatus.CUT_BY_RUN_END,
+                  "still in flight when the run ended (" + reason + ")"));
+      action.run().record(workload, record);
+      recorded = true;
+      if (turn != null) {
+        turn.ended(record);
+      }
+      return true;
+    } catch (RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(ResponseListener.class)
+          .error("could not record a request cut by the run's end: {}", e.toString());
+      return false;
+    } finally {
+      if (!recorded) {
+        action.run().notSent();
+        if (turn != null) {
+          turn.failed(action.run().gatling().nowMillis());
+        }
+      }
+      if (workload != null) {
+        workload.ended(identity.phase());
+      }
+    }
+  }
+
+  /** The record's cache plan, conversation turn and schedule, after its timings and status. */
+  private RequestRecord complete(RequestRecord record) {
+    if (workload != null) {
+      record =
+          record.withCache(
+              workload.name(),
+              sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
+    }
+    if (turn != null) {
+      record = turn.complete(record, cacheServer);
+    }
+    ClientWatch client = action.run().client();
+    return record.withSchedule(
+        client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
+  }
+
+  /** Records the ended request and logs its rows; returns the session to go on with. */
+  private Session record(Exchange.Ending ending, String failure, long endNanos) {
     Session next;
     boolean recorded = false;
     try {
@@ -253,20 +354,8 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
                   failure,
                   action.run().settings().timeout().toMillis()));
       RequestRecord record =
-          RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error());
-      if (workload != null) {
-        record =
-            record.withCache(
-                workload.name(),
-                sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
-      }
-      if (turn != null) {
-        record = turn.complete(record, cacheServer);
-      }
-      ClientWatch client = action.run().client();
-      record =
-          record.withSchedule(
-              client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
+          complete(
+              RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error()));
       action.run().record(workload, record);
       recorded = true;
       if (turn != null) {
@@ -289,7 +378,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener {
         workload.ended(identity.phase());
       }
     }
-    action.next().$bang(next);
+    return next;
   }
 
   /**

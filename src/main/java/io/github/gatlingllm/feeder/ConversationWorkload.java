@@ -180,7 +180,7 @@ public final class ConversationWorkload {
     } else {
       if (doneHandedOut++ == 0) {
         LOG.info(
-            "conversations {}: its {} measured conversations are handed out; virtual users that ask"
+            "workload {}: its {} measured conversations are handed out; virtual users that ask"
                 + " for more end without a request",
             name,
             shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
@@ -240,7 +240,7 @@ public final class ConversationWorkload {
     }
     if (conversation.end() == Conversation.End.CONTEXT_LIMIT) {
       LOG.debug(
-          "conversations {}: {} {} ended at turn {} of {}: the turn would exceed"
+          "workload {}: {} conversation {} ended before turn {} of {}: the turn would exceed"
               + " llm.maxContextTokens={}",
           name,
           conversation.phase(),

@@ -85,6 +85,69 @@ public final class GatlingInjection {
   }
 
   /**
+   * The simulation's {@code maxDuration} ({@code setUp(...).maxDuration(...)}), read from the same
+   * {@code SimulationParams} as {@link #read(CoreComponents)}.
+   *
+   * @param core the simulation's core components, never null
+   * @return milliseconds, or null when the simulation has none
+   * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
+   */
+  public static Long maxDurationMs(CoreComponents core) {
+    Objects.requireNonNull(core, "core");
+    Object actor = field(core.controller(), "actor");
+    Object params = field(actor, "simulationParams");
+    if (!(params instanceof io.gatling.core.scenario.SimulationParams simulation)) {
+      throw new IllegalStateException(
+          "Gatling's controller holds no SimulationParams but " + className(params));
+    }
+    scala.Option<FiniteDuration> max = simulation.maxDuration();
+    return max.isDefined() ? max.get().toMillis() : null;
+  }
+
+  /**
+   * The failure-percentage bounds among the simulation's Gatling assertions: each {@code
+   * details(name).failedRequests().percent().lt(bound)} (what {@code llm.assertions(bound,
+   * names...)} adds), read from the same {@code SimulationParams} as {@link #read(CoreComponents)}.
+   *
+   * @param core the simulation's core components, never null
+   * @return request name to bound in percent, in assertion order; empty when there is none
+   * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
+   */
+  public static Map<String, Double> failedPercentBelow(CoreComponents core) {
+    Objects.requireNonNull(core, "core");
+    Object actor = field(core.controller(), "actor");
+    Object params = field(actor, "simulationParams");
+    if (!(params instanceof io.gatling.core.scenario.SimulationParams simulation)) {
+      throw new IllegalStateException(
+          "Gatling's controller holds no SimulationParams but " + className(params));
+    }
+    return failedPercentBelow(CollectionConverters.asJava(simulation.assertions()));
+  }
+
+  /**
+   * The failure-percentage bounds among assertions: each {@code
+   * details(name).failedRequests().percent().lt(bound)} of a single-name path.
+   *
+   * @param assertions Gatling's assertions, never null
+   * @return request name to bound in percent, in order; empty when there is none
+   */
+  public static Map<String, Double> failedPercentBelow(
+      java.util.Collection<io.gatling.commons.stats.assertion.Assertion> assertions) {
+    Map<String, Double> bounds = new LinkedHashMap<>();
+    for (io.gatling.commons.stats.assertion.Assertion a : assertions) {
+      if (a.path() instanceof io.gatling.commons.stats.assertion.AssertionPath.Details details
+          && details.parts().size() == 1
+          && a.target() instanceof io.gatling.commons.stats.assertion.Target.Percent percent
+          && percent.metric()
+              == io.gatling.commons.stats.assertion.CountMetric.FailedRequests$.MODULE$
+          && a.condition() instanceof io.gatling.commons.stats.assertion.Condition.Lt lt) {
+        bounds.put(details.parts().head(), lt.value());
+      }
+    }
+    return bounds;
+  }
+
+  /**
    * The injection of every population of a simulation.
    *
    * @param roots the simulation's root population builders, never null

@@ -41,6 +41,8 @@ import org.HdrHistogram.Histogram;
  *   <li>TTFT, ITL (every interval), TPOT, E2E and per-request output tokens/s distributions, token
  *       sums, cache-hit ratio, requests/s and output tokens/s: {@link RequestStatus#OK} requests
  *       only; values that were not measured (null) are left out.
+ *   <li>goodput ({@link Goodput}): every request but those {@link RequestStatus#CUT_BY_RUN_END},
+ *       which are not judged against the SLO.
  *   <li>requests/s = OK requests / window seconds; output tokens/s = their completion tokens /
  *       window seconds (vLLM's {@code request_throughput} and {@code output_throughput}).
  * </ul>
@@ -155,7 +157,8 @@ public final class MetricsAggregator {
       statuses[r.status().ordinal()].increment();
       windowStart.accumulate(r.startMs());
       windowEnd.accumulate((long) Math.ceil(r.endMs()));
-      if (slo.isSet()) {
+      // A request cut by the run's end is not judged: it might have met the SLO.
+      if (slo.isSet() && r.status() != RequestStatus.CUT_BY_RUN_END) {
         List<String> miss = slo.missed(r);
         if (miss.isEmpty()) {
           met.increment();
@@ -233,7 +236,7 @@ public final class MetricsAggregator {
     }
 
     private Goodput goodput(Map<RequestStatus, Long> byStatus, double seconds) {
-      long offered = requests.sum();
+      long offered = requests.sum() - byStatus.get(RequestStatus.CUT_BY_RUN_END);
       long good = met.sum();
       Map<String, Long> miss = new java.util.LinkedHashMap<>();
       for (int i = 0; i < missed.length; i++) {

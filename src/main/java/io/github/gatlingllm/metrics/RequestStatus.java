@@ -25,7 +25,15 @@ public enum RequestStatus {
    */
   STREAM_ERROR("stream_error"),
   /** No response at all: connection refused, reset, DNS or TLS failure. */
-  CONNECT_ERROR("connect_error");
+  CONNECT_ERROR("connect_error"),
+  /**
+   * Sent, and still in flight when the run record was written (Gatling's {@code maxDuration}, a
+   * saturation stop, Ctrl+C or SIGTERM): recorded with what was measured until then (TTFT if the
+   * first token came, the tokens received so far, E2E up to the cut), never judged against the SLO
+   * and left out of the distributions, as every request that is not {@link #OK}. Never the result
+   * of {@link #classify}.
+   */
+  CUT_BY_RUN_END("cut_by_run_end");
 
   private final String wireName;
 
@@ -62,7 +70,8 @@ public enum RequestStatus {
   /**
    * The names of all statuses, comma-separated, for error messages.
    *
-   * @return {@code "ok, http_error, rejected, timeout, stream_error, connect_error"}
+   * @return {@code "ok, http_error, rejected, timeout, stream_error, connect_error,
+   *     cut_by_run_end"}
    */
   public static String allowed() {
     return Arrays.stream(values()).map(RequestStatus::wireName).collect(Collectors.joining(", "));

@@ -67,6 +67,9 @@ public final class RunContext {
   private final String injectionUnknown;
   private final LevelWatch levels;
   private final ClientWatch client;
+  private final OpenRequests openRequests = new OpenRequests();
+  private final RunEnd runEnd;
+  private final Map<String, Double> failedPercentBelow;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -148,6 +151,37 @@ public final class RunContext {
                 System::currentTimeMillis,
                 Thread::sleep);
     client.start();
+    this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
+    this.failedPercentBelow = failedPercentBelow(core);
+  }
+
+  private static Map<String, Double> failedPercentBelow(CoreComponents core) {
+    try {
+      return GatlingInjection.failedPercentBelow(core);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Gatling's assertions cannot be read, so llm-run.json has no failed_percent_below: {}",
+          e.toString());
+      return null;
+    }
+  }
+
+  private static Long maxDurationMs(CoreComponents core) {
+    try {
+      return GatlingInjection.maxDurationMs(core);
+    } catch (IllegalStateException e) {
+      LOG.warn("Gatling's maxDuration cannot be read, so no run ends as max_duration: {}", e);
+      return null;
+    }
+  }
+
+  /**
+   * The requests in flight, each cut and recorded when the run record is written.
+   *
+   * @return never null
+   */
+  public OpenRequests openRequests() {
+    return openRequests;
   }
 
   /** {@link SloLoadCheck} before any load: refused without its assertion, warned when too high. */
@@ -360,7 +394,11 @@ public final class RunContext {
    * @return the message for Gatling, or null to go on
    */
   public String saturationStop() {
-    return levels.stopNow(gatling.nowMillis());
+    String stop = levels.stopNow(gatling.nowMillis());
+    if (stop != null) {
+      runEnd.saturationStop();
+    }
+    return stop;
   }
 
   /**
@@ -433,7 +471,11 @@ public final class RunContext {
    *     injection (the caller does it, once)
    */
   public boolean userEndedByBudget() {
-    return tally.userEndedByBudget();
+    boolean stop = tally.userEndedByBudget();
+    if (stop) {
+      runEnd.budgetSpent();
+    }
+    return stop;
   }
 
   /**
@@ -459,7 +501,7 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
-    end.finish(interrupted, lateMs);
+    end.finish(interrupted, crashed.get(), lateMs, runEnd, openRequests, failedPercentBelow);
   }
 
   /**

@@ -93,20 +93,36 @@ final class RunFinish {
    * Writes the run record into Gatling's run folder and stops the embedded simulator; runs once.
    *
    * @param interrupted whether the run was stopped before its end
+   * @param crashed whether the run was stopped as a crash
    * @param lateMs how late this JVM passed the {@code llm.startAt} barrier, or null (no barrier, or
    *     not passed yet)
+   * @param runEnd what the run knows of its end, or null when it ends before it started (during the
+   *     start barrier)
+   * @param openRequests the requests in flight: each is cut and recorded before the record is
+   *     written
+   * @param failedPercentBelow the simulation's failed-percent assertions by request name, or null
+   *     when they could not be read
    */
-  void finish(boolean interrupted, Long lateMs) {
+  void finish(
+      boolean interrupted,
+      boolean crashed,
+      Long lateMs,
+      RunEnd runEnd,
+      OpenRequests openRequests,
+      Map<String, Double> failedPercentBelow) {
     if (!finished.compareAndSet(false, true)) {
       return;
     }
     try {
-      long open = tally.inFlight();
-      if (open > 0) {
-        LOG.warn(
-            "{} LLM requests were still in flight when the run ended: they are not recorded", open);
-      }
-      Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs).toMap());
+      RunEnd.Reason reason =
+          runEnd == null
+              ? (crashed ? RunEnd.Reason.CRASHED : RunEnd.Reason.INTERRUPTED)
+              : runEnd.reason(crashed, interrupted && !crashed, gatling.nowMillis());
+      // Every request sent is in the record: those in flight now with what was measured so far.
+      int cut = openRequests.cutAll(System.nanoTime(), reason.wireName());
+      Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs, failedPercentBelow).toMap());
+      info.put("end_reason", reason.wireName());
+      info.put("requests_cut_by_run_end", cut);
       info.put("cache", RunTarget.cacheParameters(chatCache));
       List<Map<String, Object>> conversations = tally.conversationRecords();
       if (conversations != null) {
@@ -124,7 +140,7 @@ final class RunFinish {
       Path folder =
           recorder.finish(
               info,
-              interrupted,
+              interrupted || reason.interrupted(),
               (record, requests) -> {
                 written.set(record);
                 return ReportPage.render(record, requests);
@@ -175,7 +191,7 @@ final class RunFinish {
     }
   }
 
-  private RunInfo runInfo(Long lateMs) {
+  private RunInfo runInfo(Long lateMs, Map<String, Double> failedPercentBelow) {
     RunTally.Fed fed = tally.fed();
     List<RunInfo.Prompts> prompts = fed.prompts();
     RunInfo.Decoding decoding =
@@ -207,7 +223,12 @@ final class RunFinish {
         decoding,
         load,
         settings.slo().isSet() ? settings.slo().toRecord() : null,
-        settings.slo().isSet() ? new RunInfo.Assertions(settings.goodputRatio()) : null,
+        RunInfo.Assertions.inForce(
+            settings.slo().isSet(),
+            settings.goodputRatio(),
+            settings.cacheAsPlanned(),
+            settings.saturation().sloLoadAtLeast(),
+            failedPercentBelow),
         settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
         shard.single() && startAt == null
             ? null

@@ -100,7 +100,7 @@ final class ConversationSection {
       int withPrompt = 0;
       int withCached = 0;
       int withPlan = 0;
-      Map<String, Integer> outcomes = new TreeMap<>();
+      Map<CacheOutcome, Integer> outcomes = new java.util.EnumMap<>(CacheOutcome.class);
       for (RequestRecord r : rs) {
         if (r.status() != RequestStatus.OK) {
           continue;
@@ -123,7 +123,7 @@ final class ConversationSection {
         }
         CacheOutcome c = r.cache();
         if (c != null) {
-          outcomes.merge(c.wireName(), 1, Integer::sum);
+          outcomes.merge(c, 1, Integer::sum);
         }
       }
       ttft.sort(null);
@@ -151,10 +151,25 @@ final class ConversationSection {
                   ? ""
                   : ReportPage.num(Math.round(1000.0 * cached / prompt) / 1000.0))
           .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(outcomes.isEmpty() ? "" : outcomes.toString()))
+          .append(ReportPage.esc(outcomes(outcomes)))
           .append("</td></tr>\n");
     }
     return html.append("</table>\n").toString();
+  }
+
+  /**
+   * Cache outcomes as text, in {@link CacheOutcome} order, e.g. {@code 26 hit, 3 partial, 4 miss};
+   * empty for none.
+   */
+  static String outcomes(Map<CacheOutcome, Integer> counts) {
+    StringBuilder text = new StringBuilder();
+    for (Map.Entry<CacheOutcome, Integer> e : counts.entrySet()) {
+      if (text.length() > 0) {
+        text.append(", ");
+      }
+      text.append(e.getValue()).append(' ').append(e.getKey().wireName().replace('_', ' '));
+    }
+    return text.toString();
   }
 
   private static Double nearestRank(List<Double> sorted, double q) {

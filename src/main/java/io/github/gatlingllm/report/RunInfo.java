@@ -160,12 +160,59 @@ public record RunInfo(
       List<String> profiles) {}
 
   /**
-   * The run's assertions.
+   * The run's assertions in force: the {@code llm.assert.*} settings, each null when not set, and
+   * the failure-percentage bounds found among the simulation's Gatling assertions.
    *
-   * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+   * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
+   *     must meet the SLO, in (0, 1], or null
+   * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
+   *     whose cache outcome must be the planned one, in (0, 1], or null
+   * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}: the least load (users, or users/s in
+   *     an open loop) that must meet the SLO, or null
+   * @param failedPercentBelow request name to the percentage of failed requests to stay under, from
+   *     each {@code details(name).failedRequests().percent().lt(bound)} ({@code
+   *     llm.assertions(bound, names...)} adds one per name), or null when there is none
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Assertions(@JsonProperty("goodput_ratio") Double goodputRatio) {}
+  public record Assertions(
+      @JsonProperty("goodput_ratio") Double goodputRatio,
+      @JsonProperty("cache_as_planned") Double cacheAsPlanned,
+      @JsonProperty("slo_load_at_least") Double sloLoadAtLeast,
+      @JsonProperty("failed_percent_below") Map<String, Double> failedPercentBelow) {
+
+    /**
+     * The assertions of a run, or null when it has none to record: with an SLO set the record has
+     * them all (as before, {@code goodput_ratio} null when not set), without one only when a cache
+     * or SLO-load assertion is set.
+     *
+     * @param sloSet whether the run has an SLO
+     * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+     * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}, or null
+     * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}, or null
+     * @param failedPercentBelow request name to failure-percentage bound, empty or null for none
+     * @return the assertions, or null
+     */
+    public static Assertions inForce(
+        boolean sloSet,
+        Double goodputRatio,
+        Double cacheAsPlanned,
+        Double sloLoadAtLeast,
+        Map<String, Double> failedPercentBelow) {
+      Map<String, Double> failed =
+          failedPercentBelow == null || failedPercentBelow.isEmpty()
+              ? null
+              : java.util.Collections.unmodifiableMap(
+                  new java.util.LinkedHashMap<>(failedPercentBelow));
+      if (!sloSet
+          && goodputRatio == null
+          && cacheAsPlanned == null
+          && sloLoadAtLeast == null
+          && failed == null) {
+        return null;
+      }
+      return new Assertions(goodputRatio, cacheAsPlanned, sloLoadAtLeast, failed);
+    }
+  }
 
   /**
    * The record as ordered, JSON-ready maps, for {@link RunRecorder#finish}.

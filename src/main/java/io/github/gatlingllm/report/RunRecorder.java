@@ -55,6 +55,7 @@ public final class RunRecorder implements AutoCloseable {
   private final CacheAggregator cache;
   private final long startedMs = System.currentTimeMillis();
   private long recorded;
+  private long late;
   private boolean finished;
 
   /**
@@ -112,8 +113,14 @@ public final class RunRecorder implements AutoCloseable {
     String line = RequestRecordJson.toJson(record, true);
     synchronized (this) {
       if (finished) {
-        LOG.warn(
-            "a request finished after the run record was written; it is not in {}", REQUESTS_FILE);
+        // Requests in flight are cut and recorded before the record is written: only a request
+        // sent after that (a virtual user still running during a JVM shutdown) lands here.
+        if (late++ == 0) {
+          LOG.warn(
+              "a request finished after the run record was written: it and any later ones are not"
+                  + " in {} (said once)",
+              REQUESTS_FILE);
+        }
         return;
       }
       // Under the lock, so that llm-run.json's metrics count exactly the lines of the file.

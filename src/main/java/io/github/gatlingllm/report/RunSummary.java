@@ -123,8 +123,9 @@ public final class RunSummary {
     }
 
     List<String> warnings = new ArrayList<>();
-    if (Boolean.TRUE.equals(run.get("interrupted"))) {
-      warnings.add("the run was interrupted: the figures cover the requests that finished");
+    String ending = ending(run);
+    if (ending != null) {
+      warnings.add(ending);
     }
     Map<?, ?> cache = map(run.get("cache"));
     if (Boolean.TRUE.equals(cache.get("warm_start"))) {
@@ -200,6 +201,36 @@ public final class RunSummary {
       return String.join("; ", parts) + (shared == null ? "" : " (" + shared + ")");
     }
     return saturation(run.get("saturation"));
+  }
+
+  /**
+   * The one warning about how the run ended: interrupted (and why, {@code end_reason}), and how
+   * many requests in flight were cut and recorded as {@code cut_by_run_end}; null for a run that
+   * ended with no request in flight and was not interrupted.
+   */
+  static String ending(Map<String, Object> run) {
+    boolean interrupted = Boolean.TRUE.equals(run.get("interrupted"));
+    Object reason = run.get("end_reason");
+    Double cut = number(run.get("requests_cut_by_run_end"));
+    boolean anyCut = cut != null && cut > 0;
+    if (!interrupted && !anyCut) {
+      return null;
+    }
+    String text =
+        (interrupted ? "the run was interrupted" : "the run ended")
+            + (reason == null
+                ? ""
+                : " (" + ("interrupted".equals(reason) ? "Ctrl+C or SIGTERM" : reason) + ")");
+    if (!anyCut) {
+      return text + ": the figures cover the requests that finished";
+    }
+    long n = Math.round(cut);
+    return text
+        + ": "
+        + n
+        + (n == 1 ? " LLM request was" : " LLM requests were")
+        + " still in flight, recorded with status cut_by_run_end and what was measured until then"
+        + " (left out of the latency figures and the goodput)";
   }
 
   /** The saturation block in a sentence, or null when there is none. */
@@ -363,9 +394,55 @@ public final class RunSummary {
     for (String line : s.lines()) {
       LOG.info("{}", line);
     }
+    String conversations = conversations(run);
+    if (conversations != null) {
+      LOG.info("  {}", conversations);
+    }
     for (String w : s.warnings()) {
       LOG.warn("  warning: {}", w);
     }
+  }
+
+  /**
+   * The measured conversations of every conversation workload in a line, e.g. {@code conversations:
+   * 24 (20 completed, 3 ended by context limit, 1 ended by error), 96 turns}; null when the run had
+   * none.
+   *
+   * @param run the run record
+   * @return the line without its indent, or null
+   */
+  static String conversations(Map<String, Object> run) {
+    if (!(run.get("conversations") instanceof List<?> workloads) || workloads.isEmpty()) {
+      return null;
+    }
+    long conversations = 0;
+    long completed = 0;
+    long contextLimit = 0;
+    long error = 0;
+    long turns = 0;
+    for (Object o : workloads) {
+      Map<?, ?> measured = map(map(map(o).get("phases")).get("measured"));
+      conversations += count(measured.get("conversations"));
+      completed += count(measured.get("completed"));
+      contextLimit += count(measured.get("ended_by_context_limit"));
+      error += count(measured.get("ended_by_error"));
+      turns += count(measured.get("turns"));
+    }
+    return "conversations: "
+        + conversations
+        + " measured ("
+        + completed
+        + " completed, "
+        + contextLimit
+        + " ended by context limit, "
+        + error
+        + " ended by error), "
+        + turns
+        + (turns == 1 ? " turn" : " turns");
+  }
+
+  private static long count(Object value) {
+    return value instanceof Number n ? n.longValue() : 0;
   }
 
   private String value(String name) {

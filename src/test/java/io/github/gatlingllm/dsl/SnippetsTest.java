@@ -25,6 +25,7 @@ import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
 import io.github.gatlingllm.SweepBuilder;
 import io.github.gatlingllm.WorkingSetSweep;
+import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.lang.reflect.Modifier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -150,7 +151,10 @@ class SnippetsTest {
     // LlmProtocolBuilder.http(HttpProtocolBuilder).
     LlmProtocolBuilder proxied =
         llm().http(http.proxy(Proxy("proxy", 3128)).enableHttp2().maxConnectionsPerHost(64));
-    return List.of(fed, request, chat, topK, scraped, proxied);
+    // The README's "Settings": the simulator's SimulatorConfig, imported by name.
+    LlmProtocolBuilder simulated =
+        llm().simulator(SimulatorConfig.defaults().withMaxConcurrent(4).withDecodeMsPerToken(5));
+    return List.of(fed, request, chat, topK, scraped, proxied, simulated);
   }
 
   @Test

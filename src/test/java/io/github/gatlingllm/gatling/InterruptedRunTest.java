@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A Gatling JVM stopped by a signal in the middle of its load still leaves a valid run record: the
  * shutdown hook moves {@code llm-requests.jsonl} (every line whole and parseable, one per finished
- * request) into the run folder and writes {@code llm-run.json} with {@code "interrupted": true}.
+ * request, and one with status {@code cut_by_run_end} per request still in flight) into the run
+ * folder and writes {@code llm-run.json} with {@code "interrupted": true}.
  *
  * <p>A job started in the background ({@code ./mvnw verify &}, nohup) inherits an ignored SIGINT,
  * and a JVM started with SIGINT ignored never sees Ctrl+C: the SIGINT test then starts Gatling
@@ -105,14 +106,23 @@ class InterruptedRunTest {
     List<String> lines = Files.readAllLines(run.resolve("llm-requests.jsonl"));
     assertTrue(lines.size() >= 100, "lines: " + lines.size());
     assertEquals(record.get("requests_recorded").asLong(), lines.size());
+    assertEquals("interrupted", record.get("end_reason").asText());
     Set<Long> indices = new HashSet<>();
+    int cut = 0;
     for (String line : lines) {
       JsonNode r = JSON.readTree(line);
       assertTrue(indices.add(r.get("index").asLong()), () -> "index twice: " + line);
-      assertEquals("ok", r.get("status").asText(), line);
+      // the requests in flight at the signal are recorded too, as cut by the run's end
+      if (r.get("status").asText().equals("cut_by_run_end")) {
+        cut++;
+      } else {
+        assertEquals("ok", r.get("status").asText(), line);
+      }
     }
-    assertEquals(
-        lines.size(), record.get("metrics").get("overall").get("status").get("ok").asInt());
+    JsonNode status = record.get("metrics").get("overall").get("status");
+    assertEquals(cut, status.get("cut_by_run_end").asInt());
+    assertEquals(cut, record.get("requests_cut_by_run_end").asInt());
+    assertEquals(lines.size() - cut, status.get("ok").asInt());
     try (Stream<Path> left = Files.list(results)) {
       assertEquals(
           List.of(),

@@ -21,6 +21,7 @@ import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -129,6 +130,32 @@ class GatlingInjectionTest {
   }
 
   @Test
+  void failurePercentBoundsAreReadFromDetailsFailedPercentLt() {
+    io.gatling.commons.stats.assertion.AssertionPath chat =
+        new io.gatling.commons.stats.assertion.AssertionPath.Details(
+            scala.jdk.javaapi.CollectionConverters.asScala(List.of("chat")).toList());
+    io.gatling.commons.stats.assertion.Target failedPercent =
+        new io.gatling.commons.stats.assertion.Target.Percent(
+            io.gatling.commons.stats.assertion.CountMetric.FailedRequests$.MODULE$);
+    List<io.gatling.commons.stats.assertion.Assertion> assertions =
+        List.of(
+            new io.gatling.commons.stats.assertion.Assertion(
+                chat, failedPercent, new io.gatling.commons.stats.assertion.Condition.Lt(1.0)),
+            // not a failure bound: an upper bound on successful requests' share
+            new io.gatling.commons.stats.assertion.Assertion(
+                chat,
+                new io.gatling.commons.stats.assertion.Target.Percent(
+                    io.gatling.commons.stats.assertion.CountMetric.SuccessfulRequests$.MODULE$),
+                new io.gatling.commons.stats.assertion.Condition.Lt(99.0)),
+            // a global bound names no request
+            new io.gatling.commons.stats.assertion.Assertion(
+                io.gatling.commons.stats.assertion.AssertionPath.Global$.MODULE$,
+                failedPercent,
+                new io.gatling.commons.stats.assertion.Condition.Lt(2.0)));
+    assertEquals(Map.of("chat", 1.0), GatlingInjection.failedPercentBelow(assertions));
+  }
+
+  @Test
   void aRunningSimulationsProfilesAreReachableFromItsController() throws Exception {
     Field actor =
         Class.forName("io.gatling.core.actor.AtomicRunnableActorRef").getDeclaredField("actor");
@@ -140,6 +167,13 @@ class GatlingInjectionTest {
         "scala.collection.immutable.List",
         Class.forName("io.gatling.core.scenario.SimulationParams")
             .getMethod("rootPopulationBuilders")
+            .getReturnType()
+            .getName());
+    // GatlingInjection.maxDurationMs: the run record's end_reason max_duration
+    assertEquals(
+        "scala.Option",
+        Class.forName("io.gatling.core.scenario.SimulationParams")
+            .getMethod("maxDuration")
             .getReturnType()
             .getName());
     // the controller of CoreComponents is made by ActorSystem.actorOf, which wraps the actor in

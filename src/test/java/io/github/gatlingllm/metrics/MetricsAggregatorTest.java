@@ -294,7 +294,8 @@ class MetricsAggregatorTest {
             "rejected", 0L,
             "timeout", 0L,
             "stream_error", 0L,
-            "connect_error", 0L),
+            "connect_error", 0L,
+            "cut_by_run_end", 0L),
         overall.get("status"));
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> groups = (List<Map<String, Object>>) record.get("groups");

@@ -12,7 +12,8 @@ class RequestStatusTest {
   @Test
   void wireNames() {
     assertEquals(
-        "ok, http_error, rejected, timeout, stream_error, connect_error", RequestStatus.allowed());
+        "ok, http_error, rejected, timeout, stream_error, connect_error, cut_by_run_end",
+        RequestStatus.allowed());
   }
 
   @Test
@@ -24,7 +25,7 @@ class RequestStatusTest {
   void unknownWireNameIsRejected() {
     assertEquals(
         "request status must be one of ok, http_error, rejected, timeout, stream_error,"
-            + " connect_error, got \"OK\"",
+            + " connect_error, cut_by_run_end, got \"OK\"",
         assertThrows(IllegalArgumentException.class, () -> RequestStatus.fromWireName("OK"))
             .getMessage());
   }

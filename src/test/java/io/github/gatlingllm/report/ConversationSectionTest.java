@@ -3,8 +3,10 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.metrics.CacheOutcome;
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -73,12 +75,21 @@ class ConversationSectionTest {
     assertTrue(
         html.contains(
             "<tr><td>1</td><td>2</td><td>2</td><td>70</td><td>90</td><td>80</td><td>600</td>"
-                + "<td>0</td><td>0</td><td>0</td><td class=\"l\">{hit=2}</td></tr>"),
+                + "<td>0</td><td>0</td><td>0</td><td class=\"l\">2 hit</td></tr>"),
         html);
     assertTrue(
         html.contains(
             "<tr><td>2</td><td>1</td><td>1</td><td>20</td><td>20</td><td>20</td><td>800</td>"
-                + "<td>672</td><td>672</td><td>0.84</td><td class=\"l\">{hit=1}</td></tr>"),
+                + "<td>672</td><td>672</td><td>0.84</td><td class=\"l\">1 hit</td></tr>"),
         html);
+  }
+
+  @Test
+  void cacheOutcomesReadAsCountsInTheirOrder() {
+    Map<CacheOutcome, Integer> counts = new EnumMap<>(CacheOutcome.class);
+    counts.put(CacheOutcome.MISS, 4);
+    counts.put(CacheOutcome.UNPLANNED_HIT, 1);
+    counts.put(CacheOutcome.HIT, 26);
+    assertEquals("26 hit, 4 miss, 1 unplanned hit", ConversationSection.outcomes(counts));
   }
 }

@@ -105,6 +105,109 @@ class RunSummaryTest {
   }
 
   @Test
+  void conversationTotalsAreOneLineSummedOverWorkloads() {
+    Map<String, Object> run = run();
+    run.put(
+        "conversations",
+        List.of(
+            Map.of(
+                "workload",
+                "chats",
+                "phases",
+                Map.of(
+                    "warmup",
+                    Map.of("conversations", 2, "turns", 6),
+                    "measured",
+                    Map.of(
+                        "conversations",
+                        20,
+                        "completed",
+                        16,
+                        "ended_by_context_limit",
+                        3,
+                        "ended_by_error",
+                        1,
+                        "turns",
+                        80))),
+            Map.of(
+                "workload",
+                "agents",
+                "phases",
+                Map.of(
+                    "measured",
+                    Map.of(
+                        "conversations",
+                        4,
+                        "completed",
+                        4,
+                        "ended_by_context_limit",
+                        0,
+                        "ended_by_error",
+                        0,
+                        "turns",
+                        16)))));
+    assertEquals(
+        "conversations: 24 measured (20 completed, 3 ended by context limit, 1 ended by error),"
+            + " 96 turns",
+        RunSummary.conversations(run));
+  }
+
+  @Test
+  void noConversationLineWithoutConversations() {
+    assertNull(RunSummary.conversations(run()));
+  }
+
+  @Test
+  void aMaxDurationStopSaysInOneLineHowManyRequestsWereCut() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("end_reason", "max_duration");
+    run.put("requests_cut_by_run_end", 6);
+    assertEquals(
+        List.of(
+            "the run was interrupted (max_duration): 6 LLM requests were still in flight,"
+                + " recorded with status cut_by_run_end and what was measured until then (left"
+                + " out of the latency figures and the goodput)"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aSaturationStopWithOneRequestCutIsNotAnInterruption() {
+    Map<String, Object> run = run();
+    run.put("interrupted", false);
+    run.put("end_reason", "saturation_stop");
+    run.put("requests_cut_by_run_end", 1);
+    assertEquals(
+        List.of(
+            "the run ended (saturation_stop): 1 LLM request was still in flight, recorded with"
+                + " status cut_by_run_end and what was measured until then (left out of the"
+                + " latency figures and the goodput)"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aSignalIsSaidAsSuch() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("end_reason", "interrupted");
+    run.put("requests_cut_by_run_end", 0);
+    assertEquals(
+        List.of(
+            "the run was interrupted (Ctrl+C or SIGTERM): the figures cover the requests that"
+                + " finished"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aRunThatEndedWithNothingInFlightHasNoEndingWarning() {
+    Map<String, Object> run = run();
+    run.put("interrupted", false);
+    run.put("end_reason", "budget_spent");
+    run.put("requests_cut_by_run_end", 0);
+    assertEquals(List.of(), RunSummary.of(run).warnings());
+  }
+
+  @Test
   void warningsComeFromTheClientTheCacheAndAnInterruption() {
     Map<String, Object> run = run();
     run.put("interrupted", true);
