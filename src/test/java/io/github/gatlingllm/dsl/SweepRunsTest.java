@@ -39,16 +39,28 @@ class SweepRunsTest {
     JsonNode levels = record.get("levels");
     List<Long> users = new ArrayList<>();
     long inLevels = 0;
+    int whole = 0;
     for (JsonNode level : levels) {
       users.add(level.get("concurrency").asLong());
       inLevels += level.get("requests").asLong();
       assertEquals("chat", level.get("scenario").asText());
       assertEquals("closed", level.get("kind").asText());
+      if (level.path("cut_short").asBoolean()) {
+        // The level the early stop cut (a quiet machine judges 8 users over-saturated while the
+        // 16-user level starts): its requests were cut by the run's end, with no TTFT to show.
+        assertEquals(
+            level.get("requests").asLong(),
+            level.get("status").get("ok").asLong()
+                + level.get("status").get("cut_by_run_end").asLong(),
+            level.toString());
+        continue;
+      }
+      whole++;
       assertTrue(level.get("ttft_ms").get("p99").isNumber(), level.toString());
       assertTrue(level.get("goodput").get("attainment").isNumber(), level.toString());
       assertTrue(level.get("input_tokens_per_s").asDouble() > 0, level.toString());
     }
-    assertTrue(users.size() >= 4, users.toString());
+    assertTrue(whole >= 4, levels.toString());
     assertEquals(List.of(1L, 2L, 4L, 8L, 16L).subList(0, users.size()), users);
     // Every measured request is in a level or counted as left out.
     JsonNode leftOut = record.get("levels_left_out");
