@@ -1,5 +1,7 @@
 package io.github.gatlingllm;
 
+import static io.github.gatlingllm.SettingValues.*;
+
 import io.github.gatlingllm.metrics.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.PromptMode;
@@ -413,10 +415,6 @@ public record LlmSettings(
     }
   }
 
-  private static double orDefault(Double value, double fallback) {
-    return value == null ? fallback : value;
-  }
-
   /** The values of {@code llm.connections}. */
   public static final java.util.List<String> CONNECTIONS =
       java.util.List.of("shared", "per-user", "per-request");
@@ -434,62 +432,7 @@ public record LlmSettings(
    * startAt} (a test run on several machines) are read by {@code feeder.Shard} and the run's start
    * barrier, and {@code sweep.*} by {@link SweepBuilder}, not held here.
    */
-  public static final java.util.List<String> KNOWN =
-      java.util.List.of(
-          "baseUrl",
-          "apiKey",
-          "model",
-          "endpoint",
-          "promptMode",
-          "sharedPrefixRatio",
-          "prefixGroups",
-          "inputTokens",
-          "outputTokens",
-          "seed",
-          "tokenizer",
-          "warmupRequests",
-          "requests",
-          "concurrency",
-          "stream",
-          "ignoreEos",
-          "timeout",
-          "caseId",
-          "resultsFolder",
-          "slo.ttftMs",
-          "slo.itlMs",
-          "slo.tpotMs",
-          "slo.e2eMs",
-          "assert.goodputRatio",
-          "temperature",
-          "connections",
-          "warmGroups",
-          "cacheBlockTokens",
-          "cacheTolerance",
-          "assert.cacheAsPlanned",
-          "shard",
-          "shards",
-          "startAt",
-          "metricsInterval",
-          "stopWhenSaturated",
-          "saturation.ttftGrowth",
-          "saturation.throughputGain",
-          "saturation.errorRatio",
-          "assert.sloLoadAtLeast",
-          "sweep.maxConcurrency",
-          "sweep.levels",
-          "sweep.levelDuration",
-          "sweep.ramp",
-          // conversations() (ConversationSettings)
-          "conversations",
-          "warmupConversations",
-          "turns",
-          "userTokens",
-          "systemTokens",
-          "systemGroups",
-          "thinkTimeMs",
-          "maxContextTokens",
-          "client.maxLagP99Ms",
-          "client.maxCpuShare");
+  public static final java.util.List<String> KNOWN = SettingNames.ALL;
 
   /**
    * The prompt spec of these settings.
@@ -638,113 +581,6 @@ public record LlmSettings(
       return java.nio.file.Files.exists(java.nio.file.Path.of(t));
     } catch (java.nio.file.InvalidPathException e) {
       return false;
-    }
-  }
-
-  private static IllegalArgumentException badRedacted(String name, String allowed) {
-    return new IllegalArgumentException(
-        PREFIX + name + ": not " + allowed + " (value not shown: it may hold credentials)");
-  }
-
-  private static IllegalArgumentException bad(String name, Object value, String allowed) {
-    return new IllegalArgumentException(
-        PREFIX + name + ": got " + quote(value) + ", expected " + allowed);
-  }
-
-  private static String quote(Object value) {
-    return value instanceof String ? "\"" + value + "\"" : String.valueOf(value);
-  }
-
-  private static void atLeast(String name, long value, long min) {
-    if (value < min) {
-      throw bad(name, value, "a whole number >= " + min);
-    }
-  }
-
-  private static String orDefault(String value, String fallback) {
-    return value == null || value.isEmpty() ? fallback : value;
-  }
-
-  private static String emptyToNull(String value) {
-    return value == null || value.isEmpty() ? null : value;
-  }
-
-  private static int integer(Function<String, String> get, String name, int fallback) {
-    String value = get.apply(name);
-    if (value == null || value.isEmpty()) {
-      return fallback;
-    }
-    try {
-      return Integer.parseInt(value);
-    } catch (NumberFormatException e) {
-      throw bad(name, value, "a whole number");
-    }
-  }
-
-  private static Integer nullableInteger(Function<String, String> get, String name) {
-    String value = get.apply(name);
-    return value == null || value.isEmpty() ? null : integer(get, name, 0);
-  }
-
-  private static long longInteger(Function<String, String> get, String name, long fallback) {
-    String value = get.apply(name);
-    if (value == null || value.isEmpty()) {
-      return fallback;
-    }
-    try {
-      return Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      throw bad(name, value, "a whole number");
-    }
-  }
-
-  private static Double decimal(Function<String, String> get, String name) {
-    String value = get.apply(name);
-    if (value == null || value.isEmpty()) {
-      return null;
-    }
-    try {
-      return Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      throw bad(name, value, "a number");
-    }
-  }
-
-  private static boolean bool(Function<String, String> get, String name, boolean fallback) {
-    String value = get.apply(name);
-    if (value == null || value.isEmpty()) {
-      return fallback;
-    }
-    switch (value.toLowerCase(Locale.ROOT)) {
-      case "true":
-        return true;
-      case "false":
-        return false;
-      default:
-        throw bad(name, value, "true or false");
-    }
-  }
-
-  private static Duration duration(Function<String, String> get, String name, Duration fallback) {
-    String value = get.apply(name);
-    if (value == null || value.isEmpty()) {
-      return fallback;
-    }
-    String v = value.toLowerCase(Locale.ROOT);
-    try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).strip()));
-      }
-      if (v.endsWith("s")) {
-        return Duration.ofMillis(
-            Math.round(Double.parseDouble(v.substring(0, v.length() - 1).strip()) * 1000));
-      }
-      if (v.endsWith("m")) {
-        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).strip()) * 60);
-      }
-      return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
-    } catch (NumberFormatException | ArithmeticException e) {
-      throw bad(name, value, "a duration such as 60s, 500ms or 2m (a bare number is seconds)");
     }
   }
 }
