@@ -4,6 +4,7 @@ import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.prompt.ConversationSource;
+import io.github.gatlingllm.settings.ConversationSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.time.Duration;
@@ -249,7 +250,7 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   /** The workload behind this builder, made on first use. */
-  ConversationWorkload workload() {
+  public ConversationWorkload workload() {
     ConversationWorkload w = workload.get();
     if (w != null) {
       return w;
@@ -263,7 +264,7 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   /** The settings as resolved now: system properties over this builder's values. */
-  ConversationSettings settings() {
+  public ConversationSettings settings() {
     return ConversationSettings.fromSystemProperties(values);
   }
 

@@ -6,6 +6,7 @@ import io.github.gatlingllm.action.LlmActionSpec;
 import io.github.gatlingllm.action.LlmScalaActionBuilder;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.settings.BodyFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

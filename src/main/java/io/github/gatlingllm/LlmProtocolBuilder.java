@@ -8,6 +8,8 @@ import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.protocol.LlmProtocol;
 import io.github.gatlingllm.protocol.SimulatorSettings;
+import io.github.gatlingllm.settings.BodyFields;
+import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -443,7 +445,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * throughputGain} ({@code llm.saturation.ttftGrowth}, default 1.5; {@code
    * llm.saturation.throughputGain}, default 0.05, also the tolerance of the saturation point), or
    * more than {@code errorRatio} of its requests failed ({@code llm.saturation.errorRatio}, default
-   * 0.05). See {@link io.github.gatlingllm.metrics.SaturationSettings}.
+   * 0.05). See {@link io.github.gatlingllm.levels.SaturationSettings}.
    *
    * @param ttftGrowth a finite factor > 1
    * @param throughputGain a share in [0, 1)

@@ -4,6 +4,7 @@ import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.util.Iterator;

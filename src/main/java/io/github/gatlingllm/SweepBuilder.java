@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.rampConcurrentUsers;
 
 import io.gatling.javaapi.core.ClosedInjectionStep;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

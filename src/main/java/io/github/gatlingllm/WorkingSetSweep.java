@@ -3,6 +3,7 @@ package io.github.gatlingllm;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.PromptMode;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
-import io.github.gatlingllm.metrics.ConversationPlan;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;

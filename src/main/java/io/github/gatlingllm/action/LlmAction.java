@@ -2,12 +2,12 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
-import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;

@@ -1,6 +1,6 @@
 package io.github.gatlingllm.feeder;
 
-import io.github.gatlingllm.metrics.ConversationPlan;
+import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.openai.ChatMessage;

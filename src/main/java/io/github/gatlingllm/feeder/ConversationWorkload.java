@@ -330,7 +330,7 @@ public final class ConversationWorkload {
   /**
    * Why a context window cannot hold a conversation's first turn, by the estimate the run applies
    * before each turn ({@link Conversation#exceeds}): the system prompt, the user message, {@link
-   * io.github.gatlingllm.metrics.ConversationPlan#TURN_TEMPLATE_TOKENS} of template and {@code
+   * io.github.gatlingllm.cache.ConversationPlan#TURN_TEMPLATE_TOKENS} of template and {@code
    * max_tokens} (at least 1 when not known yet).
    *
    * @param maxContextTokens the window, or null for none
@@ -345,7 +345,7 @@ public final class ConversationWorkload {
     if (maxContextTokens == null) {
       return null;
     }
-    int template = io.github.gatlingllm.metrics.ConversationPlan.TURN_TEMPLATE_TOKENS;
+    int template = io.github.gatlingllm.cache.ConversationPlan.TURN_TEMPLATE_TOKENS;
     long minimum =
         (long) systemTokens + userTokens + template + (maxTokens == null ? 1 : maxTokens);
     if (maxContextTokens >= minimum) {

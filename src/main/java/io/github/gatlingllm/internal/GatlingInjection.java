@@ -2,9 +2,9 @@ package io.github.gatlingllm.internal;
 
 import io.gatling.core.CoreComponents;
 import io.gatling.core.structure.PopulationBuilder;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.Injection.Step;
-import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.Injection.Step;
+import io.github.gatlingllm.levels.Injection.Type;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;

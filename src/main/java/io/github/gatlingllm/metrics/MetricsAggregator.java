@@ -262,7 +262,7 @@ public final class MetricsAggregator {
    * percentiles that are exact while the values take at most {@link #EXACT_LIMIT} distinct
    * thousandths, else from a histogram rounded to its 3 significant digits.
    */
-  static final class Metric {
+  public static final class Metric {
     private static final double SCALE = 1000.0;
     final ConcurrentHistogram histogram = new ConcurrentHistogram(3);
     final ConcurrentHashMap<Long, LongAdder> exact = new ConcurrentHashMap<>();
@@ -272,7 +272,7 @@ public final class MetricsAggregator {
     final LongAccumulator min = new LongAccumulator(Math::min, Long.MAX_VALUE);
     final LongAccumulator max = new LongAccumulator(Math::max, Long.MIN_VALUE);
 
-    void record(Double value) {
+    public void record(Double value) {
       if (value == null) {
         return;
       }
@@ -297,7 +297,7 @@ public final class MetricsAggregator {
       count.increment();
     }
 
-    Distribution distribution() {
+    public Distribution distribution() {
       Histogram h = histogram.copy();
       long n = count.sum();
       if (n == 0 || h.getTotalCount() == 0) {

@@ -1,5 +1,7 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.cache.CacheOutcome;
+import io.github.gatlingllm.cache.CachePlan;
 import java.util.List;
 import java.util.Objects;
 

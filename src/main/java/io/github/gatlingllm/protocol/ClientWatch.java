@@ -1,13 +1,13 @@
 package io.github.gatlingllm.protocol;
 
 import io.gatling.core.session.Session;
-import io.github.gatlingllm.LlmSettings;
-import io.github.gatlingllm.metrics.CpuSamples;
+import io.github.gatlingllm.levels.CpuSamples;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.InjectionSchedule;
+import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.Distribution;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.InjectionSchedule;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.ScheduleLag;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,16 +1,16 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmDsl;
-import io.github.gatlingllm.LlmSettings;
 import io.github.gatlingllm.internal.GatlingCore;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.InjectionRecords;
-import io.github.gatlingllm.metrics.LevelResult;
-import io.github.gatlingllm.metrics.LevelTracker;
-import io.github.gatlingllm.metrics.LoadLevel;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.InjectionRecords;
+import io.github.gatlingllm.levels.LevelResult;
+import io.github.gatlingllm.levels.LevelTracker;
+import io.github.gatlingllm.levels.LoadLevel;
+import io.github.gatlingllm.levels.Saturation;
+import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.Saturation;
-import io.github.gatlingllm.metrics.SaturationSettings;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

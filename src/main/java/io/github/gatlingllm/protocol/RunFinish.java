@@ -1,10 +1,9 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.cache.CacheAggregator;
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.internal.GatlingCore;
-import io.github.gatlingllm.metrics.CacheAggregator;
-import io.github.gatlingllm.metrics.CachePlan;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.report.IndexLink;
@@ -12,6 +11,7 @@ import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.report.RunSummary;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;

@@ -1,13 +1,13 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmSettings;
-import io.github.gatlingllm.metrics.CachePlan;
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.server.ServerInfo;
+import io.github.gatlingllm.server.ServerProbe;
+import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
-import io.github.gatlingllm.target.ServerInfo;
-import io.github.gatlingllm.target.ServerProbe;
 import io.github.gatlingllm.token.ChatTemplateLead;
 import io.github.gatlingllm.token.HuggingFaceTokenCounter;
 import io.github.gatlingllm.token.TokenCounter;

@@ -1,12 +1,12 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmSettings;
+import io.github.gatlingllm.cache.WorkingSetSweepSummary;
 import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.levels.SweepStep;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.SweepStep;
-import io.github.gatlingllm.metrics.WorkingSetSweepSummary;
+import io.github.gatlingllm.server.ServerMetrics;
+import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.SimulatorConfig;
-import io.github.gatlingllm.target.ServerMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmDsl;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.LoadLevel;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.LoadLevel;
 import java.util.List;
 
 /**

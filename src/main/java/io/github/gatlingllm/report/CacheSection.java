@@ -1,6 +1,6 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.ScheduleLag;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

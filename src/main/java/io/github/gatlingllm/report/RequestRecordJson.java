@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -26,7 +26,7 @@ import java.util.Objects;
  * http_status, status, error, workload, planned_cached_tokens, cache_planned, cache,
  * cache_warm_start, conversation, turn, context_tokens, reply_digest, sent_ms, scheduled_ms,
  * schedule_lag_ms}; {@code itl_ms} only when asked for. {@code workload} is the prompt workload's
- * name, {@code planned_cached_tokens} the request's {@link io.github.gatlingllm.metrics.CachePlan},
+ * name, {@code planned_cached_tokens} the request's {@link io.github.gatlingllm.cache.CachePlan},
  * {@code cache_planned} what it expects ({@code hit} or {@code miss}), {@code cache} the outcome
  * ({@code hit}, {@code partial}, {@code miss}, {@code unplanned_hit}, {@code unknown}) and {@code
  * cache_warm_start} whether the cache held more of the prompt than the test could have put there;
@@ -38,7 +38,7 @@ import java.util.Objects;
  * said its virtual user arrives (epoch milliseconds, microsecond precision, on the client's
  * nanosecond clock anchored once to the epoch), {@code schedule_lag_ms} their difference; the last
  * two only on the first LLM request of an open-loop user (see {@link
- * io.github.gatlingllm.metrics.InjectionSchedule}); {@code schedule_lag_ms} is not read back (it is
+ * io.github.gatlingllm.levels.InjectionSchedule}); {@code schedule_lag_ms} is not read back (it is
  * derived). Times are milliseconds with microsecond precision, each written as the shortest decimal
  * that reads back as its value ({@code 2.517}, {@code 0.25}, {@code 34}); older files wrote whole
  * milliseconds and are read the same way. Null means not measured (see {@link

@@ -2,7 +2,7 @@ package io.github.gatlingllm.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.gatlingllm.metrics.CacheAggregator;
+import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -76,7 +76,7 @@ public final class RunRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the scratch folder cannot be made
    */
   public RunRecorder(RunFolders folders, Slo slo) {
-    this(folders, slo, io.github.gatlingllm.LlmSettings.DEFAULT_CACHE_TOLERANCE);
+    this(folders, slo, io.github.gatlingllm.settings.LlmSettings.DEFAULT_CACHE_TOLERANCE);
   }
 
   /**

@@ -2,7 +2,7 @@ package io.github.gatlingllm.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.gatlingllm.metrics.CacheAggregator;
+import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
@@ -130,7 +130,7 @@ public final class RunReport {
     }
     record.put("metrics", aggregator.summary().toRecord());
     Map<String, Object> parameters = new LinkedHashMap<>();
-    double tolerance = io.github.gatlingllm.LlmSettings.DEFAULT_CACHE_TOLERANCE;
+    double tolerance = io.github.gatlingllm.settings.LlmSettings.DEFAULT_CACHE_TOLERANCE;
     if (record.remove("cache") instanceof Map<?, ?> recorded) {
       // What the plan knew of the server, as recorded; the figures are recomputed.
       for (String key : CACHE_PARAMETERS) {

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.metrics.CacheOutcome;
-import io.github.gatlingllm.metrics.CachePlan;
+import io.github.gatlingllm.cache.CacheOutcome;
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.token.EstimatedTokenCounter;

@@ -11,7 +11,7 @@ import static io.gatling.javaapi.core.CoreDsl.stressPeakUsers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gatling.javaapi.core.OpenInjectionStep;
-import io.github.gatlingllm.metrics.InjectionSchedule;
+import io.github.gatlingllm.levels.InjectionSchedule;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -14,9 +14,9 @@ import static io.gatling.javaapi.core.CoreDsl.stressPeakUsers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gatling.javaapi.core.PopulationBuilder;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.Injection.Step;
-import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.Injection.Step;
+import io.github.gatlingllm.levels.Injection.Type;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Arrays;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gatling.core.session.Session;
 import io.gatling.core.session.Session$;
-import io.github.gatlingllm.LlmSettings;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.Injection.Step;
-import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.Injection.Step;
+import io.github.gatlingllm.levels.Injection.Type;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;

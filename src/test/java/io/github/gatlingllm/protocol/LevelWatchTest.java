@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.gatlingllm.LlmSettings;
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.Injection.Step;
-import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.Injection.Step;
+import io.github.gatlingllm.levels.Injection.Type;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.settings.LlmSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

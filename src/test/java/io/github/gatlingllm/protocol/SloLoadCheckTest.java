@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.gatlingllm.metrics.Injection;
-import io.github.gatlingllm.metrics.Injection.Step;
-import io.github.gatlingllm.metrics.Injection.Type;
+import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.levels.Injection.Step;
+import io.github.gatlingllm.levels.Injection.Type;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

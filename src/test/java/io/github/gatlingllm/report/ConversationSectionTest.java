@@ -3,7 +3,7 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import java.util.EnumMap;

@@ -2,7 +2,7 @@ package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.nio.file.Files;

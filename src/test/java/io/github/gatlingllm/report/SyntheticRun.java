@@ -1,7 +1,7 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.metrics.CacheAggregator;
-import io.github.gatlingllm.metrics.CacheOutcome;
+import io.github.gatlingllm.cache.CacheAggregator;
+import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;

@@ -1,0 +1,340 @@
+package io.github.gatlingllm.cache;
+
+import io.github.gatlingllm.metrics.MetricsAggregator;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The run's prefix cache against its plan: planned and observed cache-hit ratios, outcome counts,
+ * TTFT and E2E by outcome, overall, per workload and request name (a series: never pooled across
+ * workloads, so modes are never mixed) and per prefix group; whether the server's cache was warm
+ * before the run; and a verdict. This is {@code llm-run.json}'s {@code cache}.
+ *
+ * <p>What counts: successful measured requests with a cache plan (a prompt workload's); warmup
+ * requests only count towards the warm start, which any phase reveals. The planned ratio is the
+ * planned cached tokens over the prompt tokens, the observed ratio the cached tokens over the
+ * prompt tokens, both over the requests whose server reported cached tokens (when none did, the
+ * planned ratio is over those that reported prompt tokens and the observed one is null).
+ *
+ * <p>Verdict, for the run and for each series: {@code unknown} when no request reported cached
+ * tokens; {@code above plan} when the observed ratio exceeds the planned one by more than the
+ * tolerance, {@code below plan} when it falls short by more than it, else {@code as planned}.
+ *
+ * <p>Thread-safe; each {@link #add} takes a lock.
+ */
+public final class CacheAggregator {
+
+  /** The verdict when observed and planned ratios agree within the tolerance. */
+  public static final String AS_PLANNED = "as planned";
+
+  /** The verdict when the server cached more than planned. */
+  public static final String ABOVE_PLAN = "above plan";
+
+  /** The verdict when the server cached less than planned. */
+  public static final String BELOW_PLAN = "below plan";
+
+  /** The verdict when the server reports no cached tokens. */
+  public static final String UNKNOWN = "unknown";
+
+  private static final double EPSILON = 1e-9;
+
+  private final double tolerance;
+  private final Bucket overall = new Bucket();
+  private final TreeMap<SeriesKey, Series> series = new TreeMap<>();
+  private long warmStarts;
+  private long plannedRequests;
+
+  /**
+   * An empty aggregator.
+   *
+   * @param tolerance how far the observed ratio may be from the planned one for {@code as planned},
+   *     in [0, 1]
+   * @throws IllegalArgumentException if the tolerance is out of range
+   */
+  public CacheAggregator(double tolerance) {
+    if (!(tolerance >= 0 && tolerance <= 1)) {
+      throw new IllegalArgumentException(
+          "cache tolerance: got " + tolerance + ", expected a share in [0, 1]");
+    }
+    this.tolerance = tolerance;
+  }
+
+  /**
+   * Adds one request; requests without a cache plan are left out.
+   *
+   * @param r the record, never null
+   */
+  public synchronized void add(RequestRecord r) {
+    Objects.requireNonNull(r, "record");
+    if (r.cachePlanned() == null) {
+      return;
+    }
+    plannedRequests++;
+    if (r.warmStart()) {
+      warmStarts++;
+    }
+    if (MetricsAggregator.WARMUP.equals(r.phase()) || r.status() != RequestStatus.OK) {
+      return;
+    }
+    overall.add(r);
+    Series s =
+        series.computeIfAbsent(
+            new SeriesKey(r.workload() == null ? "" : r.workload(), r.request()),
+            k -> new Series());
+    s.all.add(r);
+    if (r.prefixGroup() != null) {
+      s.groups.computeIfAbsent(r.prefixGroup(), g -> new Bucket()).add(r);
+    }
+  }
+
+  /**
+   * Requests of any phase whose plan says they must miss and that found an unplanned hit.
+   *
+   * @return the count
+   */
+  public synchronized long warmStarts() {
+    return warmStarts;
+  }
+
+  /**
+   * The run's verdict.
+   *
+   * @return {@code as planned}, {@code above plan}, {@code below plan} or {@code unknown}
+   */
+  public synchronized String verdict() {
+    return overall.verdict(tolerance);
+  }
+
+  /**
+   * The run's verdict and figures in one line, for the log, e.g. {@code cache as planned: observed
+   * hit ratio 0.48, planned 0.48 (tolerance 0.05); 96 hit, 4 miss of 100 measured requests}, and
+   * the warm start's count when there was one; null when no request had a plan.
+   *
+   * @return the line, or null
+   */
+  public synchronized String describe() {
+    if (plannedRequests == 0) {
+      return null;
+    }
+    StringBuilder text = new StringBuilder("cache ").append(overall.verdict(tolerance));
+    text.append(": observed hit ratio ")
+        .append(round(overall.observed()))
+        .append(", planned ")
+        .append(round(overall.planned()))
+        .append(" (tolerance ")
+        .append(round(tolerance))
+        .append(");");
+    boolean first = true;
+    for (CacheOutcome o : CacheOutcome.values()) {
+      long n = overall.outcomes.get(o);
+      if (n > 0) {
+        text.append(first ? " " : ", ").append(n).append(' ').append(o.wireName());
+        first = false;
+      }
+    }
+    text.append(first ? " no" : " of").append(" ").append(overall.requests).append(" measured");
+    text.append(" requests");
+    if (warmStarts > 0) {
+      text.append("; warm start: ")
+          .append(warmStarts)
+          .append(warmStarts == 1 ? " request" : " requests")
+          .append(" found prompts of this run in the cache before the run sent them");
+    }
+    return text.toString();
+  }
+
+  /**
+   * The warm-start warning, as the console, {@code llm-run.json} and the report give it.
+   *
+   * @param prompts how many of the run's prompts the cache already held
+   * @return the text
+   */
+  public static String warmStartText(long prompts) {
+    return "the server's cache already held "
+        + prompts
+        + " of this run's prompts (a run with the same seed before?): change llm.seed"
+        + " (llm.seed=auto picks a fresh one) or reset the server's cache";
+  }
+
+  /**
+   * The record, {@code llm-run.json}'s {@code cache}: {@code parameters} first (what the plan knew
+   * of the server), then {@code tolerance}, {@code requests}, {@code planned_hit_ratio}, {@code
+   * observed_hit_ratio}, {@code outcomes} (every outcome's count), {@code as_planned} (requests
+   * whose outcome is the planned one), {@code warm_start}, {@code warm_start_requests}, {@code
+   * warm_start_message} (with a warm start), {@code verdict}, {@code latency_by_outcome} (per
+   * outcome seen: {@code ttft_ms} and {@code e2e_ms} distributions), and {@code workloads}: per
+   * workload and request name the same figures and {@code prefix_groups} (per group: {@code group},
+   * {@code requests}, ratios, {@code outcomes}, {@code ttft_ms}, {@code e2e_ms}).
+   *
+   * @param parameters what the plan knew of the server (block tokens, template tokens...), never
+   *     null
+   * @return an ordered, JSON-ready map
+   */
+  public synchronized Map<String, Object> toRecord(Map<String, Object> parameters) {
+    Map<String, Object> m = new LinkedHashMap<>(parameters);
+    m.put("tolerance", tolerance);
+    overall.write(m, tolerance, true);
+    m.put("warm_start", warmStarts > 0);
+    m.put("warm_start_requests", warmStarts);
+    if (warmStarts > 0) {
+      m.put("warm_start_message", warmStartText(warmStarts));
+    }
+    // The verdict after the warm start, as people read it.
+    Object verdict = m.remove("verdict");
+    m.put("verdict", verdict);
+    Object latency = m.remove("latency_by_outcome");
+    m.put("latency_by_outcome", latency);
+    List<Object> list = new ArrayList<>();
+    for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
+      Map<String, Object> w = new LinkedHashMap<>();
+      w.put("workload", e.getKey().workload().isEmpty() ? null : e.getKey().workload());
+      w.put("request", e.getKey().request());
+      e.getValue().all.write(w, tolerance, true);
+      if (!e.getValue().groups.isEmpty()) {
+        List<Object> groups = new ArrayList<>();
+        for (Map.Entry<Integer, Bucket> g : e.getValue().groups.entrySet()) {
+          Map<String, Object> gm = new LinkedHashMap<>();
+          gm.put("group", g.getKey());
+          g.getValue().write(gm, tolerance, false);
+          groups.add(Collections.unmodifiableMap(gm));
+        }
+        w.put("prefix_groups", Collections.unmodifiableList(groups));
+      }
+      list.add(Collections.unmodifiableMap(w));
+    }
+    m.put("workloads", Collections.unmodifiableList(list));
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static double round(Double v) {
+    return v == null ? Double.NaN : Math.round(v * 1000) / 1000.0;
+  }
+
+  private record SeriesKey(String workload, String request) implements Comparable<SeriesKey> {
+    private static final Comparator<SeriesKey> ORDER =
+        Comparator.comparing(SeriesKey::workload).thenComparing(SeriesKey::request);
+
+    @Override
+    public int compareTo(SeriesKey o) {
+      return ORDER.compare(this, o);
+    }
+  }
+
+  private static final class Series {
+    final Bucket all = new Bucket();
+    final TreeMap<Integer, Bucket> groups = new TreeMap<>();
+  }
+
+  /** The figures of one set of requests. */
+  private static final class Bucket {
+    long requests;
+    long asPlanned;
+    final EnumMap<CacheOutcome, Long> outcomes = new EnumMap<>(CacheOutcome.class);
+    long promptReported;
+    long plannedReported;
+    long cachedReported;
+    long promptAll;
+    long plannedAll;
+    final MetricsAggregator.Metric ttft = new MetricsAggregator.Metric();
+    final MetricsAggregator.Metric e2e = new MetricsAggregator.Metric();
+    final EnumMap<CacheOutcome, MetricsAggregator.Metric[]> byOutcome =
+        new EnumMap<>(CacheOutcome.class);
+
+    Bucket() {
+      for (CacheOutcome o : CacheOutcome.values()) {
+        outcomes.put(o, 0L);
+      }
+    }
+
+    void add(RequestRecord r) {
+      requests++;
+      if (r.cacheAsPlanned()) {
+        asPlanned++;
+      }
+      CacheOutcome o = r.cache() == null ? CacheOutcome.UNKNOWN : r.cache();
+      outcomes.merge(o, 1L, Long::sum);
+      int planned = r.plannedCachedTokens() == null ? 0 : r.plannedCachedTokens();
+      if (r.promptTokens() != null) {
+        promptAll += r.promptTokens();
+        plannedAll += planned;
+        if (r.cachedTokens() != null) {
+          promptReported += r.promptTokens();
+          plannedReported += planned;
+          cachedReported += r.cachedTokens();
+        }
+      }
+      ttft.record(r.ttftMs());
+      e2e.record(r.e2eMs());
+      MetricsAggregator.Metric[] m =
+          byOutcome.computeIfAbsent(
+              o,
+              k ->
+                  new MetricsAggregator.Metric[] {
+                    new MetricsAggregator.Metric(), new MetricsAggregator.Metric()
+                  });
+      m[0].record(r.ttftMs());
+      m[1].record(r.e2eMs());
+    }
+
+    Double observed() {
+      return promptReported > 0 ? (double) cachedReported / promptReported : null;
+    }
+
+    Double planned() {
+      if (promptReported > 0) {
+        return (double) plannedReported / promptReported;
+      }
+      return promptAll > 0 ? (double) plannedAll / promptAll : null;
+    }
+
+    String verdict(double tolerance) {
+      Double observed = observed();
+      Double planned = planned();
+      if (observed == null || planned == null) {
+        return UNKNOWN;
+      }
+      if (observed > planned + tolerance + EPSILON) {
+        return ABOVE_PLAN;
+      }
+      if (observed < planned - tolerance - EPSILON) {
+        return BELOW_PLAN;
+      }
+      return AS_PLANNED;
+    }
+
+    void write(Map<String, Object> m, double tolerance, boolean full) {
+      m.put("requests", requests);
+      m.put("planned_hit_ratio", planned());
+      m.put("observed_hit_ratio", observed());
+      Map<String, Object> counts = new LinkedHashMap<>();
+      for (Map.Entry<CacheOutcome, Long> e : outcomes.entrySet()) {
+        counts.put(e.getKey().wireName(), e.getValue());
+      }
+      m.put("outcomes", Collections.unmodifiableMap(counts));
+      m.put("as_planned", asPlanned);
+      if (full) {
+        m.put("verdict", verdict(tolerance));
+        Map<String, Object> latency = new LinkedHashMap<>();
+        for (Map.Entry<CacheOutcome, MetricsAggregator.Metric[]> e : byOutcome.entrySet()) {
+          Map<String, Object> d = new LinkedHashMap<>();
+          d.put("ttft_ms", e.getValue()[0].distribution().toRecord());
+          d.put("e2e_ms", e.getValue()[1].distribution().toRecord());
+          latency.put(e.getKey().wireName(), Collections.unmodifiableMap(d));
+        }
+        m.put("latency_by_outcome", Collections.unmodifiableMap(latency));
+      } else {
+        m.put("ttft_ms", ttft.distribution().toRecord());
+        m.put("e2e_ms", e2e.distribution().toRecord());
+      }
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package io.github.gatlingllm.cache;
+
+import io.github.gatlingllm.prompt.PromptMode;
+import java.util.Objects;
+
+/**
+ * The prompt tokens one request can expect from the server's prefix cache, from its prompt mode and
+ * what the run sent before it, and the outcome its cached tokens then make ({@link #outcome}).
+ *
+ * <p>The plan, in the server's tokens, with {@code L} the chat template's leading tokens, {@code P}
+ * the prompt tokens the server counted (its {@code usage.prompt_tokens}; our planned count plus
+ * {@code L} when it reports none) and {@code B} the cache granularity:
+ *
+ * <ul>
+ *   <li>{@code unique}, and the first request sent of a repeat prompt or of a shared-prefix group
+ *       (per workload, warmup included): {@code L}, the template only;
+ *   <li>{@code shared-prefix} after its group's first request: {@code L} plus the group prefix's
+ *       tokens;
+ *   <li>{@code repeat} after the first request: {@code P - 1}, all but the last prompt token (which
+ *       a server computes again for its logits);
+ * </ul>
+ *
+ * never more than {@code P - 1}, rounded down to a multiple of {@code B}. The plan expects a {@link
+ * CacheOutcome#HIT} when it holds more than the template's rounded tokens, else a {@link
+ * CacheOutcome#MISS}.
+ *
+ * <p>Tolerance, in tokens: a hit may fall short of the plan by one block ({@code B}: the server may
+ * tokenize the prefix's last token with what follows it), and any request may get up to {@code
+ * max(B, }{@value #NONCE_TOKENS}{@code )} more than planned (at a granularity finer than a nonce,
+ * two different 12-hex nonces may share their first digits by chance: a nonce in brackets is at
+ * most 14 tokens); beyond that it is an {@link CacheOutcome#UNPLANNED_HIT}. When our counts are not
+ * the server's ({@link Server#exact()} false: the {@code estimate} tokenizer against a real
+ * server), the group prefix is scaled by {@code P} over our planned prompt tokens, the template is
+ * taken as unknown, and both sides get a further {@value #INEXACT_SHARE} of the planned prefix.
+ * When the template's lead is unknown (a template other than ChatML, or inexact counts), up to
+ * {@value #UNKNOWN_TEMPLATE_TOKENS} tokens more are tolerated, and as many count as a miss.
+ *
+ * @param plannedCachedTokens the planned cached prompt tokens, at least 0
+ * @param expected {@link CacheOutcome#HIT} or {@link CacheOutcome#MISS}
+ * @param templateTokens the template's leading tokens rounded down to the block, at least 0
+ * @param above tokens beyond the plan still not an unplanned hit, at least 0
+ * @param below tokens under the plan still a hit, at least 0
+ * @param missCeiling the most cached tokens that still count as a miss, at least 0
+ * @param warmCeiling the most cached tokens any request of the whole test could have left in the
+ *     cache for this one (before tolerance): the template for a unique prompt and for the first
+ *     request of a repeat prompt or group sent in a run on one machine; the template and group
+ *     prefix for a later shared-prefix request, or any in a test run on several machines (another
+ *     shard may have sent its group first); all but the last token for a later repeat request, or
+ *     any on several machines. More than this plus {@code above} is a {@link #warmStart warm
+ *     start}.
+ */
+public record CachePlan(
+    int plannedCachedTokens,
+    CacheOutcome expected,
+    int templateTokens,
+    int above,
+    int below,
+    int missCeiling,
+    int warmCeiling) {
+
+  /** The longest a nonce in brackets can be, in tokens, plus the token before it. */
+  public static final int NONCE_TOKENS = 16;
+
+  /** Tokens tolerated for a chat template whose lead is not known. */
+  public static final int UNKNOWN_TEMPLATE_TOKENS = 32;
+
+  /** The share of the planned prefix tolerated either way when our counts are not the server's. */
+  public static final double INEXACT_SHARE = 0.2;
+
+  /**
+   * Checks the fields.
+   *
+   * @throws IllegalArgumentException naming a field out of range
+   */
+  public CachePlan {
+    if (plannedCachedTokens < 0
+        || templateTokens < 0
+        || above < 0
+        || below < 0
+        || missCeiling < 0) {
+      throw new IllegalArgumentException(
+          "cache plan: counts must be >= 0, got planned "
+              + plannedCachedTokens
+              + ", template "
+              + templateTokens
+              + ", above "
+              + above
+              + ", below "
+              + below
+              + ", miss ceiling "
+              + missCeiling);
+    }
+    if (expected != CacheOutcome.HIT && expected != CacheOutcome.MISS) {
+      throw new IllegalArgumentException(
+          "cache plan: expected must be hit or miss, got " + expected);
+    }
+  }
+
+  /**
+   * What the plan knows of the server's prefix cache.
+   *
+   * @param templateTokens the chat template's leading tokens before the prompt (0 for completions),
+   *     in the counter's tokens, at least 0
+   * @param templateKnown whether {@code templateTokens} is known (a ChatML template, the embedded
+   *     simulator's, or completions)
+   * @param blockTokens the cache granularity, in tokens, at least 1
+   * @param exact whether the prompts are counted in the server's tokens (its tokenizer, or the
+   *     embedded simulator counting with ours)
+   */
+  public record Server(int templateTokens, boolean templateKnown, int blockTokens, boolean exact) {
+
+    /**
+     * Checks the fields.
+     *
+     * @throws IllegalArgumentException naming a field out of range
+     */
+    public Server {
+      if (templateTokens < 0) {
+        throw new IllegalArgumentException(
+            "templateTokens: got " + templateTokens + ", expected >= 0");
+      }
+      if (blockTokens < 1) {
+        throw new IllegalArgumentException("blockTokens: got " + blockTokens + ", expected >= 1");
+      }
+    }
+  }
+
+  /**
+   * What is known of a request when it is sent.
+   *
+   * @param mode the prompt mode, never null
+   * @param sentBefore whether a request with the same repeat prompt or group prefix was sent before
+   *     it in the run (per workload, warmup included)
+   * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
+   * @param plannedTokens the prompt's planned tokens (without the template), or null
+   * @param sharded whether the run is one shard of a test run on several machines, which may have
+   *     sent the same repeat prompt or group prefix first
+   */
+  public record Sent(
+      PromptMode mode,
+      boolean sentBefore,
+      Integer sharedPrefixTokens,
+      Integer plannedTokens,
+      boolean sharded) {
+
+    /**
+     * Checks the mode.
+     *
+     * @throws NullPointerException if {@code mode} is null
+     */
+    public Sent {
+      Objects.requireNonNull(mode, "mode");
+    }
+
+    /**
+     * A request of a run on one machine.
+     *
+     * @param mode the prompt mode, never null
+     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
+     *     before it in the run
+     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
+     * @param plannedTokens the prompt's planned tokens (without the template), or null
+     */
+    public Sent(
+        PromptMode mode, boolean sentBefore, Integer sharedPrefixTokens, Integer plannedTokens) {
+      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, false);
+    }
+  }
+
+  /**
+   * The plan of a request.
+   *
+   * @param server what is known of the server, never null
+   * @param sent what is known of the request, never null
+   * @param promptTokens the server's prompt tokens, or null when it reported none
+   * @return the plan
+   */
+  public static CachePlan of(Server server, Sent sent, Integer promptTokens) {
+    int block = server.blockTokens();
+    boolean leadUnknown = !server.exact() || !server.templateKnown();
+    int lead = leadUnknown ? 0 : server.templateTokens();
+    Integer planned = sent.plannedTokens();
+    long prompt =
+        promptTokens != null ? promptTokens : planned != null ? (long) planned + lead : -1;
+    double scale =
+        server.exact() || promptTokens == null || planned == null || planned == 0
+            ? 1
+            : promptTokens / (double) planned;
+    long shareable = lead;
+    if (sent.mode() == PromptMode.REPEAT) {
+      shareable = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
+    } else if (sent.mode() == PromptMode.SHARED_PREFIX && sent.sharedPrefixTokens() != null) {
+      shareable = lead + Math.round(sent.sharedPrefixTokens() * scale);
+    }
+    long raw = sent.sentBefore() ? shareable : lead;
+    long ceiling = sent.sentBefore() || sent.sharded() ? shareable : lead;
+    long cap = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
+    int cached = roundDown(Math.min(raw, cap), block);
+    int template = roundDown(Math.min(lead, cap), block);
+    int slack =
+        server.exact() ? 0 : (int) Math.ceil(INEXACT_SHARE * Math.max(0, cached - template));
+    int unknownLead = leadUnknown ? UNKNOWN_TEMPLATE_TOKENS : 0;
+    return new CachePlan(
+        cached,
+        cached > template ? CacheOutcome.HIT : CacheOutcome.MISS,
+        template,
+        Math.max(block, NONCE_TOKENS) + unknownLead + slack,
+        block + slack,
+        template + unknownLead,
+        (int) Math.min(Integer.MAX_VALUE, Math.min(ceiling, cap)));
+  }
+
+  /**
+   * The outcome of the server's cached tokens against this plan: {@link CacheOutcome#UNKNOWN}
+   * without them; {@link CacheOutcome#UNPLANNED_HIT} beyond {@code planned + above}; where a hit is
+   * planned, {@link CacheOutcome#HIT} from {@code planned - below} (and beyond the template), else
+   * {@link CacheOutcome#MISS} up to {@code missCeiling}, else {@link CacheOutcome#PARTIAL}; where a
+   * miss is planned, {@link CacheOutcome#MISS}.
+   *
+   * @param cachedTokens the server's {@code cached_tokens}, or null when it reported none
+   * @return the outcome, never null
+   */
+  public CacheOutcome outcome(Integer cachedTokens) {
+    if (cachedTokens == null) {
+      return CacheOutcome.UNKNOWN;
+    }
+    long cached = cachedTokens;
+    if (cached > (long) plannedCachedTokens + above) {
+      return CacheOutcome.UNPLANNED_HIT;
+    }
+    if (expected == CacheOutcome.MISS) {
+      return CacheOutcome.MISS;
+    }
+    if (cached >= (long) plannedCachedTokens - below && cached > templateTokens) {
+      return CacheOutcome.HIT;
+    }
+    return cached <= missCeiling ? CacheOutcome.MISS : CacheOutcome.PARTIAL;
+  }
+
+  /**
+   * Whether the server's cache held more of this prompt than any request of the test could have put
+   * there: more than {@code warmCeiling + above} cached tokens. Such a request found this very
+   * prompt (its nonce and beyond), or a repeat prompt or group prefix before the run sent it: the
+   * cache was warm before the run, usually from an earlier run with the same seed.
+   *
+   * @param cachedTokens the server's {@code cached_tokens}, or null when it reported none
+   * @return true for a request that reveals a warm start
+   */
+  public boolean warmStart(Integer cachedTokens) {
+    return cachedTokens != null && (long) cachedTokens > (long) warmCeiling + above;
+  }
+
+  /**
+   * Whether an outcome is what this plan expects: a hit where a hit is planned, a miss where a miss
+   * is.
+   *
+   * @param outcome the outcome
+   * @return true when it is the expected one
+   */
+  public boolean asPlanned(CacheOutcome outcome) {
+    return outcome == expected;
+  }
+
+  private static int roundDown(long tokens, int block) {
+    long t = Math.max(0, tokens);
+    return (int) Math.min(Integer.MAX_VALUE, t / block * block);
+  }
+}

@@ -1,0 +1,65 @@
+package io.github.gatlingllm.levels;
+
+/**
+ * When a load level counts as over-saturated, whether the run then stops, and the bound on the load
+ * meeting the SLO that fails the build. Checked when made: an error names the {@code llm.*}
+ * setting, the value and what is allowed.
+ *
+ * <p>A level is over-saturated ({@link Saturation#overSaturated}) when, against the level before it
+ * of the same scenario, its TTFT p50 (E2E p50 when answers are not streamed) grew by at least
+ * {@code ttftGrowth} times while its output tokens/s grew by less than {@code throughputGain}: the
+ * server queues the added load instead of serving it, as GuideLLM's over-saturation stop and vLLM's
+ * {@code bench sweep} read a throughput-latency curve; or when more than {@code errorRatio} of its
+ * requests failed.
+ *
+ * @param stopWhenSaturated {@code llm.stopWhenSaturated}: stop the load generator, gracefully, at
+ *     the end of the first over-saturated level (its requests included); default false
+ * @param ttftGrowth {@code llm.saturation.ttftGrowth}: the TTFT p50 growth factor, finite and more
+ *     than 1; default 1.5
+ * @param throughputGain {@code llm.saturation.throughputGain}: the output-throughput gain under
+ *     which throughput is flat, a share in [0, 1); also the tolerance of the saturation point
+ *     ({@link Saturation}); default 0.05
+ * @param errorRatio {@code llm.saturation.errorRatio}: the share of failed requests above which a
+ *     level is over-saturated, in [0, 1]; default 0.05
+ * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}: the least load (concurrent users, or
+ *     users/s for an open profile) that must meet the SLO ({@link Saturation#sloLoad()}), more than
+ *     0, or null for no such assertion
+ */
+public record SaturationSettings(
+    boolean stopWhenSaturated,
+    double ttftGrowth,
+    double throughputGain,
+    double errorRatio,
+    Double sloLoadAtLeast) {
+
+  /** The defaults: no early stop, growth 1.5, gain 0.05, errors 0.05, no assertion. */
+  public static final SaturationSettings DEFAULT =
+      new SaturationSettings(false, 1.5, 0.05, 0.05, null);
+
+  /**
+   * Checks the values.
+   *
+   * @throws IllegalArgumentException naming the setting, its value and what is allowed
+   */
+  public SaturationSettings {
+    if (!(ttftGrowth > 1) || Double.isInfinite(ttftGrowth)) {
+      throw bad("saturation.ttftGrowth", ttftGrowth, "a finite factor > 1, e.g. 1.5");
+    }
+    if (!(throughputGain >= 0 && throughputGain < 1)) {
+      throw bad("saturation.throughputGain", throughputGain, "a share in [0, 1), e.g. 0.05");
+    }
+    if (!(errorRatio >= 0 && errorRatio <= 1)) {
+      throw bad("saturation.errorRatio", errorRatio, "a share in [0, 1], e.g. 0.05");
+    }
+    if (sloLoadAtLeast != null && !(sloLoadAtLeast > 0 && Double.isFinite(sloLoadAtLeast))) {
+      throw bad(
+          "assert.sloLoadAtLeast",
+          sloLoadAtLeast,
+          "a finite load > 0 (concurrent users, or users/s for an open profile)");
+    }
+  }
+
+  private static IllegalArgumentException bad(String name, double value, String allowed) {
+    return new IllegalArgumentException("llm." + name + ": got " + value + ", expected " + allowed);
+  }
+}

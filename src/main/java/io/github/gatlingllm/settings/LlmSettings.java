@@ -1,0 +1,586 @@
+package io.github.gatlingllm.settings;
+
+import static io.github.gatlingllm.settings.SettingValues.*;
+
+import io.github.gatlingllm.levels.SaturationSettings;
+import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.prompt.PromptMode;
+import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.server.ServerInfo;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.function.Function;
+
+/**
+ * The settings of an LLM load test, read from {@code -Dllm.*} system properties.
+ *
+ * <p>Every value is checked before any request is sent; a bad one throws {@link
+ * IllegalArgumentException} with one line naming the setting, the value and what is allowed.
+ * Simulations may change defaults with {@link #withDefaults(Map)} before the properties are
+ * applied.
+ *
+ * @param baseUrl the OpenAI-compatible base URL ending in {@code /v1}, http or https; null to start
+ *     the embedded simulator on a free loopback port
+ * @param apiKey the bearer token, or null; defaults to the {@code OPENAI_API_KEY} environment
+ *     variable; never logged or recorded
+ * @param model the model name sent in each request; null lets the embedded simulator name it, or
+ *     for a {@code baseUrl}, the first model the server lists (see {@link #modelFor(ServerInfo)})
+ * @param endpoint {@code chat} (chat/completions) or {@code completions}
+ * @param promptMode {@code repeat}, {@code unique} or {@code shared-prefix}
+ * @param sharedPrefixRatio share of each prompt in its group prefix, in (0, 1); shared-prefix only
+ * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
+ * @param inputTokens prompt size to aim for, in tokens of {@code tokenizer}, at least 1
+ * @param outputTokens {@code max_tokens} of each request, at least 1
+ * @param seed the prompt seed ({@code llm.seed=auto}: {@link #autoSeed()})
+ * @param tokenizer {@code estimate} or a local tokenizer.json path
+ * @param warmupRequests requests sent before the measured phase, at least 0
+ * @param requests measured requests, at least 1
+ * @param concurrency virtual users of the closed loop, at least 1
+ * @param stream whether to stream (SSE); without it there is no TTFT
+ * @param ignoreEos whether to send {@code ignore_eos: true}
+ * @param timeout how long a request may take, more than 0
+ * @param caseId the case id of the prompts; defaults to {@code
+ *     c{concurrency}_in{input}_out{output}}
+ * @param resultsFolder where Gatling writes run folders; defaults to {@code target/gatling}
+ * @param slo the per-request objectives of goodput ({@code llm.slo.ttftMs}, {@code llm.slo.itlMs},
+ *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, milliseconds, each > 0 or unset); {@link
+ *     Slo#NONE} when none is set
+ * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
+ *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
+ * @param temperature {@code temperature} sent with each request, a finite number >= 0, or null not
+ *     to send it
+ * @param connections how requests get TCP connections: {@code shared} (one keep-alive pool for all
+ *     virtual users, per event loop, as an LLM client's pool), {@code per-user} (each virtual user
+ *     its own keep-alive connection, Gatling's default) or {@code per-request} (a new connection
+ *     for every request, closed after it: the handshake is inside TTFT)
+ * @param metricsInterval how often the server's Prometheus {@code /metrics} is scraped during the
+ *     run (besides once at its start and once at its end); {@link Duration#ZERO} turns scraping
+ *     off; else at least 100 ms; default 5 s
+ * @param warmGroups {@code llm.warmGroups}: whether the warmup phase sends the measured phase's
+ *     group prefixes (round robin over the groups), so the measured phase starts on warm groups;
+ *     shared-prefix only (ignored, with a warning when the workload is built, in other modes or
+ *     without warmup requests)
+ * @param seedAuto whether {@code llm.seed=auto} picked {@code seed} from the clock (once per JVM)
+ * @param cacheBlockTokens {@code llm.cacheBlockTokens}: the server's prefix-cache granularity, in
+ *     tokens, at least 1, or null for what the server says (the embedded simulator's block size;
+ *     llama.cpp: 1), else 16
+ * @param cacheTolerance {@code llm.cacheTolerance}: how far the observed cache-hit ratio may be
+ *     from the planned one for the verdict {@code as planned}, a share of the prompt tokens in [0,
+ *     1]; default 0.05
+ * @param cacheAsPlanned {@code llm.assert.cacheAsPlanned}: the least share of measured requests
+ *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
+ * @param saturation the load levels' settings: {@code llm.stopWhenSaturated}, {@code
+ *     llm.saturation.ttftGrowth}, {@code llm.saturation.throughputGain}, {@code
+ *     llm.saturation.errorRatio} and {@code llm.assert.sloLoadAtLeast} (which needs an SLO); see
+ *     {@link SaturationSettings}; null means {@link SaturationSettings#DEFAULT}
+ * @param clientMaxLagP99Ms {@code llm.client.maxLagP99Ms}: the open-loop schedule lag p99 above
+ *     which the client is said to have fallen behind (a warning: coordinated omission may hide in
+ *     the server's figures), milliseconds, finite and > 0; default 10
+ * @param clientMaxCpuShare {@code llm.client.maxCpuShare}: the client JVM's share of the machine's
+ *     CPU (CPU time over wall time times available processors) above which the client is said to
+ *     have fallen behind, in (0, 1]; default 0.9
+ */
+public record LlmSettings(
+    String baseUrl,
+    String apiKey,
+    String model,
+    String endpoint,
+    PromptMode promptMode,
+    Double sharedPrefixRatio,
+    Integer prefixGroups,
+    int inputTokens,
+    int outputTokens,
+    long seed,
+    String tokenizer,
+    int warmupRequests,
+    int requests,
+    int concurrency,
+    boolean stream,
+    boolean ignoreEos,
+    Duration timeout,
+    String caseId,
+    String resultsFolder,
+    Slo slo,
+    Double goodputRatio,
+    Double temperature,
+    String connections,
+    Duration metricsInterval,
+    boolean warmGroups,
+    boolean seedAuto,
+    Integer cacheBlockTokens,
+    double cacheTolerance,
+    Double cacheAsPlanned,
+    SaturationSettings saturation,
+    double clientMaxLagP99Ms,
+    double clientMaxCpuShare) {
+
+  /** The prefix of every setting's system property. */
+  public static final String PREFIX = "llm.";
+
+  /**
+   * Checks every setting.
+   *
+   * @throws IllegalArgumentException naming the first bad setting, its value and what is allowed
+   */
+  public LlmSettings {
+    if (baseUrl != null) {
+      checkBaseUrl(baseUrl);
+    }
+    if (apiKey != null && !isVisibleAscii(apiKey)) {
+      throw badRedacted(
+          "apiKey",
+          "a bearer token of visible ASCII characters without spaces (nor OPENAI_API_KEY)");
+    }
+    if (model != null && model.isBlank()) {
+      throw bad("model", model, "a model name, or unset");
+    }
+    if (!"chat".equals(endpoint) && !"completions".equals(endpoint)) {
+      throw bad("endpoint", endpoint, "chat or completions");
+    }
+    Objects.requireNonNull(promptMode, "promptMode");
+    boolean shared = promptMode == PromptMode.SHARED_PREFIX;
+    if (shared && sharedPrefixRatio == null) {
+      throw new IllegalArgumentException(
+          "llm.sharedPrefixRatio: required with llm.promptMode=shared-prefix (a number in (0, 1))");
+    }
+    if (!shared && sharedPrefixRatio != null) {
+      throw new IllegalArgumentException(
+          "llm.sharedPrefixRatio: "
+              + sharedPrefixRatio
+              + " goes with llm.promptMode=shared-prefix only, not "
+              + promptMode.wireName());
+    }
+    if (!shared && prefixGroups != null) {
+      throw new IllegalArgumentException(
+          "llm.prefixGroups: "
+              + prefixGroups
+              + " goes with llm.promptMode=shared-prefix only, not "
+              + promptMode.wireName());
+    }
+    if (sharedPrefixRatio != null && !(sharedPrefixRatio > 0 && sharedPrefixRatio < 1)) {
+      throw bad("sharedPrefixRatio", sharedPrefixRatio, "a number between 0 and 1, exclusive");
+    }
+    if (prefixGroups != null && prefixGroups < 1) {
+      throw bad("prefixGroups", prefixGroups, "a whole number >= 1");
+    }
+    atLeast("inputTokens", inputTokens, 1);
+    atLeast("outputTokens", outputTokens, 1);
+    if (tokenizer == null || tokenizer.isBlank() || !tokenizerExists(tokenizer)) {
+      throw bad(
+          "tokenizer",
+          tokenizer,
+          "estimate, or the path of an existing tokenizer.json or of a folder holding one");
+    }
+    atLeast("warmupRequests", warmupRequests, 0);
+    atLeast("requests", requests, 1);
+    atLeast("concurrency", concurrency, 1);
+    if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+      throw bad(
+          "timeout",
+          timeout == null ? null : timeout.toMillis() + "ms",
+          "a duration > 0, e.g. 60s or 500ms");
+    }
+    if (caseId == null) {
+      caseId = "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
+    }
+    if (resultsFolder == null || resultsFolder.isBlank()) {
+      resultsFolder = "target/gatling";
+    }
+    slo = slo == null ? Slo.NONE : slo;
+    if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
+      throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
+    }
+    if (temperature != null && !(temperature >= 0 && Double.isFinite(temperature))) {
+      throw bad("temperature", temperature, "a finite number >= 0, or unset");
+    }
+    if (connections == null) {
+      connections = "shared";
+    }
+    if (!CONNECTIONS.contains(connections)) {
+      throw bad("connections", connections, String.join(", ", CONNECTIONS));
+    }
+    if (metricsInterval == null) {
+      metricsInterval = Duration.ofSeconds(5);
+    }
+    if (metricsInterval.isNegative()
+        || !metricsInterval.isZero() && metricsInterval.toMillis() < 100) {
+      throw bad(
+          "metricsInterval",
+          metricsInterval.toMillis() + "ms",
+          "0 (no scraping) or a duration of at least 100ms, e.g. 5s");
+    }
+    if (cacheBlockTokens != null && cacheBlockTokens < 1) {
+      throw bad("cacheBlockTokens", cacheBlockTokens, "a whole number of tokens >= 1, or unset");
+    }
+    if (!(cacheTolerance >= 0 && cacheTolerance <= 1)) {
+      throw bad("cacheTolerance", cacheTolerance, "a share of the prompt tokens in [0, 1]");
+    }
+    if (cacheAsPlanned != null && !(cacheAsPlanned > 0 && cacheAsPlanned <= 1)) {
+      throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
+    }
+    saturation = saturation == null ? SaturationSettings.DEFAULT : saturation;
+    if (saturation.sloLoadAtLeast() != null && !slo.isSet()) {
+      throw new IllegalArgumentException(
+          "llm.assert.sloLoadAtLeast: "
+              + saturation.sloLoadAtLeast()
+              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
+              + " llm.slo.e2eMs");
+    }
+    if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
+      throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
+    }
+    if (!(clientMaxCpuShare > 0 && clientMaxCpuShare <= 1)) {
+      throw bad(
+          "client.maxCpuShare",
+          clientMaxCpuShare,
+          "a share of the machine's CPU in (0, 1], e.g. 0.9");
+    }
+    if (goodputRatio != null && !slo.isSet()) {
+      throw new IllegalArgumentException(
+          "llm.assert.goodputRatio: "
+              + goodputRatio
+              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
+              + " llm.slo.e2eMs");
+    }
+  }
+
+  /**
+   * The settings from {@link System#getProperties()} and {@code OPENAI_API_KEY}.
+   *
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmSettings fromSystemProperties() {
+    return fromSystemProperties(Map.of());
+  }
+
+  /**
+   * The settings from {@link System#getProperties()}, over the given defaults.
+   *
+   * @param defaults setting name (without {@code llm.}) to value, used where no property is set
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmSettings fromSystemProperties(Map<String, String> defaults) {
+    return from(System.getProperties(), defaults, System::getenv);
+  }
+
+  /**
+   * The settings from properties over defaults.
+   *
+   * @param properties where {@code llm.*} values are looked up first
+   * @param defaults setting name (without {@code llm.}) to value, used where no property is set
+   * @param environment where {@code OPENAI_API_KEY} is looked up
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  public static LlmSettings from(
+      Properties properties, Map<String, String> defaults, Function<String, String> environment) {
+    for (String name : properties.stringPropertyNames()) {
+      String bare = name.startsWith(PREFIX) ? name.substring(PREFIX.length()) : null;
+      if (bare != null
+          && !KNOWN.contains(bare)
+          && !(bare.startsWith("simulator.")
+              && io.github.gatlingllm.protocol.SimulatorSettings.NAMES.contains(
+                  bare.substring("simulator.".length())))) {
+        throw new IllegalArgumentException(
+            name
+                + ": unknown setting; known settings are llm."
+                + String.join(", llm.", KNOWN)
+                + ", and llm.simulator."
+                + String.join(
+                    ", llm.simulator.", io.github.gatlingllm.protocol.SimulatorSettings.NAMES));
+      }
+    }
+    // A prompt mode set on the command line other than shared-prefix drops the simulation's
+    // default shared-prefix ratio and groups: -Dllm.promptMode=unique just works.
+    String modeProperty = properties.getProperty(PREFIX + "promptMode");
+    boolean dropSharedDefaults =
+        modeProperty != null && !modeProperty.strip().equals(PromptMode.SHARED_PREFIX.wireName());
+    Function<String, String> get =
+        name -> {
+          String value = properties.getProperty(PREFIX + name);
+          if (value != null) {
+            return value.strip();
+          }
+          if (dropSharedDefaults
+              && (name.equals("sharedPrefixRatio")
+                  || name.equals("prefixGroups")
+                  || name.equals("warmGroups"))) {
+            return null;
+          }
+          return defaults.get(name);
+        };
+    int concurrency = integer(get, "concurrency", 1);
+    int inputTokens = integer(get, "inputTokens", 512);
+    int outputTokens = integer(get, "outputTokens", 128);
+    String apiKey = get.apply("apiKey");
+    if (apiKey == null || apiKey.isEmpty()) {
+      apiKey = environment.apply("OPENAI_API_KEY");
+    }
+    String seedValue = get.apply("seed");
+    boolean seedAuto = seedValue != null && seedValue.equalsIgnoreCase(AUTO_SEED);
+    String mode = orDefault(get.apply("promptMode"), "repeat");
+    PromptMode promptMode;
+    try {
+      promptMode = PromptMode.fromWireName(mode);
+    } catch (IllegalArgumentException e) {
+      throw bad("promptMode", mode, PromptMode.allowed());
+    }
+    return new LlmSettings(
+        emptyToNull(get.apply("baseUrl")),
+        apiKey == null || apiKey.isEmpty() ? null : apiKey,
+        emptyToNull(get.apply("model")),
+        orDefault(get.apply("endpoint"), "chat"),
+        promptMode,
+        decimal(get, "sharedPrefixRatio"),
+        nullableInteger(get, "prefixGroups"),
+        inputTokens,
+        outputTokens,
+        seedAuto ? autoSeed() : seed(get),
+        orDefault(get.apply("tokenizer"), "estimate"),
+        integer(get, "warmupRequests", 0),
+        integer(get, "requests", 100),
+        concurrency,
+        bool(get, "stream", true),
+        bool(get, "ignoreEos", false),
+        duration(get, "timeout", Duration.ofSeconds(60)),
+        emptyToNull(get.apply("caseId")),
+        emptyToNull(get.apply("resultsFolder")),
+        new Slo(
+            sloBound(get, "slo.ttftMs"),
+            sloBound(get, "slo.itlMs"),
+            sloBound(get, "slo.tpotMs"),
+            sloBound(get, "slo.e2eMs")),
+        decimal(get, "assert.goodputRatio"),
+        decimal(get, "temperature"),
+        emptyToNull(get.apply("connections")),
+        duration(get, "metricsInterval", Duration.ofSeconds(5)),
+        bool(get, "warmGroups", false),
+        seedAuto,
+        nullableInteger(get, "cacheBlockTokens"),
+        orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
+        decimal(get, "assert.cacheAsPlanned"),
+        new SaturationSettings(
+            bool(get, "stopWhenSaturated", SaturationSettings.DEFAULT.stopWhenSaturated()),
+            orDefault(
+                decimal(get, "saturation.ttftGrowth"), SaturationSettings.DEFAULT.ttftGrowth()),
+            orDefault(
+                decimal(get, "saturation.throughputGain"),
+                SaturationSettings.DEFAULT.throughputGain()),
+            orDefault(
+                decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
+            decimal(get, "assert.sloLoadAtLeast")),
+        orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
+        orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE));
+  }
+
+  /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
+  public static final double DEFAULT_CLIENT_MAX_LAG_P99_MS = 10;
+
+  /** The default of {@code llm.client.maxCpuShare}. */
+  public static final double DEFAULT_CLIENT_MAX_CPU_SHARE = 0.9;
+
+  /** The value of {@code llm.seed} that picks a fresh seed from the clock. */
+  public static final String AUTO_SEED = "auto";
+
+  /** The default of {@code llm.cacheTolerance}. */
+  public static final double DEFAULT_CACHE_TOLERANCE = 0.05;
+
+  private static final java.util.concurrent.atomic.AtomicLong AUTO_SEED_VALUE =
+      new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+
+  /**
+   * The seed {@code llm.seed=auto} stands for: the clock's epoch milliseconds when first asked in
+   * this JVM, the same for every workload of the run, and recorded with the run's prompts, so a
+   * cold run can be repeated with {@code -Dllm.seed=<that value>}.
+   *
+   * @return the JVM's auto seed
+   */
+  public static long autoSeed() {
+    AUTO_SEED_VALUE.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
+    return AUTO_SEED_VALUE.get();
+  }
+
+  private static long seed(Function<String, String> get) {
+    try {
+      return longInteger(get, "seed", 0);
+    } catch (IllegalArgumentException e) {
+      throw bad("seed", get.apply("seed"), "a whole number, or auto (a fresh seed from the clock)");
+    }
+  }
+
+  /** The values of {@code llm.connections}. */
+  public static final java.util.List<String> CONNECTIONS =
+      java.util.List.of("shared", "per-user", "per-request");
+
+  private static Double sloBound(Function<String, String> get, String name) {
+    Double v = decimal(get, name);
+    if (v != null && !(v > 0 && Double.isFinite(v))) {
+      throw bad(name, v, "a number of milliseconds > 0, or unset");
+    }
+    return v;
+  }
+
+  /**
+   * Every setting name, without the {@code llm.} prefix. {@code shard}, {@code shards} and {@code
+   * startAt} (a test run on several machines) are read by {@code feeder.Shard} and the run's start
+   * barrier, and {@code sweep.*} by {@link SweepBuilder}, not held here.
+   */
+  public static final java.util.List<String> KNOWN = SettingNames.ALL;
+
+  /**
+   * The prompt spec of these settings.
+   *
+   * @return the spec
+   */
+  public PromptSpec promptSpec() {
+    return new PromptSpec(promptMode, sharedPrefixRatio, prefixGroups);
+  }
+
+  /**
+   * The model name to send to a server: {@code llm.model} when set, else the first id the server
+   * lists in {@code /v1/models}, else {@code default} (which llama.cpp accepts; vLLM wants its
+   * served name).
+   *
+   * @param server what the server said about itself, or null if it was not asked
+   * @return the model name, never null
+   */
+  public String modelFor(ServerInfo server) {
+    if (model != null) {
+      return model;
+    }
+    return server != null && server.firstModel() != null ? server.firstModel() : "default";
+  }
+
+  /**
+   * The base URL without user info, for records and logs.
+   *
+   * @return the URL with any {@code user:password@} removed, or null when unset
+   */
+  public String redactedBaseUrl() {
+    if (baseUrl == null) {
+      return null;
+    }
+    try {
+      URI uri = new URI(baseUrl);
+      return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+          .toString();
+    } catch (URISyntaxException e) {
+      return "(unparseable URL)";
+    }
+  }
+
+  @Override
+  public String toString() {
+    // Never the API key, never URL credentials.
+    return "LlmSettings[baseUrl="
+        + redactedBaseUrl()
+        + ", apiKey="
+        + (apiKey == null ? "unset" : "set")
+        + ", model="
+        + model
+        + ", endpoint="
+        + endpoint
+        + ", prompts="
+        + promptSpec()
+        + ", inputTokens="
+        + inputTokens
+        + ", outputTokens="
+        + outputTokens
+        + ", seed="
+        + seed
+        + ", tokenizer="
+        + tokenizer
+        + ", warmupRequests="
+        + warmupRequests
+        + ", requests="
+        + requests
+        + ", concurrency="
+        + concurrency
+        + ", stream="
+        + stream
+        + ", ignoreEos="
+        + ignoreEos
+        + ", timeout="
+        + timeout
+        + ", caseId="
+        + caseId
+        + ", resultsFolder="
+        + resultsFolder
+        + ", slo="
+        + slo
+        + ", goodputRatio="
+        + goodputRatio
+        + ", metricsInterval="
+        + metricsInterval
+        + ", warmGroups="
+        + warmGroups
+        + ", seedAuto="
+        + seedAuto
+        + ", cacheBlockTokens="
+        + cacheBlockTokens
+        + ", cacheTolerance="
+        + cacheTolerance
+        + ", cacheAsPlanned="
+        + cacheAsPlanned
+        + ", saturation="
+        + saturation
+        + ", clientMaxLagP99Ms="
+        + clientMaxLagP99Ms
+        + ", clientMaxCpuShare="
+        + clientMaxCpuShare
+        + "]";
+  }
+
+  private static void checkBaseUrl(String baseUrl) {
+    URI uri;
+    try {
+      uri = new URI(baseUrl);
+    } catch (URISyntaxException e) {
+      throw badRedacted("baseUrl", "an http(s) URL such as http://127.0.0.1:8000/v1");
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+      throw badRedacted("baseUrl", "an http(s) URL such as http://127.0.0.1:8000/v1");
+    }
+    if (uri.getQuery() != null || uri.getFragment() != null) {
+      throw badRedacted("baseUrl", "a URL without query or fragment");
+    }
+    if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+      throw badRedacted("baseUrl", "a URL whose port is between 1 and 65535");
+    }
+  }
+
+  /** Whether a bearer token can go into an HTTP header as it is: {@code !} to {@code ~} only. */
+  private static boolean isVisibleAscii(String token) {
+    if (token.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      if (c <= ' ' || c > '~') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the tokenizer is {@code estimate} or names a file or folder that exists. */
+  private static boolean tokenizerExists(String tokenizer) {
+    String t = tokenizer.strip();
+    if (t.equals("estimate")) {
+      return true;
+    }
+    try {
+      return java.nio.file.Files.exists(java.nio.file.Path.of(t));
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
+  }
+}

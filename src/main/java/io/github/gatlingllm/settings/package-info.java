@@ -1,0 +1,7 @@
+/**
+ * Not API. The {@code -Dllm.*} setting names ({@link SettingNames}), their readers ({@link
+ * SettingValues}) and the validated values a run uses ({@link LlmSettings}, {@link
+ * ConversationSettings}, {@link BodyFields}). Bad values are refused with an error naming the
+ * setting, the value and what is allowed, before any load is sent.
+ */
+package io.github.gatlingllm.settings;

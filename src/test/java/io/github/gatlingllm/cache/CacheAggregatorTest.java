@@ -1,0 +1,274 @@
+package io.github.gatlingllm.cache;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The run's cache figures: ratios, outcomes, warm start, verdict, latency by outcome. */
+class CacheAggregatorTest {
+
+  private static RequestRecord record(
+      String workload,
+      String phase,
+      Integer group,
+      int prompt,
+      Integer cached,
+      int planned,
+      CacheOutcome expected,
+      CacheOutcome outcome,
+      double ttft) {
+    return new RequestRecord(
+        "chat",
+        phase,
+        0L,
+        null,
+        null,
+        group,
+        null,
+        null,
+        1000,
+        prompt,
+        true,
+        cached,
+        4,
+        true,
+        ttft,
+        ttft,
+        null,
+        1.0,
+        ttft + 3,
+        null,
+        "length",
+        200,
+        RequestStatus.OK,
+        null,
+        workload,
+        planned,
+        expected,
+        outcome,
+        expected == CacheOutcome.MISS && outcome == CacheOutcome.UNPLANNED_HIT,
+        null,
+        null,
+        null);
+  }
+
+  private static RequestRecord hit(String workload, Integer group, double ttft) {
+    return record(
+        workload, "measured", group, 100, 48, 48, CacheOutcome.HIT, CacheOutcome.HIT, ttft);
+  }
+
+  private static RequestRecord miss(String workload, Integer group, double ttft) {
+    return record(
+        workload, "measured", group, 100, 0, 0, CacheOutcome.MISS, CacheOutcome.MISS, ttft);
+  }
+
+  @Test
+  void ratiosAndOutcomesAsPlanned() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(miss("s", 0, 10));
+    a.add(hit("s", 0, 2));
+    a.add(hit("s", 1, 3));
+    a.add(miss("s", 1, 12));
+    Map<String, Object> r = a.toRecord(Map.of());
+    assertEquals(4L, r.get("requests"));
+    assertEquals(0.24, r.get("planned_hit_ratio"));
+    assertEquals(0.24, r.get("observed_hit_ratio"));
+    assertEquals(
+        Map.of("hit", 2L, "partial", 0L, "miss", 2L, "unplanned_hit", 0L, "unknown", 0L),
+        r.get("outcomes"));
+    assertEquals(4L, r.get("as_planned"));
+    assertEquals(false, r.get("warm_start"));
+    assertEquals("as planned", r.get("verdict"));
+    assertEquals("as planned", a.verdict());
+  }
+
+  @Test
+  void belowPlanWhenPlannedHitsMiss() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(miss("s", 0, 10));
+    a.add(record("s", "measured", 0, 100, 0, 48, CacheOutcome.HIT, CacheOutcome.MISS, 10));
+    assertEquals("below plan", a.verdict());
+  }
+
+  @Test
+  void aboveAndWarmStartWhenPlannedMissesHit() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        record("u", "warmup", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
+    a.add(
+        record(
+            "u", "measured", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
+    a.add(miss("u", null, 10));
+    Map<String, Object> r = a.toRecord(Map.of("block_tokens", 16));
+    assertEquals(16, r.get("block_tokens"));
+    assertEquals(2L, a.warmStarts());
+    assertEquals(true, r.get("warm_start"));
+    assertEquals(2L, r.get("warm_start_requests"));
+    assertEquals(
+        "the server's cache already held 2 of this run's prompts (a run with the same seed"
+            + " before?): change llm.seed (llm.seed=auto picks a fresh one) or reset the server's"
+            + " cache",
+        r.get("warm_start_message"));
+    assertEquals(2L, r.get("requests"));
+    assertEquals("above plan", r.get("verdict"));
+  }
+
+  @Test
+  void withinTheToleranceIsAsPlanned() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(record("s", "measured", 0, 100, 44, 48, CacheOutcome.HIT, CacheOutcome.HIT, 2));
+    assertEquals("as planned", a.verdict());
+    CacheAggregator strict = new CacheAggregator(0.0);
+    strict.add(record("s", "measured", 0, 100, 44, 48, CacheOutcome.HIT, CacheOutcome.HIT, 2));
+    assertEquals("below plan", strict.verdict());
+  }
+
+  @Test
+  void unknownWhenTheServerReportsNoCachedTokens() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(record("s", "measured", 0, 100, null, 48, CacheOutcome.HIT, CacheOutcome.UNKNOWN, 2));
+    Map<String, Object> r = a.toRecord(Map.of());
+    assertEquals("unknown", r.get("verdict"));
+    assertEquals(0.48, r.get("planned_hit_ratio"));
+    assertNull(r.get("observed_hit_ratio"));
+  }
+
+  @Test
+  void requestsWithoutAPlanAreLeftOut() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        new RequestRecord(
+            "chat",
+            "measured",
+            0L,
+            null,
+            null,
+            null,
+            null,
+            null,
+            1000,
+            100,
+            true,
+            96,
+            4,
+            true,
+            2.0,
+            2.0,
+            null,
+            1.0,
+            5.0,
+            null,
+            "length",
+            200,
+            RequestStatus.OK,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null));
+    assertNull(a.describe());
+    assertEquals(0L, a.toRecord(Map.of()).get("requests"));
+  }
+
+  @Test
+  void seriesAreNeverPooledAcrossWorkloads() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(hit("repeat", null, 2));
+    a.add(miss("unique", null, 10));
+    List<?> series = (List<?>) a.toRecord(Map.of()).get("workloads");
+    assertEquals(2, series.size());
+    Map<?, ?> repeat = (Map<?, ?>) series.get(0);
+    Map<?, ?> unique = (Map<?, ?>) series.get(1);
+    assertEquals("repeat", repeat.get("workload"));
+    assertEquals(0.48, repeat.get("observed_hit_ratio"));
+    assertEquals("unique", unique.get("workload"));
+    assertEquals(0.0, unique.get("observed_hit_ratio"));
+  }
+
+  @Test
+  void latencyByOutcomeAndPerPrefixGroup() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(hit("s", 0, 2));
+    a.add(hit("s", 0, 4));
+    a.add(miss("s", 1, 10));
+    Map<String, Object> r = a.toRecord(Map.of());
+    Map<?, ?> latency = (Map<?, ?>) r.get("latency_by_outcome");
+    assertEquals(List.of("hit", "miss"), List.copyOf(latency.keySet()));
+    Map<?, ?> hitTtft = (Map<?, ?>) ((Map<?, ?>) latency.get("hit")).get("ttft_ms");
+    assertEquals(2L, hitTtft.get("count"));
+    assertEquals(2.0, hitTtft.get("p50"));
+    assertEquals(4.0, hitTtft.get("max"));
+    Map<?, ?> missE2e = (Map<?, ?>) ((Map<?, ?>) latency.get("miss")).get("e2e_ms");
+    assertEquals(13.0, missE2e.get("p50"));
+    Map<?, ?> series = (Map<?, ?>) ((List<?>) r.get("workloads")).get(0);
+    List<?> groups = (List<?>) series.get("prefix_groups");
+    Map<?, ?> g0 = (Map<?, ?>) groups.get(0);
+    assertEquals(0, g0.get("group"));
+    assertEquals(2L, g0.get("requests"));
+    assertEquals(0.48, g0.get("observed_hit_ratio"));
+    assertEquals(3.0, ((Map<?, ?>) g0.get("ttft_ms")).get("mean"));
+    Map<?, ?> g1 = (Map<?, ?>) groups.get(1);
+    assertEquals(1, g1.get("group"));
+    assertEquals(0.0, g1.get("observed_hit_ratio"));
+  }
+
+  @Test
+  void describesTheVerdictInOneLine() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(hit("s", 0, 2));
+    a.add(miss("s", 0, 10));
+    assertEquals(
+        "cache as planned: observed hit ratio 0.24, planned 0.24 (tolerance 0.05); 1 hit, 1 miss"
+            + " of 2 measured requests",
+        a.describe());
+  }
+
+  @Test
+  void aPlannedHitThatFoundItsWholePromptIsAWarmStartToo() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        new RequestRecord(
+            "chat",
+            "measured",
+            0L,
+            null,
+            null,
+            0,
+            48,
+            null,
+            1000,
+            100,
+            true,
+            96,
+            4,
+            true,
+            2.0,
+            2.0,
+            null,
+            1.0,
+            5.0,
+            null,
+            "length",
+            200,
+            RequestStatus.OK,
+            null,
+            "s",
+            48,
+            CacheOutcome.HIT,
+            CacheOutcome.UNPLANNED_HIT,
+            true,
+            null,
+            null,
+            null));
+    assertEquals(1L, a.warmStarts());
+  }
+}

@@ -1,0 +1,78 @@
+package io.github.gatlingllm.levels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CpuSamplesTest {
+
+  /** Two processors; 1 s at one processor busy, 1 s at both, 2 s idle. */
+  private static CpuSamples samples() {
+    CpuSamples cpu = new CpuSamples(2);
+    cpu.add(10_000, 5_000_000_000L);
+    cpu.add(11_000, 6_000_000_000L);
+    cpu.add(12_000, 8_000_000_000L);
+    cpu.add(14_000, 8_000_000_000L);
+    return cpu;
+  }
+
+  @Test
+  void theShareIsCpuTimeOverWallTimeTimesProcessors() {
+    // 3 s of CPU over 4 s on 2 processors
+    assertEquals(0.375, samples().mean());
+    assertEquals(1.0, samples().max());
+  }
+
+  @Test
+  void aWindowIsInterpolatedBetweenSamples() {
+    // 10.5 s to 11.5 s: 0.5 s of CPU then 1 s of CPU, over 1 s on 2 processors
+    assertEquals(0.75, samples().share(10_500, 11_500));
+    // cut to the sampled span: 13 s to 14 s, idle
+    assertEquals(0.0, samples().share(13_000, 20_000));
+    assertNull(samples().share(20_000, 30_000));
+  }
+
+  @Test
+  void theLastSecondsAreTheLiveWindow() {
+    // 12 s to 14 s: idle; 11 s to 14 s: 2 s of CPU over 3 s on 2 processors
+    assertEquals(0.0, samples().last(2_000));
+    assertEquals(2.0 / 6, samples().last(3_000));
+    assertNull(samples().last(5_000));
+  }
+
+  @Test
+  void oneSampleHasNoShare() {
+    CpuSamples cpu = new CpuSamples(4);
+    cpu.add(1_000, 10);
+    assertNull(cpu.mean());
+    assertNull(cpu.max());
+    assertNull(cpu.share(0, 2_000));
+  }
+
+  @Test
+  void theRecordRoundsToFourDecimals() {
+    CpuSamples cpu = new CpuSamples(3);
+    cpu.add(0, 0);
+    cpu.add(1_000, 1_000_000_000L);
+    Map<String, Object> expected = new LinkedHashMap<>();
+    expected.put("mean", 0.3333);
+    expected.put("max", 0.3333);
+    expected.put("processors", 3);
+    expected.put("samples", 2);
+    assertEquals(expected, cpu.toRecord());
+  }
+
+  @Test
+  void aSampleBackInTimeIsRefused() {
+    CpuSamples cpu = new CpuSamples(1);
+    cpu.add(2_000, 50);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> cpu.add(1_000, 60));
+    assertEquals(
+        "CPU sample (1000 ms, 60 ns) is before the previous one (2000 ms, 50 ns)", e.getMessage());
+  }
+}

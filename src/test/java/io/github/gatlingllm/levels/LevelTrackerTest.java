@@ -1,0 +1,458 @@
+package io.github.gatlingllm.levels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.github.gatlingllm.levels.Injection.Step;
+import io.github.gatlingllm.levels.Injection.Type;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.metrics.Slo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LevelTrackerTest {
+
+  /** 1 user for 10 s, a ramp to 2 over 2 s, 2 users for 10 s. */
+  private static final Injection STEPPED =
+      new Injection(
+          "chat",
+          true,
+          List.of(
+              new Step(Type.CONSTANT_CONCURRENT_USERS, 1, 1, 10_000),
+              new Step(Type.RAMP_CONCURRENT_USERS, 1, 2, 2_000),
+              new Step(Type.CONSTANT_CONCURRENT_USERS, 2, 2, 10_000)),
+          List.of());
+
+  static RequestRecord request(String phase, long startMs, RequestStatus status) {
+    boolean ok = status == RequestStatus.OK;
+    return new RequestRecord(
+        "chat",
+        phase,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        startMs,
+        ok ? 100 : null,
+        ok,
+        null,
+        ok ? 10 : null,
+        ok,
+        ok ? 20.0 : null,
+        ok ? 20.0 : null,
+        ok ? List.of(5.0) : null,
+        ok ? 5.0 : null,
+        100.0,
+        ok ? 100.0 : null,
+        ok ? "length" : null,
+        ok ? 200 : 500,
+        status,
+        ok ? null : "boom",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  static RequestRecord ok(long startMs) {
+    return request("measured", startMs, RequestStatus.OK);
+  }
+
+  @Test
+  void planPlacesEachSteadyStepAfterTheStepsBeforeIt() {
+    assertEquals(
+        List.of(
+            new LoadLevel("chat", true, 1, 0, 1_000, 11_000),
+            new LoadLevel("chat", true, 2, 2, 13_000, 23_000)),
+        LoadLevel.plan(STEPPED, 1_000));
+  }
+
+  @Test
+  void leadIsTheLeadingIdleSteps() {
+    Injection open =
+        new Injection(
+            "chat",
+            false,
+            List.of(
+                new Step(Type.NOTHING_FOR, 0, 0, 3_000),
+                new Step(Type.CONSTANT_USERS_PER_SEC, 0, 0, 1_000),
+                new Step(Type.CONSTANT_USERS_PER_SEC, 2, 2, 5_000),
+                new Step(Type.NOTHING_FOR, 0, 0, 3_000)),
+            List.of());
+    assertEquals(4_000, LoadLevel.leadMs(open));
+    assertEquals(0, LoadLevel.leadMs(STEPPED));
+  }
+
+  @Test
+  void requestsBelongToTheLevelTheyStartedInAndRampsAreLeftOut() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    for (long start : List.of(1_000L, 5_000L, 10_999L)) {
+      t.add("chat", ok(start));
+    }
+    t.add("chat", ok(11_000)); // the ramp
+    t.add("chat", ok(12_999)); // the ramp
+    for (long start : List.of(13_000L, 14_000L, 15_000L, 22_999L)) {
+      t.add("chat", ok(start));
+    }
+    t.add("chat", ok(23_000)); // after the profile
+    t.add("chat", request("warmup", 2_000, RequestStatus.OK));
+
+    List<LevelResult> results = t.results();
+    assertEquals(2, results.size());
+    assertEquals(3, results.get(0).summary().requests());
+    assertEquals(4, results.get(1).summary().requests());
+    assertEquals(2, t.rampRequests());
+    assertEquals(1, t.outsideRequests());
+    assertEquals(0, t.unplacedRequests());
+    assertEquals(
+        10L, ((Map<?, ?>) t.toRecord(results, null).get("levels_left_out")).get("measured_total"));
+    // 3 + 4 in levels, 2 in the ramp, 1 after: the 10 measured requests
+    assertEquals(
+        10,
+        results.get(0).summary().requests()
+            + results.get(1).summary().requests()
+            + t.rampRequests()
+            + t.outsideRequests());
+    assertEquals(
+        "Requests belong to the level they started in (measured phase only); 2 measured requests"
+            + " started during ramps between levels, 1 measured request started outside the"
+            + " injection profile: left out of every level. Counted when the record was written:"
+            + " requests that ended while it was being written (in flight at the run's end or its"
+            + " stop) are in metrics and llm-requests.jsonl but not here, and load.requests counts"
+            + " prompts handed out when the writing began.",
+        t.note());
+  }
+
+  @Test
+  void ratesArePerSecondOfTheLevel() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    for (int i = 0; i < 5; i++) {
+      t.add("chat", ok(1_000 + i * 1_000));
+    }
+    t.add("chat", request("measured", 9_000, RequestStatus.HTTP_ERROR));
+    LevelResult level = t.results().get(0);
+    assertEquals(10.0, level.durationS());
+    assertEquals(0.5, level.requestsPerS());
+    assertEquals(5.0, level.outputTokensPerS());
+    assertEquals(50.0, level.inputTokensPerS());
+    assertEquals(1.0 / 6, level.errorRatio());
+    Map<String, Object> record = level.toRecord(null);
+    assertEquals(
+        List.of(
+            "index",
+            "scenario",
+            "kind",
+            "concurrency",
+            "start_ms",
+            "end_ms",
+            "duration_s",
+            "requests",
+            "status"),
+        new ArrayList<>(record.keySet()).subList(0, 9));
+    assertEquals(0.5, record.get("requests_per_s"));
+    assertEquals(5.0, record.get("output_tokens_per_s"));
+    assertEquals(50.0, record.get("input_tokens_per_s"));
+    assertEquals(1L, record.get("concurrency"));
+    assertEquals("closed", record.get("kind"));
+    assertEquals(6L, record.get("requests"));
+  }
+
+  @Test
+  void aWarmupInTheLevelMovesItsMeasuredStartToTheWarmupEnd() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", request("warmup", 1_000, RequestStatus.OK)); // ends at 1 100
+    t.add("chat", ok(1_100));
+    LevelResult level = t.results().get(0);
+    assertEquals(1_100, level.measuredFromMs());
+    assertEquals(9.9, level.durationS());
+    assertEquals(1_100L, level.toRecord(null).get("measured_from_ms"));
+    assertEquals(1, level.summary().requests());
+  }
+
+  @Test
+  void aRunThatStopsCutsItsLevelShortAndLeavesOutTheLevelsItNeverReached() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", ok(2_000));
+    t.add("chat", ok(3_000));
+    List<LevelResult> results = t.results(t.slots(), 6_000);
+    assertEquals(1, results.size());
+    assertEquals(5.0, results.get(0).durationS());
+    assertEquals(0.4, results.get(0).requestsPerS());
+    assertEquals(true, results.get(0).cutShort());
+    assertEquals(true, results.get(0).toRecord(null).get("cut_short"));
+    assertEquals(6_000L, results.get(0).toRecord(null).get("measured_to_ms"));
+  }
+
+  @Test
+  void theExtraHookAddsFieldsOfTheLevelWindow() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", ok(2_000));
+    Map<String, Object> record =
+        t.results().get(0).toRecord((start, end) -> Map.of("window", end - start));
+    assertEquals(10_000L, record.get("window"));
+  }
+
+  @Test
+  void anOpenLevelHasARate() {
+    Injection open =
+        new Injection(
+            "chat",
+            false,
+            List.of(
+                new Step(Type.NOTHING_FOR, 0, 0, 2_000),
+                new Step(Type.CONSTANT_USERS_PER_SEC, 2.5, 2.5, 4_000)),
+            List.of());
+    LevelTracker t = new LevelTracker(List.of(open), Slo.NONE);
+    // the first user arrives after the 2 s of nothing: the profile started at 1 000
+    t.started("chat", 3_000);
+    t.add("chat", ok(3_500));
+    LevelResult level = t.results().get(0);
+    assertEquals(new LoadLevel("chat", false, 2.5, 1, 3_000, 7_000), level.level());
+    assertEquals(2.5, level.toRecord(null).get("rate"));
+    assertEquals("open", level.toRecord(null).get("kind"));
+  }
+
+  @Test
+  void rootsShareTheFirstAnchorAndAndThenChildrenHaveTheirOwn() {
+    Injection first =
+        new Injection(
+            "a", true, List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 1, 1, 5_000)), List.of());
+    Injection other =
+        new Injection(
+            "b",
+            true,
+            List.of(
+                new Step(Type.CONSTANT_CONCURRENT_USERS, 0, 0, 1_000),
+                new Step(Type.CONSTANT_CONCURRENT_USERS, 3, 3, 5_000)),
+            List.of());
+    Injection child =
+        new Injection(
+            "c",
+            true,
+            List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 2, 2, 5_000)),
+            List.of("a"));
+    LevelTracker t = new LevelTracker(List.of(first, other, child), Slo.NONE);
+    t.started("a", 10_000);
+    t.started("b", 11_040); // late by 40 ms: b's levels still start with a's clock
+    t.started("c", 15_200);
+    assertEquals(
+        List.of(
+            new LoadLevel("a", true, 1, 0, 10_000, 15_000),
+            new LoadLevel("b", true, 3, 1, 11_000, 16_000),
+            new LoadLevel("c", true, 2, 0, 15_200, 20_200)),
+        t.slots().stream().map(LevelTracker.Slot::level).toList());
+  }
+
+  @Test
+  void aRequestOfNoKnownScenarioGoesToTheOnlyLevelledOneElseIsUnplaced() {
+    LevelTracker one = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    one.started(null, 1_000);
+    assertEquals(new LoadLevel("chat", true, 1, 0, 1_000, 11_000), one.add(null, ok(2_000)));
+
+    Injection other =
+        new Injection(
+            "other",
+            true,
+            List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 1, 1, 10_000)),
+            List.of());
+    LevelTracker two = new LevelTracker(List.of(STEPPED, other), Slo.NONE);
+    two.started("chat", 1_000);
+    assertNull(two.add(null, ok(2_000)));
+    assertEquals(1, two.unplacedRequests());
+  }
+
+  @Test
+  void pendingCountsRequestsStartedAndNotYetAdded() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.started("chat", 2_000);
+    t.add("chat", ok(1_000));
+    assertEquals(1, t.slots().get(0).pending());
+  }
+
+  @Test
+  void goodputRatesArePerSecondOfTheLevel() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), new Slo(50.0, null, null, null));
+    t.started("chat", 1_000);
+    t.add("chat", ok(1_000));
+    t.add("chat", ok(2_000));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> goodput =
+        (Map<String, Object>) t.results().get(0).toRecord(null).get("goodput");
+    assertEquals(1.0, goodput.get("attainment"));
+    assertEquals(0.2, goodput.get("goodput_requests_per_s"));
+    assertEquals(2.0, goodput.get("goodput_output_tokens_per_s"));
+  }
+
+  @Test
+  void theRecordHasLevelsANoteAndTheLeftOutCounts() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    assertEquals(Map.of(), t.toRecord(t.results(), null));
+    t.started("chat", 1_000);
+    t.add("chat", ok(12_000));
+    Map<String, Object> record = t.toRecord(t.results(), null);
+    assertEquals(
+        List.of("levels", "levels_note", "levels_left_out", "levels_anchor"),
+        List.copyOf(record.keySet()));
+    assertEquals(
+        Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L, "measured_total", 1L),
+        record.get("levels_left_out"));
+  }
+
+  /** 10 users/s for 2 s, then 20 users/s for 2 s. */
+  private static final Injection OPEN =
+      new Injection(
+          "chat",
+          false,
+          List.of(
+              new Step(Type.CONSTANT_USERS_PER_SEC, 10, 10, 2_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 20, 20, 2_000)),
+          List.of());
+
+  /** A successful request of 100 prompt and 10 output tokens: 5 at the TTFT, 5 an ITL later. */
+  static RequestRecord streamed(long startMs, double ttftMs, double itlMs) {
+    return new RequestRecord(
+        "chat",
+        "measured",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        startMs,
+        100,
+        true,
+        null,
+        10,
+        true,
+        ttftMs,
+        ttftMs,
+        List.of(itlMs),
+        itlMs,
+        ttftMs + itlMs,
+        null,
+        "length",
+        200,
+        RequestStatus.OK,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  @Test
+  void throughputIsWhatTheLevelServedNotWhatStartedInIt() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.started("chat", 0);
+    t.add("chat", streamed(0, 500, 500)); // tokens at 500, 1000; ends 1000
+    t.add("chat", streamed(1_500, 400, 400)); // tokens at 1900, 2300; ends 2300
+    t.add("chat", streamed(1_900, 1_000, 1_000)); // tokens at 2900, 3900; ends 3900
+    t.add("chat", streamed(3_000, 2_000, 1_000)); // tokens at 5000, 6000: after every level
+    List<LevelResult> results = t.results();
+    LevelResult first = results.get(0);
+    assertEquals(3, first.summary().requests());
+    assertEquals(1.5, first.offeredRequestsPerS());
+    assertEquals(0.5, first.requestsPerS());
+    assertEquals(7.5, first.outputTokensPerS());
+    assertEquals(100.0, first.inputTokensPerS());
+    LevelResult second = results.get(1);
+    assertEquals(1, second.summary().requests());
+    assertEquals(0.5, second.offeredRequestsPerS());
+    assertEquals(1.0, second.requestsPerS());
+    assertEquals(7.5, second.outputTokensPerS());
+    assertEquals(50.0, second.inputTokensPerS());
+    Map<String, Object> record = second.toRecord(null);
+    assertEquals(1, record.get("scenario_index"));
+    assertEquals(0.5, record.get("offered_requests_per_s"));
+    assertEquals(2L, record.get("completed_requests"));
+  }
+
+  @Test
+  void aLevelCutShortServedOnlyUpToTheStop() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.started("chat", 0);
+    t.add("chat", streamed(1_500, 400, 400)); // tokens at 1900, 2300; ends 2300
+    t.add("chat", streamed(1_900, 1_000, 1_000)); // tokens at 2900, 3900; ends 3900
+    LevelResult second = t.results(t.slots(), 3_000).get(1);
+    assertEquals(1.0, second.durationS());
+    assertEquals(1.0, second.requestsPerS());
+    assertEquals(10.0, second.outputTokensPerS());
+  }
+
+  @Test
+  void eachScenarioCountsItsOwnLevels() {
+    Injection open =
+        new Injection(
+            "batch",
+            false,
+            List.of(
+                new Step(Type.CONSTANT_USERS_PER_SEC, 1, 1, 10_000),
+                new Step(Type.RAMP_USERS_PER_SEC, 1, 2, 2_000),
+                new Step(Type.CONSTANT_USERS_PER_SEC, 2, 2, 10_000)),
+            List.of());
+    LevelTracker t = new LevelTracker(List.of(STEPPED, open), Slo.NONE);
+    t.started("chat", 1_000);
+    t.started("batch", 1_000);
+    List<LevelResult> results = t.results();
+    assertEquals(List.of(0, 1, 2, 3), results.stream().map(LevelResult::index).toList());
+    assertEquals(
+        List.of("chat", "batch", "chat", "batch"),
+        results.stream().map(r -> r.level().scenario()).toList());
+    assertEquals(List.of(0, 0, 1, 1), results.stream().map(LevelResult::scenarioIndex).toList());
+  }
+
+  @Test
+  void rootLevelsAreAnchoredOnTheInjectorStartWhenItCanBeRead() {
+    LevelTracker t = new LevelTracker(List.of(OPEN), Slo.NONE);
+    t.injectorStart(scenario -> "chat".equals(scenario) ? 750L : null);
+    t.started("chat", 1_000);
+    assertEquals(new LoadLevel("chat", false, 10, 0, 750, 2_750), t.slots().get(0).level());
+    assertEquals(
+        "Gatling's injector start (250 ms before the first-request estimate)",
+        t.rootAnchorSource());
+    Map<String, Object> record = t.toRecord(t.results(), null);
+    assertEquals(
+        Map.of(
+            "epoch_ms",
+            750L,
+            "source",
+            "Gatling's injector start (250 ms before the first-request estimate)"),
+        record.get("levels_anchor"));
+  }
+
+  @Test
+  void withoutAnOpenInjectionTheAnchorIsEstimatedAndSaidSo() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.injectorStart(
+        scenario -> {
+          throw new IllegalStateException("moved");
+        });
+    t.started("chat", 1_000);
+    assertEquals(1_000, t.slots().get(0).level().startMs());
+    assertEquals(
+        "estimated: the first LLM request of a root scenario less its profile's leading idle"
+            + " steps (no open injection in progress to read Gatling's injector start from, or"
+            + " its internals moved)",
+        t.rootAnchorSource());
+  }
+}

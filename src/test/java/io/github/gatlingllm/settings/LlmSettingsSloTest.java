@@ -1,0 +1,90 @@
+package io.github.gatlingllm.settings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.gatlingllm.metrics.Slo;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** The {@code llm.slo.*} and {@code llm.assert.goodputRatio} settings. */
+class LlmSettingsSloTest {
+
+  private static LlmSettings settings(String... keyValues) {
+    Properties properties = new Properties();
+    for (int i = 0; i < keyValues.length; i += 2) {
+      properties.setProperty(keyValues[i], keyValues[i + 1]);
+    }
+    return LlmSettings.from(properties, Map.of(), name -> null);
+  }
+
+  private static void assertRejected(String expected, String... keyValues) {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> settings(keyValues));
+    assertEquals(expected, e.getMessage());
+  }
+
+  @Test
+  void noSloByDefault() {
+    LlmSettings s = settings();
+    assertEquals(Slo.NONE, s.slo());
+    assertNull(s.goodputRatio());
+  }
+
+  @Test
+  void readsEveryBoundAndTheRatio() {
+    LlmSettings s =
+        settings(
+            "llm.slo.ttftMs", "500",
+            "llm.slo.itlMs", "50",
+            "llm.slo.tpotMs", "25.5",
+            "llm.slo.e2eMs", "4000",
+            "llm.assert.goodputRatio", "0.95");
+    assertEquals(new Slo(500.0, 50.0, 25.5, 4000.0), s.slo());
+    assertEquals(0.95, s.goodputRatio());
+  }
+
+  @Test
+  void zeroBoundIsRejected() {
+    assertRejected(
+        "llm.slo.ttftMs: got 0.0, expected a number of milliseconds > 0, or unset",
+        "llm.slo.ttftMs",
+        "0");
+  }
+
+  @Test
+  void textBoundIsRejected() {
+    assertRejected("llm.slo.e2eMs: got \"2s\", expected a number", "llm.slo.e2eMs", "2s");
+  }
+
+  @Test
+  void ratioAboveOneIsRejected() {
+    assertRejected(
+        "llm.assert.goodputRatio: got 95.0, expected a share in (0, 1], e.g. 0.95",
+        "llm.slo.ttftMs",
+        "500",
+        "llm.assert.goodputRatio",
+        "95");
+  }
+
+  @Test
+  void ratioWithoutSloIsRejected() {
+    assertRejected(
+        "llm.assert.goodputRatio: 0.9 needs an SLO: set at least one of llm.slo.ttftMs,"
+            + " llm.slo.itlMs, llm.slo.tpotMs, llm.slo.e2eMs",
+        "llm.assert.goodputRatio",
+        "0.9");
+  }
+
+  @Test
+  void misspelledSloIsUnknown() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> settings("llm.slo.ttft", "500"));
+    assertEquals(
+        "llm.slo.ttft: unknown setting; known settings are llm.",
+        e.getMessage()
+            .substring(0, "llm.slo.ttft: unknown setting; known settings are llm.".length()));
+  }
+}
