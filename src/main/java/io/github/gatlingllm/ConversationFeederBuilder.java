@@ -40,7 +40,9 @@ import java.util.Objects;
  * all virtual users, first {@link #warmup(int)} warmup conversations (phase {@code warmup}, their
  * rows in Gatling's group {@code warmup}), then {@link #conversations(long)} measured ones, whose
  * first turns wait until every warmup conversation has ended. When the budget is spent, a virtual
- * user fed again ends without a request; once every workload is spent, the run stops its injection.
+ * user fed again ends without a request; once every workload is spent and every scenario was fed
+ * one, the run stops its injection (a scenario with no budget of its own runs on to the end of its
+ * injection, as with {@link PromptFeederBuilder}).
  *
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.conversations}, {@code llm.warmupConversations}, {@code llm.turns} ({@code 4} or

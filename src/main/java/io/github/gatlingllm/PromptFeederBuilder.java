@@ -22,9 +22,13 @@ import java.util.Map;
  *
  * <p>When the budget is spent, a virtual user fed again ends cleanly before its next LLM request:
  * no request without a prompt reaches the wire or the record, and the run says once that the
- * injection outlasts the budget. Once every workload of the run is spent, the run stops its
- * injection (as Gatling's {@code stopLoadGenerator} does), so a closed loop of {@code
- * constantConcurrentUsers(8).during(600)} over 200 prompts ends after the 200th.
+ * injection outlasts the budget. Once every workload of the run is spent and every scenario of the
+ * simulation was fed one, the run stops its injection (as Gatling's {@code stopLoadGenerator}
+ * does), so a closed loop of {@code constantConcurrentUsers(8).during(600)} over 200 prompts ends
+ * after the 200th. A spent budget stops only what it governs: when a scenario has no budget of its
+ * own ({@code .prompt(session -> ...)} requests, Gatling {@code http()} requests), the run says so
+ * once and goes on until that scenario's injection ends, the budgeted scenarios' users ending
+ * without a request meanwhile (Gatling stops injection for the whole run only).
  *
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
