@@ -70,6 +70,7 @@ public final class RunContext {
   private final OpenRequests openRequests = new OpenRequests();
   private final RunEnd runEnd;
   private final Map<String, Double> failedPercentBelow;
+  private final ProfileEnd profileEnd;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -153,6 +154,7 @@ public final class RunContext {
     client.start();
     this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
     this.failedPercentBelow = failedPercentBelow(core);
+    this.profileEnd = new ProfileEnd(injections, levels::profileEndMs, client::sentBefore);
   }
 
   private static Map<String, Double> failedPercentBelow(CoreComponents core) {
@@ -384,6 +386,17 @@ public final class RunContext {
    */
   public void levelStarted(String scenario, String request) {
     levels.started(scenario, request, gatling.nowMillis());
+  }
+
+  /**
+   * Whether a virtual user about to send an LLM request is past its scenario's injection profile
+   * and must end instead ({@link ProfileEnd}): says so once per scenario.
+   *
+   * @param session the user's session
+   * @return true when the user must end now, without the request
+   */
+  public boolean pastProfileEnd(io.gatling.core.session.Session session) {
+    return profileEnd.past(session, gatling.nowMillis());
   }
 
   /**

@@ -145,6 +145,8 @@ class LlamaServerTest {
               LlamaKeepAliveSimulation.class,
               List.of(
                   "-Dllm.baseUrl=http://127.0.0.1:" + proxy.port() + server.getPath(),
+                  // the server's token counters and the proxy's connections: the load's only
+                  "-Dllm.preflight=false",
                   "-Dllm.tokenizer=" + TestTokenizers.folder().resolve("qwen3"),
                   "-Dllm.seed=" + newSeed()));
       List<JsonNode> requests = requests(run);
