@@ -458,6 +458,21 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * Whether virtual users looping past their scenario's injection profile end there ({@code
+   * llm.endWithProfile}, default true), rather than run on until killed: under a closed profile, a
+   * user about to send an LLM request after the profile's end ends instead (its request in flight
+   * ends first and is recorded); under an open profile that lasts (not only {@code atOnceUsers}), a
+   * user that already sent one and comes back for another ends. A conversation under way ends
+   * first. Said once per scenario on the console.
+   *
+   * @param end false to let users run on past their profile, as Gatling alone does
+   * @return a new builder
+   */
+  public LlmProtocolBuilder endWithProfile(boolean end) {
+    return with("endWithProfile", end);
+  }
+
+  /**
    * When a load level is over-saturated: its TTFT p50 (E2E p50 without streaming) at least {@code
    * ttftGrowth} times the level before's while its output tokens/s grew by less than {@code
    * throughputGain} ({@code llm.saturation.ttftGrowth}, default 1.5; {@code

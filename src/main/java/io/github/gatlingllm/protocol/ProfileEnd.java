@@ -1,6 +1,8 @@
 package io.github.gatlingllm.protocol;
 
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.feeder.Conversation;
+import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.report.Console;
 import java.util.HashMap;
@@ -24,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * (the request it has in flight ends first, and is recorded). An open profile says when users
  * arrive: past its end (a profile that lasts, not only {@code atOnceUsers}), a user that already
  * sent an LLM request and comes back for another (a loop) ends; a user yet to send its first
- * request sends it. Profiles of {@code atOnceUsers} only (no length) never end users here: their
- * loops end with the prompt budget. Each scenario says once, on the console, that its users end.
+ * request sends it (so {@code repeat(n)} users of an open profile that lasts end with it too).
+ * Profiles of {@code atOnceUsers} only (no length) never end users here: their loops end with the
+ * prompt budget. A conversation under way ends first; the next one is not begun. Each scenario says
+ * once, on the console, that its users end. Off with {@code -Dllm.endWithProfile=false}.
  *
  * <p>The profile's end is its levels' anchor ({@code LevelTracker}: Gatling's injector start, or
  * the scenario's first LLM request less its profile's leading idle steps) plus its length.
@@ -38,15 +42,21 @@ final class ProfileEnd {
   private final Function<String, Long> endMs;
   private final Predicate<Session> sentBefore;
   private final Set<String> announced = ConcurrentHashMap.newKeySet();
+  private final boolean enabled;
 
   /**
+   * @param enabled {@code llm.endWithProfile}: false ends no user here
    * @param injections the simulation's profiles, one a scenario; empty when they could not be read
    *     (no user is ever ended)
    * @param endMs a scenario's profile end, epoch ms, or null while unknown
    * @param sentBefore whether an open-loop user has sent its first LLM request already
    */
   ProfileEnd(
-      List<Injection> injections, Function<String, Long> endMs, Predicate<Session> sentBefore) {
+      boolean enabled,
+      List<Injection> injections,
+      Function<String, Long> endMs,
+      Predicate<Session> sentBefore) {
+    this.enabled = enabled;
     for (Injection i : injections) {
       this.injections.putIfAbsent(i.scenario(), i);
     }
@@ -63,7 +73,7 @@ final class ProfileEnd {
    */
   boolean past(Session session, long nowMs) {
     Injection injection = injections.get(session.scenario());
-    if (injection == null || (!injection.closed() && injection.durationMs() == 0)) {
+    if (!enabled || injection == null || (!injection.closed() && injection.durationMs() == 0)) {
       return false;
     }
     Long end = endMs.apply(session.scenario());
@@ -71,6 +81,13 @@ final class ProfileEnd {
       return false;
     }
     if (!injection.closed() && !sentBefore.test(session)) {
+      return false;
+    }
+    if (session.attributes().get(ConversationFeeder.CONVERSATION).getOrElse(() -> null)
+            instanceof Conversation c
+        && c.turnsSent() > 0
+        && !c.over()) {
+      // A conversation under way is one piece of work: it ends; the next one is not begun.
       return false;
     }
     if (announced.add(session.scenario())) {

@@ -154,7 +154,9 @@ public final class RunContext {
     client.start();
     this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
     this.failedPercentBelow = failedPercentBelow(core);
-    this.profileEnd = new ProfileEnd(injections, levels::profileEndMs, client::sentBefore);
+    this.profileEnd =
+        new ProfileEnd(
+            settings.endWithProfile(), injections, levels::profileEndMs, client::sentBefore);
   }
 
   private static Map<String, Double> failedPercentBelow(CoreComponents core) {
@@ -212,8 +214,10 @@ public final class RunContext {
    * @param core Gatling's core components, never null
    * @return the run
    * @throws IllegalArgumentException naming a bad setting (e.g. a tokenizer that cannot be loaded)
+   * @throws IllegalStateException when the running Gatling is not a supported one
    */
   static RunContext start(LlmProtocol protocol, CoreComponents core) {
+    io.github.gatlingllm.internal.GatlingVersions.requireSupported();
     return new RunContext(protocol, core);
   }
 

@@ -88,6 +88,9 @@ import java.util.function.Function;
  * @param preflight {@code llm.preflight}: whether one request goes to {@code llm.baseUrl} before
  *     any load, stopping the run when the target is not there (refused, 404, 401/403, a model it
  *     does not serve); default true, never sent to the embedded simulator
+ * @param endWithProfile {@code llm.endWithProfile}: whether virtual users looping past their
+ *     scenario's injection profile end there (closed profiles, and open ones that last); default
+ *     true
  */
 public record LlmSettings(
     String baseUrl,
@@ -122,7 +125,8 @@ public record LlmSettings(
     SaturationSettings saturation,
     double clientMaxLagP99Ms,
     double clientMaxCpuShare,
-    boolean preflight) {
+    boolean preflight,
+    boolean endWithProfile) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -383,7 +387,8 @@ public record LlmSettings(
             decimal(get, "assert.sloLoadAtLeast")),
         orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE),
-        bool(get, "preflight", true));
+        bool(get, "preflight", true),
+        bool(get, "endWithProfile", true));
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
@@ -543,6 +548,8 @@ public record LlmSettings(
         + clientMaxCpuShare
         + ", preflight="
         + preflight
+        + ", endWithProfile="
+        + endWithProfile
         + "]";
   }
 

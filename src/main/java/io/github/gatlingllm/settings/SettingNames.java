@@ -65,5 +65,6 @@ final class SettingNames {
           "maxContextTokens",
           "client.maxLagP99Ms",
           "client.maxCpuShare",
-          "preflight");
+          "preflight",
+          "endWithProfile");
 }

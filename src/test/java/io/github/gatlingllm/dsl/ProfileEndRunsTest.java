@@ -33,7 +33,7 @@ class ProfileEndRunsTest {
     assertTrue(
         recorded.toMillis() >= 8_500 && recorded.toMillis() < 15_000, recorded + "\n" + run.log);
     JsonNode levels = record.get("levels");
-    assertEquals(3, levels.size(), levels.toString());
+    assertEquals(3, levels.size(), levels + "\n" + run.log);
     long outside = 0;
     for (JsonNode r : run.requests()) {
       assertEquals("ok", r.get("status").asText(), r.toString());

@@ -15,7 +15,8 @@ import java.time.Duration;
 
 /**
  * A stepped closed profile of users looping {@code forever()}, as the examples teach, with a prompt
- * budget far beyond the profile: 2, 4 then 6 concurrent users, 3 s each (a 9 s profile).
+ * budget far beyond the profile: 2, 4 then 6 concurrent users, 3 s each (a 9 s profile; without
+ * {@code startingFrom} Gatling's first level is 0 users).
  */
 public class SteppedClosedForeverSimulation extends Simulation {
 
@@ -30,7 +31,10 @@ public class SteppedClosedForeverSimulation extends Simulation {
   {
     setUp(
             chat.injectClosed(
-                incrementConcurrentUsers(2).times(3).eachLevelLasting(Duration.ofSeconds(3))))
+                incrementConcurrentUsers(2)
+                    .times(3)
+                    .eachLevelLasting(Duration.ofSeconds(3))
+                    .startingFrom(2)))
         .protocols(llm);
   }
 }
