@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@code llm.client.maxCpuShare} over the last 10 s or the whole run) it warns once on the console,
  * as soon as it is seen, and in {@code llm-run.json}'s {@code client.warnings}: during the run,
  * checked every second, the lag once at least 100 lags are in (before that a p99 is one request's
- * lag), the CPU over the last 10 s; at the end, the lag of all requests and the CPU of the run.
+ * lag), the CPU over the last 10 s; at the end, the lag of all requests (again only with at least
+ * 100 of them) and the CPU of the run (only when its samples span 10 s or more: a shorter run's
+ * share is its JVM start-up). What could not be judged so is said in {@code client.notes}.
  *
  * <p>The schedule: user {@code k} of a scenario (its rank by Gatling user id among the scenario's
  * users: Gatling hands ids out in injection order) is due at the start of the scenario's injection
