@@ -192,7 +192,9 @@ class LlamaServerTest {
                 "-Dllm.baseUrl=" + baseUrl,
                 "-Dllm.tokenizer=" + TestTokenizers.folder().resolve("qwen3"),
                 "-Dllm.endpoint=" + endpoint,
-                "-Dllm.seed=" + seed));
+                "-Dllm.seed=" + seed,
+                // the server's generated tokens are counted: the load's only, no pre-flight
+                "-Dllm.preflight=false"));
     List<JsonNode> requests = requests(run);
     checkModes(run, requests, endpoint, seed);
     assertEquals(
