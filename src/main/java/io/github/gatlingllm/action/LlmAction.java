@@ -102,6 +102,11 @@ final class LlmAction implements Action {
         gatling.stopLoadGenerator(session, saturated, false);
         return;
       }
+      if (run.pastProfileEnd(session)) {
+        // Past its scenario's injection profile: the user ends rather than loop on (ProfileEnd).
+        gatling.exit().$bang(session);
+        return;
+      }
       if (!spec.conversation() && session.attributes().contains(ConversationFeeder.WORKLOAD)) {
         stop(
             session,

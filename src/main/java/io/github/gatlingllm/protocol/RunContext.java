@@ -71,6 +71,7 @@ public final class RunContext {
   private final RunEnd runEnd;
   private final Map<String, Double> failedPercentBelow;
   private final BudgetStop budgetStop;
+  private final ProfileEnd profileEnd;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -159,6 +160,9 @@ public final class RunContext {
     client.start();
     this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
     this.failedPercentBelow = failedPercentBelow(core);
+    this.profileEnd =
+        new ProfileEnd(
+            settings.endWithProfile(), injections, levels::profileEndMs, client::sentBefore);
   }
 
   private static Map<String, Double> failedPercentBelow(CoreComponents core) {
@@ -216,8 +220,10 @@ public final class RunContext {
    * @param core Gatling's core components, never null
    * @return the run
    * @throws IllegalArgumentException naming a bad setting (e.g. a tokenizer that cannot be loaded)
+   * @throws IllegalStateException when the running Gatling is not a supported one
    */
   static RunContext start(LlmProtocol protocol, CoreComponents core) {
+    io.github.gatlingllm.internal.GatlingVersions.requireSupported();
     return new RunContext(protocol, core);
   }
 
@@ -390,6 +396,17 @@ public final class RunContext {
    */
   public void levelStarted(String scenario, String request) {
     levels.started(scenario, request, gatling.nowMillis());
+  }
+
+  /**
+   * Whether a virtual user about to send an LLM request is past its scenario's injection profile
+   * and must end instead ({@link ProfileEnd}): says so once per scenario.
+   *
+   * @param session the user's session
+   * @return true when the user must end now, without the request
+   */
+  public boolean pastProfileEnd(io.gatling.core.session.Session session) {
+    return profileEnd.past(session, gatling.nowMillis());
   }
 
   /**

@@ -454,9 +454,10 @@ public final class RunSummary {
   }
 
   /**
-   * Logs the summary of a run record in a few lines at INFO (the warnings at WARN), the console's
-   * last word on a run, e.g. {@code LLM summary: 200 requests (ok 200) in 10.4 s, peak concurrency
-   * 8}, then throughput, latency p50 / p99, the cache and SLO verdicts and the saturation point.
+   * Prints the summary of a run record in a few lines on standard output ({@link Console}, as
+   * Gatling prints its statistics), the console's last word on a run, e.g. {@code LLM summary: 200
+   * requests (ok 200) in 10.4 s, peak concurrency 8}, then throughput, latency p50 / p99, the cache
+   * and SLO verdicts and the saturation point.
    *
    * @param run the run record ({@code llm-run.json}'s content), or null (nothing is logged)
    */
@@ -466,14 +467,14 @@ public final class RunSummary {
     }
     RunSummary s = of(run);
     for (String line : s.lines()) {
-      LOG.info("{}", line);
+      Console.line(LOG, line);
     }
     String conversations = conversations(run);
     if (conversations != null) {
-      LOG.info("  {}", conversations);
+      Console.line(LOG, "  " + conversations);
     }
     for (String w : s.warnings()) {
-      LOG.warn("  warning: {}", w);
+      Console.line(LOG, "  warning: " + w);
     }
   }
 
