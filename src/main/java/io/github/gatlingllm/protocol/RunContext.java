@@ -16,6 +16,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.Simulator;
@@ -499,7 +500,7 @@ public final class RunContext {
   public boolean userEndedByBudget(String scenario) {
     BudgetStop.Decision decision = budgetStop.userEnded(scenario, tally.userEndedByBudget());
     if (decision == BudgetStop.Decision.RUN_ON) {
-      LOG.info("{}", budgetStop.runOnText());
+      Console.line(LOG, budgetStop.runOnText());
     }
     if (decision != BudgetStop.Decision.STOP) {
       return false;
