@@ -16,6 +16,9 @@ import java.util.Objects;
  *       (per workload, warmup included): {@code L}, the template only;
  *   <li>{@code shared-prefix} after its group's first request: {@code L} plus the group prefix's
  *       tokens;
+ *   <li>{@code trace}: {@code L} plus the tokens of the request's leading hash-id blocks that
+ *       earlier requests of the run sent ({@code sharedPrefixTokens}, with {@code sentBefore} true
+ *       when there is at least one);
  *   <li>{@code repeat} after the first request: {@code P - 1}, all but the last prompt token (which
  *       a server computes again for its logits);
  * </ul>
@@ -189,7 +192,8 @@ public record CachePlan(
     long shareable = lead;
     if (sent.mode() == PromptMode.REPEAT) {
       shareable = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
-    } else if (sent.mode() == PromptMode.SHARED_PREFIX && sent.sharedPrefixTokens() != null) {
+    } else if ((sent.mode() == PromptMode.SHARED_PREFIX || sent.mode() == PromptMode.TRACE)
+        && sent.sharedPrefixTokens() != null) {
       shareable = lead + Math.round(sent.sharedPrefixTokens() * scale);
     }
     long raw = sent.sentBefore() ? shareable : lead;

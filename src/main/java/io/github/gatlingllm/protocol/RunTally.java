@@ -221,6 +221,7 @@ final class RunTally {
         phases,
         m.spec().sharedPrefixRatio(),
         List.copyOf(requestNames),
-        w.seedAuto() ? Boolean.TRUE : null);
+        w.seedAuto() ? Boolean.TRUE : null,
+        w.replay() == null ? null : w.replay().toRecord(m.handedOut(), w.shard(), m.digest()));
   }
 }

@@ -64,5 +64,9 @@ final class SettingNames {
           "thinkTimeMs",
           "maxContextTokens",
           "client.maxLagP99Ms",
-          "client.maxCpuShare");
+          "client.maxCpuShare",
+          // trace(path) (TraceSettings)
+          "trace",
+          "trace.blockTokens",
+          "trace.timeScale");
 }
