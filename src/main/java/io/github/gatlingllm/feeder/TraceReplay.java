@@ -48,6 +48,12 @@ public final class TraceReplay {
    */
   public static final long MIN_WINDOW_MS = 1_000;
 
+  /**
+   * How long before its row is due a user starts at the latest, in milliseconds: a row due at a
+   * window's start would otherwise wait for its window's users to start and feed.
+   */
+  public static final long LEAD_MS = 250;
+
   /** The most windows {@link #arrivalWindows} makes (Gatling nests one iterator a step). */
   public static final int MAX_WINDOWS = 2_000;
 
@@ -176,10 +182,10 @@ public final class TraceReplay {
   }
 
   /**
-   * Gatling injection windows that start each of a shard's rows no later than it is due: {@code
-   * {offset ms, users}} pairs in time order, one per window of {@code max(1 s, span / 2000)} that
-   * holds rows, its users starting at the window's start (the LLM action then holds each row until
-   * it is due).
+   * Gatling injection windows that start each of a shard's rows before it is due: {@code {offset
+   * ms, users}} pairs in time order, one per window of {@code max(1 s, span / 2000)} that holds
+   * rows due {@value #LEAD_MS} ms after it or later, its users starting at the window's start (the
+   * LLM action then holds each row until it is due).
    *
    * @param shard the shard whose rows count, never null
    * @return the windows, never empty
@@ -197,7 +203,7 @@ public final class TraceReplay {
     long window = Math.max(MIN_WINDOW_MS, (spanMs + MAX_WINDOWS - 1) / MAX_WINDOWS);
     List<long[]> windows = new ArrayList<>();
     for (int row = shard.index(); row < trace.rows(); row += shard.count()) {
-      long start = dueNanos(row) / 1_000_000L / window * window;
+      long start = Math.max(0, dueNanos(row) / 1_000_000L - LEAD_MS) / window * window;
       if (!windows.isEmpty() && windows.get(windows.size() - 1)[0] == start) {
         windows.get(windows.size() - 1)[1]++;
       } else {

@@ -101,6 +101,8 @@ class TraceRunsTest {
       String row = r.toString();
       int input = 64 * 2 + 40 + (i % 5) * 20;
       assertEquals(i, r.get("index").asLong(), row);
+      assertEquals(i, r.get("trace_row").asLong(), row);
+      assertEquals("trace-" + i, r.get("prompt_id").asText(), row);
       assertEquals("ok", r.get("status").asText(), row);
       assertEquals(input, r.get("planned_tokens").asInt(), row);
       int lead = r.get("prompt_tokens").asInt() - input;
