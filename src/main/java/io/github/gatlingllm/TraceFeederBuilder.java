@@ -9,6 +9,7 @@ import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Trace;
 import io.github.gatlingllm.feeder.TraceReplay;
 import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import io.github.gatlingllm.settings.TraceSettings;
 import io.github.gatlingllm.token.TokenCounter;
@@ -222,6 +223,7 @@ public final class TraceFeederBuilder implements Supplier<Iterator<Map<String, O
     TraceReplay replay =
         new TraceReplay(
             trace, new TraceBlocks(counter, s.seed(), s.blockTokens()), s.timeScale(), s.caseId());
+    replay.warm(PromptSource.DEFAULT_WARM_SAMPLE);
     return new Workload(name != null ? name : "trace", replay, Shard.current());
   }
 

@@ -63,6 +63,7 @@ public final class TraceReplay {
   private final String caseId;
   private final PromptSource source;
   private final Set<Long> sentIds = new HashSet<>();
+  private long requestsSent;
   private final long firstTimestamp;
 
   /**
@@ -135,6 +136,19 @@ public final class TraceReplay {
   }
 
   /**
+   * Does the one-off prompt work before the clock starts, as {@link PromptSource#warm()} does:
+   * builds and drops the prompts of the first rows (not handed out, so not in the digest), which
+   * makes the block fillers and warms the generator's code.
+   *
+   * @param sample how many rows, at least 0
+   */
+  public void warm(int sample) {
+    for (int row = 0; row < Math.min(sample, trace.rows()); row++) {
+      blocks.prompt(trace.hashIds(row), trace.inputLength(row), "warm");
+    }
+  }
+
+  /**
    * When a row is due after the injection's start.
    *
    * @param row from 0
@@ -169,6 +183,7 @@ public final class TraceReplay {
    * @return tokens, from 0 to {@code inputTokens}
    */
   public synchronized int sentBefore(long[] ids, int inputTokens) {
+    requestsSent++;
     int leading = 0;
     while (leading < ids.length && sentIds.contains(ids[leading])) {
       leading++;
@@ -179,6 +194,16 @@ public final class TraceReplay {
     return leading == ids.length
         ? inputTokens
         : (int) Math.min(inputTokens, (long) leading * trace.blockTokens());
+  }
+
+  /**
+   * The requests sent from this trace's rows so far (one a row, unless a scenario sends several
+   * requests on one fed row).
+   *
+   * @return at least 0
+   */
+  public synchronized long requestsSent() {
+    return requestsSent;
   }
 
   /**
@@ -216,7 +241,8 @@ public final class TraceReplay {
   /**
    * The {@code trace} object of {@code llm-run.json}.
    *
-   * @param rowsSent the rows this run sent (its shard's)
+   * @param rowsSent the rows this run sent (its shard's): handed to the HTTP client, whatever their
+   *     end
    * @param shard the run's shard, never null
    * @param digest the digest of the rows' prompts sent (the workload's measured phase), or null
    * @return the object, in insertion order
@@ -231,7 +257,7 @@ public final class TraceReplay {
     m.put("timed", trace.timed());
     m.put("duration_ms", trace.durationMs() - firstTimestamp);
     m.put("rows_sent", rowsSent);
-    m.put("rows_skipped", shard.share(trace.rows()) - rowsSent);
+    m.put("rows_skipped", Math.max(0, shard.share(trace.rows()) - rowsSent));
     m.put("infinite_cache_hit_ratio", Math.round(trace.infiniteCacheHitRatio() * 1e6) / 1e6);
     m.put("seed", blocks.seed());
     m.put("case_id", caseId);

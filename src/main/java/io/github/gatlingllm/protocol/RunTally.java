@@ -222,6 +222,8 @@ final class RunTally {
         m.spec().sharedPrefixRatio(),
         List.copyOf(requestNames),
         w.seedAuto() ? Boolean.TRUE : null,
-        w.replay() == null ? null : w.replay().toRecord(m.handedOut(), w.shard(), m.digest()));
+        w.replay() == null
+            ? null
+            : w.replay().toRecord(w.replay().requestsSent(), w.shard(), m.digest()));
   }
 }
