@@ -294,7 +294,12 @@ final class LlmAction implements Action {
     int input = (Integer) session.attributes().get(TraceReplay.INPUT_TOKENS).get();
     int shared = workload.replay().sentBefore(ids, input);
     return new CachePlan.Sent(
-        PromptMode.TRACE, shared > 0, shared, identity.plannedTokens(), !workload.shard().single());
+        PromptMode.TRACE,
+        shared > 0,
+        shared,
+        identity.plannedTokens(),
+        !workload.shard().single(),
+        workload.replay().warmPrefixTokens(identity.index().intValue()));
   }
 
   private static String attribute(Session session, String key) {

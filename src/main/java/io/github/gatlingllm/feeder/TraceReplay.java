@@ -65,6 +65,7 @@ public final class TraceReplay {
   private final Set<Long> sentIds = new HashSet<>();
   private long requestsSent;
   private final long firstTimestamp;
+  private final int[] warmPrefix;
 
   /**
    * A replay.
@@ -95,6 +96,7 @@ public final class TraceReplay {
     }
     this.timeScale = timeScale;
     this.firstTimestamp = trace.timed() ? trace.timestampMs(0) : 0;
+    this.warmPrefix = warmPrefixes(trace);
     this.source =
         PromptSource.ofRows(
             blocks.counter(),
@@ -194,6 +196,50 @@ public final class TraceReplay {
     return leading == ids.length
         ? inputTokens
         : (int) Math.min(inputTokens, (long) leading * trace.blockTokens());
+  }
+
+  /**
+   * The most prompt tokens of a row that any other row of the trace could leave in a cache, in
+   * whatever order rows reach the server: its leading hash ids that some other row also holds,
+   * times the block (all of {@code input_length} when every id is). For {@code
+   * CachePlan.Sent#warmPrefixTokens}: a row sent a moment after another that shares its blocks may
+   * reach the server first, and its cache is then no warm start.
+   *
+   * @param row from 0
+   * @return tokens, from 0 to the row's {@code input_length}
+   */
+  public int warmPrefixTokens(int row) {
+    return warmPrefix[row];
+  }
+
+  private static int[] warmPrefixes(Trace trace) {
+    java.util.Map<Long, Integer> rowsWith = new java.util.HashMap<>();
+    for (int row = 0; row < trace.rows(); row++) {
+      for (long id : new java.util.LinkedHashSet<>(toList(trace.hashIds(row)))) {
+        rowsWith.merge(id, 1, Integer::sum);
+      }
+    }
+    int[] warm = new int[trace.rows()];
+    for (int row = 0; row < trace.rows(); row++) {
+      long[] ids = trace.hashIds(row);
+      int leading = 0;
+      while (leading < ids.length && rowsWith.get(ids[leading]) > 1) {
+        leading++;
+      }
+      warm[row] =
+          leading == ids.length
+              ? trace.inputLength(row)
+              : (int) Math.min(trace.inputLength(row), (long) leading * trace.blockTokens());
+    }
+    return warm;
+  }
+
+  private static java.util.List<Long> toList(long[] ids) {
+    java.util.List<Long> list = new java.util.ArrayList<>(ids.length);
+    for (long id : ids) {
+      list.add(id);
+    }
+    return list;
   }
 
   /**

@@ -77,6 +77,23 @@ class TraceReplayTest {
   }
 
   @Test
+  void theWarmPrefixIsWhatAnyOtherRowShares() throws IOException {
+    TraceReplay r =
+        replay(
+            1.0,
+            row(0, 12, "[1, 2, 3]"),
+            row(1, 8, "[1, 2]"),
+            row(2, 6, "[5, 1]"),
+            row(3, 10, "[1, 2, 4]"));
+
+    // Row 1's ids are all in other rows (a later one included): all of its 8 tokens.
+    assertEquals(8, r.warmPrefixTokens(0));
+    assertEquals(8, r.warmPrefixTokens(1));
+    assertEquals(0, r.warmPrefixTokens(2));
+    assertEquals(8, r.warmPrefixTokens(3));
+  }
+
+  @Test
   void aWorkloadHandsOutEachRowOnceWithItsKeys() throws IOException {
     TraceReplay r = replay(1.0, row(0, 6, "[1, 2]"), row(10, 3, "[1]"));
     Workload w = new Workload("trace", r, Shard.SINGLE);
