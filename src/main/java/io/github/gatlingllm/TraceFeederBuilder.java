@@ -13,17 +13,12 @@ import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import io.github.gatlingllm.settings.TraceSettings;
 import io.github.gatlingllm.token.TokenCounter;
-import io.github.gatlingllm.token.TokenCounters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * A Gatling feeder that replays a request trace in Mooncake's JSONL format: {@code
@@ -57,23 +52,25 @@ import java.util.function.Supplier;
  * <p>In a test run on several machines ({@code -Dllm.shard=I/N}), shard {@code I} sends rows {@code
  * I, I + N, ...} at their own timestamps, and its {@link #arrivals()} start only its rows.
  */
-public final class TraceFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
-
-  private final Map<String, String> values;
-  private final String name;
-  private final AtomicReference<Workload> workload = new AtomicReference<>();
+public final class TraceFeederBuilder extends WorkloadBuilder<TraceFeederBuilder, Workload> {
 
   TraceFeederBuilder(Map<String, String> values, String name) {
-    this.values = Map.copyOf(values);
-    this.name = name;
+    super(values, name);
   }
 
-  /** A builder with one more value, checked now (with the {@code -Dllm.*} properties over it). */
-  private TraceFeederBuilder with(String key, Object value) {
-    Map<String, String> next = new LinkedHashMap<>(values);
-    next.put(key, String.valueOf(value));
-    TraceSettings.fromSystemProperties(next);
-    return new TraceFeederBuilder(next, name);
+  @Override
+  void check(Map<String, String> values) {
+    TraceSettings.fromSystemProperties(values);
+  }
+
+  @Override
+  TraceFeederBuilder copy(Map<String, String> values, String name) {
+    return new TraceFeederBuilder(values, name);
+  }
+
+  @Override
+  String dslCall() {
+    return "trace()";
   }
 
   /**
@@ -98,56 +95,6 @@ public final class TraceFeederBuilder implements Supplier<Iterator<Map<String, O
    */
   public TraceFeederBuilder timeScale(double scale) {
     return with("trace.timeScale", scale);
-  }
-
-  /**
-   * The seed of the blocks' text (default 0): the same seed, hash id, block size and tokenizer give
-   * the same block in every run and on every machine.
-   *
-   * @param seed any whole number
-   * @return a new builder
-   */
-  public TraceFeederBuilder seed(long seed) {
-    return with("seed", seed);
-  }
-
-  /**
-   * The tokenizer that sizes the blocks: {@code estimate} (whitespace words, the default) or the
-   * path of a local Hugging Face {@code tokenizer.json} or of its folder, the served model's for
-   * blocks of exactly its tokens. Loaded once per JVM.
-   *
-   * @param tokenizer {@code estimate} or a path, never null
-   * @return a new builder
-   */
-  public TraceFeederBuilder tokenizer(String tokenizer) {
-    return with("tokenizer", Objects.requireNonNull(tokenizer, "tokenizer"));
-  }
-
-  /**
-   * The case id the prompts are recorded under (default {@code trace_<file name>}).
-   *
-   * @param caseId any text, never null
-   * @return a new builder
-   */
-  public TraceFeederBuilder caseId(String caseId) {
-    return with("caseId", Objects.requireNonNull(caseId, "caseId"));
-  }
-
-  /**
-   * The workload's name in the record, the report and the logs (default {@code trace}).
-   *
-   * @param name not blank
-   * @return a new builder
-   * @throws IllegalArgumentException if blank
-   */
-  public TraceFeederBuilder name(String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException(
-          "trace().name: got "
-              + (name == null ? "null" : "\"" + name + "\"")
-              + ", expected a name");
-    }
-    return new TraceFeederBuilder(values, name);
   }
 
   /**
@@ -197,38 +144,15 @@ public final class TraceFeederBuilder implements Supplier<Iterator<Map<String, O
     return new PromptFeeder(workload());
   }
 
-  /** The workload behind this builder, made on first use. */
-  Workload workload() {
-    Workload w = workload.get();
-    if (w != null) {
-      return w;
-    }
-    synchronized (workload) {
-      if (workload.get() == null) {
-        workload.set(build());
-      }
-      return workload.get();
-    }
-  }
-
-  private Workload build() {
+  @Override
+  Workload build() {
     TraceSettings s = TraceSettings.fromSystemProperties(values);
-    TokenCounter counter;
-    try {
-      counter = TokenCounters.shared(s.tokenizer());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
-    }
+    TokenCounter counter = counter(s.tokenizer());
     Trace trace = Trace.read(Path.of(s.path()), s.blockTokens());
     TraceReplay replay =
         new TraceReplay(
             trace, new TraceBlocks(counter, s.seed(), s.blockTokens()), s.timeScale(), s.caseId());
     replay.warm(PromptSource.DEFAULT_WARM_SAMPLE);
     return new Workload(name != null ? name : "trace", replay, Shard.current());
-  }
-
-  @Override
-  public String toString() {
-    return "trace()" + values + (name == null ? "" : " named " + name);
   }
 }

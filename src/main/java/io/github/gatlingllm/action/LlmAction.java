@@ -250,10 +250,10 @@ final class LlmAction implements Action {
   }
 
   void endSpentUser(Session session) {
-    if (run.userEndedByBudget()) {
+    if (run.userEndedByBudget(session.scenario())) {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
-              + " injection");
+              + " injection (every scenario of the simulation was fed a budget)");
       gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
       return;
     }
