@@ -325,6 +325,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     if (turn != null) {
       record = turn.complete(record, cacheServer);
     }
+    scala.Option<Object> traceRow =
+        session.attributes().get(io.github.gatlingllm.feeder.TraceReplay.ROW);
+    if (traceRow.isDefined()) {
+      record = record.toBuilder().traceRow(((Integer) traceRow.get()).longValue()).build();
+    }
     ClientWatch client = action.run().client();
     return record.withSchedule(
         client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));

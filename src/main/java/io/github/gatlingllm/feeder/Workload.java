@@ -49,6 +49,7 @@ public final class Workload {
   private final Map<String, Object> doneRecord;
   private final PhaseBudget phaseBudget;
   private volatile SweepStep sweepStep;
+  private final TraceReplay replay;
 
   /**
    * A workload over a measured source; its warmup source is the same spec's {@code warmup} phase.
@@ -100,6 +101,39 @@ public final class Workload {
       Shard shard,
       boolean warmGroups,
       boolean seedAuto) {
+    this(name, measured, budget, warmupBudget, shard, warmGroups, seedAuto, null);
+  }
+
+  /**
+   * A workload replaying a trace: request index {@code i} of its measured phase is row {@code i},
+   * no warmup; the shard sends rows {@code I, I + N, ...}.
+   *
+   * @param name the workload's name, never blank
+   * @param replay the trace replay, never null
+   * @param shard the rows this JVM sends, never null
+   */
+  public Workload(String name, TraceReplay replay, Shard shard) {
+    this(
+        name,
+        replay.source(),
+        replay.trace().rows(),
+        0,
+        shard,
+        false,
+        false,
+        Objects.requireNonNull(replay, "replay"));
+  }
+
+  private Workload(
+      String name,
+      PromptSource measured,
+      long budget,
+      long warmupBudget,
+      Shard shard,
+      boolean warmGroups,
+      boolean seedAuto,
+      TraceReplay replay) {
+    this.replay = replay;
     this.name = Objects.requireNonNull(name, "name");
     this.shard = Objects.requireNonNull(shard, "shard");
     this.measured = Objects.requireNonNull(measured, "measured");
@@ -217,6 +251,9 @@ public final class Workload {
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
     record.put(PromptFeeder.DONE, false);
     record.put(PromptFeeder.CLAIM, new AtomicBoolean());
+    if (replay != null) {
+      replay.annotate(record, index);
+    }
     return record;
   }
 
@@ -404,6 +441,15 @@ public final class Workload {
    */
   public Shard shard() {
     return shard;
+  }
+
+  /**
+   * The trace this workload replays, if any.
+   *
+   * @return the replay, or null for generated prompts
+   */
+  public TraceReplay replay() {
+    return replay;
   }
 
   @Override

@@ -53,7 +53,10 @@ import java.util.Objects;
  * @param scheduledMs when the injection profile said this request's virtual user arrives, epoch
  *     milliseconds on the same clock as {@code sentMs}: only on the first LLM request of a user of
  *     an open injection profile ({@link InjectionSchedule}); null otherwise (later requests of the
- *     user, closed loops, a request held back until the warmup ended, older files)
+ *     user, closed loops, a request held back until the warmup ended, older files); for a trace row
+ *     ({@code trace(path)}), the row's own due time
+ * @param traceRow the 0-based line of the trace file a replayed row came from, or null for any
+ *     other request
  */
 public record RequestRecord(
     String request,
@@ -87,7 +90,8 @@ public record RequestRecord(
     Boolean cacheWarmStart,
     ConversationTurn conversationTurn,
     Double sentMs,
-    Double scheduledMs) {
+    Double scheduledMs,
+    Long traceRow) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -316,6 +320,7 @@ public record RequestRecord(
     b.conversationTurn = conversationTurn;
     b.sentMs = sentMs;
     b.scheduledMs = scheduledMs;
+    b.traceRow = traceRow;
     return b;
   }
 
@@ -356,6 +361,7 @@ public record RequestRecord(
     private ConversationTurn conversationTurn;
     private Double sentMs;
     private Double scheduledMs;
+    private Long traceRow;
 
     private Builder() {}
 
@@ -712,6 +718,17 @@ public record RequestRecord(
     }
 
     /**
+     * Sets {@code traceRow} (see {@link RequestRecord}).
+     *
+     * @param traceRow the value
+     * @return this builder
+     */
+    public Builder traceRow(Long traceRow) {
+      this.traceRow = traceRow;
+      return this;
+    }
+
+    /**
      * The record.
      *
      * @return a new record
@@ -751,7 +768,8 @@ public record RequestRecord(
           cacheWarmStart,
           conversationTurn,
           sentMs,
-          scheduledMs);
+          scheduledMs,
+          traceRow);
     }
   }
 

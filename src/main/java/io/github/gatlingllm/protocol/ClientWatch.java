@@ -194,7 +194,39 @@ public final class ClientWatch {
    */
   public First firstSend(Session session) {
     Scenario scenario = due.remove(session.userId());
-    return scenario == null ? null : new First(scenario, session.userId());
+    return scenario == null ? null : new First(scenario, session.userId(), -1);
+  }
+
+  /**
+   * A trace row about to be sent by a user of an open scenario: its schedule is the row's own due
+   * time ({@code dueNanos} after the scenario's injection start), whichever user carries it.
+   *
+   * @param session the user's session
+   * @param dueNanos when the row is due, in nanoseconds after the injection's start, at least 0
+   * @return a token for {@link #dueNanos(First)} and {@link #scheduledMs(First)}, or null when the
+   *     scenario's injection is closed or unknown
+   */
+  public First traceRow(Session session, long dueNanos) {
+    Scenario scenario = due.remove(session.userId());
+    if (scenario == null) {
+      scenario = scenarios.get(session.scenario());
+    }
+    return scenario == null ? null : new First(scenario, session.userId(), dueNanos);
+  }
+
+  /**
+   * When a trace row is due, on {@link System#nanoTime()}.
+   *
+   * @param first a token of {@link #traceRow}, never null
+   * @return the nanoTime, or null while the injection's start is unknown or for a token of {@link
+   *     #firstSend}
+   */
+  public Long dueNanos(First first) {
+    if (first.dueNanos < 0) {
+      return null;
+    }
+    Long start = start(first.scenario);
+    return start == null ? null : start + first.dueNanos;
   }
 
   /**
@@ -228,6 +260,10 @@ public final class ClientWatch {
    */
   public Double scheduledMs(First first) {
     Scenario s = first.scenario;
+    if (first.dueNanos >= 0) {
+      Long due = dueNanos(first);
+      return due == null ? null : epochMs(due);
+    }
     long k = s.rank(first.userId);
     Long start = start(s);
     if (start == null || k < 0 || k >= s.schedule.users()) {
@@ -478,10 +514,12 @@ public final class ClientWatch {
   public static final class First {
     private final Scenario scenario;
     private final long userId;
+    private final long dueNanos;
 
-    private First(Scenario scenario, long userId) {
+    private First(Scenario scenario, long userId, long dueNanos) {
       this.scenario = scenario;
       this.userId = userId;
+      this.dueNanos = dueNanos;
     }
   }
 

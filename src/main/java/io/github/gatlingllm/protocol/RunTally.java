@@ -219,6 +219,9 @@ final class RunTally {
         phases,
         m.spec().sharedPrefixRatio(),
         List.copyOf(requestNames),
-        w.seedAuto() ? Boolean.TRUE : null);
+        w.seedAuto() ? Boolean.TRUE : null,
+        w.replay() == null
+            ? null
+            : w.replay().toRecord(w.replay().requestsSent(), w.shard(), m.digest()));
   }
 }

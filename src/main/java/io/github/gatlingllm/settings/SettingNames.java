@@ -66,5 +66,9 @@ final class SettingNames {
           "client.maxLagP99Ms",
           "client.maxCpuShare",
           "preflight",
-          "endWithProfile");
+          "endWithProfile",
+          // trace(path) (TraceSettings)
+          "trace",
+          "trace.blockTokens",
+          "trace.timeScale");
 }

@@ -13,6 +13,7 @@ import static io.github.gatlingllm.LlmDsl.conversations;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
 import static io.github.gatlingllm.LlmDsl.sweep;
+import static io.github.gatlingllm.LlmDsl.trace;
 import static io.github.gatlingllm.LlmDsl.workingSetSweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,6 +25,7 @@ import io.github.gatlingllm.LlmActionBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
 import io.github.gatlingllm.SweepBuilder;
+import io.github.gatlingllm.TraceFeederBuilder;
 import io.github.gatlingllm.WorkingSetSweep;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.lang.reflect.Modifier;
@@ -223,6 +225,22 @@ class SnippetsTest {
     return List.of(noPreflight, runOn);
   }
 
+  /** docs/traces.md's "A runnable example" (the class is named TraceReplaySimulation there). */
+  abstract static class TraceReplayDocSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().ignoreEos(true);
+
+    TraceFeederBuilder trace =
+        trace("user-files/resources/traces/sample_trace.jsonl").blockTokens(512).timeScale(1.0);
+
+    ScenarioBuilder replay = scenario("replay").feed(trace).exec(llm("replay").chatCompletion());
+
+    {
+      setUp(replay.injectOpen(trace.arrivals()))
+          .protocols(llm)
+          .assertions(llm.assertions(1.0, "replay"));
+    }
+  }
+
   @Test
   void theSnippetSimulationsAreAbstractSoGatlingsScanSkipsThem() {
     for (Class<?> c :
@@ -234,7 +252,8 @@ class SnippetsTest {
             ConversationsReadmeSimulation.class,
             RunEndDocSimulation.class,
             OwnProjectSimulation.class,
-            FollowUpSimulation.class)) {
+            FollowUpSimulation.class,
+            TraceReplayDocSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }
