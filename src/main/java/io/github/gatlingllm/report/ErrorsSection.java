@@ -38,17 +38,35 @@ final class ErrorsSection {
    * @return the rows, every one of them
    */
   static List<Row> rows(List<RequestRecord> rs) {
-    Map<List<String>, long[]> counts = new LinkedHashMap<>();
-    Map<List<String>, TreeSet<String>> names = new LinkedHashMap<>();
-    for (RequestRecord r : rs) {
+    Collector c = new Collector();
+    rs.forEach(c::add);
+    return c.rows();
+  }
+
+  /** The rows, a request at a time: a count and the request names per distinct message. */
+  static final class Collector {
+    private final Map<List<String>, long[]> counts = new LinkedHashMap<>();
+    private final Map<List<String>, TreeSet<String>> names = new LinkedHashMap<>();
+
+    /** Adds a request. */
+    void add(RequestRecord r) {
       if (r.status() == RequestStatus.OK) {
-        continue;
+        return;
       }
       String message = r.error() == null ? r.status().wireName() : r.error();
       List<String> key = List.of(message, r.status().wireName());
       counts.computeIfAbsent(key, k -> new long[1])[0]++;
       names.computeIfAbsent(key, k -> new TreeSet<>()).add(r.request());
     }
+
+    /** The rows, the most frequent first. */
+    List<Row> rows() {
+      return ErrorsSection.rows(counts, names);
+    }
+  }
+
+  private static List<Row> rows(
+      Map<List<String>, long[]> counts, Map<List<String>, TreeSet<String>> names) {
     List<Row> rows = new ArrayList<>();
     counts.forEach(
         (k, c) -> rows.add(new Row(k.get(0), k.get(1), c[0], List.copyOf(names.get(k)))));
@@ -68,7 +86,17 @@ final class ErrorsSection {
    * @return the HTML: the table, or a line saying no request failed
    */
   static String render(List<RequestRecord> rs, String which) {
-    List<Row> rows = rows(rs);
+    return renderRows(rows(rs), which);
+  }
+
+  /**
+   * The section.
+   *
+   * @param rows the rows ({@link Collector})
+   * @param which which requests those are, e.g. {@code requests outside warmup}
+   * @return the HTML: the table, or a line saying no request failed
+   */
+  static String renderRows(List<Row> rows, String which) {
     StringBuilder html = new StringBuilder("<h2 id=\"errors\">Errors</h2>\n");
     if (rows.isEmpty()) {
       return html.append("<p>No request failed (").append(which).append(").</p>\n").toString();

@@ -43,7 +43,23 @@ public final class RequestsFile {
    */
   public static List<RequestRecord> read(Path jsonl) throws IOException {
     List<RequestRecord> records = new ArrayList<>();
-    try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
+    forEach(jsonl, records::add);
+    return records;
+  }
+
+  /**
+   * Reads every line of a {@code llm-requests.jsonl}, handing each record on as it is read (the
+   * file is never held in memory).
+   *
+   * @param jsonl the file
+   * @param each takes the records in file order
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException naming the file and line of a line that is not a record
+   */
+  public static void forEach(Path jsonl, java.util.function.Consumer<? super RequestRecord> each)
+      throws IOException {
+    try (BufferedReader in =
+        new BufferedReader(Files.newBufferedReader(jsonl, StandardCharsets.UTF_8), 1 << 16)) {
       String line;
       int n = 0;
       while ((line = in.readLine()) != null) {
@@ -51,14 +67,15 @@ public final class RequestsFile {
         if (line.isBlank()) {
           continue;
         }
+        RequestRecord r;
         try {
-          records.add(RequestRecordJson.fromJson(line));
+          r = RequestRecordJson.fromJson(line);
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
         }
+        each.accept(r);
       }
     }
-    return records;
   }
 
   /**
@@ -69,31 +86,9 @@ public final class RequestsFile {
    * @throws IOException if writing fails
    */
   public static void writeCsv(List<RequestRecord> records, Writer out) throws IOException {
-    List<String> columns = columns();
-    CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
-    for (String c : columns) {
-      schema.addColumn(c);
-    }
-    try (SequenceWriter writer =
-        CSV.writer(schema.build())
-            .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-            .writeValues(out)) {
+    try (Csv csv = new Csv(out)) {
       for (RequestRecord r : records) {
-        Map<String, Object> row = Json.map(RequestRecordJson.toJson(r, true));
-        Object itl = row.get("itl_ms");
-        if (itl instanceof List<?> values) {
-          StringJoiner joined = new StringJoiner(";");
-          for (Object v : values) {
-            joined.add(cell(v));
-          }
-          row.put("itl_ms", joined.toString());
-        }
-        List<Object> cells = new ArrayList<>(columns.size());
-        for (String c : columns) {
-          Object v = row.get(c);
-          cells.add(v instanceof Double ? cell(v) : v);
-        }
-        writer.write(cells);
+        csv.write(r);
       }
     }
   }
@@ -108,6 +103,90 @@ public final class RequestsFile {
   public static void writeCsv(List<RequestRecord> records, Path csv) throws IOException {
     try (Writer out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
       writeCsv(records, out);
+    }
+  }
+
+  /**
+   * A CSV being written a record at a time: the header first, then a row per {@link #write}. Each
+   * row is the record's JSON form ({@link RequestRecordJson#write}) walked token by token, never
+   * printed and parsed again. Not thread-safe.
+   */
+  public static final class Csv implements java.io.Closeable {
+    private final List<String> columns = columns();
+    private final java.util.Map<String, Integer> column = new java.util.HashMap<>();
+    private final SequenceWriter writer;
+    private final Object[] cells;
+
+    /**
+     * Starts a CSV.
+     *
+     * @param out where to write; not closed by {@link #close}
+     * @throws IOException if writing the header fails
+     */
+    public Csv(Writer out) throws IOException {
+      CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
+      for (int i = 0; i < columns.size(); i++) {
+        schema.addColumn(columns.get(i));
+        column.put(columns.get(i), i);
+      }
+      cells = new Object[columns.size()];
+      writer =
+          CSV.writer(schema.build())
+              .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+              .writeValues(out);
+    }
+
+    /**
+     * Writes one row.
+     *
+     * @param r the record
+     * @throws IOException if writing fails
+     */
+    public void write(RequestRecord r) throws IOException {
+      java.util.Arrays.fill(cells, null);
+      com.fasterxml.jackson.databind.util.TokenBuffer tokens =
+          new com.fasterxml.jackson.databind.util.TokenBuffer(null, false);
+      RequestRecordJson.write(tokens, r, true);
+      try (com.fasterxml.jackson.core.JsonParser p = tokens.asParser()) {
+        p.nextToken(); // the object
+        com.fasterxml.jackson.core.JsonToken t;
+        while ((t = p.nextToken()) == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+          Integer i = column.get(p.currentName());
+          t = p.nextToken();
+          Object cell;
+          if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+            StringJoiner joined = new StringJoiner(";");
+            while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+              joined.add(text(p));
+            }
+            cell = joined.toString();
+          } else if (t == com.fasterxml.jackson.core.JsonToken.VALUE_NULL) {
+            cell = null;
+          } else if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+            p.skipChildren();
+            cell = null;
+          } else {
+            cell = text(p);
+          }
+          if (i != null) {
+            cells[i] = cell;
+          }
+        }
+      }
+      writer.write(java.util.Arrays.asList(cells));
+    }
+
+    /**
+     * A scalar as in the JSON line: numbers are written there as their shortest decimal text
+     * ({@code 2.517}), which the token keeps.
+     */
+    private static String text(com.fasterxml.jackson.core.JsonParser p) throws IOException {
+      return p.getText();
+    }
+
+    @Override
+    public void close() throws IOException {
+      writer.close();
     }
   }
 
