@@ -79,6 +79,145 @@ public final class RequestsFile {
   }
 
   /**
+   * The requests of several {@code llm-requests.jsonl} files in start order (ties in file order),
+   * streamed: the first pass reads each line's start and where it lies (20 bytes a request), later
+   * ones read the lines in that order from the files.
+   *
+   * @param files the files
+   * @return the requests, read again at each pass
+   */
+  static RecordedRequests byStart(List<Path> files) {
+    return new ByStart(List.copyOf(files));
+  }
+
+  /** {@link #byStart}. */
+  private static final class ByStart implements RecordedRequests {
+    private final List<Path> files;
+    private long[] order = new long[1024];
+    private long[] where = new long[1024];
+    private int[] length = new int[1024];
+    private int n = -1;
+
+    ByStart(List<Path> files) {
+      this.files = files;
+    }
+
+    @Override
+    public void forEach(java.util.function.Consumer<? super RequestRecord> each) {
+      try {
+        if (n < 0) {
+          index();
+        }
+        java.nio.channels.FileChannel[] channels = new java.nio.channels.FileChannel[files.size()];
+        try {
+          for (int i = 0; i < channels.length; i++) {
+            channels[i] = java.nio.channels.FileChannel.open(files.get(i));
+          }
+          java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 16);
+          for (int k = 0; k < n; k++) {
+            int seq = (int) (order[k] & 0xffffffffL);
+            int file = (int) (where[seq] & 0xff);
+            long offset = where[seq] >>> 8;
+            if (buffer.capacity() < length[seq]) {
+              buffer = java.nio.ByteBuffer.allocate(length[seq]);
+            }
+            buffer.clear().limit(length[seq]);
+            while (buffer.hasRemaining()) {
+              if (channels[file].read(buffer, offset + buffer.position()) < 0) {
+                throw new IOException(files.get(file) + " changed while it was read");
+              }
+            }
+            each.accept(
+                RequestRecordJson.fromJson(
+                    new String(buffer.array(), 0, length[seq], StandardCharsets.UTF_8)));
+          }
+        } finally {
+          for (java.nio.channels.FileChannel c : channels) {
+            if (c != null) {
+              c.close();
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot read " + files, e);
+      }
+    }
+
+    /** Reads every line's start, file, offset and length; sorts by start, then by reading order. */
+    private void index() throws IOException {
+      n = 0;
+      long first = Long.MAX_VALUE;
+      byte[] chunk = new byte[1 << 20];
+      java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(4096);
+      for (int f = 0; f < files.size(); f++) {
+        if (f > 0xff) {
+          throw new IllegalArgumentException("at most 256 folders can be merged in start order");
+        }
+        Path file = files.get(f);
+        long lineStart = 0;
+        long position = 0;
+        int lineNo = 0;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+          int read;
+          while ((read = in.read(chunk)) > 0) {
+            int from = 0;
+            for (int i = 0; i < read; i++) {
+              if (chunk[i] == '\n') {
+                line.write(chunk, from, i - from);
+                lineNo++;
+                first = Math.min(first, add(file, f, lineNo, lineStart, line));
+                line.reset();
+                from = i + 1;
+                lineStart = position + i + 1;
+              }
+            }
+            line.write(chunk, from, read - from);
+            position += read;
+          }
+          if (line.size() > 0) {
+            first = Math.min(first, add(file, f, lineNo + 1, lineStart, line));
+            line.reset();
+          }
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        long span = order[i] - first;
+        if (span >= 1L << 31) {
+          throw new IllegalArgumentException(
+              "the requests span more than 24 days: they cannot be merged in start order");
+        }
+        order[i] = (span << 32) | i;
+      }
+      java.util.Arrays.sort(order, 0, n);
+    }
+
+    /** Indexes one line (its start kept in {@code order} until sorted); the start, or MAX. */
+    private long add(
+        Path file, int f, int lineNo, long offset, java.io.ByteArrayOutputStream line) {
+      String text = line.toString(StandardCharsets.UTF_8);
+      if (text.isBlank()) {
+        return Long.MAX_VALUE;
+      }
+      RequestRecord r;
+      try {
+        r = RequestRecordJson.fromJson(text);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + " line " + lineNo + ": " + e.getMessage(), e);
+      }
+      if (n == order.length) {
+        order = java.util.Arrays.copyOf(order, n * 2);
+        where = java.util.Arrays.copyOf(where, n * 2);
+        length = java.util.Arrays.copyOf(length, n * 2);
+      }
+      order[n] = r.startMs();
+      where[n] = (offset << 8) | f;
+      length[n] = line.size();
+      n++;
+      return r.startMs();
+    }
+  }
+
+  /**
    * Writes records as CSV.
    *
    * @param records the records

@@ -57,6 +57,11 @@ public final class RequestsShape {
     return shape;
   }
 
+  /** How many requests were added. */
+  long count() {
+    return measured.count + warmup.count;
+  }
+
   /** Whether any request is outside warmup: then the charts cover those only. */
   boolean anyMeasured() {
     return measured.count > 0;

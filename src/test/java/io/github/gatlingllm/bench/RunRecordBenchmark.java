@@ -111,7 +111,7 @@ public final class RunRecordBenchmark {
         .promptTokensExact(true)
         .cachedTokens(64)
         .completionTokens(ok ? 64 : null)
-        .completionTokensExact(true)
+        .completionTokensExact(ok)
         .ttftMs(ok ? ttft : null)
         .timeToFirstEventMs(ok ? ttft : null)
         .itlMs(itl)
