@@ -44,17 +44,21 @@ public final class RunRecordBenchmark {
     RunRecorder recorder =
         new RunRecorder(RunFolders.before(results, null), new Slo(300.0, null, null, 500.0), 0.05);
     long t = System.nanoTime();
+    long cpu = cpuNanos();
     for (long i = 0; i < n; i++) {
       recorder.record(request(i));
     }
     double recordS = (System.nanoTime() - t) / 1e9;
+    double recordCpuS = (cpuNanos() - cpu) / 1e9;
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("generator", "gatling-llm");
     info.put("simulation", RunRecordBenchmark.class.getName());
     t = System.nanoTime();
+    cpu = cpuNanos();
     Path folder =
         recorder.finish(info, false, (record, requests) -> ReportPage.render(record, requests));
     double finishS = (System.nanoTime() - t) / 1e9;
+    double finishCpuS = (cpuNanos() - cpu) / 1e9;
     long peak = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
@@ -63,12 +67,15 @@ public final class RunRecordBenchmark {
     }
     System.out.printf(
         Locale.ROOT,
-        "requests %d, -Xmx %d MB: recorded in %.1f s; run record, CSV and page written in %.1f s;"
-            + " peak heap %d MB (sum of pools' peaks)%n",
+        "requests %d, -Xmx %d MB: recorded in %.1f s (%.1f s of CPU, every thread); run record,"
+            + " CSV and page written in %.1f s (%.1f s of CPU); peak heap %d MB (sum of pools'"
+            + " peaks)%n",
         n,
         Runtime.getRuntime().maxMemory() >> 20,
         recordS,
+        recordCpuS,
         finishS,
+        finishCpuS,
         peak >> 20);
     for (String f :
         List.of(
@@ -83,6 +90,12 @@ public final class RunRecordBenchmark {
           f,
           Files.exists(p) ? (Files.size(p) >> 10) + " KB" : "MISSING");
     }
+  }
+
+  /** The CPU time of this JVM so far, every thread (GC and JIT included), ns. */
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** Request {@code i}: 2,440 a second, 64 tokens in about 150 ms, every 100th an HTTP 503. */
