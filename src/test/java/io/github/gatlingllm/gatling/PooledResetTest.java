@@ -18,11 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A reset or a close after the response head on a POOLED connection ends the request at once as a
- * stream error, as on a fresh one, and the request is not sent again: one virtual user sends seven
+ * stream error, as on a fresh one, and the request is not sent again: one virtual user sends nine
  * requests to a {@link ReplayServer}; every odd one (1st, 3rd, ...) is answered in full, so the
  * connection goes back to the pool and carries the next, which breaks: its head then a TCP reset
- * (2nd), its head then a clean close (4th), its head and one token then a reset (6th). {@code
- * llm.timeout} is 20 s: each break must be noticed when it arrives, not when the timeout fires.
+ * 100 ms later (2nd), its head then a clean close (4th), its head and one token then a reset (6th),
+ * its head and a reset at once (8th). {@code llm.timeout} is 20 s: each break must be noticed when
+ * it arrives, not when the timeout fires.
  */
 @Tag("forked")
 class PooledResetTest {
@@ -44,6 +45,8 @@ class PooledResetTest {
             wire -> wire.sseHead().pause().close(),
             full,
             wire -> wire.sseHead().events(ROLE, content("a")).pause().reset(),
+            full,
+            wire -> wire.sseHead().reset(),
             full);
     try (ReplayServer server =
         new ReplayServer(p -> replies.get(Math.min(posts.getAndIncrement(), replies.size() - 1)))) {
@@ -54,7 +57,7 @@ class PooledResetTest {
               List.of(
                   "-Dllm.baseUrl=http://127.0.0.1:" + server.port() + "/v1",
                   "-Dllm.model=m",
-                  "-Dllm.requests=7",
+                  "-Dllm.requests=9",
                   "-Dllm.warmupRequests=0",
                   "-Dllm.concurrency=1",
                   "-Dllm.timeout=" + TIMEOUT_MS + "ms"),
@@ -64,11 +67,11 @@ class PooledResetTest {
           GatlingJvm.requests(run).stream()
               .sorted(Comparator.comparingLong(r -> r.get("start_ms").asLong()))
               .toList();
-      assertEquals(7, requests.size(), requests.toString());
-      for (int i = 0; i < 7; i += 2) {
+      assertEquals(9, requests.size(), requests.toString());
+      for (int i = 0; i < 9; i += 2) {
         assertEquals("ok", requests.get(i).get("status").asText(), requests.toString());
       }
-      for (int i = 1; i < 7; i += 2) {
+      for (int i = 1; i < 9; i += 2) {
         JsonNode broken = requests.get(i);
         assertEquals("stream_error", broken.get("status").asText(), broken.toString());
         assertEquals(200, broken.get("http_status").asInt(), broken.toString());
@@ -83,8 +86,8 @@ class PooledResetTest {
         assertTrue(e2e < TIMEOUT_MS / 4.0, "E2E " + e2e + " ms: " + broken);
       }
       // Each request reached the server once: nothing was sent again after a break.
-      assertEquals(7, server.posts(), "POSTs");
-      assertEquals(4, server.postConnections(), "connections that carried a POST");
+      assertEquals(9, server.posts(), "POSTs");
+      assertEquals(5, server.postConnections(), "connections that carried a POST");
     }
   }
 }
