@@ -102,6 +102,11 @@ final class LlmAction implements Action {
         gatling.stopLoadGenerator(session, saturated, false);
         return;
       }
+      if (run.pastProfileEnd(session)) {
+        // Past its scenario's injection profile: the user ends rather than loop on (ProfileEnd).
+        gatling.exit().$bang(session);
+        return;
+      }
       if (!spec.conversation() && session.attributes().contains(ConversationFeeder.WORKLOAD)) {
         stop(
             session,
@@ -218,10 +223,10 @@ final class LlmAction implements Action {
   }
 
   void endSpentUser(Session session) {
-    if (run.userEndedByBudget()) {
+    if (run.userEndedByBudget(session.scenario())) {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
-              + " injection");
+              + " injection (every scenario of the simulation was fed a budget)");
       gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
       return;
     }

@@ -74,6 +74,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   private final CachePlan.Server cacheServer;
   private final ConversationTurn turn;
   private final ClientWatch.First first;
+
+  /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */
+  private final StringBuilder reply;
+
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
@@ -118,6 +122,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     this.sent = sent;
     this.cacheServer = cacheServer;
     this.first = first;
+    this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
     start();
     action.run().openRequests().add(this);
   }
@@ -210,7 +215,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   /** One event's data, from the parser, while the chunk that completed it is being handled. */
   @Override
   public void onData(byte[] buffer, int from, int to) {
-    StreamEvent event = StreamEvent.parse(buffer, from, to, turn != null);
+    StreamEvent event = StreamEvent.parse(buffer, from, to, turn != null || reply != null);
+    if (reply != null && event.content() != null) {
+      reply.append(event.content());
+    }
     if (turn != null) {
       turn.onEvent(event);
     }
@@ -339,6 +347,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
         if (turn != null) {
           turn.onResponse(response);
         }
+        if (reply != null && response.content() != null) {
+          reply.append(response.content());
+        }
         timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
       }
       Verdict verdict =
@@ -361,7 +372,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       if (turn != null) {
         turn.ended(record);
       }
-      next = logRows(record);
+      next =
+          action
+              .spec()
+              .replySaves()
+              .apply(logRows(record), record, reply == null ? null : reply.toString());
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
       long now = action.run().gatling().nowMillis();

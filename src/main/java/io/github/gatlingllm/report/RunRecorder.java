@@ -248,7 +248,7 @@ public final class RunRecorder implements AutoCloseable {
         html = reportHtml.apply(record, tee.withShape(shape));
       }
       Files.writeString(target.resolve(REPORT_FILE), html);
-      LOG.info("LLM report: {}", target.resolve(REPORT_FILE).toUri());
+      Console.line(LOG, "LLM report: " + target.resolve(REPORT_FILE).toUri());
       return target;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the LLM run record", e);

@@ -64,5 +64,7 @@ final class SettingNames {
           "thinkTimeMs",
           "maxContextTokens",
           "client.maxLagP99Ms",
-          "client.maxCpuShare");
+          "client.maxCpuShare",
+          "preflight",
+          "endWithProfile");
 }

@@ -51,6 +51,26 @@ class SnippetsTest {
     }
   }
 
+  /** docs/run-end.md, "A spent budget stops only what it governs". */
+  abstract static class RunEndDocSimulation extends Simulation {
+    // The snippet's class is named BudgetBesideOwnPromptSimulation.
+    LlmProtocolBuilder llm = llm().maxTokens(32);
+    PromptFeederBuilder prompts = prompts().inputTokens(256).requests(10);
+    ScenarioBuilder budgeted =
+        scenario("budgeted").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+    ScenarioBuilder own =
+        scenario("own prompt")
+            .exec(
+                llm("own").chatCompletion().prompt(session -> "Say hello to " + session.userId()));
+
+    {
+      setUp(
+              budgeted.injectClosed(constantConcurrentUsers(2).during(60)),
+              own.injectOpen(constantUsersPerSec(5).during(60)))
+          .protocols(llm);
+    }
+  }
+
   /**
    * {@code WorkingSetSweep}'s class javadoc, {@code LlmDsl.workingSetSweep}'s and the README's "The
    * working-set sweep".
@@ -157,6 +177,52 @@ class SnippetsTest {
     return List.of(fed, request, chat, topK, scraped, proxied, simulated);
   }
 
+  /** docs/own-project.md (also src/test/consumer's LlmSimulation). */
+  abstract static class OwnProjectSimulation extends Simulation {
+    // The snippet's class is named LlmSimulation.
+    LlmProtocolBuilder llm = llm().maxTokens(8);
+
+    PromptFeederBuilder prompts = prompts().inputTokens(64).requests(12);
+
+    ScenarioBuilder chat = scenario("chat").feed(prompts).exec(llm("chat").chatCompletion());
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(2).during(java.time.Duration.ofSeconds(30))))
+          .protocols(llm);
+    }
+  }
+
+  /** docs/replies-in-the-session.md. */
+  abstract static class FollowUpSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().maxTokens(64);
+
+    ScenarioBuilder chat =
+        scenario("follow-up")
+            .exec(
+                llm("ask")
+                    .chatCompletion()
+                    .prompt("List three colours.")
+                    .saveReplyAs("answer")
+                    .saveFinishReasonAs("finish"))
+            .doIf(session -> session.contains("answer"))
+            .then(
+                llm("follow-up")
+                    .chatCompletion()
+                    .prompt(
+                        session -> "Which of these is warmest? " + session.getString("answer")));
+
+    {
+      setUp(chat.injectOpen(atOnceUsers(4))).protocols(llm);
+    }
+  }
+
+  /** docs/run-start-and-end.md. */
+  static List<LlmProtocolBuilder> runStartAndEnd() {
+    LlmProtocolBuilder noPreflight = llm().preflight(false);
+    LlmProtocolBuilder runOn = llm().endWithProfile(false);
+    return List.of(noPreflight, runOn);
+  }
+
   @Test
   void theSnippetSimulationsAreAbstractSoGatlingsScanSkipsThem() {
     for (Class<?> c :
@@ -165,7 +231,10 @@ class SnippetsTest {
             StyleShapeSimulation.class,
             WorkingSetSweepJavadocSimulation.class,
             SweepSnippetSimulation.class,
-            ConversationsReadmeSimulation.class)) {
+            ConversationsReadmeSimulation.class,
+            RunEndDocSimulation.class,
+            OwnProjectSimulation.class,
+            FollowUpSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }
