@@ -60,7 +60,9 @@ class PooledResetTest {
                   "-Dllm.requests=9",
                   "-Dllm.warmupRequests=0",
                   "-Dllm.concurrency=1",
-                  "-Dllm.timeout=" + TIMEOUT_MS + "ms"),
+                  "-Dllm.timeout=" + TIMEOUT_MS + "ms",
+                  // The replies are handed out in arrival order: no pre-flight request first.
+                  "-Dllm.preflight=false"),
               0,
               300);
       List<JsonNode> requests =
