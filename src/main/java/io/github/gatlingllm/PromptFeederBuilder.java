@@ -3,8 +3,12 @@ package io.github.gatlingllm;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.internal.GatlingFeeds;
+import io.github.gatlingllm.prompt.PromptFile;
 import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.protocol.FedRuns;
 import io.github.gatlingllm.settings.LlmSettings;
+import io.github.gatlingllm.settings.PromptFileSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.util.Iterator;
@@ -62,6 +66,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
       next.put((String) more[i], String.valueOf(more[i + 1]));
     }
     LlmSettings.fromSystemProperties(next);
+    PromptFileSettings.fromSystemProperties(next);
     return new PromptFeederBuilder(next, name);
   }
 
@@ -199,8 +204,74 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
+   * Replays a prompts file instead of generating prompts ({@code llm.promptsFile}): JSONL lines
+   * with {@code prompt} (text) or {@code messages} (chat) and optionally {@code output_tokens} or
+   * {@code max_tokens}; a CSV with a header and a {@link #column(String) prompt column}; or a JSON
+   * array of such objects or of ShareGPT conversations (the first human turn is the prompt). See
+   * {@code docs/prompt-files.md}.
+   *
+   * <p>Measured request {@code i} sends the row at position {@code i} of the hand-out order (file
+   * order, or {@link #shuffle()}), warmup request {@code i} the row at position {@code rows - 1 -
+   * i}; the measured budget defaults to the rows the warmup leaves, and a budget needing more rows
+   * than the file has is refused unless {@link #wrap()} is set. Each request's digest is the
+   * SHA-256 (16 hex digits) of its text, its planned tokens the text's count with {@link
+   * #tokenizer(String)}; no prefix sharing is planned, so the cache outcome is judged against no
+   * plan. The file is read when the feeder is made, before any load: a file that is missing, empty
+   * or not UTF-8, a row without a prompt or a CSV without the column stops the simulation with one
+   * line naming the file, the line and what is expected.
+   *
+   * @param path the file's path, relative to the working folder or absolute
+   * @return a new builder
+   */
+  public PromptFeederBuilder fromFile(String path) {
+    return with("promptsFile", Objects.requireNonNull(path, "path"));
+  }
+
+  /**
+   * As {@link #fromFile(String)}.
+   *
+   * @param path the file, never null
+   * @return a new builder
+   */
+  public PromptFeederBuilder fromFile(java.nio.file.Path path) {
+    return fromFile(Objects.requireNonNull(path, "path").toString());
+  }
+
+  /**
+   * The CSV column of a prompts file that holds the prompts ({@code llm.promptsColumn}, default
+   * {@code prompt}).
+   *
+   * @param column the header's name of the column
+   * @return a new builder
+   */
+  public PromptFeederBuilder column(String column) {
+    return with("promptsColumn", Objects.requireNonNull(column, "column"));
+  }
+
+  /**
+   * Hands a prompts file's rows out in a shuffle seeded by {@link #seed(long)} ({@code
+   * llm.promptsOrder=shuffle}) rather than in file order: the same seed gives the same order.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder shuffle() {
+    return with("promptsOrder", "shuffle");
+  }
+
+  /**
+   * Starts again from a prompts file's first row once every row is handed out ({@code
+   * llm.promptsWrap=true}), so a budget may exceed the file's rows. Off by default: a budget that
+   * needs more rows than the file has is refused before any load.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder wrap() {
+    return with("promptsWrap", true);
+  }
+
+  /**
    * The workload's name in the record, the report and the logs (default: the prompt mode, e.g.
-   * {@code shared-prefix}).
+   * {@code shared-prefix}, or a prompts file's name).
    *
    * @param name not blank
    * @return a new builder
@@ -217,15 +288,22 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
-   * The feeder: made once per builder instance (the tokenizer loaded, the first prompts warmed);
-   * later calls return feeders over the same workload.
+   * The feeder: made once per builder instance (the tokenizer loaded, the first prompts warmed, a
+   * prompts file read); later calls return feeders over the same workload. When Gatling builds it
+   * for a run and no {@code llm(...)} request of the run sends its prompts (they are posted with
+   * Gatling's own {@code http()}), the run still records them: see {@code docs/gatling-http.md}.
    *
    * @return the feeder
    * @throws IllegalArgumentException naming a bad setting, its value and what is allowed
    */
   @Override
   public Iterator<Map<String, Object>> get() {
-    return new PromptFeeder(workload());
+    Workload w = workload();
+    if (GatlingFeeds.buildingFeedAction()) {
+      // Recorded at the run's end even when the prompts are posted with Gatling's own http().
+      FedRuns.feederBuilt(w);
+    }
+    return new PromptFeeder(w);
   }
 
   /**
@@ -258,11 +336,21 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
 
   private Workload build() {
     LlmSettings s = settings();
+    PromptFileSettings files = PromptFileSettings.fromSystemProperties(values);
+    if (files.file() == null && (files.shuffle() || files.wrap())) {
+      throw new IllegalArgumentException(
+          (files.shuffle() ? "llm.promptsOrder=shuffle" : "llm.promptsWrap=true")
+              + ": goes with a prompts file, and none is set; expected prompts().fromFile(path)"
+              + " or -Dllm.promptsFile=PATH");
+    }
     TokenCounter counter;
     try {
       counter = TokenCounters.shared(s.tokenizer());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
+    }
+    if (files.file() != null) {
+      return fileWorkload(s, files, counter);
     }
     PromptSource source =
         new PromptSource(
@@ -276,6 +364,49 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
         Shard.current(),
         s.warmGroups(),
         s.seedAuto());
+  }
+
+  /** Whether a setting is set, on this builder or as a system property. */
+  private boolean isSet(String name) {
+    return values.containsKey(name) || System.getProperty(LlmSettings.PREFIX + name) != null;
+  }
+
+  private Workload fileWorkload(LlmSettings s, PromptFileSettings files, TokenCounter counter) {
+    for (String generated : java.util.List.of("promptMode", "sharedPrefixRatio", "prefixGroups")) {
+      if (isSet(generated)) {
+        throw new IllegalArgumentException(
+            "llm."
+                + generated
+                + ": goes with generated prompts, not with the prompts file "
+                + files.file()
+                + " (llm.promptsFile); expected one or the other");
+      }
+    }
+    PromptFile file = PromptFile.read(files.file(), files.column());
+    long warmup = s.warmupRequests();
+    long requests = isSet("requests") ? s.requests() : Math.max(1, file.size() - warmup);
+    if (!files.wrap() && warmup + requests > file.size()) {
+      throw new IllegalArgumentException(
+          "prompts file "
+              + file.path()
+              + ": "
+              + requests
+              + " measured and "
+              + warmup
+              + " warmup requests need "
+              + (warmup + requests)
+              + " rows, it has "
+              + file.size()
+              + "; expected fewer requests (llm.requests, llm.warmupRequests) or wrap-around"
+              + " (.wrap(), llm.promptsWrap=true)");
+    }
+    String caseId = isSet("caseId") ? s.caseId() : file.path().getFileName().toString();
+    PromptSource source =
+        PromptSource.ofFile(
+            file, counter, s.seed(), caseId, "measured", files.shuffle(), files.wrap());
+    String workloadName = name != null ? name : file.path().getFileName().toString();
+    return new Workload(
+        workloadName, source, requests, warmup, Shard.current(), false, s.seedAuto());
   }
 
   @Override

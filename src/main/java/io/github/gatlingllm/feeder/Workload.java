@@ -230,6 +230,19 @@ public final class Workload {
       record.put(PromptFeeder.PREFIX_KEY, prefixKey);
     }
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
+    if (prompt.messages() != null) {
+      List<Map<String, String>> messages = new ArrayList<>(prompt.messages().size());
+      for (io.github.gatlingllm.prompt.PromptFile.Message m : prompt.messages()) {
+        Map<String, String> message = new java.util.LinkedHashMap<>(4);
+        message.put("role", m.role());
+        message.put("content", m.content());
+        messages.add(java.util.Collections.unmodifiableMap(message));
+      }
+      record.put(PromptFeeder.MESSAGES, java.util.Collections.unmodifiableList(messages));
+    }
+    if (prompt.maxTokens() != null) {
+      record.put(PromptFeeder.MAX_TOKENS, prompt.maxTokens());
+    }
     record.put(PromptFeeder.DONE, false);
     record.put(PromptFeeder.CLAIM, new AtomicBoolean());
     return record;

@@ -208,4 +208,27 @@ public record RequestSettings(
     }
     return value;
   }
+
+  /**
+   * These settings with another output limit: a prompts file row's own {@code max_tokens}.
+   *
+   * @param tokens the limit, at least 1
+   * @return new settings, or these when the limit is the same
+   * @throws IllegalArgumentException if {@code tokens} is below 1
+   */
+  public RequestSettings withMaxTokens(int tokens) {
+    if (tokens == maxTokens) {
+      return this;
+    }
+    return new RequestSettings(
+        endpoint,
+        model,
+        tokens,
+        maxTokensField,
+        stream,
+        includeUsage,
+        ignoreEos,
+        temperature,
+        extraBody);
+  }
 }

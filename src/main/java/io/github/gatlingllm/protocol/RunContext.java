@@ -212,6 +212,7 @@ public final class RunContext {
    * @throws IllegalArgumentException naming a bad setting (e.g. a tokenizer that cannot be loaded)
    */
   static RunContext start(LlmProtocol protocol, CoreComponents core) {
+    FedRuns.runStarted(protocol);
     return new RunContext(protocol, core);
   }
 
@@ -271,6 +272,16 @@ public final class RunContext {
    */
   public GatlingCore gatling() {
     return gatling;
+  }
+
+  /**
+   * The run's tokenizer ({@code llm.tokenizer} of the protocol), loaded before any load: counts the
+   * prompts of requests that bring their own ({@code .prompt(...)}).
+   *
+   * @return never null
+   */
+  public io.github.gatlingllm.token.TokenCounter counter() {
+    return target.counter();
   }
 
   /**

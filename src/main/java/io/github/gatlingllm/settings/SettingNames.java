@@ -64,5 +64,10 @@ final class SettingNames {
           "thinkTimeMs",
           "maxContextTokens",
           "client.maxLagP99Ms",
-          "client.maxCpuShare");
+          "client.maxCpuShare",
+          // prompts().fromFile(...) (PromptFileSettings)
+          "promptsFile",
+          "promptsColumn",
+          "promptsOrder",
+          "promptsWrap");
 }
