@@ -54,6 +54,9 @@ public class HttpPromptsSimulation extends Simulation {
               feed(prompts)
                   // Past the budget the feeder hands out llm.done = true and no prompt.
                   .exitHereIf(session -> session.getBoolean("llm.done"))
+                  // Gatling's EL reads #{llm.text} as the field "text" of an attribute "llm": copy
+                  // the prompt to a key without a dot for the body template.
+                  .exec(session -> session.set("prompt", session.getString("llm.text")))
                   .exec(
                       http("complete")
                           .post("/completions")
@@ -61,7 +64,7 @@ public class HttpPromptsSimulation extends Simulation {
                               StringBody(
                                   "{\"model\": \""
                                       + System.getProperty("llm.model", "gatling-llm-simulator")
-                                      + "\", \"prompt\": #{llm.text.jsonStringify()},"
+                                      + "\", \"prompt\": #{prompt.jsonStringify()},"
                                       + " \"max_tokens\": 32}"))
                           .check(status().is(200), jsonPath("$.choices[0].text").exists())));
 

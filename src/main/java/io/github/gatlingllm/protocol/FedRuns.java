@@ -108,15 +108,27 @@ public final class FedRuns {
     }
   }
 
+  /**
+   * At the JVM's exit. Gatling's launcher stops its logging (logback) before it exits, so what this
+   * hook has to say goes to standard output (errors to standard error) directly, as Gatling prints
+   * its own statistics.
+   */
   private static void atExit() {
     try {
       Path folder = write();
-      if (folder != null && !IndexLink.inject(folder)) {
-        LOG.warn("no Gatling index.html in {} to link the LLM report from", folder);
+      if (folder != null) {
+        if (!IndexLink.inject(folder)) {
+          System.err.println(
+              "gatling-llm: no Gatling index.html in " + folder + " to link the LLM report from");
+        }
+        System.out.println("LLM report: " + folder.resolve(RunRecorder.REPORT_FILE).toUri());
       }
     } catch (java.io.IOException | RuntimeException e) {
-      LOG.error("could not write the LLM run record of the fed prompts: {}", e.toString());
+      System.err.println(
+          "gatling-llm: could not write the LLM run record of the fed prompts: " + e);
     }
+    System.out.flush();
+    System.err.flush();
   }
 
   /**
@@ -173,13 +185,15 @@ public final class FedRuns {
             protocol.folders(), Slo.NONE, protocol.settings().cacheTolerance(), startedMs);
     Path folder =
         recorder.finish(record, false, (run, requests) -> ReportPage.render(run, requests));
-    LOG.info(
-        "LLM record of the prompts handed to Gatling's http(): {} measured and {} warmup prompts"
-            + " of {} workload(s), digests in {}",
-        measured,
-        warmup,
-        prompts.size(),
-        folder.resolve(RunRecorder.RUN_FILE));
+    System.out.println(
+        "LLM record of the prompts handed to Gatling's http(): "
+            + measured
+            + " measured and "
+            + warmup
+            + " warmup prompts of "
+            + prompts.size()
+            + " workload(s), digests in "
+            + folder.resolve(RunRecorder.RUN_FILE));
     return folder;
   }
 
