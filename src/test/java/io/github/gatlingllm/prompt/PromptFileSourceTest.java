@@ -103,7 +103,19 @@ class PromptFileSourceTest {
       assertEquals(a.fileRow(i), b.fileRow(i));
     }
 
-    assertEquals(List.of(0, 1, 2, 3, 4), order.stream().sorted().toList());
+    // Fisher-Yates over java.util.Random(0): the same on every JVM.
+    assertEquals(List.of(4, 2, 1, 3, 0), order);
+  }
+
+  @Test
+  void anotherSeedGivesAnotherOrder() {
+    PromptSource s =
+        PromptSource.ofFile(
+            file, EstimatedTokenCounter.INSTANCE, 7, "p.jsonl", "measured", true, false);
+
+    assertEquals(
+        List.of(4, 3, 0, 2, 1),
+        List.of(s.fileRow(0), s.fileRow(1), s.fileRow(2), s.fileRow(3), s.fileRow(4)));
   }
 
   @Test
