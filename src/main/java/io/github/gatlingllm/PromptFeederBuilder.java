@@ -38,9 +38,15 @@ import java.util.function.Supplier;
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
  * llm.inputTokens}, {@code llm.seed}, {@code llm.caseId}, {@code llm.requests}, {@code
- * llm.warmupRequests}, {@code llm.warmGroups}, {@code llm.tokenizer}); each value is checked when
- * it is set, with the properties over it, so a bad one fails the simulation's construction with a
- * message naming the setting, the value and what is allowed.
+ * llm.warmupRequests}, {@code llm.warmGroups}, {@code llm.tokenizer}, and for a prompts file {@code
+ * llm.promptsFile}, {@code llm.promptsColumn}, {@code llm.promptsOrder}, {@code llm.promptsWrap}:
+ * see {@link #fromFile(String)}); each value is checked when it is set, with the properties over
+ * it, so a bad one fails the simulation's construction with a message naming the setting, the value
+ * and what is allowed.
+ *
+ * <p>The records' session keys ({@code llm.text}, {@code llm.digest}, {@code llm.index}, {@code
+ * llm.phase}, {@code llm.done}, ...) are API, for simulations that post the prompts with Gatling's
+ * own {@code http()}: {@code docs/gatling-http.md} lists them.
  *
  * <p>In a test run on several machines ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's
  * {@code JOB_COMPLETION_INDEX} with {@code -Dllm.shards=N}), the feeder of shard {@code I} hands
