@@ -62,6 +62,40 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   PromptFeederBuilder(Map<String, String> values, String name) {
     this.values = Map.copyOf(values);
     this.name = name;
+    // A prompts file is read (and refused) while the simulation is constructed, before Gatling
+    // builds anything: the same file is read once per JVM.
+    PromptFileSettings files = PromptFileSettings.fromSystemProperties(this.values);
+    if (files.file() != null) {
+      promptFile(files);
+    }
+  }
+
+  /** Prompts files read in this JVM, by path, column, size and modification time. */
+  private static final Map<String, PromptFile> FILES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Reads a prompts file, or returns it as read before when it has not changed since.
+   *
+   * @throws IllegalArgumentException naming the file, the line and what is expected
+   */
+  private static PromptFile promptFile(PromptFileSettings files) {
+    java.nio.file.Path path = files.file().toAbsolutePath().normalize();
+    String key;
+    try {
+      key =
+          path
+              + "\n"
+              + files.column()
+              + "\n"
+              + java.nio.file.Files.size(path)
+              + "\n"
+              + java.nio.file.Files.getLastModifiedTime(path).toMillis();
+    } catch (java.io.IOException e) {
+      // Missing or unreadable: read() says which, in its own words.
+      return PromptFile.read(path, files.column());
+    }
+    return FILES.computeIfAbsent(key, k -> PromptFile.read(path, files.column()));
   }
 
   /** A builder with more values, checked now (with the {@code -Dllm.*} properties over them). */
@@ -222,12 +256,14 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    * than the file has is refused unless {@link #wrap()} is set. Each request's digest is the
    * SHA-256 (16 hex digits) of its text, its planned tokens the text's count with {@link
    * #tokenizer(String)}; no prefix sharing is planned, so the cache outcome is judged against no
-   * plan. The file is read when the feeder is made, before any load: a file that is missing, empty
-   * or not UTF-8, a row without a prompt or a CSV without the column stops the simulation with one
-   * line naming the file, the line and what is expected.
+   * plan. The file is read now (once per JVM while it is unchanged), before any load: a file that
+   * is missing, empty or not UTF-8, a row without a prompt or a CSV without the column stops the
+   * simulation's construction with one line naming the file, the line and what is expected; a
+   * budget needing more rows than the file has is refused when Gatling builds the feeder.
    *
    * @param path the file's path, relative to the working folder or absolute
    * @return a new builder
+   * @throws IllegalArgumentException naming the file, the line and what is expected
    */
   public PromptFeederBuilder fromFile(String path) {
     return with("promptsFile", Objects.requireNonNull(path, "path"));
@@ -388,7 +424,7 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
                 + " (llm.promptsFile); expected one or the other");
       }
     }
-    PromptFile file = PromptFile.read(files.file(), files.column());
+    PromptFile file = promptFile(files);
     long warmup = s.warmupRequests();
     long requests = isSet("requests") ? s.requests() : Math.max(1, file.size() - warmup);
     if (!files.wrap() && warmup + requests > file.size()) {

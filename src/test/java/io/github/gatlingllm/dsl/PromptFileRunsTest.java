@@ -178,4 +178,34 @@ class PromptFileRunsTest {
     assertEquals("json", prompts.at("/spec/format").asText());
     assertEquals(true, prompts.at("/spec/wrap").asBoolean());
   }
+
+  @Test
+  void aBadFileStopsTheRunBeforeAnyLoadWithOneLine() throws Exception {
+    Path file =
+        Files.writeString(
+            results.resolve("bad.jsonl"),
+            "{\"prompt\": \"fine\"}\n{\"text\": \"no prompt here\"}\n",
+            StandardCharsets.UTF_8);
+    long before = server.stats().requests(200);
+
+    DslRun run =
+        DslRun.run(
+            PromptFileSimulation.class,
+            results,
+            "-Dllm.baseUrl=" + server.baseUrl(),
+            "-Dllm.promptsFile=" + file);
+
+    assertEquals(1, run.exitCode, run.log);
+    assertEquals(before, server.stats().requests(200));
+    assertEquals(false, DslRun.anyRunRecord(results), run.log);
+    // Refused while the simulation is constructed: Gatling prints the message as it is.
+    assertEquals(
+        true,
+        run.log.contains(
+            "Exception in thread \"main\" java.lang.IllegalArgumentException: prompts file "
+                + file
+                + " line 2: no \"prompt\" (text) or \"messages\" (chat), expected {\"prompt\":"
+                + " \"text\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"text\"}]}"),
+        run.log);
+  }
 }
