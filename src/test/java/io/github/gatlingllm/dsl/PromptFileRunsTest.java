@@ -121,6 +121,9 @@ class PromptFileRunsTest {
     assertEquals(3, requests.get(1L).get("completion_tokens").asInt());
     assertEquals(5, requests.get(2L).get("completion_tokens").asInt());
     assertEquals(64, requests.get(3L).get("completion_tokens").asInt());
+    // No prefix sharing is planned for a file: no cache plan, so no outcome judged against one.
+    assertEquals(true, requests.get(0L).get("cache").isNull(), requests.get(0L).toString());
+    assertEquals(true, requests.get(0L).get("cache_planned").isNull(), requests.get(0L).toString());
     JsonNode prompts = run.record().get("prompts");
     assertEquals(phaseDigest(texts), prompts.at("/phases/measured/digest").asText());
     assertEquals(4, prompts.at("/phases/measured/requests").asLong());
