@@ -223,10 +223,10 @@ final class LlmAction implements Action {
   }
 
   void endSpentUser(Session session) {
-    if (run.userEndedByBudget()) {
+    if (run.userEndedByBudget(session.scenario())) {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
-              + " injection");
+              + " injection (every scenario of the simulation was fed a budget)");
       gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
       return;
     }
@@ -252,11 +252,17 @@ final class LlmAction implements Action {
   private String body(Session session, String prompt) {
     RequestSettings settings = body;
     Option<Object> rowMaxTokens = session.attributes().get(PromptFeeder.MAX_TOKENS);
-    if (rowMaxTokens.isDefined() && spec.maxTokens() == null) {
-      settings = settings.withMaxTokens((Integer) rowMaxTokens.get());
+    if (rowMaxTokens.isDefined()
+        && rowMaxTokens.get() instanceof Integer tokens
+        && tokens > 0
+        && spec.maxTokens() == null) {
+      settings = settings.withMaxTokens(tokens);
     }
     Option<Object> messages = session.attributes().get(PromptFeeder.MESSAGES);
-    if (spec.prompt() == null && messages.isDefined()) {
+    if (spec.prompt() == null
+        && messages.isDefined()
+        && messages.get() instanceof java.util.List<?> list
+        && !list.isEmpty()) {
       java.util.List<ChatMessage> chat = new java.util.ArrayList<>();
       for (Object m : (java.util.List<?>) messages.get()) {
         java.util.Map<?, ?> map = (java.util.Map<?, ?>) m;

@@ -62,14 +62,16 @@ public final class PromptFeeder implements Iterator<Map<String, Object>> {
 
   /**
    * Session key: a prompts file's {@code messages} row as a {@code java.util.List} of {@code
-   * java.util.Map}s with {@code role} and {@code content} (absent for a text prompt); {@link #TEXT}
-   * then holds the same messages as compact JSON.
+   * java.util.Map}s with {@code role} and {@code content}, empty for a text prompt (always set, so
+   * a record never inherits the previous one's); {@link #TEXT} then holds the same messages as
+   * compact JSON.
    */
   public static final String MESSAGES = "llm.messages";
 
   /**
    * Session key: a prompts file row's own {@code max_tokens} ({@code output_tokens} or {@code
-   * max_tokens} in the file), an int; absent when the row has none.
+   * max_tokens} in the file), an int; 0 when the row has none and for generated prompts (always
+   * set, so a record never inherits the previous one's).
    */
   public static final String MAX_TOKENS = "llm.maxTokens";
 

@@ -4,7 +4,6 @@ import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,12 +47,7 @@ public final class Workload {
   private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
   private final Shard shard;
   private final Map<String, Object> doneRecord;
-  private long nextWarmup;
-  private long nextMeasured;
-  private long warmupInFlight;
-  private long inFlight;
-  private long doneHandedOut;
-  private final List<Runnable> parked = new ArrayList<>();
+  private final PhaseBudget phaseBudget;
   private volatile SweepStep sweepStep;
 
   /**
@@ -108,8 +102,6 @@ public final class Workload {
       boolean seedAuto) {
     this.name = Objects.requireNonNull(name, "name");
     this.shard = Objects.requireNonNull(shard, "shard");
-    this.nextWarmup = shard.index();
-    this.nextMeasured = shard.index();
     this.measured = Objects.requireNonNull(measured, "measured");
     if (budget < 1) {
       throw new IllegalArgumentException("requests: got " + budget + ", expected >= 1");
@@ -119,6 +111,15 @@ public final class Workload {
     }
     this.budget = budget;
     this.warmupBudget = warmupBudget;
+    this.phaseBudget =
+        new PhaseBudget(
+            LOG,
+            name,
+            "requests",
+            " (the injection outlasts the prompt budget)",
+            budget,
+            warmupBudget,
+            shard);
     this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;
     this.seedAuto = seedAuto;
     this.warmup =
@@ -190,28 +191,12 @@ public final class Workload {
    * @return the record, never null
    */
   public synchronized Map<String, Object> next() {
-    PromptSource source;
-    long index;
-    if (nextWarmup < warmupBudget) {
-      source = warmup;
-      index = nextWarmup;
-      nextWarmup += shard.count();
-      warmupInFlight++;
-    } else if (nextMeasured < budget) {
-      source = measured;
-      index = nextMeasured;
-      nextMeasured += shard.count();
-    } else {
-      if (doneHandedOut++ == 0) {
-        LOG.info(
-            "workload {}: its {} measured requests are handed out; virtual users that ask for more"
-                + " end without a request (the injection outlasts the prompt budget)",
-            name,
-            shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
-      }
+    PhaseBudget.Slot slot = phaseBudget.take();
+    if (slot == null) {
       return doneRecord;
     }
-    inFlight++;
+    PromptSource source = slot.warmup() ? warmup : measured;
+    long index = slot.index();
     Prompt prompt = source.take(index);
     source.forget(index);
     Map<String, Object> record = new HashMap<>(16);
@@ -230,19 +215,21 @@ public final class Workload {
       record.put(PromptFeeder.PREFIX_KEY, prefixKey);
     }
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
+    // Always set, so that a record never inherits the previous record's values in the session
+    // (Gatling adds a record's keys to the session; it removes none).
+    List<Map<String, String>> messages = List.of();
     if (prompt.messages() != null) {
-      List<Map<String, String>> messages = new ArrayList<>(prompt.messages().size());
+      messages = new java.util.ArrayList<>(prompt.messages().size());
       for (io.github.gatlingllm.prompt.PromptFile.Message m : prompt.messages()) {
         Map<String, String> message = new java.util.LinkedHashMap<>(4);
         message.put("role", m.role());
         message.put("content", m.content());
         messages.add(java.util.Collections.unmodifiableMap(message));
       }
-      record.put(PromptFeeder.MESSAGES, java.util.Collections.unmodifiableList(messages));
+      messages = java.util.Collections.unmodifiableList(messages);
     }
-    if (prompt.maxTokens() != null) {
-      record.put(PromptFeeder.MAX_TOKENS, prompt.maxTokens());
-    }
+    record.put(PromptFeeder.MESSAGES, messages);
+    record.put(PromptFeeder.MAX_TOKENS, prompt.maxTokens() == null ? 0 : prompt.maxTokens());
     record.put(PromptFeeder.DONE, false);
     record.put(PromptFeeder.CLAIM, new AtomicBoolean());
     return record;
@@ -278,10 +265,7 @@ public final class Workload {
     if (claim.compareAndSet(false, true)) {
       return;
     }
-    inFlight++;
-    if ("warmup".equals(phase)) {
-      warmupInFlight++;
-    }
+    phaseBudget.begin("warmup".equals(phase));
   }
 
   /**
@@ -322,12 +306,8 @@ public final class Workload {
    *     or never when this returns false
    * @return true if the request must wait for {@code resume}, false if it may go now
    */
-  public synchronized boolean holdUntilWarmedUp(Runnable resume) {
-    if (warmupInFlight == 0 && nextWarmup >= warmupBudget) {
-      return false;
-    }
-    parked.add(resume);
-    return true;
+  public boolean holdUntilWarmedUp(Runnable resume) {
+    return phaseBudget.holdUntilWarmedUp(resume);
   }
 
   /**
@@ -338,18 +318,7 @@ public final class Workload {
    * @param phase the record's phase
    */
   public void ended(String phase) {
-    List<Runnable> release = List.of();
-    synchronized (this) {
-      inFlight--;
-      if ("warmup".equals(phase)) {
-        warmupInFlight--;
-        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
-          release = new ArrayList<>(parked);
-          parked.clear();
-        }
-      }
-    }
-    release.forEach(Runnable::run);
+    phaseBudget.ended("warmup".equals(phase));
   }
 
   /**
@@ -357,8 +326,8 @@ public final class Workload {
    *
    * @return true when the workload has nothing more to send or wait for
    */
-  public synchronized boolean spent() {
-    return nextWarmup >= warmupBudget && nextMeasured >= budget && inFlight == 0;
+  public boolean spent() {
+    return phaseBudget.spent();
   }
 
   /**

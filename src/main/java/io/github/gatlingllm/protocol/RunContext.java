@@ -70,6 +70,7 @@ public final class RunContext {
   private final OpenRequests openRequests = new OpenRequests();
   private final RunEnd runEnd;
   private final Map<String, Double> failedPercentBelow;
+  private final BudgetStop budgetStop;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -84,10 +85,15 @@ public final class RunContext {
       read = List.of();
       unknown = e.getMessage();
       LOG.warn(
-          "The injection profiles cannot be read, so no load levels are computed: {}", unknown);
+          "The injection profiles cannot be read, so no load levels are computed, and once every"
+              + " prompt budget is spent the whole run stops, scenarios with no budget of their"
+              + " own included: {}",
+          unknown);
     }
     this.injections = read;
     this.injectionUnknown = unknown;
+    this.budgetStop =
+        new BudgetStop(unknown == null ? read.stream().map(Injection::scenario).toList() : null);
     this.levels =
         new LevelWatch(
             read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
@@ -476,17 +482,24 @@ public final class RunContext {
   }
 
   /**
-   * A virtual user was fed past its workload's budget and ends.
+   * A virtual user was fed past its workload's budget and ends. What a spent budget stops is {@link
+   * BudgetStop}'s: the run's injection only when every scenario was fed a budget, so scenarios
+   * without one run to the end of their injection.
    *
-   * @return true when, with this, every workload made in this JVM is spent: the run then stops its
-   *     injection (the caller does it, once)
+   * @param scenario the user's scenario, never null
+   * @return true once, when every workload made in this JVM is spent and every scenario of the
+   *     simulation was fed one (or the scenarios are unknown): the caller stops the run's injection
    */
-  public boolean userEndedByBudget() {
-    boolean stop = tally.userEndedByBudget();
-    if (stop) {
-      runEnd.budgetSpent();
+  public boolean userEndedByBudget(String scenario) {
+    BudgetStop.Decision decision = budgetStop.userEnded(scenario, tally.userEndedByBudget());
+    if (decision == BudgetStop.Decision.RUN_ON) {
+      LOG.info("{}", budgetStop.runOnText());
     }
-    return stop;
+    if (decision != BudgetStop.Decision.STOP) {
+      return false;
+    }
+    runEnd.budgetSpent();
+    return true;
   }
 
   /**

@@ -2,7 +2,6 @@ package io.github.gatlingllm.dsl;
 
 import static io.github.gatlingllm.LlmDsl.prompts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
@@ -52,8 +51,9 @@ class PromptFileFeederTest {
     assertEquals("measured", first.get("llm.phase"));
     assertEquals("row-0", first.get("llm.promptId"));
     assertEquals(2, first.get("llm.plannedTokens"));
-    assertFalse(first.containsKey("llm.maxTokens"));
-    assertFalse(first.containsKey("llm.messages"));
+    // Always set, so that a record never inherits the previous record's values in the session.
+    assertEquals(0, first.get("llm.maxTokens"));
+    assertEquals(List.of(), first.get("llm.messages"));
     assertEquals("[{\"role\":\"user\",\"content\":\"gamma\"}]", second.get("llm.text"));
     assertEquals(List.of(Map.of("role", "user", "content", "gamma")), second.get("llm.messages"));
     assertEquals(4, second.get("llm.maxTokens"));

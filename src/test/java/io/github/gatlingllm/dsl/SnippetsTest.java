@@ -54,6 +54,26 @@ class SnippetsTest {
     }
   }
 
+  /** docs/run-end.md, "A spent budget stops only what it governs". */
+  abstract static class RunEndDocSimulation extends Simulation {
+    // The snippet's class is named BudgetBesideOwnPromptSimulation.
+    LlmProtocolBuilder llm = llm().maxTokens(32);
+    PromptFeederBuilder prompts = prompts().inputTokens(256).requests(10);
+    ScenarioBuilder budgeted =
+        scenario("budgeted").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+    ScenarioBuilder own =
+        scenario("own prompt")
+            .exec(
+                llm("own").chatCompletion().prompt(session -> "Say hello to " + session.userId()));
+
+    {
+      setUp(
+              budgeted.injectClosed(constantConcurrentUsers(2).during(60)),
+              own.injectOpen(constantUsersPerSec(5).during(60)))
+          .protocols(llm);
+    }
+  }
+
   /**
    * {@code WorkingSetSweep}'s class javadoc, {@code LlmDsl.workingSetSweep}'s and the README's "The
    * working-set sweep".
@@ -204,6 +224,7 @@ class SnippetsTest {
             WorkingSetSweepJavadocSimulation.class,
             SweepSnippetSimulation.class,
             ConversationsReadmeSimulation.class,
+            RunEndDocSimulation.class,
             PromptFileDocSimulation.class,
             GatlingHttpDocSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
