@@ -54,7 +54,7 @@ public final class RunRecorder implements AutoCloseable {
   private final MetricsAggregator aggregator;
   private final CacheAggregator cache;
   private final RequestsShape shape = new RequestsShape();
-  private final long startedMs = System.currentTimeMillis();
+  private final long startedMs;
   private long recorded;
   private long late;
   private boolean finished;
@@ -89,6 +89,21 @@ public final class RunRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the scratch folder cannot be made
    */
   public RunRecorder(RunFolders folders, Slo slo, double cacheTolerance) {
+    this(folders, slo, cacheTolerance, System.currentTimeMillis());
+  }
+
+  /**
+   * Starts recording a run that started earlier: its record's {@code started_at} is {@code
+   * startedMs}.
+   *
+   * @param folders the results folder listed before the run
+   * @param slo the objectives of goodput, {@link Slo#NONE} for none
+   * @param cacheTolerance the cache verdict's tolerance, in [0, 1] ({@link CacheAggregator})
+   * @param startedMs the run's start, epoch ms
+   * @throws UncheckedIOException if the scratch folder cannot be made
+   */
+  public RunRecorder(RunFolders folders, Slo slo, double cacheTolerance, long startedMs) {
+    this.startedMs = startedMs;
     this.folders = Objects.requireNonNull(folders, "folders");
     this.aggregator = new MetricsAggregator(slo);
     this.cache = new CacheAggregator(cacheTolerance);
