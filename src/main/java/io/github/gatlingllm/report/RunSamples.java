@@ -172,6 +172,24 @@ public final class RunSamples {
   }
 
   /**
+   * The SLO a run folder's {@code llm-run.json} records.
+   *
+   * @param folder a run folder
+   * @return the SLO, {@link Slo#NONE} when none is recorded, or null when the folder has no
+   *     readable run record
+   */
+  public static Slo recordedSlo(Path folder) {
+    try {
+      Map<String, Object> record = runRecord(folder);
+      return record.isEmpty()
+          ? null
+          : Slo.fromRecord(record.get("slo") instanceof Map<?, ?> m ? m : null);
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
    * The run folder read.
    *
    * @return never null
