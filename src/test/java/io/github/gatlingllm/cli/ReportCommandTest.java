@@ -188,7 +188,8 @@ class ReportCommandTest {
 
     assertTrue(
         err.toString()
-            .startsWith("--metric: unknown metric \"ttft_p95_ms\"; known metrics are ttft_p50_ms,"),
+            .startsWith(
+                "gatling-llm report: --metric: unknown metric \"ttft_p95_ms\"; known metrics are ttft_p50_ms,"),
         err.toString());
   }
 
