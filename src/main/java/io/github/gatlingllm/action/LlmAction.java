@@ -99,6 +99,7 @@ final class LlmAction implements Action {
     try {
       String saturated = run.saturationStop();
       if (saturated != null) {
+        run.loadOver();
         gatling.stopLoadGenerator(session, saturated, false);
         return;
       }
@@ -222,6 +223,7 @@ final class LlmAction implements Action {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
               + " injection");
+      run.loadOver();
       gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
       return;
     }

@@ -122,6 +122,7 @@ public final class ReportPage {
       }
     }
     html.append(summary(RunSummary.of(run)));
+    html.append(BaselineSection.html(run));
     Object metrics = run.get("metrics");
     Map<?, ?> overall =
         metrics instanceof Map<?, ?> m && m.get("overall") instanceof Map<?, ?> o ? o : null;

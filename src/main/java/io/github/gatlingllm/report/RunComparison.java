@@ -236,6 +236,8 @@ public final class RunComparison {
   private final List<String> promptDifferences;
   private final List<String> warnings;
   private final String method;
+  private Side sideA;
+  private Side sideB;
 
   private RunComparison(
       RunSamples a,
@@ -305,15 +307,67 @@ public final class RunComparison {
                     settings)));
       }
     }
-    return new RunComparison(
-        a,
-        b,
-        settings,
-        rows,
-        levels,
-        promptDifferences(a.record, b.record),
-        warnings(a, b),
-        method(settings, ea, eb));
+    RunComparison c =
+        new RunComparison(
+            a,
+            b,
+            settings,
+            rows,
+            levels,
+            promptDifferences(a.record, b.record),
+            warnings(a, b),
+            method(settings, ea, eb));
+    c.sideA = sa;
+    c.sideB = sb;
+    return c;
+  }
+
+  /**
+   * Both runs' distributions as quantile curves, for charts that overlay them: for each of {@code
+   * ttft_ms}, {@code itl_ms} (the pooled gaps of the sampled requests), {@code tpot_ms} and {@code
+   * e2e_ms} measured in both, {@code a} and {@code b}, each the nearest-rank percentiles 0 (the
+   * least), 1, 2, ..., 99, 99.9 and 100 (the most), in milliseconds rounded to the microsecond.
+   *
+   * @return metric to run to values; the percentiles are {@link #QUANTILES}
+   */
+  public Map<String, Map<String, List<Double>>> quantileCurves() {
+    Map<String, Map<String, List<Double>>> out = new LinkedHashMap<>();
+    String[] names = {"ttft_ms", "itl_ms", "tpot_ms", "e2e_ms"};
+    for (int f = 0; f < names.length; f++) {
+      double[] va = sideA.values(f);
+      double[] vb = sideB.values(f);
+      if (va.length == 0 || vb.length == 0) {
+        continue;
+      }
+      Map<String, List<Double>> m = new LinkedHashMap<>();
+      m.put("a", curve(va));
+      m.put("b", curve(vb));
+      out.put(names[f], m);
+    }
+    return out;
+  }
+
+  /** The percentiles of {@link #quantileCurves()}: 0, 1, ..., 99, 99.9, 100. */
+  public static final List<Double> QUANTILES = quantiles();
+
+  private static List<Double> quantiles() {
+    List<Double> q = new ArrayList<>();
+    for (int p = 0; p < 100; p++) {
+      q.add((double) p);
+    }
+    q.add(99.9);
+    q.add(100.0);
+    return List.copyOf(q);
+  }
+
+  private static List<Double> curve(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    List<Double> out = new ArrayList<>();
+    for (double p : QUANTILES) {
+      out.add(round(sorted[p == 0 ? 0 : rank(p, sorted.length)]));
+    }
+    return out;
   }
 
   /**
@@ -638,6 +692,32 @@ public final class RunComparison {
       return count == 0 ? null : new Side(s, Arrays.copyOf(idx, count), s.itlByLevel.get(level));
     }
 
+    /** TTFT (0), ITL gaps of the sampled requests (1), TPOT (2) or E2E (3) values. */
+    double[] values(int field) {
+      if (field == 0) {
+        return gather(s.ttft, idx);
+      }
+      if (field == 2) {
+        return gather(s.tpot, idx);
+      }
+      if (field == 3) {
+        return gather(s.e2e, idx);
+      }
+      List<Double> gaps = new ArrayList<>();
+      boolean[] in = new boolean[s.n];
+      for (int i : idx) {
+        in[i] = true;
+      }
+      for (int j = 0; j < s.itlKept; j++) {
+        if (in[s.itlOwner[j]]) {
+          for (float v : s.itlGaps[j]) {
+            gaps.add((double) v);
+          }
+        }
+      }
+      return gaps.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
     Estimates estimates(int resamples, SplittableRandom random) {
       int metrics = METRICS.size();
       Double[] point = new Double[metrics];
@@ -958,7 +1038,14 @@ public final class RunComparison {
     return keys;
   }
 
-  static List<String> promptDifferences(Map<String, Object> a, Map<String, Object> b) {
+  /**
+   * What differs in two run records' prompts: a workload in one only, a phase digest that differs.
+   *
+   * @param a the first run's record (its {@code prompts} and {@code workloads})
+   * @param b the second run's record
+   * @return one line per difference; empty when the same
+   */
+  public static List<String> promptDifferences(Map<String, Object> a, Map<String, Object> b) {
     List<String> out = new ArrayList<>();
     Map<String, Map<String, Object>> wa = workloads(a);
     Map<String, Map<String, Object>> wb = workloads(b);
@@ -1029,7 +1116,8 @@ public final class RunComparison {
 
   static List<String> warnings(RunSamples a, RunSamples b) {
     List<String> out = new ArrayList<>();
-    for (String key : List.of("model", "endpoint", "base_url")) {
+    // Not the base URL: the embedded simulator's port differs every run.
+    for (String key : List.of("model", "endpoint")) {
       Object va = target(a.record, key);
       Object vb = target(b.record, key);
       if (va != null && vb != null && !va.equals(vb)) {

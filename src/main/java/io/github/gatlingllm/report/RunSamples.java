@@ -105,7 +105,28 @@ public final class RunSamples {
       throw new IllegalArgumentException(
           folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
     }
-    Map<String, Object> record = runRecord(folder);
+    return read(folder, runRecord(folder), slo, seed);
+  }
+
+  /**
+   * Reads the {@code llm-requests.jsonl} of a folder with a run record given: a run's own requests
+   * before its {@code llm-run.json} is written.
+   *
+   * @param folder the folder holding {@code llm-requests.jsonl}, never null
+   * @param record what is known of the run ({@code target}, {@code prompts}...), never null
+   * @param slo the SLO to judge requests against, or null for {@code record}'s
+   * @param seed the seed of the ITL reservoir
+   * @return the samples
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException as {@link #read(Path, Slo, long)}
+   */
+  public static RunSamples read(Path folder, Map<String, Object> record, Slo slo, long seed)
+      throws IOException {
+    Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
+    if (!Files.isRegularFile(jsonl)) {
+      throw new IllegalArgumentException(
+          folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
+    }
     Slo used =
         slo != null ? slo : Slo.fromRecord(record.get("slo") instanceof Map<?, ?> m ? m : null);
     RunSamples s = new RunSamples(folder, record, used);

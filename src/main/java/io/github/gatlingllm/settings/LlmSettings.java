@@ -84,6 +84,8 @@ import java.util.function.Function;
  * @param clientMaxCpuShare {@code llm.client.maxCpuShare}: the client JVM's share of the machine's
  *     CPU (CPU time over wall time times available processors) above which the client is said to
  *     have fallen behind, in (0, 1]; default 0.9
+ * @param baseline {@code llm.baseline} and {@code llm.assert.noRegressionPct}: the run to compare
+ *     this one with, and the regression gate on it; {@link BaselineSettings#NONE} when unset
  */
 public record LlmSettings(
     String baseUrl,
@@ -117,7 +119,8 @@ public record LlmSettings(
     Double cacheAsPlanned,
     SaturationSettings saturation,
     double clientMaxLagP99Ms,
-    double clientMaxCpuShare) {
+    double clientMaxCpuShare,
+    BaselineSettings baseline) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -377,7 +380,9 @@ public record LlmSettings(
                 decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
             decimal(get, "assert.sloLoadAtLeast")),
         orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
-        orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE));
+        orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE),
+        new BaselineSettings(
+            emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")));
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
@@ -535,6 +540,8 @@ public record LlmSettings(
         + clientMaxLagP99Ms
         + ", clientMaxCpuShare="
         + clientMaxCpuShare
+        + ", baseline="
+        + baseline
         + "]";
   }
 

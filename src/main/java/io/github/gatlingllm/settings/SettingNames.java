@@ -64,5 +64,8 @@ final class SettingNames {
           "thinkTimeMs",
           "maxContextTokens",
           "client.maxLagP99Ms",
-          "client.maxCpuShare");
+          "client.maxCpuShare",
+          // the A/B verdict against an earlier run (BaselineSettings)
+          "baseline",
+          "assert.noRegressionPct");
 }
