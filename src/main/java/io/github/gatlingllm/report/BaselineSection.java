@@ -45,7 +45,7 @@ final class BaselineSection {
       List<?> failed = b.get("failed") instanceof List<?> f ? f : List.of();
       html.append(failed.isEmpty() ? "<p class=\"good\">" : "<p class=\"bad\">")
           .append("<strong>Regression gate (llm.assert.noRegressionPct ")
-          .append(ReportPage.esc(b.get("no_regression_pct")))
+          .append(number(b.get("no_regression_pct")))
           .append("%): ")
           .append(
               failed.isEmpty()
@@ -162,7 +162,7 @@ final class BaselineSection {
   }
 
   private static String number(Object v) {
-    return v instanceof Number n ? Charts.fmt(n.doubleValue()) : "–";
+    return v instanceof Number n ? Decimals.ms(n.doubleValue()) : "–";
   }
 
   private static String pct(Object v) {
