@@ -34,6 +34,10 @@ import java.util.SplittableRandom;
  *       blocks: no interval.
  * </ul>
  *
+ * <p>A percentile with fewer than {@value #MIN_TAIL} values above it (a p99 of fewer than 500
+ * requests, a p90 of fewer than 50) gets no interval: it is one of the few largest values, whose
+ * bootstrap is unreliable.
+ *
  * <p>The verdict, direction-aware (lower latency is better, higher throughput, attainment and
  * cache-hit ratio are better): {@code better} or {@code worse} when the whole interval lies beyond
  * the minimum effect ({@link Settings#minEffectPct()}, default 2%) on that side, {@code same} when
@@ -744,7 +748,9 @@ public final class RunComparison {
           int k = index(prefixes[f] + "p" + (int) p + "_ms");
           if (v.length > 0) {
             point[k] = select(v, v.length, rank(p, v.length));
-            reps[k] = new double[resamples];
+            if (tailed(p, v.length)) {
+              reps[k] = new double[resamples];
+            }
           }
         }
       }
@@ -791,6 +797,9 @@ public final class RunComparison {
           }
           for (double p : percentiles[f]) {
             int k = index(prefixes[f] + "p" + (int) p + "_ms");
+            if (reps[k] == null) {
+              continue;
+            }
             double star = len == 0 ? Double.NaN : select(scratch, len, rank(p, len));
             reps[k][r] = point[k] + (star - point[k]) * scale;
           }
@@ -863,8 +872,11 @@ public final class RunComparison {
       var full = itl.distribution();
       point[p50] = full.count() > 0 ? full.p50() : sample50;
       point[p99] = full.count() > 0 ? full.p99() : sample99;
-      reps[p50] = new double[resamples];
-      reps[p99] = new double[resamples];
+      reps[p50] = tailed(50, total) ? new double[resamples] : null;
+      reps[p99] = tailed(99, total) ? new double[resamples] : null;
+      if (reps[p50] == null && reps[p99] == null) {
+        return;
+      }
       int draws = Math.min(kept.size(), MAX_ITL_DRAWS);
       double scale = Math.sqrt((double) draws / Math.max(draws, requestsWithItl));
       int longest = 0;
@@ -880,10 +892,12 @@ public final class RunComparison {
             scratch[len++] = v;
           }
         }
-        double s50 = select(scratch, len, rank(50, len));
-        double s99 = select(scratch, len, rank(99, len));
-        reps[p50][r] = point[p50] + (s50 - sample50) * scale;
-        reps[p99][r] = point[p99] + (s99 - sample99) * scale;
+        if (reps[p50] != null) {
+          reps[p50][r] = point[p50] + (select(scratch, len, rank(50, len)) - sample50) * scale;
+        }
+        if (reps[p99] != null) {
+          reps[p99][r] = point[p99] + (select(scratch, len, rank(99, len)) - sample99) * scale;
+        }
       }
     }
 
@@ -961,6 +975,18 @@ public final class RunComparison {
       }
       return new double[] {blocks, blockMs / 1000};
     }
+  }
+
+  /** The fewest values above a percentile for its interval: {@value #MIN_TAIL}. */
+  static final int MIN_TAIL = 5;
+
+  /**
+   * Whether {@code n} values leave at least {@link #MIN_TAIL} above percentile {@code p}: below
+   * that, the percentile is one of the few largest values, whose bootstrap is unreliable (it never
+   * goes above the largest), so it gets no interval (p99 needs 500 values, p90 50).
+   */
+  static boolean tailed(double p, long n) {
+    return n * (100 - p) / 100 >= MIN_TAIL - 1e-9;
   }
 
   static int index(String name) {
@@ -1175,11 +1201,14 @@ public final class RunComparison {
         Locale.ROOT,
         "95%% intervals: percentile bootstrap, %d resamples of each run (seed %d); TTFT, TPOT,"
             + " E2E, SLO attainment and cache-hit ratio over requests, ITL over whole requests'"
-            + " gaps, throughput over time blocks (A: %s, B: %s); verdict beyond +/-%s%%",
+            + " gaps, throughput over time blocks (A: %s, B: %s); a percentile with fewer than %d"
+            + " values above it (p99 under 500, p90 under 50) has no interval; verdict beyond"
+            + " +/-%s%%",
         settings.resamples(),
         settings.seed(),
         blocks(ea),
         blocks(eb),
+        MIN_TAIL,
         Charts.fmt(settings.minEffectPct()));
   }
 

@@ -206,6 +206,18 @@ class RunComparisonTest {
   }
 
   @Test
+  void aP99OfFewerThanFiveHundredRequestsHasNoInterval() {
+    RunSamples a = run("a", new SplittableRandom(1), 499, 1);
+    RunSamples b = run("b", new SplittableRandom(2), 499, 2);
+
+    RunComparison c = RunComparison.compare(a, b, RunComparison.Settings.DEFAULT, List.of());
+
+    assertEquals(null, c.row("ttft_p99_ms").ci95Pct());
+    assertEquals(RunComparison.Verdict.UNCLEAR, c.row("ttft_p99_ms").verdict());
+    assertEquals(RunComparison.Verdict.WORSE, c.row("ttft_p90_ms").verdict());
+  }
+
+  @Test
   void lowerLatencyBeyondTheMinimumEffectIsBetter() {
     assertEquals(
         RunComparison.Verdict.BETTER, RunComparison.verdict(new double[] {-9, -3}, 2, true));
