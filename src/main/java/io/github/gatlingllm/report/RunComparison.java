@@ -542,7 +542,7 @@ public final class RunComparison {
     if (v == null) {
       return "–";
     }
-    return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.1f", v) : Decimals.ms(v);
+    return Decimals.ms(v);
   }
 
   static Metric metric(String name) {
@@ -1057,7 +1057,12 @@ public final class RunComparison {
         if (o instanceof Map<?, ?> l) {
           Object load = l.get("concurrency") != null ? l.get("concurrency") : l.get("rate");
           String unit = l.get("concurrency") != null ? " users" : " users/s";
-          keys.add(l.get("scenario") + " " + Charts.fmt(((Number) load).doubleValue()) + unit);
+          keys.add(
+              l.get("scenario")
+                  + " "
+                  + (load instanceof Number n
+                      ? Charts.fmt(n.doubleValue()) + unit
+                      : l.get("kind")));
         }
       }
     }

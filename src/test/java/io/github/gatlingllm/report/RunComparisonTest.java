@@ -217,6 +217,53 @@ class RunComparisonTest {
     assertEquals(RunComparison.Verdict.WORSE, c.row("ttft_p90_ms").verdict());
   }
 
+  /** Two closed-loop levels of 100 requests each: 1 user, then 4 users twice as slow. */
+  private static RunSamples levels(String name, long seed, double slower) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<RequestRecord> records = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      records.add(request(random, i, 1_000_000L + i * 100L, (i < 100 ? 1 : 2) * slower));
+    }
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "levels",
+        List.of(
+            Map.of(
+                "scenario", "chat", "concurrency", 1, "start_ms", 1_000_000, "end_ms", 1_010_000),
+            Map.of(
+                "scenario", "chat", "concurrency", 4, "start_ms", 1_010_000, "end_ms", 1_020_000)));
+    return RunSamples.of(Path.of(name), run, Slo.NONE, records, 1);
+  }
+
+  @Test
+  void runsOfTheSameLevelsAreComparedLevelByLevel() {
+    RunComparison c =
+        RunComparison.compare(
+            levels("a", 1, 1), levels("b", 2, 1.3), RunComparison.Settings.DEFAULT, List.of());
+
+    assertEquals(2, c.levels().size());
+    assertEquals("chat 1 users", c.levels().get(0).describe());
+    assertEquals("chat 4 users", c.levels().get(1).describe());
+    RunComparison.Row second =
+        c.levels().get(1).rows().stream()
+            .filter(r -> r.name().equals("e2e_p50_ms"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(RunComparison.Verdict.WORSE, second.verdict());
+    assertEquals(2, ((List<?>) c.toMap().get("levels")).size());
+  }
+
+  @Test
+  void runsOfOtherLevelsAreComparedOverall() {
+    RunSamples a = levels("a", 1, 1);
+    RunSamples b = run("b", new SplittableRandom(2), 200, 1);
+
+    RunComparison c = RunComparison.compare(a, b, RunComparison.Settings.DEFAULT, List.of());
+
+    assertEquals(List.of(), c.levels());
+    assertEquals(false, c.toMap().containsKey("levels"));
+  }
+
   @Test
   void lowerLatencyBeyondTheMinimumEffectIsBetter() {
     assertEquals(
