@@ -145,6 +145,41 @@ final class BaselineSection {
     return html.toString();
   }
 
+  /** The summary figures that are headline metrics, by the summary's name. */
+  private static final Map<String, String> SUMMARY_METRICS =
+      Map.of("requests/s", "requests_per_s", "output tokens/s", "output_tokens_per_s");
+
+  /**
+   * The baseline's value and the verdict after a summary figure, e.g. {@code (baseline 12.5: worse,
+   * -11.1% [-13.0%, -9.2%])}.
+   *
+   * @param run the run record
+   * @param figure the summary figure's name, e.g. {@code requests/s}
+   * @return HTML, empty without a baseline or for a figure that is no compared metric
+   */
+  static String note(Map<String, Object> run, String figure) {
+    String metric = SUMMARY_METRICS.get(figure);
+    if (metric == null
+        || !(run.get("baseline") instanceof Map<?, ?> b)
+        || !(b.get("metrics") instanceof Map<?, ?> metrics)
+        || !(metrics.get(metric) instanceof Map<?, ?> row)) {
+      return "";
+    }
+    String verdict = String.valueOf(row.get("verdict"));
+    String css = "better".equals(verdict) ? "good" : "worse".equals(verdict) ? "bad" : "";
+    return " <span class=\""
+        + css
+        + "\">(baseline "
+        + number(row.get("a"))
+        + ": "
+        + ReportPage.esc(verdict)
+        + ", "
+        + pct(row.get("delta_pct"))
+        + " "
+        + interval(row.get("ci95_pct"))
+        + ")</span>";
+  }
+
   private static List<String> strings(List<?> list) {
     List<String> out = new ArrayList<>();
     for (Object o : list) {

@@ -60,6 +60,26 @@ class BaselineSectionTest {
   }
 
   @Test
+  void aSummaryFigureShowsTheBaselinesAndTheVerdict() {
+    Map<String, Object> run = run();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> baseline = (Map<String, Object>) run.get("baseline");
+    Map<String, Object> row = new LinkedHashMap<>();
+    row.put("a", 331.25);
+    row.put("b", 294.6);
+    row.put("delta_pct", -11.064);
+    row.put("ci95_pct", List.of(-13.0, -9.2));
+    row.put("verdict", "worse");
+    baseline.put("metrics", Map.of("output_tokens_per_s", row));
+
+    assertEquals(
+        " <span class=\"bad\">(baseline 331.25: worse, -11.1% [-13.0%, -9.2%])</span>",
+        BaselineSection.note(run, "output tokens/s"));
+    assertEquals("", BaselineSection.note(run, "requests/s"));
+    assertEquals("", BaselineSection.note(Map.of(), "output tokens/s"));
+  }
+
+  @Test
   void theDistributionsOfBothRunsAreOverlaid() {
     String html = BaselineSection.html(run());
 
