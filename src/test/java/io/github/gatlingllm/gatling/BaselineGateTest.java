@@ -65,7 +65,7 @@ class BaselineGateTest {
     Path again = run("again", 20, 0);
 
     JsonNode slower = compare(fast, slow).get("metrics");
-    // The medians: the tails of 60 requests on a busy machine are honestly unclear.
+    // The medians: the tails of 80 requests on a busy machine are honestly unclear.
     for (String metric : List.of("itl_p50_ms", "e2e_p50_ms")) {
       JsonNode m = slower.get(metric);
       assertEquals("worse", m.get("verdict").asText(), metric + " " + slower);

@@ -15,24 +15,24 @@ import java.time.Duration;
 
 /**
  * Run by {@link BaselineGateTest} in a Gatling JVM of its own: 4 virtual users against the embedded
- * simulator (TTFT 200 ms, 20 ms a token unless {@code -Dllm.simulator.decodeMsPerToken} says
- * otherwise, 8 output tokens), 4 warmup then 60 measured unique prompts of 128 tokens, and {@code
- * llm.assertions(...)}: with {@code -Dllm.baseline} and {@code -Dllm.assert.noRegressionPct} they
- * hold the regression gate's rows.
+ * simulator (TTFT 100 ms, 20 ms a token unless {@code -Dllm.simulator.decodeMsPerToken} says
+ * otherwise, 32 output tokens: decoding is most of E2E), 4 warmup then 80 measured unique prompts
+ * of 128 tokens, and {@code llm.assertions(...)}: with {@code -Dllm.baseline} and {@code
+ * -Dllm.assert.noRegressionPct} they hold the regression gate's rows.
  */
 public class BaselineSimulation extends Simulation {
 
   LlmProtocolBuilder llm =
       llm()
-          .maxTokens(8)
+          .maxTokens(32)
           .simulator(
               SimulatorConfig.defaults()
-                  .withBaseTtftMs(200)
+                  .withBaseTtftMs(100)
                   .withPrefillUsPerToken(0)
                   .withDecodeMsPerToken(20)
                   .withMaxConcurrent(64));
 
-  PromptFeederBuilder prompts = prompts().unique().inputTokens(128).warmup(4).requests(60);
+  PromptFeederBuilder prompts = prompts().unique().inputTokens(128).warmup(4).requests(80);
 
   ScenarioBuilder chat =
       scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
