@@ -508,6 +508,33 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * An earlier run to compare this one with at its end ({@code llm.baseline}): a Gatling run folder
+   * holding {@code llm-requests.jsonl}, or a merged one ({@code bin/gatling-llm report A B --output
+   * DIR}). The verdict table (each headline metric's change and its 95% interval) goes into {@code
+   * llm-run.json}'s {@code baseline}, the report page and the console; with {@link
+   * #noRegressionPct} it gates the build. See {@code docs/comparing.md}.
+   *
+   * @param runFolder a run folder; checked when the protocol is built
+   * @return a new builder
+   */
+  public LlmProtocolBuilder baseline(String runFolder) {
+    return with("baseline", runFolder);
+  }
+
+  /**
+   * Fails the build when a metric is worse than the {@link #baseline}'s beyond this change with 95%
+   * confidence ({@code llm.assert.noRegressionPct}): {@link #assertions(double, String...)} adds
+   * {@link LlmDsl#noRegression(String)} for each gated metric (TTFT p50/p99, ITL p50/p99, TPOT p50,
+   * E2E p50/p99, output tokens/s, requests/s, and goodput and SLO attainment with an SLO).
+   *
+   * @param pct percent, finite and at least 0, e.g. 5
+   * @return a new builder
+   */
+  public LlmProtocolBuilder noRegressionPct(double pct) {
+    return with("assert.noRegressionPct", pct);
+  }
+
+  /**
    * Where Gatling writes run folders (default {@code target/gatling}), to find this run's.
    *
    * @param folder a folder that exists or can be made
@@ -536,7 +563,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * double)} for each name, and with a cache ratio set ({@link #cacheAsPlanned} or {@code
    * -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String, double)} for each name, and
    * with a least load meeting the SLO ({@link #sloLoadAtLeast} or {@code
-   * -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once.
+   * -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once, and with a baseline and a
+   * regression bound ({@link #baseline}, {@link #noRegressionPct}), {@link
+   * LlmDsl#noRegression(String)} for each gated metric.
    *
    * @param failedPercentBelow the failure percentage to stay under, e.g. 1.0
    * @param requestNames the LLM request names, e.g. {@code "chat"}
@@ -561,6 +590,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     }
     if (s.saturation().sloLoadAtLeast() != null) {
       list.add(LlmDsl.sloLoadMet());
+    }
+    if (s.baseline().gated()) {
+      for (String metric : io.github.gatlingllm.protocol.BaselineGate.gated(s.slo().isSet())) {
+        list.add(LlmDsl.noRegression(metric));
+      }
     }
     return list;
   }

@@ -91,6 +91,8 @@ import java.util.function.Function;
  * @param endWithProfile {@code llm.endWithProfile}: whether virtual users looping past their
  *     scenario's injection profile end there (closed profiles, and open ones that last); default
  *     true
+ * @param baseline {@code llm.baseline} and {@code llm.assert.noRegressionPct}: the run to compare
+ *     this one with, and the regression gate on it; {@link BaselineSettings#NONE} when unset
  */
 public record LlmSettings(
     String baseUrl,
@@ -126,7 +128,8 @@ public record LlmSettings(
     double clientMaxLagP99Ms,
     double clientMaxCpuShare,
     boolean preflight,
-    boolean endWithProfile) {
+    boolean endWithProfile,
+    BaselineSettings baseline) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -388,7 +391,9 @@ public record LlmSettings(
         orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE),
         bool(get, "preflight", true),
-        bool(get, "endWithProfile", true));
+        bool(get, "endWithProfile", true),
+        new BaselineSettings(
+            emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")));
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
@@ -550,6 +555,8 @@ public record LlmSettings(
         + preflight
         + ", endWithProfile="
         + endWithProfile
+        + ", baseline="
+        + baseline
         + "]";
   }
 

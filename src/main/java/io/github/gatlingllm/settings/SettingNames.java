@@ -75,5 +75,8 @@ final class SettingNames {
           "promptsFile",
           "promptsColumn",
           "promptsOrder",
-          "promptsWrap");
+          "promptsWrap",
+          // the A/B verdict against an earlier run (BaselineSettings)
+          "baseline",
+          "assert.noRegressionPct");
 }

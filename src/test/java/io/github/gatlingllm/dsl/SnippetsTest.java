@@ -161,6 +161,24 @@ class SnippetsTest {
     }
   }
 
+  /** {@code docs/comparing.md}, "A regression gate in CI". */
+  abstract static class GatedChatSimulation extends Simulation {
+    LlmProtocolBuilder llm =
+        llm()
+            .maxTokens(64)
+            .baseline("baseline/quickstartsimulation-20261201101500000")
+            .noRegressionPct(5);
+    PromptFeederBuilder prompts = prompts().unique().inputTokens(512).requests(400);
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(8).during(600)))
+          .protocols(llm)
+          .assertions(llm.assertions(1.0, "chat"));
+    }
+  }
+
   /** The snippets of single methods' and classes' javadoc, as expressions; never called. */
   static List<Object> methodSnippets() {
     // PromptFeederBuilder's class javadoc.
@@ -293,7 +311,8 @@ class SnippetsTest {
             FollowUpSimulation.class,
             TraceReplayDocSimulation.class,
             PromptFileDocSimulation.class,
-            GatlingHttpDocSimulation.class)) {
+            GatlingHttpDocSimulation.class,
+            GatedChatSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }
