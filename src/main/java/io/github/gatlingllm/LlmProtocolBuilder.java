@@ -273,7 +273,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * The embedded simulator's timing model and cache, used without {@link #baseUrl}. Each value can
    * be set by a {@code -Dllm.simulator.NAME} property, which wins: {@code zeroDelay}, {@code
    * baseTtftMs}, {@code prefillUsPerToken}, {@code decodeMsPerToken}, {@code maxConcurrent}, {@code
-   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}.
+   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}, {@code
+   * reasoningTokens}.
    *
    * @param config never null; its token counter is replaced by the protocol's tokenizer
    * @return a new builder
