@@ -145,39 +145,13 @@ public record RequestRecord(
    * @return a new record; with a plan, {@code cache} is {@code plan.outcome(cachedTokens)}
    */
   public RequestRecord withCache(String workload, CachePlan plan) {
-    return new RequestRecord(
-        request,
-        phase,
-        index,
-        promptId,
-        digest,
-        prefixGroup,
-        sharedPrefixTokens,
-        plannedTokens,
-        startMs,
-        promptTokens,
-        promptTokensExact,
-        cachedTokens,
-        completionTokens,
-        completionTokensExact,
-        ttftMs,
-        timeToFirstEventMs,
-        itlMs,
-        tpotMs,
-        e2eMs,
-        outputTokensPerS,
-        finishReason,
-        httpStatus,
-        status,
-        error,
-        workload,
-        plan == null ? null : plan.plannedCachedTokens(),
-        plan == null ? null : plan.expected(),
-        plan == null ? null : plan.outcome(cachedTokens),
-        plan == null ? null : plan.warmStart(cachedTokens),
-        conversationTurn,
-        sentMs,
-        scheduledMs);
+    return toBuilder()
+        .workload(workload)
+        .plannedCachedTokens(plan == null ? null : plan.plannedCachedTokens())
+        .cachePlanned(plan == null ? null : plan.expected())
+        .cache(plan == null ? null : plan.outcome(cachedTokens))
+        .cacheWarmStart(plan == null ? null : plan.warmStart(cachedTokens))
+        .build();
   }
 
   /**
@@ -191,39 +165,7 @@ public record RequestRecord(
    *     set without {@code sentMs}
    */
   public RequestRecord withSchedule(Double sentMs, Double scheduledMs) {
-    return new RequestRecord(
-        request,
-        phase,
-        index,
-        promptId,
-        digest,
-        prefixGroup,
-        sharedPrefixTokens,
-        plannedTokens,
-        startMs,
-        promptTokens,
-        promptTokensExact,
-        cachedTokens,
-        completionTokens,
-        completionTokensExact,
-        ttftMs,
-        timeToFirstEventMs,
-        itlMs,
-        tpotMs,
-        e2eMs,
-        outputTokensPerS,
-        finishReason,
-        httpStatus,
-        status,
-        error,
-        workload,
-        plannedCachedTokens,
-        cachePlanned,
-        cache,
-        cacheWarmStart,
-        conversationTurn,
-        sentMs,
-        scheduledMs);
+    return toBuilder().sentMs(sentMs).scheduledMs(scheduledMs).build();
   }
 
   /**
@@ -249,39 +191,7 @@ public record RequestRecord(
    * @return a new record
    */
   public RequestRecord withConversationTurn(ConversationTurn turn) {
-    return new RequestRecord(
-        request,
-        phase,
-        index,
-        promptId,
-        digest,
-        prefixGroup,
-        sharedPrefixTokens,
-        plannedTokens,
-        startMs,
-        promptTokens,
-        promptTokensExact,
-        cachedTokens,
-        completionTokens,
-        completionTokensExact,
-        ttftMs,
-        timeToFirstEventMs,
-        itlMs,
-        tpotMs,
-        e2eMs,
-        outputTokensPerS,
-        finishReason,
-        httpStatus,
-        status,
-        error,
-        workload,
-        plannedCachedTokens,
-        cachePlanned,
-        cache,
-        cacheWarmStart,
-        turn,
-        sentMs,
-        scheduledMs);
+    return toBuilder().conversationTurn(turn).build();
   }
 
   /**
@@ -320,39 +230,32 @@ public record RequestRecord(
       Integer httpStatus,
       RequestStatus status,
       String error) {
-    return new RequestRecord(
-        id.request(),
-        id.phase(),
-        id.index(),
-        id.promptId(),
-        id.digest(),
-        id.prefixGroup(),
-        id.sharedPrefixTokens(),
-        id.plannedTokens(),
-        timings.startMs(),
-        timings.promptTokens(),
-        timings.promptTokensExact(),
-        timings.cachedTokens(),
-        timings.completionTokens(),
-        timings.completionTokensExact(),
-        timings.ttftMs(),
-        timings.timeToFirstEventMs(),
-        timings.itlMs(),
-        timings.tpotMs(),
-        timings.e2eMs(),
-        timings.outputTokensPerS(),
-        timings.finishReason(),
-        httpStatus,
-        status,
-        ErrorText.forRecord(error),
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request(id.request())
+        .phase(id.phase())
+        .index(id.index())
+        .promptId(id.promptId())
+        .digest(id.digest())
+        .prefixGroup(id.prefixGroup())
+        .sharedPrefixTokens(id.sharedPrefixTokens())
+        .plannedTokens(id.plannedTokens())
+        .startMs(timings.startMs())
+        .promptTokens(timings.promptTokens())
+        .promptTokensExact(timings.promptTokensExact())
+        .cachedTokens(timings.cachedTokens())
+        .completionTokens(timings.completionTokens())
+        .completionTokensExact(timings.completionTokensExact())
+        .ttftMs(timings.ttftMs())
+        .timeToFirstEventMs(timings.timeToFirstEventMs())
+        .itlMs(timings.itlMs())
+        .tpotMs(timings.tpotMs())
+        .e2eMs(timings.e2eMs())
+        .outputTokensPerS(timings.outputTokensPerS())
+        .finishReason(timings.finishReason())
+        .httpStatus(httpStatus)
+        .status(status)
+        .error(ErrorText.forRecord(error))
+        .build();
   }
 
   /**
@@ -362,6 +265,494 @@ public record RequestRecord(
    */
   public double endMs() {
     return e2eMs == null ? startMs : startMs + e2eMs;
+  }
+
+  /**
+   * A builder with every field null, false or 0 ({@code request} and {@code status} must be set
+   * before {@link Builder#build()}).
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A builder holding this record's fields.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.request = request;
+    b.phase = phase;
+    b.index = index;
+    b.promptId = promptId;
+    b.digest = digest;
+    b.prefixGroup = prefixGroup;
+    b.sharedPrefixTokens = sharedPrefixTokens;
+    b.plannedTokens = plannedTokens;
+    b.startMs = startMs;
+    b.promptTokens = promptTokens;
+    b.promptTokensExact = promptTokensExact;
+    b.cachedTokens = cachedTokens;
+    b.completionTokens = completionTokens;
+    b.completionTokensExact = completionTokensExact;
+    b.ttftMs = ttftMs;
+    b.timeToFirstEventMs = timeToFirstEventMs;
+    b.itlMs = itlMs;
+    b.tpotMs = tpotMs;
+    b.e2eMs = e2eMs;
+    b.outputTokensPerS = outputTokensPerS;
+    b.finishReason = finishReason;
+    b.httpStatus = httpStatus;
+    b.status = status;
+    b.error = error;
+    b.workload = workload;
+    b.plannedCachedTokens = plannedCachedTokens;
+    b.cachePlanned = cachePlanned;
+    b.cache = cache;
+    b.cacheWarmStart = cacheWarmStart;
+    b.conversationTurn = conversationTurn;
+    b.sentMs = sentMs;
+    b.scheduledMs = scheduledMs;
+    return b;
+  }
+
+  /**
+   * Builds a {@link RequestRecord} field by field; not thread-safe. New fields are added here with
+   * a default of null (or false), so code that does not know them keeps compiling.
+   */
+  public static final class Builder {
+    private String request;
+    private String phase;
+    private Long index;
+    private String promptId;
+    private String digest;
+    private Integer prefixGroup;
+    private Integer sharedPrefixTokens;
+    private Integer plannedTokens;
+    private long startMs;
+    private Integer promptTokens;
+    private boolean promptTokensExact;
+    private Integer cachedTokens;
+    private Integer completionTokens;
+    private boolean completionTokensExact;
+    private Double ttftMs;
+    private Double timeToFirstEventMs;
+    private List<Double> itlMs;
+    private Double tpotMs;
+    private Double e2eMs;
+    private Double outputTokensPerS;
+    private String finishReason;
+    private Integer httpStatus;
+    private RequestStatus status;
+    private String error;
+    private String workload;
+    private Integer plannedCachedTokens;
+    private CacheOutcome cachePlanned;
+    private CacheOutcome cache;
+    private Boolean cacheWarmStart;
+    private ConversationTurn conversationTurn;
+    private Double sentMs;
+    private Double scheduledMs;
+
+    private Builder() {}
+
+    /**
+     * Sets {@code request} (see {@link RequestRecord}).
+     *
+     * @param request the value
+     * @return this builder
+     */
+    public Builder request(String request) {
+      this.request = request;
+      return this;
+    }
+
+    /**
+     * Sets {@code phase} (see {@link RequestRecord}).
+     *
+     * @param phase the value
+     * @return this builder
+     */
+    public Builder phase(String phase) {
+      this.phase = phase;
+      return this;
+    }
+
+    /**
+     * Sets {@code index} (see {@link RequestRecord}).
+     *
+     * @param index the value
+     * @return this builder
+     */
+    public Builder index(Long index) {
+      this.index = index;
+      return this;
+    }
+
+    /**
+     * Sets {@code promptId} (see {@link RequestRecord}).
+     *
+     * @param promptId the value
+     * @return this builder
+     */
+    public Builder promptId(String promptId) {
+      this.promptId = promptId;
+      return this;
+    }
+
+    /**
+     * Sets {@code digest} (see {@link RequestRecord}).
+     *
+     * @param digest the value
+     * @return this builder
+     */
+    public Builder digest(String digest) {
+      this.digest = digest;
+      return this;
+    }
+
+    /**
+     * Sets {@code prefixGroup} (see {@link RequestRecord}).
+     *
+     * @param prefixGroup the value
+     * @return this builder
+     */
+    public Builder prefixGroup(Integer prefixGroup) {
+      this.prefixGroup = prefixGroup;
+      return this;
+    }
+
+    /**
+     * Sets {@code sharedPrefixTokens} (see {@link RequestRecord}).
+     *
+     * @param sharedPrefixTokens the value
+     * @return this builder
+     */
+    public Builder sharedPrefixTokens(Integer sharedPrefixTokens) {
+      this.sharedPrefixTokens = sharedPrefixTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code plannedTokens} (see {@link RequestRecord}).
+     *
+     * @param plannedTokens the value
+     * @return this builder
+     */
+    public Builder plannedTokens(Integer plannedTokens) {
+      this.plannedTokens = plannedTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code startMs} (see {@link RequestRecord}).
+     *
+     * @param startMs the value
+     * @return this builder
+     */
+    public Builder startMs(long startMs) {
+      this.startMs = startMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code promptTokens} (see {@link RequestRecord}).
+     *
+     * @param promptTokens the value
+     * @return this builder
+     */
+    public Builder promptTokens(Integer promptTokens) {
+      this.promptTokens = promptTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code promptTokensExact} (see {@link RequestRecord}).
+     *
+     * @param promptTokensExact the value
+     * @return this builder
+     */
+    public Builder promptTokensExact(boolean promptTokensExact) {
+      this.promptTokensExact = promptTokensExact;
+      return this;
+    }
+
+    /**
+     * Sets {@code cachedTokens} (see {@link RequestRecord}).
+     *
+     * @param cachedTokens the value
+     * @return this builder
+     */
+    public Builder cachedTokens(Integer cachedTokens) {
+      this.cachedTokens = cachedTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code completionTokens} (see {@link RequestRecord}).
+     *
+     * @param completionTokens the value
+     * @return this builder
+     */
+    public Builder completionTokens(Integer completionTokens) {
+      this.completionTokens = completionTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code completionTokensExact} (see {@link RequestRecord}).
+     *
+     * @param completionTokensExact the value
+     * @return this builder
+     */
+    public Builder completionTokensExact(boolean completionTokensExact) {
+      this.completionTokensExact = completionTokensExact;
+      return this;
+    }
+
+    /**
+     * Sets {@code ttftMs} (see {@link RequestRecord}).
+     *
+     * @param ttftMs the value
+     * @return this builder
+     */
+    public Builder ttftMs(Double ttftMs) {
+      this.ttftMs = ttftMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code timeToFirstEventMs} (see {@link RequestRecord}).
+     *
+     * @param timeToFirstEventMs the value
+     * @return this builder
+     */
+    public Builder timeToFirstEventMs(Double timeToFirstEventMs) {
+      this.timeToFirstEventMs = timeToFirstEventMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code itlMs} (see {@link RequestRecord}).
+     *
+     * @param itlMs the value
+     * @return this builder
+     */
+    public Builder itlMs(List<Double> itlMs) {
+      this.itlMs = itlMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code tpotMs} (see {@link RequestRecord}).
+     *
+     * @param tpotMs the value
+     * @return this builder
+     */
+    public Builder tpotMs(Double tpotMs) {
+      this.tpotMs = tpotMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code e2eMs} (see {@link RequestRecord}).
+     *
+     * @param e2eMs the value
+     * @return this builder
+     */
+    public Builder e2eMs(Double e2eMs) {
+      this.e2eMs = e2eMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code outputTokensPerS} (see {@link RequestRecord}).
+     *
+     * @param outputTokensPerS the value
+     * @return this builder
+     */
+    public Builder outputTokensPerS(Double outputTokensPerS) {
+      this.outputTokensPerS = outputTokensPerS;
+      return this;
+    }
+
+    /**
+     * Sets {@code finishReason} (see {@link RequestRecord}).
+     *
+     * @param finishReason the value
+     * @return this builder
+     */
+    public Builder finishReason(String finishReason) {
+      this.finishReason = finishReason;
+      return this;
+    }
+
+    /**
+     * Sets {@code httpStatus} (see {@link RequestRecord}).
+     *
+     * @param httpStatus the value
+     * @return this builder
+     */
+    public Builder httpStatus(Integer httpStatus) {
+      this.httpStatus = httpStatus;
+      return this;
+    }
+
+    /**
+     * Sets {@code status} (see {@link RequestRecord}).
+     *
+     * @param status the value
+     * @return this builder
+     */
+    public Builder status(RequestStatus status) {
+      this.status = status;
+      return this;
+    }
+
+    /**
+     * Sets {@code error} (see {@link RequestRecord}).
+     *
+     * @param error the value
+     * @return this builder
+     */
+    public Builder error(String error) {
+      this.error = error;
+      return this;
+    }
+
+    /**
+     * Sets {@code workload} (see {@link RequestRecord}).
+     *
+     * @param workload the value
+     * @return this builder
+     */
+    public Builder workload(String workload) {
+      this.workload = workload;
+      return this;
+    }
+
+    /**
+     * Sets {@code plannedCachedTokens} (see {@link RequestRecord}).
+     *
+     * @param plannedCachedTokens the value
+     * @return this builder
+     */
+    public Builder plannedCachedTokens(Integer plannedCachedTokens) {
+      this.plannedCachedTokens = plannedCachedTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code cachePlanned} (see {@link RequestRecord}).
+     *
+     * @param cachePlanned the value
+     * @return this builder
+     */
+    public Builder cachePlanned(CacheOutcome cachePlanned) {
+      this.cachePlanned = cachePlanned;
+      return this;
+    }
+
+    /**
+     * Sets {@code cache} (see {@link RequestRecord}).
+     *
+     * @param cache the value
+     * @return this builder
+     */
+    public Builder cache(CacheOutcome cache) {
+      this.cache = cache;
+      return this;
+    }
+
+    /**
+     * Sets {@code cacheWarmStart} (see {@link RequestRecord}).
+     *
+     * @param cacheWarmStart the value
+     * @return this builder
+     */
+    public Builder cacheWarmStart(Boolean cacheWarmStart) {
+      this.cacheWarmStart = cacheWarmStart;
+      return this;
+    }
+
+    /**
+     * Sets {@code conversationTurn} (see {@link RequestRecord}).
+     *
+     * @param conversationTurn the value
+     * @return this builder
+     */
+    public Builder conversationTurn(ConversationTurn conversationTurn) {
+      this.conversationTurn = conversationTurn;
+      return this;
+    }
+
+    /**
+     * Sets {@code sentMs} (see {@link RequestRecord}).
+     *
+     * @param sentMs the value
+     * @return this builder
+     */
+    public Builder sentMs(Double sentMs) {
+      this.sentMs = sentMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code scheduledMs} (see {@link RequestRecord}).
+     *
+     * @param scheduledMs the value
+     * @return this builder
+     */
+    public Builder scheduledMs(Double scheduledMs) {
+      this.scheduledMs = scheduledMs;
+      return this;
+    }
+
+    /**
+     * The record.
+     *
+     * @return a new record
+     * @throws NullPointerException if {@code request} or {@code status} is null
+     * @throws IllegalArgumentException as the record's constructor
+     */
+    public RequestRecord build() {
+      return new RequestRecord(
+          request,
+          phase,
+          index,
+          promptId,
+          digest,
+          prefixGroup,
+          sharedPrefixTokens,
+          plannedTokens,
+          startMs,
+          promptTokens,
+          promptTokensExact,
+          cachedTokens,
+          completionTokens,
+          completionTokensExact,
+          ttftMs,
+          timeToFirstEventMs,
+          itlMs,
+          tpotMs,
+          e2eMs,
+          outputTokensPerS,
+          finishReason,
+          httpStatus,
+          status,
+          error,
+          workload,
+          plannedCachedTokens,
+          cachePlanned,
+          cache,
+          cacheWarmStart,
+          conversationTurn,
+          sentMs,
+          scheduledMs);
+    }
   }
 
   private static void nonNegative(String field, Integer value) {

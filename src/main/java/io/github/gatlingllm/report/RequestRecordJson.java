@@ -185,39 +185,40 @@ public final class RequestRecordJson {
     if (status == null) {
       throw new IllegalArgumentException("request record needs \"status\"");
     }
-    return new RequestRecord(
-        request,
-        text(n, "phase"),
-        longValue(n, "index"),
-        text(n, "prompt_id"),
-        text(n, "digest"),
-        intValue(n, "prefix_group"),
-        intValue(n, "shared_prefix_tokens"),
-        intValue(n, "planned_tokens"),
-        start.longValue(),
-        intValue(n, "prompt_tokens"),
-        bool(n, "prompt_tokens_exact"),
-        intValue(n, "cached_tokens"),
-        intValue(n, "completion_tokens"),
-        bool(n, "completion_tokens_exact"),
-        doubleValue(n, "ttft_ms"),
-        doubleValue(n, "time_to_first_event_ms"),
-        doubles(n, "itl_ms"),
-        doubleValue(n, "tpot_ms"),
-        doubleValue(n, "e2e_ms"),
-        doubleValue(n, "output_tokens_per_s"),
-        text(n, "finish_reason"),
-        intValue(n, "http_status"),
-        RequestStatus.fromWireName(status),
-        text(n, "error"),
-        text(n, "workload"),
-        intValue(n, "planned_cached_tokens"),
-        outcome(n, "cache_planned"),
-        outcome(n, "cache"),
-        present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"),
-        conversationTurn(n),
-        doubleValue(n, "sent_ms"),
-        doubleValue(n, "scheduled_ms"));
+    return RequestRecord.builder()
+        .request(request)
+        .phase(text(n, "phase"))
+        .index(longValue(n, "index"))
+        .promptId(text(n, "prompt_id"))
+        .digest(text(n, "digest"))
+        .prefixGroup(intValue(n, "prefix_group"))
+        .sharedPrefixTokens(intValue(n, "shared_prefix_tokens"))
+        .plannedTokens(intValue(n, "planned_tokens"))
+        .startMs(start.longValue())
+        .promptTokens(intValue(n, "prompt_tokens"))
+        .promptTokensExact(bool(n, "prompt_tokens_exact"))
+        .cachedTokens(intValue(n, "cached_tokens"))
+        .completionTokens(intValue(n, "completion_tokens"))
+        .completionTokensExact(bool(n, "completion_tokens_exact"))
+        .ttftMs(doubleValue(n, "ttft_ms"))
+        .timeToFirstEventMs(doubleValue(n, "time_to_first_event_ms"))
+        .itlMs(doubles(n, "itl_ms"))
+        .tpotMs(doubleValue(n, "tpot_ms"))
+        .e2eMs(doubleValue(n, "e2e_ms"))
+        .outputTokensPerS(doubleValue(n, "output_tokens_per_s"))
+        .finishReason(text(n, "finish_reason"))
+        .httpStatus(intValue(n, "http_status"))
+        .status(RequestStatus.fromWireName(status))
+        .error(text(n, "error"))
+        .workload(text(n, "workload"))
+        .plannedCachedTokens(intValue(n, "planned_cached_tokens"))
+        .cachePlanned(outcome(n, "cache_planned"))
+        .cache(outcome(n, "cache"))
+        .cacheWarmStart(present(n, "cache_warm_start") == null ? null : bool(n, "cache_warm_start"))
+        .conversationTurn(conversationTurn(n))
+        .sentMs(doubleValue(n, "sent_ms"))
+        .scheduledMs(doubleValue(n, "scheduled_ms"))
+        .build();
   }
 
   private static ConversationTurn conversationTurn(JsonNode n) {

@@ -119,39 +119,11 @@ public final class RequestsFile {
   /** The JSON keys of a record, in order. */
   static List<String> columns() {
     RequestRecord any =
-        new RequestRecord(
-            "x",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            0,
-            null,
-            false,
-            null,
-            null,
-            false,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            io.github.gatlingllm.metrics.RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null);
+        RequestRecord.builder()
+            .request("x")
+            .startMs(0)
+            .status(io.github.gatlingllm.metrics.RequestStatus.OK)
+            .build();
     return new ArrayList<>(Json.map(RequestRecordJson.toJson(any, true)).keySet());
   }
 

@@ -22,39 +22,30 @@ class CacheAggregatorTest {
       CacheOutcome expected,
       CacheOutcome outcome,
       double ttft) {
-    return new RequestRecord(
-        "chat",
-        phase,
-        0L,
-        null,
-        null,
-        group,
-        null,
-        null,
-        1000,
-        prompt,
-        true,
-        cached,
-        4,
-        true,
-        ttft,
-        ttft,
-        null,
-        1.0,
-        ttft + 3,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        workload,
-        planned,
-        expected,
-        outcome,
-        expected == CacheOutcome.MISS && outcome == CacheOutcome.UNPLANNED_HIT,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase(phase)
+        .index(0L)
+        .prefixGroup(group)
+        .startMs(1000)
+        .promptTokens(prompt)
+        .promptTokensExact(true)
+        .cachedTokens(cached)
+        .completionTokens(4)
+        .completionTokensExact(true)
+        .ttftMs(ttft)
+        .timeToFirstEventMs(ttft)
+        .tpotMs(1.0)
+        .e2eMs(ttft + 3)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .workload(workload)
+        .plannedCachedTokens(planned)
+        .cachePlanned(expected)
+        .cache(outcome)
+        .cacheWarmStart(expected == CacheOutcome.MISS && outcome == CacheOutcome.UNPLANNED_HIT)
+        .build();
   }
 
   private static RequestRecord hit(String workload, Integer group, double ttft) {
@@ -142,39 +133,24 @@ class CacheAggregatorTest {
   void requestsWithoutAPlanAreLeftOut() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(
-        new RequestRecord(
-            "chat",
-            "measured",
-            0L,
-            null,
-            null,
-            null,
-            null,
-            null,
-            1000,
-            100,
-            true,
-            96,
-            4,
-            true,
-            2.0,
-            2.0,
-            null,
-            1.0,
-            5.0,
-            null,
-            "length",
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null));
+        RequestRecord.builder()
+            .request("chat")
+            .phase("measured")
+            .index(0L)
+            .startMs(1000)
+            .promptTokens(100)
+            .promptTokensExact(true)
+            .cachedTokens(96)
+            .completionTokens(4)
+            .completionTokensExact(true)
+            .ttftMs(2.0)
+            .timeToFirstEventMs(2.0)
+            .tpotMs(1.0)
+            .e2eMs(5.0)
+            .finishReason("length")
+            .httpStatus(200)
+            .status(RequestStatus.OK)
+            .build());
     assertNull(a.describe());
     assertEquals(0L, a.toRecord(Map.of()).get("requests"));
   }
@@ -236,39 +212,31 @@ class CacheAggregatorTest {
   void aPlannedHitThatFoundItsWholePromptIsAWarmStartToo() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(
-        new RequestRecord(
-            "chat",
-            "measured",
-            0L,
-            null,
-            null,
-            0,
-            48,
-            null,
-            1000,
-            100,
-            true,
-            96,
-            4,
-            true,
-            2.0,
-            2.0,
-            null,
-            1.0,
-            5.0,
-            null,
-            "length",
-            200,
-            RequestStatus.OK,
-            null,
-            "s",
-            48,
-            CacheOutcome.HIT,
-            CacheOutcome.UNPLANNED_HIT,
-            true,
-            null,
-            null,
-            null));
+        RequestRecord.builder()
+            .request("chat")
+            .phase("measured")
+            .index(0L)
+            .prefixGroup(0)
+            .sharedPrefixTokens(48)
+            .startMs(1000)
+            .promptTokens(100)
+            .promptTokensExact(true)
+            .cachedTokens(96)
+            .completionTokens(4)
+            .completionTokensExact(true)
+            .ttftMs(2.0)
+            .timeToFirstEventMs(2.0)
+            .tpotMs(1.0)
+            .e2eMs(5.0)
+            .finishReason("length")
+            .httpStatus(200)
+            .status(RequestStatus.OK)
+            .workload("s")
+            .plannedCachedTokens(48)
+            .cachePlanned(CacheOutcome.HIT)
+            .cache(CacheOutcome.UNPLANNED_HIT)
+            .cacheWarmStart(true)
+            .build());
     assertEquals(1L, a.warmStarts());
   }
 }

@@ -30,39 +30,25 @@ class ReportCommandTest {
   }
 
   private static RequestRecord request(long index, long startMs, double ttft, double e2e) {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        index,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        100,
-        true,
-        50,
-        10,
-        true,
-        ttft,
-        ttft,
-        List.of(10.0, 12.0),
-        (e2e - ttft) / 9,
-        e2e,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(index)
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .cachedTokens(50)
+        .completionTokens(10)
+        .completionTokensExact(true)
+        .ttftMs(ttft)
+        .timeToFirstEventMs(ttft)
+        .itlMs(List.of(10.0, 12.0))
+        .tpotMs((e2e - ttft) / 9)
+        .e2eMs(e2e)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   /** A run folder with its requests and a run record naming its digest and SLO. */

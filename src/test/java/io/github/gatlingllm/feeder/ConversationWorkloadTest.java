@@ -40,75 +40,37 @@ class ConversationWorkloadTest {
   }
 
   private static RequestRecord ok(int prompt, int completion) {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        1_000,
-        prompt,
-        true,
-        0,
-        completion,
-        true,
-        5.0,
-        5.0,
-        null,
-        1.0,
-        20.0,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(1_000)
+        .promptTokens(prompt)
+        .promptTokensExact(true)
+        .cachedTokens(0)
+        .completionTokens(completion)
+        .completionTokensExact(true)
+        .ttftMs(5.0)
+        .timeToFirstEventMs(5.0)
+        .tpotMs(1.0)
+        .e2eMs(20.0)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   private static RequestRecord failed() {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        1_000,
-        null,
-        false,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        3.0,
-        null,
-        null,
-        400,
-        RequestStatus.HTTP_ERROR,
-        "400",
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(1_000)
+        .e2eMs(3.0)
+        .httpStatus(400)
+        .status(RequestStatus.HTTP_ERROR)
+        .error("400")
+        .build();
   }
 
   private static Conversation conversation(Map<String, Object> record) {

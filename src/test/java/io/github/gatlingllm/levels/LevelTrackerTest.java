@@ -28,39 +28,25 @@ class LevelTrackerTest {
 
   static RequestRecord request(String phase, long startMs, RequestStatus status) {
     boolean ok = status == RequestStatus.OK;
-    return new RequestRecord(
-        "chat",
-        phase,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        ok ? 100 : null,
-        ok,
-        null,
-        ok ? 10 : null,
-        ok,
-        ok ? 20.0 : null,
-        ok ? 20.0 : null,
-        ok ? List.of(5.0) : null,
-        ok ? 5.0 : null,
-        100.0,
-        ok ? 100.0 : null,
-        ok ? "length" : null,
-        ok ? 200 : 500,
-        status,
-        ok ? null : "boom",
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase(phase)
+        .startMs(startMs)
+        .promptTokens(ok ? 100 : null)
+        .promptTokensExact(ok)
+        .completionTokens(ok ? 10 : null)
+        .completionTokensExact(ok)
+        .ttftMs(ok ? 20.0 : null)
+        .timeToFirstEventMs(ok ? 20.0 : null)
+        .itlMs(ok ? List.of(5.0) : null)
+        .tpotMs(ok ? 5.0 : null)
+        .e2eMs(100.0)
+        .outputTokensPerS(ok ? 100.0 : null)
+        .finishReason(ok ? "length" : null)
+        .httpStatus(ok ? 200 : 500)
+        .status(status)
+        .error(ok ? null : "boom")
+        .build();
   }
 
   static RequestRecord ok(long startMs) {
@@ -325,39 +311,23 @@ class LevelTrackerTest {
 
   /** A successful request of 100 prompt and 10 output tokens: 5 at the TTFT, 5 an ITL later. */
   static RequestRecord streamed(long startMs, double ttftMs, double itlMs) {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        100,
-        true,
-        null,
-        10,
-        true,
-        ttftMs,
-        ttftMs,
-        List.of(itlMs),
-        itlMs,
-        ttftMs + itlMs,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .completionTokens(10)
+        .completionTokensExact(true)
+        .ttftMs(ttftMs)
+        .timeToFirstEventMs(ttftMs)
+        .itlMs(List.of(itlMs))
+        .tpotMs(itlMs)
+        .e2eMs(ttftMs + itlMs)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   @Test

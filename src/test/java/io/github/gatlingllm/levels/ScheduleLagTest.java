@@ -80,39 +80,15 @@ class ScheduleLagTest {
   }
 
   private static RequestRecord record(Double sentMs, Double scheduledMs) {
-    return new RequestRecord(
-            "chat",
-            "measured",
-            0L,
-            null,
-            null,
-            null,
-            null,
-            null,
-            1_000,
-            null,
-            false,
-            null,
-            null,
-            false,
-            null,
-            null,
-            null,
-            null,
-            10.0,
-            null,
-            null,
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null)
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(1_000)
+        .e2eMs(10.0)
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build()
         .withSchedule(sentMs, scheduledMs);
   }
 }

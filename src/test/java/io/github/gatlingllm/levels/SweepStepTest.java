@@ -18,39 +18,27 @@ class SweepStepTest {
   /** A successful measured request of a group: 100 prompt tokens, a 80-token group prefix. */
   private static RequestRecord request(
       String phase, long startMs, int group, Integer cached, double ttft) {
-    return new RequestRecord(
-        "chat",
-        phase,
-        null,
-        null,
-        null,
-        group,
-        80,
-        100,
-        startMs,
-        100,
-        true,
-        cached,
-        4,
-        true,
-        ttft,
-        ttft,
-        List.of(),
-        1.0,
-        ttft + 3,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase(phase)
+        .prefixGroup(group)
+        .sharedPrefixTokens(80)
+        .plannedTokens(100)
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .cachedTokens(cached)
+        .completionTokens(4)
+        .completionTokensExact(true)
+        .ttftMs(ttft)
+        .timeToFirstEventMs(ttft)
+        .itlMs(List.of())
+        .tpotMs(1.0)
+        .e2eMs(ttft + 3)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   @Test

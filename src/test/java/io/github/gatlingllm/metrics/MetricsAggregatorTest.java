@@ -15,46 +15,42 @@ class MetricsAggregatorTest {
 
   private static RequestRecord ok(
       String name, String phase, long startMs, double ttft, List<Double> itl, double e2e) {
-    return new RequestRecord(
-        name,
-        phase,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        100,
-        true,
-        40,
-        10,
-        true,
-        ttft,
-        ttft,
-        itl,
-        null,
-        e2e,
-        10 / (e2e / 1000),
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request(name)
+        .phase(phase)
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .cachedTokens(40)
+        .completionTokens(10)
+        .completionTokensExact(true)
+        .ttftMs(ttft)
+        .timeToFirstEventMs(ttft)
+        .itlMs(itl)
+        .e2eMs(e2e)
+        .outputTokensPerS(10 / (e2e / 1000))
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   private static RequestRecord failed(String name, long startMs, RequestStatus status) {
-    return new RequestRecord(
-        name, null, null, null, null, null, null, null, startMs, 100, true, null, 1, true, 1.0, 1.0,
-        List.of(), null, 5.0, null, null, 500, status, "x", null, null, null, null, null, null,
-        null, null);
+    return RequestRecord.builder()
+        .request(name)
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .completionTokens(1)
+        .completionTokensExact(true)
+        .ttftMs(1.0)
+        .timeToFirstEventMs(1.0)
+        .itlMs(List.of())
+        .e2eMs(5.0)
+        .httpStatus(500)
+        .status(status)
+        .error("x")
+        .build();
   }
 
   @Test
@@ -169,39 +165,17 @@ class MetricsAggregatorTest {
   void noCachedTokensReportedMeansNoRatio() {
     MetricsAggregator a = new MetricsAggregator();
     a.add(
-        new RequestRecord(
-            "chat",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            0,
-            100,
-            true,
-            null,
-            1,
-            true,
-            null,
-            null,
-            null,
-            null,
-            10.0,
-            null,
-            null,
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null));
+        RequestRecord.builder()
+            .request("chat")
+            .startMs(0)
+            .promptTokens(100)
+            .promptTokensExact(true)
+            .completionTokens(1)
+            .completionTokensExact(true)
+            .e2eMs(10.0)
+            .httpStatus(200)
+            .status(RequestStatus.OK)
+            .build());
     assertNull(a.summary().overall().cacheHitRatio());
   }
 

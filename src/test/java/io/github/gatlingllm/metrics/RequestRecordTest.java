@@ -15,39 +15,12 @@ class RequestRecordTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () ->
-                    new RequestRecord(
-                        "r",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        0,
-                        null,
-                        false,
-                        null,
-                        null,
-                        false,
-                        -1.0,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        RequestStatus.OK,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null))
+                    RequestRecord.builder()
+                        .request("r")
+                        .startMs(0)
+                        .ttftMs(-1.0)
+                        .status(RequestStatus.OK)
+                        .build())
             .getMessage());
   }
 
@@ -58,39 +31,12 @@ class RequestRecordTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () ->
-                    new RequestRecord(
-                        "r",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        0,
-                        null,
-                        true,
-                        null,
-                        null,
-                        false,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        RequestStatus.OK,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null))
+                    RequestRecord.builder()
+                        .request("r")
+                        .startMs(0)
+                        .promptTokensExact(true)
+                        .status(RequestStatus.OK)
+                        .build())
             .getMessage());
   }
 
@@ -115,39 +61,29 @@ class RequestRecordTest {
             "x");
     RequestIdentity id = new RequestIdentity("chat", "warmup", 2L, "p", "d", null, null, 100);
     assertEquals(
-        new RequestRecord(
-            "chat",
-            "warmup",
-            2L,
-            "p",
-            "d",
-            null,
-            null,
-            100,
-            7,
-            10,
-            true,
-            0,
-            3,
-            false,
-            2.0,
-            1.0,
-            List.of(3.0),
-            4.0,
-            5.0,
-            600.0,
-            "stop",
-            200,
-            RequestStatus.STREAM_ERROR,
-            "error event via https://***@h/ (Bearer ***)",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null),
+        RequestRecord.builder()
+            .request("chat")
+            .phase("warmup")
+            .index(2L)
+            .promptId("p")
+            .digest("d")
+            .plannedTokens(100)
+            .startMs(7)
+            .promptTokens(10)
+            .promptTokensExact(true)
+            .cachedTokens(0)
+            .completionTokens(3)
+            .ttftMs(2.0)
+            .timeToFirstEventMs(1.0)
+            .itlMs(List.of(3.0))
+            .tpotMs(4.0)
+            .e2eMs(5.0)
+            .outputTokensPerS(600.0)
+            .finishReason("stop")
+            .httpStatus(200)
+            .status(RequestStatus.STREAM_ERROR)
+            .error("error event via https://***@h/ (Bearer ***)")
+            .build(),
         RequestRecord.of(
             id, t, 200, RequestStatus.STREAM_ERROR, "error event via https://u:p@h/ (Bearer abc)"));
   }

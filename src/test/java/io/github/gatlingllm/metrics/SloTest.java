@@ -13,39 +13,26 @@ class SloTest {
   /** A streamed request: TTFT, ITLs, TPOT and E2E as given, 10 output tokens. */
   static RequestRecord streamed(
       long startMs, Double ttft, List<Double> itl, Double tpot, double e2e, RequestStatus status) {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        100,
-        true,
-        0,
-        10,
-        true,
-        ttft,
-        ttft,
-        itl,
-        tpot,
-        e2e,
-        null,
-        "length",
-        200,
-        status,
-        status == RequestStatus.OK ? null : "x",
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .cachedTokens(0)
+        .completionTokens(10)
+        .completionTokensExact(true)
+        .ttftMs(ttft)
+        .timeToFirstEventMs(ttft)
+        .itlMs(itl)
+        .tpotMs(tpot)
+        .e2eMs(e2e)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(status)
+        .error(status == RequestStatus.OK ? null : "x")
+        .build();
   }
 
   @Test

@@ -135,39 +135,15 @@ class ClientWatchTest {
   }
 
   private static RequestRecord record(double sentMs, Double scheduledMs) {
-    return new RequestRecord(
-            "chat",
-            "measured",
-            0L,
-            null,
-            null,
-            null,
-            null,
-            null,
-            (long) sentMs,
-            null,
-            false,
-            null,
-            null,
-            false,
-            null,
-            null,
-            null,
-            null,
-            10.0,
-            null,
-            null,
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null)
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs((long) sentMs)
+        .e2eMs(10.0)
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build()
         .withSchedule(sentMs, scheduledMs);
   }
 }

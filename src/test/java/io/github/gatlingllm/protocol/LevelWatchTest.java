@@ -39,39 +39,24 @@ class LevelWatchTest {
   }
 
   private static RequestRecord request(long startMs, double ttftMs) {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        100,
-        true,
-        null,
-        10,
-        true,
-        ttftMs,
-        ttftMs,
-        List.of(1.0),
-        1.0,
-        ttftMs + 9,
-        100.0,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .completionTokens(10)
+        .completionTokensExact(true)
+        .ttftMs(ttftMs)
+        .timeToFirstEventMs(ttftMs)
+        .itlMs(List.of(1.0))
+        .tpotMs(1.0)
+        .e2eMs(ttftMs + 9)
+        .outputTokensPerS(100.0)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   /** Sends {@code n} requests of the TTFT in the level starting at {@code fromMs}. */

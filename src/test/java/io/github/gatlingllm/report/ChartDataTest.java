@@ -21,39 +21,23 @@ class ChartDataTest {
       List<Double> itl,
       Double e2e,
       int tokens) {
-    return new RequestRecord(
-        name,
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        startMs,
-        100,
-        true,
-        null,
-        tokens,
-        true,
-        ttft,
-        ttft,
-        itl,
-        null,
-        e2e,
-        null,
-        null,
-        200,
-        RequestStatus.OK,
-        null,
-        workload,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request(name)
+        .phase("measured")
+        .index(0L)
+        .startMs(startMs)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .completionTokens(tokens)
+        .completionTokensExact(true)
+        .ttftMs(ttft)
+        .timeToFirstEventMs(ttft)
+        .itlMs(itl)
+        .e2eMs(e2e)
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .workload(workload)
+        .build();
   }
 
   private static RequestRecord request(

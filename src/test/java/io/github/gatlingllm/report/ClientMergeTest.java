@@ -15,39 +15,15 @@ import org.junit.jupiter.api.Test;
 class ClientMergeTest {
 
   private static RequestRecord request(long startMs, Double sentMs, Double scheduledMs) {
-    return new RequestRecord(
-            "chat",
-            "measured",
-            0L,
-            null,
-            null,
-            null,
-            null,
-            null,
-            startMs,
-            null,
-            false,
-            null,
-            null,
-            false,
-            null,
-            null,
-            null,
-            null,
-            20.0,
-            null,
-            null,
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null)
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(startMs)
+        .e2eMs(20.0)
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build()
         .withSchedule(sentMs, scheduledMs);
   }
 

@@ -12,75 +12,34 @@ import org.junit.jupiter.api.Test;
 class ErrorsSectionTest {
 
   private static RequestRecord failed(String name, RequestStatus status, String error) {
-    return new RequestRecord(
-        name,
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        0,
-        null,
-        false,
-        null,
-        null,
-        false,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        status,
-        error,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request(name)
+        .phase("measured")
+        .index(0L)
+        .startMs(0)
+        .status(status)
+        .error(error)
+        .build();
   }
 
   private static RequestRecord ok() {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        0,
-        10,
-        true,
-        null,
-        2,
-        true,
-        1.0,
-        1.0,
-        null,
-        1.0,
-        2.0,
-        null,
-        "stop",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(0)
+        .promptTokens(10)
+        .promptTokensExact(true)
+        .completionTokens(2)
+        .completionTokensExact(true)
+        .ttftMs(1.0)
+        .timeToFirstEventMs(1.0)
+        .tpotMs(1.0)
+        .e2eMs(2.0)
+        .finishReason("stop")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   @Test

@@ -13,39 +13,31 @@ import org.junit.jupiter.api.Test;
 class RequestRecordJsonTest {
 
   private static final RequestRecord FULL =
-      new RequestRecord(
-          "chat",
-          "measured",
-          3L,
-          "p-3",
-          "0123456789abcdef",
-          1,
-          256,
-          512,
-          1_700_000_000_000L,
-          530,
-          true,
-          256,
-          3,
-          true,
-          50.0,
-          5.0,
-          List.of(20.0, 30.5),
-          26.5,
-          103.0,
-          29.125,
-          "length",
-          200,
-          RequestStatus.OK,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
+      RequestRecord.builder()
+          .request("chat")
+          .phase("measured")
+          .index(3L)
+          .promptId("p-3")
+          .digest("0123456789abcdef")
+          .prefixGroup(1)
+          .sharedPrefixTokens(256)
+          .plannedTokens(512)
+          .startMs(1_700_000_000_000L)
+          .promptTokens(530)
+          .promptTokensExact(true)
+          .cachedTokens(256)
+          .completionTokens(3)
+          .completionTokensExact(true)
+          .ttftMs(50.0)
+          .timeToFirstEventMs(5.0)
+          .itlMs(List.of(20.0, 30.5))
+          .tpotMs(26.5)
+          .e2eMs(103.0)
+          .outputTokensPerS(29.125)
+          .finishReason("length")
+          .httpStatus(200)
+          .status(RequestStatus.OK)
+          .build();
 
   private static final String FULL_JSON =
       "{\"request\":\"chat\",\"phase\":\"measured\",\"index\":3,\"prompt_id\":\"p-3\","
@@ -61,74 +53,35 @@ class RequestRecordJsonTest {
           + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}";
 
   private static final RequestRecord FAILED =
-      new RequestRecord(
-          "chat",
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          5L,
-          null,
-          false,
-          null,
-          null,
-          false,
-          null,
-          null,
-          null,
-          null,
-          12.0,
-          null,
-          null,
-          429,
-          RequestStatus.REJECTED,
-          "Too Many Requests",
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
+      RequestRecord.builder()
+          .request("chat")
+          .startMs(5L)
+          .e2eMs(12.0)
+          .httpStatus(429)
+          .status(RequestStatus.REJECTED)
+          .error("Too Many Requests")
+          .build();
 
   private static final RequestRecord MICROS =
-      new RequestRecord(
-          "chat",
-          "measured",
-          0L,
-          null,
-          null,
-          null,
-          null,
-          null,
-          1_700_000_000_000L,
-          12,
-          true,
-          null,
-          3,
-          true,
-          12.346,
-          0.345,
-          List.of(0.25, 0.001, 34.0),
-          16.328,
-          45.001,
-          66.66518521810626,
-          "length",
-          200,
-          RequestStatus.OK,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null);
+      RequestRecord.builder()
+          .request("chat")
+          .phase("measured")
+          .index(0L)
+          .startMs(1_700_000_000_000L)
+          .promptTokens(12)
+          .promptTokensExact(true)
+          .completionTokens(3)
+          .completionTokensExact(true)
+          .ttftMs(12.346)
+          .timeToFirstEventMs(0.345)
+          .itlMs(List.of(0.25, 0.001, 34.0))
+          .tpotMs(16.328)
+          .e2eMs(45.001)
+          .outputTokensPerS(66.66518521810626)
+          .finishReason("length")
+          .httpStatus(200)
+          .status(RequestStatus.OK)
+          .build();
 
   @Test
   void microsecondTimesAreWrittenAsTheShortestDecimal() {
@@ -254,39 +207,35 @@ class RequestRecordJsonTest {
   @Test
   void theCachePlanAndOutcomeReadBack() {
     RequestRecord r =
-        new RequestRecord(
-            "chat",
-            "measured",
-            3L,
-            "g1-ab",
-            "0123456789abcdef",
-            1,
-            256,
-            512,
-            1_700_000_000_000L,
-            514,
-            true,
-            272,
-            3,
-            true,
-            50.0,
-            5.0,
-            null,
-            26.5,
-            103.0,
-            29.125,
-            "length",
-            200,
-            RequestStatus.OK,
-            null,
-            "shared-prefix",
-            256,
-            CacheOutcome.HIT,
-            CacheOutcome.HIT,
-            false,
-            null,
-            null,
-            null);
+        RequestRecord.builder()
+            .request("chat")
+            .phase("measured")
+            .index(3L)
+            .promptId("g1-ab")
+            .digest("0123456789abcdef")
+            .prefixGroup(1)
+            .sharedPrefixTokens(256)
+            .plannedTokens(512)
+            .startMs(1_700_000_000_000L)
+            .promptTokens(514)
+            .promptTokensExact(true)
+            .cachedTokens(272)
+            .completionTokens(3)
+            .completionTokensExact(true)
+            .ttftMs(50.0)
+            .timeToFirstEventMs(5.0)
+            .tpotMs(26.5)
+            .e2eMs(103.0)
+            .outputTokensPerS(29.125)
+            .finishReason("length")
+            .httpStatus(200)
+            .status(RequestStatus.OK)
+            .workload("shared-prefix")
+            .plannedCachedTokens(256)
+            .cachePlanned(CacheOutcome.HIT)
+            .cache(CacheOutcome.HIT)
+            .cacheWarmStart(false)
+            .build();
     String json = RequestRecordJson.toJson(r, false);
     assertTrue(
         json.endsWith(

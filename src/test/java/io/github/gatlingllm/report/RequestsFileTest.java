@@ -27,73 +27,40 @@ class RequestsFileTest {
   @Test
   void csvQuotesWhatNeedsItAndJoinsItls() throws Exception {
     RequestRecord ok =
-        new RequestRecord(
-            "chat",
-            "measured",
-            3L,
-            "g1-ab",
-            "0123456789abcdef",
-            1,
-            64,
-            128,
-            1000,
-            130,
-            true,
-            64,
-            3,
-            true,
-            60.0,
-            58.0,
-            List.of(20.0, 21.5),
-            20.75,
-            101.5,
-            29.5,
-            "length",
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null);
+        RequestRecord.builder()
+            .request("chat")
+            .phase("measured")
+            .index(3L)
+            .promptId("g1-ab")
+            .digest("0123456789abcdef")
+            .prefixGroup(1)
+            .sharedPrefixTokens(64)
+            .plannedTokens(128)
+            .startMs(1000)
+            .promptTokens(130)
+            .promptTokensExact(true)
+            .cachedTokens(64)
+            .completionTokens(3)
+            .completionTokensExact(true)
+            .ttftMs(60.0)
+            .timeToFirstEventMs(58.0)
+            .itlMs(List.of(20.0, 21.5))
+            .tpotMs(20.75)
+            .e2eMs(101.5)
+            .outputTokensPerS(29.5)
+            .finishReason("length")
+            .httpStatus(200)
+            .status(RequestStatus.OK)
+            .build();
     RequestRecord failed =
-        new RequestRecord(
-            "chat, \"b\"",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            2000,
-            null,
-            false,
-            null,
-            null,
-            false,
-            null,
-            null,
-            null,
-            null,
-            5.0,
-            null,
-            null,
-            503,
-            RequestStatus.REJECTED,
-            "HTTP 503: \"busy\"",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null);
+        RequestRecord.builder()
+            .request("chat, \"b\"")
+            .startMs(2000)
+            .e2eMs(5.0)
+            .httpStatus(503)
+            .status(RequestStatus.REJECTED)
+            .error("HTTP 503: \"busy\"")
+            .build();
     StringWriter out = new StringWriter();
     RequestsFile.writeCsv(List.of(ok, failed), out);
     assertEquals(
@@ -108,39 +75,19 @@ class RequestsFileTest {
   @Test
   void csvWritesMicrosecondTimesAsTheJsonLinesDo() throws Exception {
     RequestRecord r =
-        new RequestRecord(
-            "chat",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            1000,
-            null,
-            false,
-            null,
-            3,
-            false,
-            2.517,
-            0.25,
-            List.of(0.001, 34.0, 1.5),
-            16.328,
-            12_345_678.901,
-            0.0001,
-            null,
-            200,
-            RequestStatus.OK,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null);
+        RequestRecord.builder()
+            .request("chat")
+            .startMs(1000)
+            .completionTokens(3)
+            .ttftMs(2.517)
+            .timeToFirstEventMs(0.25)
+            .itlMs(List.of(0.001, 34.0, 1.5))
+            .tpotMs(16.328)
+            .e2eMs(12_345_678.901)
+            .outputTokensPerS(0.0001)
+            .httpStatus(200)
+            .status(RequestStatus.OK)
+            .build();
     StringWriter out = new StringWriter();
     RequestsFile.writeCsv(List.of(r), out);
     assertEquals(

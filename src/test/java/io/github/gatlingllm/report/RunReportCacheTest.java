@@ -18,39 +18,29 @@ class RunReportCacheTest {
   @TempDir Path folder;
 
   private static RequestRecord record(int cached, int planned, CacheOutcome outcome) {
-    return new RequestRecord(
-        "chat",
-        "measured",
-        0L,
-        null,
-        null,
-        null,
-        null,
-        null,
-        1000,
-        100,
-        true,
-        cached,
-        4,
-        true,
-        2.0,
-        2.0,
-        null,
-        1.0,
-        5.0,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        "repeat",
-        planned,
-        CacheOutcome.HIT,
-        outcome,
-        false,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request("chat")
+        .phase("measured")
+        .index(0L)
+        .startMs(1000)
+        .promptTokens(100)
+        .promptTokensExact(true)
+        .cachedTokens(cached)
+        .completionTokens(4)
+        .completionTokensExact(true)
+        .ttftMs(2.0)
+        .timeToFirstEventMs(2.0)
+        .tpotMs(1.0)
+        .e2eMs(5.0)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .workload("repeat")
+        .plannedCachedTokens(planned)
+        .cachePlanned(CacheOutcome.HIT)
+        .cache(outcome)
+        .cacheWarmStart(false)
+        .build();
   }
 
   @Test

@@ -31,39 +31,26 @@ class ShardMergeTest {
 
   private static RequestRecord request(
       String name, long index, String digest, long startMs, double e2eMs) {
-    return new RequestRecord(
-        name,
-        "measured",
-        index,
-        null,
-        digest,
-        null,
-        null,
-        null,
-        startMs,
-        64,
-        true,
-        0,
-        8,
-        true,
-        e2eMs / 2,
-        e2eMs / 2,
-        List.of(1.0),
-        1.0,
-        e2eMs,
-        null,
-        "length",
-        200,
-        RequestStatus.OK,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request(name)
+        .phase("measured")
+        .index(index)
+        .digest(digest)
+        .startMs(startMs)
+        .promptTokens(64)
+        .promptTokensExact(true)
+        .cachedTokens(0)
+        .completionTokens(8)
+        .completionTokensExact(true)
+        .ttftMs(e2eMs / 2)
+        .timeToFirstEventMs(e2eMs / 2)
+        .itlMs(List.of(1.0))
+        .tpotMs(1.0)
+        .e2eMs(e2eMs)
+        .finishReason("length")
+        .httpStatus(200)
+        .status(RequestStatus.OK)
+        .build();
   }
 
   /**

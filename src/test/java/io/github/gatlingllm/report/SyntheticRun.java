@@ -38,39 +38,43 @@ final class SyntheticRun {
     boolean ok = status == RequestStatus.OK;
     boolean chat = i % 2 == 0;
     double slower = chat ? 0 : 40;
-    return new RequestRecord(
-        chat ? "chat" : "summarize",
-        i < 4 ? "warmup" : "measured",
-        i,
-        "g" + (i % 4) + "-x",
-        "d" + i,
-        (int) (i % 4),
-        64,
-        128,
-        1_000_000 + i * 50,
-        130 + (int) (i % 3) * 10,
-        true,
-        i < 8 ? 0 : 64,
-        8,
-        true,
-        ok ? 60.0 + slower + i % 13 : null,
-        ok ? 60.0 + slower + i % 13 : null,
-        ok ? itl : null,
-        ok ? 20.0 : null,
-        200.0 + 3 * slower + i % 17,
-        ok ? 40.0 : null,
-        ok ? "length" : null,
-        ok ? Integer.valueOf(200) : status == RequestStatus.REJECTED ? Integer.valueOf(503) : null,
-        status,
-        ok ? null : status == RequestStatus.REJECTED ? "HTTP 503: overloaded" : "no answer in 30 s",
-        "w",
-        i < 8 ? 0 : 64,
-        i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT,
-        ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN,
-        false,
-        null,
-        null,
-        null);
+    return RequestRecord.builder()
+        .request(chat ? "chat" : "summarize")
+        .phase(i < 4 ? "warmup" : "measured")
+        .index(i)
+        .promptId("g" + (i % 4) + "-x")
+        .digest("d" + i)
+        .prefixGroup((int) (i % 4))
+        .sharedPrefixTokens(64)
+        .plannedTokens(128)
+        .startMs(1_000_000 + i * 50)
+        .promptTokens(130 + (int) (i % 3) * 10)
+        .promptTokensExact(true)
+        .cachedTokens(i < 8 ? 0 : 64)
+        .completionTokens(8)
+        .completionTokensExact(true)
+        .ttftMs(ok ? 60.0 + slower + i % 13 : null)
+        .timeToFirstEventMs(ok ? 60.0 + slower + i % 13 : null)
+        .itlMs(ok ? itl : null)
+        .tpotMs(ok ? 20.0 : null)
+        .e2eMs(200.0 + 3 * slower + i % 17)
+        .outputTokensPerS(ok ? 40.0 : null)
+        .finishReason(ok ? "length" : null)
+        .httpStatus(
+            ok
+                ? Integer.valueOf(200)
+                : status == RequestStatus.REJECTED ? Integer.valueOf(503) : null)
+        .status(status)
+        .error(
+            ok
+                ? null
+                : status == RequestStatus.REJECTED ? "HTTP 503: overloaded" : "no answer in 30 s")
+        .workload("w")
+        .plannedCachedTokens(i < 8 ? 0 : 64)
+        .cachePlanned(i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT)
+        .cache(ok ? (i < 8 ? CacheOutcome.MISS : CacheOutcome.HIT) : CacheOutcome.UNKNOWN)
+        .cacheWarmStart(false)
+        .build();
   }
 
   /**
