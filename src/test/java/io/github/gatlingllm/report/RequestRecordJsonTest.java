@@ -12,6 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class RequestRecordJsonTest {
 
+  /** The reasoning and cancellation keys of a record without them. */
+  static final String NO_REASONING =
+      "\"ttfo_ms\":null,\"reasoning_tokens\":null,\"reasoning_tokens_source\":null,"
+          + "\"answer_tokens\":null,\"reasoning_tpot_ms\":null,\"answer_tpot_ms\":null,"
+          + "\"answer_itl_from\":null,\"cancel_after_ms\":null}";
+
   private static final RequestRecord FULL =
       RequestRecord.builder()
           .request("chat")
@@ -50,7 +56,8 @@ class RequestRecordJsonTest {
           + "\"status\":\"ok\",\"error\":null,"
           + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
           + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-          + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}";
+          + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+          + NO_REASONING;
 
   private static final RequestRecord FAILED =
       RequestRecord.builder()
@@ -95,7 +102,8 @@ class RequestRecordJsonTest {
             + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
             + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
             + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
+            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+            + NO_REASONING,
         RequestRecordJson.toJson(MICROS, true));
   }
 
@@ -149,7 +157,8 @@ class RequestRecordJsonTest {
             + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
             + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
             + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
+            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+            + NO_REASONING,
         RequestRecordJson.toJson(FAILED, true));
   }
 
@@ -242,7 +251,8 @@ class RequestRecordJsonTest {
             "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
                 + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false,"
                 + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
+                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+                + NO_REASONING),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
   }
@@ -274,7 +284,8 @@ class RequestRecordJsonTest {
         json.endsWith(
             "\"conversation\":4,\"turn\":2,\"context_tokens\":673,"
                 + "\"reply_digest\":\"00112233aabbccdd\","
-                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
+                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+                + NO_REASONING),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
     assertEquals(
