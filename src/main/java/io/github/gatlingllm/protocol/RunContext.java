@@ -176,6 +176,17 @@ public final class RunContext {
   }
 
   /**
+   * Counts a reasoning text's tokens with the run's tokenizer ({@code llm.tokenizer}), for servers
+   * that report no {@code usage.completion_tokens_details.reasoning_tokens}.
+   *
+   * @return the counter, or null without a real tokenizer (reasoning is then counted in chunks)
+   */
+  public java.util.function.ToIntFunction<String> reasoningCounter() {
+    io.github.gatlingllm.token.TokenCounter counter = target.exactCounter();
+    return counter == null ? null : counter::count;
+  }
+
+  /**
    * The requests in flight, each cut and recorded when the run record is written.
    *
    * @return never null

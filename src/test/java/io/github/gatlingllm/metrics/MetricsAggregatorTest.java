@@ -269,7 +269,8 @@ class MetricsAggregatorTest {
             "timeout", 0L,
             "stream_error", 0L,
             "connect_error", 0L,
-            "cut_by_run_end", 0L),
+            "cut_by_run_end", 0L,
+            "cancelled", 0L),
         overall.get("status"));
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> groups = (List<Map<String, Object>>) record.get("groups");
