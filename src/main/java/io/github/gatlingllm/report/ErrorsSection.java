@@ -41,7 +41,8 @@ final class ErrorsSection {
     Map<List<String>, long[]> counts = new LinkedHashMap<>();
     Map<List<String>, TreeSet<String>> names = new LinkedHashMap<>();
     for (RequestRecord r : rs) {
-      if (r.status() == RequestStatus.OK) {
+      if (r.status() == RequestStatus.OK || r.status() == RequestStatus.CANCELLED) {
+        // a cancelled request is the client's doing, not a failure
         continue;
       }
       String message = r.error() == null ? r.status().wireName() : r.error();

@@ -259,7 +259,9 @@ class MetricsAggregatorTest {
             "itl_ms",
             "tpot_ms",
             "e2e_ms",
-            "output_tokens_per_s_per_request"),
+            "output_tokens_per_s_per_request",
+            "ttfo_ms",
+            "reasoning"),
         List.copyOf(overall.keySet()));
     assertEquals(
         Map.of(
