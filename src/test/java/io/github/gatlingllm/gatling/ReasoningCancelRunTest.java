@@ -11,6 +11,9 @@ import io.github.gatlingllm.gatling.ReplayServer.Reply;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.settings.CancelSettings;
+import io.github.gatlingllm.simulator.ServedRequest;
+import io.github.gatlingllm.simulator.Simulator;
+import io.github.gatlingllm.simulator.SimulatorConfig;
 import io.github.gatlingllm.testing.GatlingJvm;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.io.IOException;
@@ -159,6 +162,59 @@ class ReasoningCancelRunTest {
               .get("ttfo_ms")
               .get("count")
               .asInt());
+    }
+  }
+
+  @Test
+  void theSimulatorInReasoningModeGivesTheSameGapAsItSent() throws Exception {
+    // A simulator in this JVM that notes when it sent each chunk: 8 output tokens 20 ms apart,
+    // the first 4 reasoning. One user, so the simulator's records are the client's in order.
+    try (Simulator simulator =
+        Simulator.start(
+            SimulatorConfig.defaults()
+                .withBaseTtftMs(OracleSimulation.BASE_TTFT_MS)
+                .withPrefillUsPerToken(0)
+                .withDecodeMsPerToken(OracleSimulation.DECODE_MS)
+                .withReasoningTokens(4)
+                .withRecordSendTimes(true),
+            0)) {
+      Path run =
+          GatlingJvm.run(
+              OracleSimulation.class,
+              results,
+              List.of(
+                  "-Dllm.baseUrl=" + simulator.baseUrl(),
+                  "-Dllm.requests=" + REQUESTS,
+                  "-Dllm.warmupRequests=8",
+                  "-Dllm.concurrency=1"),
+              0,
+              180);
+      List<JsonNode> all = new ArrayList<>(GatlingJvm.requests(run));
+      all.sort(java.util.Comparator.comparingLong(r -> r.get("start_ms").asLong()));
+      List<ServedRequest> served = simulator.requests();
+      assertEquals(all.size(), served.size());
+      List<Double> diffs = new ArrayList<>();
+      for (int i = 0; i < all.size(); i++) {
+        JsonNode r = all.get(i);
+        assertEquals("ok", r.get("status").asText(), r.toString());
+        assertEquals(4, r.get("reasoning_tokens").asInt(), r.toString());
+        assertEquals("usage", r.get("reasoning_tokens_source").asText(), r.toString());
+        assertEquals(4, r.get("answer_tokens").asInt(), r.toString());
+        if (!"measured".equals(r.get("phase").asText())) {
+          continue;
+        }
+        // chunk 0 is the first reasoning token, chunk 4 the first answer token
+        List<Long> sent = served.get(i).sentNanos();
+        double serverGapMs = (sent.get(4) - sent.get(0)) / 1e6;
+        double clientGapMs = r.get("ttfo_ms").asDouble() - r.get("ttft_ms").asDouble();
+        diffs.add(Math.abs(clientGapMs - serverGapMs));
+      }
+      assertEquals(REQUESTS, diffs.size());
+      List<Double> sorted = diffs.stream().sorted().toList();
+      assertTrue(sorted.get(sorted.size() / 2) <= 1.0, "gaps off by " + diffs);
+      assertTrue(sorted.get(sorted.size() * 3 / 4 - 1) <= 1.0, "gaps off by " + diffs);
+      JsonNode reasoning = GatlingJvm.runRecord(run).get("metrics").get("overall").get("reasoning");
+      assertEquals(0.5, reasoning.get("reasoning_share").asDouble(), reasoning.toString());
     }
   }
 
