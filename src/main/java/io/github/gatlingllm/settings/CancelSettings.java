@@ -28,16 +28,16 @@ public record CancelSettings(double rate, double afterMs) {
   public CancelSettings {
     if (!(rate >= 0 && rate <= 1)) {
       throw new IllegalArgumentException(
-          "llm.cancelRate: "
+          "llm.cancelRate: got "
               + rate
-              + " is not allowed, expected a share of the requests in [0, 1], e.g. 0.25");
+              + ", expected a share of the requests in [0, 1], e.g. 0.25");
     }
     if (!(afterMs >= 0 && Double.isFinite(afterMs))) {
       throw new IllegalArgumentException(
-          "llm.cancelAfterMs: "
+          "llm.cancelAfterMs: got "
               + afterMs
-              + " is not allowed, expected a delay in milliseconds >= 0, e.g. 100 (0 cancels"
-              + " during the prefill)");
+              + ", expected a delay in milliseconds >= 0, e.g. 100 (0 cancels during the"
+              + " prefill)");
     }
   }
 

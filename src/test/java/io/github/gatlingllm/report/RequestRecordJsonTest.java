@@ -303,4 +303,34 @@ class RequestRecordJsonTest {
                             + "\"conversation\":4}"))
             .getMessage());
   }
+
+  @Test
+  void theReasoningAndCancellationFieldsAreWrittenAndReadBack() {
+    RequestRecord r =
+        RequestRecord.builder()
+            .request("chat")
+            .startMs(5)
+            .ttftMs(10.0)
+            .e2eMs(120.0)
+            .status(RequestStatus.CANCELLED)
+            .error("cancelled by the client 100 ms after the request was written (llm.cancelRate)")
+            .ttfoMs(47.5)
+            .reasoningTokens(30)
+            .reasoningTokensSource("usage")
+            .answerTokens(4)
+            .reasoningTpotMs(1.25)
+            .answerTpotMs(12.5)
+            .answerItlFrom(29)
+            .cancelAfterMs(100.0)
+            .build();
+    String json = RequestRecordJson.toJson(r, false);
+    assertTrue(
+        json.endsWith(
+            "\"ttfo_ms\":47.5,\"reasoning_tokens\":30,\"reasoning_tokens_source\":\"usage\","
+                + "\"answer_tokens\":4,\"reasoning_tpot_ms\":1.25,\"answer_tpot_ms\":12.5,"
+                + "\"answer_itl_from\":29,\"cancel_after_ms\":100}"),
+        json);
+    assertTrue(json.contains("\"status\":\"cancelled\""), json);
+    assertEquals(r, RequestRecordJson.fromJson(json));
+  }
 }
