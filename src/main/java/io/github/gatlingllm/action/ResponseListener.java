@@ -243,6 +243,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       action.run().openRequests().remove(this);
       next = recordCancelled(now);
     }
+    action.run().cancelled(now);
     action.next().$bang(next);
   }
 

@@ -124,6 +124,11 @@ public final class RunContext {
     this.serverWatch =
         ServerWatch.start(
             settings, target.baseUrl(), simulator == null ? null : simulator.config());
+    if (settings.cancel().isSet()) {
+      serverWatch.cancelRelease(
+          new io.github.gatlingllm.server.CancelRelease(
+              target.baseUrl(), settings.apiKey(), tally::inFlight));
+    }
     this.cacheServers = target.planCache();
     this.end =
         new RunFinish(
@@ -173,6 +178,16 @@ public final class RunContext {
       LOG.warn("Gatling's maxDuration cannot be read, so no run ends as max_duration: {}", e);
       return null;
     }
+  }
+
+  /**
+   * A request was cancelled by the client ({@code llm.cancelRate}) now: the server's release of it
+   * may be probed.
+   *
+   * @param nanos when its connection was closed, {@link System#nanoTime()}
+   */
+  public void cancelled(long nanos) {
+    serverWatch.cancelled(nanos);
   }
 
   /**

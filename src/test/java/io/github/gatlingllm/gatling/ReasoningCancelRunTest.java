@@ -282,6 +282,26 @@ class ReasoningCancelRunTest {
     }
   }
 
+  @Test
+  void theEmbeddedSimulatorLetsGoOfCancelledRequests() throws Exception {
+    // The simulator's defaults: 64 tokens take about 650 ms; a quarter is cut after 100 ms.
+    Path run =
+        GatlingJvm.run(
+            CancelSimulation.class,
+            results,
+            List.of("-Dllm.requests=16", "-Dllm.warmupRequests=4", "-Dllm.concurrency=2"),
+            0,
+            180);
+    List<JsonNode> records = GatlingJvm.requests(run);
+    long cancelled =
+        records.stream().filter(r -> r.get("status").asText().equals("cancelled")).count();
+    assertTrue(cancelled > 0, "none cancelled");
+    JsonNode release = GatlingJvm.runRecord(run).get("server_cancel_release");
+    assertTrue(release.get("unavailable").isNull(), release.toString());
+    assertTrue(release.get("released").asInt() > 0, release.toString());
+    assertEquals(0, release.get("not_released").asInt(), release.toString());
+  }
+
   private static List<JsonNode> measured(List<JsonNode> records) {
     return records.stream().filter(r -> "measured".equals(r.get("phase").asText())).toList();
   }

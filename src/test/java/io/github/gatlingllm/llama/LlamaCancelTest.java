@@ -195,6 +195,10 @@ class LlamaCancelTest {
       }
     }
     assertTrue(cancelled > 0, "no request was cancelled");
+    JsonNode release = GatlingJvm.runRecord(run).get("server_cancel_release");
+    assertTrue(release.get("unavailable").isNull(), release.toString());
+    assertTrue(release.get("released").asInt() > 0, release.toString());
+    LOG.info("llama.cpp after the run's cancellations: {}", release);
     double idleMs = untilIdle(end);
     LOG.info("{} of 8 requests cancelled; every slot idle {} ms after the run", cancelled, idleMs);
   }
