@@ -6,14 +6,10 @@ import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.settings.ConversationSettings;
 import io.github.gatlingllm.token.TokenCounter;
-import io.github.gatlingllm.token.TokenCounters;
 import java.time.Duration;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * A Gatling feeder of multi-turn conversations, for {@link LlmDsl#conversation(LlmActionBuilder)}:
@@ -44,7 +40,9 @@ import java.util.function.Supplier;
  * all virtual users, first {@link #warmup(int)} warmup conversations (phase {@code warmup}, their
  * rows in Gatling's group {@code warmup}), then {@link #conversations(long)} measured ones, whose
  * first turns wait until every warmup conversation has ended. When the budget is spent, a virtual
- * user fed again ends without a request; once every workload is spent, the run stops its injection.
+ * user fed again ends without a request; once every workload is spent and every scenario was fed
+ * one, the run stops its injection (a scenario with no budget of its own runs on to the end of its
+ * injection, as with {@link PromptFeederBuilder}).
  *
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.conversations}, {@code llm.warmupConversations}, {@code llm.turns} ({@code 4} or
@@ -56,22 +54,26 @@ import java.util.function.Supplier;
  * turn) are made once on the final settings, when the feeder is made (before any load), and again
  * with the request's {@code max_tokens} before the first turn is sent.
  */
-public final class ConversationFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
-
-  private final Map<String, String> values;
-  private final String name;
-  private final AtomicReference<ConversationWorkload> workload = new AtomicReference<>();
+public final class ConversationFeederBuilder
+    extends WorkloadBuilder<ConversationFeederBuilder, ConversationWorkload> {
 
   ConversationFeederBuilder(Map<String, String> values, String name) {
-    this.values = Map.copyOf(values);
-    this.name = name;
+    super(values, name);
   }
 
-  private ConversationFeederBuilder with(String key, Object value) {
-    Map<String, String> next = new LinkedHashMap<>(values);
-    next.put(key, String.valueOf(value));
-    ConversationSettings.fromSystemProperties(next);
-    return new ConversationFeederBuilder(next, name);
+  @Override
+  void check(Map<String, String> values) {
+    ConversationSettings.fromSystemProperties(values);
+  }
+
+  @Override
+  ConversationFeederBuilder copy(Map<String, String> values, String name) {
+    return new ConversationFeederBuilder(values, name);
+  }
+
+  @Override
+  String dslCall() {
+    return "conversations()";
   }
 
   /**
@@ -187,57 +189,6 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
   }
 
   /**
-   * The seed (default 0; shared with {@code prompts()} as {@code llm.seed}).
-   *
-   * @param seed any whole number
-   * @return a new builder
-   */
-  public ConversationFeederBuilder seed(long seed) {
-    return with("seed", seed);
-  }
-
-  /**
-   * The case id (default {@code conv_t{turns}_u{userTokens}}). Two workloads with the same
-   * settings, seed and case id send the same user messages.
-   *
-   * @param caseId any text
-   * @return a new builder
-   */
-  public ConversationFeederBuilder caseId(String caseId) {
-    return with("caseId", Objects.requireNonNull(caseId, "caseId"));
-  }
-
-  /**
-   * The tokenizer that sizes the messages: {@code estimate} (the default) or a local Hugging Face
-   * {@code tokenizer.json} or its folder.
-   *
-   * @param tokenizer {@code estimate} or a path
-   * @return a new builder
-   */
-  public ConversationFeederBuilder tokenizer(String tokenizer) {
-    return with("tokenizer", Objects.requireNonNull(tokenizer, "tokenizer"));
-  }
-
-  /**
-   * The workload's name in the record, the report and the logs (default {@code conversations}, or
-   * {@code conversations-2}, {@code -3}... when another unnamed workload of the run has it). A name
-   * another workload of the run has is refused when the feeder is made.
-   *
-   * @param name not blank
-   * @return a new builder
-   * @throws IllegalArgumentException if blank
-   */
-  public ConversationFeederBuilder name(String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException(
-          "conversations().name: got "
-              + (name == null ? "null" : "\"" + name + "\"")
-              + ", expected a name");
-    }
-    return new ConversationFeederBuilder(values, name);
-  }
-
-  /**
    * The feeder: the workload is made once per builder instance; later calls return feeders over the
    * same workload.
    *
@@ -249,18 +200,15 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
     return new ConversationFeeder(workload());
   }
 
-  /** The workload behind this builder, made on first use. */
+  /**
+   * The workload behind this builder, made on first use.
+   *
+   * @return the workload
+   * @throws IllegalArgumentException naming a bad setting
+   */
+  @Override
   public ConversationWorkload workload() {
-    ConversationWorkload w = workload.get();
-    if (w != null) {
-      return w;
-    }
-    synchronized (workload) {
-      if (workload.get() == null) {
-        workload.set(build());
-      }
-      return workload.get();
-    }
+    return super.workload();
   }
 
   /** The settings as resolved now: system properties over this builder's values. */
@@ -268,14 +216,10 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
     return ConversationSettings.fromSystemProperties(values);
   }
 
-  private ConversationWorkload build() {
+  @Override
+  ConversationWorkload build() {
     ConversationSettings s = settings().checked();
-    TokenCounter counter;
-    try {
-      counter = TokenCounters.shared(s.tokenizer());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
-    }
+    TokenCounter counter = counter(s.tokenizer());
     ConversationSource source =
         new ConversationSource(
             counter,
@@ -336,10 +280,5 @@ public final class ConversationFeederBuilder implements Supplier<Iterator<Map<St
       }
       return name;
     }
-  }
-
-  @Override
-  public String toString() {
-    return "conversations()" + values + (name == null ? "" : " named " + name);
   }
 }

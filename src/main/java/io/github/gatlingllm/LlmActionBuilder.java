@@ -4,6 +4,7 @@ import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.Session;
 import io.github.gatlingllm.action.LlmActionSpec;
 import io.github.gatlingllm.action.LlmScalaActionBuilder;
+import io.github.gatlingllm.action.ReplySaves;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.settings.BodyFields;
@@ -36,6 +37,7 @@ public final class LlmActionBuilder implements ActionBuilder {
   private final Integer maxTokens;
   private final Map<String, Object> body;
   private final boolean conversation;
+  private final ReplySaves replySaves;
 
   LlmActionBuilder(String name, Endpoint endpoint) {
     this(name, endpoint, null, null, Map.of());
@@ -47,7 +49,7 @@ public final class LlmActionBuilder implements ActionBuilder {
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body) {
-    this(name, endpoint, prompt, maxTokens, body, false);
+    this(name, endpoint, prompt, maxTokens, body, false, ReplySaves.NONE);
   }
 
   private LlmActionBuilder(
@@ -56,13 +58,15 @@ public final class LlmActionBuilder implements ActionBuilder {
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body,
-      boolean conversation) {
+      boolean conversation,
+      ReplySaves replySaves) {
     this.name = name;
     this.endpoint = endpoint;
     this.prompt = prompt;
     this.maxTokens = maxTokens;
     this.body = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(body));
     this.conversation = conversation;
+    this.replySaves = replySaves;
   }
 
   /**
@@ -78,7 +82,7 @@ public final class LlmActionBuilder implements ActionBuilder {
               + "\")...): a conversation sends its own messages (the fed conversation's turns);"
               + " remove .prompt(...) from this request");
     }
-    return new LlmActionBuilder(name, endpoint, null, maxTokens, body, true);
+    return new LlmActionBuilder(name, endpoint, null, maxTokens, body, true, replySaves);
   }
 
   /**
@@ -89,7 +93,13 @@ public final class LlmActionBuilder implements ActionBuilder {
    */
   public LlmActionBuilder prompt(Function<Session, String> prompt) {
     return new LlmActionBuilder(
-        name, endpoint, Objects.requireNonNull(prompt, "prompt"), maxTokens, body);
+        name,
+        endpoint,
+        Objects.requireNonNull(prompt, "prompt"),
+        maxTokens,
+        body,
+        conversation,
+        replySaves);
   }
 
   /**
@@ -115,7 +125,7 @@ public final class LlmActionBuilder implements ActionBuilder {
       throw new IllegalArgumentException(
           "llm(\"" + name + "\").maxTokens: got " + tokens + ", expected a whole number >= 1");
     }
-    return new LlmActionBuilder(name, endpoint, prompt, tokens, body);
+    return new LlmActionBuilder(name, endpoint, prompt, tokens, body, conversation, replySaves);
   }
 
   /**
@@ -136,7 +146,71 @@ public final class LlmActionBuilder implements ActionBuilder {
         BodyFields.alwaysReserved());
     Map<String, Object> next = new LinkedHashMap<>(body);
     next.put(key, value);
-    return new LlmActionBuilder(name, endpoint, prompt, maxTokens, next);
+    return new LlmActionBuilder(name, endpoint, prompt, maxTokens, next, conversation, replySaves);
+  }
+
+  /**
+   * Saves the reply's text into the virtual user's session under {@code key}, as a check's {@code
+   * saveAs} does, so that the scenario can go on with it: a tool call, a RAG step, a second request
+   * ({@code .prompt(session -> "Summarise: " + session.getString("answer"))}) or Gatling's own
+   * {@code http(...)}.
+   *
+   * <p>The text is the reply's content (streamed: the {@code delta.content} or {@code text} of
+   * every event, joined; not streamed: {@code choices[0].message.content} or {@code
+   * choices[0].text}); reasoning text and tool-call deltas are not in it; an OK reply without
+   * content saves {@code ""}. It is kept while the request runs only when asked for here. A request
+   * that does not end OK removes the key, so a loop never reads the previous iteration's reply.
+   *
+   * @param key the session key, a {@link String} value; not blank and not starting with {@code
+   *     llm.} (the prompt feeders' keys)
+   * @return a new builder
+   * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
+   */
+  public LlmActionBuilder saveReplyAs(String key) {
+    return withSaves(replySaves.withText(Objects.requireNonNull(key, "key")));
+  }
+
+  /**
+   * Saves the server's {@code finish_reason} ({@code stop}, {@code length}, {@code tool_calls}...)
+   * into the session under {@code key}, a {@link String}; removed when the request does not end OK
+   * or the server sent none.
+   *
+   * @param key the session key; not blank and not starting with {@code llm.}
+   * @return a new builder
+   * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
+   */
+  public LlmActionBuilder saveFinishReasonAs(String key) {
+    return withSaves(replySaves.withFinishReason(Objects.requireNonNull(key, "key")));
+  }
+
+  /**
+   * Saves the prompt's token count into the session under {@code key}, an {@link Integer}: the
+   * server's {@code usage.prompt_tokens}, else the run's tokenizer count (as in {@code
+   * llm-requests.jsonl}'s {@code prompt_tokens}); removed when the request does not end OK.
+   *
+   * @param key the session key; not blank and not starting with {@code llm.}
+   * @return a new builder
+   * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
+   */
+  public LlmActionBuilder savePromptTokensAs(String key) {
+    return withSaves(replySaves.withPromptTokens(Objects.requireNonNull(key, "key")));
+  }
+
+  /**
+   * Saves the reply's token count into the session under {@code key}, an {@link Integer}: the
+   * server's {@code usage.completion_tokens}, else the client's count (as in {@code
+   * llm-requests.jsonl}'s {@code completion_tokens}); removed when the request does not end OK.
+   *
+   * @param key the session key; not blank and not starting with {@code llm.}
+   * @return a new builder
+   * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
+   */
+  public LlmActionBuilder saveCompletionTokensAs(String key) {
+    return withSaves(replySaves.withCompletionTokens(Objects.requireNonNull(key, "key")));
+  }
+
+  private LlmActionBuilder withSaves(ReplySaves saves) {
+    return new LlmActionBuilder(name, endpoint, prompt, maxTokens, body, conversation, saves);
   }
 
   @Override
@@ -149,7 +223,8 @@ public final class LlmActionBuilder implements ActionBuilder {
             text == null ? null : session -> text.apply(new Session(session)),
             maxTokens,
             body,
-            conversation));
+            conversation,
+            replySaves));
   }
 
   /** The session key of the fed prompt, for {@code .prompt(...)} functions that adapt it. */

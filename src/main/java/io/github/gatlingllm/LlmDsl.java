@@ -60,6 +60,29 @@ public final class LlmDsl {
   }
 
   /**
+   * A feeder that replays a Mooncake-format JSONL trace, one request a row (see {@link
+   * TraceFeederBuilder}): {@code feed(trace(path))}, injected with {@code
+   * injectOpen(trace.arrivals())} so each row leaves at its timestamp. {@code -Dllm.trace} wins
+   * over {@code path}.
+   *
+   * @param path the trace file, plain or gzip, never null
+   * @return the feeder builder
+   */
+  public static TraceFeederBuilder trace(String path) {
+    return new TraceFeederBuilder(
+        Map.of("trace", java.util.Objects.requireNonNull(path, "path")), null);
+  }
+
+  /**
+   * A trace feeder whose file is {@code -Dllm.trace}'s (see {@link #trace(String)}).
+   *
+   * @return the feeder builder; reading it fails naming {@code llm.trace} when that is unset
+   */
+  public static TraceFeederBuilder trace() {
+    return new TraceFeederBuilder(Map.of(), null);
+  }
+
+  /**
    * A feeder of multi-turn conversations, by default 10 measured conversations of 4 turns, each new
    * user message 128 tokens ({@code estimate} tokenizer), no system prompt, no think time, seed 0;
    * see {@link ConversationFeederBuilder}. Run its turns with {@link

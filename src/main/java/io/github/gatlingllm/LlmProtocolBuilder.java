@@ -444,7 +444,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * llm.client.maxLagP99Ms}, default 10 ms): the run then warns on the console, as soon as it is
    * seen, and in {@code llm-run.json}'s {@code client.warnings}, that coordinated omission may hide
    * in the server's figures. The lag of a request is its send time minus the time its virtual user
-   * was due by the injection profile.
+   * was due by the injection profile. Judged only on at least 100 open-loop users (during the run
+   * and at its end): with fewer, the p99 is one or two users' lag, such as the first user's JVM
+   * warm-up, and {@code client.notes} says it was not judged.
    *
    * @param ms milliseconds, finite and > 0
    * @return a new builder
@@ -456,7 +458,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /**
    * The client JVM's CPU share above which the client is said to have fallen behind ({@code
    * llm.client.maxCpuShare}, default 0.9): CPU time over wall time times the available processors,
-   * over the run and over any 10 seconds of it.
+   * over the run and over any 10 seconds of it. Judged only on at least 10 s of samples: a shorter
+   * run's share is its JVM start-up, not its load ({@code client.notes} says it was not judged).
    *
    * @param share in (0, 1]
    * @return a new builder
@@ -479,6 +482,36 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    */
   public LlmProtocolBuilder stopWhenSaturated(boolean stop) {
     return with("stopWhenSaturated", stop);
+  }
+
+  /**
+   * Whether one request goes to {@code llm.baseUrl} before any load ({@code llm.preflight}, default
+   * true), as vLLM's {@code bench serve} sends one test request first: a target that refuses the
+   * connection, answers 404, 401 or 403, or refuses the model stops the run at once with one line
+   * naming the URL, the status and the server's message. The request is a chat (or completion) of
+   * the prompt {@code Hi} with {@code max_tokens} 1, not streamed, with the run's model and
+   * headers; it is not recorded. The embedded simulator gets none.
+   *
+   * @param preflight false to send no request before the load
+   * @return a new builder
+   */
+  public LlmProtocolBuilder preflight(boolean preflight) {
+    return with("preflight", preflight);
+  }
+
+  /**
+   * Whether virtual users looping past their scenario's injection profile end there ({@code
+   * llm.endWithProfile}, default true), rather than run on until killed: under a closed profile, a
+   * user about to send an LLM request after the profile's end ends instead (its request in flight
+   * ends first and is recorded); under an open profile that lasts (not only {@code atOnceUsers}), a
+   * user that already sent one and comes back for another ends. A conversation under way ends
+   * first. Said once per scenario on the console.
+   *
+   * @param end false to let users run on past their profile, as Gatling alone does
+   * @return a new builder
+   */
+  public LlmProtocolBuilder endWithProfile(boolean end) {
+    return with("endWithProfile", end);
   }
 
   /**

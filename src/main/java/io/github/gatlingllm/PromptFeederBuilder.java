@@ -6,13 +6,8 @@ import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.token.TokenCounter;
-import io.github.gatlingllm.token.TokenCounters;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 /**
  * A Gatling feeder of deterministic prompts: {@code feed(prompts().unique().inputTokens(1024))}.
@@ -27,9 +22,13 @@ import java.util.function.Supplier;
  *
  * <p>When the budget is spent, a virtual user fed again ends cleanly before its next LLM request:
  * no request without a prompt reaches the wire or the record, and the run says once that the
- * injection outlasts the budget. Once every workload of the run is spent, the run stops its
- * injection (as Gatling's {@code stopLoadGenerator} does), so a closed loop of {@code
- * constantConcurrentUsers(8).during(600)} over 200 prompts ends after the 200th.
+ * injection outlasts the budget. Once every workload of the run is spent and every scenario of the
+ * simulation was fed one, the run stops its injection (as Gatling's {@code stopLoadGenerator}
+ * does), so a closed loop of {@code constantConcurrentUsers(8).during(600)} over 200 prompts ends
+ * after the 200th. A spent budget stops only what it governs: when a scenario has no budget of its
+ * own ({@code .prompt(session -> ...)} requests, Gatling {@code http()} requests), the run says so
+ * once and goes on until that scenario's injection ends, the budgeted scenarios' users ending
+ * without a request meanwhile (Gatling stops injection for the whole run only).
  *
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
@@ -43,34 +42,25 @@ import java.util.function.Supplier;
  * out only the request indices {@code I, I + N, I + 2N, ...} of each phase; {@link #requests} and
  * {@link #warmup} are the whole test's budgets. See {@link LlmDsl#shardUsers(int)}.
  */
-public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, Object>>> {
-
-  private final Map<String, String> values;
-  private final String name;
-  private final AtomicReference<Workload> workload = new AtomicReference<>();
+public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuilder, Workload> {
 
   PromptFeederBuilder(Map<String, String> values, String name) {
-    this.values = Map.copyOf(values);
-    this.name = name;
+    super(values, name);
   }
 
-  /** A builder with more values, checked now (with the {@code -Dllm.*} properties over them). */
-  private PromptFeederBuilder with(String key, Object value, Object... more) {
-    Map<String, String> next = new LinkedHashMap<>(values);
-    next.put(key, String.valueOf(value));
-    for (int i = 0; i < more.length; i += 2) {
-      next.put((String) more[i], String.valueOf(more[i + 1]));
-    }
-    LlmSettings.fromSystemProperties(next);
-    return new PromptFeederBuilder(next, name);
+  @Override
+  void check(Map<String, String> values) {
+    LlmSettings.fromSystemProperties(values);
   }
 
-  private PromptFeederBuilder without(String... keys) {
-    Map<String, String> next = new LinkedHashMap<>(values);
-    for (String key : keys) {
-      next.remove(key);
-    }
-    return new PromptFeederBuilder(next, name);
+  @Override
+  PromptFeederBuilder copy(Map<String, String> values, String name) {
+    return new PromptFeederBuilder(values, name);
+  }
+
+  @Override
+  String dslCall() {
+    return "prompts()";
   }
 
   /**
@@ -116,16 +106,6 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
-   * The prompt seed (default 0).
-   *
-   * @param seed any whole number
-   * @return a new builder
-   */
-  public PromptFeederBuilder seed(long seed) {
-    return with("seed", seed);
-  }
-
-  /**
    * A fresh seed from the clock ({@code -Dllm.seed=auto}): the clock's epoch milliseconds when the
    * first feeder of the JVM is built, the same for every feeder of the run. The seed is recorded
    * with the run's prompts ({@code llm-run.json} {@code prompts.seed}, with {@code seed_auto:
@@ -136,18 +116,6 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
    */
   public PromptFeederBuilder autoSeed() {
     return with("seed", LlmSettings.AUTO_SEED);
-  }
-
-  /**
-   * The case id the prompts are made for (default {@code c{llm.concurrency}_in{inputTokens}
-   * _out{llm.outputTokens}}, as the reference generator names cases). Two workloads with the same
-   * spec, seed and case id send the same prompts.
-   *
-   * @param caseId any text
-   * @return a new builder
-   */
-  public PromptFeederBuilder caseId(String caseId) {
-    return with("caseId", Objects.requireNonNull(caseId, "caseId"));
   }
 
   /**
@@ -188,35 +156,6 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
-   * The tokenizer that sizes the prompts: {@code estimate} (whitespace words, the default) or the
-   * path of a local Hugging Face {@code tokenizer.json} or of its folder. Loaded once per JVM.
-   *
-   * @param tokenizer {@code estimate} or a path
-   * @return a new builder
-   */
-  public PromptFeederBuilder tokenizer(String tokenizer) {
-    return with("tokenizer", Objects.requireNonNull(tokenizer, "tokenizer"));
-  }
-
-  /**
-   * The workload's name in the record, the report and the logs (default: the prompt mode, e.g.
-   * {@code shared-prefix}).
-   *
-   * @param name not blank
-   * @return a new builder
-   * @throws IllegalArgumentException if blank
-   */
-  public PromptFeederBuilder name(String name) {
-    if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException(
-          "prompts().name: got "
-              + (name == null ? "null" : "\"" + name + "\"")
-              + ", expected a name");
-    }
-    return new PromptFeederBuilder(values, name);
-  }
-
-  /**
    * The feeder: made once per builder instance (the tokenizer loaded, the first prompts warmed);
    * later calls return feeders over the same workload.
    *
@@ -229,25 +168,6 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
   }
 
   /**
-   * The workload behind this builder, made on first use.
-   *
-   * @return the workload
-   * @throws IllegalArgumentException naming a bad setting
-   */
-  Workload workload() {
-    Workload w = workload.get();
-    if (w != null) {
-      return w;
-    }
-    synchronized (workload) {
-      if (workload.get() == null) {
-        workload.set(build());
-      }
-      return workload.get();
-    }
-  }
-
-  /**
    * The settings of this builder as resolved now: system properties over its values.
    *
    * @throws IllegalArgumentException naming a bad setting
@@ -256,14 +176,10 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
     return LlmSettings.fromSystemProperties(values);
   }
 
-  private Workload build() {
+  @Override
+  Workload build() {
     LlmSettings s = settings();
-    TokenCounter counter;
-    try {
-      counter = TokenCounters.shared(s.tokenizer());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("llm.tokenizer: " + e.getMessage(), e);
-    }
+    TokenCounter counter = counter(s.tokenizer());
     PromptSource source =
         new PromptSource(
             s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
@@ -276,10 +192,5 @@ public final class PromptFeederBuilder implements Supplier<Iterator<Map<String, 
         Shard.current(),
         s.warmGroups(),
         s.seedAuto());
-  }
-
-  @Override
-  public String toString() {
-    return "prompts()" + values + (name == null ? "" : " named " + name);
   }
 }

@@ -5,12 +5,15 @@ import io.gatling.core.session.Session;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.TraceReplay;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.prompt.PromptMode;
+import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +105,11 @@ final class LlmAction implements Action {
         gatling.stopLoadGenerator(session, saturated, false);
         return;
       }
+      if (run.pastProfileEnd(session)) {
+        // Past its scenario's injection profile: the user ends rather than loop on (ProfileEnd).
+        gatling.exit().$bang(session);
+        return;
+      }
       if (!spec.conversation() && session.attributes().contains(ConversationFeeder.WORKLOAD)) {
         stop(
             session,
@@ -147,19 +155,43 @@ final class LlmAction implements Action {
       if (workload != null
           && !"warmup".equals(phase)
           && workload.holdUntilWarmedUp(
-              () -> session.eventLoop().execute(() -> send(session, workload, phase)))) {
+              () -> session.eventLoop().execute(() -> send(session, workload, phase, null)))) {
         // Held until the warmup ends: the wait is the test's own, not a schedule lag.
         run.client().unscheduled(session);
         return;
       }
-      send(session, workload, phase);
+      if (workload != null && workload.replay() != null) {
+        sendTraceRow(session, workload, phase);
+        return;
+      }
+      send(session, workload, phase, null);
     } catch (RuntimeException e) {
       LOG.error("llm(\"{}\"): {}", spec.name(), e.toString(), e);
       next.$bang(session.markAsFailed());
     }
   }
 
-  private void send(Session session, Workload workload, String phase) {
+  /**
+   * A trace row goes at its due time, whichever user carries it: held on the user's event loop
+   * until then (a user starts up to one arrival window early), sent at once when late.
+   */
+  private void sendTraceRow(Session session, Workload workload, String phase) {
+    Option<Object> due = session.attributes().get(TraceReplay.DUE_NANOS);
+    ClientWatch.First first =
+        due.isDefined() ? run.client().traceRow(session, (Long) due.get()) : null;
+    Long dueNanos = first == null ? null : run.client().dueNanos(first);
+    long wait = dueNanos == null ? 0 : dueNanos - System.nanoTime();
+    if (wait > 0) {
+      session
+          .eventLoop()
+          .schedule(() -> send(session, workload, phase, first), wait, TimeUnit.NANOSECONDS);
+      return;
+    }
+    send(session, workload, phase, first);
+  }
+
+  private void send(
+      Session session, Workload workload, String phase, ClientWatch.First traceFirst) {
     RequestIdentity identity = identity(session, phase);
     boolean started = false;
     ResponseListener listener = null;
@@ -171,19 +203,24 @@ final class LlmAction implements Action {
       if (prompt == null) {
         throw new IllegalArgumentException("the prompt is null");
       }
-      byte[] bytes = RequestBodies.body(body, prompt).getBytes(StandardCharsets.UTF_8);
+      Option<Object> outputTokens = session.attributes().get(TraceReplay.OUTPUT_TOKENS);
+      RequestSettings requestBody =
+          outputTokens.isDefined() ? body.withMaxTokens((Integer) outputTokens.get()) : body;
+      byte[] bytes = RequestBodies.body(requestBody, prompt).getBytes(StandardCharsets.UTF_8);
       io.gatling.http.client.Request request =
           http.clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
       // Marked as sent in the order requests go out: the first sent of a group plans a miss.
       CachePlan.Sent sent =
           workload == null || spec.prompt() != null
               ? null
-              : new CachePlan.Sent(
-                  workload.spec().mode(),
-                  workload.sentBefore(attribute(session, PromptFeeder.PREFIX_KEY)),
-                  identity.sharedPrefixTokens(),
-                  identity.plannedTokens(),
-                  !workload.shard().single());
+              : workload.replay() != null
+                  ? traceSent(session, workload, identity)
+                  : new CachePlan.Sent(
+                      workload.spec().mode(),
+                      workload.sentBefore(attribute(session, PromptFeeder.PREFIX_KEY)),
+                      identity.sharedPrefixTokens(),
+                      identity.plannedTokens(),
+                      !workload.shard().single());
       listener =
           new ResponseListener(
               this,
@@ -194,7 +231,7 @@ final class LlmAction implements Action {
               sent,
               run.cacheServer(body.endpoint()),
               null,
-              run.client().firstSend(session));
+              traceFirst != null ? traceFirst : run.client().firstSend(session));
       run.levelStarted(session.scenario(), spec.name());
       run.started(workload, spec.name());
       started = true;
@@ -218,10 +255,10 @@ final class LlmAction implements Action {
   }
 
   void endSpentUser(Session session) {
-    if (run.userEndedByBudget()) {
+    if (run.userEndedByBudget(session.scenario())) {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
-              + " injection");
+              + " injection (every scenario of the simulation was fed a budget)");
       gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
       return;
     }
@@ -253,6 +290,21 @@ final class LlmAction implements Action {
         (Integer) session.attributes().get(PromptFeeder.PREFIX_GROUP).getOrElse(() -> null),
         (Integer) session.attributes().get(PromptFeeder.SHARED_PREFIX_TOKENS).getOrElse(() -> null),
         (Integer) session.attributes().get(PromptFeeder.PLANNED_TOKENS).getOrElse(() -> null));
+  }
+
+  /** A trace row's plan: the tokens of its leading blocks that earlier requests sent. */
+  private static CachePlan.Sent traceSent(
+      Session session, Workload workload, RequestIdentity identity) {
+    long[] ids = (long[]) session.attributes().get(TraceReplay.HASH_IDS).get();
+    int input = (Integer) session.attributes().get(TraceReplay.INPUT_TOKENS).get();
+    int shared = workload.replay().sentBefore(ids, input);
+    return new CachePlan.Sent(
+        PromptMode.TRACE,
+        shared > 0,
+        shared,
+        identity.plannedTokens(),
+        !workload.shard().single(),
+        workload.replay().warmPrefixTokens(identity.index().intValue()));
   }
 
   private static String attribute(Session session, String key) {

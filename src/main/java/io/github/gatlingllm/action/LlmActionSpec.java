@@ -16,6 +16,7 @@ import java.util.function.Function;
  * @param body further body fields over the protocol's, never null
  * @param conversation whether the request is a conversation's turn ({@code
  *     LlmDsl.conversation(...)}): it sends the fed conversation's next turn
+ * @param replySaves the session keys the reply is saved under, never null ({@link ReplySaves#NONE})
  */
 public record LlmActionSpec(
     String name,
@@ -23,7 +24,28 @@ public record LlmActionSpec(
     Function<Session, String> prompt,
     Integer maxTokens,
     Map<String, Object> body,
-    boolean conversation) {
+    boolean conversation,
+    ReplySaves replySaves) {
+
+  /**
+   * A request that saves nothing of its reply.
+   *
+   * @param name the request name, never blank
+   * @param endpoint the endpoint, or null for the protocol's
+   * @param prompt the prompt from the session, or null for the fed one
+   * @param maxTokens the request's {@code max_tokens}, or null for the protocol's
+   * @param body further body fields over the protocol's, never null
+   * @param conversation whether the request is a conversation's turn
+   */
+  public LlmActionSpec(
+      String name,
+      Endpoint endpoint,
+      Function<Session, String> prompt,
+      Integer maxTokens,
+      Map<String, Object> body,
+      boolean conversation) {
+    this(name, endpoint, prompt, maxTokens, body, conversation, ReplySaves.NONE);
+  }
 
   /**
    * A request that is not a conversation's turn.
@@ -46,6 +68,7 @@ public record LlmActionSpec(
   /** Checks the name and copies the body. */
   public LlmActionSpec {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(replySaves, "replySaves");
     body = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(body));
   }
 }

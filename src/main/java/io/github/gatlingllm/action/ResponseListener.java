@@ -75,6 +75,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   private final CachePlan.Server cacheServer;
   private final ConversationTurn turn;
   private final ClientWatch.First first;
+
+  /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */
+  private final StringBuilder reply;
+
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
@@ -127,6 +131,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     this.sent = sent;
     this.cacheServer = cacheServer;
     this.first = first;
+    this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
     io.github.gatlingllm.settings.CancelSettings cancel = action.run().settings().cancel();
     // Conversations are not cancelled: a cut reply would end the conversation.
     boolean chosen =
@@ -353,7 +358,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   /** One event's data, from the parser, while the chunk that completed it is being handled. */
   @Override
   public void onData(byte[] buffer, int from, int to) {
-    StreamEvent event = StreamEvent.parse(buffer, from, to, turn != null || timer.wantsText());
+    StreamEvent event =
+        StreamEvent.parse(buffer, from, to, turn != null || reply != null || timer.wantsText());
+    if (reply != null && event.content() != null) {
+      reply.append(event.content());
+    }
     if (turn != null) {
       turn.onEvent(event);
     }
@@ -475,6 +484,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     if (turn != null) {
       record = turn.complete(record, cacheServer);
     }
+    scala.Option<Object> traceRow =
+        session.attributes().get(io.github.gatlingllm.feeder.TraceReplay.ROW);
+    if (traceRow.isDefined()) {
+      record = record.toBuilder().traceRow(((Integer) traceRow.get()).longValue()).build();
+    }
     if (cancelAfterMs != null) {
       record = record.toBuilder().cancelAfterMs(cancelAfterMs).build();
     }
@@ -501,6 +515,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
             streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
         if (turn != null) {
           turn.onResponse(response);
+        }
+        if (reply != null && response.content() != null) {
+          reply.append(response.content());
         }
         timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
         answer =
@@ -530,7 +547,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       if (turn != null) {
         turn.ended(record);
       }
-      next = logRows(record);
+      next =
+          action
+              .spec()
+              .replySaves()
+              .apply(logRows(record), record, reply == null ? null : reply.toString());
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
       long now = action.run().gatling().nowMillis();

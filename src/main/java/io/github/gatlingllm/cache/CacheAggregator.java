@@ -52,6 +52,8 @@ public final class CacheAggregator {
   private final TreeMap<SeriesKey, Series> series = new TreeMap<>();
   private long warmStarts;
   private long plannedRequests;
+  private long measuredFailed;
+  private long measuredCut;
 
   /**
    * An empty aggregator.
@@ -82,7 +84,15 @@ public final class CacheAggregator {
     if (r.warmStart()) {
       warmStarts++;
     }
-    if (MetricsAggregator.WARMUP.equals(r.phase()) || r.status() != RequestStatus.OK) {
+    if (MetricsAggregator.WARMUP.equals(r.phase())) {
+      return;
+    }
+    if (r.status() == RequestStatus.CUT_BY_RUN_END) {
+      measuredCut++;
+      return;
+    }
+    if (r.status() != RequestStatus.OK) {
+      measuredFailed++;
       return;
     }
     overall.add(r);
@@ -117,7 +127,10 @@ public final class CacheAggregator {
   /**
    * The run's verdict and figures in one line, for the log, e.g. {@code cache as planned: observed
    * hit ratio 0.48, planned 0.48 (tolerance 0.05); 96 hit, 4 miss of 100 measured requests}, and
-   * the warm start's count when there was one; null when no request had a plan.
+   * the warm start's count when there was one; null when no request had a plan. With no verdict,
+   * the line says why in words: {@code cache: no verdict: none of the 4 measured requests with a
+   * cache plan succeeded (4 failed), so no cache hit was observed}, or {@code cache unknown: the
+   * server reported no cached tokens for the 100 measured requests (planned hit ratio 0.48)}.
    *
    * @return the line, or null
    */
@@ -125,24 +138,36 @@ public final class CacheAggregator {
     if (plannedRequests == 0) {
       return null;
     }
-    StringBuilder text = new StringBuilder("cache ").append(overall.verdict(tolerance));
-    text.append(": observed hit ratio ")
-        .append(round(overall.observed()))
-        .append(", planned ")
-        .append(round(overall.planned()))
-        .append(" (tolerance ")
-        .append(round(tolerance))
-        .append(");");
-    boolean first = true;
-    for (CacheOutcome o : CacheOutcome.values()) {
-      long n = overall.outcomes.get(o);
-      if (n > 0) {
-        text.append(first ? " " : ", ").append(n).append(' ').append(o.wireName());
-        first = false;
+    StringBuilder text;
+    if (overall.requests == 0) {
+      text = new StringBuilder("cache: no verdict: ").append(noSuccess());
+    } else if (overall.observed() == null) {
+      text =
+          new StringBuilder("cache unknown: the server reported no cached tokens for the ")
+              .append(overall.requests)
+              .append(overall.requests == 1 ? " measured request" : " measured requests")
+              .append(" (planned hit ratio ")
+              .append(overall.planned() == null ? "unknown" : round(overall.planned()))
+              .append(')');
+    } else {
+      text = new StringBuilder("cache ").append(overall.verdict(tolerance));
+      text.append(": observed hit ratio ")
+          .append(round(overall.observed()))
+          .append(", planned ")
+          .append(round(overall.planned()))
+          .append(" (tolerance ")
+          .append(round(tolerance))
+          .append(");");
+      boolean first = true;
+      for (CacheOutcome o : CacheOutcome.values()) {
+        long n = overall.outcomes.get(o);
+        if (n > 0) {
+          text.append(first ? " " : ", ").append(n).append(' ').append(o.wireName());
+          first = false;
+        }
       }
+      text.append(" of ").append(overall.requests).append(" measured requests");
     }
-    text.append(first ? " no" : " of").append(" ").append(overall.requests).append(" measured");
-    text.append(" requests");
     if (warmStarts > 0) {
       text.append("; warm start: ")
           .append(warmStarts)
@@ -150,6 +175,31 @@ public final class CacheAggregator {
           .append(" found prompts of this run in the cache before the run sent them");
     }
     return text.toString();
+  }
+
+  /**
+   * Why there is no verdict, in words, when no measured request with a plan succeeded.
+   *
+   * @return e.g. {@code none of the 4 measured requests with a cache plan succeeded (3 failed, 1
+   *     cut by the run's end), so no cache hit was observed}
+   */
+  private String noSuccess() {
+    long measured = measuredFailed + measuredCut;
+    if (measured == 0) {
+      return "no measured request with a cache plan was sent, so no cache hit was observed";
+    }
+    List<String> parts = new ArrayList<>();
+    if (measuredFailed > 0) {
+      parts.add(measuredFailed + " failed");
+    }
+    if (measuredCut > 0) {
+      parts.add(measuredCut + " cut by the run's end");
+    }
+    return (measured == 1
+            ? "the one measured request with a cache plan did not succeed ("
+            : "none of the " + measured + " measured requests with a cache plan succeeded (")
+        + String.join(", ", parts)
+        + "), so no cache hit was observed";
   }
 
   /**
@@ -170,10 +220,12 @@ public final class CacheAggregator {
    * of the server), then {@code tolerance}, {@code requests}, {@code planned_hit_ratio}, {@code
    * observed_hit_ratio}, {@code outcomes} (every outcome's count), {@code as_planned} (requests
    * whose outcome is the planned one), {@code warm_start}, {@code warm_start_requests}, {@code
-   * warm_start_message} (with a warm start), {@code verdict}, {@code latency_by_outcome} (per
-   * outcome seen: {@code ttft_ms} and {@code e2e_ms} distributions), and {@code workloads}: per
-   * workload and request name the same figures and {@code prefix_groups} (per group: {@code group},
-   * {@code requests}, ratios, {@code outcomes}, {@code ttft_ms}, {@code e2e_ms}).
+   * warm_start_message} (with a warm start), {@code verdict}, {@code planned_requests} (requests of
+   * any phase and status with a cache plan), {@code verdict_reason} (with the verdict {@code
+   * unknown}: why, in words), {@code latency_by_outcome} (per outcome seen: {@code ttft_ms} and
+   * {@code e2e_ms} distributions), and {@code workloads}: per workload and request name the same
+   * figures and {@code prefix_groups} (per group: {@code group}, {@code requests}, ratios, {@code
+   * outcomes}, {@code ttft_ms}, {@code e2e_ms}).
    *
    * @param parameters what the plan knew of the server (block tokens, template tokens...), never
    *     null
@@ -191,6 +243,12 @@ public final class CacheAggregator {
     // The verdict after the warm start, as people read it.
     Object verdict = m.remove("verdict");
     m.put("verdict", verdict);
+    m.put("planned_requests", plannedRequests);
+    if (UNKNOWN.equals(verdict)) {
+      m.put(
+          "verdict_reason",
+          overall.requests == 0 ? noSuccess() : "the server reported no cached tokens");
+    }
     Object latency = m.remove("latency_by_outcome");
     m.put("latency_by_outcome", latency);
     List<Object> list = new ArrayList<>();

@@ -16,6 +16,9 @@ import java.util.Objects;
  *       (per workload, warmup included): {@code L}, the template only;
  *   <li>{@code shared-prefix} after its group's first request: {@code L} plus the group prefix's
  *       tokens;
+ *   <li>{@code trace}: {@code L} plus the tokens of the request's leading hash-id blocks that
+ *       earlier requests of the run sent ({@code sharedPrefixTokens}, with {@code sentBefore} true
+ *       when there is at least one);
  *   <li>{@code repeat} after the first request: {@code P - 1}, all but the last prompt token (which
  *       a server computes again for its logits);
  * </ul>
@@ -135,13 +138,18 @@ public record CachePlan(
    * @param plannedTokens the prompt's planned tokens (without the template), or null
    * @param sharded whether the run is one shard of a test run on several machines, which may have
    *     sent the same repeat prompt or group prefix first
+   * @param warmPrefixTokens the most prompt tokens (without the template) that any other request of
+   *     the whole test could have left in the cache for this one, whatever the order requests reach
+   *     the server in (a trace row: its leading hash ids that other rows hold), or null to judge by
+   *     {@code sentBefore} and {@code sharded} alone; widens {@code warmCeiling} only
    */
   public record Sent(
       PromptMode mode,
       boolean sentBefore,
       Integer sharedPrefixTokens,
       Integer plannedTokens,
-      boolean sharded) {
+      boolean sharded,
+      Integer warmPrefixTokens) {
 
     /**
      * Checks the mode.
@@ -150,6 +158,25 @@ public record CachePlan(
      */
     public Sent {
       Objects.requireNonNull(mode, "mode");
+    }
+
+    /**
+     * A request whose warm ceiling is judged by {@code sentBefore} and {@code sharded} alone.
+     *
+     * @param mode the prompt mode, never null
+     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
+     *     before it in the run
+     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
+     * @param plannedTokens the prompt's planned tokens (without the template), or null
+     * @param sharded whether the run is one shard of a test run on several machines
+     */
+    public Sent(
+        PromptMode mode,
+        boolean sentBefore,
+        Integer sharedPrefixTokens,
+        Integer plannedTokens,
+        boolean sharded) {
+      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, null);
     }
 
     /**
@@ -189,11 +216,15 @@ public record CachePlan(
     long shareable = lead;
     if (sent.mode() == PromptMode.REPEAT) {
       shareable = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
-    } else if (sent.mode() == PromptMode.SHARED_PREFIX && sent.sharedPrefixTokens() != null) {
+    } else if ((sent.mode() == PromptMode.SHARED_PREFIX || sent.mode() == PromptMode.TRACE)
+        && sent.sharedPrefixTokens() != null) {
       shareable = lead + Math.round(sent.sharedPrefixTokens() * scale);
     }
     long raw = sent.sentBefore() ? shareable : lead;
     long ceiling = sent.sentBefore() || sent.sharded() ? shareable : lead;
+    if (sent.warmPrefixTokens() != null) {
+      ceiling = Math.max(ceiling, lead + Math.round(sent.warmPrefixTokens() * scale));
+    }
     long cap = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
     int cached = roundDown(Math.min(raw, cap), block);
     int template = roundDown(Math.min(lead, cap), block);

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       PromptsCommand.class,
       SimulatorCommand.class,
       ReportCommand.class,
+      TraceCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class GatlingLlm implements Runnable {
@@ -36,7 +37,7 @@ public final class GatlingLlm implements Runnable {
   public void run() {
     throw new CommandLine.ParameterException(
         spec.commandLine(),
-        "a command is required: prompts, simulator or report (see gatling-llm --help)");
+        "a command is required: prompts, simulator, report or trace (see gatling-llm --help)");
   }
 
   /**

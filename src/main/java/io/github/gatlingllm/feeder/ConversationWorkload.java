@@ -2,7 +2,6 @@ package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.PromptSource;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -45,13 +44,8 @@ public final class ConversationWorkload {
   private final boolean seedAuto;
   private final Map<String, Object> doneRecord;
   private final Set<String> sentSystems = new HashSet<>();
-  private final List<Runnable> parked = new ArrayList<>();
   private final Map<String, Totals> totals = new LinkedHashMap<>();
-  private long nextWarmup;
-  private long nextMeasured;
-  private long inFlight;
-  private long warmupInFlight;
-  private long doneHandedOut;
+  private final PhaseBudget phaseBudget;
   private final java.util.concurrent.atomic.AtomicLong warmupTurnsSent =
       new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong measuredTurnsSent =
@@ -114,8 +108,7 @@ public final class ConversationWorkload {
     this.maxContextTokens = maxContextTokens;
     this.seedAuto = seedAuto;
     this.warmup = measured.forPhase("warmup");
-    this.nextWarmup = shard.index();
-    this.nextMeasured = shard.index();
+    this.phaseBudget = new PhaseBudget(LOG, name, "conversations", "", budget, warmupBudget, shard);
     Map<String, Object> done = new HashMap<>(4);
     done.put(ConversationFeeder.DONE, true);
     done.put(ConversationFeeder.WORKLOAD, this);
@@ -166,28 +159,12 @@ public final class ConversationWorkload {
    * @return the record, never null
    */
   public synchronized Map<String, Object> next() {
-    ConversationSource source;
-    long index;
-    if (nextWarmup < warmupBudget) {
-      source = warmup;
-      index = nextWarmup;
-      nextWarmup += shard.count();
-      warmupInFlight++;
-    } else if (nextMeasured < budget) {
-      source = measured;
-      index = nextMeasured;
-      nextMeasured += shard.count();
-    } else {
-      if (doneHandedOut++ == 0) {
-        LOG.info(
-            "workload {}: its {} measured conversations are handed out; virtual users that ask"
-                + " for more end without a request",
-            name,
-            shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
-      }
+    PhaseBudget.Slot slot = phaseBudget.take();
+    if (slot == null) {
       return doneRecord;
     }
-    inFlight++;
+    ConversationSource source = slot.warmup() ? warmup : measured;
+    long index = slot.index();
     Map<String, Object> record = new HashMap<>(4);
     record.put(ConversationFeeder.WORKLOAD, this);
     record.put(
@@ -202,12 +179,8 @@ public final class ConversationWorkload {
    * @param resume runs once the warmup has ended, or never when this returns false
    * @return true if the turn must wait for {@code resume}
    */
-  public synchronized boolean holdUntilWarmedUp(Runnable resume) {
-    if (warmupInFlight == 0 && nextWarmup >= warmupBudget) {
-      return false;
-    }
-    parked.add(resume);
-    return true;
+  public boolean holdUntilWarmedUp(Runnable resume) {
+    return phaseBudget.holdUntilWarmedUp(resume);
   }
 
   /**
@@ -229,14 +202,7 @@ public final class ConversationWorkload {
     source.ended(conversation.index(), conversation.userDigests());
     synchronized (this) {
       totals.get(conversation.phase()).add(conversation);
-      inFlight--;
-      if ("warmup".equals(conversation.phase())) {
-        warmupInFlight--;
-        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
-          release = new ArrayList<>(parked);
-          parked.clear();
-        }
-      }
+      release = phaseBudget.end("warmup".equals(conversation.phase()));
     }
     if (conversation.end() == Conversation.End.CONTEXT_LIMIT) {
       LOG.debug(
@@ -258,18 +224,7 @@ public final class ConversationWorkload {
    * @param conversation the conversation
    */
   public void dropped(Conversation conversation) {
-    List<Runnable> release = List.of();
-    synchronized (this) {
-      inFlight--;
-      if ("warmup".equals(conversation.phase())) {
-        warmupInFlight--;
-        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
-          release = new ArrayList<>(parked);
-          parked.clear();
-        }
-      }
-    }
-    release.forEach(Runnable::run);
+    phaseBudget.ended("warmup".equals(conversation.phase()));
   }
 
   /**
@@ -296,8 +251,8 @@ public final class ConversationWorkload {
    *
    * @return true when the workload has nothing more to send or wait for
    */
-  public synchronized boolean spent() {
-    return nextWarmup >= warmupBudget && nextMeasured >= budget && inFlight == 0;
+  public boolean spent() {
+    return phaseBudget.spent();
   }
 
   /**
@@ -437,7 +392,7 @@ public final class ConversationWorkload {
     phases.put("warmup", phase(totals.get("warmup"), warmup));
     phases.put("measured", phase(totals.get("measured"), measured));
     m.put("phases", phases);
-    m.put("unfinished", inFlight);
+    m.put("unfinished", phaseBudget.inFlight());
     return m;
   }
 

@@ -4,7 +4,6 @@ import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,13 +47,9 @@ public final class Workload {
   private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
   private final Shard shard;
   private final Map<String, Object> doneRecord;
-  private long nextWarmup;
-  private long nextMeasured;
-  private long warmupInFlight;
-  private long inFlight;
-  private long doneHandedOut;
-  private final List<Runnable> parked = new ArrayList<>();
+  private final PhaseBudget phaseBudget;
   private volatile SweepStep sweepStep;
+  private final TraceReplay replay;
 
   /**
    * A workload over a measured source; its warmup source is the same spec's {@code warmup} phase.
@@ -106,10 +101,41 @@ public final class Workload {
       Shard shard,
       boolean warmGroups,
       boolean seedAuto) {
+    this(name, measured, budget, warmupBudget, shard, warmGroups, seedAuto, null);
+  }
+
+  /**
+   * A workload replaying a trace: request index {@code i} of its measured phase is row {@code i},
+   * no warmup; the shard sends rows {@code I, I + N, ...}.
+   *
+   * @param name the workload's name, never blank
+   * @param replay the trace replay, never null
+   * @param shard the rows this JVM sends, never null
+   */
+  public Workload(String name, TraceReplay replay, Shard shard) {
+    this(
+        name,
+        replay.source(),
+        replay.trace().rows(),
+        0,
+        shard,
+        false,
+        false,
+        Objects.requireNonNull(replay, "replay"));
+  }
+
+  private Workload(
+      String name,
+      PromptSource measured,
+      long budget,
+      long warmupBudget,
+      Shard shard,
+      boolean warmGroups,
+      boolean seedAuto,
+      TraceReplay replay) {
+    this.replay = replay;
     this.name = Objects.requireNonNull(name, "name");
     this.shard = Objects.requireNonNull(shard, "shard");
-    this.nextWarmup = shard.index();
-    this.nextMeasured = shard.index();
     this.measured = Objects.requireNonNull(measured, "measured");
     if (budget < 1) {
       throw new IllegalArgumentException("requests: got " + budget + ", expected >= 1");
@@ -119,6 +145,15 @@ public final class Workload {
     }
     this.budget = budget;
     this.warmupBudget = warmupBudget;
+    this.phaseBudget =
+        new PhaseBudget(
+            LOG,
+            name,
+            "requests",
+            " (the injection outlasts the prompt budget)",
+            budget,
+            warmupBudget,
+            shard);
     this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;
     this.seedAuto = seedAuto;
     this.warmup =
@@ -190,28 +225,12 @@ public final class Workload {
    * @return the record, never null
    */
   public synchronized Map<String, Object> next() {
-    PromptSource source;
-    long index;
-    if (nextWarmup < warmupBudget) {
-      source = warmup;
-      index = nextWarmup;
-      nextWarmup += shard.count();
-      warmupInFlight++;
-    } else if (nextMeasured < budget) {
-      source = measured;
-      index = nextMeasured;
-      nextMeasured += shard.count();
-    } else {
-      if (doneHandedOut++ == 0) {
-        LOG.info(
-            "workload {}: its {} measured requests are handed out; virtual users that ask for more"
-                + " end without a request (the injection outlasts the prompt budget)",
-            name,
-            shard.single() ? budget : shard.share(budget) + " (shard " + shard + ")");
-      }
+    PhaseBudget.Slot slot = phaseBudget.take();
+    if (slot == null) {
       return doneRecord;
     }
-    inFlight++;
+    PromptSource source = slot.warmup() ? warmup : measured;
+    long index = slot.index();
     Prompt prompt = source.take(index);
     source.forget(index);
     Map<String, Object> record = new HashMap<>(16);
@@ -232,6 +251,9 @@ public final class Workload {
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
     record.put(PromptFeeder.DONE, false);
     record.put(PromptFeeder.CLAIM, new AtomicBoolean());
+    if (replay != null) {
+      replay.annotate(record, index);
+    }
     return record;
   }
 
@@ -265,10 +287,7 @@ public final class Workload {
     if (claim.compareAndSet(false, true)) {
       return;
     }
-    inFlight++;
-    if ("warmup".equals(phase)) {
-      warmupInFlight++;
-    }
+    phaseBudget.begin("warmup".equals(phase));
   }
 
   /**
@@ -309,12 +328,8 @@ public final class Workload {
    *     or never when this returns false
    * @return true if the request must wait for {@code resume}, false if it may go now
    */
-  public synchronized boolean holdUntilWarmedUp(Runnable resume) {
-    if (warmupInFlight == 0 && nextWarmup >= warmupBudget) {
-      return false;
-    }
-    parked.add(resume);
-    return true;
+  public boolean holdUntilWarmedUp(Runnable resume) {
+    return phaseBudget.holdUntilWarmedUp(resume);
   }
 
   /**
@@ -325,18 +340,7 @@ public final class Workload {
    * @param phase the record's phase
    */
   public void ended(String phase) {
-    List<Runnable> release = List.of();
-    synchronized (this) {
-      inFlight--;
-      if ("warmup".equals(phase)) {
-        warmupInFlight--;
-        if (warmupInFlight == 0 && nextWarmup >= warmupBudget && !parked.isEmpty()) {
-          release = new ArrayList<>(parked);
-          parked.clear();
-        }
-      }
-    }
-    release.forEach(Runnable::run);
+    phaseBudget.ended("warmup".equals(phase));
   }
 
   /**
@@ -344,8 +348,8 @@ public final class Workload {
    *
    * @return true when the workload has nothing more to send or wait for
    */
-  public synchronized boolean spent() {
-    return nextWarmup >= warmupBudget && nextMeasured >= budget && inFlight == 0;
+  public boolean spent() {
+    return phaseBudget.spent();
   }
 
   /**
@@ -437,6 +441,15 @@ public final class Workload {
    */
   public Shard shard() {
     return shard;
+  }
+
+  /**
+   * The trace this workload replays, if any.
+   *
+   * @return the replay, or null for generated prompts
+   */
+  public TraceReplay replay() {
+    return replay;
   }
 
   @Override

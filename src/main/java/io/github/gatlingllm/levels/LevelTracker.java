@@ -252,6 +252,20 @@ public final class LevelTracker {
   }
 
   /**
+   * When a scenario's injection profile ends: its levels' anchor (placed at the scenario's first
+   * LLM request, see {@link #started}) plus the profile's length.
+   *
+   * @param scenario the scenario's name
+   * @return epoch ms by the clock of {@link #started}, or null while the scenario has not been
+   *     placed on the clock (or is not tracked)
+   */
+  public Long profileEndMs(String scenario) {
+    Long anchor = scenario == null ? null : anchors.get(scenario);
+    Injection injection = anchor == null ? null : injections.get(scenario);
+    return injection == null ? null : anchor + injection.durationMs();
+  }
+
+  /**
    * How the root scenarios' levels were placed on the clock.
    *
    * @return a sentence, or null before the first root request

@@ -120,9 +120,18 @@ public record Goodput(
    * One line for the console, e.g. {@code SLO ttft<=500ms: 182 of 200 requests met it (attainment
    * 0.91); goodput 12.30 requests/s, 394.00 output tokens/s}.
    *
+   * <p>With no request judged (every one was cut by the run's end, or none was sent), the line says
+   * so: {@code SLO ttft<=500ms: no request was judged against it (requests cut by the run's end
+   * never are)}.
+   *
    * @return the line
    */
   public String describe() {
+    if (offered == 0) {
+      return "SLO "
+          + slo
+          + ": no request was judged against it (requests cut by the run's end never are)";
+    }
     return String.format(
         Locale.ROOT,
         "SLO %s: %d of %d requests met it (attainment %s); goodput %s requests/s, %s output"

@@ -53,7 +53,10 @@ import java.util.Objects;
  * @param scheduledMs when the injection profile said this request's virtual user arrives, epoch
  *     milliseconds on the same clock as {@code sentMs}: only on the first LLM request of a user of
  *     an open injection profile ({@link InjectionSchedule}); null otherwise (later requests of the
- *     user, closed loops, a request held back until the warmup ended, older files)
+ *     user, closed loops, a request held back until the warmup ended, older files); for a trace row
+ *     ({@code trace(path)}), the row's own due time
+ * @param traceRow the 0-based line of the trace file a replayed row came from, or null for any
+ *     other request
  * @param ttfoMs time to first output token: the first answer token after any reasoning ({@link
  *     AnswerTimings#ttfoMs()}), or null (never answered, not streamed, not measured)
  * @param reasoningTokens output tokens spent reasoning, or null when unknown; at least 0
@@ -100,6 +103,7 @@ public record RequestRecord(
     ConversationTurn conversationTurn,
     Double sentMs,
     Double scheduledMs,
+    Long traceRow,
     Double ttfoMs,
     Integer reasoningTokens,
     String reasoningTokensSource,
@@ -343,6 +347,7 @@ public record RequestRecord(
     b.conversationTurn = conversationTurn;
     b.sentMs = sentMs;
     b.scheduledMs = scheduledMs;
+    b.traceRow = traceRow;
     b.ttfoMs = ttfoMs;
     b.reasoningTokens = reasoningTokens;
     b.reasoningTokensSource = reasoningTokensSource;
@@ -391,6 +396,7 @@ public record RequestRecord(
     private ConversationTurn conversationTurn;
     private Double sentMs;
     private Double scheduledMs;
+    private Long traceRow;
     private Double ttfoMs;
     private Integer reasoningTokens;
     private String reasoningTokensSource;
@@ -755,6 +761,17 @@ public record RequestRecord(
     }
 
     /**
+     * Sets {@code traceRow} (see {@link RequestRecord}).
+     *
+     * @param traceRow the value
+     * @return this builder
+     */
+    public Builder traceRow(Long traceRow) {
+      this.traceRow = traceRow;
+      return this;
+    }
+
+    /**
      * Sets {@code ttfoMs} (see {@link RequestRecord}).
      *
      * @param ttfoMs the value
@@ -900,6 +917,7 @@ public record RequestRecord(
           conversationTurn,
           sentMs,
           scheduledMs,
+          traceRow,
           ttfoMs,
           reasoningTokens,
           reasoningTokensSource,

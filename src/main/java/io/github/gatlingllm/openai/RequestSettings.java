@@ -95,6 +95,29 @@ public record RequestSettings(
   }
 
   /**
+   * These settings with another output limit (a trace row's {@code output_length}).
+   *
+   * @param tokens the output token limit, at least 1
+   * @return this when the limit is already {@code tokens}, else a copy
+   * @throws IllegalArgumentException if {@code tokens} is below 1
+   */
+  public RequestSettings withMaxTokens(int tokens) {
+    if (tokens == maxTokens) {
+      return this;
+    }
+    return new RequestSettings(
+        endpoint,
+        model,
+        tokens,
+        maxTokensField,
+        stream,
+        includeUsage,
+        ignoreEos,
+        temperature,
+        extraBody);
+  }
+
+  /**
    * The top-level keys the body sets from these settings, which {@code extraBody} must not repeat:
    * always {@code model}, {@code messages}, {@code prompt}, {@code stream}, {@code max_tokens} and
    * {@code max_completion_tokens}; {@code stream_options} when streaming with usage; {@code

@@ -19,7 +19,13 @@ public enum PromptMode {
    * Each request gets one of N seeded group prefixes covering a set share of its tokens, then its
    * own nonce and filler.
    */
-  SHARED_PREFIX("shared-prefix");
+  SHARED_PREFIX("shared-prefix"),
+  /**
+   * Each request replays a row of a trace ({@code trace(path)}): its prompt is one block per hash
+   * id, so requests share exactly the leading blocks whose ids they share. Not a value of {@code
+   * llm.promptMode}: the trace decides.
+   */
+  TRACE("trace");
 
   private final String wireName;
 
@@ -40,13 +46,14 @@ public enum PromptMode {
   /**
    * The mode of a name.
    *
-   * @param name {@code repeat}, {@code unique} or {@code shared-prefix}
+   * @param name {@code repeat}, {@code unique} or {@code shared-prefix} ({@code trace} is not a
+   *     mode one picks: {@code trace(path)} makes it)
    * @return the mode
    * @throws IllegalArgumentException if the name is none of those; the message lists them
    */
   public static PromptMode fromWireName(String name) {
     for (PromptMode mode : values()) {
-      if (mode.wireName.equals(name)) {
+      if (mode != TRACE && mode.wireName.equals(name)) {
         return mode;
       }
     }
@@ -60,7 +67,10 @@ public enum PromptMode {
    * @return {@code "repeat, unique, shared-prefix"}
    */
   public static String allowed() {
-    return Arrays.stream(values()).map(PromptMode::wireName).collect(Collectors.joining(", "));
+    return Arrays.stream(values())
+        .filter(m -> m != TRACE)
+        .map(PromptMode::wireName)
+        .collect(Collectors.joining(", "));
   }
 
   @Override

@@ -69,6 +69,7 @@ public final class PromptSource {
   private final Map<RepeatKey, Prompt> repeated;
   private final String prefixPhase;
   private final boolean roundRobinGroups;
+  private final java.util.function.LongFunction<Prompt> rows;
   private volatile int[] wordTokens;
 
   /**
@@ -91,7 +92,48 @@ public final class PromptSource {
       String caseId,
       String phase,
       int inputTokens) {
-    this(spec, counter, seed, caseId, phase, inputTokens, new ConcurrentHashMap<>(), phase, false);
+    this(
+        spec,
+        counter,
+        seed,
+        caseId,
+        phase,
+        inputTokens,
+        new ConcurrentHashMap<>(),
+        phase,
+        false,
+        null);
+  }
+
+  /**
+   * The prompts of a trace's rows ({@link PromptMode#TRACE}): request index {@code i} sends what
+   * {@code rows} makes of row {@code i} (see {@link TraceBlocks}), and the source keeps its digests
+   * as for generated prompts.
+   *
+   * @param counter the rows' tokenizer, never null
+   * @param seed the seed the rows were made with
+   * @param caseId the case, e.g. the trace's name, never null
+   * @param phase the phase, never null
+   * @param rows the prompt of a row index, never null
+   * @return the source
+   */
+  public static PromptSource ofRows(
+      TokenCounter counter,
+      long seed,
+      String caseId,
+      String phase,
+      java.util.function.LongFunction<Prompt> rows) {
+    return new PromptSource(
+        PromptSpec.trace(),
+        counter,
+        seed,
+        caseId,
+        phase,
+        0,
+        new ConcurrentHashMap<>(),
+        phase,
+        false,
+        Objects.requireNonNull(rows, "rows"));
   }
 
   private PromptSource(
@@ -103,7 +145,9 @@ public final class PromptSource {
       int inputTokens,
       Map<RepeatKey, Prompt> repeated,
       String prefixPhase,
-      boolean roundRobinGroups) {
+      boolean roundRobinGroups,
+      java.util.function.LongFunction<Prompt> rows) {
+    this.rows = rows;
     this.spec = Objects.requireNonNull(spec, "spec");
     this.counter = Objects.requireNonNull(counter, "counter");
     this.caseId = Objects.requireNonNull(caseId, "caseId");
@@ -121,7 +165,9 @@ public final class PromptSource {
     this.groupLabel = (namespace + ":group:").getBytes(StandardCharsets.UTF_8);
     this.prefixLabel =
         (seed + ":" + caseId + ":" + prefixPhase + ":prefix:").getBytes(StandardCharsets.UTF_8);
-    if (spec.mode() != PromptMode.REPEAT && inputTokens < MIN_CONTROLLED_TOKENS) {
+    if (spec.mode() != PromptMode.REPEAT
+        && spec.mode() != PromptMode.TRACE
+        && inputTokens < MIN_CONTROLLED_TOKENS) {
       LOG.warn(
           "input tokens {} is below {}: {} prompts will overshoot their target and cannot hold"
               + " their planned prefix sharing",
@@ -140,7 +186,7 @@ public final class PromptSource {
    */
   public PromptSource forPhase(String otherPhase) {
     return new PromptSource(
-        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, otherPhase, false);
+        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, otherPhase, false, rows);
   }
 
   /**
@@ -159,7 +205,7 @@ public final class PromptSource {
       return forPhase(otherPhase);
     }
     return new PromptSource(
-        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, prefixPhase, true);
+        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, prefixPhase, true, rows);
   }
 
   /**
@@ -226,6 +272,9 @@ public final class PromptSource {
    * @param sample how many prompts to build and drop, at least 0
    */
   public void warm(int sample) {
+    if (rows != null) {
+      return;
+    }
     for (int index = 0; index < sample; index++) {
       build(index);
     }
@@ -387,6 +436,9 @@ public final class PromptSource {
   }
 
   private Prompt build(long index) {
+    if (rows != null) {
+      return rows.apply(index);
+    }
     switch (spec.mode()) {
       case REPEAT:
         return repeat();

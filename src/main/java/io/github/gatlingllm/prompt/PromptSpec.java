@@ -77,6 +77,15 @@ public record PromptSpec(PromptMode mode, Double sharedPrefixRatio, Integer pref
   }
 
   /**
+   * Trace mode: the prompts of a trace's rows ({@code TraceBlocks}).
+   *
+   * @return the spec
+   */
+  public static PromptSpec trace() {
+    return new PromptSpec(PromptMode.TRACE, null, null);
+  }
+
+  /**
    * Shared-prefix mode.
    *
    * @param ratio the share of each prompt's tokens covered by its group's prefix, in (0, 1)

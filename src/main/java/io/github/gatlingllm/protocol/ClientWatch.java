@@ -7,6 +7,7 @@ import io.github.gatlingllm.levels.InjectionSchedule;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.Distribution;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@code llm.client.maxCpuShare} over the last 10 s or the whole run) it warns once on the console,
  * as soon as it is seen, and in {@code llm-run.json}'s {@code client.warnings}: during the run,
  * checked every second, the lag once at least 100 lags are in (before that a p99 is one request's
- * lag), the CPU over the last 10 s; at the end, the lag of all requests and the CPU of the run.
+ * lag), the CPU over the last 10 s; at the end, the lag of all requests (again only with at least
+ * 100 of them) and the CPU of the run (only when its samples span 10 s or more: a shorter run's
+ * share is its JVM start-up). What could not be judged so is said in {@code client.notes}.
  *
  * <p>The schedule: user {@code k} of a scenario (its rank by Gatling user id among the scenario's
  * users: Gatling hands ids out in injection order) is due at the start of the scenario's injection
@@ -58,8 +61,17 @@ public final class ClientWatch {
   /** The CPU window checked during the run, in ms. */
   static final long CPU_WINDOW_MS = 10_000;
 
-  /** The fewest lags whose p99 is checked during the run (the run's end checks any count). */
+  /**
+   * The fewest lags whose p99 is judged, during the run and at its end: with fewer, the p99 is the
+   * worst one or two users' lag (the first user's JVM warm-up, say), not the client's.
+   */
   static final long LIVE_MIN_LAGS = 100;
+
+  /**
+   * The shortest span of CPU samples whose share is judged, in ms, during the run and at its end: a
+   * shorter run's share is its JVM start-up and class loading, not its load.
+   */
+  static final long MIN_CPU_SPAN_MS = CPU_WINDOW_MS;
 
   private static final String COORDINATED_OMISSION =
       "coordinated omission may hide in the server's figures (requests sent late meet a lighter"
@@ -182,7 +194,51 @@ public final class ClientWatch {
    */
   public First firstSend(Session session) {
     Scenario scenario = due.remove(session.userId());
-    return scenario == null ? null : new First(scenario, session.userId());
+    return scenario == null ? null : new First(scenario, session.userId(), -1);
+  }
+
+  /**
+   * A trace row about to be sent by a user of an open scenario: its schedule is the row's own due
+   * time ({@code dueNanos} after the scenario's injection start), whichever user carries it.
+   *
+   * @param session the user's session
+   * @param dueNanos when the row is due, in nanoseconds after the injection's start, at least 0
+   * @return a token for {@link #dueNanos(First)} and {@link #scheduledMs(First)}, or null when the
+   *     scenario's injection is closed or unknown
+   */
+  public First traceRow(Session session, long dueNanos) {
+    Scenario scenario = due.remove(session.userId());
+    if (scenario == null) {
+      scenario = scenarios.get(session.scenario());
+    }
+    return scenario == null ? null : new First(scenario, session.userId(), dueNanos);
+  }
+
+  /**
+   * When a trace row is due, on {@link System#nanoTime()}.
+   *
+   * @param first a token of {@link #traceRow}, never null
+   * @return the nanoTime, or null while the injection's start is unknown or for a token of {@link
+   *     #firstSend}
+   */
+  public Long dueNanos(First first) {
+    if (first.dueNanos < 0) {
+      return null;
+    }
+    Long start = start(first.scenario);
+    return start == null ? null : start + first.dueNanos;
+  }
+
+  /**
+   * Whether a user of an open scenario with a schedule has sent its first LLM request already (or
+   * had it held back): a user due later has not.
+   *
+   * @param session the user's session
+   * @return false for a user whose first request is still to come; true otherwise, also for users
+   *     of scenarios without a schedule
+   */
+  boolean sentBefore(Session session) {
+    return !due.containsKey(session.userId());
   }
 
   /**
@@ -204,6 +260,10 @@ public final class ClientWatch {
    */
   public Double scheduledMs(First first) {
     Scenario s = first.scenario;
+    if (first.dueNanos >= 0) {
+      Long due = dueNanos(first);
+      return due == null ? null : epochMs(due);
+    }
     long k = s.rank(first.userId);
     Long start = start(s);
     if (start == null || k < 0 || k >= s.schedule.users()) {
@@ -309,12 +369,28 @@ public final class ClientWatch {
       takeSample();
     }
     Distribution all = lag.distribution();
-    if (all.count() > 0 && all.p99() > maxLagP99Ms) {
+    if (all.count() >= LIVE_MIN_LAGS && all.p99() > maxLagP99Ms) {
       warnLag(all.p99(), all.count(), "over the run");
+    } else if (all.count() > 0 && all.count() < LIVE_MIN_LAGS && all.p99() > maxLagP99Ms) {
+      note(
+          "schedule lag not judged: "
+              + all.count()
+              + " open-loop users, fewer than the "
+              + LIVE_MIN_LAGS
+              + " a p99 needs");
     }
-    Double mean = cpu.mean();
+    // The share over the whole run, judged only when the samples span long enough.
+    Double mean = cpu.last(MIN_CPU_SPAN_MS) == null ? null : cpu.mean();
     if (mean != null && mean > maxCpuShare) {
       warnCpu(mean, "over the run");
+    } else if (mean == null && cpu.size() > 0) {
+      Double share = cpu.mean();
+      if (share != null && share > maxCpuShare) {
+        note(
+            "client CPU not judged: the run's samples span less than "
+                + MIN_CPU_SPAN_MS / 1000
+                + " s");
+      }
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("schedule_lag_ms", all.toRecord());
@@ -327,6 +403,12 @@ public final class ClientWatch {
       m.put("warnings", List.copyOf(warnings));
     }
     return m;
+  }
+
+  private synchronized void note(String note) {
+    if (!notes.contains(note)) {
+      notes.add(note);
+    }
   }
 
   /** How many schedules started where Gatling's injector started, and how many were estimated. */
@@ -402,7 +484,7 @@ public final class ClientWatch {
             plain(maxLagP99Ms),
             COORDINATED_OMISSION);
     warnings.add(text);
-    LOG.warn("{}", text);
+    Console.warning(LOG, text);
   }
 
   private synchronized void warnCpu(double share, String when) {
@@ -421,7 +503,7 @@ public final class ClientWatch {
             plain(maxCpuShare),
             COORDINATED_OMISSION);
     warnings.add(text);
-    LOG.warn("{}", text);
+    Console.warning(LOG, text);
   }
 
   private static String plain(double v) {
@@ -432,10 +514,12 @@ public final class ClientWatch {
   public static final class First {
     private final Scenario scenario;
     private final long userId;
+    private final long dueNanos;
 
-    private First(Scenario scenario, long userId) {
+    private First(Scenario scenario, long userId, long dueNanos) {
       this.scenario = scenario;
       this.userId = userId;
+      this.dueNanos = dueNanos;
     }
   }
 

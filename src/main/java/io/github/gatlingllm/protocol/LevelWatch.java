@@ -10,6 +10,7 @@ import io.github.gatlingllm.levels.LoadLevel;
 import io.github.gatlingllm.levels.Saturation;
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -173,6 +174,16 @@ final class LevelWatch {
   }
 
   /**
+   * When a scenario's injection profile ends.
+   *
+   * @param scenario the scenario's name
+   * @return epoch ms, or null while not known (see {@link LevelTracker#profileEndMs})
+   */
+  Long profileEndMs(String scenario) {
+    return tracker.profileEndMs(scenario);
+  }
+
+  /**
    * A request ended and was recorded.
    *
    * @param record the request
@@ -263,13 +274,15 @@ final class LevelWatch {
         overSaturation = reason;
         boolean more = judgedOfScenario < levelsOf(result.level().scenario());
         if (rules.stopWhenSaturated() && more) {
-          LOG.warn("OVER-SATURATED, stopping the run (llm.stopWhenSaturated): {}", reason);
+          Console.warning(
+              LOG, "OVER-SATURATED, stopping the run (llm.stopWhenSaturated): " + reason);
           stopReason = reason;
         } else {
-          LOG.warn(
-              "OVER-SATURATED: {}{}",
-              reason,
-              rules.stopWhenSaturated() ? " (its last level: nothing left to stop)" : "");
+          Console.warning(
+              LOG,
+              "OVER-SATURATED: "
+                  + reason
+                  + (rules.stopWhenSaturated() ? " (its last level: nothing left to stop)" : ""));
         }
       }
     }

@@ -16,6 +16,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.Simulator;
@@ -70,6 +71,8 @@ public final class RunContext {
   private final OpenRequests openRequests = new OpenRequests();
   private final RunEnd runEnd;
   private final Map<String, Double> failedPercentBelow;
+  private final BudgetStop budgetStop;
+  private final ProfileEnd profileEnd;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -84,10 +87,15 @@ public final class RunContext {
       read = List.of();
       unknown = e.getMessage();
       LOG.warn(
-          "The injection profiles cannot be read, so no load levels are computed: {}", unknown);
+          "The injection profiles cannot be read, so no load levels are computed, and once every"
+              + " prompt budget is spent the whole run stops, scenarios with no budget of their"
+              + " own included: {}",
+          unknown);
     }
     this.injections = read;
     this.injectionUnknown = unknown;
+    this.budgetStop =
+        new BudgetStop(unknown == null ? read.stream().map(Injection::scenario).toList() : null);
     this.levels =
         new LevelWatch(
             read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
@@ -158,6 +166,9 @@ public final class RunContext {
     client.start();
     this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
     this.failedPercentBelow = failedPercentBelow(core);
+    this.profileEnd =
+        new ProfileEnd(
+            settings.endWithProfile(), injections, levels::profileEndMs, client::sentBefore);
   }
 
   private static Map<String, Double> failedPercentBelow(CoreComponents core) {
@@ -236,8 +247,10 @@ public final class RunContext {
    * @param core Gatling's core components, never null
    * @return the run
    * @throws IllegalArgumentException naming a bad setting (e.g. a tokenizer that cannot be loaded)
+   * @throws IllegalStateException when the running Gatling is not a supported one
    */
   static RunContext start(LlmProtocol protocol, CoreComponents core) {
+    io.github.gatlingllm.internal.GatlingVersions.requireSupported();
     return new RunContext(protocol, core);
   }
 
@@ -413,6 +426,17 @@ public final class RunContext {
   }
 
   /**
+   * Whether a virtual user about to send an LLM request is past its scenario's injection profile
+   * and must end instead ({@link ProfileEnd}): says so once per scenario.
+   *
+   * @param session the user's session
+   * @return true when the user must end now, without the request
+   */
+  public boolean pastProfileEnd(io.gatling.core.session.Session session) {
+    return profileEnd.past(session, gatling.nowMillis());
+  }
+
+  /**
    * Whether the run must stop now because a load level was over-saturated ({@code
    * llm.stopWhenSaturated}); judges the levels that ended. Returns a message once: the caller stops
    * the load generator with it.
@@ -491,17 +515,24 @@ public final class RunContext {
   }
 
   /**
-   * A virtual user was fed past its workload's budget and ends.
+   * A virtual user was fed past its workload's budget and ends. What a spent budget stops is {@link
+   * BudgetStop}'s: the run's injection only when every scenario was fed a budget, so scenarios
+   * without one run to the end of their injection.
    *
-   * @return true when, with this, every workload made in this JVM is spent: the run then stops its
-   *     injection (the caller does it, once)
+   * @param scenario the user's scenario, never null
+   * @return true once, when every workload made in this JVM is spent and every scenario of the
+   *     simulation was fed one (or the scenarios are unknown): the caller stops the run's injection
    */
-  public boolean userEndedByBudget() {
-    boolean stop = tally.userEndedByBudget();
-    if (stop) {
-      runEnd.budgetSpent();
+  public boolean userEndedByBudget(String scenario) {
+    BudgetStop.Decision decision = budgetStop.userEnded(scenario, tally.userEndedByBudget());
+    if (decision == BudgetStop.Decision.RUN_ON) {
+      Console.line(LOG, budgetStop.runOnText());
     }
-    return stop;
+    if (decision != BudgetStop.Decision.STOP) {
+      return false;
+    }
+    runEnd.budgetSpent();
+    return true;
   }
 
   /**

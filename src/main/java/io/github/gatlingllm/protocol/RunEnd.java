@@ -10,7 +10,10 @@ public final class RunEnd {
 
   /** Why a run ended; {@link #wireName()} is the record's {@code end_reason}. */
   public enum Reason {
-    /** Every prompt feeder's budget was spent: the extension stopped the injection. */
+    /**
+     * Every prompt feeder's budget was spent and every scenario had been fed one: the extension
+     * stopped the injection.
+     */
     BUDGET_SPENT(false),
     /**
      * Gatling ended the run on its own: the injection profiles were over and every virtual user

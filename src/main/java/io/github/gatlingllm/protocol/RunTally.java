@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,7 +25,6 @@ final class RunTally {
   private final Map<Workload, Set<String>> workloads = new LinkedHashMap<>();
   private final Set<ConversationWorkload> conversations =
       Collections.synchronizedSet(new LinkedHashSet<>());
-  private final AtomicBoolean stopping = new AtomicBoolean();
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
@@ -131,11 +129,11 @@ final class RunTally {
   /**
    * A virtual user was fed past its workload's budget and ends.
    *
-   * @return true once, when every workload made in this JVM is spent
+   * @return true when every workload made in this JVM is spent
    */
   boolean userEndedByBudget() {
     usersEndedByBudget.incrementAndGet();
-    return Workload.allSpent() && stopping.compareAndSet(false, true);
+    return Workload.allSpent();
   }
 
   /**
@@ -221,6 +219,9 @@ final class RunTally {
         phases,
         m.spec().sharedPrefixRatio(),
         List.copyOf(requestNames),
-        w.seedAuto() ? Boolean.TRUE : null);
+        w.seedAuto() ? Boolean.TRUE : null,
+        w.replay() == null
+            ? null
+            : w.replay().toRecord(w.replay().requestsSent(), w.shard(), m.digest()));
   }
 }

@@ -1,8 +1,12 @@
 package io.github.gatlingllm.protocol;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.server.Preflight;
 import io.github.gatlingllm.server.ServerInfo;
 import io.github.gatlingllm.server.ServerProbe;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -90,7 +94,60 @@ final class RunTarget {
     RunTarget target =
         new RunTarget(settings, counter, null, baseUrl, settings.modelFor(server), server);
     target.warnAboutTarget();
+    if (settings.preflight()) {
+      target.preflight(protocol.headers());
+    }
     return target;
+  }
+
+  /**
+   * The pre-flight check: one small request ({@code max_tokens} 1, not streamed, the prompt {@code
+   * Hi}) to the run's endpoint with the run's model and headers, before any load.
+   *
+   * @param headers the protocol's own headers; the bearer token is added here
+   * @throws IllegalArgumentException with the one line of {@link Preflight#stopLine()} when the
+   *     target is not there
+   */
+  private void preflight(Map<String, String> headers) {
+    Endpoint endpoint = "chat".equals(settings.endpoint()) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode body = json.createObjectNode();
+    body.put("model", model);
+    if (endpoint == Endpoint.CHAT) {
+      body.putArray("messages").addObject().put("role", "user").put("content", "Hi");
+    } else {
+      body.put("prompt", "Hi");
+    }
+    body.put("max_tokens", 1);
+    body.put("stream", false);
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    if (settings.apiKey() != null) {
+      all.put("Authorization", "Bearer " + settings.apiKey());
+    }
+    byte[] bytes;
+    try {
+      bytes = json.writeValueAsBytes(body);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the pre-flight body", e);
+    }
+    Preflight answer =
+        ServerProbe.preflight(
+            baseUrl + "/" + endpoint.path(),
+            stripSlash(settings.redactedBaseUrl()) + "/" + endpoint.path(),
+            model,
+            bytes,
+            all,
+            settings.timeout());
+    String stop = answer.stopLine();
+    if (stop != null) {
+      // The line first, on its own: the exception comes with Gatling's stack traces.
+      Console.line(LOG, stop);
+      throw new IllegalArgumentException(stop);
+    }
+    String warning = answer.warningLine();
+    if (warning != null) {
+      Console.warning(LOG, warning);
+    }
   }
 
   /**

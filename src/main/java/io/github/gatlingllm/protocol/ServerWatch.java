@@ -125,12 +125,15 @@ final class ServerWatch {
           prompt == 0 ? null : Math.round(cachedTokens.sum() * 10_000.0 / prompt) / 10_000.0);
       record.put("server_metrics", server);
       if (server.get("prefix_cache_hit_rate") instanceof Number rate) {
+        Object run = server.get("run_hit_rate");
         LOG.info(
-            "server metrics: {}'s own prefix-cache hit rate over the run {}; the run's requests"
-                + " saw {} (cached_tokens in their usage)",
+            "server metrics: {}'s own prefix-cache hit rate over the run {}; {}",
             server.get("engine"),
             rate,
-            server.get("run_hit_rate"));
+            run == null
+                ? "no request of the run reported prompt tokens in its usage, so the run's own"
+                    + " hit rate is not known"
+                : "the run's requests saw " + run + " (cached_tokens in their usage)");
       }
     }
     List<Map<String, Object>> sweeps = sweeps(server);

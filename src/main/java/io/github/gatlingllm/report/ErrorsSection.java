@@ -12,7 +12,9 @@ import java.util.TreeSet;
 /**
  * The report page's table of failed requests by error message: each distinct message (the request's
  * scrubbed {@code error}, or its status when it has none) with its count, status and the request
- * names it occurred on, the most frequent first, at most {@value #MAX_ROWS} rows.
+ * names it occurred on, the most frequent first, at most {@value #MAX_ROWS} rows. Requests cut by
+ * the run's end ({@code cut_by_run_end}: still in flight when the run stopped) did not fail: they
+ * are counted apart, in a line after the table.
  */
 final class ErrorsSection {
 
@@ -32,7 +34,8 @@ final class ErrorsSection {
   record Row(String message, String status, long count, List<String> requests) {}
 
   /**
-   * The failed requests grouped by message and status, the most frequent first (ties by message).
+   * The failed requests grouped by message and status, the most frequent first (ties by message);
+   * neither {@code ok} nor {@code cut_by_run_end} requests are failed ones.
    *
    * @param rs the requests, any order
    * @return the rows, every one of them
@@ -41,7 +44,9 @@ final class ErrorsSection {
     Map<List<String>, long[]> counts = new LinkedHashMap<>();
     Map<List<String>, TreeSet<String>> names = new LinkedHashMap<>();
     for (RequestRecord r : rs) {
-      if (r.status() == RequestStatus.OK || r.status() == RequestStatus.CANCELLED) {
+      if (r.status() == RequestStatus.OK
+          || r.status() == RequestStatus.CUT_BY_RUN_END
+          || r.status() == RequestStatus.CANCELLED) {
         // a cancelled request is the client's doing, not a failure
         continue;
       }
@@ -62,23 +67,56 @@ final class ErrorsSection {
   }
 
   /**
+   * The line on requests cut by the run's end, which did not fail: their count and the distinct
+   * reasons they were cut.
+   *
+   * @param rs the requests, any order
+   * @param which which requests those are, e.g. {@code requests outside warmup}
+   * @return e.g. {@code 12 requests outside warmup were cut by the run's end, not failed: still in
+   *     flight when the run ended (saturation_stop), recorded with what was measured until then},
+   *     or null when none was cut
+   */
+  static String cutLine(List<RequestRecord> rs, String which) {
+    long cut = 0;
+    TreeSet<String> reasons = new TreeSet<>();
+    for (RequestRecord r : rs) {
+      if (r.status() == RequestStatus.CUT_BY_RUN_END) {
+        cut++;
+        reasons.add(r.error() == null ? r.status().wireName() : r.error());
+      }
+    }
+    if (cut == 0) {
+      return null;
+    }
+    return cut
+        + " "
+        + (cut == 1 ? which.replaceFirst("^requests", "request") + " was" : which + " were")
+        + " cut by the run's end, not failed: "
+        + String.join("; ", reasons)
+        + ", recorded with what was measured until then";
+  }
+
+  /**
    * The section.
    *
    * @param rs the requests the charts cover
    * @param which which requests those are, e.g. {@code requests outside warmup}
-   * @return the HTML: the table, or a line saying no request failed
+   * @return the HTML: the table, or a line saying no request failed, then the line on requests cut
+   *     by the run's end when there are any
    */
   static String render(List<RequestRecord> rs, String which) {
     List<Row> rows = rows(rs);
+    String cut = cutLine(rs, which);
     StringBuilder html = new StringBuilder("<h2 id=\"errors\">Errors</h2>\n");
     if (rows.isEmpty()) {
-      return html.append("<p>No request failed (").append(which).append(").</p>\n").toString();
+      html.append("<p>No request failed (").append(which).append(").</p>\n");
+      return cut == null ? html.toString() : html.append(cutParagraph(cut)).toString();
     }
     long failed = rows.stream().mapToLong(Row::count).sum();
     html.append("<p>")
         .append(failed)
         .append(" failed ")
-        .append(which)
+        .append(failed == 1 ? which.replaceFirst("^requests", "request") : which)
         .append(", by error message.</p>\n")
         .append("<table id=\"errors-table\"><tr><th>requests</th><th class=\"l\">status</th>")
         .append("<th class=\"l\">error</th><th class=\"l\">request names</th></tr>\n");
@@ -101,6 +139,11 @@ final class ErrorsSection {
           .append(rows.size() - MAX_ROWS)
           .append(" other messages</td></tr>\n");
     }
-    return html.append("</table>\n").toString();
+    html.append("</table>\n");
+    return cut == null ? html.toString() : html.append(cutParagraph(cut)).toString();
+  }
+
+  private static String cutParagraph(String cut) {
+    return "<p id=\"cut-requests\">" + ReportPage.esc(cut) + ".</p>\n";
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import java.util.ArrayList;
 import java.util.List;
@@ -256,7 +257,17 @@ public final class ReportPage {
           .append(esc(group.get("request")))
           .append(" (")
           .append(esc(group.get("phase")))
-          .append(")</h3>\n<table><tr><th class=\"l\">ms</th>");
+          .append(")</h3>\n");
+      String none =
+          group.get("status") instanceof Map<?, ?> st && group.get("requests") instanceof Number n
+              ? RunSummary.none(
+                  n.doubleValue(), st.get("ok") instanceof Number ok && ok.longValue() > 0)
+              : null;
+      if (none != null) {
+        html.append("<p>").append(esc(none)).append(", so there are no latency figures.</p>\n");
+        continue;
+      }
+      html.append("<table><tr><th class=\"l\">ms</th>");
       for (String stat : STATS) {
         html.append("<th>").append(stat).append("</th>");
       }
@@ -283,6 +294,10 @@ public final class ReportPage {
     Object attainment = goodput.get("attainment");
     StringBuilder html = new StringBuilder("<table>\n");
     html.append(row("objectives", esc(slo.toString())));
+    if (goodput.get("offered") instanceof Number offered && offered.longValue() == 0) {
+      html.append(row("requests that met them", esc(RunSummary.NO_SLO_JUDGED)));
+      return html.append("</table>\n").toString();
+    }
     html.append(
         row(
             "requests that met them",
@@ -389,20 +404,31 @@ public final class ReportPage {
     return html.append("</table>\n").toString();
   }
 
-  /** {@code ok 200, rejected 3}: the statuses that occurred, in their order. */
+  /**
+   * {@code ok 200, rejected 3}: the statuses that occurred, in their order; requests cut by the
+   * run's end did not fail and come last, apart: {@code ok 188; 12 cut by the run's end}.
+   */
   static String statuses(Object value) {
     if (!(value instanceof Map<?, ?> map)) {
       return String.valueOf(value);
     }
     StringBuilder text = new StringBuilder();
+    Object cut = null;
     for (Map.Entry<?, ?> e : map.entrySet()) {
       if (e.getValue() instanceof Number n && n.longValue() == 0) {
+        continue;
+      }
+      if (RequestStatus.CUT_BY_RUN_END.wireName().equals(String.valueOf(e.getKey()))) {
+        cut = e.getValue();
         continue;
       }
       if (text.length() > 0) {
         text.append(", ");
       }
       text.append(e.getKey()).append(' ').append(e.getValue());
+    }
+    if (cut != null) {
+      text.append(text.length() > 0 ? "; " : "").append(cut).append(" cut by the run's end");
     }
     return text.length() == 0 ? "none" : text.toString();
   }

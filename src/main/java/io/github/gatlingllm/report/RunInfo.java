@@ -65,6 +65,11 @@ public record RunInfo(
    * @param requestNames the names of the LLM requests that sent its prompts, in first-use order
    * @param seedAuto true when the seed was picked from the clock ({@code llm.seed=auto}); null
    *     (absent) otherwise
+   * @param trace for a trace replay ({@code trace(path)}): {@code path}, {@code rows}, the file's
+   *     {@code sha256}, {@code block_tokens}, {@code time_scale}, {@code timed}, {@code
+   *     duration_ms}, {@code rows_sent}, {@code rows_skipped}, {@code infinite_cache_hit_ratio},
+   *     {@code seed}, {@code case_id} and {@code digest} (the measured phase's); null (absent)
+   *     otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Prompts(
@@ -78,7 +83,8 @@ public record RunInfo(
       Map<String, Phase> phases,
       Double plannedSharedShare,
       List<String> requestNames,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean seedAuto) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean seedAuto,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> trace) {}
 
   /**
    * Which shard of a test run on several machines a run was ({@code llm.shard}, or {@code

@@ -221,7 +221,7 @@ public final class RunRecorder implements AutoCloseable {
       List<RequestRecord> requests = RequestsFile.read(target.resolve(REQUESTS_FILE));
       RequestsFile.writeCsv(requests, target.resolve(RequestsFile.CSV_FILE));
       Files.writeString(target.resolve(REPORT_FILE), reportHtml.apply(record, requests));
-      LOG.info("LLM report: {}", target.resolve(REPORT_FILE).toUri());
+      Console.line(LOG, "LLM report: " + target.resolve(REPORT_FILE).toUri());
       return target;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the LLM run record", e);

@@ -25,6 +25,10 @@ public final class RunSummary {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunSummary.class);
 
+  /** The SLO verdict of a run in which no request was judged against the SLO. */
+  static final String NO_SLO_JUDGED =
+      "no request was judged against the SLO (requests cut by the run's end never are)";
+
   /**
    * One figure: its name and its value as text.
    *
@@ -90,13 +94,15 @@ public final class RunSummary {
             "total tokens/s",
             num(inputPerS != null && outputPerS != null ? inputPerS + outputPerS : null)));
     boolean anyOk = ok != null && ok > 0;
+    String none = status.isEmpty() ? null : none(requests, anyOk);
     f.add(
         new Figure(
-            "mean input tokens a request", num(anyOk && prompt != null ? prompt / ok : null)));
+            "mean input tokens a request",
+            none != null ? none : num(anyOk && prompt != null ? prompt / ok : null)));
     f.add(
         new Figure(
             "mean output tokens a request",
-            num(anyOk && completion != null ? completion / ok : null)));
+            none != null ? none : num(anyOk && completion != null ? completion / ok : null)));
     Object peak = load.containsKey("peak_concurrency") ? load.get("peak_concurrency") : null;
     if (peak == null) {
       peak = load.get("concurrency");
@@ -107,7 +113,7 @@ public final class RunSummary {
       f.add(
           new Figure(
               metric.replace("_ms", "").toUpperCase(Locale.ROOT) + " p50 / p99, ms",
-              ms(d.get("p50")) + " / " + ms(d.get("p99"))));
+              none != null ? none : ms(d.get("p50")) + " / " + ms(d.get("p99"))));
     }
 
     // Reasoning models (issue 21): the wait for the answer, and what the thinking cost.
@@ -181,21 +187,13 @@ public final class RunSummary {
       }
     }
 
-    String cacheVerdict = null;
-    if (cache.get("verdict") != null
-        && cache.get("workloads") instanceof List<?> series
-        && !series.isEmpty()) {
-      cacheVerdict =
-          cache.get("verdict")
-              + " (observed hit ratio "
-              + num(number(cache.get("observed_hit_ratio")))
-              + ", planned "
-              + num(number(cache.get("planned_hit_ratio")))
-              + ")";
-    }
+    String cacheVerdict = cacheVerdict(cache);
     String sloVerdict = null;
     Boolean sloPassed = null;
-    if (overall.get("goodput") instanceof Map<?, ?> goodput) {
+    if (overall.get("goodput") instanceof Map<?, ?> goodput
+        && Double.valueOf(0).equals(number(goodput.get("offered")))) {
+      sloVerdict = NO_SLO_JUDGED;
+    } else if (overall.get("goodput") instanceof Map<?, ?> goodput) {
       Double attainment = number(goodput.get("attainment"));
       Double ratio = number(map(run.get("assertions")).get("goodput_ratio"));
       StringBuilder text =
@@ -219,6 +217,65 @@ public final class RunSummary {
         sloVerdict,
         sloPassed,
         saturations(run));
+  }
+
+  /**
+   * Why a run has no figure of its successful requests, in words.
+   *
+   * @param requests the run's requests, or null when not known
+   * @param anyOk whether any request succeeded
+   * @return {@code no request was sent}, {@code no request succeeded}, or null when some succeeded
+   *     (or the count is not known)
+   */
+  static String none(Double requests, boolean anyOk) {
+    if (requests == null || anyOk) {
+      return null;
+    }
+    return requests == 0 ? "no request was sent" : "no request succeeded";
+  }
+
+  /**
+   * The cache verdict with its ratios, or in words why there is none: {@code as planned (observed
+   * hit ratio 0.48, planned 0.5)}, {@code unknown: the server reported no cached tokens (planned
+   * hit ratio 0.5)}, {@code no verdict: none of the 4 measured requests with a cache plan succeeded
+   * (4 failed), so no cache hit was observed}.
+   *
+   * @param cache the record's {@code cache}
+   * @return the text, or null when no request had a cache plan
+   */
+  static String cacheVerdict(Map<?, ?> cache) {
+    Object verdict = cache.get("verdict");
+    if (verdict == null) {
+      return null;
+    }
+    boolean series = cache.get("workloads") instanceof List<?> list && !list.isEmpty();
+    Double planned = number(cache.get("planned_requests"));
+    Object reason = cache.get("verdict_reason");
+    Double measured = number(cache.get("requests"));
+    if (measured != null && measured == 0) {
+      if (!series && (planned == null || planned == 0)) {
+        return null;
+      }
+      return "no verdict: "
+          + (reason == null ? "no measured request with a cache plan succeeded" : reason);
+    }
+    if (!series) {
+      return null;
+    }
+    if (reason != null) {
+      return verdict
+          + ": "
+          + reason
+          + " (planned hit ratio "
+          + num(number(cache.get("planned_hit_ratio")))
+          + ")";
+    }
+    return verdict
+        + " (observed hit ratio "
+        + num(number(cache.get("observed_hit_ratio")))
+        + ", planned "
+        + num(number(cache.get("planned_hit_ratio")))
+        + ")";
   }
 
   /**
@@ -383,23 +440,36 @@ public final class RunSummary {
             + value("duration")
             + ", peak concurrency "
             + value("peak concurrency"));
-    lines.add(
-        "  throughput: "
-            + value("requests/s")
-            + " requests/s; tokens/s input "
-            + value("input tokens/s")
-            + ", output "
-            + value("output tokens/s")
-            + ", total "
-            + value("total tokens/s")
-            + "; a request "
-            + value("mean input tokens a request")
-            + " input, "
-            + value("mean output tokens a request")
-            + " output tokens (mean)");
+    String none = value("mean input tokens a request");
+    if (none.startsWith("no request")) {
+      // No successful request: no token or latency figure to give, said in words.
+      lines.add(
+          "  throughput: "
+              + value("requests/s")
+              + " requests/s: "
+              + none
+              + ", so there are no token or latency figures");
+    } else {
+      lines.add(
+          "  throughput: "
+              + value("requests/s")
+              + " requests/s; tokens/s input "
+              + value("input tokens/s")
+              + ", output "
+              + value("output tokens/s")
+              + ", total "
+              + value("total tokens/s")
+              + "; a request "
+              + value("mean input tokens a request")
+              + " input, "
+              + value("mean output tokens a request")
+              + " output tokens (mean)");
+    }
     StringBuilder latency = new StringBuilder("  latency p50 / p99, ms:");
     for (Figure f : figures) {
-      if (f.name().endsWith(" p50 / p99, ms")) {
+      if (f.name().endsWith(" p50 / p99, ms")
+          && !f.name().startsWith("client ")
+          && !none.startsWith("no request")) {
         latency
             .append(latency.charAt(latency.length() - 1) == ':' ? " " : ", ")
             .append(f.name(), 0, f.name().indexOf(' '))
@@ -407,7 +477,9 @@ public final class RunSummary {
             .append(f.value());
       }
     }
-    lines.add(latency.toString());
+    if (!none.startsWith("no request")) {
+      lines.add(latency.toString());
+    }
     String reasoningTokens = valueOrNull("reasoning tokens a request, mean / p99");
     if (reasoningTokens != null) {
       lines.add(
@@ -424,7 +496,9 @@ public final class RunSummary {
     if (cacheVerdict != null || sloVerdict != null) {
       lines.add(
           "  "
-              + (cacheVerdict == null ? "" : "cache " + cacheVerdict)
+              + (cacheVerdict == null
+                  ? ""
+                  : (cacheVerdict.startsWith("no verdict") ? "cache: " : "cache ") + cacheVerdict)
               + (cacheVerdict != null && sloVerdict != null ? "; " : "")
               + (sloVerdict == null ? "" : "SLO: " + sloVerdict));
     }
@@ -445,9 +519,10 @@ public final class RunSummary {
   }
 
   /**
-   * Logs the summary of a run record in a few lines at INFO (the warnings at WARN), the console's
-   * last word on a run, e.g. {@code LLM summary: 200 requests (ok 200) in 10.4 s, peak concurrency
-   * 8}, then throughput, latency p50 / p99, the cache and SLO verdicts and the saturation point.
+   * Prints the summary of a run record in a few lines on standard output ({@link Console}, as
+   * Gatling prints its statistics), the console's last word on a run, e.g. {@code LLM summary: 200
+   * requests (ok 200) in 10.4 s, peak concurrency 8}, then throughput, latency p50 / p99, the cache
+   * and SLO verdicts and the saturation point.
    *
    * @param run the run record ({@code llm-run.json}'s content), or null (nothing is logged)
    */
@@ -457,14 +532,14 @@ public final class RunSummary {
     }
     RunSummary s = of(run);
     for (String line : s.lines()) {
-      LOG.info("{}", line);
+      Console.line(LOG, line);
     }
     String conversations = conversations(run);
     if (conversations != null) {
-      LOG.info("  {}", conversations);
+      Console.line(LOG, "  " + conversations);
     }
     for (String w : s.warnings()) {
-      LOG.warn("  warning: {}", w);
+      Console.line(LOG, "  warning: " + w);
     }
   }
 

@@ -62,9 +62,11 @@ final class ServerMetricsSection {
       row(
           html,
           "prefix-cache hit rate, this run's requests",
-          "<strong>"
-              + ReportPage.num(m.get("run_hit_rate"))
-              + "</strong> (cached / prompt tokens in their usage, every request recorded)");
+          m.get("run_hit_rate") == null
+              ? "not known: no request of the run reported prompt tokens in its usage"
+              : "<strong>"
+                  + ReportPage.num(m.get("run_hit_rate"))
+                  + "</strong> (cached / prompt tokens in their usage, every request recorded)");
     }
     if (m.get("cache_config") instanceof Map<?, ?> config) {
       row(html, "KV cache", ReportPage.esc(describe(config)));

@@ -305,6 +305,7 @@ final class ShardMerge {
     Map<String, Map<String, Object>> merged = new LinkedHashMap<>();
     Map<String, Set<String>> names = new LinkedHashMap<>();
     Map<String, Map<String, Long>> handedOut = new LinkedHashMap<>();
+    Map<String, Map<String, Long>> traceRows = new LinkedHashMap<>();
     for (Source s : sources) {
       for (Map<?, ?> w : workloads(s.run())) {
         String workload = String.valueOf(w.get("workload"));
@@ -316,6 +317,15 @@ final class ShardMerge {
         if (w.get("request_names") instanceof List<?> list) {
           for (Object n : list) {
             names.computeIfAbsent(workload, k -> new LinkedHashSet<>()).add(String.valueOf(n));
+          }
+        }
+        if (w.get("trace") instanceof Map<?, ?> trace) {
+          // A replayed trace: each shard sent its own rows.
+          Map<String, Long> sums = traceRows.computeIfAbsent(workload, k -> new LinkedHashMap<>());
+          for (String key : List.of("rows_sent", "rows_skipped")) {
+            if (trace.get(key) instanceof Number n) {
+              sums.merge(key, n.longValue(), Long::sum);
+            }
           }
         }
         if (w.get("phases") instanceof Map<?, ?> phases) {
@@ -432,6 +442,15 @@ final class ShardMerge {
         }
       }
       w.put("phases", phases);
+      if (w.get("trace") instanceof Map<?, ?> trace && traceRows.containsKey(workload)) {
+        Map<String, Object> t = new LinkedHashMap<>();
+        trace.forEach((k, v) -> t.put(String.valueOf(k), v));
+        t.putAll(traceRows.get(workload));
+        if (phases.get("measured") instanceof Map<?, ?> measured) {
+          t.put("digest", measured.get("digest"));
+        }
+        w.put("trace", t);
+      }
       if (names.containsKey(workload)) {
         w.put("request_names", new ArrayList<>(names.get(workload)));
       }

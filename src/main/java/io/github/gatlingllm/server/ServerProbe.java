@@ -132,6 +132,119 @@ public final class ServerProbe {
     return info;
   }
 
+  /**
+   * Sends the one request of the pre-flight check ({@link Preflight}) and waits for its answer.
+   * Never throws: no answer is a {@link Preflight} without a status, with the reason.
+   *
+   * @param url the URL to post to; user info in it ({@code http://user:pw@host/v1}) is sent as
+   *     basic authentication unless {@code headers} has an {@code Authorization}
+   * @param shownUrl the URL as the result names it (credentials removed), never null
+   * @param model the model the body names, never null
+   * @param body the JSON body, never null
+   * @param headers further headers (the run's, with its bearer token), never null
+   * @param timeout how long the request may take, including the connect
+   * @return what came back, never null
+   */
+  public static Preflight preflight(
+      String url,
+      String shownUrl,
+      String model,
+      byte[] body,
+      Map<String, String> headers,
+      Duration timeout) {
+    try {
+      URI uri = URI.create(url);
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(withoutUserInfo(uri))
+              .timeout(timeout)
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+      boolean authorized = false;
+      for (Map.Entry<String, String> h : headers.entrySet()) {
+        request.header(h.getKey(), h.getValue());
+        authorized |= h.getKey().equalsIgnoreCase("Authorization");
+      }
+      if (!authorized && uri.getRawUserInfo() != null) {
+        request.header(
+            "Authorization",
+            "Basic "
+                + java.util.Base64.getEncoder()
+                    .encodeToString(
+                        java.net.URLDecoder.decode(
+                                uri.getRawUserInfo(), java.nio.charset.StandardCharsets.UTF_8)
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      }
+      HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build();
+      HttpResponse<String> response =
+          client
+              .sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
+              .get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS);
+      Preflight answer =
+          new Preflight(
+              "POST",
+              shownUrl,
+              model,
+              response.statusCode(),
+              Preflight.messageOf(response.body()),
+              true);
+      LOG.info("pre-flight: POST {} answered HTTP {}", shownUrl, response.statusCode());
+      return answer;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Preflight("POST", shownUrl, model, null, "interrupted", false);
+    } catch (Exception e) {
+      return new Preflight("POST", shownUrl, model, null, reason(e), connected(e));
+    }
+  }
+
+  private static URI withoutUserInfo(URI uri) {
+    if (uri.getRawUserInfo() == null) {
+      return uri;
+    }
+    String s = uri.toString();
+    return URI.create(s.replace(uri.getRawUserInfo() + "@", ""));
+  }
+
+  /** Whether a failed exchange had connected: it timed out waiting for the answer. */
+  static boolean connected(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.http.HttpConnectTimeoutException) {
+        return false;
+      }
+      if (t instanceof java.net.http.HttpTimeoutException
+          || t instanceof java.util.concurrent.TimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The deepest cause of a failed exchange in a few words, e.g. {@code connection refused}. */
+  static String reason(Throwable e) {
+    Throwable root = e;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.http.HttpConnectTimeoutException) {
+        return "no connection in time";
+      }
+      if (t instanceof java.net.ConnectException) {
+        return "connection refused";
+      }
+      if (t instanceof java.nio.channels.UnresolvedAddressException
+          || t instanceof java.net.UnknownHostException) {
+        return "unknown host";
+      }
+      if (t instanceof java.util.concurrent.TimeoutException
+          || t instanceof java.net.http.HttpTimeoutException) {
+        return "no answer in time";
+      }
+      root = t;
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName()
+        + (message == null ? "" : ": " + message.replace('\n', ' '));
+  }
+
   private static CompletableFuture<HttpResponse<String>> get(
       HttpClient client, String url, String apiKey, Duration timeout) {
     try {

@@ -80,10 +80,17 @@ import java.util.function.Function;
  *     {@link SaturationSettings}; null means {@link SaturationSettings#DEFAULT}
  * @param clientMaxLagP99Ms {@code llm.client.maxLagP99Ms}: the open-loop schedule lag p99 above
  *     which the client is said to have fallen behind (a warning: coordinated omission may hide in
- *     the server's figures), milliseconds, finite and > 0; default 10
+ *     the server's figures), milliseconds, finite and > 0; default 10; judged on 100 open-loop
+ *     users or more
  * @param clientMaxCpuShare {@code llm.client.maxCpuShare}: the client JVM's share of the machine's
  *     CPU (CPU time over wall time times available processors) above which the client is said to
- *     have fallen behind, in (0, 1]; default 0.9
+ *     have fallen behind, in (0, 1]; default 0.9; judged on 10 s of samples or more
+ * @param preflight {@code llm.preflight}: whether one request goes to {@code llm.baseUrl} before
+ *     any load, stopping the run when the target is not there (refused, 404, 401/403, a model it
+ *     does not serve); default true, never sent to the embedded simulator
+ * @param endWithProfile {@code llm.endWithProfile}: whether virtual users looping past their
+ *     scenario's injection profile end there (closed profiles, and open ones that last); default
+ *     true have fallen behind, in (0, 1]; default 0.9
  * @param cancel request cancellation ({@code llm.cancelRate} in [0, 1], default 0; {@code
  *     llm.cancelAfterMs} >= 0, default 0); {@link CancelSettings#NONE} when null
  */
@@ -120,6 +127,8 @@ public record LlmSettings(
     SaturationSettings saturation,
     double clientMaxLagP99Ms,
     double clientMaxCpuShare,
+    boolean preflight,
+    boolean endWithProfile,
     CancelSettings cancel) {
 
   /** The prefix of every setting's system property. */
@@ -383,6 +392,8 @@ public record LlmSettings(
             decimal(get, "assert.sloLoadAtLeast")),
         orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE),
+        bool(get, "preflight", true),
+        bool(get, "endWithProfile", true),
         new CancelSettings(
             orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
   }
@@ -542,6 +553,10 @@ public record LlmSettings(
         + clientMaxLagP99Ms
         + ", clientMaxCpuShare="
         + clientMaxCpuShare
+        + ", preflight="
+        + preflight
+        + ", endWithProfile="
+        + endWithProfile
         + "]";
   }
 

@@ -67,5 +67,11 @@ final class SettingNames {
           "thinkTimeMs",
           "maxContextTokens",
           "client.maxLagP99Ms",
-          "client.maxCpuShare");
+          "client.maxCpuShare",
+          "preflight",
+          "endWithProfile",
+          // trace(path) (TraceSettings)
+          "trace",
+          "trace.blockTokens",
+          "trace.timeScale");
 }

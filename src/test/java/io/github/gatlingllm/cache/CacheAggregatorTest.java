@@ -22,6 +22,21 @@ class CacheAggregatorTest {
       CacheOutcome expected,
       CacheOutcome outcome,
       double ttft) {
+    return record(
+        workload, phase, group, prompt, cached, planned, expected, outcome, ttft, RequestStatus.OK);
+  }
+
+  private static RequestRecord record(
+      String workload,
+      String phase,
+      Integer group,
+      int prompt,
+      Integer cached,
+      int planned,
+      CacheOutcome expected,
+      CacheOutcome outcome,
+      double ttft,
+      RequestStatus status) {
     return RequestRecord.builder()
         .request("chat")
         .phase(phase)
@@ -39,7 +54,7 @@ class CacheAggregatorTest {
         .e2eMs(ttft + 3)
         .finishReason("length")
         .httpStatus(200)
-        .status(RequestStatus.OK)
+        .status(status)
         .workload(workload)
         .plannedCachedTokens(planned)
         .cachePlanned(expected)
@@ -127,6 +142,91 @@ class CacheAggregatorTest {
     assertEquals("unknown", r.get("verdict"));
     assertEquals(0.48, r.get("planned_hit_ratio"));
     assertNull(r.get("observed_hit_ratio"));
+  }
+
+  @Test
+  void theServerReportingNoCachedTokensIsSaidInWords() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(record("s", "measured", 0, 100, null, 48, CacheOutcome.HIT, CacheOutcome.UNKNOWN, 2));
+    assertEquals(
+        "cache unknown: the server reported no cached tokens for the 1 measured request (planned"
+            + " hit ratio 0.48)",
+        a.describe());
+    assertEquals(
+        "the server reported no cached tokens", a.toRecord(Map.of()).get("verdict_reason"));
+  }
+
+  @Test
+  void noSuccessfulMeasuredRequestIsNoVerdictSaidInWords() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    for (int i = 0; i < 4; i++) {
+      a.add(
+          record(
+              "s",
+              "measured",
+              0,
+              100,
+              null,
+              48,
+              CacheOutcome.HIT,
+              CacheOutcome.UNKNOWN,
+              2,
+              RequestStatus.CONNECT_ERROR));
+    }
+    Map<String, Object> r = a.toRecord(Map.of());
+
+    assertEquals(
+        "cache: no verdict: none of the 4 measured requests with a cache plan succeeded (4"
+            + " failed), so no cache hit was observed",
+        a.describe());
+    assertEquals("unknown", r.get("verdict"));
+    assertEquals(4L, r.get("planned_requests"));
+    assertEquals(0L, r.get("requests"));
+    assertNull(r.get("observed_hit_ratio"));
+    assertEquals(
+        "none of the 4 measured requests with a cache plan succeeded (4 failed), so no cache hit"
+            + " was observed",
+        r.get("verdict_reason"));
+  }
+
+  @Test
+  void cutRequestsAreNamedApartFromFailedOnes() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        record(
+            "s",
+            "measured",
+            0,
+            100,
+            null,
+            48,
+            CacheOutcome.HIT,
+            CacheOutcome.UNKNOWN,
+            2,
+            RequestStatus.TIMEOUT));
+    a.add(
+        record(
+            "s",
+            "measured",
+            0,
+            100,
+            null,
+            48,
+            CacheOutcome.HIT,
+            CacheOutcome.UNKNOWN,
+            2,
+            RequestStatus.CUT_BY_RUN_END));
+    assertEquals(
+        "cache: no verdict: none of the 2 measured requests with a cache plan succeeded (1 failed,"
+            + " 1 cut by the run's end), so no cache hit was observed",
+        a.describe());
+  }
+
+  @Test
+  void aVerdictHasNoReason() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(hit("s", 0, 2));
+    assertNull(a.toRecord(Map.of()).get("verdict_reason"));
   }
 
   @Test

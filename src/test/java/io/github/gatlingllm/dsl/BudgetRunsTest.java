@@ -121,4 +121,25 @@ class BudgetRunsTest {
     assertEquals(5, load.get("warmup_requests").asLong());
     assertEquals(30, load.get("requests").asLong());
   }
+
+  @Test
+  void aSpentBudgetLeavesAScenarioWithoutOneToRunItsInjection() throws Exception {
+    DslRun run = DslRun.run(BudgetBesideOwnPromptSimulation.class, results).exits(0);
+    List<JsonNode> requests = run.requests();
+
+    long chat = requests.stream().filter(r -> r.get("request").asText().equals("chat")).count();
+    long own = requests.stream().filter(r -> r.get("request").asText().equals("own")).count();
+    assertEquals(10, chat);
+    assertEquals(20, own);
+    assertEquals(List.of(20L, 20L, 0L), run.row("own"));
+    assertEquals(0, run.count(STOPPING), run.log);
+    assertEquals(
+        1,
+        run.count(
+            "the budgeted scenarios (budgeted) send no more requests, their virtual users end"
+                + " without one until their injection ends; the run goes on for the scenarios with"
+                + " no budget of their own (own prompt) until their injection ends"),
+        run.log);
+    assertEquals("injection_over", run.record().get("end_reason").asText());
+  }
 }

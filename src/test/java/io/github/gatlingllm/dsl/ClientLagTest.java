@@ -48,7 +48,7 @@ class ClientLagTest {
         client.toString());
     assertTrue(start.get("gatling_injector").asLong() >= 140, client.toString());
     // warned once as it happened (the run's closing summary repeats the record's warnings)
-    assertEquals(1, run.count("ClientWatch - " + FELL_BEHIND), run.log);
+    assertEquals(1, run.count("gatling-llm WARNING: " + FELL_BEHIND), run.log);
     assertTrue(
         client.get("warnings").toString().contains(FELL_BEHIND + ": schedule lag p99"),
         client.toString());

@@ -13,6 +13,7 @@ import static io.github.gatlingllm.LlmDsl.conversations;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
 import static io.github.gatlingllm.LlmDsl.sweep;
+import static io.github.gatlingllm.LlmDsl.trace;
 import static io.github.gatlingllm.LlmDsl.workingSetSweep;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,6 +25,7 @@ import io.github.gatlingllm.LlmActionBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
 import io.github.gatlingllm.SweepBuilder;
+import io.github.gatlingllm.TraceFeederBuilder;
 import io.github.gatlingllm.WorkingSetSweep;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.lang.reflect.Modifier;
@@ -48,6 +50,26 @@ class SnippetsTest {
 
     {
       setUp(chat.injectClosed(constantConcurrentUsers(8).during(600))).protocols(llm);
+    }
+  }
+
+  /** docs/run-end.md, "A spent budget stops only what it governs". */
+  abstract static class RunEndDocSimulation extends Simulation {
+    // The snippet's class is named BudgetBesideOwnPromptSimulation.
+    LlmProtocolBuilder llm = llm().maxTokens(32);
+    PromptFeederBuilder prompts = prompts().inputTokens(256).requests(10);
+    ScenarioBuilder budgeted =
+        scenario("budgeted").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+    ScenarioBuilder own =
+        scenario("own prompt")
+            .exec(
+                llm("own").chatCompletion().prompt(session -> "Say hello to " + session.userId()));
+
+    {
+      setUp(
+              budgeted.injectClosed(constantConcurrentUsers(2).during(60)),
+              own.injectOpen(constantUsersPerSec(5).during(60)))
+          .protocols(llm);
     }
   }
 
@@ -157,6 +179,68 @@ class SnippetsTest {
     return List.of(fed, request, chat, topK, scraped, proxied, simulated);
   }
 
+  /** docs/own-project.md (also src/test/consumer's LlmSimulation). */
+  abstract static class OwnProjectSimulation extends Simulation {
+    // The snippet's class is named LlmSimulation.
+    LlmProtocolBuilder llm = llm().maxTokens(8);
+
+    PromptFeederBuilder prompts = prompts().inputTokens(64).requests(12);
+
+    ScenarioBuilder chat = scenario("chat").feed(prompts).exec(llm("chat").chatCompletion());
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(2).during(java.time.Duration.ofSeconds(30))))
+          .protocols(llm);
+    }
+  }
+
+  /** docs/replies-in-the-session.md. */
+  abstract static class FollowUpSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().maxTokens(64);
+
+    ScenarioBuilder chat =
+        scenario("follow-up")
+            .exec(
+                llm("ask")
+                    .chatCompletion()
+                    .prompt("List three colours.")
+                    .saveReplyAs("answer")
+                    .saveFinishReasonAs("finish"))
+            .doIf(session -> session.contains("answer"))
+            .then(
+                llm("follow-up")
+                    .chatCompletion()
+                    .prompt(
+                        session -> "Which of these is warmest? " + session.getString("answer")));
+
+    {
+      setUp(chat.injectOpen(atOnceUsers(4))).protocols(llm);
+    }
+  }
+
+  /** docs/run-start-and-end.md. */
+  static List<LlmProtocolBuilder> runStartAndEnd() {
+    LlmProtocolBuilder noPreflight = llm().preflight(false);
+    LlmProtocolBuilder runOn = llm().endWithProfile(false);
+    return List.of(noPreflight, runOn);
+  }
+
+  /** docs/traces.md's "A runnable example" (the class is named TraceReplaySimulation there). */
+  abstract static class TraceReplayDocSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().ignoreEos(true);
+
+    TraceFeederBuilder trace =
+        trace("user-files/resources/traces/sample_trace.jsonl").blockTokens(512).timeScale(1.0);
+
+    ScenarioBuilder replay = scenario("replay").feed(trace).exec(llm("replay").chatCompletion());
+
+    {
+      setUp(replay.injectOpen(trace.arrivals()))
+          .protocols(llm)
+          .assertions(llm.assertions(1.0, "replay"));
+    }
+  }
+
   /** docs/reasoning.md's "Try it on the embedded simulator". */
   abstract static class ReasoningDocSimulation extends Simulation {
     // The snippet's class is named ReasoningSimulation.
@@ -205,6 +289,10 @@ class SnippetsTest {
             WorkingSetSweepJavadocSimulation.class,
             SweepSnippetSimulation.class,
             ConversationsReadmeSimulation.class,
+            RunEndDocSimulation.class,
+            OwnProjectSimulation.class,
+            FollowUpSimulation.class,
+            TraceReplayDocSimulation.class,
             ReasoningDocSimulation.class,
             CancellingDocSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());

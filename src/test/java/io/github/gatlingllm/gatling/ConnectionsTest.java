@@ -199,7 +199,9 @@ class ConnectionsTest {
                 "-Dllm.requests=" + requests,
                 "-Dllm.warmupRequests=0",
                 "-Dllm.concurrency=" + users,
-                "-Dllm.timeout=" + FaultCorpus.TIMEOUT_MS + "ms"));
+                "-Dllm.timeout=" + FaultCorpus.TIMEOUT_MS + "ms",
+                // the server counts connections and posts: no request before the load
+                "-Dllm.preflight=false"));
     properties.addAll(more);
     return GatlingJvm.run(OracleSimulation.class, results, properties, 0, 180);
   }

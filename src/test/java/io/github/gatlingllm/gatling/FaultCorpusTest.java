@@ -81,7 +81,9 @@ class FaultCorpusTest {
                 "-Dllm.requests=" + NAMES.size(),
                 "-Dllm.warmupRequests=0",
                 "-Dllm.concurrency=4",
-                "-Dllm.timeout=" + timeoutMs + "ms"),
+                "-Dllm.timeout=" + timeoutMs + "ms",
+                // the replay server answers the corpus' prompts only
+                "-Dllm.preflight=false"),
             0,
             240);
     for (JsonNode r : GatlingJvm.requests(run)) {

@@ -145,6 +145,8 @@ class LlamaServerTest {
               LlamaKeepAliveSimulation.class,
               List.of(
                   "-Dllm.baseUrl=http://127.0.0.1:" + proxy.port() + server.getPath(),
+                  // the server's token counters and the proxy's connections: the load's only
+                  "-Dllm.preflight=false",
                   "-Dllm.tokenizer=" + TestTokenizers.folder().resolve("qwen3"),
                   "-Dllm.seed=" + newSeed()));
       List<JsonNode> requests = requests(run);
@@ -190,7 +192,9 @@ class LlamaServerTest {
                 "-Dllm.baseUrl=" + baseUrl,
                 "-Dllm.tokenizer=" + TestTokenizers.folder().resolve("qwen3"),
                 "-Dllm.endpoint=" + endpoint,
-                "-Dllm.seed=" + seed));
+                "-Dllm.seed=" + seed,
+                // the server's generated tokens are counted: the load's only, no pre-flight
+                "-Dllm.preflight=false"));
     List<JsonNode> requests = requests(run);
     checkModes(run, requests, endpoint, seed);
     assertEquals(

@@ -126,6 +126,16 @@ class SloTest {
   }
 
   @Test
+  void noRequestJudgedIsSaidInWords() {
+    Goodput g =
+        new Goodput(new Slo(500.0, null, null, null), 0, 0, 0, Map.of("ttft", 0L), null, 0.0, 0.0);
+    assertEquals(
+        "SLO ttft<=500ms: no request was judged against it (requests cut by the run's end never"
+            + " are)",
+        g.describe());
+  }
+
+  @Test
   void withoutSloThereIsNoGoodput() {
     MetricsAggregator a = new MetricsAggregator();
     a.add(streamed(0, 50.0, List.of(), null, 500.0, RequestStatus.OK));

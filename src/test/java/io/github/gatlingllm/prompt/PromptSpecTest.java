@@ -101,8 +101,18 @@ class PromptSpecTest {
   @Test
   void modeNamesRoundTrip() {
     for (PromptMode mode : PromptMode.values()) {
-      assertEquals(mode, PromptMode.fromWireName(mode.wireName()));
+      if (mode != PromptMode.TRACE) {
+        assertEquals(mode, PromptMode.fromWireName(mode.wireName()));
+      }
     }
+  }
+
+  @Test
+  void traceIsNotAModeToPick() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> PromptMode.fromWireName("trace"));
+    assertEquals(
+        "prompt mode must be one of repeat, unique, shared-prefix, got \"trace\"", e.getMessage());
   }
 
   @Test

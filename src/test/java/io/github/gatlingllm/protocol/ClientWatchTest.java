@@ -100,8 +100,11 @@ class ClientWatchTest {
   @Test
   void aLagP99OverTheBoundWarnsOnceAndAQuietRunDoesNot() {
     ClientWatch late = watch(s -> START_MS);
-    late.recorded(record(1_000.0 + 25, 1_000.0));
-    late.recorded(record(2_000.0 + 1, 2_000.0));
+    for (int i = 0; i < 98; i++) {
+      late.recorded(record(1_000.0 + 10 * i + 1, 1_000.0 + 10 * i));
+    }
+    late.recorded(record(2_000.0 + 25, 2_000.0));
+    late.recorded(record(3_000.0 + 25, 3_000.0));
     Map<String, Object> lateRecord = late.finish();
     assertEquals(1, ((List<?>) lateRecord.get("warnings")).size());
     assertTrue(
@@ -110,7 +113,7 @@ class ClientWatchTest {
             .toString()
             .startsWith(
                 "the client fell behind its injection profile: schedule lag p99 25.0 ms over the"
-                    + " run (2 open-loop users), over llm.client.maxLagP99Ms=10 ms"));
+                    + " run (100 open-loop users), over llm.client.maxLagP99Ms=10 ms"));
     assertEquals(25.0, ((Map<?, ?>) lateRecord.get("schedule_lag_ms")).get("p99"));
     // the same figures a second time: no second warning
     assertEquals(1, ((List<?>) late.finish().get("warnings")).size());
@@ -119,6 +122,39 @@ class ClientWatchTest {
     quiet.recorded(record(1_000.0 + 2.5, 1_000.0));
     quiet.recorded(record(1_100.0, null));
     assertEquals(List.of(), quiet.finish().get("warnings"));
+  }
+
+  @Test
+  void twoLateUsersAreTooFewToJudge() {
+    ClientWatch w = watch(s -> START_MS);
+    w.recorded(record(1_000.0 + 250, 1_000.0));
+    w.recorded(record(2_000.0 + 1, 2_000.0));
+    Map<String, Object> record = w.finish();
+
+    assertEquals(List.of(), record.get("warnings"));
+    assertTrue(
+        ((List<?>) record.get("notes"))
+            .contains("schedule lag not judged: 2 open-loop users, fewer than the 100 a p99 needs"),
+        record.toString());
+  }
+
+  @Test
+  void aShortRunGetsNoCpuWarning() {
+    // a bound no run can stay under: only the span of the samples keeps the warning away
+    LlmSettings settings =
+        LlmSettings.from(new Properties(), Map.of("client.maxCpuShare", "0.0001"), name -> null);
+    ClientWatch w =
+        new ClientWatch(
+            settings, INJECTIONS, null, () -> System.nanoTime() / 1_000_000, s -> START_MS);
+    w.start();
+    long end = System.nanoTime() + 300_000_000L;
+    double burn = 0;
+    while (System.nanoTime() < end) {
+      burn += Math.sqrt(burn + 1);
+    }
+    Map<String, Object> record = w.finish();
+
+    assertEquals(List.of(), record.get("warnings"), "burnt " + burn);
   }
 
   @Test

@@ -64,12 +64,47 @@ class ErrorsSectionTest {
     String html =
         ErrorsSection.render(
             List.of(failed("chat", RequestStatus.STREAM_ERROR, "bad <data>")), "requests");
-    assertTrue(html.contains("<p>1 failed requests, by error message.</p>"), html);
+    assertTrue(html.contains("<p>1 failed request, by error message.</p>"), html);
     assertTrue(
         html.contains(
             "<tr><td>1</td><td class=\"l\">stream_error</td><td class=\"l\">bad &lt;data&gt;</td>"
                 + "<td class=\"l\">chat</td></tr>"),
         html);
+  }
+
+  @Test
+  void requestsCutByTheRunsEndAreNotFailuresAndAreCountedApart() {
+    String reason = "still in flight when the run ended (saturation_stop)";
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.add(ok());
+    for (int i = 0; i < 12; i++) {
+      rs.add(failed("chat", RequestStatus.CUT_BY_RUN_END, reason));
+    }
+
+    assertEquals(List.of(), ErrorsSection.rows(rs));
+    assertEquals(
+        "<h2 id=\"errors\">Errors</h2>\n<p>No request failed (requests outside warmup).</p>\n"
+            + "<p id=\"cut-requests\">12 requests outside warmup were cut by the run&#39;s end,"
+            + " not failed: still in flight when the run ended (saturation_stop), recorded with"
+            + " what was measured until then.</p>\n",
+        ErrorsSection.render(rs, "requests outside warmup"));
+  }
+
+  @Test
+  void failuresAndCutRequestsAreCountedEachOnTheirOwn() {
+    List<RequestRecord> rs =
+        List.of(
+            failed("chat", RequestStatus.TIMEOUT, "no [DONE] within 30 s"),
+            failed("chat", RequestStatus.TIMEOUT, "no [DONE] within 30 s"),
+            failed("chat", RequestStatus.CUT_BY_RUN_END, "still in flight when the run ended (x)"));
+
+    String html = ErrorsSection.render(rs, "requests outside warmup");
+
+    assertTrue(html.contains("<p>2 failed requests outside warmup, by error message.</p>"), html);
+    assertEquals(
+        "1 request outside warmup was cut by the run's end, not failed: still in flight when the"
+            + " run ended (x), recorded with what was measured until then",
+        ErrorsSection.cutLine(rs, "requests outside warmup"));
   }
 
   @Test

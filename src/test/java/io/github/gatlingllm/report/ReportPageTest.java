@@ -26,6 +26,23 @@ class ReportPageTest {
   }
 
   @Test
+  void requestsCutByTheRunsEndComeLastApartFromFailures() {
+    Map<String, Object> byStatus = new LinkedHashMap<>();
+    byStatus.put("ok", 188L);
+    byStatus.put("timeout", 2L);
+    byStatus.put("cut_by_run_end", 12L);
+    assertEquals("ok 188, timeout 2; 12 cut by the run's end", ReportPage.statuses(byStatus));
+  }
+
+  @Test
+  void onlyCutRequestsAreSaidAsCut() {
+    Map<String, Object> byStatus = new LinkedHashMap<>();
+    byStatus.put("ok", 0L);
+    byStatus.put("cut_by_run_end", 2L);
+    assertEquals("2 cut by the run's end", ReportPage.statuses(byStatus));
+  }
+
+  @Test
   void noRequestsIsNone() {
     assertEquals("none", ReportPage.statuses(Map.of("ok", 0L)));
   }

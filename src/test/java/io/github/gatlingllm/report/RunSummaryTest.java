@@ -86,6 +86,108 @@ class RunSummaryTest {
         RunSummary.of(run).lines());
   }
 
+  private static Map<String, Object> emptyRun(String failedStatus) {
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("ok", 0L);
+    status.put("connect_error", 0L);
+    status.put("cut_by_run_end", 0L);
+    status.put(failedStatus, 4L);
+    Map<String, Object> overall = new LinkedHashMap<>();
+    overall.put("requests", 4L);
+    overall.put("status", status);
+    overall.put("prompt_tokens", 0L);
+    overall.put("completion_tokens", 0L);
+    overall.put("window_start_ms", 1_000_000L);
+    overall.put("window_end_ms", 1_002_000L);
+    overall.put("requests_per_s", 0.0);
+    overall.put("output_tokens_per_s", 0.0);
+    Map<String, Object> cache = new LinkedHashMap<>();
+    cache.put("requests", 0L);
+    cache.put("verdict", "unknown");
+    cache.put("planned_requests", 4L);
+    cache.put(
+        "verdict_reason",
+        "none of the 4 measured requests with a cache plan succeeded (4 failed), so no cache hit"
+            + " was observed");
+    cache.put("workloads", List.of());
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("load", Map.of("peak_concurrency", 1));
+    run.put("metrics", Map.of("overall", overall));
+    run.put("cache", cache);
+    return run;
+  }
+
+  @Test
+  void aRunWithoutASuccessfulRequestSaysSoInWords() {
+    assertEquals(
+        List.of(
+            "LLM summary: 4 requests (connect_error 4) in 2 s, peak concurrency 1",
+            "  throughput: 0 requests/s: no request succeeded, so there are no token or latency"
+                + " figures",
+            "  cache: no verdict: none of the 4 measured requests with a cache plan succeeded (4"
+                + " failed), so no cache hit was observed"),
+        RunSummary.of(emptyRun("connect_error")).lines());
+  }
+
+  @Test
+  void aRunWithoutASuccessfulRequestHasNoTokenOrLatencyFigure() {
+    List<RunSummary.Figure> figures = RunSummary.of(emptyRun("connect_error")).figures();
+    assertEquals(
+        new RunSummary.Figure("mean input tokens a request", "no request succeeded"),
+        figures.get(6));
+    assertEquals(
+        new RunSummary.Figure("TTFT p50 / p99, ms", "no request succeeded"), figures.get(9));
+  }
+
+  @Test
+  void aRunWhoseEveryRequestWasCutSaysSoApartFromFailures() {
+    Map<String, Object> run = emptyRun("cut_by_run_end");
+    Map<String, Object> goodput = new LinkedHashMap<>();
+    goodput.put("offered", 0L);
+    goodput.put("met", 0L);
+    goodput.put("attainment", null);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> overall =
+        (Map<String, Object>) ((Map<String, Object>) run.get("metrics")).get("overall");
+    overall.put("goodput", goodput);
+    RunSummary s = RunSummary.of(run);
+    assertEquals(
+        new RunSummary.Figure("requests", "4 (4 cut by the run's end)"), s.figures().get(1));
+    assertEquals(
+        "no request was judged against the SLO (requests cut by the run's end never are)",
+        s.sloVerdict());
+  }
+
+  @Test
+  void aRunWithoutACachePlanHasNoCacheVerdict() {
+    Map<String, Object> run = emptyRun("connect_error");
+    run.put("cache", Map.of("requests", 0L, "verdict", "unknown", "workloads", List.of()));
+    assertNull(RunSummary.of(run).cacheVerdict());
+  }
+
+  @Test
+  void theServerReportingNoCachedTokensIsTheVerdictsReason() {
+    Map<String, Object> cache = new LinkedHashMap<>();
+    cache.put("requests", 10L);
+    cache.put("verdict", "unknown");
+    cache.put("planned_hit_ratio", 0.48);
+    cache.put("observed_hit_ratio", null);
+    cache.put("verdict_reason", "the server reported no cached tokens");
+    cache.put("workloads", List.of(Map.of()));
+    assertEquals(
+        "unknown: the server reported no cached tokens (planned hit ratio 0.48)",
+        RunSummary.cacheVerdict(cache));
+  }
+
+  @Test
+  void clientFiguresStayOutOfTheLatencyLine() {
+    Map<String, Object> run = run();
+    run.put("client", Map.of("schedule_lag_ms", Map.of("p50", 1.5, "p99", 3.0)));
+    assertEquals(
+        "  latency p50 / p99, ms: TTFT 12.5 / 40.125, ITL 2 / 5.5, TPOT 2.25 / 4, E2E 80 / 120.5",
+        RunSummary.of(run).lines().get(2));
+  }
+
   @Test
   void reasoningAndCancellationGetFiguresAndLines() {
     Map<String, Object> run = run();

@@ -1,0 +1,313 @@
+package io.github.gatlingllm.feeder;
+
+import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.prompt.TraceBlocks;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Not API. A trace being replayed: its rows, the blocks their prompts are made of, the replay
+ * speed, and which hash ids the run has sent so far (for each request's cache plan).
+ *
+ * <p>Row {@code i} is request index {@code i} of the workload's measured phase, so a shard {@code
+ * I/N} sends rows {@code I, I + N, ...}, each on exactly one shard. A row is due {@code (timestamp
+ * - first timestamp) / timeScale} milliseconds after its scenario's injection start.
+ *
+ * <p>Session keys added to a workload's records, all prefixed {@code llm.}: {@link #ROW} (int, the
+ * 0-based line of the file), {@link #OUTPUT_TOKENS} (int), {@link #HASH_IDS} (long[]), {@link
+ * #INPUT_TOKENS} (int) and, for a trace with timestamps, {@link #DUE_NANOS} (long, from the
+ * injection's start).
+ *
+ * <p>Thread-safe.
+ */
+public final class TraceReplay {
+
+  /** Session key: the row's 0-based line in the trace file. */
+  public static final String ROW = "llm.traceRow";
+
+  /** Session key: the row's {@code output_length}. */
+  public static final String OUTPUT_TOKENS = "llm.traceOutputTokens";
+
+  /** Session key: the row's {@code input_length}. */
+  public static final String INPUT_TOKENS = "llm.traceInputTokens";
+
+  /** Session key: the row's hash ids. */
+  public static final String HASH_IDS = "llm.traceHashIds";
+
+  /** Session key: when the row is due, in nanoseconds after its scenario's injection start. */
+  public static final String DUE_NANOS = "llm.traceDueNanos";
+
+  /**
+   * The shortest window of {@link #arrivalWindows}, in milliseconds: users start at most this much
+   * before their row is due.
+   */
+  public static final long MIN_WINDOW_MS = 1_000;
+
+  /**
+   * How long before its row is due a user starts at the latest, in milliseconds: a row due at a
+   * window's start would otherwise wait for its window's users to start and feed.
+   */
+  public static final long LEAD_MS = 250;
+
+  /** The most windows {@link #arrivalWindows} makes (Gatling nests one iterator a step). */
+  public static final int MAX_WINDOWS = 2_000;
+
+  private final Trace trace;
+  private final TraceBlocks blocks;
+  private final double timeScale;
+  private final String caseId;
+  private final PromptSource source;
+  private final Set<Long> sentIds = new HashSet<>();
+  private long requestsSent;
+  private final long firstTimestamp;
+  private final int[] warmPrefix;
+
+  /**
+   * A replay.
+   *
+   * @param trace the trace, never null
+   * @param blocks the blocks, of the trace's block size, never null
+   * @param timeScale the replay speed, above 0 (2.0 sends twice as fast)
+   * @param caseId the case the prompts are recorded under, never null
+   * @throws IllegalArgumentException if the time scale is not above 0 or the blocks' size is not
+   *     the trace's
+   */
+  public TraceReplay(Trace trace, TraceBlocks blocks, double timeScale, String caseId) {
+    this.trace = Objects.requireNonNull(trace, "trace");
+    this.blocks = Objects.requireNonNull(blocks, "blocks");
+    this.caseId = Objects.requireNonNull(caseId, "caseId");
+    if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
+      throw new IllegalArgumentException(
+          "llm.trace.timeScale: got "
+              + timeScale
+              + ", expected a number above 0 (2.0: twice as fast)");
+    }
+    if (blocks.blockTokens() != trace.blockTokens()) {
+      throw new IllegalArgumentException(
+          "trace blocks of "
+              + blocks.blockTokens()
+              + " tokens for a trace read at "
+              + trace.blockTokens());
+    }
+    this.timeScale = timeScale;
+    this.firstTimestamp = trace.timed() ? trace.timestampMs(0) : 0;
+    this.warmPrefix = warmPrefixes(trace);
+    this.source =
+        PromptSource.ofRows(
+            blocks.counter(),
+            blocks.seed(),
+            caseId,
+            "measured",
+            index -> {
+              int row = (int) index;
+              return blocks.prompt(
+                  trace.hashIds(row), trace.inputLength(row), "trace-" + (trace.line(row) - 1));
+            });
+  }
+
+  /**
+   * The trace.
+   *
+   * @return never null
+   */
+  public Trace trace() {
+    return trace;
+  }
+
+  /**
+   * The replay speed.
+   *
+   * @return above 0
+   */
+  public double timeScale() {
+    return timeScale;
+  }
+
+  /**
+   * The prompts of the rows, request index = row.
+   *
+   * @return never null
+   */
+  public PromptSource source() {
+    return source;
+  }
+
+  /**
+   * Does the one-off prompt work before the clock starts, as {@link PromptSource#warm()} does:
+   * builds and drops the prompts of the first rows (not handed out, so not in the digest), which
+   * makes the block fillers and warms the generator's code.
+   *
+   * @param sample how many rows, at least 0
+   */
+  public void warm(int sample) {
+    for (int row = 0; row < Math.min(sample, trace.rows()); row++) {
+      blocks.prompt(trace.hashIds(row), trace.inputLength(row), "warm");
+    }
+  }
+
+  /**
+   * When a row is due after the injection's start.
+   *
+   * @param row from 0
+   * @return nanoseconds, or -1 for a trace without timestamps
+   */
+  public long dueNanos(int row) {
+    if (!trace.timed()) {
+      return -1;
+    }
+    return Math.round((trace.timestampMs(row) - firstTimestamp) * 1e6 / timeScale);
+  }
+
+  /** Adds a row's keys to its record. */
+  void annotate(Map<String, Object> record, long index) {
+    int row = (int) index;
+    record.put(ROW, trace.line(row) - 1);
+    record.put(OUTPUT_TOKENS, trace.outputLength(row));
+    record.put(INPUT_TOKENS, trace.inputLength(row));
+    record.put(HASH_IDS, trace.hashIds(row));
+    if (trace.timed()) {
+      record.put(DUE_NANOS, dueNanos(row));
+    }
+  }
+
+  /**
+   * A row is being sent: the tokens of its leading blocks whose hash ids earlier requests of the
+   * run sent (all of {@code inputTokens} when every id was), and its ids are marked as sent. Called
+   * in the order requests go out.
+   *
+   * @param ids the row's hash ids, never null
+   * @param inputTokens the row's {@code input_length}
+   * @return tokens, from 0 to {@code inputTokens}
+   */
+  public synchronized int sentBefore(long[] ids, int inputTokens) {
+    requestsSent++;
+    int leading = 0;
+    while (leading < ids.length && sentIds.contains(ids[leading])) {
+      leading++;
+    }
+    for (long id : ids) {
+      sentIds.add(id);
+    }
+    return leading == ids.length
+        ? inputTokens
+        : (int) Math.min(inputTokens, (long) leading * trace.blockTokens());
+  }
+
+  /**
+   * The most prompt tokens of a row that any other row of the trace could leave in a cache, in
+   * whatever order rows reach the server: its leading hash ids that some other row also holds,
+   * times the block (all of {@code input_length} when every id is). For {@code
+   * CachePlan.Sent#warmPrefixTokens}: a row sent a moment after another that shares its blocks may
+   * reach the server first, and its cache is then no warm start.
+   *
+   * @param row from 0
+   * @return tokens, from 0 to the row's {@code input_length}
+   */
+  public int warmPrefixTokens(int row) {
+    return warmPrefix[row];
+  }
+
+  private static int[] warmPrefixes(Trace trace) {
+    java.util.Map<Long, Integer> rowsWith = new java.util.HashMap<>();
+    for (int row = 0; row < trace.rows(); row++) {
+      for (long id : new java.util.LinkedHashSet<>(toList(trace.hashIds(row)))) {
+        rowsWith.merge(id, 1, Integer::sum);
+      }
+    }
+    int[] warm = new int[trace.rows()];
+    for (int row = 0; row < trace.rows(); row++) {
+      long[] ids = trace.hashIds(row);
+      int leading = 0;
+      while (leading < ids.length && rowsWith.get(ids[leading]) > 1) {
+        leading++;
+      }
+      warm[row] =
+          leading == ids.length
+              ? trace.inputLength(row)
+              : (int) Math.min(trace.inputLength(row), (long) leading * trace.blockTokens());
+    }
+    return warm;
+  }
+
+  private static java.util.List<Long> toList(long[] ids) {
+    java.util.List<Long> list = new java.util.ArrayList<>(ids.length);
+    for (long id : ids) {
+      list.add(id);
+    }
+    return list;
+  }
+
+  /**
+   * The requests sent from this trace's rows so far (one a row, unless a scenario sends several
+   * requests on one fed row).
+   *
+   * @return at least 0
+   */
+  public synchronized long requestsSent() {
+    return requestsSent;
+  }
+
+  /**
+   * Gatling injection windows that start each of a shard's rows before it is due: {@code {offset
+   * ms, users}} pairs in time order, one per window of {@code max(1 s, span / 2000)} that holds
+   * rows due {@value #LEAD_MS} ms after it or later, its users starting at the window's start (the
+   * LLM action then holds each row until it is due).
+   *
+   * @param shard the shard whose rows count, never null
+   * @return the windows, never empty
+   * @throws IllegalStateException for a trace without timestamps
+   */
+  public List<long[]> arrivalWindows(Shard shard) {
+    if (!trace.timed()) {
+      throw new IllegalStateException(
+          "trace "
+              + trace.path()
+              + " has no timestamps, so it has no arrivals of its own: inject its rows with any"
+              + " injection profile (e.g. constantUsersPerSec), one user a row");
+    }
+    long spanMs = dueNanos(trace.rows() - 1) / 1_000_000L;
+    long window = Math.max(MIN_WINDOW_MS, (spanMs + MAX_WINDOWS - 1) / MAX_WINDOWS);
+    List<long[]> windows = new ArrayList<>();
+    for (int row = shard.index(); row < trace.rows(); row += shard.count()) {
+      long start = Math.max(0, dueNanos(row) / 1_000_000L - LEAD_MS) / window * window;
+      if (!windows.isEmpty() && windows.get(windows.size() - 1)[0] == start) {
+        windows.get(windows.size() - 1)[1]++;
+      } else {
+        windows.add(new long[] {start, 1});
+      }
+    }
+    return windows;
+  }
+
+  /**
+   * The {@code trace} object of {@code llm-run.json}.
+   *
+   * @param rowsSent the rows this run sent (its shard's): handed to the HTTP client, whatever their
+   *     end
+   * @param shard the run's shard, never null
+   * @param digest the digest of the rows' prompts sent (the workload's measured phase), or null
+   * @return the object, in insertion order
+   */
+  public Map<String, Object> toRecord(long rowsSent, Shard shard, String digest) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("path", trace.path().toString());
+    m.put("rows", trace.rows());
+    m.put("sha256", trace.sha256());
+    m.put("block_tokens", trace.blockTokens());
+    m.put("time_scale", timeScale);
+    m.put("timed", trace.timed());
+    m.put("duration_ms", trace.durationMs() - firstTimestamp);
+    m.put("rows_sent", rowsSent);
+    m.put("rows_skipped", Math.max(0, shard.share(trace.rows()) - rowsSent));
+    m.put("infinite_cache_hit_ratio", Math.round(trace.infiniteCacheHitRatio() * 1e6) / 1e6);
+    m.put("seed", blocks.seed());
+    m.put("case_id", caseId);
+    m.put("digest", digest);
+    return m;
+  }
+}

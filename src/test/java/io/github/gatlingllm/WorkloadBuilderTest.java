@@ -1,0 +1,54 @@
+package io.github.gatlingllm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** What the prompt and conversation feeder builders share, through each of them. */
+class WorkloadBuilderTest {
+
+  @Test
+  void aBlankPromptsNameIsRefusedNamingTheCall() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LlmDsl.prompts().name(" "));
+    assertEquals("prompts().name: got \" \", expected a name", e.getMessage());
+  }
+
+  @Test
+  void aNullConversationsNameIsRefusedNamingTheCall() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LlmDsl.conversations().name(null));
+    assertEquals("conversations().name: got null, expected a name", e.getMessage());
+  }
+
+  @Test
+  void sharedSettersKeepTheBuildersTypeAndValues() {
+    PromptFeederBuilder prompts =
+        LlmDsl.prompts().seed(7).caseId("case").tokenizer("estimate").name("chat").inputTokens(64);
+    io.github.gatlingllm.settings.LlmSettings s = prompts.settings();
+    assertEquals(7L, s.seed());
+    assertEquals("case", s.caseId());
+    assertEquals(64, s.inputTokens());
+    assertEquals(true, prompts.toString().startsWith("prompts(){"), prompts.toString());
+    assertEquals(true, prompts.toString().endsWith("} named chat"), prompts.toString());
+  }
+
+  @Test
+  void aBadValueIsRefusedWhenSetNamingTheSetting() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> LlmDsl.conversations().turns(0));
+    assertEquals(true, e.getMessage().contains("turns"), e.getMessage());
+  }
+
+  @Test
+  void theWorkloadIsMadeOncePerBuilder() {
+    ConversationFeederBuilder chats = LlmDsl.conversations().conversations(2).name("once");
+    try {
+      assertSame(chats.workload(), chats.workload());
+    } finally {
+      chats.workload().close();
+    }
+  }
+}

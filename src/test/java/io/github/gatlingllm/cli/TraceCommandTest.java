@@ -1,0 +1,135 @@
+package io.github.gatlingllm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.feeder.Trace;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceCommandTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  private record Result(int code, String out, String err) {}
+
+  private static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = GatlingLlm.run(args, new PrintWriter(out), new PrintWriter(err));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void statsSaysWhatATraceHolds() throws Exception {
+    Path p = dir.resolve("t.jsonl");
+    Files.write(
+        p,
+        List.of(
+            "{\"timestamp\": 0, \"input_length\": 1024, \"output_length\": 10, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 500, \"input_length\": 1000, \"output_length\": 30, \"hash_ids\": [1,"
+                + " 3]}",
+            "{\"timestamp\": 2000, \"input_length\": 1024, \"output_length\": 20, \"hash_ids\": [1,"
+                + " 2]}"));
+    Result r = run("trace", "stats", p.toString(), "--windows", "2");
+
+    assertEquals(0, r.code(), r.err());
+    JsonNode s = JSON.readTree(r.out());
+    assertEquals(3, s.get("rows").asInt());
+    assertEquals(2000, s.get("duration_ms").asLong());
+    assertEquals(1.5, s.get("rows_per_s").asDouble());
+    assertEquals(2, s.get("arrivals").get(0).get("rows").asInt());
+    assertEquals(1, s.get("arrivals").get(1).get("rows").asInt());
+    assertEquals(1000, s.get("input_tokens").get("min").asInt());
+    assertEquals(1024, s.get("input_tokens").get("p50").asInt());
+    assertEquals(20, s.get("output_tokens").get("p50").asInt());
+    assertEquals(3, s.get("unique_hash_ids").asInt());
+    assertEquals(0.503937, s.get("infinite_cache_hit_ratio").asDouble());
+    JsonNode longest = s.get("longest_shared_prefixes");
+    assertEquals(2, longest.size());
+    assertEquals(3, longest.get(0).get("line").asInt());
+    assertEquals(1024, longest.get(0).get("shared_tokens").asInt());
+    assertEquals(512, longest.get(1).get("shared_tokens").asInt());
+  }
+
+  @Test
+  void statsRefusesABadRowInOneLine() throws Exception {
+    Path p = dir.resolve("t.jsonl");
+    Files.write(
+        p,
+        List.of(
+            "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": []}"));
+    Result r = run("trace", "stats", p.toString());
+
+    assertEquals(2, r.code());
+    assertEquals(
+        "gatling-llm trace stats: llm.trace: "
+            + p
+            + " line 1: hash_ids: got 0 ids, expected 1 for input_length 10 at 512 tokens a block"
+            + " (ceil(input_length / block tokens); is llm.trace.blockTokens the trace's?)\n",
+        r.err());
+  }
+
+  @Test
+  void synthesizeWritesATraceThatReadsBackAndIsReproducible() throws Exception {
+    Path a = dir.resolve("a.jsonl");
+    Path b = dir.resolve("b.jsonl.gz");
+    String[] options = {
+      "--rows",
+      "200",
+      "--rate",
+      "5",
+      "--sessions",
+      "4",
+      "--turns",
+      "5",
+      "--roots",
+      "2",
+      "--root-tokens",
+      "1024",
+      "--seed",
+      "3"
+    };
+    assertEquals(
+        0, run(concat(new String[] {"trace", "synthesize", "-o", a.toString()}, options)).code());
+    assertEquals(
+        0, run(concat(new String[] {"trace", "synthesize", "-o", b.toString()}, options)).code());
+
+    Trace ta = Trace.read(a, 512);
+    Trace tb = Trace.read(b, 512);
+    assertEquals(200, ta.rows());
+    assertEquals(200, tb.rows());
+    for (int r = 0; r < 200; r++) {
+      assertEquals(ta.inputLength(r), tb.inputLength(r));
+      assertEquals(ta.timestampMs(r), tb.timestampMs(r));
+    }
+    // Sessions over 2 shared roots of 2 blocks: most of the prompt tokens are shared prefixes.
+    assertTrue(ta.infiniteCacheHitRatio() > 0.5, "ratio " + ta.infiniteCacheHitRatio());
+    // About 5 rows a second: 200 rows in roughly 40 s.
+    assertTrue(ta.durationMs() > 20_000 && ta.durationMs() < 80_000, "span " + ta.durationMs());
+  }
+
+  @Test
+  void synthesizeRefusesABadRate() {
+    Result r = run("trace", "synthesize", "--rate", "0");
+
+    assertEquals(2, r.code());
+    assertEquals(
+        "gatling-llm trace synthesize: --rate: got 0.0, expected a number above 0\n", r.err());
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+}

@@ -1,0 +1,117 @@
+package io.github.gatlingllm.feeder;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.gatlingllm.prompt.TraceBlocks;
+import io.github.gatlingllm.token.EstimatedTokenCounter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TraceReplayTest {
+
+  @TempDir Path dir;
+
+  private TraceReplay replay(double scale, String... lines) throws IOException {
+    Path p = dir.resolve("t.jsonl");
+    Files.write(p, List.of(lines));
+    Trace t = Trace.read(p, 4);
+    return new TraceReplay(t, new TraceBlocks(EstimatedTokenCounter.INSTANCE, 0, 4), scale, "c");
+  }
+
+  private static String row(long ts, int input, String ids) {
+    return "{\"timestamp\": "
+        + ts
+        + ", \"input_length\": "
+        + input
+        + ", \"output_length\": 3, \"hash_ids\": "
+        + ids
+        + "}";
+  }
+
+  @Test
+  void rowsAreDueFromTheFirstTimestampDividedByTheTimeScale() throws IOException {
+    TraceReplay r = replay(2.0, row(1000, 4, "[1]"), row(1500, 4, "[2]"), row(4000, 4, "[3]"));
+
+    assertEquals(0, r.dueNanos(0));
+    assertEquals(250_000_000L, r.dueNanos(1));
+    assertEquals(1_500_000_000L, r.dueNanos(2));
+  }
+
+  @Test
+  void arrivalWindowsStartEachRowNoLaterThanItIsDue() throws IOException {
+    TraceReplay r =
+        replay(1.0, row(0, 4, "[1]"), row(300, 4, "[2]"), row(1200, 4, "[3]"), row(3100, 4, "[4]"));
+
+    // Each user starts at least 250 ms before its row is due (but not before the start).
+    List<long[]> w = r.arrivalWindows(Shard.SINGLE);
+    assertEquals(2, w.size());
+    assertArrayEquals(new long[] {0, 3}, w.get(0));
+    assertArrayEquals(new long[] {2000, 1}, w.get(1));
+  }
+
+  @Test
+  void aShardStartsItsOwnRowsOnly() throws IOException {
+    TraceReplay r =
+        replay(1.0, row(0, 4, "[1]"), row(300, 4, "[2]"), row(1200, 4, "[3]"), row(3100, 4, "[4]"));
+
+    List<long[]> w = r.arrivalWindows(new Shard(1, 2));
+    assertEquals(2, w.size());
+    assertArrayEquals(new long[] {0, 1}, w.get(0));
+    assertArrayEquals(new long[] {2000, 1}, w.get(1));
+  }
+
+  @Test
+  void sentBeforeCountsLeadingBlocksOnly() throws IOException {
+    TraceReplay r = replay(1.0, row(0, 4, "[1]"));
+
+    assertEquals(0, r.sentBefore(new long[] {1, 2, 3}, 10));
+    assertEquals(8, r.sentBefore(new long[] {1, 2, 9}, 12));
+    assertEquals(0, r.sentBefore(new long[] {5, 1, 2}, 12));
+    assertEquals(11, r.sentBefore(new long[] {1, 2, 9}, 11));
+  }
+
+  @Test
+  void theWarmPrefixIsWhatAnyOtherRowShares() throws IOException {
+    TraceReplay r =
+        replay(
+            1.0,
+            row(0, 12, "[1, 2, 3]"),
+            row(1, 8, "[1, 2]"),
+            row(2, 6, "[5, 1]"),
+            row(3, 10, "[1, 2, 4]"));
+
+    // Row 1's ids are all in other rows (a later one included): all of its 8 tokens.
+    assertEquals(8, r.warmPrefixTokens(0));
+    assertEquals(8, r.warmPrefixTokens(1));
+    assertEquals(0, r.warmPrefixTokens(2));
+    assertEquals(8, r.warmPrefixTokens(3));
+  }
+
+  @Test
+  void aWorkloadHandsOutEachRowOnceWithItsKeys() throws IOException {
+    TraceReplay r = replay(1.0, row(0, 6, "[1, 2]"), row(10, 3, "[1]"));
+    Workload w = new Workload("trace", r, Shard.SINGLE);
+    try {
+      Map<String, Object> first = w.next();
+      Map<String, Object> second = w.next();
+      Map<String, Object> done = w.next();
+
+      assertEquals(0, first.get(TraceReplay.ROW));
+      assertEquals(1, second.get(TraceReplay.ROW));
+      assertEquals(3, first.get(TraceReplay.OUTPUT_TOKENS));
+      assertEquals(6, first.get(PromptFeeder.PLANNED_TOKENS));
+      assertEquals(10_000_000L, second.get(TraceReplay.DUE_NANOS));
+      assertArrayEquals(new long[] {1, 2}, (long[]) first.get(TraceReplay.HASH_IDS));
+      assertEquals(true, done.get(PromptFeeder.DONE));
+      assertEquals(2, w.measured().handedOut());
+    } finally {
+      w.close();
+    }
+  }
+}
