@@ -184,6 +184,8 @@ class ReasoningCancelRunTest {
               results,
               List.of(
                   "-Dllm.baseUrl=" + simulator.baseUrl(),
+                  // No pre-flight request: the simulator's records are the run's requests.
+                  "-Dllm.preflight=false",
                   "-Dllm.requests=" + REQUESTS,
                   "-Dllm.warmupRequests=8",
                   "-Dllm.concurrency=1"),
@@ -314,7 +316,9 @@ class ReasoningCancelRunTest {
         // A fresh JVM's first requests wait for the JIT: warm up before the timings count.
         "-Dllm.warmupRequests=8",
         "-Dllm.concurrency=4",
-        "-Dllm.timeout=" + FaultCorpus.TIMEOUT_MS + "ms");
+        "-Dllm.timeout=" + FaultCorpus.TIMEOUT_MS + "ms",
+        // The replay server answers every POST with a stream: no pre-flight request.
+        "-Dllm.preflight=false");
   }
 
   /** The nonces of the first measured prompts of the case. */
