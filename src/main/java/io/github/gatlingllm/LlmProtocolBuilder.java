@@ -273,7 +273,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * The embedded simulator's timing model and cache, used without {@link #baseUrl}. Each value can
    * be set by a {@code -Dllm.simulator.NAME} property, which wins: {@code zeroDelay}, {@code
    * baseTtftMs}, {@code prefillUsPerToken}, {@code decodeMsPerToken}, {@code maxConcurrent}, {@code
-   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}.
+   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}, {@code
+   * reasoningTokens}.
    *
    * @param config never null; its token counter is replaced by the protocol's tokenizer
    * @return a new builder
@@ -347,6 +348,47 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    */
   public LlmProtocolBuilder sloE2eMs(double ms) {
     return with("slo.e2eMs", ms);
+  }
+
+  /**
+   * The SLO bound on time to first output token ({@code llm.slo.ttfoMs}): the first answer token
+   * after any reasoning, what a reasoning model's user waits for; goodput uses it when set. A reply
+   * that never answers misses it. See docs/reasoning.md.
+   *
+   * @param ms milliseconds, a finite number above 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloTtfoMs(double ms) {
+    return with("slo.ttfoMs", ms);
+  }
+
+  /**
+   * The share of requests the client cancels ({@code llm.cancelRate}), as users who press stop or
+   * close the tab: each chosen request's connection is closed {@link #cancelAfter} after the
+   * request was fully written, and it is recorded with status {@code cancelled} (not a failure).
+   * Which requests is a seeded, reproducible choice ({@code llm.seed}, the request name, phase and
+   * index). See docs/cancelling.md.
+   *
+   * @param rate a share in [0, 1]; 0 (the default) cancels nothing
+   * @return a new builder; a rate outside [0, 1] is refused, naming {@code llm.cancelRate}, when
+   *     the protocol is built, before any load
+   */
+  public LlmProtocolBuilder cancelRate(double rate) {
+    return with("cancelRate", rate);
+  }
+
+  /**
+   * How long after a chosen request was fully written the client cancels it ({@code
+   * llm.cancelAfterMs}); see {@link #cancelRate}.
+   *
+   * @param delay at least 0; 0 (the default) cancels at once, during the prefill
+   * @return a new builder; a negative delay is refused, naming {@code llm.cancelAfterMs}, when the
+   *     protocol is built, before any load
+   * @throws NullPointerException if {@code delay} is null
+   */
+  public LlmProtocolBuilder cancelAfter(java.time.Duration delay) {
+    java.util.Objects.requireNonNull(delay, "delay");
+    return with("cancelAfterMs", delay.toNanos() / 1_000_000.0);
   }
 
   /**

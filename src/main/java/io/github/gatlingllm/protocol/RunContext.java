@@ -134,6 +134,11 @@ public final class RunContext {
     this.serverWatch =
         ServerWatch.start(
             settings, target.baseUrl(), simulator == null ? null : simulator.config());
+    if (settings.cancel().isSet()) {
+      serverWatch.cancelRelease(
+          new io.github.gatlingllm.server.CancelRelease(
+              target.baseUrl(), settings.apiKey(), tally::inFlight));
+    }
     this.cacheServers = target.planCache();
     this.end =
         new RunFinish(
@@ -224,6 +229,27 @@ public final class RunContext {
       LOG.warn("Gatling's maxDuration cannot be read, so no run ends as max_duration: {}", e);
       return null;
     }
+  }
+
+  /**
+   * A request was cancelled by the client ({@code llm.cancelRate}) now: the server's release of it
+   * may be probed.
+   *
+   * @param nanos when its connection was closed, {@link System#nanoTime()}
+   */
+  public void cancelled(long nanos) {
+    serverWatch.cancelled(nanos);
+  }
+
+  /**
+   * Counts a reasoning text's tokens with the run's tokenizer ({@code llm.tokenizer}), for servers
+   * that report no {@code usage.completion_tokens_details.reasoning_tokens}.
+   *
+   * @return the counter, or null without a real tokenizer (reasoning is then counted in chunks)
+   */
+  public java.util.function.ToIntFunction<String> reasoningCounter() {
+    io.github.gatlingllm.token.TokenCounter counter = target.exactCounter();
+    return counter == null ? null : counter::count;
   }
 
   /**

@@ -48,8 +48,8 @@ import java.util.function.Function;
  *     c{concurrency}_in{input}_out{output}}
  * @param resultsFolder where Gatling writes run folders; defaults to {@code target/gatling}
  * @param slo the per-request objectives of goodput ({@code llm.slo.ttftMs}, {@code llm.slo.itlMs},
- *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, milliseconds, each > 0 or unset); {@link
- *     Slo#NONE} when none is set
+ *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, {@code llm.slo.ttfoMs}, milliseconds, each > 0
+ *     or unset); {@link Slo#NONE} when none is set
  * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
  *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
  * @param temperature {@code temperature} sent with each request, a finite number >= 0, or null not
@@ -93,6 +93,8 @@ import java.util.function.Function;
  *     true
  * @param baseline {@code llm.baseline} and {@code llm.assert.noRegressionPct}: the run to compare
  *     this one with, and the regression gate on it; {@link BaselineSettings#NONE} when unset
+ * @param cancel request cancellation ({@code llm.cancelRate} in [0, 1], default 0; {@code
+ *     llm.cancelAfterMs} >= 0, default 0); {@link CancelSettings#NONE} when null
  */
 public record LlmSettings(
     String baseUrl,
@@ -129,7 +131,8 @@ public record LlmSettings(
     double clientMaxCpuShare,
     boolean preflight,
     boolean endWithProfile,
-    BaselineSettings baseline) {
+    BaselineSettings baseline,
+    CancelSettings cancel) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -204,6 +207,7 @@ public record LlmSettings(
       resultsFolder = "target/gatling";
     }
     slo = slo == null ? Slo.NONE : slo;
+    cancel = cancel == null ? CancelSettings.NONE : cancel;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }
@@ -241,7 +245,7 @@ public record LlmSettings(
           "llm.assert.sloLoadAtLeast: "
               + saturation.sloLoadAtLeast()
               + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
-              + " llm.slo.e2eMs");
+              + " llm.slo.e2eMs, llm.slo.ttfoMs");
     }
     if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
       throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
@@ -257,7 +261,7 @@ public record LlmSettings(
           "llm.assert.goodputRatio: "
               + goodputRatio
               + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
-              + " llm.slo.e2eMs");
+              + " llm.slo.e2eMs, llm.slo.ttfoMs");
     }
   }
 
@@ -368,7 +372,8 @@ public record LlmSettings(
             sloBound(get, "slo.ttftMs"),
             sloBound(get, "slo.itlMs"),
             sloBound(get, "slo.tpotMs"),
-            sloBound(get, "slo.e2eMs")),
+            sloBound(get, "slo.e2eMs"),
+            sloBound(get, "slo.ttfoMs")),
         decimal(get, "assert.goodputRatio"),
         decimal(get, "temperature"),
         emptyToNull(get.apply("connections")),
@@ -393,7 +398,9 @@ public record LlmSettings(
         bool(get, "preflight", true),
         bool(get, "endWithProfile", true),
         new BaselineSettings(
-            emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")));
+            emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
+        new CancelSettings(
+            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
@@ -557,6 +564,8 @@ public record LlmSettings(
         + endWithProfile
         + ", baseline="
         + baseline
+        + ", cancel="
+        + cancel
         + "]";
   }
 
