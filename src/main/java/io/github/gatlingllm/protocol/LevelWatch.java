@@ -136,9 +136,11 @@ final class LevelWatch {
               + (sloScenario == null ? "none" : sloScenarioLevels + " in " + sloScenario));
     }
     if (tracker.hasLevels()) {
+      long steps = injections.stream().mapToLong(LoadLevel::count).sum();
       LOG.info(
-          "load levels: {} steady steps ({}); each gets its own figures in llm-run.json's levels",
-          injections.stream().mapToLong(LoadLevel::count).sum(),
+          "load levels: {} steady step{} ({}); each gets its own figures in llm-run.json's levels",
+          steps,
+          steps == 1 ? "" : "s",
           String.join("; ", injections.stream().map(InjectionRecords::describe).toList()));
     }
     if (rules.stopWhenSaturated()) {

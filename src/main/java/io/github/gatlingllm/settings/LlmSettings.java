@@ -10,6 +10,7 @@ import io.github.gatlingllm.server.ServerInfo;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -304,13 +305,7 @@ public record LlmSettings(
           && !(bare.startsWith("simulator.")
               && io.github.gatlingllm.protocol.SimulatorSettings.NAMES.contains(
                   bare.substring("simulator.".length())))) {
-        throw new IllegalArgumentException(
-            name
-                + ": unknown setting; known settings are llm."
-                + String.join(", llm.", KNOWN)
-                + ", and llm.simulator."
-                + String.join(
-                    ", llm.simulator.", io.github.gatlingllm.protocol.SimulatorSettings.NAMES));
+        throw new IllegalArgumentException(unknownSetting(name, bare));
       }
     }
     // A prompt mode set on the command line other than shared-prefix drops the simulation's
@@ -401,6 +396,59 @@ public record LlmSettings(
             emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
         new CancelSettings(
             orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
+  }
+
+  /**
+   * The line for an {@code llm.*} property that names no setting: the closest known names (by edit
+   * distance, at most a third of the name's length), else where the list of settings is.
+   */
+  static String unknownSetting(String property, String bare) {
+    List<String> names = new java.util.ArrayList<>(KNOWN);
+    for (String s : io.github.gatlingllm.protocol.SimulatorSettings.NAMES) {
+      names.add("simulator." + s);
+    }
+    int best = Integer.MAX_VALUE;
+    List<String> closest = new java.util.ArrayList<>();
+    for (String known : names) {
+      int d =
+          editDistance(
+              bare.toLowerCase(java.util.Locale.ROOT), known.toLowerCase(java.util.Locale.ROOT));
+      if (d < best) {
+        best = d;
+        closest.clear();
+      }
+      if (d == best) {
+        closest.add(PREFIX + known);
+      }
+    }
+    if (best <= Math.max(2, bare.length() / 3)) {
+      return property
+          + ": unknown setting; did you mean "
+          + String.join(" or ", closest)
+          + "? (every setting: docs/settings.md)";
+    }
+    return property
+        + ": unknown setting; every llm.* setting is listed in docs/settings.md (e.g. llm.baseUrl,"
+        + " llm.requests, llm.concurrency, llm.promptMode)";
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] swap = prev;
+      prev = cur;
+      cur = swap;
+    }
+    return prev[b.length()];
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */

@@ -51,7 +51,7 @@ class MisuseRunsTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "-Dllm.foo=1 | llm.foo: unknown setting; known settings are llm.baseUrl, llm.apiKey,",
+        "-Dllm.foo=1 | llm.foo: unknown setting; every llm.* setting is listed in docs/settings.md",
         "-Dllm.timeout=abc | llm.timeout: got \"abc\", expected a duration such as 60s, 500ms or 2m"
             + " (a bare number is seconds)",
         "-Dllm.connections=many | llm.connections: got \"many\", expected shared, per-user,"

@@ -83,8 +83,8 @@ class LlmSettingsSloTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> settings("llm.slo.ttft", "500"));
     assertEquals(
-        "llm.slo.ttft: unknown setting; known settings are llm.",
-        e.getMessage()
-            .substring(0, "llm.slo.ttft: unknown setting; known settings are llm.".length()));
+        "llm.slo.ttft: unknown setting; did you mean llm.slo.ttftMs? (every setting:"
+            + " docs/settings.md)",
+        e.getMessage());
   }
 }

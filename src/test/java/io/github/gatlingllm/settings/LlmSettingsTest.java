@@ -131,9 +131,19 @@ class LlmSettingsTest {
   void unknownSettingIsRejected() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> settings("llm.concurency", "8"));
-    assertTrue(
-        e.getMessage()
-            .startsWith("llm.concurency: unknown setting; known settings are llm.baseUrl"),
+    assertEquals(
+        "llm.concurency: unknown setting; did you mean llm.concurrency? (every setting:"
+            + " docs/settings.md)",
+        e.getMessage());
+  }
+
+  @Test
+  void unknownSettingFarFromEveryNameSaysWhereTheListIs() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> settings("llm.foo", "1"));
+    assertEquals(
+        "llm.foo: unknown setting; every llm.* setting is listed in docs/settings.md (e.g."
+            + " llm.baseUrl, llm.requests, llm.concurrency, llm.promptMode)",
         e.getMessage());
   }
 
