@@ -102,10 +102,19 @@ final class RunTarget {
     ServerInfo server = ServerProbe.probe(baseUrl, settings.apiKey(), ServerProbe.DEFAULT_TIMEOUT);
     RunTarget target =
         new RunTarget(settings, counter, null, baseUrl, settings.modelFor(server), server);
-    target.warnAboutTarget();
+    // The pre-flight first: a target that is not there stops the run with its one line, before
+    // what the probe learnt (or could not learn) of it is said.
     if (settings.preflight()) {
       target.preflight(protocol.headers());
     }
+    LOG.info(
+        "server: engine {}, version {}, models {}, context {} tokens, slots {}",
+        server.engine(),
+        server.version(),
+        server.models(),
+        server.contextTokens(),
+        server.slots());
+    target.warnAboutTarget();
     return target;
   }
 

@@ -121,15 +121,7 @@ public final class ServerProbe {
     if (build == null && version != null && version.path("version").isTextual()) {
       build = version.get("version").asText();
     }
-    ServerInfo info = new ServerInfo(engine, build, ids, context, slots, answers);
-    LOG.info(
-        "server: engine {}, version {}, models {}, context {} tokens, slots {}",
-        engine,
-        build,
-        ids,
-        context,
-        slots);
-    return info;
+    return new ServerInfo(engine, build, ids, context, slots, answers);
   }
 
   /**
