@@ -152,7 +152,8 @@ public final class RunSummary {
 
     // Open loops (issue 13's client record): how late the client sent, how busy it was.
     Map<?, ?> client = map(run.get("client"));
-    if (client.get("schedule_lag_ms") instanceof Map<?, ?> lag) {
+    // Closed loops have no schedule: no figure rather than dashes.
+    if (client.get("schedule_lag_ms") instanceof Map<?, ?> lag && lag.get("p50") != null) {
       f.add(
           new Figure(
               "client schedule lag p50 / p99, ms",

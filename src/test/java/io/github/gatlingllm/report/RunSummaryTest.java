@@ -189,6 +189,17 @@ class RunSummaryTest {
   }
 
   @Test
+  void aClosedLoopHasNoScheduleLagFigure() {
+    Map<String, Object> run = run();
+    Map<String, Object> lag = new LinkedHashMap<>();
+    lag.put("count", 0L);
+    lag.put("p50", null);
+    lag.put("p99", null);
+    run.put("client", Map.of("schedule_lag_ms", lag));
+    assertEquals(false, String.join("\n", RunSummary.of(run).lines()).contains("schedule lag"));
+  }
+
+  @Test
   void reasoningAndCancellationGetFiguresAndLines() {
     Map<String, Object> run = run();
     @SuppressWarnings("unchecked")
