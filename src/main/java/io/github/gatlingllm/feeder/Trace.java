@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,8 +43,10 @@ import java.util.zip.GZIPInputStream;
  *       {@code ceil(input_length / blockTokens)} of them.
  * </ul>
  *
- * Other fields ({@code session_id}, {@code delay}, ...) are read past. Blank lines are skipped. A
- * file whose first two bytes are gzip's magic number is read through gzip, whatever its name.
+ * Other fields ({@code session_id}, {@code delay}, ...) are read past. Blank lines and a leading
+ * byte order mark are skipped; a field given twice, or more after a row's object on its line, is
+ * refused. A file whose first two bytes are gzip's magic number is read through gzip, whatever its
+ * name.
  *
  * <p>Held compactly in memory (three numbers a row and one a hash id): a Mooncake trace of 23,608
  * rows takes about 3 MB. Immutable once read; thread-safe.
@@ -59,7 +62,9 @@ public final class Trace {
   /** Mooncake's block size, in tokens: the default {@code blockTokens}. */
   public static final int DEFAULT_BLOCK_TOKENS = 512;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Refuses a field given twice in a row (which value would count?). */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private final Path path;
   private final int blockTokens;
@@ -131,6 +136,9 @@ public final class Trace {
         int number = 0;
         while ((line = reader.readLine()) != null) {
           number++;
+          if (number == 1 && line.startsWith("\uFEFF")) {
+            line = line.substring(1); // a byte order mark, as Windows tools write
+          }
           if (!line.isBlank()) {
             b.row(number, line);
           }
@@ -350,15 +358,31 @@ public final class Trace {
 
     void row(int line, String text) {
       JsonNode node;
-      try {
-        node = JSON.readTree(text);
+      String shown = text.length() > 60 ? text.substring(0, 60) + "..." : text;
+      try (JsonParser parser = JSON.createParser(text)) {
+        node = JSON.readTree(parser);
+        boolean more;
+        try {
+          more = parser.nextToken() != null;
+        } catch (JsonProcessingException e) {
+          more = true;
+        }
+        if (more) {
+          // a second object on the line would be a row lost without a word
+          throw bad(
+              line,
+              "row",
+              "\"" + shown + "\" (not JSON: more after the row's object)",
+              "one JSON object a line");
+        }
       } catch (JsonProcessingException e) {
-        String shown = text.length() > 60 ? text.substring(0, 60) + "..." : text;
         throw bad(
             line,
             "row",
             "\"" + shown + "\" (not JSON: " + e.getOriginalMessage() + ")",
             "one JSON object a line");
+      } catch (IOException e) {
+        throw new IllegalStateException("reading a String cannot fail", e);
       }
       if (node == null || !node.isObject()) {
         throw bad(line, "row", text.strip(), "one JSON object a line");
@@ -451,6 +475,10 @@ public final class Trace {
         throw bad(line, field, v.toString(), expected);
       }
       if (!v.canConvertToLong() && v.isIntegralNumber()) {
+        throw bad(line, field, v.toString(), expected);
+      }
+      if (!v.isIntegralNumber() && (v.asDouble() < min || v.asDouble() > max)) {
+        // beyond a long, the cast below would clamp: two ids would become one
         throw bad(line, field, v.toString(), expected);
       }
       long value = v.isIntegralNumber() ? v.asLong() : (long) v.asDouble();
