@@ -50,8 +50,9 @@ public final class LlmDsl {
 
   /**
    * A feeder of deterministic prompts, by default {@code repeat} prompts of 512 tokens ({@code
-   * estimate} tokenizer), seed 0, 100 measured requests, no warmup; see {@link
-   * PromptFeederBuilder}.
+   * estimate} tokenizer), seed 0, 100 measured requests, no warmup; or with {@link
+   * PromptFeederBuilder#fromFile(String)} (or {@code -Dllm.promptsFile}) the prompts of a JSONL,
+   * CSV or ShareGPT file; see {@link PromptFeederBuilder}.
    *
    * @return the feeder builder
    */

@@ -3,11 +3,16 @@ package io.github.gatlingllm;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.internal.GatlingFeeds;
+import io.github.gatlingllm.prompt.PromptFile;
 import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.protocol.FedRuns;
 import io.github.gatlingllm.settings.LlmSettings;
+import io.github.gatlingllm.settings.PromptFileSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A Gatling feeder of deterministic prompts: {@code feed(prompts().unique().inputTokens(1024))}.
@@ -33,9 +38,15 @@ import java.util.Map;
  * <p>Every value can be set by a {@code -Dllm.*} system property of the same name, which wins
  * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
  * llm.inputTokens}, {@code llm.seed}, {@code llm.caseId}, {@code llm.requests}, {@code
- * llm.warmupRequests}, {@code llm.warmGroups}, {@code llm.tokenizer}); each value is checked when
- * it is set, with the properties over it, so a bad one fails the simulation's construction with a
- * message naming the setting, the value and what is allowed.
+ * llm.warmupRequests}, {@code llm.warmGroups}, {@code llm.tokenizer}, and for a prompts file {@code
+ * llm.promptsFile}, {@code llm.promptsColumn}, {@code llm.promptsOrder}, {@code llm.promptsWrap}:
+ * see {@link #fromFile(String)}); each value is checked when it is set, with the properties over
+ * it, so a bad one fails the simulation's construction with a message naming the setting, the value
+ * and what is allowed.
+ *
+ * <p>The records' session keys ({@code llm.text}, {@code llm.digest}, {@code llm.index}, {@code
+ * llm.phase}, {@code llm.done}, ...) are API, for simulations that post the prompts with Gatling's
+ * own {@code http()}: {@code docs/gatling-http.md} lists them.
  *
  * <p>In a test run on several machines ({@code -Dllm.shard=I/N}, or a Kubernetes Indexed Job's
  * {@code JOB_COMPLETION_INDEX} with {@code -Dllm.shards=N}), the feeder of shard {@code I} hands
@@ -46,11 +57,46 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
 
   PromptFeederBuilder(Map<String, String> values, String name) {
     super(values, name);
+    // A prompts file is read (and refused) while the simulation is constructed, before Gatling
+    // builds anything: the same file is read once per JVM.
+    PromptFileSettings files = PromptFileSettings.fromSystemProperties(this.values);
+    if (files.file() != null) {
+      promptFile(files);
+    }
+  }
+
+  /** Prompts files read in this JVM, by path, column, size and modification time. */
+  private static final Map<String, PromptFile> FILES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Reads a prompts file, or returns it as read before when it has not changed since.
+   *
+   * @throws IllegalArgumentException naming the file, the line and what is expected
+   */
+  private static PromptFile promptFile(PromptFileSettings files) {
+    java.nio.file.Path path = files.file().toAbsolutePath().normalize();
+    String key;
+    try {
+      key =
+          path
+              + "\n"
+              + files.column()
+              + "\n"
+              + java.nio.file.Files.size(path)
+              + "\n"
+              + java.nio.file.Files.getLastModifiedTime(path).toMillis();
+    } catch (java.io.IOException e) {
+      // Missing or unreadable: read() says which, in its own words.
+      return PromptFile.read(path, files.column());
+    }
+    return FILES.computeIfAbsent(key, k -> PromptFile.read(path, files.column()));
   }
 
   @Override
   void check(Map<String, String> values) {
     LlmSettings.fromSystemProperties(values);
+    PromptFileSettings.fromSystemProperties(values);
   }
 
   @Override
@@ -156,15 +202,90 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
   }
 
   /**
-   * The feeder: made once per builder instance (the tokenizer loaded, the first prompts warmed);
-   * later calls return feeders over the same workload.
+   * Replays a prompts file instead of generating prompts ({@code llm.promptsFile}): JSONL lines
+   * with {@code prompt} (text) or {@code messages} (chat) and optionally {@code output_tokens} or
+   * {@code max_tokens}; a CSV with a header and a {@link #column(String) prompt column}; or a JSON
+   * array of such objects or of ShareGPT conversations (the first human turn is the prompt). See
+   * {@code docs/prompt-files.md}.
+   *
+   * <p>Measured request {@code i} sends the row at position {@code i} of the hand-out order (file
+   * order, or {@link #shuffle()}), warmup request {@code i} the row at position {@code rows - 1 -
+   * i}; the measured budget defaults to the rows the warmup leaves, and a budget needing more rows
+   * than the file has is refused unless {@link #wrap()} is set. Each request's digest is the
+   * SHA-256 (16 hex digits) of its text, its planned tokens the text's count with {@link
+   * #tokenizer(String)}; no prefix sharing is planned, so the cache outcome is judged against no
+   * plan. The file is read now (once per JVM while it is unchanged), before any load: a file that
+   * is missing, empty or not UTF-8, a row without a prompt or a CSV without the column stops the
+   * simulation's construction with one line naming the file, the line and what is expected; a
+   * budget needing more rows than the file has is refused when Gatling builds the feeder.
+   *
+   * @param path the file's path, relative to the working folder or absolute
+   * @return a new builder
+   * @throws IllegalArgumentException naming the file, the line and what is expected
+   */
+  public PromptFeederBuilder fromFile(String path) {
+    return with("promptsFile", Objects.requireNonNull(path, "path"));
+  }
+
+  /**
+   * As {@link #fromFile(String)}.
+   *
+   * @param path the file, never null
+   * @return a new builder
+   */
+  public PromptFeederBuilder fromFile(java.nio.file.Path path) {
+    return fromFile(Objects.requireNonNull(path, "path").toString());
+  }
+
+  /**
+   * The CSV column of a prompts file that holds the prompts ({@code llm.promptsColumn}, default
+   * {@code prompt}).
+   *
+   * @param column the header's name of the column
+   * @return a new builder
+   */
+  public PromptFeederBuilder column(String column) {
+    return with("promptsColumn", Objects.requireNonNull(column, "column"));
+  }
+
+  /**
+   * Hands a prompts file's rows out in a shuffle seeded by {@link #seed(long)} ({@code
+   * llm.promptsOrder=shuffle}) rather than in file order: the same seed gives the same order.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder shuffle() {
+    return with("promptsOrder", "shuffle");
+  }
+
+  /**
+   * Starts again from a prompts file's first row once every row is handed out ({@code
+   * llm.promptsWrap=true}), so a budget may exceed the file's rows. Off by default: a budget that
+   * needs more rows than the file has is refused before any load.
+   *
+   * @return a new builder
+   */
+  public PromptFeederBuilder wrap() {
+    return with("promptsWrap", true);
+  }
+
+  /**
+   * The feeder: made once per builder instance (the tokenizer loaded, the first prompts warmed, a
+   * prompts file read); later calls return feeders over the same workload. When Gatling builds it
+   * for a run and no {@code llm(...)} request of the run sends its prompts (they are posted with
+   * Gatling's own {@code http()}), the run still records them: see {@code docs/gatling-http.md}.
    *
    * @return the feeder
    * @throws IllegalArgumentException naming a bad setting, its value and what is allowed
    */
   @Override
   public Iterator<Map<String, Object>> get() {
-    return new PromptFeeder(workload());
+    Workload w = workload();
+    if (GatlingFeeds.buildingFeedAction()) {
+      // Recorded at the run's end even when the prompts are posted with Gatling's own http().
+      FedRuns.feederBuilt(w);
+    }
+    return new PromptFeeder(w);
   }
 
   /**
@@ -179,7 +300,17 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
   @Override
   Workload build() {
     LlmSettings s = settings();
+    PromptFileSettings files = PromptFileSettings.fromSystemProperties(values);
+    if (files.file() == null && (files.shuffle() || files.wrap())) {
+      throw new IllegalArgumentException(
+          (files.shuffle() ? "llm.promptsOrder=shuffle" : "llm.promptsWrap=true")
+              + ": goes with a prompts file, and none is set; expected prompts().fromFile(path)"
+              + " or -Dllm.promptsFile=PATH");
+    }
     TokenCounter counter = counter(s.tokenizer());
+    if (files.file() != null) {
+      return fileWorkload(s, files, counter);
+    }
     PromptSource source =
         new PromptSource(
             s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
@@ -192,5 +323,48 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
         Shard.current(),
         s.warmGroups(),
         s.seedAuto());
+  }
+
+  /** Whether a setting is set, on this builder or as a system property. */
+  private boolean isSet(String name) {
+    return values.containsKey(name) || System.getProperty(LlmSettings.PREFIX + name) != null;
+  }
+
+  private Workload fileWorkload(LlmSettings s, PromptFileSettings files, TokenCounter counter) {
+    for (String generated : java.util.List.of("promptMode", "sharedPrefixRatio", "prefixGroups")) {
+      if (isSet(generated)) {
+        throw new IllegalArgumentException(
+            "llm."
+                + generated
+                + ": goes with generated prompts, not with the prompts file "
+                + files.file()
+                + " (llm.promptsFile); expected one or the other");
+      }
+    }
+    PromptFile file = promptFile(files);
+    long warmup = s.warmupRequests();
+    long requests = isSet("requests") ? s.requests() : Math.max(1, file.size() - warmup);
+    if (!files.wrap() && warmup + requests > file.size()) {
+      throw new IllegalArgumentException(
+          "prompts file "
+              + file.path()
+              + ": "
+              + requests
+              + " measured and "
+              + warmup
+              + " warmup requests need "
+              + (warmup + requests)
+              + " rows, it has "
+              + file.size()
+              + "; expected fewer requests (llm.requests, llm.warmupRequests) or wrap-around"
+              + " (.wrap(), llm.promptsWrap=true)");
+    }
+    String caseId = isSet("caseId") ? s.caseId() : file.path().getFileName().toString();
+    PromptSource source =
+        PromptSource.ofFile(
+            file, counter, s.seed(), caseId, "measured", files.shuffle(), files.wrap());
+    String workloadName = name != null ? name : file.path().getFileName().toString();
+    return new Workload(
+        workloadName, source, requests, warmup, Shard.current(), false, s.seedAuto());
   }
 }

@@ -10,6 +10,7 @@ import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.openai.ChatMessage;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.PromptMode;
@@ -192,7 +193,6 @@ final class LlmAction implements Action {
 
   private void send(
       Session session, Workload workload, String phase, ClientWatch.First traceFirst) {
-    RequestIdentity identity = identity(session, phase);
     boolean started = false;
     ResponseListener listener = null;
     try {
@@ -203,15 +203,17 @@ final class LlmAction implements Action {
       if (prompt == null) {
         throw new IllegalArgumentException("the prompt is null");
       }
-      Option<Object> outputTokens = session.attributes().get(TraceReplay.OUTPUT_TOKENS);
-      RequestSettings requestBody =
-          outputTokens.isDefined() ? body.withMaxTokens((Integer) outputTokens.get()) : body;
-      byte[] bytes = RequestBodies.body(requestBody, prompt).getBytes(StandardCharsets.UTF_8);
+      RequestIdentity identity =
+          spec.prompt() != null
+              ? ownPromptIdentity(session, phase, prompt)
+              : identity(session, phase);
+      byte[] bytes = body(session, prompt).getBytes(StandardCharsets.UTF_8);
       io.gatling.http.client.Request request =
           http.clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
       // Marked as sent in the order requests go out: the first sent of a group plans a miss.
+      // A prompts file plans no prefix sharing: its requests are judged against no plan.
       CachePlan.Sent sent =
-          workload == null || spec.prompt() != null
+          workload == null || spec.prompt() != null || workload.measured().file() != null
               ? null
               : workload.replay() != null
                   ? traceSent(session, workload, identity)
@@ -274,6 +276,59 @@ final class LlmAction implements Action {
       run.crashed();
       gatling.stopLoadGenerator(session, message, true);
     }
+  }
+
+  /**
+   * The body of a request: the fed record's chat messages (a prompts file's {@code messages} row;
+   * on the completions endpoint, their transcript) or the prompt as one user message, with the
+   * row's own {@code max_tokens} when it has one.
+   */
+  private String body(Session session, String prompt) {
+    RequestSettings settings = body;
+    Option<Object> traceOutputTokens = session.attributes().get(TraceReplay.OUTPUT_TOKENS);
+    if (traceOutputTokens.isDefined()) {
+      settings = settings.withMaxTokens((Integer) traceOutputTokens.get());
+    }
+    Option<Object> rowMaxTokens = session.attributes().get(PromptFeeder.MAX_TOKENS);
+    if (rowMaxTokens.isDefined()
+        && rowMaxTokens.get() instanceof Integer tokens
+        && tokens > 0
+        && spec.maxTokens() == null) {
+      settings = settings.withMaxTokens(tokens);
+    }
+    Option<Object> messages = session.attributes().get(PromptFeeder.MESSAGES);
+    if (spec.prompt() == null
+        && messages.isDefined()
+        && messages.get() instanceof java.util.List<?> list
+        && !list.isEmpty()) {
+      java.util.List<ChatMessage> chat = new java.util.ArrayList<>();
+      for (Object m : (java.util.List<?>) messages.get()) {
+        java.util.Map<?, ?> map = (java.util.Map<?, ?>) m;
+        chat.add(new ChatMessage((String) map.get("role"), (String) map.get("content")));
+      }
+      return settings.endpoint() == io.github.gatlingllm.openai.Endpoint.CHAT
+          ? RequestBodies.body(settings, chat)
+          : RequestBodies.body(settings, ChatMessage.transcript(chat));
+    }
+    return RequestBodies.body(settings, prompt);
+  }
+
+  /**
+   * The identity of a request that brings its own prompt ({@code .prompt(...)}): the fed record's
+   * phase and index when there is one, the digest of the text sent and its count with the run's
+   * tokenizer, as a fed prompt's.
+   */
+  private RequestIdentity ownPromptIdentity(Session session, String phase, String prompt) {
+    Option<Object> index = session.attributes().get(PromptFeeder.INDEX);
+    return new RequestIdentity(
+        spec.name(),
+        phase,
+        index.isDefined() ? (Long) index.get() : unfedIndex.getAndIncrement(),
+        null,
+        io.github.gatlingllm.prompt.Prompt.digestOf(prompt),
+        null,
+        null,
+        run.counter().count(prompt));
   }
 
   private RequestIdentity identity(Session session, String phase) {

@@ -15,7 +15,9 @@ import java.util.Objects;
  * #INDEX} (long), {@link #PHASE}, {@link #TEXT}, {@link #PROMPT_ID}, {@link #DIGEST}, {@link
  * #PREFIX_GROUP} (int, absent outside shared-prefix), {@link #SHARED_PREFIX_TOKENS} (int,
  * likewise), {@link #PREFIX_KEY} (absent for unique prompts), {@link #PLANNED_TOKENS} (int), {@link
- * #CLAIM}, {@link #DONE} (boolean).
+ * #MESSAGES} and {@link #MAX_TOKENS} (a prompts file's, when its row has them), {@link #CLAIM},
+ * {@link #DONE} (boolean). {@code docs/gatling-http.md} documents them for simulations that post
+ * with Gatling's own {@code http()}.
  */
 public final class PromptFeeder implements Iterator<Map<String, Object>> {
 
@@ -57,6 +59,21 @@ public final class PromptFeeder implements Iterator<Map<String, Object>> {
    * the first request sent with the record (see {@link Workload#begin}).
    */
   public static final String CLAIM = "llm.claim";
+
+  /**
+   * Session key: a prompts file's {@code messages} row as a {@code java.util.List} of {@code
+   * java.util.Map}s with {@code role} and {@code content}, empty for a text prompt (always set, so
+   * a record never inherits the previous one's); {@link #TEXT} then holds the same messages as
+   * compact JSON.
+   */
+  public static final String MESSAGES = "llm.messages";
+
+  /**
+   * Session key: a prompts file row's own {@code max_tokens} ({@code output_tokens} or {@code
+   * max_tokens} in the file), an int; 0 when the row has none and for generated prompts (always
+   * set, so a record never inherits the previous one's).
+   */
+  public static final String MAX_TOKENS = "llm.maxTokens";
 
   /** Session key: true once the workload's budgets are handed out. */
   public static final String DONE = "llm.done";

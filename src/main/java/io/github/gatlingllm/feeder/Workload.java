@@ -249,6 +249,21 @@ public final class Workload {
       record.put(PromptFeeder.PREFIX_KEY, prefixKey);
     }
     record.put(PromptFeeder.PLANNED_TOKENS, prompt.plannedCount().value());
+    // Always set, so that a record never inherits the previous record's values in the session
+    // (Gatling adds a record's keys to the session; it removes none).
+    List<Map<String, String>> messages = List.of();
+    if (prompt.messages() != null) {
+      messages = new java.util.ArrayList<>(prompt.messages().size());
+      for (io.github.gatlingllm.prompt.PromptFile.Message m : prompt.messages()) {
+        Map<String, String> message = new java.util.LinkedHashMap<>(4);
+        message.put("role", m.role());
+        message.put("content", m.content());
+        messages.add(java.util.Collections.unmodifiableMap(message));
+      }
+      messages = java.util.Collections.unmodifiableList(messages);
+    }
+    record.put(PromptFeeder.MESSAGES, messages);
+    record.put(PromptFeeder.MAX_TOKENS, prompt.maxTokens() == null ? 0 : prompt.maxTokens());
     record.put(PromptFeeder.DONE, false);
     record.put(PromptFeeder.CLAIM, new AtomicBoolean());
     if (replay != null) {

@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -265,7 +264,12 @@ public final class MetricsAggregator {
   public static final class Metric {
     private static final double SCALE = 1000.0;
     final ConcurrentHistogram histogram = new ConcurrentHistogram(3);
-    final ConcurrentHashMap<Long, LongAdder> exact = new ConcurrentHashMap<>();
+
+    /**
+     * Exact counts, 16 to 32 bytes a distinct value, dropped beyond the limit; guarded by itself.
+     */
+    final ValueCounts exact = new ValueCounts(EXACT_LIMIT, 0, 16);
+
     volatile boolean overflow;
     final LongAdder count = new LongAdder();
     final LongAdder sum = new LongAdder();
@@ -279,16 +283,11 @@ public final class MetricsAggregator {
       long scaled = Math.round(value * SCALE);
       histogram.recordValue(scaled);
       if (!overflow) {
-        LongAdder n = exact.get(scaled);
-        if (n == null) {
-          if (exact.size() >= EXACT_LIMIT) {
+        synchronized (exact) {
+          exact.add(scaled);
+          if (!exact.exact()) {
             overflow = true;
-          } else {
-            n = exact.computeIfAbsent(scaled, k -> new LongAdder());
           }
-        }
-        if (n != null) {
-          n.increment();
         }
       }
       sum.add(scaled);
@@ -307,17 +306,16 @@ public final class MetricsAggregator {
       double hi = max.get() / SCALE;
       double[] p = {50, 90, 95, 99};
       Double[] values = new Double[p.length];
-      if (!overflow) {
-        TreeMap<Long, Long> counts = new TreeMap<>();
-        exact.forEach((k, c) -> counts.put(k, c.sum()));
-        long total = 0;
-        for (long c : counts.values()) {
-          total += c;
+      boolean exactly;
+      synchronized (exact) {
+        exactly = exact.exact();
+        if (exactly) {
+          for (int i = 0; i < p.length; i++) {
+            values[i] = exact.atRank(p[i] / 100.0) / SCALE;
+          }
         }
-        for (int i = 0; i < p.length; i++) {
-          values[i] = nearestRank(counts, total, p[i]) / SCALE;
-        }
-      } else {
+      }
+      if (!exactly) {
         for (int i = 0; i < p.length; i++) {
           double v = round3(h.getValueAtPercentile(p[i]) / SCALE);
           values[i] = Math.max(lo, Math.min(hi, v));
@@ -325,19 +323,6 @@ public final class MetricsAggregator {
       }
       double mean = Math.round((double) sum.sum() / n) / SCALE;
       return new Distribution(n, mean, lo, values[0], values[1], values[2], values[3], hi);
-    }
-
-    /** The smallest value with at least p% of the values at or below it. */
-    private static long nearestRank(TreeMap<Long, Long> counts, long total, double p) {
-      long rank = Math.max(1, (long) Math.ceil(p / 100.0 * total));
-      long seen = 0;
-      for (Map.Entry<Long, Long> e : counts.entrySet()) {
-        seen += e.getValue();
-        if (seen >= rank) {
-          return e.getKey();
-        }
-      }
-      return counts.lastKey();
     }
 
     private static double round3(double v) {

@@ -95,7 +95,8 @@ public record RequestSettings(
   }
 
   /**
-   * These settings with another output limit (a trace row's {@code output_length}).
+   * These settings with another output limit (a trace row's {@code output_length}, a prompts file
+   * row's own {@code max_tokens}).
    *
    * @param tokens the output token limit, at least 1
    * @return this when the limit is already {@code tokens}, else a copy

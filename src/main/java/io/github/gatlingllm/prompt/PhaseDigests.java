@@ -11,9 +11,9 @@ import java.util.TreeMap;
  * <p>Each digest is kept as its 64-bit value in a page of 64 consecutive indices, with a presence
  * mask. A phase that hands out consecutive indices costs about 9.7 bytes a prompt (8 for the
  * digest, the rest for the page and its map entry); a lone index costs a whole page (about 620
- * bytes). Thread-safe.
+ * bytes). Thread-safe. Not API: public for the merge of shards' records.
  */
-final class PhaseDigests {
+public final class PhaseDigests {
 
   private static final int PAGE_BITS = 6;
   private static final int PAGE_SIZE = 1 << PAGE_BITS;
@@ -28,7 +28,17 @@ final class PhaseDigests {
   private Page lastPage;
   private long size;
 
-  synchronized void put(long index, long digest) {
+  /** Empty. */
+  public PhaseDigests() {}
+
+  /**
+   * Records the digest of an index.
+   *
+   * @param index the request index
+   * @param digest its prompt digest's 64 bits
+   * @return false when the index was recorded before (its digest is replaced)
+   */
+  public synchronized boolean put(long index, long digest) {
     long number = index >> PAGE_BITS;
     Page page;
     if (number == lastPageNumber && lastPage != null) {
@@ -40,15 +50,52 @@ final class PhaseDigests {
     }
     int slot = (int) (index & (PAGE_SIZE - 1));
     long bit = 1L << slot;
-    if ((page.present & bit) == 0) {
+    boolean fresh = (page.present & bit) == 0;
+    if (fresh) {
       page.present |= bit;
       size++;
     }
     page.digests[slot] = digest;
+    return fresh;
+  }
+
+  /**
+   * The largest index recorded.
+   *
+   * @return the index, or -1 when none
+   */
+  public synchronized long lastIndex() {
+    if (size == 0) {
+      return -1;
+    }
+    Map.Entry<Long, Page> last = pages.lastEntry();
+    return (last.getKey() << PAGE_BITS) + 63 - Long.numberOfLeadingZeros(last.getValue().present);
+  }
+
+  /**
+   * Records every index of another.
+   *
+   * @param other the other, not this
+   * @return how many of its indices were recorded here before
+   */
+  public long putAll(PhaseDigests other) {
+    long repeated = 0;
+    synchronized (other) {
+      for (Map.Entry<Long, Page> e : other.pages.entrySet()) {
+        Page page = e.getValue();
+        for (int slot = 0; slot < PAGE_SIZE; slot++) {
+          if ((page.present & (1L << slot)) != 0
+              && !put((e.getKey() << PAGE_BITS) + slot, page.digests[slot])) {
+            repeated++;
+          }
+        }
+      }
+    }
+    return repeated;
   }
 
   /** The number of distinct indices recorded. */
-  synchronized long size() {
+  public synchronized long size() {
     return size;
   }
 
@@ -56,7 +103,7 @@ final class PhaseDigests {
    * {@code sha256("\n".join(digests in ascending index order))[:16]}, or null when nothing was
    * recorded.
    */
-  synchronized String phaseDigest() {
+  public synchronized String phaseDigest() {
     if (size == 0) {
       return null;
     }

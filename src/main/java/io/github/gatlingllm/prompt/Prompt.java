@@ -2,6 +2,7 @@ package io.github.gatlingllm.prompt;
 
 import io.github.gatlingllm.token.TokenCount;
 import io.github.gatlingllm.token.TokenCounter;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,8 @@ public final class Prompt {
   private final long digest;
   private volatile String text;
   private volatile TokenCount count;
+  private List<PromptFile.Message> messages;
+  private Integer maxTokens;
 
   Prompt(
       String head,
@@ -82,6 +85,42 @@ public final class Prompt {
   }
 
   /**
+   * A prompt from a prompts file's row: its text (for a {@code messages} row the messages as
+   * compact JSON), its messages and its own {@code max_tokens}.
+   *
+   * @param row the row, never null
+   * @param promptId the prompt's id, never null
+   * @param counter counts {@link #count()} when it is read, never null
+   * @param planned the planned count, or null to use the exact count of the text
+   * @return the prompt, its digest computed
+   */
+  static Prompt ofRow(
+      PromptFile.Row row, String promptId, TokenCounter counter, TokenCount planned) {
+    Prompt prompt = of(row.text(), promptId, counter, planned, null, null);
+    prompt.messages = row.messages();
+    prompt.maxTokens = row.maxTokens();
+    return prompt;
+  }
+
+  /**
+   * The chat messages to send instead of the text as one user message.
+   *
+   * @return the messages of a prompts file's {@code messages} row, else null
+   */
+  public List<PromptFile.Message> messages() {
+    return messages;
+  }
+
+  /**
+   * The request's own {@code max_tokens}.
+   *
+   * @return a prompts file row's {@code output_tokens} or {@code max_tokens}, else null
+   */
+  public Integer maxTokens() {
+    return maxTokens;
+  }
+
+  /**
    * The prompt text.
    *
    * @return the text, never null
@@ -97,7 +136,8 @@ public final class Prompt {
 
   /**
    * The prompt's id: {@code repeat}, {@code r-<nonce>} (unique) or {@code g<group>-<nonce>}
-   * (shared-prefix), the nonce being 12 hex digits.
+   * (shared-prefix), the nonce being 12 hex digits; {@code row-<n>} for a prompts file's row {@code
+   * n} (0-based).
    *
    * @return the id, never null
    */
@@ -163,6 +203,17 @@ public final class Prompt {
    */
   public String digest() {
     return Hashing.hex16(digest);
+  }
+
+  /**
+   * The digest of any text, as a prompt's: the first 16 hex digits of the SHA-256 of its UTF-8
+   * bytes (the reference generator's {@code _digest}).
+   *
+   * @param text the text, never null
+   * @return 16 lower-case hex digits
+   */
+  public static String digestOf(String text) {
+    return Hashing.hex16(Hashing.digest16(Objects.requireNonNull(text, "text")));
   }
 
   long digestBits() {

@@ -70,7 +70,18 @@ public final class PromptSource {
   private final String prefixPhase;
   private final boolean roundRobinGroups;
   private final java.util.function.LongFunction<Prompt> rows;
+  private final FileRows file;
   private volatile int[] wordTokens;
+
+  /**
+   * A prompts file's rows in hand-out order: the file order, or a seeded shuffle of it.
+   *
+   * @param file the file
+   * @param order position to row
+   * @param shuffled whether the order is a seeded shuffle
+   * @param wrap whether positions past the end start again from the first
+   */
+  private record FileRows(PromptFile file, int[] order, boolean shuffled, boolean wrap) {}
 
   /**
    * The prompts of one phase.
@@ -102,6 +113,7 @@ public final class PromptSource {
         new ConcurrentHashMap<>(),
         phase,
         false,
+        null,
         null);
   }
 
@@ -133,7 +145,69 @@ public final class PromptSource {
         new ConcurrentHashMap<>(),
         phase,
         false,
-        Objects.requireNonNull(rows, "rows"));
+        Objects.requireNonNull(rows, "rows"),
+        null);
+  }
+
+  /**
+   * The prompts of one phase of a run that replays a prompts file. Request index {@code i} of the
+   * {@code measured} phase (any phase but {@code warmup}) sends the file's row at position {@code
+   * i} of the hand-out order; index {@code i} of the {@code warmup} phase sends the row at position
+   * {@code size - 1 - i}, so warmup and measured requests send different rows as long as together
+   * they need no more rows than the file has. The hand-out order is the file's, or with {@code
+   * shuffle} a Fisher-Yates shuffle drawn from {@code java.util.Random(seed)} (specified by the
+   * JDK, so the same on every JVM). Past the last position, {@code wrap} starts again from the
+   * first; without it, such an index is refused.
+   *
+   * <p>Each prompt's digest is the reference generator's digest of its text (the first 16 hex
+   * digits of the SHA-256 of its UTF-8 bytes), its id {@code row-<n>} (the 0-based row of the
+   * file), its planned count the exact count of its text with {@code counter} (for a {@code
+   * messages} row, the sum of its contents' counts). The spec is {@link PromptSpec#unique()}: no
+   * prefix sharing is planned; {@link #specRecord()} describes the file.
+   *
+   * @param file the prompts file, never null
+   * @param counter counts each prompt's tokens, never null
+   * @param seed the shuffle's seed
+   * @param caseId the case id, never null
+   * @param phase the phase, never null
+   * @param shuffle whether rows are handed out in a seeded shuffle rather than in file order
+   * @param wrap whether indices past the file's end start again from its first row
+   * @return the source
+   */
+  public static PromptSource ofFile(
+      PromptFile file,
+      TokenCounter counter,
+      long seed,
+      String caseId,
+      String phase,
+      boolean shuffle,
+      boolean wrap) {
+    Objects.requireNonNull(file, "file");
+    int[] order = new int[file.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    if (shuffle) {
+      java.util.Random random = new java.util.Random(seed);
+      for (int i = order.length - 1; i > 0; i--) {
+        int j = random.nextInt(i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+    }
+    return new PromptSource(
+        PromptSpec.unique(),
+        counter,
+        seed,
+        caseId,
+        phase,
+        0,
+        new ConcurrentHashMap<>(),
+        phase,
+        false,
+        null,
+        new FileRows(file, order, shuffle, wrap));
   }
 
   private PromptSource(
@@ -146,8 +220,10 @@ public final class PromptSource {
       Map<RepeatKey, Prompt> repeated,
       String prefixPhase,
       boolean roundRobinGroups,
-      java.util.function.LongFunction<Prompt> rows) {
+      java.util.function.LongFunction<Prompt> rows,
+      FileRows file) {
     this.rows = rows;
+    this.file = file;
     this.spec = Objects.requireNonNull(spec, "spec");
     this.counter = Objects.requireNonNull(counter, "counter");
     this.caseId = Objects.requireNonNull(caseId, "caseId");
@@ -165,7 +241,8 @@ public final class PromptSource {
     this.groupLabel = (namespace + ":group:").getBytes(StandardCharsets.UTF_8);
     this.prefixLabel =
         (seed + ":" + caseId + ":" + prefixPhase + ":prefix:").getBytes(StandardCharsets.UTF_8);
-    if (spec.mode() != PromptMode.REPEAT
+    if (file == null
+        && spec.mode() != PromptMode.REPEAT
         && spec.mode() != PromptMode.TRACE
         && inputTokens < MIN_CONTROLLED_TOKENS) {
       LOG.warn(
@@ -186,7 +263,17 @@ public final class PromptSource {
    */
   public PromptSource forPhase(String otherPhase) {
     return new PromptSource(
-        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, otherPhase, false, rows);
+        spec,
+        counter,
+        seed,
+        caseId,
+        otherPhase,
+        inputTokens,
+        repeated,
+        otherPhase,
+        false,
+        rows,
+        file);
   }
 
   /**
@@ -205,7 +292,17 @@ public final class PromptSource {
       return forPhase(otherPhase);
     }
     return new PromptSource(
-        spec, counter, seed, caseId, otherPhase, inputTokens, repeated, prefixPhase, true, rows);
+        spec,
+        counter,
+        seed,
+        caseId,
+        otherPhase,
+        inputTokens,
+        repeated,
+        prefixPhase,
+        true,
+        rows,
+        file);
   }
 
   /**
@@ -272,7 +369,7 @@ public final class PromptSource {
    * @param sample how many prompts to build and drop, at least 0
    */
   public void warm(int sample) {
-    if (rows != null) {
+    if (rows != null || file != null) {
       return;
     }
     for (int index = 0; index < sample; index++) {
@@ -435,9 +532,96 @@ public final class PromptSource {
         Hashing.first8(sha.digest()));
   }
 
+  /**
+   * The prompts file this source replays.
+   *
+   * @return the file, or null for generated prompts
+   */
+  public PromptFile file() {
+    return file == null ? null : file.file();
+  }
+
+  /**
+   * The spec's record for the run record: {@link PromptSpec#toRecord()} for generated prompts; for
+   * a prompts file {@code mode: file}, {@code file} (its absolute path), {@code format}, {@code
+   * column} (CSV only), {@code sha256} (of its bytes), {@code rows}, {@code order} ({@code index}
+   * or {@code shuffle}) and {@code wrap}.
+   *
+   * @return an ordered, unmodifiable map of JSON-ready values
+   */
+  public Map<String, Object> specRecord() {
+    if (file == null) {
+      return spec.toRecord();
+    }
+    Map<String, Object> record = new java.util.LinkedHashMap<>();
+    record.put("mode", "file");
+    record.put("file", file.file().path().toString());
+    record.put("format", file.file().format().wireName());
+    if (file.file().column() != null) {
+      record.put("column", file.file().column());
+    }
+    record.put("sha256", file.file().sha256());
+    record.put("rows", file.file().size());
+    record.put("order", file.shuffled() ? "shuffle" : "index");
+    record.put("wrap", file.wrap());
+    return java.util.Collections.unmodifiableMap(record);
+  }
+
+  /**
+   * The file row a request index of this phase sends (see {@link #ofFile}).
+   *
+   * @param index the request index, at least 0
+   * @return the 0-based row of the file
+   * @throws IllegalStateException if this source replays no file
+   * @throws IllegalArgumentException if the index is past the file's end without wrap
+   */
+  public int fileRow(long index) {
+    if (file == null) {
+      throw new IllegalStateException("not a prompts file's source");
+    }
+    int size = file.order().length;
+    if (index < 0 || (!file.wrap() && index >= size)) {
+      throw new IllegalArgumentException(
+          "prompts file "
+              + file.file().path()
+              + ": request index "
+              + index
+              + " of phase "
+              + phase
+              + " is past its "
+              + size
+              + " rows, expected fewer requests or wrap-around");
+    }
+    int position = (int) (index % size);
+    if ("warmup".equals(phase)) {
+      position = size - 1 - position;
+    }
+    return file.order()[position];
+  }
+
+  private Prompt fileRowPrompt(long index) {
+    int row = fileRow(index);
+    PromptFile.Row r = file.file().rows().get(row);
+    TokenCount planned = null;
+    if (r.messages() != null) {
+      int tokens = 0;
+      boolean exact = true;
+      for (PromptFile.Message m : r.messages()) {
+        TokenCount c = counter.countText(m.content());
+        tokens += c.value();
+        exact &= c.exact();
+      }
+      planned = new TokenCount(tokens, counter.source(), exact);
+    }
+    return Prompt.ofRow(r, "row-" + row, counter, planned);
+  }
+
   private Prompt build(long index) {
     if (rows != null) {
       return rows.apply(index);
+    }
+    if (file != null) {
+      return fileRowPrompt(index);
     }
     switch (spec.mode()) {
       case REPEAT:

@@ -63,6 +63,7 @@ public final class LlmProtocol implements Protocol {
       throw new IllegalArgumentException(
           "llm.resultsFolder: cannot list \"" + results + "\" (" + e.getCause() + ")", e);
     }
+    FedRuns.protocolMade(this);
   }
 
   /**

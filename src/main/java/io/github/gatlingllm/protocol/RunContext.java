@@ -225,6 +225,7 @@ public final class RunContext {
    */
   static RunContext start(LlmProtocol protocol, CoreComponents core) {
     io.github.gatlingllm.internal.GatlingVersions.requireSupported();
+    FedRuns.runStarted(protocol);
     return new RunContext(protocol, core);
   }
 
@@ -284,6 +285,16 @@ public final class RunContext {
    */
   public GatlingCore gatling() {
     return gatling;
+  }
+
+  /**
+   * The run's tokenizer ({@code llm.tokenizer} of the protocol), loaded before any load: counts the
+   * prompts of requests that bring their own ({@code .prompt(...)}).
+   *
+   * @return never null
+   */
+  public io.github.gatlingllm.token.TokenCounter counter() {
+    return target.counter();
   }
 
   /**

@@ -239,7 +239,7 @@ final class RunFinish {
                 lateMs));
   }
 
-  private static String version() {
+  static String version() {
     Package p = RunContext.class.getPackage();
     String version = p == null ? null : p.getImplementationVersion();
     return version == null ? "development build" : version;

@@ -199,12 +199,14 @@ final class RunTally {
     }
   }
 
-  private static RunInfo.Prompts prompts(Workload w, Set<String> requestNames) {
+  /** One workload's {@code prompts} entry of the run record. */
+  static RunInfo.Prompts prompts(Workload w, Set<String> requestNames) {
     PromptSource m = w.measured();
     Map<String, RunInfo.Phase> phases = new LinkedHashMap<>();
     phases.put("warmup", new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
     phases.put("measured", new RunInfo.Phase(m.handedOut(), m.digest()));
-    Map<String, Object> spec = new LinkedHashMap<>(m.spec().toRecord());
+    // A prompts file's spec names the file, its sha256, rows, order and wrap (mode "file").
+    Map<String, Object> spec = new LinkedHashMap<>(m.specRecord());
     if (w.warmGroups()) {
       spec.put("warm_groups", true);
     }

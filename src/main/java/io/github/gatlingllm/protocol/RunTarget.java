@@ -47,6 +47,15 @@ final class RunTarget {
   private final String model;
   private final ServerInfo server;
 
+  /**
+   * The run's tokenizer.
+   *
+   * @return never null
+   */
+  io.github.gatlingllm.token.TokenCounter counter() {
+    return counter;
+  }
+
   private RunTarget(
       LlmSettings settings,
       TokenCounter counter,

@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.metrics.ValueCounts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -226,12 +227,85 @@ final class CacheSection {
    * points: from the requests' planned cached tokens; for older records, the planned shared share).
    */
   static Charts.Chart bySeries(List<RequestRecord> rs) {
-    Map<ChartData.Key, long[]> sums = new TreeMap<>(ChartData.ORDER);
-    for (RequestRecord r : rs) {
+    Collector c = new Collector();
+    rs.forEach(c::add);
+    return c.bySeries();
+  }
+
+  /**
+   * The cache charts, a request at a time: token sums per series and prefix group, and TTFT and E2E
+   * counted by microsecond per series and outcome ({@link ValueCounts}: exact while each takes at
+   * most 65,536 distinct values, else to 3 significant digits). Nothing kept per request.
+   */
+  static final class Collector {
+    private final Map<ChartData.Key, long[]> sums = new TreeMap<>(ChartData.ORDER);
+    private final Map<ChartData.Key, Map<Integer, long[]>> groupSums =
+        new TreeMap<>(ChartData.ORDER);
+    private final TreeSet<Integer> groups = new TreeSet<>();
+    private final Map<ChartData.Key, Map<CacheOutcome, ValueCounts>> ttft =
+        new TreeMap<>(ChartData.ORDER);
+    private final Map<ChartData.Key, Map<CacheOutcome, ValueCounts>> e2e =
+        new TreeMap<>(ChartData.ORDER);
+    private final TreeSet<CacheOutcome> ttftOutcomes = new TreeSet<>();
+    private final TreeSet<CacheOutcome> e2eOutcomes = new TreeSet<>();
+
+    /** Adds a request. */
+    void add(RequestRecord r) {
       if (counts(r)) {
-        add(sums.computeIfAbsent(ChartData.Key.of(r), k -> new long[6]), r);
+        CacheSection.add(sums.computeIfAbsent(ChartData.Key.of(r), k -> new long[6]), r);
+        if (r.prefixGroup() != null) {
+          groups.add(r.prefixGroup());
+          CacheSection.add(
+              groupSums
+                  .computeIfAbsent(ChartData.Key.of(r), k -> new TreeMap<>())
+                  .computeIfAbsent(r.prefixGroup(), g -> new long[6]),
+              r);
+        }
       }
+      if (r.status() != RequestStatus.OK || r.cache() == null) {
+        return;
+      }
+      latency(ttft, ttftOutcomes, r, r.ttftMs());
+      latency(e2e, e2eOutcomes, r, r.e2eMs());
     }
+
+    private static void latency(
+        Map<ChartData.Key, Map<CacheOutcome, ValueCounts>> values,
+        TreeSet<CacheOutcome> outcomes,
+        RequestRecord r,
+        Double value) {
+      if (value == null) {
+        return;
+      }
+      outcomes.add(r.cache());
+      values
+          .computeIfAbsent(ChartData.Key.of(r), k -> new EnumMap<>(CacheOutcome.class))
+          .computeIfAbsent(r.cache(), k -> new ValueCounts(ValueCounts.EXACT_LIMIT, 3, 4))
+          .add(Math.round(value * 1000));
+    }
+
+    /** The TTFT-by-outcome chart. */
+    Charts.Chart ttft() {
+      return CacheSection.latency("ttft-by-cache", "TTFT", ttft, ttftOutcomes);
+    }
+
+    /** The E2E-by-outcome chart. */
+    Charts.Chart e2e() {
+      return CacheSection.latency("e2e-by-cache", "E2E", e2e, e2eOutcomes);
+    }
+
+    /** The cache-hit ratio per series chart. */
+    Charts.Chart bySeries() {
+      return CacheSection.bySeries(sums);
+    }
+
+    /** The cache-hit ratio per prefix group chart. */
+    Charts.Chart byGroup() {
+      return CacheSection.byGroup(groupSums, groups);
+    }
+  }
+
+  private static Charts.Chart bySeries(Map<ChartData.Key, long[]> sums) {
     Map<ChartData.Key, String> labels = ChartData.labels(sums.keySet());
     List<String> categories = new ArrayList<>(labels.values());
     List<Double> observed = new ArrayList<>();
@@ -261,18 +335,13 @@ final class CacheSection {
    * points).
    */
   static Charts.Chart byGroup(List<RequestRecord> rs) {
-    Map<ChartData.Key, Map<Integer, long[]>> sums = new TreeMap<>(ChartData.ORDER);
-    TreeSet<Integer> groups = new TreeSet<>();
-    for (RequestRecord r : rs) {
-      if (!counts(r) || r.prefixGroup() == null) {
-        continue;
-      }
-      groups.add(r.prefixGroup());
-      add(
-          sums.computeIfAbsent(ChartData.Key.of(r), k -> new TreeMap<>())
-              .computeIfAbsent(r.prefixGroup(), g -> new long[6]),
-          r);
-    }
+    Collector c = new Collector();
+    rs.forEach(c::add);
+    return c.byGroup();
+  }
+
+  private static Charts.Chart byGroup(
+      Map<ChartData.Key, Map<Integer, long[]>> sums, TreeSet<Integer> groups) {
     Map<ChartData.Key, String> labels = ChartData.labels(sums.keySet());
     List<String> categories = new ArrayList<>();
     for (Integer g : groups) {
@@ -313,18 +382,21 @@ final class CacheSection {
    */
   static Charts.Chart latency(
       String id, String metric, List<RequestRecord> rs, Function<RequestRecord, Double> value) {
-    Map<ChartData.Key, Map<CacheOutcome, List<Double>>> values = new TreeMap<>(ChartData.ORDER);
+    Map<ChartData.Key, Map<CacheOutcome, ValueCounts>> values = new TreeMap<>(ChartData.ORDER);
     TreeSet<CacheOutcome> outcomes = new TreeSet<>();
     for (RequestRecord r : rs) {
-      if (r.status() != RequestStatus.OK || r.cache() == null || value.apply(r) == null) {
-        continue;
+      if (r.status() == RequestStatus.OK && r.cache() != null) {
+        Collector.latency(values, outcomes, r, value.apply(r));
       }
-      outcomes.add(r.cache());
-      values
-          .computeIfAbsent(ChartData.Key.of(r), k -> new EnumMap<>(CacheOutcome.class))
-          .computeIfAbsent(r.cache(), k -> new ArrayList<>())
-          .add(value.apply(r));
     }
+    return latency(id, metric, values, outcomes);
+  }
+
+  private static Charts.Chart latency(
+      String id,
+      String metric,
+      Map<ChartData.Key, Map<CacheOutcome, ValueCounts>> values,
+      TreeSet<CacheOutcome> outcomes) {
     Map<ChartData.Key, String> labels = ChartData.labels(values.keySet());
     List<String> categories = new ArrayList<>();
     for (CacheOutcome o : outcomes) {
@@ -332,19 +404,18 @@ final class CacheSection {
     }
     List<Charts.Series> series = new ArrayList<>();
     int k = 0;
-    for (Map.Entry<ChartData.Key, Map<CacheOutcome, List<Double>>> e : values.entrySet()) {
+    for (Map.Entry<ChartData.Key, Map<CacheOutcome, ValueCounts>> e : values.entrySet()) {
       List<Double> p50 = new ArrayList<>();
       List<Double> p99 = new ArrayList<>();
       for (CacheOutcome o : outcomes) {
-        List<Double> v = e.getValue().get(o);
+        ValueCounts v = e.getValue().get(o);
         if (v == null) {
           p50.add(null);
           p99.add(null);
           continue;
         }
-        v.sort(null);
-        p50.add(rank(v, 50));
-        p99.add(rank(v, 99));
+        p50.add(v.atRank(0.5) / 1000.0);
+        p99.add(v.atRank(0.99) / 1000.0);
       }
       String label = labels.get(e.getKey());
       series.add(new Charts.Series(label + " p50", Charts.color(k), p50));
@@ -395,11 +466,5 @@ final class CacheSection {
     return s[3] > 0 && s[1] > 0
         ? Double.valueOf((double) s[2] / s[1])
         : s[5] > 0 ? Double.valueOf((double) s[4] / s[5]) : null;
-  }
-
-  /** The smallest value with at least p% of the sorted values at or below it. */
-  private static double rank(List<Double> sorted, double p) {
-    int rank = (int) Math.max(1, Math.ceil(p / 100.0 * sorted.size()));
-    return sorted.get(rank - 1);
   }
 }

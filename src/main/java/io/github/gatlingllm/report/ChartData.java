@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.TokenArrivals;
+import io.github.gatlingllm.metrics.ValueCounts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.DoubleConsumer;
 
 /**
  * The report's chart data, prepared from the requests so that the page stays small whatever the
@@ -194,26 +194,47 @@ final class ChartData {
    */
   static Map<String, double[]> tokensByArrival(
       List<RequestRecord> rs, TimeBins bins, Map<Key, String> labels) {
-    Map<String, double[]> out = new LinkedHashMap<>();
-    for (String label : labels.values()) {
-      out.put(label, new double[bins.count()]);
+    TokensByArrival c = new TokensByArrival(bins, labels);
+    rs.forEach(c::add);
+    return c.result();
+  }
+
+  /** {@link #tokensByArrival}, a request at a time. */
+  static final class TokensByArrival {
+    private final TimeBins bins;
+    private final Map<Key, String> labels;
+    private final Map<String, double[]> out = new LinkedHashMap<>();
+
+    TokensByArrival(TimeBins bins, Map<Key, String> labels) {
+      this.bins = bins;
+      this.labels = labels;
+      for (String label : labels.values()) {
+        out.put(label, new double[bins.count()]);
+      }
     }
-    for (RequestRecord r : rs) {
+
+    void add(RequestRecord r) {
       if (r.status() != RequestStatus.OK
           || r.completionTokens() == null
           || r.completionTokens() == 0) {
-        continue;
+        return;
       }
-      double[] b = out.get(labels.get(Key.of(r)));
-      arrivals(r, bins, b);
+      arrivals(r, bins, out.get(labels.get(Key.of(r))));
     }
-    double perS = bins.binMs() / 1000.0;
-    for (double[] b : out.values()) {
-      for (int i = 0; i < b.length; i++) {
-        b[i] /= perS;
-      }
+
+    Map<String, double[]> result() {
+      double perS = bins.binMs() / 1000.0;
+      Map<String, double[]> result = new LinkedHashMap<>();
+      out.forEach(
+          (label, b) -> {
+            double[] y = new double[b.length];
+            for (int i = 0; i < b.length; i++) {
+              y[i] = b[i] / perS;
+            }
+            result.put(label, y);
+          });
+      return result;
     }
-    return out;
   }
 
   /**
@@ -248,58 +269,86 @@ final class ChartData {
    */
   static Map<String, double[]> inFlight(
       List<RequestRecord> rs, TimeBins bins, Map<Key, String> labels) {
-    Map<String, List<RequestRecord>> by = new LinkedHashMap<>();
-    if (labels.size() > 1) {
-      by.put("all", rs);
-    }
-    for (String label : labels.values()) {
-      by.put(label, new ArrayList<>());
-    }
-    if (labels.size() > 1) {
-      for (RequestRecord r : rs) {
-        by.get(labels.get(Key.of(r))).add(r);
-      }
-    } else {
-      by.put(labels.values().iterator().next(), rs);
-    }
-    Map<String, double[]> out = new LinkedHashMap<>();
-    by.forEach((label, list) -> out.put(label, peaks(list, bins)));
-    return out;
+    InFlight c = new InFlight(bins, labels);
+    rs.forEach(c::add);
+    return c.result();
   }
 
-  private static double[] peaks(List<RequestRecord> rs, TimeBins bins) {
-    int n = rs.size();
-    double[] at = new double[2 * n];
-    int[] delta = new int[2 * n];
-    Integer[] order = new Integer[2 * n];
-    for (int i = 0; i < n; i++) {
-      at[2 * i] = rs.get(i).startMs();
-      delta[2 * i] = 1;
-      at[2 * i + 1] = rs.get(i).endMs();
-      delta[2 * i + 1] = -1;
+  /**
+   * {@link #inFlight}, a request at a time. Keeps 16 bytes a request (its start and end, each a
+   * microsecond instant packed with its series in one {@code long}) until {@link #result}, which
+   * sorts them once: the exact peaks need the order of every start and end.
+   */
+  static final class InFlight {
+    /** Bits of an event below its instant: the start flag and the series. */
+    private static final int SERIES_BITS = 20;
+
+    private final TimeBins bins;
+    private final Map<Key, Integer> series = new LinkedHashMap<>();
+    private final List<String> names = new ArrayList<>();
+    private long[] events = new long[1024];
+    private int n;
+
+    InFlight(TimeBins bins, Map<Key, String> labels) {
+      this.bins = bins;
+      labels.forEach(
+          (k, label) -> {
+            int i = names.indexOf(label);
+            if (i < 0) {
+              i = names.size();
+              names.add(label);
+            }
+            series.put(k, i);
+          });
     }
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    // Ends before starts at the same instant.
-    Arrays.sort(
-        order,
-        (a, b) ->
-            at[a] != at[b] ? Double.compare(at[a], at[b]) : Integer.compare(delta[a], delta[b]));
-    double[] peak = new double[bins.count()];
-    int current = 0;
-    int last = 0;
-    for (int k : order) {
-      int bin = bins.index(at[k]);
-      // The level carried into the bins up to this event's, its own included.
-      for (int s = last + 1; s <= bin; s++) {
-        peak[s] = Math.max(peak[s], current);
+
+    void add(RequestRecord r) {
+      int s = series.get(Key.of(r));
+      long start = Math.max(0, (r.startMs() - bins.t0()) * 1000);
+      long end = Math.max(start, Math.round((r.endMs() - bins.t0()) * 1000));
+      if (n + 2 > events.length) {
+        events = Arrays.copyOf(events, events.length * 2);
       }
-      current += delta[k];
-      peak[bin] = Math.max(peak[bin], current);
-      last = Math.max(last, bin);
+      // Ends (flag 0) sort before starts (flag 1) at the same instant.
+      events[n++] = (start << (SERIES_BITS + 1)) | (1L << SERIES_BITS) | s;
+      events[n++] = (end << (SERIES_BITS + 1)) | s;
     }
-    return peak;
+
+    Map<String, double[]> result() {
+      Arrays.sort(events, 0, n);
+      int k = names.size();
+      double[][] peak = new double[k + 1][bins.count()];
+      int[] current = new int[k + 1];
+      int[] last = new int[k + 1];
+      long binUs = bins.binMs() * 1000;
+      for (int e = 0; e < n; e++) {
+        long event = events[e];
+        int s = (int) (event & ((1L << SERIES_BITS) - 1));
+        boolean start = (event & (1L << SERIES_BITS)) != 0;
+        long atUs = event >>> (SERIES_BITS + 1);
+        int bin = (int) Math.min(bins.count() - 1, atUs / binUs);
+        step(peak[s], current, last, s, bin, start ? 1 : -1);
+        step(peak[k], current, last, k, bin, start ? 1 : -1);
+      }
+      Map<String, double[]> out = new LinkedHashMap<>();
+      if (k > 1) {
+        out.put("all", peak[k]);
+      }
+      for (int s = 0; s < k; s++) {
+        out.put(names.get(s), peak[s]);
+      }
+      return out;
+    }
+
+    private static void step(double[] peak, int[] current, int[] last, int s, int bin, int d) {
+      // The level carried into the bins up to this event's, its own included.
+      for (int b = last[s] + 1; b <= bin; b++) {
+        peak[b] = Math.max(peak[b], current[s]);
+      }
+      current[s] += d;
+      peak[bin] = Math.max(peak[bin], current[s]);
+      last[s] = Math.max(last[s], bin);
+    }
   }
 
   /**
@@ -313,50 +362,89 @@ final class ChartData {
    */
   static Map<String, double[][]> ttftByStart(
       List<RequestRecord> rs, TimeBins bins, Map<Key, String> labels) {
-    Map<String, List<List<Double>>> values = new LinkedHashMap<>();
-    for (String label : labels.values()) {
-      values.put(label, new ArrayList<>());
+    TtftByStart c = new TtftByStart(bins, labels);
+    rs.forEach(c::add);
+    return c.result();
+  }
+
+  /**
+   * {@link #ttftByStart}, a request at a time: each bin's TTFTs counted by microsecond ({@link
+   * ValueCounts}), exact while a bin holds at most 4,096 distinct values, else to 2 significant
+   * digits (its maximum stays exact).
+   */
+  static final class TtftByStart {
+    private final TimeBins bins;
+    private final Map<Key, String> labels;
+    private final Map<String, ValueCounts[]> values = new LinkedHashMap<>();
+
+    TtftByStart(TimeBins bins, Map<Key, String> labels) {
+      this.bins = bins;
+      this.labels = labels;
+      for (String label : labels.values()) {
+        values.put(label, new ValueCounts[bins.count()]);
+      }
     }
-    for (RequestRecord r : rs) {
+
+    void add(RequestRecord r) {
       if (r.status() != RequestStatus.OK || r.ttftMs() == null) {
-        continue;
+        return;
       }
-      List<List<Double>> b = values.get(labels.get(Key.of(r)));
+      ValueCounts[] b = values.get(labels.get(Key.of(r)));
       int i = bins.index(r.startMs());
-      while (b.size() <= i) {
-        b.add(null);
+      if (b[i] == null) {
+        b[i] = new ValueCounts(4096, 2, 4);
       }
-      if (b.get(i) == null) {
-        b.set(i, new ArrayList<>());
-      }
-      b.get(i).add(r.ttftMs());
+      b[i].add(Math.round(r.ttftMs() * 1000));
     }
-    Map<String, double[][]> out = new LinkedHashMap<>();
-    values.forEach(
-        (label, b) -> {
-          double[] p50 = new double[bins.count()];
-          double[] max = new double[bins.count()];
-          Arrays.fill(p50, Double.NaN);
-          Arrays.fill(max, Double.NaN);
-          for (int i = 0; i < b.size(); i++) {
-            List<Double> v = b.get(i);
-            if (v == null) {
-              continue;
+
+    Map<String, double[][]> result() {
+      Map<String, double[][]> out = new LinkedHashMap<>();
+      values.forEach(
+          (label, b) -> {
+            double[] p50 = new double[bins.count()];
+            double[] max = new double[bins.count()];
+            Arrays.fill(p50, Double.NaN);
+            Arrays.fill(max, Double.NaN);
+            for (int i = 0; i < b.length; i++) {
+              if (b[i] == null) {
+                continue;
+              }
+              p50[i] = b[i].atRank(0.5) / 1000.0;
+              max[i] = b[i].max() / 1000.0;
             }
-            v.sort(null);
-            p50[i] = v.get((int) Math.ceil(0.5 * v.size()) - 1);
-            max[i] = v.get(v.size() - 1);
-          }
-          out.put(label, new double[][] {p50, max});
-        });
-    return out;
+            out.put(label, new double[][] {p50, max});
+          });
+      return out;
+    }
   }
 
   /** Values to count, visited as often as needed without being copied. */
   @FunctionalInterface
   interface Values {
-    /** Hands every value to the consumer. */
-    void each(DoubleConsumer consumer);
+    /** Hands every distinct value and how often it occurs to the consumer. */
+    void each(Counted consumer);
+  }
+
+  /** A value and how often it occurs. */
+  @FunctionalInterface
+  interface Counted {
+    /**
+     * One value.
+     *
+     * @param value the value
+     * @param count how often, at least 1
+     */
+    void accept(double value, long count);
+
+    /** One value, once. */
+    default void accept(double value) {
+      accept(value, 1);
+    }
+  }
+
+  /** The values of counts kept in whole units of {@code 1 / scale} (1000: ms kept in us). */
+  static Values of(ValueCounts counts, double scale) {
+    return c -> counts.forEach((v, n) -> c.accept(scale == 1 ? v : v / scale, n));
   }
 
   /**
@@ -389,10 +477,10 @@ final class ChartData {
     long[] total = {0};
     for (Values v : values.values()) {
       v.each(
-          x -> {
+          (x, k) -> {
             range[0] = Math.min(range[0], x);
             range[1] = Math.max(range[1], x);
-            total[0]++;
+            total[0] += k;
           });
     }
     if (range[0] == Double.POSITIVE_INFINITY) {
@@ -423,11 +511,11 @@ final class ChartData {
         (label, v) -> {
           long[] c = new long[n];
           v.each(
-              x -> {
+              (x, k) -> {
                 if (x >= top) {
-                  above[0]++;
+                  above[0] += k;
                 }
-                c[(int) Math.max(0, Math.min(n - 1, Math.floor(x / width + 1e-9) - first))]++;
+                c[(int) Math.max(0, Math.min(n - 1, Math.floor(x / width + 1e-9) - first))] += k;
               });
           counts.put(label, c);
         });
@@ -440,7 +528,7 @@ final class ChartData {
     long[] counts = new long[fine];
     double w = (hi - lo) / fine;
     for (Values v : values.values()) {
-      v.each(x -> counts[(int) Math.min(fine - 1, Math.floor((x - lo) / w))]++);
+      v.each((x, k) -> counts[(int) Math.min(fine - 1, Math.floor((x - lo) / w))] += k);
     }
     long need = (long) Math.ceil(TAIL_QUANTILE * total);
     long seen = 0;

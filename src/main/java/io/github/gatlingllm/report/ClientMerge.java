@@ -27,6 +27,18 @@ final class ClientMerge {
    */
   static void apply(
       Map<String, Object> record, List<ShardMerge.Source> sources, List<RequestRecord> requests) {
+    apply(record, sources, ScheduleLag.of(requests));
+  }
+
+  /**
+   * Completes a merged record's {@code client}.
+   *
+   * @param record the merged record, with {@code shards} in the order of {@code sources}; changed
+   *     in place
+   * @param sources the folders
+   * @param lag the schedule lag of all their requests
+   */
+  static void apply(Map<String, Object> record, List<ShardMerge.Source> sources, ScheduleLag lag) {
     boolean any = false;
     List<String> warnings = new ArrayList<>();
     Object thresholds = null;
@@ -65,7 +77,7 @@ final class ClientMerge {
     }
     Map<?, ?> first = (Map<?, ?>) thresholds;
     Map<String, Object> merged = new LinkedHashMap<>();
-    merged.put("schedule_lag_ms", ScheduleLag.of(requests).distribution().toRecord());
+    merged.put("schedule_lag_ms", lag.distribution().toRecord());
     merged.put("injection_start", starts);
     merged.put("cpu_share", null);
     merged.put("max_lag_p99_ms", first.get("max_lag_p99_ms"));

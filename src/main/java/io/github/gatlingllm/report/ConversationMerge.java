@@ -35,6 +35,44 @@ final class ConversationMerge {
    */
   static List<Map<String, Object>> merge(
       List<Map<String, Object>> runs, List<RequestRecord> requests, boolean sharded) {
+    Turns turns = new Turns();
+    requests.forEach(turns::add);
+    return merge(runs, turns, sharded);
+  }
+
+  /**
+   * Every folder's conversation turns' digests by workload, phase, conversation and turn, a request
+   * at a time (kept for the digests of a sharded merge: a turn's digest, about 100 bytes a turn;
+   * other requests are not kept).
+   */
+  static final class Turns {
+    private final Map<List<String>, Map<Long, TreeMap<Integer, String>>> byPhase =
+        new LinkedHashMap<>();
+
+    /** Adds a request. */
+    void add(RequestRecord r) {
+      if (r.conversationTurn() != null
+          && r.workload() != null
+          && r.phase() != null
+          && r.digest() != null) {
+        byPhase
+            .computeIfAbsent(List.of(r.workload(), r.phase()), k -> new TreeMap<>())
+            .computeIfAbsent(r.conversationTurn().conversation(), c -> new TreeMap<>())
+            .put(r.conversationTurn().turn(), r.digest());
+      }
+    }
+  }
+
+  /**
+   * The merged section.
+   *
+   * @param runs the folders' run records, in order
+   * @param requests every folder's conversation turns
+   * @param sharded whether the folders are shards of one test
+   * @return the merged list, or null when no folder has conversations
+   */
+  static List<Map<String, Object>> merge(
+      List<Map<String, Object>> runs, Turns requests, boolean sharded) {
     Map<String, List<Map<?, ?>>> byWorkload = new LinkedHashMap<>();
     for (Map<String, Object> run : runs) {
       if (run.get("conversations") instanceof List<?> list) {
@@ -69,11 +107,7 @@ final class ConversationMerge {
   }
 
   private static Map<String, Object> phase(
-      String workload,
-      String phase,
-      List<Map<?, ?>> parts,
-      List<RequestRecord> requests,
-      boolean sharded) {
+      String workload, String phase, List<Map<?, ?>> parts, Turns requests, boolean sharded) {
     List<Map<?, ?>> phases = new ArrayList<>();
     for (Map<?, ?> w : parts) {
       if (w.get("phases") instanceof Map<?, ?> p && p.get(phase) instanceof Map<?, ?> m) {
@@ -117,7 +151,7 @@ final class ConversationMerge {
       String workload,
       String phase,
       List<Map<?, ?>> phases,
-      List<RequestRecord> requests,
+      Turns requests,
       boolean sharded,
       long conversations) {
     Object first = phases.isEmpty() ? null : phases.get(0).get("digest");
@@ -129,17 +163,8 @@ final class ConversationMerge {
       }
       return first == null ? null : first.toString();
     }
-    Map<Long, TreeMap<Integer, String>> turns = new TreeMap<>();
-    for (RequestRecord r : requests) {
-      if (r.conversationTurn() != null
-          && workload.equals(r.workload())
-          && phase.equals(r.phase())
-          && r.digest() != null) {
-        turns
-            .computeIfAbsent(r.conversationTurn().conversation(), c -> new TreeMap<>())
-            .put(r.conversationTurn().turn(), r.digest());
-      }
-    }
+    Map<Long, TreeMap<Integer, String>> turns =
+        requests.byPhase.getOrDefault(List.of(workload, phase), Map.of());
     if (turns.isEmpty() || turns.size() != conversations) {
       return null;
     }

@@ -4,7 +4,7 @@ import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import java.util.ArrayList;
+import io.github.gatlingllm.metrics.ValueCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -29,6 +29,19 @@ final class ConversationSection {
    * @return the HTML, empty when the run has no conversations
    */
   static String render(Map<String, Object> run, List<RequestRecord> requests) {
+    Turns turns = new Turns();
+    requests.forEach(turns::add);
+    return render(run, turns);
+  }
+
+  /**
+   * The section.
+   *
+   * @param run the run record
+   * @param turns the run's measured turns
+   * @return the HTML, empty when the run has no conversations
+   */
+  static String render(Map<String, Object> run, Turns turns) {
     if (!(run.get("conversations") instanceof List<?> workloads) || workloads.isEmpty()) {
       return "";
     }
@@ -66,95 +79,121 @@ final class ConversationSection {
           .append("</code></td></tr>\n");
     }
     html.append("</table>\n");
-    html.append(byTurn(requests));
+    html.append(turns.render());
     return html.toString();
   }
 
   /** The measured turns by turn index. */
   static String byTurn(List<RequestRecord> requests) {
-    Map<Integer, List<RequestRecord>> byTurn = new TreeMap<>();
-    for (RequestRecord r : requests) {
-      if (r.conversationTurn() != null && !MetricsAggregator.WARMUP.equals(r.phase())) {
-        byTurn.computeIfAbsent(r.conversationTurn().turn(), t -> new ArrayList<>()).add(r);
+    Turns turns = new Turns();
+    requests.forEach(turns::add);
+    return turns.render();
+  }
+
+  /** One turn index's figures. */
+  private static final class Turn {
+    long requests;
+    long ok;
+    final ValueCounts ttft = new ValueCounts(ValueCounts.EXACT_LIMIT, 3, 16);
+    long ttftSumUs;
+    long prompt;
+    long cached;
+    long planned;
+    int withPrompt;
+    int withCached;
+    int withPlan;
+    final Map<CacheOutcome, Integer> outcomes = new java.util.EnumMap<>(CacheOutcome.class);
+  }
+
+  /**
+   * The measured turns by turn index, a request at a time: TTFT counted by microsecond ({@link
+   * ValueCounts}), sums and counts, nothing kept per request.
+   */
+  static final class Turns {
+    private final Map<Integer, Turn> byTurn = new TreeMap<>();
+
+    /** Adds a request (only a measured conversation turn counts). */
+    void add(RequestRecord r) {
+      if (r.conversationTurn() == null || MetricsAggregator.WARMUP.equals(r.phase())) {
+        return;
       }
-    }
-    if (byTurn.isEmpty()) {
-      return "<p>No measured turn was recorded.</p>\n";
-    }
-    StringBuilder html =
-        new StringBuilder(
-            "<h3>By turn (measured)</h3>\n<p>Turn 1 is cold: only a group system prompt can come"
-                + " from the cache. From turn 2 the prompt starts with the previous turn's prompt"
-                + " and reply, which the plan expects from the cache.</p>\n"
-                + "<table>\n<tr><th>turn</th><th>requests</th><th>ok</th><th>TTFT p50 ms</th>"
-                + "<th>TTFT p90 ms</th><th>TTFT mean ms</th><th>prompt tokens mean</th>"
-                + "<th>cached tokens mean</th><th>planned cached mean</th>"
-                + "<th>cache-hit ratio</th><th class=\"l\">cache outcomes</th></tr>\n");
-    for (Map.Entry<Integer, List<RequestRecord>> e : byTurn.entrySet()) {
-      List<RequestRecord> rs = e.getValue();
-      List<Double> ttft = new ArrayList<>();
-      long ok = 0;
-      long prompt = 0;
-      long cached = 0;
-      long planned = 0;
-      int withPrompt = 0;
-      int withCached = 0;
-      int withPlan = 0;
-      Map<CacheOutcome, Integer> outcomes = new java.util.EnumMap<>(CacheOutcome.class);
-      for (RequestRecord r : rs) {
-        if (r.status() != RequestStatus.OK) {
-          continue;
-        }
-        ok++;
-        if (r.ttftMs() != null) {
-          ttft.add(r.ttftMs());
-        }
-        if (r.promptTokens() != null) {
-          prompt += r.promptTokens();
-          withPrompt++;
-          if (r.cachedTokens() != null) {
-            cached += r.cachedTokens();
-            withCached++;
-          }
-        }
-        if (r.plannedCachedTokens() != null) {
-          planned += r.plannedCachedTokens();
-          withPlan++;
-        }
-        CacheOutcome c = r.cache();
-        if (c != null) {
-          outcomes.merge(c, 1, Integer::sum);
+      Turn t = byTurn.computeIfAbsent(r.conversationTurn().turn(), k -> new Turn());
+      t.requests++;
+      if (r.status() != RequestStatus.OK) {
+        return;
+      }
+      t.ok++;
+      if (r.ttftMs() != null) {
+        long us = Math.round(r.ttftMs() * 1000);
+        t.ttft.add(us);
+        t.ttftSumUs += us;
+      }
+      if (r.promptTokens() != null) {
+        t.prompt += r.promptTokens();
+        t.withPrompt++;
+        if (r.cachedTokens() != null) {
+          t.cached += r.cachedTokens();
+          t.withCached++;
         }
       }
-      ttft.sort(null);
-      html.append("<tr><td>")
-          .append(e.getKey())
-          .append("</td><td>")
-          .append(rs.size())
-          .append("</td><td>")
-          .append(ok)
-          .append("</td><td>")
-          .append(ReportPage.ms(nearestRank(ttft, 0.5)))
-          .append("</td><td>")
-          .append(ReportPage.ms(nearestRank(ttft, 0.9)))
-          .append("</td><td>")
-          .append(ReportPage.ms(mean(ttft)))
-          .append("</td><td>")
-          .append(withPrompt == 0 ? "" : ReportPage.num(round1((double) prompt / withPrompt)))
-          .append("</td><td>")
-          .append(withCached == 0 ? "" : ReportPage.num(round1((double) cached / withCached)))
-          .append("</td><td>")
-          .append(withPlan == 0 ? "" : ReportPage.num(round1((double) planned / withPlan)))
-          .append("</td><td>")
-          .append(
-              withCached == 0 || prompt == 0
-                  ? ""
-                  : ReportPage.num(Math.round(1000.0 * cached / prompt) / 1000.0))
-          .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(outcomes(outcomes)))
-          .append("</td></tr>\n");
+      if (r.plannedCachedTokens() != null) {
+        t.planned += r.plannedCachedTokens();
+        t.withPlan++;
+      }
+      CacheOutcome c = r.cache();
+      if (c != null) {
+        t.outcomes.merge(c, 1, Integer::sum);
+      }
     }
-    return html.append("</table>\n").toString();
+
+    /** The table. */
+    String render() {
+      if (byTurn.isEmpty()) {
+        return "<p>No measured turn was recorded.</p>\n";
+      }
+      StringBuilder html =
+          new StringBuilder(
+              "<h3>By turn (measured)</h3>\n<p>Turn 1 is cold: only a group system prompt can"
+                  + " come from the cache. From turn 2 the prompt starts with the previous turn's"
+                  + " prompt and reply, which the plan expects from the cache.</p>\n"
+                  + "<table>\n<tr><th>turn</th><th>requests</th><th>ok</th><th>TTFT p50 ms</th>"
+                  + "<th>TTFT p90 ms</th><th>TTFT mean ms</th><th>prompt tokens mean</th>"
+                  + "<th>cached tokens mean</th><th>planned cached mean</th>"
+                  + "<th>cache-hit ratio</th><th class=\"l\">cache outcomes</th></tr>\n");
+      for (Map.Entry<Integer, Turn> e : byTurn.entrySet()) {
+        Turn t = e.getValue();
+        long n = t.ttft.total();
+        html.append("<tr><td>")
+            .append(e.getKey())
+            .append("</td><td>")
+            .append(t.requests)
+            .append("</td><td>")
+            .append(t.ok)
+            .append("</td><td>")
+            .append(ReportPage.ms(n == 0 ? null : t.ttft.atRank(0.5) / 1000.0))
+            .append("</td><td>")
+            .append(ReportPage.ms(n == 0 ? null : t.ttft.atRank(0.9) / 1000.0))
+            .append("</td><td>")
+            .append(ReportPage.ms(n == 0 ? null : Math.round((double) t.ttftSumUs / n) / 1000.0))
+            .append("</td><td>")
+            .append(
+                t.withPrompt == 0 ? "" : ReportPage.num(round1((double) t.prompt / t.withPrompt)))
+            .append("</td><td>")
+            .append(
+                t.withCached == 0 ? "" : ReportPage.num(round1((double) t.cached / t.withCached)))
+            .append("</td><td>")
+            .append(t.withPlan == 0 ? "" : ReportPage.num(round1((double) t.planned / t.withPlan)))
+            .append("</td><td>")
+            .append(
+                t.withCached == 0 || t.prompt == 0
+                    ? ""
+                    : ReportPage.num(Math.round(1000.0 * t.cached / t.prompt) / 1000.0))
+            .append("</td><td class=\"l\">")
+            .append(ReportPage.esc(outcomes(t.outcomes)))
+            .append("</td></tr>\n");
+      }
+      return html.append("</table>\n").toString();
+    }
   }
 
   /**
@@ -170,25 +209,6 @@ final class ConversationSection {
       text.append(e.getValue()).append(' ').append(e.getKey().wireName().replace('_', ' '));
     }
     return text.toString();
-  }
-
-  private static Double nearestRank(List<Double> sorted, double q) {
-    if (sorted.isEmpty()) {
-      return null;
-    }
-    int rank = (int) Math.ceil(q * sorted.size());
-    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
-  }
-
-  private static Double mean(List<Double> values) {
-    if (values.isEmpty()) {
-      return null;
-    }
-    double sum = 0;
-    for (double v : values) {
-      sum += v;
-    }
-    return Math.round(sum / values.size() * 1000) / 1000.0;
   }
 
   private static double round1(double v) {

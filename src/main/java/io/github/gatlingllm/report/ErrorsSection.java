@@ -41,17 +41,47 @@ final class ErrorsSection {
    * @return the rows, every one of them
    */
   static List<Row> rows(List<RequestRecord> rs) {
-    Map<List<String>, long[]> counts = new LinkedHashMap<>();
-    Map<List<String>, TreeSet<String>> names = new LinkedHashMap<>();
-    for (RequestRecord r : rs) {
-      if (r.status() == RequestStatus.OK || r.status() == RequestStatus.CUT_BY_RUN_END) {
-        continue;
+    Collector c = new Collector();
+    rs.forEach(c::add);
+    return c.rows();
+  }
+
+  /** The rows, a request at a time: a count and the request names per distinct message. */
+  static final class Collector {
+    private final Map<List<String>, long[]> counts = new LinkedHashMap<>();
+    private final Map<List<String>, TreeSet<String>> names = new LinkedHashMap<>();
+    private final TreeSet<String> cutReasons = new TreeSet<>();
+    private long cut;
+
+    /** Adds a request. */
+    void add(RequestRecord r) {
+      if (r.status() == RequestStatus.CUT_BY_RUN_END) {
+        cut++;
+        cutReasons.add(r.error() == null ? r.status().wireName() : r.error());
+        return;
+      }
+      if (r.status() == RequestStatus.OK) {
+        return;
       }
       String message = r.error() == null ? r.status().wireName() : r.error();
       List<String> key = List.of(message, r.status().wireName());
       counts.computeIfAbsent(key, k -> new long[1])[0]++;
       names.computeIfAbsent(key, k -> new TreeSet<>()).add(r.request());
     }
+
+    /** The line on requests cut by the run's end, or null when none was ({@link #cutLine}). */
+    String cutLine(String which) {
+      return ErrorsSection.cutLine(cut, cutReasons, which);
+    }
+
+    /** The rows, the most frequent first. */
+    List<Row> rows() {
+      return ErrorsSection.rows(counts, names);
+    }
+  }
+
+  private static List<Row> rows(
+      Map<List<String>, long[]> counts, Map<List<String>, TreeSet<String>> names) {
     List<Row> rows = new ArrayList<>();
     counts.forEach(
         (k, c) -> rows.add(new Row(k.get(0), k.get(1), c[0], List.copyOf(names.get(k)))));
@@ -74,14 +104,12 @@ final class ErrorsSection {
    *     or null when none was cut
    */
   static String cutLine(List<RequestRecord> rs, String which) {
-    long cut = 0;
-    TreeSet<String> reasons = new TreeSet<>();
-    for (RequestRecord r : rs) {
-      if (r.status() == RequestStatus.CUT_BY_RUN_END) {
-        cut++;
-        reasons.add(r.error() == null ? r.status().wireName() : r.error());
-      }
-    }
+    Collector c = new Collector();
+    rs.forEach(c::add);
+    return c.cutLine(which);
+  }
+
+  private static String cutLine(long cut, TreeSet<String> reasons, String which) {
     if (cut == 0) {
       return null;
     }
@@ -102,8 +130,21 @@ final class ErrorsSection {
    *     by the run's end when there are any
    */
   static String render(List<RequestRecord> rs, String which) {
-    List<Row> rows = rows(rs);
-    String cut = cutLine(rs, which);
+    Collector c = new Collector();
+    rs.forEach(c::add);
+    return renderRows(c.rows(), c.cutLine(which), which);
+  }
+
+  /**
+   * The section.
+   *
+   * @param rows the rows ({@link Collector})
+   * @param cut the line on requests cut by the run's end ({@link Collector#cutLine}), or null
+   * @param which which requests those are, e.g. {@code requests outside warmup}
+   * @return the HTML: the table, or a line saying no request failed, then the line on requests cut
+   *     by the run's end when there are any
+   */
+  static String renderRows(List<Row> rows, String cut, String which) {
     StringBuilder html = new StringBuilder("<h2 id=\"errors\">Errors</h2>\n");
     if (rows.isEmpty()) {
       html.append("<p>No request failed (").append(which).append(").</p>\n");

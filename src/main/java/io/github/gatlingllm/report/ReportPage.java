@@ -3,11 +3,9 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,6 +61,42 @@ public final class ReportPage {
    * @return the HTML page
    */
   public static String render(Map<String, Object> run, List<RequestRecord> requests) {
+    return render(run, RecordedRequests.of(requests));
+  }
+
+  /**
+   * Renders the page from a run record ({@code llm-run.json}'s content) and its requests, streamed:
+   * one pass over them when their {@link RecordedRequests#shape() shape} is known, else two; no
+   * request is held (the in-flight chart keeps 16 bytes a charted request, {@link
+   * ChartData.InFlight}).
+   *
+   * @param run the run record, never null
+   * @param requests the run's requests, any order; the charts show those outside the warmup phase
+   *     (all of them if every one is warmup)
+   * @return the HTML page
+   * @throws java.io.UncheckedIOException if the requests cannot be read
+   */
+  public static String render(Map<String, Object> run, RecordedRequests requests) {
+    RequestsShape shape = requests.shape() != null ? requests.shape() : RequestsShape.of(requests);
+    RequestsShape.Part charted = shape.charted();
+    ErrorsSection.Collector errors = new ErrorsSection.Collector();
+    RequestCharts.Collector charts =
+        charted.count == 0
+            ? null
+            : new RequestCharts.Collector(ChartData.labels(charted.keys), charted.bins());
+    CacheSection.Collector cacheCharts = new CacheSection.Collector();
+    ServerMetricsSection.Collector server = new ServerMetricsSection.Collector(run);
+    ConversationSection.Turns turns = new ConversationSection.Turns();
+    requests.forEach(
+        r -> {
+          server.add(r);
+          turns.add(r);
+          if (charts != null && shape.charted(r)) {
+            errors.add(r);
+            charts.add(r);
+            cacheCharts.add(r);
+          }
+        });
     StringBuilder html = new StringBuilder(131_072);
     html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta http-equiv=\"Content-Security-Policy\" content=\"")
@@ -89,6 +123,10 @@ public final class ReportPage {
             "<p><a href=\"index.html\">Gatling's report</a> · <a href=\"llm-run.json\">llm-run.json</a>")
         .append(" · <a href=\"llm-requests.jsonl\">llm-requests.jsonl</a>")
         .append(" · <a href=\"llm-requests.csv\">llm-requests.csv</a></p>\n");
+    if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
+      // A record of prompts posted with Gatling's own http(): say first why nothing is timed.
+      html.append("<p class=\"note\"><strong>Note:</strong> ").append(esc(note)).append("</p>\n");
+    }
     if (Boolean.TRUE.equals(run.get("interrupted"))) {
       html.append(
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
@@ -134,21 +172,15 @@ public final class ReportPage {
     if (metrics instanceof Map<?, ?> m && m.get("groups") instanceof List<?> groups) {
       html.append(groups(groups, overall));
     }
-    List<RequestRecord> measured = new ArrayList<>();
-    for (RequestRecord r : requests) {
-      if (!MetricsAggregator.WARMUP.equals(r.phase())) {
-        measured.add(r);
-      }
-    }
-    List<RequestRecord> rs = measured.isEmpty() ? requests : measured;
-    String which = measured.isEmpty() ? "requests" : "requests outside warmup";
-    html.append(ErrorsSection.render(rs, which));
-    html.append("<h2 id=\"charts\">Charts</h2>\n").append(charts(rs, which));
+    String which = shape.anyMeasured() ? "requests outside warmup" : "requests";
+    html.append(ErrorsSection.renderRows(errors.rows(), errors.cutLine(which), which));
+    html.append("<h2 id=\"charts\">Charts</h2>\n")
+        .append(charts(charted.count, charts, cacheCharts, which));
     if (cache != null && cache.get("workloads") instanceof List<?> series && !series.isEmpty()) {
       html.append(CacheSection.render(cache));
     }
-    html.append(ServerMetricsSection.render(run, requests)).append(SweepSection.render(run));
-    html.append(ConversationSection.render(run, requests));
+    html.append(server.render()).append(SweepSection.render(run));
+    html.append(ConversationSection.render(run, turns));
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
       html.append("<h2>Shards</h2>\n").append(rows(shards));
     }
@@ -341,26 +373,28 @@ public final class ReportPage {
         + "</td></tr>\n";
   }
 
-  private static String charts(List<RequestRecord> rs, String which) {
-    if (rs.isEmpty()) {
+  private static String charts(
+      long count,
+      RequestCharts.Collector requestCharts,
+      CacheSection.Collector cacheCharts,
+      String which) {
+    if (count == 0) {
       return "<p>No request was recorded: nothing to chart.</p>\n";
     }
     StringBuilder html = new StringBuilder("<p>Charts cover the ").append(which);
     html.append(" (")
-        .append(rs.size())
+        .append(count)
         .append("), a series per workload and request name; latencies of successful ones.")
         .append(" Hover for values, click a legend entry to hide its series, drag across a time")
         .append(" series or histogram to zoom (double-click resets).</p>\n");
     html.append("<div class=\"charts\">\n");
-    for (Charts.Chart chart : RequestCharts.charts(rs)) {
+    for (Charts.Chart chart : requestCharts.charts()) {
       html.append(Charts.render(chart));
     }
-    html.append(Charts.render(CacheSection.bySeries(rs)));
-    html.append(Charts.render(CacheSection.byGroup(rs)));
-    html.append(
-        Charts.render(CacheSection.latency("ttft-by-cache", "TTFT", rs, RequestRecord::ttftMs)));
-    html.append(
-        Charts.render(CacheSection.latency("e2e-by-cache", "E2E", rs, RequestRecord::e2eMs)));
+    html.append(Charts.render(cacheCharts.bySeries()));
+    html.append(Charts.render(cacheCharts.byGroup()));
+    html.append(Charts.render(cacheCharts.ttft()));
+    html.append(Charts.render(cacheCharts.e2e()));
     return html.append("</div>\n").toString();
   }
 

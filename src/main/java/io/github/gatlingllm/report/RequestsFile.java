@@ -43,7 +43,23 @@ public final class RequestsFile {
    */
   public static List<RequestRecord> read(Path jsonl) throws IOException {
     List<RequestRecord> records = new ArrayList<>();
-    try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
+    forEach(jsonl, records::add);
+    return records;
+  }
+
+  /**
+   * Reads every line of a {@code llm-requests.jsonl}, handing each record on as it is read (the
+   * file is never held in memory).
+   *
+   * @param jsonl the file
+   * @param each takes the records in file order
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException naming the file and line of a line that is not a record
+   */
+  public static void forEach(Path jsonl, java.util.function.Consumer<? super RequestRecord> each)
+      throws IOException {
+    try (BufferedReader in =
+        new BufferedReader(Files.newBufferedReader(jsonl, StandardCharsets.UTF_8), 1 << 16)) {
       String line;
       int n = 0;
       while ((line = in.readLine()) != null) {
@@ -51,14 +67,154 @@ public final class RequestsFile {
         if (line.isBlank()) {
           continue;
         }
+        RequestRecord r;
         try {
-          records.add(RequestRecordJson.fromJson(line));
+          r = RequestRecordJson.fromJson(line);
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
         }
+        each.accept(r);
       }
     }
-    return records;
+  }
+
+  /**
+   * The requests of several {@code llm-requests.jsonl} files in start order (ties in file order),
+   * streamed: the first pass reads each line's start and where it lies (20 bytes a request), later
+   * ones read the lines in that order from the files.
+   *
+   * @param files the files
+   * @return the requests, read again at each pass
+   */
+  static RecordedRequests byStart(List<Path> files) {
+    return new ByStart(List.copyOf(files));
+  }
+
+  /** {@link #byStart}. */
+  private static final class ByStart implements RecordedRequests {
+    private final List<Path> files;
+    private long[] order = new long[1024];
+    private long[] where = new long[1024];
+    private int[] length = new int[1024];
+    private int n = -1;
+
+    ByStart(List<Path> files) {
+      this.files = files;
+    }
+
+    @Override
+    public void forEach(java.util.function.Consumer<? super RequestRecord> each) {
+      try {
+        if (n < 0) {
+          index();
+        }
+        java.nio.channels.FileChannel[] channels = new java.nio.channels.FileChannel[files.size()];
+        try {
+          for (int i = 0; i < channels.length; i++) {
+            channels[i] = java.nio.channels.FileChannel.open(files.get(i));
+          }
+          java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 16);
+          for (int k = 0; k < n; k++) {
+            int seq = (int) (order[k] & 0xffffffffL);
+            int file = (int) (where[seq] & 0xff);
+            long offset = where[seq] >>> 8;
+            if (buffer.capacity() < length[seq]) {
+              buffer = java.nio.ByteBuffer.allocate(length[seq]);
+            }
+            buffer.clear().limit(length[seq]);
+            while (buffer.hasRemaining()) {
+              if (channels[file].read(buffer, offset + buffer.position()) < 0) {
+                throw new IOException(files.get(file) + " changed while it was read");
+              }
+            }
+            each.accept(
+                RequestRecordJson.fromJson(
+                    new String(buffer.array(), 0, length[seq], StandardCharsets.UTF_8)));
+          }
+        } finally {
+          for (java.nio.channels.FileChannel c : channels) {
+            if (c != null) {
+              c.close();
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot read " + files, e);
+      }
+    }
+
+    /** Reads every line's start, file, offset and length; sorts by start, then by reading order. */
+    private void index() throws IOException {
+      n = 0;
+      long first = Long.MAX_VALUE;
+      byte[] chunk = new byte[1 << 20];
+      java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(4096);
+      for (int f = 0; f < files.size(); f++) {
+        if (f > 0xff) {
+          throw new IllegalArgumentException("at most 256 folders can be merged in start order");
+        }
+        Path file = files.get(f);
+        long lineStart = 0;
+        long position = 0;
+        int lineNo = 0;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+          int read;
+          while ((read = in.read(chunk)) > 0) {
+            int from = 0;
+            for (int i = 0; i < read; i++) {
+              if (chunk[i] == '\n') {
+                line.write(chunk, from, i - from);
+                lineNo++;
+                first = Math.min(first, add(file, f, lineNo, lineStart, line));
+                line.reset();
+                from = i + 1;
+                lineStart = position + i + 1;
+              }
+            }
+            line.write(chunk, from, read - from);
+            position += read;
+          }
+          if (line.size() > 0) {
+            first = Math.min(first, add(file, f, lineNo + 1, lineStart, line));
+            line.reset();
+          }
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        long span = order[i] - first;
+        if (span >= 1L << 31) {
+          throw new IllegalArgumentException(
+              "the requests span more than 24 days: they cannot be merged in start order");
+        }
+        order[i] = (span << 32) | i;
+      }
+      java.util.Arrays.sort(order, 0, n);
+    }
+
+    /** Indexes one line (its start kept in {@code order} until sorted); the start, or MAX. */
+    private long add(
+        Path file, int f, int lineNo, long offset, java.io.ByteArrayOutputStream line) {
+      String text = line.toString(StandardCharsets.UTF_8);
+      if (text.isBlank()) {
+        return Long.MAX_VALUE;
+      }
+      RequestRecord r;
+      try {
+        r = RequestRecordJson.fromJson(text);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(file + " line " + lineNo + ": " + e.getMessage(), e);
+      }
+      if (n == order.length) {
+        order = java.util.Arrays.copyOf(order, n * 2);
+        where = java.util.Arrays.copyOf(where, n * 2);
+        length = java.util.Arrays.copyOf(length, n * 2);
+      }
+      order[n] = r.startMs();
+      where[n] = (offset << 8) | f;
+      length[n] = line.size();
+      n++;
+      return r.startMs();
+    }
   }
 
   /**
@@ -69,31 +225,9 @@ public final class RequestsFile {
    * @throws IOException if writing fails
    */
   public static void writeCsv(List<RequestRecord> records, Writer out) throws IOException {
-    List<String> columns = columns();
-    CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
-    for (String c : columns) {
-      schema.addColumn(c);
-    }
-    try (SequenceWriter writer =
-        CSV.writer(schema.build())
-            .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-            .writeValues(out)) {
+    try (Csv csv = new Csv(out)) {
       for (RequestRecord r : records) {
-        Map<String, Object> row = Json.map(RequestRecordJson.toJson(r, true));
-        Object itl = row.get("itl_ms");
-        if (itl instanceof List<?> values) {
-          StringJoiner joined = new StringJoiner(";");
-          for (Object v : values) {
-            joined.add(cell(v));
-          }
-          row.put("itl_ms", joined.toString());
-        }
-        List<Object> cells = new ArrayList<>(columns.size());
-        for (String c : columns) {
-          Object v = row.get(c);
-          cells.add(v instanceof Double ? cell(v) : v);
-        }
-        writer.write(cells);
+        csv.write(r);
       }
     }
   }
@@ -108,6 +242,90 @@ public final class RequestsFile {
   public static void writeCsv(List<RequestRecord> records, Path csv) throws IOException {
     try (Writer out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
       writeCsv(records, out);
+    }
+  }
+
+  /**
+   * A CSV being written a record at a time: the header first, then a row per {@link #write}. Each
+   * row is the record's JSON form ({@link RequestRecordJson#write}) walked token by token, never
+   * printed and parsed again. Not thread-safe.
+   */
+  public static final class Csv implements java.io.Closeable {
+    private final List<String> columns = columns();
+    private final java.util.Map<String, Integer> column = new java.util.HashMap<>();
+    private final SequenceWriter writer;
+    private final Object[] cells;
+
+    /**
+     * Starts a CSV.
+     *
+     * @param out where to write; not closed by {@link #close}
+     * @throws IOException if writing the header fails
+     */
+    public Csv(Writer out) throws IOException {
+      CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
+      for (int i = 0; i < columns.size(); i++) {
+        schema.addColumn(columns.get(i));
+        column.put(columns.get(i), i);
+      }
+      cells = new Object[columns.size()];
+      writer =
+          CSV.writer(schema.build())
+              .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+              .writeValues(out);
+    }
+
+    /**
+     * Writes one row.
+     *
+     * @param r the record
+     * @throws IOException if writing fails
+     */
+    public void write(RequestRecord r) throws IOException {
+      java.util.Arrays.fill(cells, null);
+      com.fasterxml.jackson.databind.util.TokenBuffer tokens =
+          new com.fasterxml.jackson.databind.util.TokenBuffer(null, false);
+      RequestRecordJson.write(tokens, r, true);
+      try (com.fasterxml.jackson.core.JsonParser p = tokens.asParser()) {
+        p.nextToken(); // the object
+        com.fasterxml.jackson.core.JsonToken t;
+        while ((t = p.nextToken()) == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+          Integer i = column.get(p.currentName());
+          t = p.nextToken();
+          Object cell;
+          if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+            StringJoiner joined = new StringJoiner(";");
+            while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+              joined.add(text(p));
+            }
+            cell = joined.toString();
+          } else if (t == com.fasterxml.jackson.core.JsonToken.VALUE_NULL) {
+            cell = null;
+          } else if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+            p.skipChildren();
+            cell = null;
+          } else {
+            cell = text(p);
+          }
+          if (i != null) {
+            cells[i] = cell;
+          }
+        }
+      }
+      writer.write(java.util.Arrays.asList(cells));
+    }
+
+    /**
+     * A scalar as in the JSON line: numbers are written there as their shortest decimal text
+     * ({@code 2.517}), which the token keeps.
+     */
+    private static String text(com.fasterxml.jackson.core.JsonParser p) throws IOException {
+      return p.getText();
+    }
+
+    @Override
+    public void close() throws IOException {
+      writer.close();
     }
   }
 

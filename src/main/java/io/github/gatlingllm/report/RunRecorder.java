@@ -53,7 +53,8 @@ public final class RunRecorder implements AutoCloseable {
   private final BufferedWriter requests;
   private final MetricsAggregator aggregator;
   private final CacheAggregator cache;
-  private final long startedMs = System.currentTimeMillis();
+  private final RequestsShape shape = new RequestsShape();
+  private final long startedMs;
   private long recorded;
   private long late;
   private boolean finished;
@@ -88,6 +89,21 @@ public final class RunRecorder implements AutoCloseable {
    * @throws UncheckedIOException if the scratch folder cannot be made
    */
   public RunRecorder(RunFolders folders, Slo slo, double cacheTolerance) {
+    this(folders, slo, cacheTolerance, System.currentTimeMillis());
+  }
+
+  /**
+   * Starts recording a run that started earlier: its record's {@code started_at} is {@code
+   * startedMs}.
+   *
+   * @param folders the results folder listed before the run
+   * @param slo the objectives of goodput, {@link Slo#NONE} for none
+   * @param cacheTolerance the cache verdict's tolerance, in [0, 1] ({@link CacheAggregator})
+   * @param startedMs the run's start, epoch ms
+   * @throws UncheckedIOException if the scratch folder cannot be made
+   */
+  public RunRecorder(RunFolders folders, Slo slo, double cacheTolerance, long startedMs) {
+    this.startedMs = startedMs;
     this.folders = Objects.requireNonNull(folders, "folders");
     this.aggregator = new MetricsAggregator(slo);
     this.cache = new CacheAggregator(cacheTolerance);
@@ -126,6 +142,7 @@ public final class RunRecorder implements AutoCloseable {
       // Under the lock, so that llm-run.json's metrics count exactly the lines of the file.
       aggregator.add(record);
       cache.add(record);
+      shape.add(record);
       try {
         requests.write(line);
         requests.write('\n');
@@ -173,14 +190,15 @@ public final class RunRecorder implements AutoCloseable {
    *     metrics, status totals and timestamps are added here, and {@code cache} (from its {@code
    *     cache} map of plan parameters, if any) after the metrics
    * @param interrupted whether the run was stopped before it ended
-   * @param reportHtml renders the report page from the finished run record and the requests read
-   *     back from {@code llm-requests.jsonl}; {@code llm-requests.csv} is written beside it
+   * @param reportHtml renders the report page from the finished run record and the requests
+   *     streamed back from {@code llm-requests.jsonl} (their shape known, so in one pass, which
+   *     also writes {@code llm-requests.csv} beside it)
    * @return the folder the files are in
    */
   public synchronized Path finish(
       Map<String, Object> runInfo,
       boolean interrupted,
-      java.util.function.BiFunction<Map<String, Object>, List<RequestRecord>, String> reportHtml) {
+      java.util.function.BiFunction<Map<String, Object>, RecordedRequests, String> reportHtml) {
     if (finished) {
       return folders.find().orElse(scratch);
     }
@@ -218,9 +236,33 @@ public final class RunRecorder implements AutoCloseable {
       Object parameters = record.remove("cache");
       record.put("cache", cache.toRecord(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
       Files.writeString(target.resolve(RUN_FILE), JSON.writeValueAsString(record) + "\n");
-      List<RequestRecord> requests = RequestsFile.read(target.resolve(REQUESTS_FILE));
-      RequestsFile.writeCsv(requests, target.resolve(RequestsFile.CSV_FILE));
-      Files.writeString(target.resolve(REPORT_FILE), reportHtml.apply(record, requests));
+      String html;
+      try (BufferedWriter out =
+              Files.newBufferedWriter(
+                  target.resolve(RequestsFile.CSV_FILE), StandardCharsets.UTF_8);
+          RequestsFile.Csv csv = new RequestsFile.Csv(out)) {
+        // One pass: each request read back is a CSV row and goes into the page's figures.
+        RecordedRequests file = RecordedRequests.read(List.of(target.resolve(REQUESTS_FILE)));
+        boolean[] written = {false};
+        RecordedRequests tee =
+            each -> {
+              boolean rows = !written[0];
+              written[0] = true;
+              file.forEach(
+                  r -> {
+                    if (rows) {
+                      try {
+                        csv.write(r);
+                      } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                      }
+                    }
+                    each.accept(r);
+                  });
+            };
+        html = reportHtml.apply(record, tee.withShape(shape));
+      }
+      Files.writeString(target.resolve(REPORT_FILE), html);
       Console.line(LOG, "LLM report: " + target.resolve(REPORT_FILE).toUri());
       return target;
     } catch (IOException e) {

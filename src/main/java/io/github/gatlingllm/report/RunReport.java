@@ -3,10 +3,10 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.cache.CacheAggregator;
+import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
-import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,18 +48,32 @@ public final class RunReport {
       List.of("block_tokens", "template_tokens", "template_known", "exact_counts");
 
   private final Map<String, Object> record;
-  private final List<RequestRecord> requests;
+  private final RecordedRequests requests;
+  private final RequestsShape shape;
+  private final MetricsSummary summary;
+  private final List<Path> sources;
   private final List<String> warnings;
 
   private RunReport(
-      Map<String, Object> record, List<RequestRecord> requests, List<String> warnings) {
+      Map<String, Object> record,
+      RecordedRequests requests,
+      RequestsShape shape,
+      MetricsSummary summary,
+      List<Path> sources,
+      List<String> warnings) {
     this.record = record;
     this.requests = requests;
+    this.shape = shape;
+    this.summary = summary;
+    this.sources = sources;
     this.warnings = warnings;
   }
 
   /**
-   * Reads run folders and aggregates their requests again.
+   * Reads run folders and aggregates their requests again, in one streaming pass over each {@code
+   * llm-requests.jsonl}: no request is held (a merge of shards keeps about 10 bytes a request for
+   * the prompt digests, and a sharded merge's start order 16 bytes a request; see {@link
+   * #requests()}).
    *
    * @param folders one or more run folders, each holding {@code llm-requests.jsonl}; {@code
    *     llm-run.json} is read when present
@@ -72,19 +87,16 @@ public final class RunReport {
     if (folders.isEmpty()) {
       throw new IllegalArgumentException("no run folder given");
     }
-    List<RequestRecord> requests = new ArrayList<>();
     List<Map<String, Object>> runs = new ArrayList<>();
-    List<ShardMerge.Source> sources = new ArrayList<>();
+    List<Path> files = new ArrayList<>();
     for (Path folder : folders) {
       Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
       if (!Files.isRegularFile(jsonl)) {
         throw new IllegalArgumentException(
             folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
       }
-      List<RequestRecord> read = RequestsFile.read(jsonl);
-      requests.addAll(read);
+      files.add(jsonl);
       runs.add(runRecord(folder));
-      sources.add(new ShardMerge.Source(folder, runs.get(runs.size() - 1), read));
     }
     List<String> warnings = List.of();
     Map<String, Object> record = new LinkedHashMap<>(runs.get(0));
@@ -94,6 +106,49 @@ public final class RunReport {
     } else {
       record.remove("slo");
     }
+    Map<String, Object> parameters = new LinkedHashMap<>();
+    double tolerance = io.github.gatlingllm.settings.LlmSettings.DEFAULT_CACHE_TOLERANCE;
+    if (record.remove("cache") instanceof Map<?, ?> recorded) {
+      // What the plan knew of the server, as recorded; the figures are recomputed.
+      for (String key : CACHE_PARAMETERS) {
+        if (recorded.containsKey(key)) {
+          parameters.put(key, recorded.get(key));
+        }
+      }
+      if (recorded.get("tolerance") instanceof Number t) {
+        tolerance = t.doubleValue();
+      }
+    }
+    // One pass over each folder's requests: every figure below is aggregated as they stream by.
+    MetricsAggregator aggregator = new MetricsAggregator(used);
+    CacheAggregator cache = new CacheAggregator(tolerance);
+    RequestsShape shape = new RequestsShape();
+    ShardMerge.Digests digests = new ShardMerge.Digests();
+    ConversationMerge.Turns turns = new ConversationMerge.Turns();
+    ScheduleLag lag = new ScheduleLag();
+    List<ShardMerge.Source> sources = new ArrayList<>();
+    long recordedRequests = 0;
+    for (int i = 0; i < folders.size(); i++) {
+      ShardMerge.Stats stats = new ShardMerge.Stats(digests);
+      boolean merging = folders.size() > 1;
+      RequestsFile.forEach(
+          files.get(i),
+          r -> {
+            aggregator.add(r);
+            cache.add(r);
+            shape.add(r);
+            if (merging) {
+              stats.add(r);
+              turns.add(r);
+              if (r.scheduleLagMs() != null) {
+                lag.add(r.sentMs(), r.scheduleLagMs());
+              }
+            }
+          });
+      recordedRequests += stats.recorded;
+      sources.add(new ShardMerge.Source(folders.get(i), runs.get(i), stats));
+    }
+    RecordedRequests requests = RecordedRequests.read(files);
     if (folders.size() > 1) {
       List<String> names = new ArrayList<>();
       for (Path f : folders) {
@@ -114,40 +169,23 @@ public final class RunReport {
       warnings = ShardMerge.apply(record, sources);
       record.remove("conversations");
       List<Map<String, Object>> conversations =
-          ConversationMerge.merge(runs, requests, ShardMerge.sharded(sources));
+          ConversationMerge.merge(runs, turns, ShardMerge.sharded(sources));
       if (conversations != null) {
         record.put("conversations", conversations);
       }
-      ClientMerge.apply(record, sources, requests);
+      ClientMerge.apply(record, sources, lag);
       if (ShardMerge.sharded(sources)) {
-        requests.sort(java.util.Comparator.comparingLong(RequestRecord::startMs));
+        requests = RequestsFile.byStart(files);
       }
+    } else {
+      recordedRequests = shape.count();
     }
-    record.put("requests_recorded", (long) requests.size());
-    MetricsAggregator aggregator = new MetricsAggregator(used);
-    for (RequestRecord r : requests) {
-      aggregator.add(r);
-    }
-    record.put("metrics", aggregator.summary().toRecord());
-    Map<String, Object> parameters = new LinkedHashMap<>();
-    double tolerance = io.github.gatlingllm.settings.LlmSettings.DEFAULT_CACHE_TOLERANCE;
-    if (record.remove("cache") instanceof Map<?, ?> recorded) {
-      // What the plan knew of the server, as recorded; the figures are recomputed.
-      for (String key : CACHE_PARAMETERS) {
-        if (recorded.containsKey(key)) {
-          parameters.put(key, recorded.get(key));
-        }
-      }
-      if (recorded.get("tolerance") instanceof Number t) {
-        tolerance = t.doubleValue();
-      }
-    }
-    CacheAggregator cache = new CacheAggregator(tolerance);
-    for (RequestRecord r : requests) {
-      cache.add(r);
-    }
+    record.put("requests_recorded", recordedRequests);
+    MetricsSummary summary = aggregator.summary();
+    record.put("metrics", summary.toRecord());
     record.put("cache", cache.toRecord(parameters));
-    return new RunReport(record, requests, List.copyOf(warnings));
+    return new RunReport(
+        record, requests, shape, summary, List.copyOf(files), List.copyOf(warnings));
   }
 
   /**
@@ -170,11 +208,12 @@ public final class RunReport {
   }
 
   /**
-   * The requests, in folder then file order.
+   * The requests, streamed from the folders' files at each pass: in folder then file order, or for
+   * the shards of one test in start order (read through an index of 16 bytes a request).
    *
    * @return the requests
    */
-  public List<RequestRecord> requests() {
+  public RecordedRequests requests() {
     return requests;
   }
 
@@ -184,17 +223,14 @@ public final class RunReport {
    * @return the summary
    */
   MetricsSummary summary() {
-    MetricsAggregator aggregator = new MetricsAggregator(Slo.fromRecord(asMap(record.get("slo"))));
-    for (RequestRecord r : requests) {
-      aggregator.add(r);
-    }
-    return aggregator.summary();
+    return summary;
   }
 
   /**
    * Writes {@code llm-run.json} and {@code llm-report.html} (and {@code llm-requests.csv} when
    * asked) into a folder, and {@code llm-requests.jsonl} when the folder is not the only source;
-   * links the page from the folder's Gatling {@code index.html} if there is one.
+   * links the page from the folder's Gatling {@code index.html} if there is one. One pass over the
+   * requests writes the JSON lines, the CSV and the page's figures.
    *
    * @param output the folder, made if missing
    * @param csv whether to write {@code llm-requests.csv}
@@ -205,27 +241,55 @@ public final class RunReport {
     Files.createDirectories(output);
     Path jsonl = output.resolve(RunRecorder.REQUESTS_FILE);
     boolean sameFolder =
-        !record.containsKey("merged_from") && Files.isRegularFile(jsonl) && sameRequests(jsonl);
+        !record.containsKey("merged_from")
+            && Files.isRegularFile(jsonl)
+            && Files.isSameFile(jsonl, sources.get(0));
+    // Written beside, then moved: the folder may be one of the sources being read.
+    Path jsonlTmp = output.resolve(RunRecorder.REQUESTS_FILE + ".tmp");
+    Path csvFile = output.resolve(RequestsFile.CSV_FILE);
+    Path csvTmp = output.resolve(RequestsFile.CSV_FILE + ".tmp");
+    String html;
+    try (BufferedWriter lines =
+            sameFolder ? null : Files.newBufferedWriter(jsonlTmp, StandardCharsets.UTF_8);
+        BufferedWriter csvOut =
+            csv ? Files.newBufferedWriter(csvTmp, StandardCharsets.UTF_8) : null;
+        RequestsFile.Csv rows = csv ? new RequestsFile.Csv(csvOut) : null) {
+      boolean[] written = {false};
+      RecordedRequests tee =
+          each -> {
+            boolean write = !written[0];
+            written[0] = true;
+            requests.forEach(
+                r -> {
+                  if (write) {
+                    try {
+                      if (lines != null) {
+                        lines.write(RequestRecordJson.toJson(r, true));
+                        lines.write('\n');
+                      }
+                      if (rows != null) {
+                        rows.write(r);
+                      }
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  }
+                  each.accept(r);
+                });
+          };
+      html = ReportPage.render(record, tee.withShape(shape));
+    }
     if (!sameFolder) {
-      try (BufferedWriter out = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8)) {
-        for (RequestRecord r : requests) {
-          out.write(RequestRecordJson.toJson(r, true));
-          out.write('\n');
-        }
-      }
+      Files.move(jsonlTmp, jsonl, StandardCopyOption.REPLACE_EXISTING);
+    }
+    if (csv) {
+      Files.move(csvTmp, csvFile, StandardCopyOption.REPLACE_EXISTING);
     }
     Files.writeString(output.resolve(RunRecorder.RUN_FILE), JSON.writeValueAsString(record) + "\n");
-    if (csv) {
-      RequestsFile.writeCsv(requests, output.resolve(RequestsFile.CSV_FILE));
-    }
     Path page = output.resolve(RunRecorder.REPORT_FILE);
-    Files.writeString(page, ReportPage.render(record, requests));
+    Files.writeString(page, html);
     IndexLink.inject(output);
     return page;
-  }
-
-  private boolean sameRequests(Path jsonl) throws IOException {
-    return RequestsFile.read(jsonl).equals(requests);
   }
 
   /**

@@ -28,6 +28,76 @@ final class ServerMetricsSection {
    * @return the HTML, empty when the run has no {@code server_metrics}
    */
   static String render(Map<String, Object> run, List<RequestRecord> requests) {
+    Collector c = new Collector(run);
+    requests.forEach(c::add);
+    return c.render();
+  }
+
+  /**
+   * The section, a request at a time: the first request start and the run's cached and prompt
+   * tokens per scrape interval, nothing kept per request.
+   */
+  static final class Collector {
+    private final Map<String, Object> run;
+    private final List<Object> samples = new ArrayList<>();
+    private final int step;
+    private final int all;
+    private final long[] at;
+    private final long[][] tokens;
+    private long t0 = Long.MAX_VALUE;
+
+    /**
+     * The section of a run record.
+     *
+     * @param run the run record
+     */
+    Collector(Map<String, Object> run) {
+      this.run = run;
+      List<?> recorded =
+          run.get("server_metrics") instanceof Map<?, ?> m
+                  && m.get("samples") instanceof List<?> list
+              ? list
+              : List.of();
+      Map<?, ?> m = run.get("server_metrics") instanceof Map<?, ?> map ? map : Map.of();
+      long started = m.get("started_at_ms") instanceof Number n ? n.longValue() : 0;
+      all = recorded.size();
+      step = Math.max(1, (int) Math.ceil(all / (double) MAX_SAMPLES));
+      for (int i = 0; i < all; i += step) {
+        samples.add(recorded.get(i));
+      }
+      if (step > 1 && (all - 1) % step != 0) {
+        samples.add(recorded.get(all - 1));
+      }
+      at = new long[samples.size()];
+      for (int i = 0; i < at.length; i++) {
+        at[i] = started + ((Number) ((Map<?, ?>) samples.get(i)).get("t_ms")).longValue();
+      }
+      tokens = new long[at.length][2];
+    }
+
+    /** Adds a request, of any phase. */
+    void add(RequestRecord r) {
+      t0 = Math.min(t0, r.startMs());
+      if (r.promptTokens() == null || r.cachedTokens() == null || r.e2eMs() == null) {
+        return;
+      }
+      // The run's own hit rate over each scrape interval: requests ending in it.
+      double end = r.startMs() + r.e2eMs();
+      int i = Arrays.binarySearch(at, (long) Math.ceil(end));
+      i = i >= 0 ? i : -i - 1;
+      if (i >= 1 && i < at.length) {
+        tokens[i][0] += r.cachedTokens();
+        tokens[i][1] += r.promptTokens();
+      }
+    }
+
+    /** The HTML, empty when the run has no {@code server_metrics}. */
+    String render() {
+      return ServerMetricsSection.render(run, this);
+    }
+  }
+
+  private static String render(Map<String, Object> run, Collector requests) {
     if (!(run.get("server_metrics") instanceof Map<?, ?> m)) {
       return "";
     }
@@ -115,23 +185,12 @@ final class ServerMetricsSection {
   /** Samples charted at most: beyond, every k-th scrape (the first and last kept). */
   static final int MAX_SAMPLES = ChartData.MAX_TIME_BINS;
 
-  private static String charts(Map<?, ?> m, List<?> all, List<RequestRecord> requests) {
+  private static String charts(Map<?, ?> m, List<?> all, Collector requests) {
     long started = m.get("started_at_ms") instanceof Number n ? n.longValue() : 0;
-    long t0 = Long.MAX_VALUE;
-    for (RequestRecord r : requests) {
-      t0 = Math.min(t0, r.startMs());
-    }
-    if (t0 == Long.MAX_VALUE) {
-      t0 = started;
-    }
-    int step = (int) Math.ceil(all.size() / (double) MAX_SAMPLES);
-    List<Object> samples = new ArrayList<>();
-    for (int i = 0; i < all.size(); i += step) {
-      samples.add(all.get(i));
-    }
-    if (step > 1 && (all.size() - 1) % step != 0) {
-      samples.add(all.get(all.size() - 1));
-    }
+    long t0 = requests.t0 == Long.MAX_VALUE ? started : requests.t0;
+    int step = requests.step;
+    List<Object> samples = requests.samples;
+    long[][] tokens = requests.tokens;
     int n = samples.size();
     List<Double> xs = new ArrayList<>(n);
     double[] usage = new double[n];
@@ -148,20 +207,6 @@ final class ServerMetricsSection {
       running[i] = value(s.get("requests_running"));
       waiting[i] = value(s.get("requests_waiting"));
       serverRate[i] = value(s.get("hit_rate"));
-    }
-    // The run's own hit rate over each scrape interval: requests ending in it.
-    long[][] tokens = new long[n][2];
-    for (RequestRecord r : requests) {
-      if (r.promptTokens() == null || r.cachedTokens() == null || r.e2eMs() == null) {
-        continue;
-      }
-      double end = r.startMs() + r.e2eMs();
-      int i = Arrays.binarySearch(at, (long) Math.ceil(end));
-      i = i >= 0 ? i : -i - 1;
-      if (i >= 1 && i < n) {
-        tokens[i][0] += r.cachedTokens();
-        tokens[i][1] += r.promptTokens();
-      }
     }
     for (int i = 0; i < n; i++) {
       runRate[i] = tokens[i][1] == 0 ? Double.NaN : (double) tokens[i][0] / tokens[i][1];

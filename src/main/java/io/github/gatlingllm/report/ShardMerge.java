@@ -2,7 +2,7 @@ package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.prompt.PhaseDigests;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,8 +25,125 @@ final class ShardMerge {
 
   private ShardMerge() {}
 
-  /** One source folder: its run record and requests. */
-  record Source(Path folder, Map<String, Object> run, List<RequestRecord> requests) {}
+  /**
+   * One source folder: its run record, and its requests' counts, window and digests.
+   *
+   * @param folder the folder
+   * @param run its run record
+   * @param stats what its requests add up to ({@link Stats}, from one pass over them)
+   */
+  record Source(Path folder, Map<String, Object> run, Stats stats) {
+
+    /**
+     * A folder of requests in memory, with digests of its own.
+     *
+     * @param folder the folder
+     * @param run its run record
+     * @param requests its requests
+     * @return the source
+     */
+    static Source of(Path folder, Map<String, Object> run, List<RequestRecord> requests) {
+      Stats stats = new Stats(new Digests());
+      requests.forEach(stats::add);
+      return new Source(folder, run, stats);
+    }
+  }
+
+  /**
+   * What a merge needs of one folder's requests, a request at a time: counts, the window and each
+   * prompt's digest by request name, phase and index ({@link PhaseDigests}, about 10 bytes an
+   * index), into digests shared by every folder of the merge.
+   */
+  static final class Stats {
+    long recorded;
+    long measured;
+    long warmup;
+    long ok;
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    private final Digests digests;
+
+    /**
+     * Stats of one folder.
+     *
+     * @param digests the merge's digests, shared by its folders
+     */
+    Stats(Digests digests) {
+      this.digests = digests;
+    }
+
+    /** Adds a request of the folder. */
+    void add(RequestRecord r) {
+      recorded++;
+      if ("warmup".equals(r.phase())) {
+        warmup++;
+      } else {
+        measured++;
+      }
+      if (r.status() == RequestStatus.OK) {
+        ok++;
+      }
+      first = Math.min(first, r.startMs());
+      last = Math.max(last, r.startMs() + (r.e2eMs() == null ? 0 : (long) Math.ceil(r.e2eMs())));
+      digests.add(r);
+    }
+  }
+
+  /** Every folder's prompt digests by request name and phase. */
+  static final class Digests {
+
+    /** Adds another's digests (folders read with digests of their own). */
+    void merge(Digests other) {
+      other.byName.forEach(
+          (key, d) -> {
+            long r = byName.computeIfAbsent(key, k -> new PhaseDigests()).putAll(d);
+            repeats += r;
+            if (r > 0 && repeated.isEmpty()) {
+              repeated.add(List.of(key.get(0), key.get(1), "?"));
+            }
+          });
+      other.bad.forEach(bad::putIfAbsent);
+      repeats += other.repeats;
+      if (repeated.isEmpty()) {
+        repeated.addAll(other.repeated);
+      }
+    }
+
+    private final Map<List<String>, PhaseDigests> byName = new LinkedHashMap<>();
+    private final Map<List<String>, String> bad = new LinkedHashMap<>();
+    private final Set<List<String>> repeated = new LinkedHashSet<>();
+    private long repeats;
+
+    /** Adds a request's digest, if it has one (conversation turns have their own). */
+    void add(RequestRecord r) {
+      if (r.conversationTurn() != null
+          || r.phase() == null
+          || r.index() == null
+          || r.digest() == null) {
+        return;
+      }
+      List<String> key = List.of(r.request(), r.phase());
+      String hex = r.digest();
+      long bits;
+      try {
+        if (hex.length() != 16) {
+          throw new NumberFormatException();
+        }
+        bits = Long.parseUnsignedLong(hex, 16);
+      } catch (NumberFormatException x) {
+        bad.putIfAbsent(
+            key,
+            "prompt digest of index " + r.index() + ": got " + hex + ", expected 16 hex digits");
+        return;
+      }
+      if (!byName.computeIfAbsent(key, k -> new PhaseDigests()).put(r.index(), bits)) {
+        repeats++;
+        if (repeated.size() < 1) {
+          repeated.add(List.of(r.request(), r.phase(), String.valueOf(r.index())));
+        }
+      }
+    }
+  }
 
   /**
    * Completes a merged record.
@@ -85,24 +202,11 @@ final class ShardMerge {
     c.put("folder", s.folder().toString());
     Map<?, ?> shard = shard(s.run());
     c.put("shard", shard == null ? null : shard.get("index") + "/" + shard.get("count"));
-    long measured = 0;
-    long warmup = 0;
-    long ok = 0;
-    for (RequestRecord r : s.requests()) {
-      if ("warmup".equals(r.phase())) {
-        warmup++;
-      } else {
-        measured++;
-      }
-      if (r.status() == RequestStatus.OK) {
-        ok++;
-      }
-    }
-    c.put("requests_recorded", (long) s.requests().size());
-    c.put("measured", measured);
-    c.put("warmup", warmup);
-    c.put("ok", ok);
-    long[] window = window(s.requests());
+    c.put("requests_recorded", s.stats().recorded);
+    c.put("measured", s.stats().measured);
+    c.put("warmup", s.stats().warmup);
+    c.put("ok", s.stats().ok);
+    long[] window = window(s.stats());
     c.put("first_start", window == null ? null : Instant.ofEpochMilli(window[0]).toString());
     c.put("last_end", window == null ? null : Instant.ofEpochMilli(window[1]).toString());
     if (shard != null && shard.get("late_ms") != null) {
@@ -113,18 +217,8 @@ final class ShardMerge {
   }
 
   /** First start and last end (start plus E2E, or the start when unmeasured), or null. */
-  private static long[] window(List<RequestRecord> requests) {
-    if (requests.isEmpty()) {
-      return null;
-    }
-    long first = Long.MAX_VALUE;
-    long last = Long.MIN_VALUE;
-    for (RequestRecord r : requests) {
-      first = Math.min(first, r.startMs());
-      long end = r.startMs() + (r.e2eMs() == null ? 0 : (long) Math.ceil(r.e2eMs()));
-      last = Math.max(last, end);
-    }
-    return new long[] {first, last};
+  private static long[] window(Stats stats) {
+    return stats.recorded == 0 ? null : new long[] {stats.first, stats.last};
   }
 
   private static void checkShards(List<Source> sources, List<String> warnings) {
@@ -258,7 +352,7 @@ final class ShardMerge {
     long earliestEnd = Long.MAX_VALUE;
     int withRequests = 0;
     for (Source s : sources) {
-      long[] w = window(s.requests());
+      long[] w = window(s.stats());
       if (w == null) {
         continue;
       }
@@ -362,34 +456,55 @@ final class ShardMerge {
               + " sent prompts of several workloads: the digests of those workloads cannot be"
               + " recomputed from the requests");
     }
-    Map<String, Map<String, TreeMap<Long, String>>> digests = new LinkedHashMap<>();
-    Set<String> duplicated = new LinkedHashSet<>();
+    // Each workload's phases: the digests of its request names (of every name with one
+    // workload), index by index.
+    Set<Digests> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Source s : sources) {
-      for (RequestRecord r : s.requests()) {
-        String workload = only != null ? only : workloadOf.get(r.request());
-        if (workload == null
-            || r.conversationTurn() != null
-            || ambiguous.contains(r.request())
-            || r.phase() == null
-            || r.index() == null
-            || r.digest() == null) {
-          continue;
-        }
-        TreeMap<Long, String> phase =
-            digests
-                .computeIfAbsent(workload, k -> new LinkedHashMap<>())
-                .computeIfAbsent(r.phase(), k -> new TreeMap<>());
-        if (phase.put(r.index(), r.digest()) != null) {
-          duplicated.add(workload + " " + r.phase() + " " + r.index());
-        }
+      distinct.add(s.stats().digests);
+    }
+    Digests all = distinct.size() == 1 ? distinct.iterator().next() : new Digests();
+    if (distinct.size() > 1) {
+      for (Digests d : distinct) {
+        all.merge(d);
       }
     }
-    if (!duplicated.isEmpty()) {
+    Map<String, Map<String, PhaseDigests>> digests = new LinkedHashMap<>();
+    Map<String, Map<String, String>> bad = new LinkedHashMap<>();
+    long repeats = all.repeats;
+    for (Map.Entry<List<String>, PhaseDigests> e : all.byName.entrySet()) {
+      String request = e.getKey().get(0);
+      String workload = only != null ? only : workloadOf.get(request);
+      if (workload == null || ambiguous.contains(request)) {
+        continue;
+      }
+      PhaseDigests phase =
+          digests
+              .computeIfAbsent(workload, k -> new LinkedHashMap<>())
+              .computeIfAbsent(e.getKey().get(1), k -> new PhaseDigests());
+      repeats += phase.putAll(e.getValue());
+    }
+    for (Map.Entry<List<String>, String> e : all.bad.entrySet()) {
+      String request = e.getKey().get(0);
+      String workload = only != null ? only : workloadOf.get(request);
+      if (workload != null && !ambiguous.contains(request)) {
+        bad.computeIfAbsent(workload, k -> new LinkedHashMap<>())
+            .putIfAbsent(e.getKey().get(1), e.getValue());
+        digests
+            .computeIfAbsent(workload, k -> new LinkedHashMap<>())
+            .computeIfAbsent(e.getKey().get(1), k -> new PhaseDigests());
+      }
+    }
+    if (repeats > 0) {
+      List<String> example = all.repeated.isEmpty() ? null : all.repeated.iterator().next();
+      String workload =
+          example == null ? null : only != null ? only : workloadOf.get(example.get(0));
       warnings.add(
-          duplicated.size()
-              + " request indices were recorded more than once (e.g. "
-              + duplicated.iterator().next()
-              + "): the same shard given twice, or shards of different settings");
+          repeats
+              + " request indices were recorded more than once"
+              + (example == null || workload == null
+                  ? ""
+                  : " (e.g. " + workload + " " + example.get(1) + " " + example.get(2) + ")")
+              + ": the same shard given twice, or shards of different settings");
     }
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map.Entry<String, Map<String, Object>> e : merged.entrySet()) {
@@ -408,14 +523,18 @@ final class ShardMerge {
         }
       }
       for (String p : phaseNames) {
-        TreeMap<Long, String> byIndex =
-            digests.getOrDefault(workload, Map.of()).getOrDefault(p, new TreeMap<>());
+        PhaseDigests byIndex =
+            digests.getOrDefault(workload, Map.of()).getOrDefault(p, new PhaseDigests());
+        String badDigest = bad.getOrDefault(workload, Map.of()).get(p);
+        if (known && badDigest != null) {
+          throw new IllegalArgumentException(badDigest);
+        }
         Map<String, Object> phase = new LinkedHashMap<>();
-        phase.put("requests", (long) byIndex.size());
-        phase.put("digest", known ? PromptSource.phaseDigest(byIndex) : null);
+        phase.put("requests", byIndex.size());
+        phase.put("digest", known ? byIndex.phaseDigest() : null);
         phases.put(p, phase);
         long sent = handedOut.getOrDefault(workload, Map.of()).getOrDefault(p, 0L);
-        if (known && duplicated.isEmpty() && sent > byIndex.size()) {
+        if (known && repeats == 0 && sent > byIndex.size()) {
           warnings.add(
               "workload "
                   + workload
@@ -428,16 +547,16 @@ final class ShardMerge {
                   + " (requests in flight when a shard ended): the digest covers the recorded"
                   + " ones");
         }
-        if (known && !byIndex.isEmpty() && byIndex.lastKey() + 1 != byIndex.size()) {
+        if (known && byIndex.size() > 0 && byIndex.lastIndex() + 1 != byIndex.size()) {
           warnings.add(
               "workload "
                   + workload
                   + ", "
                   + p
                   + ": "
-                  + (byIndex.lastKey() + 1 - byIndex.size())
+                  + (byIndex.lastIndex() + 1 - byIndex.size())
                   + " of the indices 0 to "
-                  + byIndex.lastKey()
+                  + byIndex.lastIndex()
                   + " have no request: the digest is not the one-machine run's");
         }
       }

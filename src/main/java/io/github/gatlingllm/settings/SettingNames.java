@@ -70,5 +70,10 @@ final class SettingNames {
           // trace(path) (TraceSettings)
           "trace",
           "trace.blockTokens",
-          "trace.timeScale");
+          "trace.timeScale",
+          // prompts().fromFile(...) (PromptFileSettings)
+          "promptsFile",
+          "promptsColumn",
+          "promptsOrder",
+          "promptsWrap");
 }

@@ -25,10 +25,21 @@ class PromptSourceRunsTest {
     List<JsonNode> requests = run.requests();
 
     assertEquals(6, requests.size());
+    java.util.Map<String, Integer> digests = new java.util.TreeMap<>();
     for (JsonNode r : requests) {
       assertEquals("ok", r.get("status").asText(), r.toString());
       assertEquals("measured", r.get("phase").asText(), r.toString());
+      // The text's digest and its count with the run's tokenizer (estimate: 5 words).
+      assertEquals(5, r.get("planned_tokens").asInt(), r.toString());
+      digests.merge(r.get("digest").asText(), 1, Integer::sum);
     }
+    // Users 1 to 3, two requests each: "Say hello to user N." (printf ... | sha256sum).
+    assertEquals(
+        java.util.Map.of(
+            PromptFileRunsTest.sha16("Say hello to user 1."), 2,
+            PromptFileRunsTest.sha16("Say hello to user 2."), 2,
+            PromptFileRunsTest.sha16("Say hello to user 3."), 2),
+        digests);
     assertEquals(6, run.record().get("requests_recorded").asLong());
     assertEquals(0, run.count("[ERROR]"), run.log);
   }

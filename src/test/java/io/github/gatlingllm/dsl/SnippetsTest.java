@@ -1,5 +1,6 @@
 package io.github.gatlingllm.dsl;
 
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
@@ -8,6 +9,7 @@ import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.Proxy;
 import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
 import static io.github.gatlingllm.LlmDsl.conversation;
 import static io.github.gatlingllm.LlmDsl.conversations;
 import static io.github.gatlingllm.LlmDsl.llm;
@@ -20,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.gatlingllm.ConversationFeederBuilder;
 import io.github.gatlingllm.LlmActionBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder;
@@ -241,6 +244,41 @@ class SnippetsTest {
     }
   }
 
+  /** docs/prompt-files.md, "Run one". */
+  abstract static class PromptFileDocSimulation extends Simulation {
+    PromptFeederBuilder prompts =
+        prompts().fromFile("prompts.jsonl").warmup(8).tokenizer(".cache/tokenizers/qwen3");
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+  }
+
+  /** docs/gatling-http.md, "The shape" (the class is named HttpPromptsSimulation there). */
+  abstract static class GatlingHttpDocSimulation extends Simulation {
+    HttpProtocolBuilder httpProtocol =
+        http.baseUrl("http://127.0.0.1:8000/v1").contentTypeHeader("application/json");
+    LlmProtocolBuilder llm = llm();
+    PromptFeederBuilder prompts = prompts().unique().inputTokens(128).requests(40);
+    ScenarioBuilder complete =
+        scenario("complete")
+            .forever()
+            .on(
+                feed(prompts)
+                    .exitHereIf(session -> session.getBoolean("llm.done"))
+                    .exec(session -> session.set("prompt", session.getString("llm.text")))
+                    .exec(
+                        http("complete")
+                            .post("/completions")
+                            .body(
+                                StringBody(
+                                    "{\"model\": \"m\", \"prompt\": #{prompt.jsonStringify()},"
+                                        + " \"max_tokens\": 32}"))
+                            .check(status().is(200))));
+
+    {
+      setUp(complete.injectOpen(atOnceUsers(4))).protocols(httpProtocol, llm);
+    }
+  }
+
   @Test
   void theSnippetSimulationsAreAbstractSoGatlingsScanSkipsThem() {
     for (Class<?> c :
@@ -253,7 +291,9 @@ class SnippetsTest {
             RunEndDocSimulation.class,
             OwnProjectSimulation.class,
             FollowUpSimulation.class,
-            TraceReplayDocSimulation.class)) {
+            TraceReplayDocSimulation.class,
+            PromptFileDocSimulation.class,
+            GatlingHttpDocSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }

@@ -48,8 +48,8 @@ class ClientMergeTest {
     RequestRecord later = request(1_050, 1_050.25, null);
     List<ShardMerge.Source> sources =
         List.of(
-            new ShardMerge.Source(Path.of("a"), run(null, 0.2), List.of(a, later)),
-            new ShardMerge.Source(Path.of("b"), run("the client fell behind", 0.95), List.of(b)));
+            ShardMerge.Source.of(Path.of("a"), run(null, 0.2), List.of(a, later)),
+            ShardMerge.Source.of(Path.of("b"), run("the client fell behind", 0.95), List.of(b)));
     Map<String, Object> record = new LinkedHashMap<>();
     List<Object> shards = new ArrayList<>();
     shards.add(new LinkedHashMap<String, Object>(Map.of("folder", "a")));
@@ -77,7 +77,7 @@ class ClientMergeTest {
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("client", Map.of());
     ClientMerge.apply(
-        record, List.of(new ShardMerge.Source(Path.of("a"), Map.of(), List.of())), List.of());
+        record, List.of(ShardMerge.Source.of(Path.of("a"), Map.of(), List.of())), List.of());
     assertFalse(record.containsKey("client"));
   }
 }

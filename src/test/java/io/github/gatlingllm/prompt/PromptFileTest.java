@@ -1,0 +1,242 @@
+package io.github.gatlingllm.prompt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading prompts files: each format, and each bad input refused with one line. */
+class PromptFileTest {
+
+  @TempDir Path dir;
+
+  private Path write(String name, String text) throws IOException {
+    return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
+  }
+
+  private String error(Path file, String column) {
+    return assertThrows(IllegalArgumentException.class, () -> PromptFile.read(file, column))
+        .getMessage();
+  }
+
+  @Test
+  void jsonlLinesGivePromptsMessagesAndOutputTokens() throws IOException {
+    Path file =
+        write(
+            "p.jsonl",
+            "{\"prompt\": \"Hello there\", \"output_tokens\": 7}\n"
+                + "\n"
+                + "{\"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"},"
+                + " {\"role\": \"user\", \"content\": \"Hi\"}], \"max_tokens\": 3}\n"
+                + "{\"prompt\": \"Bye\"}\n");
+
+    PromptFile read = PromptFile.read(file, null);
+
+    assertEquals(PromptFile.Format.JSONL, read.format());
+    assertEquals(
+        List.of(
+            new PromptFile.Row(1, "Hello there", null, 7),
+            new PromptFile.Row(
+                3,
+                "[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi\"}]",
+                List.of(
+                    new PromptFile.Message("system", "Be brief."),
+                    new PromptFile.Message("user", "Hi")),
+                3),
+            new PromptFile.Row(4, "Bye", null, null)),
+        read.rows());
+    assertNull(read.column());
+  }
+
+  @Test
+  void sha256IsTheFilesAsSha256sumPrintsIt() throws Exception {
+    Path file = write("p.jsonl", "{\"prompt\": \"a\"}\n");
+
+    assertEquals(
+        "8a8c2da9cd6156c411e04714ce81cde2425df195083077b23550021445caf826",
+        PromptFile.read(file, null).sha256());
+  }
+
+  @Test
+  void csvReadsTheNamedColumnAndOutputTokens() throws IOException {
+    Path file =
+        write(
+            "p.csv",
+            "id,question,output_tokens\n1,\"What is 2+2, exactly?\",5\n2,\"Two\nlines\",\n");
+
+    PromptFile read = PromptFile.read(file, "question");
+
+    assertEquals(
+        List.of(
+            new PromptFile.Row(2, "What is 2+2, exactly?", null, 5),
+            new PromptFile.Row(3, "Two\nlines", null, null)),
+        read.rows());
+    assertEquals("question", read.column());
+  }
+
+  @Test
+  void csvDefaultColumnIsPrompt() throws IOException {
+    Path file = write("p.csv", "prompt\nfirst\nsecond\n");
+
+    assertEquals(
+        List.of("first", "second"),
+        PromptFile.read(file, null).rows().stream().map(PromptFile.Row::text).toList());
+  }
+
+  @Test
+  void shareGptTakesTheFirstHumanTurn() throws IOException {
+    Path file =
+        write(
+            "sharegpt.json",
+            "[\n"
+                + "  {\"id\": \"a\", \"conversations\": [\n"
+                + "    {\"from\": \"system\", \"value\": \"You help.\"},\n"
+                + "    {\"from\": \"human\", \"value\": \"First question\"},\n"
+                + "    {\"from\": \"gpt\", \"value\": \"An answer\"},\n"
+                + "    {\"from\": \"human\", \"value\": \"Second question\"}]},\n"
+                + "  {\"conversations\": [{\"from\": \"user\", \"value\": \"Other\"}]},\n"
+                + "  {\"prompt\": \"Plain\", \"output_tokens\": 2}\n"
+                + "]\n");
+
+    PromptFile read = PromptFile.read(file, null);
+
+    assertEquals(PromptFile.Format.JSON, read.format());
+    assertEquals(
+        List.of(
+            new PromptFile.Row(2, "First question", null, null),
+            new PromptFile.Row(7, "Other", null, null),
+            new PromptFile.Row(8, "Plain", null, 2)),
+        read.rows());
+  }
+
+  @Test
+  void aMissingFileIsRefused() {
+    Path file = dir.resolve("nope.jsonl");
+
+    assertEquals(
+        "prompts file " + file + ": does not exist, expected a JSONL, CSV or JSON prompts file",
+        error(file, null));
+  }
+
+  @Test
+  void anEmptyFileIsRefused() throws IOException {
+    Path file = write("empty.jsonl", "\n\n");
+
+    assertEquals(
+        "prompts file " + file + ": empty, expected at least one prompt", error(file, null));
+  }
+
+  @Test
+  void aFileThatIsNotUtf8IsRefusedWithItsLine() throws IOException {
+    Path file = dir.resolve("latin1.jsonl");
+    Files.write(
+        file,
+        "{\"prompt\": \"ok\"}\n{\"prompt\": \"caf\u00e9\"}\n"
+            .getBytes(StandardCharsets.ISO_8859_1));
+
+    assertEquals(
+        "prompts file " + file + " line 2: not UTF-8 (byte 0xe9 at offset 32), expected UTF-8 text",
+        error(file, null));
+  }
+
+  @Test
+  void aLineWithoutPromptOrMessagesIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"ok\"}\n{\"text\": \"where?\"}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 2: no \"prompt\" (text) or \"messages\" (chat), expected {\"prompt\":"
+            + " \"text\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"text\"}]}",
+        error(file, null));
+  }
+
+  @Test
+  void aLineThatIsNotJsonIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"ok\"}\nprompt: oops\n");
+
+    String message = error(file, null);
+
+    assertEquals(true, message.startsWith("prompts file " + file + " line 2: not JSON ("), message);
+  }
+
+  @Test
+  void messagesWithoutTextContentAreRefused() throws IOException {
+    Path file =
+        write("p.jsonl", "{\"messages\": [{\"role\": \"user\", \"content\": [{\"type\": 1}]}]}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: message 0 has no text \"role\" and \"content\", expected \"messages\":"
+            + " [{\"role\": \"user\", \"content\": \"text\"}, ...] (text content)",
+        error(file, null));
+  }
+
+  @Test
+  void outputTokensBelowOneAreRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"ok\", \"output_tokens\": 0}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: \"output_tokens\": got 0, expected a whole number >= 1 (the request's"
+            + " max_tokens)",
+        error(file, null));
+  }
+
+  @Test
+  void aCsvWithoutTheNamedColumnIsRefused() throws IOException {
+    Path file = write("p.csv", "id,text\n1,hello\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: no column \"prompt\" in the header [id, text], expected a header naming"
+            + " it (llm.promptsColumn names another)",
+        error(file, null));
+  }
+
+  @Test
+  void aCsvWithAnEmptyPromptCellIsRefused() throws IOException {
+    Path file = write("p.csv", "prompt,id\nhello,1\n,2\n");
+
+    assertEquals(
+        "prompts file " + file + " line 3: column \"prompt\" is empty, expected a prompt",
+        error(file, null));
+  }
+
+  @Test
+  void aShareGptEntryWithoutHumanTurnIsRefused() throws IOException {
+    Path file =
+        write(
+            "s.json",
+            "[{\"conversations\": [{\"from\": \"human\", \"value\": \"q\"}]},\n"
+                + " {\"conversations\": [{\"from\": \"gpt\", \"value\": \"a\"}]}]\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 2: no human turn in \"conversations\", expected one {\"from\": \"human\","
+            + " \"value\": \"text\"}",
+        error(file, null));
+  }
+
+  @Test
+  void anUnknownExtensionIsRefused() throws IOException {
+    Path file = write("p.txt", "hello\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + ": unknown format, expected a name ending in .jsonl (or .ndjson), .csv or .json",
+        error(file, null));
+  }
+}
