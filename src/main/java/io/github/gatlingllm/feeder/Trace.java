@@ -59,6 +59,9 @@ public final class Trace {
   /** The largest {@code output_length} accepted, in tokens. */
   public static final int MAX_OUTPUT_TOKENS = 1024 * 1024;
 
+  /** The largest {@code timestamp} accepted, in milliseconds. */
+  public static final long MAX_TIMESTAMP_MS = Long.MAX_VALUE / 4;
+
   /** Mooncake's block size, in tokens: the default {@code blockTokens}. */
   public static final int DEFAULT_BLOCK_TOKENS = 512;
 
@@ -404,7 +407,14 @@ public final class Trace {
       }
       long timestamp = -1;
       if (hasTs) {
-        timestamp = whole(line, "timestamp", ts, 0, Long.MAX_VALUE / 4, "milliseconds >= 0");
+        timestamp =
+            whole(
+                line,
+                "timestamp",
+                ts,
+                0,
+                MAX_TIMESTAMP_MS,
+                "milliseconds from 0 to " + MAX_TIMESTAMP_MS);
         if (rows > 0 && timestamp < timestamps[rows - 1]) {
           throw bad(
               line,

@@ -277,4 +277,19 @@ class TraceTest {
     assertEquals(1, t.rows());
     assertEquals(10, t.inputLength(0));
   }
+
+  @Test
+  void aTimestampPastTheLargestIsRefusedSayingTheLargest() throws IOException {
+    String m =
+        refused(
+            512,
+            "{\"timestamp\": 9223372036854775807, \"input_length\": 10, \"output_length\": 5,"
+                + " \"hash_ids\": [7]}");
+    assertEquals(
+        "llm.trace: "
+            + dir.resolve("trace.jsonl")
+            + " line 1: timestamp: got 9223372036854775807, expected milliseconds from 0 to"
+            + " 2305843009213693951",
+        m);
+  }
 }
