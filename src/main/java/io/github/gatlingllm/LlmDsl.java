@@ -3,6 +3,7 @@ package io.github.gatlingllm;
 import static io.gatling.javaapi.core.CoreDsl.details;
 
 import io.gatling.javaapi.core.Assertion;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -250,6 +251,31 @@ public final class LlmDsl {
 
   /** The name of the row {@link #sloLoadMet()} asserts on. */
   public static final String SLO_LOAD_ROW = "SLO LOAD";
+
+  /**
+   * The first word of the rows {@link #noRegression(String)} asserts on: {@code BASELINE
+   * ttft_p50_ms} etc.
+   */
+  public static final String BASELINE_ROW = "BASELINE";
+
+  /**
+   * A Gatling assertion that a metric is not worse than the baseline's ({@code llm.baseline})
+   * beyond {@code llm.assert.noRegressionPct} with 95% confidence: {@code details("BASELINE " +
+   * metric).successfulRequests().percent().gte(100)}. With both settings, the run logs one such row
+   * per gated metric once its load is over (every prompt budget spent): KO naming the metric, both
+   * values, the change and its 95% interval when the whole interval lies beyond the percentage on
+   * the worse side. Added for each gated metric by {@link LlmProtocolBuilder#assertions(double,
+   * String...)} when the settings are set. See {@code docs/comparing.md}.
+   *
+   * @param metric a metric name, e.g. {@code ttft_p99_ms} ({@code
+   *     io.github.gatlingllm.report.RunComparison#metricNames()})
+   * @return the assertion
+   * @throws IllegalArgumentException naming an unknown metric
+   */
+  public static Assertion noRegression(String metric) {
+    io.github.gatlingllm.report.RunComparison.checkNames(List.of(metric), "noRegression");
+    return details(BASELINE_ROW + " " + metric).successfulRequests().percent().gte(100.0);
+  }
 
   /**
    * This machine's part of a test's virtual users, for the injection profile of a test run on

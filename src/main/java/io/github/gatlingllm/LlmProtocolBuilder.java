@@ -273,7 +273,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * The embedded simulator's timing model and cache, used without {@link #baseUrl}. Each value can
    * be set by a {@code -Dllm.simulator.NAME} property, which wins: {@code zeroDelay}, {@code
    * baseTtftMs}, {@code prefillUsPerToken}, {@code decodeMsPerToken}, {@code maxConcurrent}, {@code
-   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}.
+   * blockSize}, {@code cacheBlocks}, {@code tokensPerChunk}, {@code contextLength}, {@code
+   * reasoningTokens}.
    *
    * @param config never null; its token counter is replaced by the protocol's tokenizer
    * @return a new builder
@@ -347,6 +348,47 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    */
   public LlmProtocolBuilder sloE2eMs(double ms) {
     return with("slo.e2eMs", ms);
+  }
+
+  /**
+   * The SLO bound on time to first output token ({@code llm.slo.ttfoMs}): the first answer token
+   * after any reasoning, what a reasoning model's user waits for; goodput uses it when set. A reply
+   * that never answers misses it. See docs/reasoning.md.
+   *
+   * @param ms milliseconds, a finite number above 0
+   * @return a new builder
+   */
+  public LlmProtocolBuilder sloTtfoMs(double ms) {
+    return with("slo.ttfoMs", ms);
+  }
+
+  /**
+   * The share of requests the client cancels ({@code llm.cancelRate}), as users who press stop or
+   * close the tab: each chosen request's connection is closed {@link #cancelAfter} after the
+   * request was fully written, and it is recorded with status {@code cancelled} (not a failure).
+   * Which requests is a seeded, reproducible choice ({@code llm.seed}, the request name, phase and
+   * index). See docs/cancelling.md.
+   *
+   * @param rate a share in [0, 1]; 0 (the default) cancels nothing
+   * @return a new builder; a rate outside [0, 1] is refused, naming {@code llm.cancelRate}, when
+   *     the protocol is built, before any load
+   */
+  public LlmProtocolBuilder cancelRate(double rate) {
+    return with("cancelRate", rate);
+  }
+
+  /**
+   * How long after a chosen request was fully written the client cancels it ({@code
+   * llm.cancelAfterMs}); see {@link #cancelRate}.
+   *
+   * @param delay at least 0; 0 (the default) cancels at once, during the prefill
+   * @return a new builder; a negative delay is refused, naming {@code llm.cancelAfterMs}, when the
+   *     protocol is built, before any load
+   * @throws NullPointerException if {@code delay} is null
+   */
+  public LlmProtocolBuilder cancelAfter(java.time.Duration delay) {
+    java.util.Objects.requireNonNull(delay, "delay");
+    return with("cancelAfterMs", delay.toNanos() / 1_000_000.0);
   }
 
   /**
@@ -508,6 +550,33 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * An earlier run to compare this one with at its end ({@code llm.baseline}): a Gatling run folder
+   * holding {@code llm-requests.jsonl}, or a merged one ({@code bin/gatling-llm report A B --output
+   * DIR}). The verdict table (each headline metric's change and its 95% interval) goes into {@code
+   * llm-run.json}'s {@code baseline}, the report page and the console; with {@link
+   * #noRegressionPct} it gates the build. See {@code docs/comparing.md}.
+   *
+   * @param runFolder a run folder; checked when the protocol is built
+   * @return a new builder
+   */
+  public LlmProtocolBuilder baseline(String runFolder) {
+    return with("baseline", runFolder);
+  }
+
+  /**
+   * Fails the build when a metric is worse than the {@link #baseline}'s beyond this change with 95%
+   * confidence ({@code llm.assert.noRegressionPct}): {@link #assertions(double, String...)} adds
+   * {@link LlmDsl#noRegression(String)} for each gated metric (TTFT p50/p99, ITL p50/p99, TPOT p50,
+   * E2E p50/p99, output tokens/s, requests/s, and goodput and SLO attainment with an SLO).
+   *
+   * @param pct percent, finite and at least 0, e.g. 5
+   * @return a new builder
+   */
+  public LlmProtocolBuilder noRegressionPct(double pct) {
+    return with("assert.noRegressionPct", pct);
+  }
+
+  /**
    * Where Gatling writes run folders (default {@code target/gatling}), to find this run's.
    *
    * @param folder a folder that exists or can be made
@@ -536,7 +605,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * double)} for each name, and with a cache ratio set ({@link #cacheAsPlanned} or {@code
    * -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String, double)} for each name, and
    * with a least load meeting the SLO ({@link #sloLoadAtLeast} or {@code
-   * -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once.
+   * -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once, and with a baseline and a
+   * regression bound ({@link #baseline}, {@link #noRegressionPct}), {@link
+   * LlmDsl#noRegression(String)} for each gated metric.
    *
    * @param failedPercentBelow the failure percentage to stay under, e.g. 1.0
    * @param requestNames the LLM request names, e.g. {@code "chat"}
@@ -561,6 +632,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     }
     if (s.saturation().sloLoadAtLeast() != null) {
       list.add(LlmDsl.sloLoadMet());
+    }
+    if (s.baseline().gated()) {
+      for (String metric : io.github.gatlingllm.protocol.BaselineGate.gated(s.slo().isSet())) {
+        list.add(LlmDsl.noRegression(metric));
+      }
     }
     return list;
   }

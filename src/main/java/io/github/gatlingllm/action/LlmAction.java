@@ -103,6 +103,7 @@ final class LlmAction implements Action {
     try {
       String saturated = run.saturationStop();
       if (saturated != null) {
+        run.loadOver();
         gatling.stopLoadGenerator(session, saturated, false);
         return;
       }
@@ -261,6 +262,7 @@ final class LlmAction implements Action {
       LOG.info(
           "every prompt feeder's budget is spent and every request has ended: stopping the"
               + " injection (every scenario of the simulation was fed a budget)");
+      run.loadOver();
       gatling.stopLoadGenerator(session, "gatling-llm: every prompt budget is spent", false);
       return;
     }

@@ -8,6 +8,7 @@ import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.AnswerTimings;
 import io.github.gatlingllm.metrics.Exchange;
 import io.github.gatlingllm.metrics.RequestClassifier;
 import io.github.gatlingllm.metrics.RequestIdentity;
@@ -92,6 +93,14 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   private long chunkNanos;
   private boolean done;
 
+  /** The chosen cancellation delay in nanoseconds, or -1 when this request is not cancelled. */
+  private final long cancelAfterNanos;
+
+  private final Double cancelAfterMs;
+  private Channel channel;
+  private io.netty.util.concurrent.ScheduledFuture<?> cancelTimer;
+  private boolean cancelled;
+
   ResponseListener(
       LlmAction action,
       Session session,
@@ -123,6 +132,18 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     this.cacheServer = cacheServer;
     this.first = first;
     this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
+    io.github.gatlingllm.settings.CancelSettings cancel = action.run().settings().cancel();
+    // Conversations are not cancelled: a cut reply would end the conversation.
+    boolean chosen =
+        turn == null
+            && identity.index() != null
+            && cancel.chosen(
+                action.run().settings().seed(),
+                identity.request(),
+                identity.phase(),
+                identity.index());
+    this.cancelAfterMs = chosen ? cancel.afterMs() : null;
+    this.cancelAfterNanos = chosen ? Math.round(cancel.afterMs() * 1_000_000.0) : -1;
     start();
     action.run().openRequests().add(this);
   }
@@ -149,6 +170,14 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
 
   @Override
   public void onWrite(Channel channel) {
+    if (cancelled) {
+      // Gatling's client would send a cancelled request again on a new connection: never.
+      channel.close();
+      return;
+    }
+    if (cancelAfterNanos >= 0 && !(sends > 1 && httpStatus != null)) {
+      startCancelTimer(channel);
+    }
     if (sends > 1 && httpStatus != null) {
       // Gatling's client is about to send again a request whose answer had begun: never.
       resent = true;
@@ -158,6 +187,120 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       // answer): Gatling's client sends the request again on a new connection. Counted.
       action.run().staleConnectionResend();
     }
+  }
+
+  /**
+   * Starts the cancellation delay once the request is fully written: {@code onWrite} runs on the
+   * channel's event loop just before Gatling's client writes and flushes the request in the same
+   * task, so a task queued now runs once that write is done; if the socket did not take every byte
+   * yet (a large prompt), it looks again every millisecond until the outbound buffer is empty.
+   */
+  private void startCancelTimer(Channel channel) {
+    if (cancelTimer != null) {
+      // The request goes out again on a new connection (the pooled one had closed before any
+      // answer): the delay starts again from this write.
+      cancelTimer.cancel(false);
+      cancelTimer = null;
+    }
+    this.channel = channel;
+    channel.eventLoop().execute(() -> whenWritten(channel));
+  }
+
+  private void whenWritten(Channel channel) {
+    synchronized (this) {
+      if (done || channel != this.channel) {
+        return;
+      }
+      io.netty.channel.ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
+      if (out != null && channel.isActive() && !out.isEmpty()) {
+        cancelTimer =
+            channel
+                .eventLoop()
+                .schedule(
+                    () -> whenWritten(channel), 1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return;
+      }
+      cancelTimer =
+          channel
+              .eventLoop()
+              .schedule(
+                  this::cancelNow, cancelAfterNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * The chosen delay is over: closes the connection (never returned to the pool half-read), records
+   * the request as {@code cancelled} with what was measured until now, and lets the user go on.
+   */
+  private void cancelNow() {
+    long now = System.nanoTime();
+    Session next;
+    synchronized (this) {
+      if (done) {
+        return;
+      }
+      done = true;
+      cancelled = true;
+      cancelTimer = null;
+      if (channel != null) {
+        channel.close();
+      }
+      action.run().openRequests().remove(this);
+      next = recordCancelled(now);
+    }
+    action.run().cancelled(now);
+    action.next().$bang(next);
+  }
+
+  private Session recordCancelled(long endNanos) {
+    boolean recorded = false;
+    try {
+      Integer planned = identity.plannedTokens();
+      RequestTimings timings;
+      AnswerTimings answer;
+      if (parser != null) {
+        timings = timer.finish(endNanos, planned);
+        answer = timer.answer(action.run().reasoningCounter());
+      } else {
+        timings =
+            RequestTimer.nonStreaming(
+                startMs, startNanos, endNanos, StreamEvent.EMPTY, planned, null);
+        answer = AnswerTimings.NONE;
+      }
+      RequestRecord record =
+          complete(
+              RequestRecord.of(
+                      identity, timings, httpStatus, RequestStatus.CANCELLED, cancelDescription())
+                  .toBuilder()
+                  .answer(answer)
+                  .build());
+      action.run().record(workload, record);
+      recorded = true;
+      GatlingCore gatling = action.run().gatling();
+      boolean warmup = "warmup".equals(record.phase());
+      Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
+      long end = startMs + Math.round(record.e2eMs());
+      // Its own row, OK: visible, and neither a failure nor a KO of the request's own row.
+      gatling.logRow(s, action.name() + " CANCELLED", startMs, end, true, null);
+      s = GatlingCore.logGroupRequestTimings(s, startMs, end);
+      return warmup ? gatling.exitGroup(s, end) : s;
+    } catch (RuntimeException e) {
+      long now = action.run().gatling().nowMillis();
+      action.run().gatling().logRow(session, action.name(), startMs, now, false, e.toString());
+      return session.markAsFailed();
+    } finally {
+      if (!recorded) {
+        action.run().notSent();
+      }
+      if (workload != null) {
+        workload.ended(identity.phase());
+      }
+    }
+  }
+
+  private String cancelDescription() {
+    String ms = java.math.BigDecimal.valueOf(cancelAfterMs).stripTrailingZeros().toPlainString();
+    return "cancelled by the client " + ms + " ms after the request was written (llm.cancelRate)";
   }
 
   @Override
@@ -215,7 +358,8 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   /** One event's data, from the parser, while the chunk that completed it is being handled. */
   @Override
   public void onData(byte[] buffer, int from, int to) {
-    StreamEvent event = StreamEvent.parse(buffer, from, to, turn != null || reply != null);
+    StreamEvent event =
+        StreamEvent.parse(buffer, from, to, turn != null || reply != null || timer.wantsText());
     if (reply != null && event.content() != null) {
       reply.append(event.content());
     }
@@ -257,6 +401,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
         return;
       }
       done = true;
+      stopCancelTimer();
       action.run().openRequests().remove(this);
       next = record(ending, failure, endNanos);
     }
@@ -275,6 +420,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       return false;
     }
     done = true;
+    stopCancelTimer();
     boolean recorded = false;
     try {
       Integer planned = identity.plannedTokens();
@@ -283,14 +429,19 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
               ? timer.finish(endNanos, planned)
               : RequestTimer.nonStreaming(
                   startMs, startNanos, endNanos, StreamEvent.EMPTY, planned, null);
+      AnswerTimings answer =
+          streamed ? timer.answer(action.run().reasoningCounter()) : AnswerTimings.NONE;
       RequestRecord record =
           complete(
               RequestRecord.of(
-                  identity,
-                  timings,
-                  httpStatus,
-                  RequestStatus.CUT_BY_RUN_END,
-                  "still in flight when the run ended (" + reason + ")"));
+                      identity,
+                      timings,
+                      httpStatus,
+                      RequestStatus.CUT_BY_RUN_END,
+                      "still in flight when the run ended (" + reason + ")")
+                  .toBuilder()
+                  .answer(answer)
+                  .build());
       action.run().record(workload, record);
       recorded = true;
       if (turn != null) {
@@ -314,6 +465,14 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     }
   }
 
+  /** Stops the cancellation delay of a request that ended first. */
+  private void stopCancelTimer() {
+    if (cancelTimer != null) {
+      cancelTimer.cancel(false);
+      cancelTimer = null;
+    }
+  }
+
   /** The record's cache plan, conversation turn and schedule, after its timings and status. */
   private RequestRecord complete(RequestRecord record) {
     if (workload != null) {
@@ -330,6 +489,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     if (traceRow.isDefined()) {
       record = record.toBuilder().traceRow(((Integer) traceRow.get()).longValue()).build();
     }
+    if (cancelAfterMs != null) {
+      record = record.toBuilder().cancelAfterMs(cancelAfterMs).build();
+    }
     ClientWatch client = action.run().client();
     return record.withSchedule(
         client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
@@ -342,10 +504,12 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     try {
       Integer planned = identity.plannedTokens();
       RequestTimings timings;
+      AnswerTimings answer;
       String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
       if (parser != null) {
         parser.end();
         timings = timer.finish(endNanos, planned);
+        answer = timer.answer(action.run().reasoningCounter());
       } else {
         StreamEvent response =
             streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
@@ -356,6 +520,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
           reply.append(response.content());
         }
         timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
+        answer =
+            RequestTimer.nonStreamingAnswer(
+                response, timings.completionTokens(), action.run().reasoningCounter());
       }
       Verdict verdict =
           RequestClassifier.classify(
@@ -371,7 +538,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
                   action.run().settings().timeout().toMillis()));
       RequestRecord record =
           complete(
-              RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error()));
+              RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error())
+                  .toBuilder()
+                  .answer(answer)
+                  .build());
       action.run().record(workload, record);
       recorded = true;
       if (turn != null) {
@@ -402,10 +572,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   }
 
   /**
-   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT}, with an SLO
-   * {@code NAME SLO}, and with {@code llm.assert.cacheAsPlanned} and a cache plan, for a successful
-   * request, {@code NAME CACHE} (OK when the cache outcome is the planned one); warmup requests'
-   * rows in the group {@code warmup}.
+   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT}, {@code NAME
+   * TTFO} (start to the first answer token after any reasoning; none when the reply never
+   * answered), with an SLO {@code NAME SLO}, and with {@code llm.assert.cacheAsPlanned} and a cache
+   * plan, for a successful request, {@code NAME CACHE} (OK when the cache outcome is the planned
+   * one); warmup requests' rows in the group {@code warmup}.
    */
   private Session logRows(RequestRecord record) {
     GatlingCore gatling = action.run().gatling();
@@ -423,6 +594,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
         gatling.logRow(
             s, name + " TPOT", firstToken, firstToken + Math.round(record.tpotMs()), ok, error);
       }
+    }
+    if (record.ttfoMs() != null) {
+      gatling.logRow(s, name + " TTFO", startMs, startMs + Math.round(record.ttfoMs()), ok, error);
     }
     Slo slo = action.run().slo();
     if (slo.isSet()) {

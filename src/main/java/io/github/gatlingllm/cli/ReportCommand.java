@@ -1,7 +1,9 @@
 package io.github.gatlingllm.cli;
 
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.report.RunComparison;
 import io.github.gatlingllm.report.RunReport;
+import io.github.gatlingllm.report.RunSamples;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +28,11 @@ import picocli.CommandLine.Parameters;
  *   <li>{@code --csv}: also writes {@code llm-requests.csv}.
  *   <li>{@code --slo-ttft-ms} etc.: judges goodput against these bounds instead of the recorded
  *       ones.
- *   <li>{@code --compare A B}: prints per-metric figures of both runs side by side, the deltas, and
- *       whether their prompt digests are the same.
+ *   <li>{@code --compare A B}: A/B verdicts ({@link RunComparison}): for each headline metric A, B,
+ *       the change in percent, its 95% interval from a seeded bootstrap over the runs' per-request
+ *       records, and {@code better}, {@code worse}, {@code same} or {@code unclear}; per load level
+ *       when both runs have the same levels; {@code --json} prints it as JSON. Exit 3 when the
+ *       runs' prompts differ (the comparison is printed all the same).
  * </ul>
  */
 @Command(
@@ -76,29 +81,99 @@ final class ReportCommand implements Callable<Integer> {
       description = "compare two run folders, A then B")
   private List<Path> compare;
 
+  @Option(
+      names = "--json",
+      description =
+          "with --compare: print the comparison as JSON ({\"same_prompts\", \"metrics\"})")
+  private boolean json;
+
+  @Option(
+      names = "--min-effect",
+      paramLabel = "PCT",
+      description =
+          "with --compare: the least change in percent a verdict calls better or worse (default 2)")
+  private Double minEffect;
+
+  @Option(
+      names = "--resamples",
+      paramLabel = "N",
+      description = "with --compare: bootstrap resamples of each run (default 1000)")
+  private Integer resamples;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "with --compare: the bootstrap's seed (default 1): same seed, same output")
+  private Long seed;
+
+  @Option(
+      names = "--metric",
+      paramLabel = "NAME",
+      split = ",",
+      description = "with --compare: only these metrics (e.g. ttft_p99_ms,itl_p50_ms)")
+  private List<String> metrics = List.of();
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Slo slo = slo();
+    if (compare == null
+        && (json || minEffect != null || resamples != null || seed != null || !metrics.isEmpty())) {
+      throw usage("--json, --min-effect, --resamples, --seed and --metric go with --compare A B");
+    }
     if (compare != null) {
       if (!folders.isEmpty() || csv) {
         throw usage("--compare takes exactly two run folders and no other folder or --csv");
       }
       check(compare);
-      RunReport a = RunReport.read(List.of(compare.get(0)), slo);
-      RunReport b = RunReport.read(List.of(compare.get(1)), slo);
-      out.println("A: " + compare.get(0));
-      out.println("B: " + compare.get(1));
-      for (String line : RunReport.compare(a, b)) {
-        out.println(line);
+      RunComparison.Settings defaults = RunComparison.Settings.DEFAULT;
+      RunComparison.Settings settings;
+      try {
+        RunComparison.checkNames(metrics, "--metric");
+        settings =
+            new RunComparison.Settings(
+                resamples == null ? defaults.resamples() : resamples,
+                seed == null ? defaults.seed() : seed,
+                minEffect == null ? defaults.minEffectPct() : minEffect);
+      } catch (IllegalArgumentException e) {
+        throw usage(
+            e.getMessage()
+                .replaceFirst("^resamples:", "--resamples:")
+                .replaceFirst("^minimum effect:", "--min-effect:"));
       }
-      if (!RunReport.sameDigests(a, b)) {
+      RunSamples a;
+      RunSamples b;
+      // One SLO judges both runs alike: the options', else A's recorded one, else B's.
+      Slo used = slo != null ? slo : RunSamples.recordedSlo(compare.get(0));
+      if (used == null || !used.isSet()) {
+        Slo other = RunSamples.recordedSlo(compare.get(1));
+        used = other != null && other.isSet() ? other : Slo.NONE;
+      }
+      try {
+        a = RunSamples.read(compare.get(0), used, settings.seed());
+        b = RunSamples.read(compare.get(1), used, settings.seed());
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
+      }
+      RunComparison c = RunComparison.compare(a, b, settings, metrics);
+      if (json) {
+        out.println(
+            new com.fasterxml.jackson.databind.ObjectMapper()
+                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(c.toMap()));
+      } else {
+        for (String line : c.toText()) {
+          out.println(line);
+        }
+      }
+      if (!c.samePrompts()) {
         // Not the same prompts: the deltas do not compare like with like; a script must notice.
         spec.commandLine()
             .getErr()
             .println(
-                "gatling-llm report: --compare: the runs' prompt digests differ (not the same"
-                    + " prompts), exit "
+                "gatling-llm report: --compare: the runs' prompts differ ("
+                    + String.join("; ", c.promptDifferences())
+                    + "), exit "
                     + DIGESTS_DIFFER);
         return DIGESTS_DIFFER;
       }

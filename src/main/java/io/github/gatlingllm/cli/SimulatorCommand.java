@@ -104,6 +104,14 @@ final class SimulatorCommand implements Callable<Integer> {
       description = "Longest prompt accepted, in tokens; longer gets HTTP 400 (default 32768).")
   private Integer contextLength;
 
+  @Option(
+      names = "--reasoning-tokens",
+      paramLabel = "N",
+      description =
+          "Reasoning mode: each reply starts with N reasoning tokens (chat: reasoning_content;"
+              + " completions: inside <think>), counted in usage (default 0: off).")
+  private Integer reasoningTokens;
+
   private volatile Simulator running;
   private volatile boolean stopRequested;
 
@@ -123,6 +131,7 @@ final class SimulatorCommand implements Callable<Integer> {
     checkMin("--cache-blocks", cacheBlocks, 0);
     checkMin("--tokens-per-chunk", tokensPerChunk, 1);
     checkMin("--context-length", contextLength, 1);
+    checkMin("--reasoning-tokens", reasoningTokens, 0);
     SimulatorConfig base = zeroDelay ? SimulatorConfig.zeroDelay() : SimulatorConfig.defaults();
     if (contextLength != null && contextLength < base.defaultMaxTokens()) {
       throw usage(
@@ -197,6 +206,9 @@ final class SimulatorCommand implements Callable<Integer> {
     }
     if (tokensPerChunk != null) {
       result = result.withTokensPerChunk(tokensPerChunk);
+    }
+    if (reasoningTokens != null) {
+      result = result.withReasoningTokens(reasoningTokens);
     }
     if (contextLength != null) {
       result = result.withContextLength(contextLength);

@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param e2eMs end-to-end latency of successful requests
  * @param outputTokensPerSPerRequest each successful request's own output tokens per second
  * @param goodput SLO attainment and goodput, or null when no SLO was set
+ * @param answer the reasoning and cancellation figures (TTFO, reasoning tokens, cancelled
+ *     requests); {@link AnswerSummary#EMPTY} when null
  */
 public record GroupSummary(
     String request,
@@ -49,7 +51,54 @@ public record GroupSummary(
     Distribution tpotMs,
     Distribution e2eMs,
     Distribution outputTokensPerSPerRequest,
-    Goodput goodput) {
+    Goodput goodput,
+    AnswerSummary answer) {
+
+  /**
+   * A summary without reasoning and cancellation figures ({@link AnswerSummary#EMPTY}).
+   *
+   * @throws NullPointerException if {@code statuses} or a distribution is null
+   */
+  public GroupSummary(
+      String request,
+      String phase,
+      long requests,
+      Map<RequestStatus, Long> statuses,
+      long promptTokens,
+      long cachedTokens,
+      Double cacheHitRatio,
+      long completionTokens,
+      Long windowStartMs,
+      Long windowEndMs,
+      Double requestsPerS,
+      Double outputTokensPerS,
+      Distribution ttftMs,
+      Distribution itlMs,
+      Distribution tpotMs,
+      Distribution e2eMs,
+      Distribution outputTokensPerSPerRequest,
+      Goodput goodput) {
+    this(
+        request,
+        phase,
+        requests,
+        statuses,
+        promptTokens,
+        cachedTokens,
+        cacheHitRatio,
+        completionTokens,
+        windowStartMs,
+        windowEndMs,
+        requestsPerS,
+        outputTokensPerS,
+        ttftMs,
+        itlMs,
+        tpotMs,
+        e2eMs,
+        outputTokensPerSPerRequest,
+        goodput,
+        AnswerSummary.EMPTY);
+  }
 
   /**
    * Checks the fields and copies {@code statuses}.
@@ -67,6 +116,7 @@ public record GroupSummary(
     Objects.requireNonNull(tpotMs, "tpotMs");
     Objects.requireNonNull(e2eMs, "e2eMs");
     Objects.requireNonNull(outputTokensPerSPerRequest, "outputTokensPerSPerRequest");
+    answer = answer == null ? AnswerSummary.EMPTY : answer;
   }
 
   /**
@@ -86,7 +136,9 @@ public record GroupSummary(
    * {@code window_start_ms}, {@code window_end_ms}, {@code requests_per_s}, {@code
    * output_tokens_per_s}, {@code ttft_ms}, {@code itl_ms}, {@code tpot_ms}, {@code e2e_ms}, {@code
    * output_tokens_per_s_per_request} (each a {@link Distribution#toRecord()}), and {@code goodput}
-   * ({@link Goodput#toRecord()}) when an SLO was set.
+   * ({@link Goodput#toRecord()}) when an SLO was set, then {@code ttfo_ms} (a distribution), {@code
+   * reasoning} ({@link AnswerSummary#reasoningRecord()}) and, when the run cancelled requests,
+   * {@code cancellation} ({@link AnswerSummary#cancellationRecord()}).
    *
    * @return an ordered, unmodifiable map of JSON-ready values
    */
@@ -117,6 +169,11 @@ public record GroupSummary(
     m.put("output_tokens_per_s_per_request", outputTokensPerSPerRequest.toRecord());
     if (goodput != null) {
       m.put("goodput", goodput.toRecord());
+    }
+    m.put("ttfo_ms", answer.ttfoMs().toRecord());
+    m.put("reasoning", answer.reasoningRecord());
+    if (answer.cancelChosen() > 0 || answer.cancelled() > 0) {
+      m.put("cancellation", answer.cancellationRecord());
     }
     return Collections.unmodifiableMap(m);
   }

@@ -40,8 +40,10 @@ import org.HdrHistogram.Histogram;
  *   <li>TTFT, ITL (every interval), TPOT, E2E and per-request output tokens/s distributions, token
  *       sums, cache-hit ratio, requests/s and output tokens/s: {@link RequestStatus#OK} requests
  *       only; values that were not measured (null) are left out.
- *   <li>goodput ({@link Goodput}): every request but those {@link RequestStatus#CUT_BY_RUN_END},
- *       which are not judged against the SLO.
+ *   <li>goodput ({@link Goodput}): every request but those {@link RequestStatus#CUT_BY_RUN_END} and
+ *       {@link RequestStatus#CANCELLED}, which are not judged against the SLO.
+ *   <li>TTFO, reasoning tokens, phase TPOTs ({@link AnswerSummary}): {@link RequestStatus#OK}
+ *       requests; cancellation counts: every request.
  *   <li>requests/s = OK requests / window seconds; output tokens/s = their completion tokens /
  *       window seconds (vLLM's {@code request_throughput} and {@code output_throughput}).
  * </ul>
@@ -133,6 +135,17 @@ public final class MetricsAggregator {
     final Metric tpot = new Metric();
     final Metric e2e = new Metric();
     final Metric tokensPerS = new Metric();
+    final Metric ttfo = new Metric();
+    final Metric reasoningPerRequest = new Metric();
+    final Metric reasoningTpot = new Metric();
+    final Metric answerTpot = new Metric();
+    final LongAdder reasoningTokens = new LongAdder();
+    final LongAdder answerTokens = new LongAdder();
+    final LongAdder reasoningRequests = new LongAdder();
+    final LongAdder neverAnswered = new LongAdder();
+    final LongAdder cancelChosen = new LongAdder();
+    final LongAdder cancelled = new LongAdder();
+    final LongAdder cancelledWithFirstToken = new LongAdder();
 
     final Slo slo;
     final LongAdder met = new LongAdder();
@@ -156,8 +169,20 @@ public final class MetricsAggregator {
       statuses[r.status().ordinal()].increment();
       windowStart.accumulate(r.startMs());
       windowEnd.accumulate((long) Math.ceil(r.endMs()));
-      // A request cut by the run's end is not judged: it might have met the SLO.
-      if (slo.isSet() && r.status() != RequestStatus.CUT_BY_RUN_END) {
+      if (r.cancelAfterMs() != null) {
+        cancelChosen.increment();
+      }
+      if (r.status() == RequestStatus.CANCELLED) {
+        cancelled.increment();
+        if (r.ttftMs() != null) {
+          cancelledWithFirstToken.increment();
+        }
+      }
+      // A request cut by the run's end is not judged: it might have met the SLO; nor one the
+      // client cancelled on purpose.
+      if (slo.isSet()
+          && r.status() != RequestStatus.CUT_BY_RUN_END
+          && r.status() != RequestStatus.CANCELLED) {
         List<String> miss = slo.missed(r);
         if (miss.isEmpty()) {
           met.increment();
@@ -191,6 +216,22 @@ public final class MetricsAggregator {
       tpot.record(r.tpotMs());
       e2e.record(r.e2eMs());
       tokensPerS.record(r.outputTokensPerS());
+      ttfo.record(r.ttfoMs());
+      answerTpot.record(r.answerTpotMs());
+      reasoningTpot.record(r.reasoningTpotMs());
+      if (r.reasoningTokens() != null) {
+        reasoningPerRequest.record((double) r.reasoningTokens());
+        if (r.reasoningTokens() > 0) {
+          reasoningRequests.increment();
+          if (r.ttfoMs() == null && r.ttftMs() != null) {
+            neverAnswered.increment();
+          }
+        }
+        if (r.answerTokens() != null) {
+          reasoningTokens.add(r.reasoningTokens());
+          answerTokens.add(r.answerTokens());
+        }
+      }
       if (r.itlMs() != null) {
         for (Double v : r.itlMs()) {
           itl.record(v);
@@ -231,11 +272,26 @@ public final class MetricsAggregator {
           tpot.distribution(),
           e2e.distribution(),
           tokensPerS.distribution(),
-          slo.isSet() ? goodput(byStatus, seconds) : null);
+          slo.isSet() ? goodput(byStatus, seconds) : null,
+          new AnswerSummary(
+              ttfo.distribution(),
+              reasoningPerRequest.distribution(),
+              reasoningTpot.distribution(),
+              answerTpot.distribution(),
+              reasoningTokens.sum(),
+              answerTokens.sum(),
+              reasoningRequests.sum(),
+              neverAnswered.sum(),
+              cancelChosen.sum(),
+              cancelled.sum(),
+              cancelledWithFirstToken.sum()));
     }
 
     private Goodput goodput(Map<RequestStatus, Long> byStatus, double seconds) {
-      long offered = requests.sum() - byStatus.get(RequestStatus.CUT_BY_RUN_END);
+      long offered =
+          requests.sum()
+              - byStatus.get(RequestStatus.CUT_BY_RUN_END)
+              - byStatus.get(RequestStatus.CANCELLED);
       long good = met.sum();
       Map<String, Long> miss = new java.util.LinkedHashMap<>();
       for (int i = 0; i < missed.length; i++) {

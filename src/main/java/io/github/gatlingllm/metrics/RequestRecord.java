@@ -57,6 +57,18 @@ import java.util.Objects;
  *     ({@code trace(path)}), the row's own due time
  * @param traceRow the 0-based line of the trace file a replayed row came from, or null for any
  *     other request
+ * @param ttfoMs time to first output token: the first answer token after any reasoning ({@link
+ *     AnswerTimings#ttfoMs()}), or null (never answered, not streamed, not measured)
+ * @param reasoningTokens output tokens spent reasoning, or null when unknown; at least 0
+ * @param reasoningTokensSource how {@code reasoningTokens} was obtained: {@code usage}, {@code
+ *     tokenizer} or {@code chunks} ({@link AnswerTimings}); null when it is null
+ * @param answerTokens output tokens of the answer, or null; at least 0
+ * @param reasoningTpotMs time per reasoning token, or null ({@link
+ *     AnswerTimings#reasoningTpotMs()})
+ * @param answerTpotMs time per answer token after the first, or null
+ * @param answerItlFrom the index in {@code itlMs} where the answer phase's gaps begin, or null
+ * @param cancelAfterMs the delay after which the client was to cancel this request (from the moment
+ *     the request was fully written), when the run's cancellation chose it; null otherwise
  */
 public record RequestRecord(
     String request,
@@ -91,7 +103,15 @@ public record RequestRecord(
     ConversationTurn conversationTurn,
     Double sentMs,
     Double scheduledMs,
-    Long traceRow) {
+    Long traceRow,
+    Double ttfoMs,
+    Integer reasoningTokens,
+    String reasoningTokensSource,
+    Integer answerTokens,
+    Double reasoningTpotMs,
+    Double answerTpotMs,
+    Integer answerItlFrom,
+    Double cancelAfterMs) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -129,6 +149,13 @@ public record RequestRecord(
     time("e2e_ms", e2eMs);
     time("output_tokens_per_s", outputTokensPerS);
     time("sent_ms", sentMs);
+    time("ttfo_ms", ttfoMs);
+    nonNegative("reasoning_tokens", reasoningTokens);
+    nonNegative("answer_tokens", answerTokens);
+    nonNegative("answer_itl_from", answerItlFrom);
+    time("reasoning_tpot_ms", reasoningTpotMs);
+    time("answer_tpot_ms", answerTpotMs);
+    time("cancel_after_ms", cancelAfterMs);
     time("scheduled_ms", scheduledMs);
     if (scheduledMs != null && sentMs == null) {
       throw new IllegalArgumentException("scheduled_ms is set but sent_ms is null");
@@ -321,6 +348,14 @@ public record RequestRecord(
     b.sentMs = sentMs;
     b.scheduledMs = scheduledMs;
     b.traceRow = traceRow;
+    b.ttfoMs = ttfoMs;
+    b.reasoningTokens = reasoningTokens;
+    b.reasoningTokensSource = reasoningTokensSource;
+    b.answerTokens = answerTokens;
+    b.reasoningTpotMs = reasoningTpotMs;
+    b.answerTpotMs = answerTpotMs;
+    b.answerItlFrom = answerItlFrom;
+    b.cancelAfterMs = cancelAfterMs;
     return b;
   }
 
@@ -362,6 +397,14 @@ public record RequestRecord(
     private Double sentMs;
     private Double scheduledMs;
     private Long traceRow;
+    private Double ttfoMs;
+    private Integer reasoningTokens;
+    private String reasoningTokensSource;
+    private Integer answerTokens;
+    private Double reasoningTpotMs;
+    private Double answerTpotMs;
+    private Integer answerItlFrom;
+    private Double cancelAfterMs;
 
     private Builder() {}
 
@@ -729,6 +772,111 @@ public record RequestRecord(
     }
 
     /**
+     * Sets {@code ttfoMs} (see {@link RequestRecord}).
+     *
+     * @param ttfoMs the value
+     * @return this builder
+     */
+    public Builder ttfoMs(Double ttfoMs) {
+      this.ttfoMs = ttfoMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code reasoningTokens} (see {@link RequestRecord}).
+     *
+     * @param reasoningTokens the value
+     * @return this builder
+     */
+    public Builder reasoningTokens(Integer reasoningTokens) {
+      this.reasoningTokens = reasoningTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code reasoningTokensSource} (see {@link RequestRecord}).
+     *
+     * @param reasoningTokensSource the value
+     * @return this builder
+     */
+    public Builder reasoningTokensSource(String reasoningTokensSource) {
+      this.reasoningTokensSource = reasoningTokensSource;
+      return this;
+    }
+
+    /**
+     * Sets {@code answerTokens} (see {@link RequestRecord}).
+     *
+     * @param answerTokens the value
+     * @return this builder
+     */
+    public Builder answerTokens(Integer answerTokens) {
+      this.answerTokens = answerTokens;
+      return this;
+    }
+
+    /**
+     * Sets {@code reasoningTpotMs} (see {@link RequestRecord}).
+     *
+     * @param reasoningTpotMs the value
+     * @return this builder
+     */
+    public Builder reasoningTpotMs(Double reasoningTpotMs) {
+      this.reasoningTpotMs = reasoningTpotMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code answerTpotMs} (see {@link RequestRecord}).
+     *
+     * @param answerTpotMs the value
+     * @return this builder
+     */
+    public Builder answerTpotMs(Double answerTpotMs) {
+      this.answerTpotMs = answerTpotMs;
+      return this;
+    }
+
+    /**
+     * Sets {@code answerItlFrom} (see {@link RequestRecord}).
+     *
+     * @param answerItlFrom the value
+     * @return this builder
+     */
+    public Builder answerItlFrom(Integer answerItlFrom) {
+      this.answerItlFrom = answerItlFrom;
+      return this;
+    }
+
+    /**
+     * Sets {@code cancelAfterMs} (see {@link RequestRecord}).
+     *
+     * @param cancelAfterMs the value
+     * @return this builder
+     */
+    public Builder cancelAfterMs(Double cancelAfterMs) {
+      this.cancelAfterMs = cancelAfterMs;
+      return this;
+    }
+
+    /**
+     * Sets the reasoning and answer fields from what {@link RequestTimer#answer} measured.
+     *
+     * @param answer the phases, never null
+     * @return this builder
+     */
+    public Builder answer(AnswerTimings answer) {
+      this.ttfoMs = answer.ttfoMs();
+      this.reasoningTokens = answer.reasoningTokens();
+      this.reasoningTokensSource = answer.reasoningTokensSource();
+      this.answerTokens = answer.answerTokens();
+      this.reasoningTpotMs = answer.reasoningTpotMs();
+      this.answerTpotMs = answer.answerTpotMs();
+      this.answerItlFrom = answer.answerItlFrom();
+      return this;
+    }
+
+    /**
      * The record.
      *
      * @return a new record
@@ -769,7 +917,15 @@ public record RequestRecord(
           conversationTurn,
           sentMs,
           scheduledMs,
-          traceRow);
+          traceRow,
+          ttfoMs,
+          reasoningTokens,
+          reasoningTokensSource,
+          answerTokens,
+          reasoningTpotMs,
+          answerTpotMs,
+          answerItlFrom,
+          cancelAfterMs);
     }
   }
 

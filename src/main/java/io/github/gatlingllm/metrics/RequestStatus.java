@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 /**
  * How a request ended, as written in the run record ({@link #wireName()}): one of {@code ok},
  * {@code http_error}, {@code rejected}, {@code timeout}, {@code stream_error}, {@code
- * connect_error}.
+ * connect_error}, {@code cut_by_run_end}, {@code cancelled}.
  */
 public enum RequestStatus {
   /** A 2xx response whose stream ended with {@code [DONE]} (or a readable non-streamed body). */
@@ -33,7 +33,16 @@ public enum RequestStatus {
    * and left out of the distributions, as every request that is not {@link #OK}. Never the result
    * of {@link #classify}.
    */
-  CUT_BY_RUN_END("cut_by_run_end");
+  CUT_BY_RUN_END("cut_by_run_end"),
+  /**
+   * Cancelled on purpose by the client ({@code llm.cancelRate} and {@code llm.cancelAfterMs}): the
+   * client closed the stream's connection after the chosen delay, as a user who presses stop or
+   * closes the tab. Recorded with what was measured until then (TTFT if the first token came, the
+   * tokens received, E2E up to the cancel). Not a failure: not judged against the SLO, not counted
+   * as failed nor in Gatling's KO count (its row is {@code NAME CANCELLED}, OK), left out of the
+   * distributions. Never the result of {@link #classify}.
+   */
+  CANCELLED("cancelled");
 
   private final String wireName;
 
@@ -70,8 +79,8 @@ public enum RequestStatus {
   /**
    * The names of all statuses, comma-separated, for error messages.
    *
-   * @return {@code "ok, http_error, rejected, timeout, stream_error, connect_error,
-   *     cut_by_run_end"}
+   * @return {@code "ok, http_error, rejected, timeout, stream_error, connect_error, cut_by_run_end,
+   *     cancelled"}
    */
   public static String allowed() {
     return Arrays.stream(values()).map(RequestStatus::wireName).collect(Collectors.joining(", "));

@@ -26,6 +26,10 @@ import java.util.Map;
  *       {@code tpot}, AIPerf's {@code inter_token_latency}).
  *   <li>{@code e2eMs}: the request's end-to-end latency (vLLM's {@code e2el}, AIPerf's {@code
  *       request_latency}).
+ *   <li>{@code ttfoMs}: the request's time to first output token, the first answer token after any
+ *       reasoning ({@link AnswerTimings#ttfoMs()}; AIPerf's {@code time_to_first_output_token}):
+ *       what a user of a reasoning model waits before the answer starts. A reply that never
+ *       answered (null TTFO) misses it.
  * </ul>
  *
  * <p>A successful request that lacks a bounded measure misses it (a non-streamed request has no
@@ -37,17 +41,31 @@ import java.util.Map;
  * @param itlMs the bound on every inter-token latency, or null
  * @param tpotMs the TPOT bound, or null
  * @param e2eMs the E2E bound, or null
+ * @param ttfoMs the TTFO bound, or null
  */
-public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
+public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs, Double ttfoMs) {
 
   /** No bound set. */
-  public static final Slo NONE = new Slo(null, null, null, null);
+  public static final Slo NONE = new Slo(null, null, null, null, null);
+
+  /**
+   * Bounds without a TTFO bound.
+   *
+   * @param ttftMs the TTFT bound, or null
+   * @param itlMs the bound on every inter-token latency, or null
+   * @param tpotMs the TPOT bound, or null
+   * @param e2eMs the E2E bound, or null
+   * @throws IllegalArgumentException if a bound is not a finite number above 0
+   */
+  public Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
+    this(ttftMs, itlMs, tpotMs, e2eMs, null);
+  }
 
   /** The criterion of a request that did not succeed. */
   public static final String FAILED = "failed";
 
   /** The criteria, in the order they are checked and reported. */
-  public static final List<String> CRITERIA = List.of("ttft", "itl", "tpot", "e2e");
+  public static final List<String> CRITERIA = List.of("ttft", "itl", "tpot", "e2e", "ttfo");
 
   /**
    * Checks the bounds.
@@ -60,6 +78,7 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
     positive("itl_ms", itlMs);
     positive("tpot_ms", tpotMs);
     positive("e2e_ms", e2eMs);
+    positive("ttfo_ms", ttfoMs);
   }
 
   /**
@@ -68,7 +87,7 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
    * @return false for {@link #NONE}
    */
   public boolean isSet() {
-    return ttftMs != null || itlMs != null || tpotMs != null || e2eMs != null;
+    return ttftMs != null || itlMs != null || tpotMs != null || e2eMs != null || ttfoMs != null;
   }
 
   /**
@@ -84,6 +103,7 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
       case "itl" -> itlMs;
       case "tpot" -> tpotMs;
       case "e2e" -> e2eMs;
+      case "ttfo" -> ttfoMs;
       default -> throw new IllegalArgumentException("unknown SLO criterion " + criterion);
     };
   }
@@ -115,6 +135,9 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
     }
     if (e2eMs != null && (r.e2eMs() == null || r.e2eMs() > e2eMs)) {
       missed.add("e2e");
+    }
+    if (ttfoMs != null && (r.ttfoMs() == null || r.ttfoMs() > ttfoMs)) {
+      missed.add("ttfo");
     }
     return missed.isEmpty() ? List.of() : Collections.unmodifiableList(missed);
   }
@@ -162,7 +185,8 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
   }
 
   /**
-   * The JSON form: {@code ttft_ms, itl_ms, tpot_ms, e2e_ms} (null when unset).
+   * The JSON form: {@code ttft_ms, itl_ms, tpot_ms, e2e_ms} (null when unset), and {@code ttfo_ms}
+   * when set.
    *
    * @return an ordered, unmodifiable map
    */
@@ -172,6 +196,9 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
     m.put("itl_ms", itlMs);
     m.put("tpot_ms", tpotMs);
     m.put("e2e_ms", e2eMs);
+    if (ttfoMs != null) {
+      m.put("ttfo_ms", ttfoMs);
+    }
     return Collections.unmodifiableMap(m);
   }
 
@@ -190,7 +217,8 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs) {
         number(record, "ttft_ms"),
         number(record, "itl_ms"),
         number(record, "tpot_ms"),
-        number(record, "e2e_ms"));
+        number(record, "e2e_ms"),
+        number(record, "ttfo_ms"));
   }
 
   private static Double number(Map<?, ?> record, String key) {

@@ -30,7 +30,10 @@ import java.util.Objects;
  *     message.content} or {@code text}), summed over choices
  * @param reasoningChars chars of reasoning text ({@code reasoning_content} or {@code reasoning})
  * @param toolCallDeltas number of {@code tool_calls} entries (and legacy {@code function_call}s)
- * @param content the content text when kept and present, else null
+ * @param content the content text when kept and present, else null; content holding {@code <think>}
+ *     or {@code </think>} (a reasoning model's thinking inside the content, as llama.cpp with
+ *     {@code --reasoning-format none} sends it) is always kept, so that its reasoning can be told
+ *     from its answer
  * @param reasoning the reasoning text when kept and present, else null
  * @param finishReason the first non-null {@code finish_reason}, or null
  * @param usage the {@code usage} object when present with at least one count, else null

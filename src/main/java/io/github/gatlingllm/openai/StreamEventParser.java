@@ -24,6 +24,7 @@ final class StreamEventParser {
   private Integer promptTokens;
   private Integer completionTokens;
   private Integer cachedTokens;
+  private Integer reasoningTokens;
   private boolean errorSeen;
   private boolean objectIsError;
   private String errorMessage;
@@ -182,9 +183,12 @@ final class StreamEventParser {
           new ApiError(message == null ? "" : message, type, code));
     }
     Usage usage =
-        promptTokens == null && completionTokens == null && cachedTokens == null
+        promptTokens == null
+                && completionTokens == null
+                && cachedTokens == null
+                && reasoningTokens == null
             ? null
-            : new Usage(promptTokens, completionTokens, cachedTokens);
+            : new Usage(promptTokens, completionTokens, cachedTokens, reasoningTokens);
     return new StreamEvent(
         StreamEvent.Kind.CHUNK,
         contentChars,
@@ -285,9 +289,39 @@ final class StreamEventParser {
       return;
     }
     contentChars += n;
-    if (keepText) {
+    if (keepText || content != null || hasThinkTag(p)) {
       content = content == null ? p.getText() : content + p.getText();
     }
+  }
+
+  /**
+   * Whether the current string value holds {@code <think>} or {@code </think>}: such content is
+   * kept whatever {@code keepText} says, so that the reasoning inside it can be told from the
+   * answer. Reads Jackson's char buffer in place.
+   */
+  private static boolean hasThinkTag(JsonParser p) throws IOException {
+    char[] chars = p.getTextCharacters();
+    int from = p.getTextOffset();
+    int to = from + p.getTextLength();
+    for (int i = from; i < to; i++) {
+      if (chars[i] == '<'
+          && (startsWith(chars, i + 1, to, "think>") || startsWith(chars, i + 1, to, "/think>"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean startsWith(char[] chars, int at, int to, String s) {
+    if (to - at < s.length()) {
+      return false;
+    }
+    for (int j = 0; j < s.length(); j++) {
+      if (chars[at + j] != s.charAt(j)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private void readUsage(JsonParser p) throws IOException {
@@ -304,6 +338,21 @@ final class StreamEventParser {
               JsonToken d = p.nextToken();
               if (detail.equals("cached_tokens")) {
                 cachedTokens = count(p, d);
+              } else {
+                p.skipChildren();
+              }
+            }
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "completion_tokens_details" -> {
+          if (v == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+              String detail = p.currentName();
+              JsonToken d = p.nextToken();
+              if (detail.equals("reasoning_tokens")) {
+                reasoningTokens = count(p, d);
               } else {
                 p.skipChildren();
               }

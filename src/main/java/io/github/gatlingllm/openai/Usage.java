@@ -13,8 +13,24 @@ package io.github.gatlingllm.openai;
  *     null if absent
  * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens}: prompt tokens served from
  *     the server's prefix cache, or null if absent
+ * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}: the part of
+ *     {@code completionTokens} a reasoning model spent thinking (OpenAI, vLLM with a reasoning
+ *     parser, SGLang), or null if absent
  */
-public record Usage(Integer promptTokens, Integer completionTokens, Integer cachedTokens) {
+public record Usage(
+    Integer promptTokens, Integer completionTokens, Integer cachedTokens, Integer reasoningTokens) {
+
+  /**
+   * A usage without reasoning tokens.
+   *
+   * @param promptTokens {@code usage.prompt_tokens}, or null
+   * @param completionTokens {@code usage.completion_tokens}, or null
+   * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens}, or null
+   * @throws IllegalArgumentException if a count is negative
+   */
+  public Usage(Integer promptTokens, Integer completionTokens, Integer cachedTokens) {
+    this(promptTokens, completionTokens, cachedTokens, null);
+  }
 
   /**
    * Checks the counts.
@@ -25,6 +41,7 @@ public record Usage(Integer promptTokens, Integer completionTokens, Integer cach
     check("promptTokens", promptTokens);
     check("completionTokens", completionTokens);
     check("cachedTokens", cachedTokens);
+    check("reasoningTokens", reasoningTokens);
   }
 
   private static void check(String field, Integer value) {

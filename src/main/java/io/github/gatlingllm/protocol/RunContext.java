@@ -73,6 +73,7 @@ public final class RunContext {
   private final Map<String, Double> failedPercentBelow;
   private final BudgetStop budgetStop;
   private final ProfileEnd profileEnd;
+  private final BaselineGate baseline;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -101,6 +102,7 @@ public final class RunContext {
             read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
     levels.announce(unknown);
     checkSloLoad(core, read, unknown);
+    this.baseline = BaselineGate.start(settings.baseline(), settings.slo(), assertedPaths(core));
     this.client =
         new ClientWatch(
             settings,
@@ -132,6 +134,11 @@ public final class RunContext {
     this.serverWatch =
         ServerWatch.start(
             settings, target.baseUrl(), simulator == null ? null : simulator.config());
+    if (settings.cancel().isSet()) {
+      serverWatch.cancelRelease(
+          new io.github.gatlingllm.server.CancelRelease(
+              target.baseUrl(), settings.apiKey(), tally::inFlight));
+    }
     this.cacheServers = target.planCache();
     this.end =
         new RunFinish(
@@ -164,6 +171,44 @@ public final class RunContext {
     this.profileEnd =
         new ProfileEnd(
             settings.endWithProfile(), injections, levels::profileEndMs, client::sentBefore);
+    end.baseline(baseline, this::judgeBaseline);
+  }
+
+  private static List<List<String>> assertedPaths(CoreComponents core) {
+    try {
+      return GatlingInjection.assertedPaths(core);
+    } catch (IllegalStateException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The load is over and Gatling still takes rows (every prompt budget spent and every request
+   * ended, or a saturation stop about to be made): compares the run with its baseline ({@code
+   * llm.baseline}) and logs the regression gate's rows. Does nothing without a baseline, or the
+   * second time.
+   */
+  public void loadOver() {
+    judgeBaseline(true);
+  }
+
+  private void judgeBaseline(boolean rowsTaken) {
+    if (baseline == null) {
+      return;
+    }
+    try {
+      recorder.close();
+      Map<String, Object> target = new LinkedHashMap<>();
+      target.put("model", this.target.model());
+      target.put("endpoint", settings.endpoint());
+      baseline.judge(
+          recorder.requestsFolder(),
+          new LinkedHashMap<>(Map.of("target", target)),
+          rowsTaken ? gatling : null,
+          injections.isEmpty() ? "llm" : injections.get(0).scenario());
+    } catch (RuntimeException e) {
+      LOG.error("could not compare the run with its baseline: {}", e.toString(), e);
+    }
   }
 
   private static Map<String, Double> failedPercentBelow(CoreComponents core) {
@@ -184,6 +229,27 @@ public final class RunContext {
       LOG.warn("Gatling's maxDuration cannot be read, so no run ends as max_duration: {}", e);
       return null;
     }
+  }
+
+  /**
+   * A request was cancelled by the client ({@code llm.cancelRate}) now: the server's release of it
+   * may be probed.
+   *
+   * @param nanos when its connection was closed, {@link System#nanoTime()}
+   */
+  public void cancelled(long nanos) {
+    serverWatch.cancelled(nanos);
+  }
+
+  /**
+   * Counts a reasoning text's tokens with the run's tokenizer ({@code llm.tokenizer}), for servers
+   * that report no {@code usage.completion_tokens_details.reasoning_tokens}.
+   *
+   * @return the counter, or null without a real tokenizer (reasoning is then counted in chunks)
+   */
+  public java.util.function.ToIntFunction<String> reasoningCounter() {
+    io.github.gatlingllm.token.TokenCounter counter = target.exactCounter();
+    return counter == null ? null : counter::count;
   }
 
   /**

@@ -47,6 +47,8 @@ final class RunFinish {
   private final Shard shard;
   private final Long startAt;
   private final AtomicBoolean finished = new AtomicBoolean();
+  private volatile BaselineGate baseline;
+  private volatile java.util.function.Consumer<Boolean> judgeBaseline;
 
   /**
    * The end of a run whose parts have all started.
@@ -90,6 +92,17 @@ final class RunFinish {
   }
 
   /**
+   * The run's baseline, compared with when the record is written ({@code baseline}).
+   *
+   * @param gate the gate, or null without {@code llm.baseline}
+   * @param judge compares the run now; its argument says whether Gatling still takes rows
+   */
+  void baseline(BaselineGate gate, java.util.function.Consumer<Boolean> judge) {
+    this.baseline = gate;
+    this.judgeBaseline = judge;
+  }
+
+  /**
    * Writes the run record into Gatling's run folder and stops the embedded simulator; runs once.
    *
    * @param interrupted whether the run was stopped before its end
@@ -129,6 +142,11 @@ final class RunFinish {
         info.put("conversations", conversations);
       }
       info.put("client", client.finish());
+      if (baseline != null) {
+        // A run ended by its injection (or stopped) is compared now, for the record.
+        judgeBaseline.accept(false);
+        info.put("baseline", baseline.toRecord(info));
+      }
       serverWatch.addTo(info);
       try {
         // Each level's schedule lag (open loops) and client CPU share, from the client watch.

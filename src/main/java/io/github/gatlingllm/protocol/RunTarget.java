@@ -159,6 +159,14 @@ final class RunTarget {
     }
   }
 
+  /**
+   * The run's token counter when it is a real tokenizer ({@code llm.tokenizer}), else null (the
+   * whitespace estimate counts no reasoning tokens worth reporting).
+   */
+  TokenCounter exactCounter() {
+    return counter instanceof HuggingFaceTokenCounter ? counter : null;
+  }
+
   private void warnAboutTarget() {
     String url = settings.redactedBaseUrl();
     if (!baseUrl.endsWith("/v1")) {

@@ -34,6 +34,7 @@ final class ServerWatch {
   private final LongAdder promptTokens = new LongAdder();
   private final LongAdder cachedTokens = new LongAdder();
   private final Map<Workload, SweepStep> steps = new ConcurrentHashMap<>();
+  private volatile io.github.gatlingllm.server.CancelRelease cancelRelease;
 
   private ServerWatch(ServerMetrics metrics, SimulatorConfig simulator) {
     this.metrics = metrics;
@@ -62,6 +63,27 @@ final class ServerWatch {
   }
 
   /**
+   * Probes how fast the server lets go of cancelled requests ({@code llm.cancelRate}).
+   *
+   * @param probe the prober, never null
+   */
+  void cancelRelease(io.github.gatlingllm.server.CancelRelease probe) {
+    this.cancelRelease = probe;
+  }
+
+  /**
+   * A request was cancelled by the client now.
+   *
+   * @param nanos when its connection was closed, {@link System#nanoTime()}
+   */
+  void cancelled(long nanos) {
+    io.github.gatlingllm.server.CancelRelease probe = cancelRelease;
+    if (probe != null) {
+      probe.cancelled(nanos);
+    }
+  }
+
+  /**
    * Notes a finished request.
    *
    * @param workload the request's workload, or null
@@ -87,6 +109,13 @@ final class ServerWatch {
    * @param record the run record being written
    */
   void addTo(Map<String, Object> record) {
+    io.github.gatlingllm.server.CancelRelease probe = cancelRelease;
+    if (probe != null) {
+      probe.close();
+      Map<String, Object> release = probe.toRecord();
+      record.put("server_cancel_release", release);
+      LOG.info("server after cancellations: {}", release);
+    }
     Map<String, Object> server = null;
     if (metrics != null) {
       server = new LinkedHashMap<>(metrics.finish());

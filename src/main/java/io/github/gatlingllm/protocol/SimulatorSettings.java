@@ -22,7 +22,8 @@ public final class SimulatorSettings {
           "blockSize",
           "cacheBlocks",
           "tokensPerChunk",
-          "contextLength");
+          "contextLength",
+          "reasoningTokens");
 
   private SimulatorSettings() {}
 
@@ -76,6 +77,9 @@ public final class SimulatorSettings {
       }
       if ((i = whole(properties, "contextLength")) != null) {
         c = c.withContextLength(i);
+      }
+      if ((i = whole(properties, "reasoningTokens")) != null) {
+        c = c.withReasoningTokens(i);
       }
     } catch (IllegalArgumentException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("llm.simulator.")) {

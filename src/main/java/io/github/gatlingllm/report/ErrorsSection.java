@@ -60,7 +60,8 @@ final class ErrorsSection {
         cutReasons.add(r.error() == null ? r.status().wireName() : r.error());
         return;
       }
-      if (r.status() == RequestStatus.OK) {
+      if (r.status() == RequestStatus.OK || r.status() == RequestStatus.CANCELLED) {
+        // a cancelled request is the client's doing, not a failure
         return;
       }
       String message = r.error() == null ? r.status().wireName() : r.error();

@@ -160,7 +160,8 @@ public final class ReportPage {
             .append("</p>\n");
       }
     }
-    html.append(summary(RunSummary.of(run)));
+    html.append(summary(RunSummary.of(run), run));
+    html.append(BaselineSection.html(run));
     Object metrics = run.get("metrics");
     Map<?, ?> overall =
         metrics instanceof Map<?, ?> m && m.get("overall") instanceof Map<?, ?> o ? o : null;
@@ -210,10 +211,10 @@ public final class ReportPage {
   }
 
   /** The first screen: the run's answer in a table, as vLLM's benchmark summary. */
-  private static String summary(RunSummary summary) {
+  private static String summary(RunSummary summary, Map<String, Object> run) {
     StringBuilder html = new StringBuilder("<h2>Summary</h2>\n<table id=\"summary\">\n");
     for (RunSummary.Figure f : summary.figures()) {
-      html.append(row(f.name(), esc(f.value())));
+      html.append(row(f.name(), esc(f.value()) + BaselineSection.note(run, f.name())));
     }
     html.append(
         row(

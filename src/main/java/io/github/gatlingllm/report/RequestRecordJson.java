@@ -25,11 +25,19 @@ import java.util.Objects;
  * ttft_ms, time_to_first_event_ms, itl_ms, tpot_ms, e2e_ms, output_tokens_per_s, finish_reason,
  * http_status, status, error, workload, planned_cached_tokens, cache_planned, cache,
  * cache_warm_start, conversation, turn, context_tokens, reply_digest, sent_ms, scheduled_ms,
- * schedule_lag_ms, trace_row}; {@code itl_ms} only when asked for. {@code trace_row} is the 0-based
- * line of the trace file a replayed row came from ({@code trace(path)}), only on a trace row's
- * line. {@code workload} is the prompt workload's name, {@code planned_cached_tokens} the request's
- * {@link io.github.gatlingllm.cache.CachePlan}, {@code cache_planned} what it expects ({@code hit}
- * or {@code miss}), {@code cache} the outcome ({@code hit}, {@code partial}, {@code miss}, {@code
+ * schedule_lag_ms, ttfo_ms, reasoning_tokens, reasoning_tokens_source, answer_tokens,
+ * reasoning_tpot_ms, answer_tpot_ms, answer_itl_from, cancel_after_ms, trace_row}; {@code itl_ms}
+ * only when asked for. {@code ttfo_ms} to {@code answer_itl_from} are a reasoning model's phases
+ * ({@link io.github.gatlingllm.metrics.AnswerTimings}): time to the first answer token (null when
+ * the reply never answered), reasoning tokens and how they were counted ({@code usage}, {@code
+ * tokenizer}, {@code chunks}), answer tokens, the time per token of each phase, and where in {@code
+ * itl_ms} the answer's gaps begin. {@code cancel_after_ms} is the delay after which the client
+ * cancelled (or was to cancel) the request, on requests the run's cancellation chose (status {@code
+ * cancelled} when it was cut). {@code trace_row} is the 0-based line of the trace file a replayed
+ * row came from ({@code trace(path)}), only on a trace row's line. {@code workload} is the prompt
+ * workload's name, {@code planned_cached_tokens} the request's {@link
+ * io.github.gatlingllm.cache.CachePlan}, {@code cache_planned} what it expects ({@code hit} or
+ * {@code miss}), {@code cache} the outcome ({@code hit}, {@code partial}, {@code miss}, {@code
  * unplanned_hit}, {@code unknown}) and {@code cache_warm_start} whether the cache held more of the
  * prompt than the test could have put there; the last four null without a cache plan. {@code
  * conversation} (its index in its phase), {@code turn} (from 1), {@code context_tokens} (the tokens
@@ -150,6 +158,14 @@ public final class RequestRecordJson {
     writeDouble(g, "sent_ms", r.sentMs());
     writeDouble(g, "scheduled_ms", r.scheduledMs());
     writeDouble(g, "schedule_lag_ms", r.scheduleLagMs());
+    writeDouble(g, "ttfo_ms", r.ttfoMs());
+    writeInt(g, "reasoning_tokens", r.reasoningTokens());
+    writeString(g, "reasoning_tokens_source", r.reasoningTokensSource());
+    writeInt(g, "answer_tokens", r.answerTokens());
+    writeDouble(g, "reasoning_tpot_ms", r.reasoningTpotMs());
+    writeDouble(g, "answer_tpot_ms", r.answerTpotMs());
+    writeInt(g, "answer_itl_from", r.answerItlFrom());
+    writeDouble(g, "cancel_after_ms", r.cancelAfterMs());
     if (r.traceRow() != null) {
       g.writeNumberField("trace_row", r.traceRow());
     }
@@ -224,6 +240,14 @@ public final class RequestRecordJson {
         .sentMs(doubleValue(n, "sent_ms"))
         .scheduledMs(doubleValue(n, "scheduled_ms"))
         .traceRow(longValue(n, "trace_row"))
+        .ttfoMs(doubleValue(n, "ttfo_ms"))
+        .reasoningTokens(intValue(n, "reasoning_tokens"))
+        .reasoningTokensSource(text(n, "reasoning_tokens_source"))
+        .answerTokens(intValue(n, "answer_tokens"))
+        .reasoningTpotMs(doubleValue(n, "reasoning_tpot_ms"))
+        .answerTpotMs(doubleValue(n, "answer_tpot_ms"))
+        .answerItlFrom(intValue(n, "answer_itl_from"))
+        .cancelAfterMs(doubleValue(n, "cancel_after_ms"))
         .build();
   }
 

@@ -275,6 +275,16 @@ public final class RunRecorder implements AutoCloseable {
     return (Map<String, Object>) map;
   }
 
+  /**
+   * The folder {@code llm-requests.jsonl} is written in until {@link #finish}: read it after {@link
+   * #close()} (a flush) for the requests recorded so far.
+   *
+   * @return the scratch folder
+   */
+  public Path requestsFolder() {
+    return scratch;
+  }
+
   /** Flushes what was recorded, without finishing. */
   @Override
   public synchronized void close() {

@@ -116,6 +116,40 @@ public final class RunSummary {
               none != null ? none : ms(d.get("p50")) + " / " + ms(d.get("p99"))));
     }
 
+    // Reasoning models (issue 21): the wait for the answer, and what the thinking cost.
+    Map<?, ?> reasoning = map(overall.get("reasoning"));
+    Double reasoningRequests = number(reasoning.get("requests_reasoning"));
+    boolean reasoned = reasoningRequests != null && reasoningRequests > 0;
+    if (reasoned) {
+      Map<?, ?> ttfo = map(overall.get("ttfo_ms"));
+      f.add(
+          new Figure(
+              "TTFO (first answer token) p50 / p99, ms",
+              ms(ttfo.get("p50")) + " / " + ms(ttfo.get("p99"))));
+      Map<?, ?> perRequest = map(reasoning.get("reasoning_tokens_per_request"));
+      f.add(
+          new Figure(
+              "reasoning tokens a request, mean / p99",
+              num(number(perRequest.get("mean"))) + " / " + num(number(perRequest.get("p99")))));
+      Double share = number(reasoning.get("reasoning_share"));
+      f.add(
+          new Figure(
+              "share of output spent reasoning",
+              share == null ? "–" : Charts.fmt(Math.round(share * 1000) / 10.0) + "%"));
+    }
+    Map<?, ?> cancellation = map(overall.get("cancellation"));
+    if (!cancellation.isEmpty()) {
+      f.add(
+          new Figure(
+              "cancelled by the client",
+              num(number(cancellation.get("cancelled")))
+                  + " of "
+                  + num(number(cancellation.get("chosen")))
+                  + " chosen ("
+                  + num(number(cancellation.get("completed_first")))
+                  + " ended first)"));
+    }
+
     // Open loops (issue 13's client record): how late the client sent, how busy it was.
     Map<?, ?> client = map(run.get("client"));
     if (client.get("schedule_lag_ms") instanceof Map<?, ?> lag) {
@@ -132,6 +166,15 @@ public final class RunSummary {
     String ending = ending(run);
     if (ending != null) {
       warnings.add(ending);
+    }
+    Double neverAnswered = number(reasoning.get("never_answered"));
+    if (neverAnswered != null && neverAnswered > 0) {
+      long n = Math.round(neverAnswered);
+      warnings.add(
+          n
+              + (n == 1 ? " request" : " requests")
+              + " reasoned and never answered (status ok, no TTFO): max_tokens ran out while"
+              + " thinking, or the model gave no answer");
     }
     Map<?, ?> cache = map(run.get("cache"));
     if (Boolean.TRUE.equals(cache.get("warm_start"))) {
@@ -373,6 +416,15 @@ public final class RunSummary {
    *
    * @return the lines, each without a line break
    */
+  private String valueOrNull(String name) {
+    for (Figure f : figures) {
+      if (f.name().equals(name)) {
+        return f.value();
+      }
+    }
+    return null;
+  }
+
   List<String> lines() {
     List<String> lines = new ArrayList<>();
     String requests = value("requests");
@@ -427,6 +479,19 @@ public final class RunSummary {
     }
     if (!none.startsWith("no request")) {
       lines.add(latency.toString());
+    }
+    String reasoningTokens = valueOrNull("reasoning tokens a request, mean / p99");
+    if (reasoningTokens != null) {
+      lines.add(
+          "  reasoning: "
+              + reasoningTokens
+              + " tokens a request (mean / p99), "
+              + value("share of output spent reasoning")
+              + " of the output");
+    }
+    String cancelled = valueOrNull("cancelled by the client");
+    if (cancelled != null) {
+      lines.add("  cancelled by the client: " + cancelled);
     }
     if (cacheVerdict != null || sloVerdict != null) {
       lines.add(

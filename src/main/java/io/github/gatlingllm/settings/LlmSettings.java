@@ -48,8 +48,8 @@ import java.util.function.Function;
  *     c{concurrency}_in{input}_out{output}}
  * @param resultsFolder where Gatling writes run folders; defaults to {@code target/gatling}
  * @param slo the per-request objectives of goodput ({@code llm.slo.ttftMs}, {@code llm.slo.itlMs},
- *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, milliseconds, each > 0 or unset); {@link
- *     Slo#NONE} when none is set
+ *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, {@code llm.slo.ttfoMs}, milliseconds, each > 0
+ *     or unset); {@link Slo#NONE} when none is set
  * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
  *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
  * @param temperature {@code temperature} sent with each request, a finite number >= 0, or null not
@@ -91,6 +91,10 @@ import java.util.function.Function;
  * @param endWithProfile {@code llm.endWithProfile}: whether virtual users looping past their
  *     scenario's injection profile end there (closed profiles, and open ones that last); default
  *     true
+ * @param baseline {@code llm.baseline} and {@code llm.assert.noRegressionPct}: the run to compare
+ *     this one with, and the regression gate on it; {@link BaselineSettings#NONE} when unset
+ * @param cancel request cancellation ({@code llm.cancelRate} in [0, 1], default 0; {@code
+ *     llm.cancelAfterMs} >= 0, default 0); {@link CancelSettings#NONE} when null
  */
 public record LlmSettings(
     String baseUrl,
@@ -126,7 +130,9 @@ public record LlmSettings(
     double clientMaxLagP99Ms,
     double clientMaxCpuShare,
     boolean preflight,
-    boolean endWithProfile) {
+    boolean endWithProfile,
+    BaselineSettings baseline,
+    CancelSettings cancel) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -201,6 +207,7 @@ public record LlmSettings(
       resultsFolder = "target/gatling";
     }
     slo = slo == null ? Slo.NONE : slo;
+    cancel = cancel == null ? CancelSettings.NONE : cancel;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }
@@ -238,7 +245,7 @@ public record LlmSettings(
           "llm.assert.sloLoadAtLeast: "
               + saturation.sloLoadAtLeast()
               + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
-              + " llm.slo.e2eMs");
+              + " llm.slo.e2eMs, llm.slo.ttfoMs");
     }
     if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
       throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
@@ -254,7 +261,7 @@ public record LlmSettings(
           "llm.assert.goodputRatio: "
               + goodputRatio
               + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
-              + " llm.slo.e2eMs");
+              + " llm.slo.e2eMs, llm.slo.ttfoMs");
     }
   }
 
@@ -365,7 +372,8 @@ public record LlmSettings(
             sloBound(get, "slo.ttftMs"),
             sloBound(get, "slo.itlMs"),
             sloBound(get, "slo.tpotMs"),
-            sloBound(get, "slo.e2eMs")),
+            sloBound(get, "slo.e2eMs"),
+            sloBound(get, "slo.ttfoMs")),
         decimal(get, "assert.goodputRatio"),
         decimal(get, "temperature"),
         emptyToNull(get.apply("connections")),
@@ -388,7 +396,11 @@ public record LlmSettings(
         orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE),
         bool(get, "preflight", true),
-        bool(get, "endWithProfile", true));
+        bool(get, "endWithProfile", true),
+        new BaselineSettings(
+            emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
+        new CancelSettings(
+            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
@@ -550,6 +562,10 @@ public record LlmSettings(
         + preflight
         + ", endWithProfile="
         + endWithProfile
+        + ", baseline="
+        + baseline
+        + ", cancel="
+        + cancel
         + "]";
   }
 

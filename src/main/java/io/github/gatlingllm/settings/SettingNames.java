@@ -34,6 +34,9 @@ final class SettingNames {
           "slo.itlMs",
           "slo.tpotMs",
           "slo.e2eMs",
+          "slo.ttfoMs",
+          "cancelRate",
+          "cancelAfterMs",
           "assert.goodputRatio",
           "temperature",
           "connections",
@@ -75,5 +78,8 @@ final class SettingNames {
           "promptsFile",
           "promptsColumn",
           "promptsOrder",
-          "promptsWrap");
+          "promptsWrap",
+          // the A/B verdict against an earlier run (BaselineSettings)
+          "baseline",
+          "assert.noRegressionPct");
 }

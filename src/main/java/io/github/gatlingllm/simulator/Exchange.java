@@ -50,7 +50,11 @@ final class Exchange implements Scheduler.Admittable {
   private boolean roleSent;
   private boolean cacheFilled;
   private StringBuilder text;
+  private StringBuilder reasoningText;
+  private int reasoningTokens;
+  private boolean thinkOpen;
   private EventTemplate contentEvent;
+  private EventTemplate reasoningEvent;
   private ScheduledFuture<?> timer;
   private long[] sentNanos;
   private int sentChunks;
@@ -157,24 +161,67 @@ final class Exchange implements Scheduler.Admittable {
     fillCache();
     sentTokens += chunk.tokens();
     engine.metrics.generated(chunk.tokens());
+    if (chunk.reasoning()) {
+      reasoningTokens += chunk.tokens();
+      engine.metrics.reasoning(chunk.tokens());
+    }
+    boolean chat = request.endpoint() == ServedEndpoint.CHAT;
+    String value = chunk.text();
+    if (!chat) {
+      // Completions have no reasoning field: the thinking goes inside <think>...</think>.
+      if (chunk.reasoning() && !thinkOpen) {
+        thinkOpen = true;
+        value = "<think>" + value;
+      } else if (!chunk.reasoning() && thinkOpen) {
+        thinkOpen = false;
+        value = "</think>" + value;
+      }
+    }
     if (!request.stream()) {
-      text.append(chunk.text());
+      if (chat && chunk.reasoning()) {
+        if (reasoningText == null) {
+          reasoningText = new StringBuilder();
+        }
+        reasoningText.append(value);
+      } else {
+        text.append(value);
+      }
       return;
     }
-    if (request.endpoint() == ServedEndpoint.CHAT) {
+    if (chat) {
       sendRole();
     }
-    if (contentEvent == null) {
-      String model = engine.config.model();
-      contentEvent =
-          EventTemplate.of(
-              request.endpoint() == ServedEndpoint.CHAT
-                  ? OpenAiJson.chatChunk(
-                      responseId, created, model, OpenAiJson.contentDelta(EventTemplate.SLOT), null)
-                  : OpenAiJson.completionChunk(
-                      responseId, created, model, EventTemplate.SLOT, null, null));
+    EventTemplate template;
+    if (chat && chunk.reasoning()) {
+      if (reasoningEvent == null) {
+        reasoningEvent =
+            EventTemplate.of(
+                OpenAiJson.chatChunk(
+                    responseId,
+                    created,
+                    engine.config.model(),
+                    OpenAiJson.reasoningDelta(EventTemplate.SLOT),
+                    null));
+      }
+      template = reasoningEvent;
+    } else {
+      if (contentEvent == null) {
+        String model = engine.config.model();
+        contentEvent =
+            EventTemplate.of(
+                chat
+                    ? OpenAiJson.chatChunk(
+                        responseId,
+                        created,
+                        model,
+                        OpenAiJson.contentDelta(EventTemplate.SLOT),
+                        null)
+                    : OpenAiJson.completionChunk(
+                        responseId, created, model, EventTemplate.SLOT, null, null));
+      }
+      template = contentEvent;
     }
-    Responses.sseEvent(ctx, contentEvent.render(ctx.alloc(), chunk.text()));
+    Responses.sseEvent(ctx, template.render(ctx.alloc(), value));
     if (sentNanos != null && chunk.tokens() > 0) {
       sentNanos[sentChunks++] = System.nanoTime() - arrivalNanos;
     }
@@ -208,7 +255,10 @@ final class Exchange implements Scheduler.Admittable {
     engine.scheduler.release();
     String model = engine.config.model();
     int promptTokens = request.tokens().count();
-    ObjectNode usage = OpenAiJson.usage(promptTokens, sentTokens, cachedTokens);
+    ObjectNode usage =
+        engine.config.reasoningTokens() > 0
+            ? OpenAiJson.usage(promptTokens, sentTokens, cachedTokens, reasoningTokens)
+            : OpenAiJson.usage(promptTokens, sentTokens, cachedTokens);
     if (request.stream()) {
       if (request.endpoint() == ServedEndpoint.CHAT) {
         sendRole();
@@ -236,7 +286,13 @@ final class Exchange implements Scheduler.Admittable {
       ObjectNode body =
           request.endpoint() == ServedEndpoint.CHAT
               ? OpenAiJson.chatCompletion(
-                  responseId, created, model, text.toString(), finishReason, usage)
+                  responseId,
+                  created,
+                  model,
+                  text.toString(),
+                  reasoningText == null ? null : reasoningText.toString(),
+                  finishReason,
+                  usage)
               : OpenAiJson.textCompletion(
                   responseId, created, model, text.toString(), finishReason, usage);
       Responses.json(ctx, HttpResponseStatus.OK, body, keepAlive);
@@ -291,6 +347,7 @@ final class Exchange implements Scheduler.Admittable {
     state = State.CANCELLED;
     switch (was) {
       case WAITING -> {
+        engine.metrics.cancelled();
         engine.metrics.request(request.stream() ? 200 : CLIENT_CLOSED);
         // If it is no longer waiting, its admission is on its way and admit() frees the slot.
         engine.scheduler.cancelWaiting(this);
@@ -301,6 +358,7 @@ final class Exchange implements Scheduler.Admittable {
           timer = null;
         }
         record(false);
+        engine.metrics.cancelled();
         engine.metrics.request(request.stream() ? 200 : CLIENT_CLOSED);
         engine.scheduler.release();
       }

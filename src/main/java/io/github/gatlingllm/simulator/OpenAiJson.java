@@ -54,6 +54,19 @@ final class OpenAiJson {
     return delta;
   }
 
+  /** A chat delta of reasoning text: {@code reasoning_content}, as vLLM, SGLang and llama.cpp. */
+  static ObjectNode reasoningDelta(String text) {
+    return NODES.objectNode().put("reasoning_content", text);
+  }
+
+  /** {@code usage} with {@code completion_tokens_details.reasoning_tokens}. */
+  static ObjectNode usage(
+      int promptTokens, int completionTokens, int cachedTokens, int reasoningTokens) {
+    ObjectNode usage = usage(promptTokens, completionTokens, cachedTokens);
+    usage.putObject("completion_tokens_details").put("reasoning_tokens", reasoningTokens);
+    return usage;
+  }
+
   /** A chat delta of content text. */
   static ObjectNode contentDelta(String text) {
     return NODES.objectNode().put("content", text);
@@ -93,12 +106,27 @@ final class OpenAiJson {
   /** A non-streamed chat completion. */
   static ObjectNode chatCompletion(
       String id, long created, String model, String text, String finishReason, ObjectNode usage) {
+    return chatCompletion(id, created, model, text, null, finishReason, usage);
+  }
+
+  /** A non-streamed chat completion with its reasoning ({@code message.reasoning_content}). */
+  static ObjectNode chatCompletion(
+      String id,
+      long created,
+      String model,
+      String text,
+      String reasoning,
+      String finishReason,
+      ObjectNode usage) {
     ObjectNode response = head(id, "chat.completion", created, model);
     ObjectNode choice = response.putArray("choices").addObject();
     choice.put("index", 0);
     ObjectNode message = choice.putObject("message");
     message.put("role", "assistant");
     message.put("content", text);
+    if (reasoning != null) {
+      message.put("reasoning_content", reasoning);
+    }
     choice.putNull("logprobs");
     choice.put("finish_reason", finishReason);
     response.set("usage", usage);

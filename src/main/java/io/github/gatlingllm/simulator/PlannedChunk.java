@@ -9,8 +9,23 @@ import java.util.Objects;
  * @param atNanos when the chunk is produced, in nanoseconds after admission, at least 0
  * @param tokens output tokens in the chunk, at least 0
  * @param text the chunk's text, never null
+ * @param reasoning whether the chunk's tokens are reasoning (sent as {@code reasoning_content} in a
+ *     chat stream, inside {@code <think>...</think>} in a completion's text) rather than answer
  */
-public record PlannedChunk(long atNanos, int tokens, String text) {
+public record PlannedChunk(long atNanos, int tokens, String text, boolean reasoning) {
+
+  /**
+   * An answer chunk.
+   *
+   * @param atNanos when the chunk is produced, in nanoseconds after admission, at least 0
+   * @param tokens output tokens in the chunk, at least 0
+   * @param text the chunk's text, never null
+   * @throws IllegalArgumentException if {@code atNanos} or {@code tokens} is negative
+   * @throws NullPointerException if {@code text} is null
+   */
+  public PlannedChunk(long atNanos, int tokens, String text) {
+    this(atNanos, tokens, text, false);
+  }
 
   /**
    * Checks the fields.

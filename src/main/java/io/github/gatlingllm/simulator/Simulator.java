@@ -45,10 +45,11 @@ import org.slf4j.LoggerFactory;
  *       gatling_llm_simulator_requests_total{status="..."}} (generation endpoints only; a request
  *       counts when it ends; 499 for a non-streamed request whose client left), {@code
  *       _prompt_tokens_total}, {@code _cached_prompt_tokens_total}, {@code
- *       _generation_tokens_total}, {@code _connections_total} (TCP connections accepted); gauges
- *       {@code _running_sequences}, {@code _waiting_sequences}, {@code _cache_blocks}, {@code
- *       _cache_capacity_blocks}, {@code _cache_block_size_tokens} and {@code _cache_usage_ratio}
- *       (blocks held / capacity).
+ *       _generation_tokens_total}, {@code _connections_total} (TCP connections accepted), {@code
+ *       _cancelled_requests_total} (requests whose client went away first), {@code
+ *       _reasoning_tokens_total} (the reasoning mode's tokens); gauges {@code _running_sequences},
+ *       {@code _waiting_sequences}, {@code _cache_blocks}, {@code _cache_capacity_blocks}, {@code
+ *       _cache_block_size_tokens} and {@code _cache_usage_ratio} (blocks held / capacity).
  * </ul>
  *
  * <p>Errors use OpenAI's shape {@code {"error": {"message", "type", "param", "code"}}}: 400 {@code
@@ -79,6 +80,14 @@ import org.slf4j.LoggerFactory;
  * with {@code ignore_eos} gives: a fixed cycle of 16 words, one word per token ({@code "the model
  * is running in a load test and each word here counts as one token"}, then again from {@code
  * "the"}), each token after the first with a leading space. No randomness anywhere.
+ *
+ * <p>Reasoning mode ({@link SimulatorConfig#reasoningTokens()} {@code R > 0}): the first {@code
+ * min(R, max_tokens)} tokens are reasoning, sent as {@code reasoning_content} deltas (chat; {@code
+ * message.reasoning_content} when not streamed) or inside {@code <think>...</think>} in the text
+ * (completions: the first reasoning chunk starts with {@code <think>}, the first answer chunk with
+ * {@code </think>}), then the answer; timing is unchanged (a reasoning token is a token), a chunk
+ * is all reasoning or all answer, and {@code usage.completion_tokens_details.reasoning_tokens}
+ * counts them.
  *
  * <p>Streamed chat: at the first token, a role-only chunk {@code "delta": {"role": "assistant",
  * "content": null}} (not a token), then one chunk per content delta, then a chunk with {@code

@@ -42,6 +42,12 @@ import io.github.gatlingllm.token.TokenCounter;
  *     each of its token chunks was sent ({@link ServedRequest#sentNanos()}: 8 bytes a chunk, for
  *     checking a client's TTFT and inter-token latencies against the server's own clock); default
  *     false
+ * @param reasoningTokens the reasoning mode: each reply starts with this many reasoning tokens
+ *     (chat: {@code reasoning_content} deltas, as vLLM, SGLang and llama.cpp send them;
+ *     completions: text inside {@code <think>...</think>}), then the answer; they count towards
+ *     {@code max_tokens}, so a reply of at most this many tokens never answers; {@code usage}
+ *     reports them in {@code completion_tokens_details.reasoning_tokens}. At least 0; 0 (the
+ *     default) turns the mode off
  */
 public record SimulatorConfig(
     String model,
@@ -56,7 +62,8 @@ public record SimulatorConfig(
     int contextLength,
     int defaultMaxTokens,
     int recordCapacity,
-    boolean recordSendTimes) {
+    boolean recordSendTimes,
+    int reasoningTokens) {
 
   /** The default model id. */
   public static final String DEFAULT_MODEL = "gatling-llm-simulator";
@@ -75,7 +82,8 @@ public record SimulatorConfig(
           32_768,
           16,
           10_000,
-          false);
+          false,
+          0);
 
   /**
    * Checks every field.
@@ -109,6 +117,68 @@ public record SimulatorConfig(
               + defaultMaxTokens);
     }
     atLeast("recordCapacity", recordCapacity, 0, "records");
+    atLeast("reasoningTokens", reasoningTokens, 0, "tokens; 0 turns the reasoning mode off");
+  }
+
+  /**
+   * A configuration without the reasoning mode ({@code reasoningTokens} 0).
+   *
+   * @throws IllegalArgumentException if a field is out of range
+   */
+  public SimulatorConfig(
+      String model,
+      TokenCounter tokenCounter,
+      int blockSize,
+      int cacheBlocks,
+      double baseTtftMs,
+      double prefillUsPerToken,
+      double decodeMsPerToken,
+      int maxConcurrent,
+      int tokensPerChunk,
+      int contextLength,
+      int defaultMaxTokens,
+      int recordCapacity,
+      boolean recordSendTimes) {
+    this(
+        model,
+        tokenCounter,
+        blockSize,
+        cacheBlocks,
+        baseTtftMs,
+        prefillUsPerToken,
+        decodeMsPerToken,
+        maxConcurrent,
+        tokensPerChunk,
+        contextLength,
+        defaultMaxTokens,
+        recordCapacity,
+        recordSendTimes,
+        0);
+  }
+
+  /**
+   * A copy with the reasoning mode: {@code reasoningTokens} reasoning tokens before each answer.
+   *
+   * @param reasoningTokens reasoning tokens a reply starts with, at least 0 (0: off)
+   * @return the new configuration
+   * @throws IllegalArgumentException if {@code reasoningTokens} is negative
+   */
+  public SimulatorConfig withReasoningTokens(int reasoningTokens) {
+    return new SimulatorConfig(
+        model,
+        tokenCounter,
+        blockSize,
+        cacheBlocks,
+        baseTtftMs,
+        prefillUsPerToken,
+        decodeMsPerToken,
+        maxConcurrent,
+        tokensPerChunk,
+        contextLength,
+        defaultMaxTokens,
+        recordCapacity,
+        recordSendTimes,
+        reasoningTokens);
   }
 
   private static void atLeast(String field, int value, int min, String unit) {
@@ -178,7 +248,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -202,7 +273,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -226,7 +298,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -250,7 +323,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -274,7 +348,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -298,7 +373,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -322,7 +398,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -346,7 +423,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -370,7 +448,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -394,7 +473,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -418,7 +498,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -442,7 +523,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /**
@@ -465,7 +547,8 @@ public record SimulatorConfig(
         contextLength,
         defaultMaxTokens,
         recordCapacity,
-        recordSendTimes);
+        recordSendTimes,
+        reasoningTokens);
   }
 
   /** Base time to first token, in nanoseconds (rounded). */

@@ -16,6 +16,17 @@ final class SimulatorMetrics {
   private final LongAdder cachedPromptTokens = new LongAdder();
   private final LongAdder generationTokens = new LongAdder();
   private final LongAdder connections = new LongAdder();
+  private final LongAdder cancelled = new LongAdder();
+  private final LongAdder reasoningTokens = new LongAdder();
+
+  /** A request whose client went away before its end: its generation stopped, its slot freed. */
+  void cancelled() {
+    cancelled.increment();
+  }
+
+  void reasoning(int tokens) {
+    reasoningTokens.add(tokens);
+  }
 
   void request(int status) {
     requests.computeIfAbsent(status, s -> new LongAdder()).increment();
@@ -47,7 +58,9 @@ final class SimulatorMetrics {
         cache.size(),
         config.cacheBlocks(),
         config.blockSize(),
-        connections.sum());
+        connections.sum(),
+        cancelled.sum(),
+        reasoningTokens.sum());
   }
 
   /** The Prometheus text exposition (format 0.0.4) of a snapshot. */
@@ -92,6 +105,18 @@ final class SimulatorMetrics {
         "counter",
         "TCP connections accepted.",
         stats.connectionsAccepted());
+    sample(
+        text,
+        "cancelled_requests_total",
+        "counter",
+        "Requests whose client went away before their end: generation stopped, slot freed.",
+        stats.cancelledRequests());
+    sample(
+        text,
+        "reasoning_tokens_total",
+        "counter",
+        "Output tokens produced as reasoning (reasoning mode).",
+        stats.reasoningTokens());
     sample(
         text, "running_sequences", "gauge", "Sequences generating now.", stats.runningSequences());
     sample(

@@ -17,6 +17,10 @@ import java.util.Map;
  * @param blockSize prefix-cache block size, in tokens
  * @param connectionsAccepted TCP connections accepted since the simulator started (a keep-alive
  *     client that reuses its connections opens at most one per concurrent request)
+ * @param cancelledRequests requests whose client went away (closed the connection) while they
+ *     waited or generated: each stopped generating and freed its slot at once
+ * @param reasoningTokens output tokens produced as reasoning (the reasoning mode), part of {@code
+ *     generationTokens}
  */
 public record SimulatorStats(
     Map<Integer, Long> requestsByStatus,
@@ -28,7 +32,9 @@ public record SimulatorStats(
     int cacheBlocks,
     int cacheCapacityBlocks,
     int blockSize,
-    long connectionsAccepted) {
+    long connectionsAccepted,
+    long cancelledRequests,
+    long reasoningTokens) {
 
   /**
    * Copies the map, so the snapshot cannot change.

@@ -101,51 +101,100 @@ class ReportCommandTest {
     assertTrue(Files.readString(merged.resolve("llm-report.html")).contains("Merged from 2"));
   }
 
-  @Test
-  void comparesTwoRuns() throws Exception {
-    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
-    Path b = folder("b", "00bb", request(0, 1000, 75, 140));
-
-    assertEquals(3, run("report", "--compare", a.toString(), b.toString()), err.toString());
-    assertEquals(
-        "gatling-llm report: --compare: the runs' prompt digests differ (not the same prompts),"
-            + " exit 3\n",
-        err.toString());
-
-    List<String> lines = out.toString().lines().toList();
-    assertEquals(
-        "prompt digests: DIFFER: A [{\"measured\":\"00aa\"}], B [{\"measured\":\"00bb\"}]",
-        lines.get(2));
-    assertTrue(
-        lines.contains(
-            "ttft ms p50                              50             75             25    +50.0%"),
-        String.join("\n", lines));
+  /** Requests 100 ms apart, TTFT and E2E growing with the index, times {@code slower}. */
+  private Path runFolder(String name, String digest, int requests, double slower) throws Exception {
+    RequestRecord[] list = new RequestRecord[requests];
+    for (int i = 0; i < requests; i++) {
+      double ttft = Math.round((40 + i % 17) * slower * 1000) / 1000.0;
+      double e2e = Math.round((40 + i % 17 + 90 + i % 13) * slower * 1000) / 1000.0;
+      list[i] = request(i, 1_000 + i * 100L, ttft, e2e);
+    }
+    return folder(name, digest, list);
   }
 
   @Test
   void comparesTwoRunsOfTheSamePrompts() throws Exception {
-    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
-    Path b = folder("b", "00aa", request(0, 1000, 75, 140));
+    Path a = runFolder("a", "00aa", 60, 1);
+    Path b = runFolder("b", "00aa", 60, 1.3);
 
     assertEquals(0, run("report", "--compare", a.toString(), b.toString()), err.toString());
 
     assertEquals("", err.toString());
-    assertEquals(
-        "prompt digests: same [{\"measured\":\"00aa\"}]", out.toString().lines().toList().get(2));
+    List<String> lines = out.toString().lines().toList();
+    assertEquals("A: " + a + " (60 measured requests)", lines.get(0));
+    assertEquals("prompts: same (workloads and phase digests)", lines.get(2));
+    assertTrue(lines.get(3).startsWith("95% intervals: percentile bootstrap, 1000 resamples"));
+    String ttft = lines.stream().filter(l -> l.startsWith("TTFT p50 ms")).findFirst().orElseThrow();
+    assertTrue(ttft.matches("TTFT p50 ms +47 +61\\.1 +\\+30\\.0% +\\[.*\\] +worse"), ttft);
   }
 
   @Test
-  void comparesTimesToTheMicrosecond() throws Exception {
-    Path a = folder("a", "00aa", request(0, 1000, 2.517, 140));
-    Path b = folder("b", "00aa", request(0, 1000, 2.6, 140));
+  void comparesTwoRunsOfOtherPromptsAndSaysWhichDiffer() throws Exception {
+    Path a = runFolder("a", "00aa", 30, 1);
+    Path b = runFolder("b", "00bb", 30, 1);
 
-    assertEquals(0, run("report", "--compare", a.toString(), b.toString()), err.toString());
+    assertEquals(3, run("report", "--compare", a.toString(), b.toString()), err.toString());
 
-    List<String> lines = out.toString().lines().toList();
+    assertEquals(
+        "gatling-llm report: --compare: the runs' prompts differ (workload #1 phase measured:"
+            + " digest A 00aa, B 00bb), exit 3\n",
+        err.toString());
+    assertEquals(
+        "prompts DIFFER: workload #1 phase measured: digest A 00aa, B 00bb (compared anyway)",
+        out.toString().lines().toList().get(2));
+  }
+
+  @Test
+  void printsTheComparisonAsJson() throws Exception {
+    Path a = runFolder("a", "00aa", 60, 1);
+    Path b = runFolder("b", "00aa", 60, 1);
+
+    assertEquals(
+        0,
+        run("report", "--compare", a.toString(), b.toString(), "--json", "--resamples", "200"),
+        err.toString());
+
+    JsonNode json = JSON.readTree(out.toString());
+    assertTrue(json.get("same_prompts").asBoolean());
+    JsonNode ttft = json.get("metrics").get("ttft_p50_ms");
+    assertEquals(47.0, ttft.get("a").asDouble());
+    assertEquals(47.0, ttft.get("b").asDouble());
+    assertEquals(0.0, ttft.get("delta_pct").asDouble());
+    assertEquals(2, ttft.get("ci95_pct").size());
+    assertEquals(200, json.get("resamples").asInt());
+    assertTrue(json.get("metrics").has("goodput_requests_per_s"));
+  }
+
+  @Test
+  void anUnknownMetricIsRefused() throws Exception {
+    Path a = runFolder("a", "00aa", 10, 1);
+
+    assertEquals(
+        2, run("report", "--compare", a.toString(), a.toString(), "--metric", "ttft_p95_ms"));
+
     assertTrue(
-        lines.contains(
-            "ttft ms p50                           2.517            2.6          0.083     +3.3%"),
-        String.join("\n", lines));
+        err.toString()
+            .startsWith(
+                "gatling-llm report: --metric: unknown metric \"ttft_p95_ms\"; known metrics are ttft_p50_ms,"),
+        err.toString());
+  }
+
+  @Test
+  void aRunWithoutMeasuredRequestsIsRefused() throws Exception {
+    Path a = runFolder("a", "00aa", 10, 1);
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+    Files.writeString(empty.resolve("llm-requests.jsonl"), "");
+
+    assertEquals(2, run("report", "--compare", a.toString(), empty.toString()));
+
+    assertTrue(
+        err.toString()
+            .startsWith(
+                "gatling-llm report: "
+                    + empty
+                    + " has no measured request (llm-requests.jsonl holds 0 warmup requests and"
+                    + " nothing else): nothing to compare"),
+        err.toString());
   }
 
   @Test

@@ -161,6 +161,24 @@ class SnippetsTest {
     }
   }
 
+  /** {@code docs/comparing.md}, "A regression gate in CI". */
+  abstract static class GatedChatSimulation extends Simulation {
+    LlmProtocolBuilder llm =
+        llm()
+            .maxTokens(64)
+            .baseline("baseline/quickstartsimulation-20261201101500000")
+            .noRegressionPct(5);
+    PromptFeederBuilder prompts = prompts().unique().inputTokens(512).requests(400);
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(8).during(600)))
+          .protocols(llm)
+          .assertions(llm.assertions(1.0, "chat"));
+    }
+  }
+
   /** The snippets of single methods' and classes' javadoc, as expressions; never called. */
   static List<Object> methodSnippets() {
     // PromptFeederBuilder's class javadoc.
@@ -279,6 +297,45 @@ class SnippetsTest {
     }
   }
 
+  /** docs/reasoning.md's "Try it on the embedded simulator". */
+  abstract static class ReasoningDocSimulation extends Simulation {
+    // The snippet's class is named ReasoningSimulation.
+    LlmProtocolBuilder llm =
+        llm()
+            .maxTokens(96)
+            .sloTtfoMs(1_000)
+            .simulator(SimulatorConfig.defaults().withReasoningTokens(64));
+    PromptFeederBuilder prompts = prompts().unique().inputTokens(256).requests(200);
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(8).during(600))).protocols(llm);
+    }
+  }
+
+  /** docs/reasoning.md's "An SLO on the answer". */
+  LlmProtocolBuilder reasoningSlo() {
+    LlmProtocolBuilder llm = llm().maxTokens(1024).sloTtfoMs(2_000).sloTpotMs(50).goodputRatio(0.9);
+    return llm;
+  }
+
+  /** docs/cancelling.md's example. */
+  abstract static class CancellingDocSimulation extends Simulation {
+    // The snippet's class is named CancellingSimulation.
+    LlmProtocolBuilder llm =
+        llm().maxTokens(256).cancelRate(0.25).cancelAfter(java.time.Duration.ofMillis(500));
+    PromptFeederBuilder prompts = prompts().unique().inputTokens(512).requests(400);
+    ScenarioBuilder chat =
+        scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(16).during(600)))
+          .protocols(llm)
+          .assertions(llm.assertions(1.0, "chat"));
+    }
+  }
+
   @Test
   void theSnippetSimulationsAreAbstractSoGatlingsScanSkipsThem() {
     for (Class<?> c :
@@ -293,7 +350,10 @@ class SnippetsTest {
             FollowUpSimulation.class,
             TraceReplayDocSimulation.class,
             PromptFileDocSimulation.class,
-            GatlingHttpDocSimulation.class)) {
+            GatlingHttpDocSimulation.class,
+            GatedChatSimulation.class,
+            ReasoningDocSimulation.class,
+            CancellingDocSimulation.class)) {
       assertEquals(true, Modifier.isAbstract(c.getModifiers()), c.getName());
     }
   }

@@ -217,6 +217,8 @@ final class ReplayServer implements AutoCloseable {
     while (!closed) {
       try {
         Socket socket = server.accept();
+        // Each write leaves at once (no Nagle delay), so the client sees the server's timing.
+        socket.setTcpNoDelay(true);
         accepted.incrementAndGet();
         open.put(socket, Boolean.TRUE);
         Thread t = new Thread(() -> serve(socket), "replay-conn");

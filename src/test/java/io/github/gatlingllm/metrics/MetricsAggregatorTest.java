@@ -259,7 +259,9 @@ class MetricsAggregatorTest {
             "itl_ms",
             "tpot_ms",
             "e2e_ms",
-            "output_tokens_per_s_per_request"),
+            "output_tokens_per_s_per_request",
+            "ttfo_ms",
+            "reasoning"),
         List.copyOf(overall.keySet()));
     assertEquals(
         Map.of(
@@ -269,7 +271,8 @@ class MetricsAggregatorTest {
             "timeout", 0L,
             "stream_error", 0L,
             "connect_error", 0L,
-            "cut_by_run_end", 0L),
+            "cut_by_run_end", 0L,
+            "cancelled", 0L),
         overall.get("status"));
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> groups = (List<Map<String, Object>>) record.get("groups");

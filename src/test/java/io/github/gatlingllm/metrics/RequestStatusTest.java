@@ -12,7 +12,8 @@ class RequestStatusTest {
   @Test
   void wireNames() {
     assertEquals(
-        "ok, http_error, rejected, timeout, stream_error, connect_error, cut_by_run_end",
+        "ok, http_error, rejected, timeout, stream_error, connect_error, cut_by_run_end,"
+            + " cancelled",
         RequestStatus.allowed());
   }
 
@@ -25,7 +26,7 @@ class RequestStatusTest {
   void unknownWireNameIsRejected() {
     assertEquals(
         "request status must be one of ok, http_error, rejected, timeout, stream_error,"
-            + " connect_error, cut_by_run_end, got \"OK\"",
+            + " connect_error, cut_by_run_end, cancelled, got \"OK\"",
         assertThrows(IllegalArgumentException.class, () -> RequestStatus.fromWireName("OK"))
             .getMessage());
   }

@@ -12,6 +12,12 @@ import org.junit.jupiter.api.Test;
 
 class RequestRecordJsonTest {
 
+  /** The reasoning and cancellation keys of a record without them. */
+  static final String NO_REASONING =
+      "\"ttfo_ms\":null,\"reasoning_tokens\":null,\"reasoning_tokens_source\":null,"
+          + "\"answer_tokens\":null,\"reasoning_tpot_ms\":null,\"answer_tpot_ms\":null,"
+          + "\"answer_itl_from\":null,\"cancel_after_ms\":null}";
+
   private static final RequestRecord FULL =
       RequestRecord.builder()
           .request("chat")
@@ -50,7 +56,8 @@ class RequestRecordJsonTest {
           + "\"status\":\"ok\",\"error\":null,"
           + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
           + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-          + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}";
+          + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+          + NO_REASONING;
 
   private static final RequestRecord FAILED =
       RequestRecord.builder()
@@ -95,7 +102,8 @@ class RequestRecordJsonTest {
             + "\"finish_reason\":\"length\",\"http_status\":200,\"status\":\"ok\",\"error\":null,"
             + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
             + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
+            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+            + NO_REASONING,
         RequestRecordJson.toJson(MICROS, true));
   }
 
@@ -149,7 +157,8 @@ class RequestRecordJsonTest {
             + "\"http_status\":429,\"status\":\"rejected\",\"error\":\"Too Many Requests\","
             + "\"workload\":null,\"planned_cached_tokens\":null,\"cache_planned\":null,\"cache\":null,\"cache_warm_start\":null,"
             + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}",
+            + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+            + NO_REASONING,
         RequestRecordJson.toJson(FAILED, true));
   }
 
@@ -242,7 +251,8 @@ class RequestRecordJsonTest {
             "\"workload\":\"shared-prefix\",\"planned_cached_tokens\":256,"
                 + "\"cache_planned\":\"hit\",\"cache\":\"hit\",\"cache_warm_start\":false,"
                 + "\"conversation\":null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null,"
-                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
+                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+                + NO_REASONING),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
   }
@@ -274,7 +284,8 @@ class RequestRecordJsonTest {
         json.endsWith(
             "\"conversation\":4,\"turn\":2,\"context_tokens\":673,"
                 + "\"reply_digest\":\"00112233aabbccdd\","
-                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null}"),
+                + "\"sent_ms\":null,\"scheduled_ms\":null,\"schedule_lag_ms\":null,"
+                + NO_REASONING),
         json);
     assertEquals(r, RequestRecordJson.fromJson(json));
     assertEquals(
@@ -291,5 +302,35 @@ class RequestRecordJsonTest {
                         "{\"request\":\"chat\",\"start_ms\":5,\"status\":\"ok\","
                             + "\"conversation\":4}"))
             .getMessage());
+  }
+
+  @Test
+  void theReasoningAndCancellationFieldsAreWrittenAndReadBack() {
+    RequestRecord r =
+        RequestRecord.builder()
+            .request("chat")
+            .startMs(5)
+            .ttftMs(10.0)
+            .e2eMs(120.0)
+            .status(RequestStatus.CANCELLED)
+            .error("cancelled by the client 100 ms after the request was written (llm.cancelRate)")
+            .ttfoMs(47.5)
+            .reasoningTokens(30)
+            .reasoningTokensSource("usage")
+            .answerTokens(4)
+            .reasoningTpotMs(1.25)
+            .answerTpotMs(12.5)
+            .answerItlFrom(29)
+            .cancelAfterMs(100.0)
+            .build();
+    String json = RequestRecordJson.toJson(r, false);
+    assertTrue(
+        json.endsWith(
+            "\"ttfo_ms\":47.5,\"reasoning_tokens\":30,\"reasoning_tokens_source\":\"usage\","
+                + "\"answer_tokens\":4,\"reasoning_tpot_ms\":1.25,\"answer_tpot_ms\":12.5,"
+                + "\"answer_itl_from\":29,\"cancel_after_ms\":100}"),
+        json);
+    assertTrue(json.contains("\"status\":\"cancelled\""), json);
+    assertEquals(r, RequestRecordJson.fromJson(json));
   }
 }

@@ -22,7 +22,9 @@ class RequestsFileTest {
           + "completion_tokens_exact,ttft_ms,time_to_first_event_ms,itl_ms,tpot_ms,e2e_ms,"
           + "output_tokens_per_s,finish_reason,http_status,status,error,workload,"
           + "planned_cached_tokens,cache_planned,cache,cache_warm_start,conversation,turn,"
-          + "context_tokens,reply_digest,sent_ms,scheduled_ms,schedule_lag_ms\n";
+          + "context_tokens,reply_digest,sent_ms,scheduled_ms,schedule_lag_ms,ttfo_ms,"
+          + "reasoning_tokens,reasoning_tokens_source,answer_tokens,reasoning_tpot_ms,"
+          + "answer_tpot_ms,answer_itl_from,cancel_after_ms\n";
 
   @Test
   void csvQuotesWhatNeedsItAndJoinsItls() throws Exception {
@@ -66,9 +68,9 @@ class RequestsFileTest {
     assertEquals(
         HEADER
             + "chat,measured,3,g1-ab,0123456789abcdef,1,64,128,1000,130,true,64,3,true,60,58,"
-            + "20;21.5,20.75,101.5,29.5,length,200,ok,,,,,,,,,,,,,\n"
+            + "20;21.5,20.75,101.5,29.5,length,200,ok,,,,,,,,,,,,,,,,,,,,,\n"
             + "\"chat, \"\"b\"\"\",,,,,,,,2000,,false,,,false,,,,,5,,,503,rejected,"
-            + "\"HTTP 503: \"\"busy\"\"\",,,,,,,,,,,,\n",
+            + "\"HTTP 503: \"\"busy\"\"\",,,,,,,,,,,,,,,,,,,,\n",
         out.toString());
   }
 
@@ -93,7 +95,7 @@ class RequestsFileTest {
     assertEquals(
         HEADER
             + "chat,,,,,,,,1000,,false,,3,false,2.517,0.25,0.001;34;1.5,16.328,12345678.901,0.0001,"
-            + ",200,ok,,,,,,,,,,,,,\n",
+            + ",200,ok,,,,,,,,,,,,,,,,,,,,,\n",
         out.toString());
   }
 

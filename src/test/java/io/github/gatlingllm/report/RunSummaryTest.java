@@ -189,6 +189,42 @@ class RunSummaryTest {
   }
 
   @Test
+  void reasoningAndCancellationGetFiguresAndLines() {
+    Map<String, Object> run = run();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> overall =
+        (Map<String, Object>) ((Map<String, Object>) run.get("metrics")).get("overall");
+    overall.put("ttfo_ms", Map.of("p50", 300.0, "p99", 900.5));
+    Map<String, Object> reasoning = new LinkedHashMap<>();
+    reasoning.put("requests_reasoning", 8L);
+    reasoning.put("never_answered", 1L);
+    reasoning.put("reasoning_share", 0.6254);
+    reasoning.put("reasoning_tokens_per_request", Map.of("mean", 120.5, "p99", 400.0));
+    overall.put("reasoning", reasoning);
+    overall.put("cancellation", Map.of("chosen", 3L, "cancelled", 2L, "completed_first", 1L));
+    RunSummary s = RunSummary.of(run);
+    assertEquals(
+        List.of(
+            new RunSummary.Figure("TTFO (first answer token) p50 / p99, ms", "300 / 900.5"),
+            new RunSummary.Figure("reasoning tokens a request, mean / p99", "120.5 / 400"),
+            new RunSummary.Figure("share of output spent reasoning", "62.5%"),
+            new RunSummary.Figure("cancelled by the client", "2 of 3 chosen (1 ended first)")),
+        s.figures().subList(13, 17));
+    assertEquals(
+        List.of(
+            "  latency p50 / p99, ms: TTFT 12.5 / 40.125, ITL 2 / 5.5, TPOT 2.25 / 4, E2E 80 /"
+                + " 120.5, TTFO 300 / 900.5",
+            "  reasoning: 120.5 / 400 tokens a request (mean / p99), 62.5% of the output",
+            "  cancelled by the client: 2 of 3 chosen (1 ended first)"),
+        s.lines().subList(2, 5));
+    assertEquals(
+        List.of(
+            "1 request reasoned and never answered (status ok, no TTFO): max_tokens ran out while"
+                + " thinking, or the model gave no answer"),
+        s.warnings());
+  }
+
+  @Test
   void peakConcurrencyFallsBackToTheOlderField() {
     Map<String, Object> run = run();
     run.put("load", Map.of("concurrency", 3));

@@ -60,7 +60,7 @@ class LlmSettingsSaturationTest {
   void theSloLoadBoundNeedsAnSlo() {
     assertRejected(
         "llm.assert.sloLoadAtLeast: 4.0 needs an SLO: set at least one of llm.slo.ttftMs,"
-            + " llm.slo.itlMs, llm.slo.tpotMs, llm.slo.e2eMs",
+            + " llm.slo.itlMs, llm.slo.tpotMs, llm.slo.e2eMs, llm.slo.ttfoMs",
         "llm.assert.sloLoadAtLeast",
         "4");
   }

@@ -73,7 +73,7 @@ class LlmSettingsSloTest {
   void ratioWithoutSloIsRejected() {
     assertRejected(
         "llm.assert.goodputRatio: 0.9 needs an SLO: set at least one of llm.slo.ttftMs,"
-            + " llm.slo.itlMs, llm.slo.tpotMs, llm.slo.e2eMs",
+            + " llm.slo.itlMs, llm.slo.tpotMs, llm.slo.e2eMs, llm.slo.ttfoMs",
         "llm.assert.goodputRatio",
         "0.9");
   }

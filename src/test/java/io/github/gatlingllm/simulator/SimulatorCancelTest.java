@@ -66,6 +66,21 @@ class SimulatorCancelTest {
   }
 
   @Test
+  void metricsCountTheRequestsWhoseClientLeft() throws Exception {
+    SimulatorClient client = start(ONE_SLOW_SLOT);
+    try (Socket socket =
+        client.rawPost(COMPLETIONS, completion("a", "max_tokens", 100, "stream", true))) {
+      SimulatorClient.readUntil(socket, "\"the\"");
+    }
+    await("slot freed", () -> simulator.stats().runningSequences() == 0);
+    assertEquals(1, simulator.stats().cancelledRequests());
+    String metrics = client.get("/metrics").body();
+    assertTrue(metrics.contains("\ngatling_llm_simulator_cancelled_requests_total 1\n"), metrics);
+    client.post(COMPLETIONS, completion("b", "max_tokens", 1));
+    assertEquals(1, simulator.stats().cancelledRequests());
+  }
+
+  @Test
   void clientLeavingWhileQueuedLeavesTheQueue() throws Exception {
     SimulatorClient client = start(ONE_SLOW_SLOT);
     try (Socket running =

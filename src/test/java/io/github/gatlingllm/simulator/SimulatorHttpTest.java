@@ -504,6 +504,14 @@ class SimulatorHttpTest {
         # HELP gatling_llm_simulator_connections_total TCP connections accepted.
         # TYPE gatling_llm_simulator_connections_total counter
         gatling_llm_simulator_connections_total 1
+        # HELP gatling_llm_simulator_cancelled_requests_total Requests whose client went away \
+        before their end: generation stopped, slot freed.
+        # TYPE gatling_llm_simulator_cancelled_requests_total counter
+        gatling_llm_simulator_cancelled_requests_total 0
+        # HELP gatling_llm_simulator_reasoning_tokens_total Output tokens produced as reasoning \
+        (reasoning mode).
+        # TYPE gatling_llm_simulator_reasoning_tokens_total counter
+        gatling_llm_simulator_reasoning_tokens_total 0
         # HELP gatling_llm_simulator_running_sequences Sequences generating now.
         # TYPE gatling_llm_simulator_running_sequences gauge
         gatling_llm_simulator_running_sequences 0

@@ -1,0 +1,116 @@
+package io.github.gatlingllm.gatling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.testing.GatlingJvm;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real Gatling runs (each its own JVM) against two embedded simulators whose decode speed differs
+ * by 20% (20 and 24 ms a token): {@code report --compare} calls ITL and E2E worse with an interval
+ * excluding no change and the same server twice neither better nor worse; a run gated ({@code
+ * llm.baseline}, {@code llm.assert.noRegressionPct=5}) against the faster server's run fails the
+ * build with Gatling's exit code 2 and says which metric and by how much; the same server passes.
+ */
+@Tag("forked")
+class BaselineGateTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  private Path run(String name, int decodeMs, int exitCode, String... more) throws Exception {
+    Path results = Files.createDirectories(dir.resolve(name));
+    List<String> properties =
+        new java.util.ArrayList<>(List.of("-Dllm.simulator.decodeMsPerToken=" + decodeMs));
+    properties.addAll(List.of(more));
+    return GatlingJvm.run(BaselineSimulation.class, results, properties, exitCode, 300);
+  }
+
+  private static String log(Path run) throws Exception {
+    try (var files = Files.list(run.getParent())) {
+      Path log =
+          files.filter(p -> p.getFileName().toString().startsWith("gatling-")).findFirst().get();
+      return GatlingJvm.read(log);
+    }
+  }
+
+  private static JsonNode compare(Path a, Path b) throws Exception {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        io.github.gatlingllm.cli.GatlingLlm.run(
+            new String[] {"report", "--compare", a.toString(), b.toString(), "--json"},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
+    assertEquals(0, code, err.toString());
+    return JSON.readTree(out.toString());
+  }
+
+  @Test
+  void aSlowerServerIsWorseAndFailsTheGateAndTheSameServerPasses() throws Exception {
+    Path fast = run("fast", 20, 0);
+    Path slow = run("slow", 24, 0);
+    Path again = run("again", 20, 0);
+
+    JsonNode slower = compare(fast, slow).get("metrics");
+    // The medians: the tails of 80 requests on a busy machine are honestly unclear.
+    for (String metric : List.of("itl_p50_ms", "e2e_p50_ms")) {
+      JsonNode m = slower.get(metric);
+      assertEquals("worse", m.get("verdict").asText(), metric + " " + slower);
+      assertTrue(m.get("ci95_pct").get(0).asDouble() > 0, metric + " " + m);
+    }
+    // The same server twice: neither better nor worse. On the medians: the tails of two runs on a
+    // machine shared with other builds (load 15-25 on 2 cores here) really differ, which the
+    // comparison rightly reports; the false-positive rate itself is RunComparisonTest's.
+    JsonNode same = compare(fast, again).get("metrics");
+    for (String metric : List.of("ttft_p50_ms", "itl_p50_ms", "tpot_p50_ms", "e2e_p50_ms")) {
+      String verdict = same.get(metric).get("verdict").asText();
+      assertNotEquals("better", verdict, metric + " " + same);
+      assertNotEquals("worse", verdict, metric + " " + same);
+    }
+
+    Path gatedSlow =
+        run("gated-slow", 24, 2, "-Dllm.baseline=" + fast, "-Dllm.assert.noRegressionPct=5");
+    String output = log(gatedSlow);
+    assertTrue(
+        output.contains("REGRESSION against baseline: itl_p50_ms worse than the baseline by"),
+        output);
+    assertTrue(
+        output.contains(
+            "BASELINE itl_p50_ms: percentage of successful events is greater than or equal to"
+                + " 100.0 : false"),
+        output);
+    JsonNode baseline = GatlingJvm.runRecord(gatedSlow).get("baseline");
+    assertEquals(fast.toString(), baseline.get("folder").asText());
+    assertTrue(baseline.get("rows_logged").asBoolean());
+    List<String> failed = new java.util.ArrayList<>();
+    baseline.get("failed").forEach(f -> failed.add(f.asText()));
+    assertTrue(failed.containsAll(List.of("itl_p50_ms", "e2e_p50_ms")), failed.toString());
+    assertEquals("worse", baseline.get("metrics").get("itl_p50_ms").get("verdict").asText());
+    assertTrue(baseline.get("same_prompts").asBoolean(), baseline.toString());
+    assertTrue(Files.readString(gatedSlow.resolve("llm-report.html")).contains("id=\"baseline\""));
+
+    Path gatedSame =
+        run("gated-same", 20, 0, "-Dllm.baseline=" + fast, "-Dllm.assert.noRegressionPct=5");
+    JsonNode passed = GatlingJvm.runRecord(gatedSame).get("baseline");
+    assertEquals(0, passed.get("failed").size(), passed.toString());
+    assertTrue(
+        log(gatedSame)
+            .contains(
+                "BASELINE itl_p50_ms: percentage of successful events is greater than or equal to"
+                    + " 100.0 : true"),
+        log(gatedSame));
+  }
+}
