@@ -1,5 +1,6 @@
 package io.github.gatlingllm;
 
+import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.util.Iterator;
@@ -8,6 +9,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Not API: what {@link PromptFeederBuilder} and {@link ConversationFeederBuilder} share. A builder
@@ -21,6 +24,8 @@ import java.util.function.Supplier;
  */
 abstract class WorkloadBuilder<B extends WorkloadBuilder<B, W>, W>
     implements Supplier<Iterator<Map<String, Object>>> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WorkloadBuilder.class);
 
   /** The values set, by setting name without {@code llm.}; unmodifiable. */
   final Map<String, String> values;
@@ -158,7 +163,14 @@ abstract class WorkloadBuilder<B extends WorkloadBuilder<B, W>, W>
     }
     synchronized (workload) {
       if (workload.get() == null) {
-        workload.set(build());
+        try {
+          workload.set(build());
+        } catch (IllegalArgumentException e) {
+          // The line first, on its own (as the pre-flight's): Gatling buries the exception's
+          // message in its stack traces of the simulation's construction.
+          Console.line(LOG, String.valueOf(e.getMessage()));
+          throw e;
+        }
       }
       return workload.get();
     }

@@ -51,4 +51,28 @@ class WorkloadBuilderTest {
       chats.workload().close();
     }
   }
+
+  @Test
+  void aWorkloadThatCannotBeMadePrintsItsOneLineBeforeGatlingsStackTrace() {
+    java.io.PrintStream out = System.out;
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    IllegalArgumentException e;
+    try {
+      System.setOut(
+          new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+      e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> LlmDsl.trace("/no/such/dir/trace.jsonl").rows());
+    } finally {
+      System.setOut(out);
+    }
+
+    assertEquals(
+        "llm.trace: /no/such/dir/trace.jsonl is not a readable file (expected Mooncake-format JSONL)",
+        e.getMessage());
+    assertEquals(
+        e.getMessage() + System.lineSeparator(),
+        printed.toString(java.nio.charset.StandardCharsets.UTF_8));
+  }
 }

@@ -39,6 +39,24 @@ public record ReplySaves(
     check("saveFinishReasonAs", finishReason);
     check("savePromptTokensAs", promptTokens);
     check("saveCompletionTokensAs", completionTokens);
+    String[] methods = {
+      "saveReplyAs", "saveFinishReasonAs", "savePromptTokensAs", "saveCompletionTokensAs"
+    };
+    String[] keys = {text, finishReason, promptTokens, completionTokens};
+    for (int i = 1; i < keys.length; i++) {
+      for (int j = 0; j < i; j++) {
+        if (keys[i] != null && keys[i].equals(keys[j])) {
+          // one value would overwrite the other without a word
+          throw new IllegalArgumentException(
+              methods[i]
+                  + ": got \""
+                  + keys[i]
+                  + "\", the key "
+                  + methods[j]
+                  + " already saves to; expected a key of its own");
+        }
+      }
+    }
   }
 
   private static void check(String method, String key) {
@@ -48,6 +66,14 @@ public record ReplySaves(
     if (key.isBlank()) {
       throw new IllegalArgumentException(
           method + ": got a blank session key, expected a name such as \"answer\"");
+    }
+    if (key.startsWith("gatling.")) {
+      throw new IllegalArgumentException(
+          method
+              + ": got \""
+              + key
+              + "\", a key in the gatling. namespace Gatling keeps its own state in (cookies,"
+              + " loops); expected a key of your own, such as \"answer\"");
     }
     if (key.startsWith("llm.")) {
       throw new IllegalArgumentException(

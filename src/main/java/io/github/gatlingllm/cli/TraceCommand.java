@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.feeder.Trace;
+import io.github.gatlingllm.feeder.TraceReplay;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -297,6 +298,13 @@ final class TraceCommand implements Runnable {
     public Integer call() throws IOException {
       check(rows >= 1, "--rows", rows, ">= 1");
       check(rate > 0 && !Double.isInfinite(rate), "--rate", rate, "a number above 0");
+      check(
+          rows / rate * 1000.0 <= TraceReplay.MAX_REPLAY_MS,
+          "--rate",
+          rate,
+          "a number above 0 at which the "
+              + rows
+              + " rows arrive within 30 days (a replay's longest)");
       check(sessions >= 1, "--sessions", sessions, ">= 1");
       check(turns >= 1, "--turns", turns, ">= 1");
       check(roots >= 0, "--roots", roots, ">= 0");

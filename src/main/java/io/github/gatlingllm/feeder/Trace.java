@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,8 +43,10 @@ import java.util.zip.GZIPInputStream;
  *       {@code ceil(input_length / blockTokens)} of them.
  * </ul>
  *
- * Other fields ({@code session_id}, {@code delay}, ...) are read past. Blank lines are skipped. A
- * file whose first two bytes are gzip's magic number is read through gzip, whatever its name.
+ * Other fields ({@code session_id}, {@code delay}, ...) are read past. Blank lines and a leading
+ * byte order mark are skipped; a field given twice, or more after a row's object on its line, is
+ * refused. A file whose first two bytes are gzip's magic number is read through gzip, whatever its
+ * name.
  *
  * <p>Held compactly in memory (three numbers a row and one a hash id): a Mooncake trace of 23,608
  * rows takes about 3 MB. Immutable once read; thread-safe.
@@ -56,10 +59,15 @@ public final class Trace {
   /** The largest {@code output_length} accepted, in tokens. */
   public static final int MAX_OUTPUT_TOKENS = 1024 * 1024;
 
+  /** The largest {@code timestamp} accepted, in milliseconds. */
+  public static final long MAX_TIMESTAMP_MS = Long.MAX_VALUE / 4;
+
   /** Mooncake's block size, in tokens: the default {@code blockTokens}. */
   public static final int DEFAULT_BLOCK_TOKENS = 512;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Refuses a field given twice in a row (which value would count?). */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private final Path path;
   private final int blockTokens;
@@ -131,6 +139,9 @@ public final class Trace {
         int number = 0;
         while ((line = reader.readLine()) != null) {
           number++;
+          if (number == 1 && line.startsWith("\uFEFF")) {
+            line = line.substring(1); // a byte order mark, as Windows tools write
+          }
           if (!line.isBlank()) {
             b.row(number, line);
           }
@@ -350,15 +361,31 @@ public final class Trace {
 
     void row(int line, String text) {
       JsonNode node;
-      try {
-        node = JSON.readTree(text);
+      String shown = text.length() > 60 ? text.substring(0, 60) + "..." : text;
+      try (JsonParser parser = JSON.createParser(text)) {
+        node = JSON.readTree(parser);
+        boolean more;
+        try {
+          more = parser.nextToken() != null;
+        } catch (JsonProcessingException e) {
+          more = true;
+        }
+        if (more) {
+          // a second object on the line would be a row lost without a word
+          throw bad(
+              line,
+              "row",
+              "\"" + shown + "\" (not JSON: more after the row's object)",
+              "one JSON object a line");
+        }
       } catch (JsonProcessingException e) {
-        String shown = text.length() > 60 ? text.substring(0, 60) + "..." : text;
         throw bad(
             line,
             "row",
             "\"" + shown + "\" (not JSON: " + e.getOriginalMessage() + ")",
             "one JSON object a line");
+      } catch (IOException e) {
+        throw new IllegalStateException("reading a String cannot fail", e);
       }
       if (node == null || !node.isObject()) {
         throw bad(line, "row", text.strip(), "one JSON object a line");
@@ -380,7 +407,14 @@ public final class Trace {
       }
       long timestamp = -1;
       if (hasTs) {
-        timestamp = whole(line, "timestamp", ts, 0, Long.MAX_VALUE / 4, "milliseconds >= 0");
+        timestamp =
+            whole(
+                line,
+                "timestamp",
+                ts,
+                0,
+                MAX_TIMESTAMP_MS,
+                "milliseconds from 0 to " + MAX_TIMESTAMP_MS);
         if (rows > 0 && timestamp < timestamps[rows - 1]) {
           throw bad(
               line,
@@ -451,6 +485,10 @@ public final class Trace {
         throw bad(line, field, v.toString(), expected);
       }
       if (!v.canConvertToLong() && v.isIntegralNumber()) {
+        throw bad(line, field, v.toString(), expected);
+      }
+      if (!v.isIntegralNumber() && (v.asDouble() < min || v.asDouble() > max)) {
+        // beyond a long, the cast below would clamp: two ids would become one
         throw bad(line, field, v.toString(), expected);
       }
       long value = v.isIntegralNumber() ? v.asLong() : (long) v.asDouble();

@@ -57,6 +57,12 @@ public final class TraceReplay {
   /** The most windows {@link #arrivalWindows} makes (Gatling nests one iterator a step). */
   public static final int MAX_WINDOWS = 2_000;
 
+  /**
+   * The longest replay accepted, in milliseconds: 30 days, the scaled span from a trace's first to
+   * its last timestamp (longer is a wrong time scale or timestamps not in milliseconds).
+   */
+  public static final long MAX_REPLAY_MS = 30L * 24 * 3600 * 1000;
+
   private final Trace trace;
   private final TraceBlocks blocks;
   private final double timeScale;
@@ -74,8 +80,8 @@ public final class TraceReplay {
    * @param blocks the blocks, of the trace's block size, never null
    * @param timeScale the replay speed, above 0 (2.0 sends twice as fast)
    * @param caseId the case the prompts are recorded under, never null
-   * @throws IllegalArgumentException if the time scale is not above 0 or the blocks' size is not
-   *     the trace's
+   * @throws IllegalArgumentException if the time scale is not above 0, the replay would last more
+   *     than {@link #MAX_REPLAY_MS}, or the blocks' size is not the trace's
    */
   public TraceReplay(Trace trace, TraceBlocks blocks, double timeScale, String caseId) {
     this.trace = Objects.requireNonNull(trace, "trace");
@@ -96,6 +102,25 @@ public final class TraceReplay {
     }
     this.timeScale = timeScale;
     this.firstTimestamp = trace.timed() ? trace.timestampMs(0) : 0;
+    if (trace.timed()) {
+      long spanMs = trace.durationMs() - firstTimestamp;
+      double replayMs = spanMs / timeScale;
+      if (replayMs > MAX_REPLAY_MS) {
+        // a run that would outlast any test (or saturate the due times) never ends its profile
+        throw new IllegalArgumentException(
+            "llm.trace.timeScale: got "
+                + timeScale
+                + ", but the trace's "
+                + spanMs
+                + " ms from its first to its last timestamp (line "
+                + trace.line(trace.rows() - 1)
+                + ") would take "
+                + replayMs
+                + " ms to replay; expected a replay of at most "
+                + MAX_REPLAY_MS
+                + " ms (30 days): a larger llm.trace.timeScale, or timestamps in milliseconds");
+      }
+    }
     this.warmPrefix = warmPrefixes(trace);
     this.source =
         PromptSource.ofRows(

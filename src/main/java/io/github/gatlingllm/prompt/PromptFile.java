@@ -116,7 +116,10 @@ public final class PromptFile {
   /** The CSV column read by default. */
   public static final String DEFAULT_COLUMN = "prompt";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Refuses a field given twice (which value would be sent?). */
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
   private static final String EXPECTED_ROW =
       "expected {\"prompt\": \"text\"} or {\"messages\": [{\"role\": \"user\", \"content\":"
           + " \"text\"}]}";
@@ -303,11 +306,18 @@ public final class PromptFile {
         continue;
       }
       JsonNode node;
-      try {
-        node = JSON.readTree(line);
+      try (JsonParser parser = JSON.createParser(line)) {
+        node = JSON.readTree(parser);
+        if (more(parser)) {
+          // a second object on the line would be a prompt lost without a word
+          throw new IllegalArgumentException(
+              where(file, i + 1) + "more after the line's object, expected one JSON object a line");
+        }
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException(
             where(file, i + 1) + "not JSON (" + e.getOriginalMessage() + "), " + EXPECTED_ROW, e);
+      } catch (IOException e) {
+        throw new IllegalStateException("reading a String cannot fail", e);
       }
       rows.add(row(file, i + 1, node));
     }
@@ -338,6 +348,11 @@ public final class PromptFile {
           rows.add(row(file, line, node));
         }
       }
+      if (more(parser)) {
+        throw new IllegalArgumentException(
+            where(file, parser.currentTokenLocation().getLineNr())
+                + "more after the array, expected one JSON array");
+      }
     } catch (JsonProcessingException e) {
       int line = e.getLocation() == null ? 1 : e.getLocation().getLineNr();
       throw new IllegalArgumentException(
@@ -347,6 +362,15 @@ public final class PromptFile {
       throw new IllegalArgumentException("prompts file " + file + ": cannot be read (" + e + ")");
     }
     return rows;
+  }
+
+  /** Whether anything but white space follows the value the parser has read. */
+  private static boolean more(JsonParser parser) throws IOException {
+    try {
+      return parser.nextToken() != null;
+    } catch (JsonProcessingException e) {
+      return true;
+    }
   }
 
   private static Row shareGpt(Path file, int line, JsonNode node) {
@@ -360,6 +384,10 @@ public final class PromptFile {
     for (JsonNode turn : turns) {
       String from = turn.path("from").asText("");
       if ((from.equals("human") || from.equals("user")) && turn.path("value").isTextual()) {
+        if (turn.get("value").asText().isBlank()) {
+          throw new IllegalArgumentException(
+              where(file, line) + "the human turn is empty, expected a prompt");
+        }
         return new Row(line, turn.get("value").asText(), null, maxTokens(file, line, node));
       }
     }
@@ -375,10 +403,20 @@ public final class PromptFile {
     }
     Integer maxTokens = maxTokens(file, line, node);
     JsonNode prompt = node.get("prompt");
+    JsonNode given = node.get("messages");
+    if (prompt != null && !prompt.isNull() && given != null && !given.isNull()) {
+      throw new IllegalArgumentException(
+          where(file, line)
+              + "both \"prompt\" and \"messages\", expected one of them (which would be sent?)");
+    }
     if (prompt != null && !prompt.isNull()) {
       if (!prompt.isTextual()) {
         throw new IllegalArgumentException(
             where(file, line) + "\"prompt\" is not text, " + EXPECTED_ROW);
+      }
+      if (prompt.asText().isBlank()) {
+        throw new IllegalArgumentException(
+            where(file, line) + "\"prompt\" is empty, expected a prompt");
       }
       return new Row(line, prompt.asText(), null, maxTokens);
     }

@@ -31,6 +31,16 @@ public record Preflight(
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The message with control characters (a garbage reply's bytes, a terminal escape sequence a
+   * server sent) shown as {@code ?}: it goes to the console as it is.
+   */
+  public Preflight {
+    if (message != null) {
+      message = message.replaceAll("\\p{Cntrl}", "?");
+    }
+  }
+
   /** The most characters of a body quoted when it has no error message. */
   static final int MAX_QUOTED_CHARS = 200;
 

@@ -45,4 +45,29 @@ class ReplySavesTest {
             + " expected a key of your own, such as \"answer\"",
         e.getMessage());
   }
+
+  @Test
+  void oneKeyForTwoValuesIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ReplySaves.NONE.withText("answer").withFinishReason("answer"));
+
+    assertEquals(
+        "saveFinishReasonAs: got \"answer\", the key saveReplyAs already saves to; expected a key"
+            + " of its own",
+        e.getMessage());
+  }
+
+  @Test
+  void aGatlingPrivateKeyIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> ReplySaves.NONE.withText("gatling.http.cookies"));
+
+    assertEquals(
+        "saveReplyAs: got \"gatling.http.cookies\", a key in the gatling. namespace Gatling keeps"
+            + " its own state in (cookies, loops); expected a key of your own, such as \"answer\"",
+        e.getMessage());
+  }
 }

@@ -127,6 +127,17 @@ class TraceCommandTest {
         "gatling-llm trace synthesize: --rate: got 0.0, expected a number above 0\n", r.err());
   }
 
+  @Test
+  void synthesizeRefusesARateTooSlowForAReplay() {
+    Result r = run("trace", "synthesize", "--rows", "10", "--rate", "1e-300");
+
+    assertEquals(2, r.code());
+    assertEquals(
+        "gatling-llm trace synthesize: --rate: got 1.0E-300, expected a number above 0 at which the"
+            + " 10 rows arrive within 30 days (a replay's longest)\n",
+        r.err());
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);

@@ -2,6 +2,7 @@ package io.github.gatlingllm.feeder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.prompt.TraceBlocks;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
@@ -113,5 +114,35 @@ class TraceReplayTest {
     } finally {
       w.close();
     }
+  }
+
+  @Test
+  void aTimeScaleThatStretchesTheReplayPastThirtyDaysIsRefused() throws IOException {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> replay(1e-300, row(0, 4, "[1]"), row(30_000, 4, "[2]")));
+
+    assertEquals(
+        "llm.trace.timeScale: got 1.0E-300, but the trace's 30000 ms from its first to its last"
+            + " timestamp (line 2) would take 3.0E304 ms to replay; expected a replay of at most"
+            + " 2592000000 ms (30 days): a larger llm.trace.timeScale, or timestamps in"
+            + " milliseconds",
+        e.getMessage());
+  }
+
+  @Test
+  void timestampsYearsApartAreRefused() throws IOException {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> replay(1.0, row(0, 4, "[1]"), row(1_000_000_000_000_000L, 4, "[2]")));
+
+    assertEquals(
+        "llm.trace.timeScale: got 1.0, but the trace's 1000000000000000 ms from its first to its"
+            + " last timestamp (line 2) would take 1.0E15 ms to replay; expected a replay of at"
+            + " most 2592000000 ms (30 days): a larger llm.trace.timeScale, or timestamps in"
+            + " milliseconds",
+        e.getMessage());
   }
 }

@@ -221,4 +221,75 @@ class TraceTest {
             + " line 1: input_length: got 10.5, expected tokens from 1 to 4194304",
         m);
   }
+
+  @Test
+  void aSecondObjectOnALineIsRefused() throws IOException {
+    String m =
+        refused(
+            512,
+            "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": [7]}"
+                + " {\"timestamp\": 1}");
+    assertEquals(
+        "llm.trace: "
+            + dir.resolve("trace.jsonl")
+            + " line 1: row: got \"{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5,"
+            + " \"ha...\" (not JSON: more after the row's object), expected one JSON object a line",
+        m);
+  }
+
+  @Test
+  void aFieldGivenTwiceIsRefused() throws IOException {
+    String m =
+        refused(
+            512,
+            "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": [7],"
+                + " \"input_length\": 20}");
+    assertEquals(
+        "llm.trace: "
+            + dir.resolve("trace.jsonl")
+            + " line 1: row: got \"{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5,"
+            + " \"ha...\" (not JSON: Duplicate field 'input_length'), expected one JSON object a line",
+        m);
+  }
+
+  @Test
+  void aHashIdBeyondTheLongRangeIsRefused() throws IOException {
+    String m =
+        refused(
+            512,
+            "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": [1e30]}");
+    assertEquals(
+        "llm.trace: "
+            + dir.resolve("trace.jsonl")
+            + " line 1: hash_ids: got 1.0E30, expected whole numbers >= 0",
+        m);
+  }
+
+  @Test
+  void aByteOrderMarkIsReadPast() throws IOException {
+    Path p = dir.resolve("bom.jsonl");
+    Files.write(
+        p,
+        ("\uFEFF{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 5, \"hash_ids\": [7]}\n")
+            .getBytes(StandardCharsets.UTF_8));
+    Trace t = Trace.read(p, 512);
+
+    assertEquals(1, t.rows());
+    assertEquals(10, t.inputLength(0));
+  }
+
+  @Test
+  void aTimestampPastTheLargestIsRefusedSayingTheLargest() throws IOException {
+    String m =
+        refused(
+            512,
+            "{\"timestamp\": 9223372036854775807, \"input_length\": 10, \"output_length\": 5,"
+                + " \"hash_ids\": [7]}");
+    assertEquals(
+        "llm.trace: "
+            + dir.resolve("trace.jsonl")
+            + " line 1: timestamp: got 9223372036854775807, expected milliseconds from 0 to"
+            + " 2305843009213693951",
+        m);
+  }
 }

@@ -239,4 +239,70 @@ class PromptFileTest {
             + ": unknown format, expected a name ending in .jsonl (or .ndjson), .csv or .json",
         error(file, null));
   }
+
+  @Test
+  void aSecondObjectOnAJsonlLineIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"hi\"} {\"prompt\": \"lost\"}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: more after the line's object, expected one JSON object a line",
+        error(file, null));
+  }
+
+  @Test
+  void aFieldGivenTwiceIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"hi\", \"prompt\": \"other\"}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: not JSON (Duplicate field 'prompt'), expected {\"prompt\": \"text\"} or"
+            + " {\"messages\": [{\"role\": \"user\", \"content\": \"text\"}]}",
+        error(file, null));
+  }
+
+  @Test
+  void anythingAfterTheJsonArrayIsRefused() throws IOException {
+    Path file = write("p.json", "[{\"prompt\": \"hi\"}]\n[{\"prompt\": \"lost\"}]\n");
+
+    assertEquals(
+        "prompts file " + file + " line 2: more after the array, expected one JSON array",
+        error(file, null));
+  }
+
+  @Test
+  void anEmptyJsonlPromptIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"hi\"}\n{\"prompt\": \"  \"}\n");
+
+    assertEquals(
+        "prompts file " + file + " line 2: \"prompt\" is empty, expected a prompt",
+        error(file, null));
+  }
+
+  @Test
+  void anEmptyShareGptHumanTurnIsRefused() throws IOException {
+    Path file =
+        write("p.json", "[{\"conversations\": [{\"from\": \"human\", \"value\": \"\"}]}]\n");
+
+    assertEquals(
+        "prompts file " + file + " line 1: the human turn is empty, expected a prompt",
+        error(file, null));
+  }
+
+  @Test
+  void aRowWithBothPromptAndMessagesIsRefused() throws IOException {
+    Path file =
+        write(
+            "p.jsonl",
+            "{\"prompt\": \"a\", \"messages\": [{\"role\": \"user\", \"content\": \"b\"}]}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: both \"prompt\" and \"messages\", expected one of them (which would be"
+            + " sent?)",
+        error(file, null));
+  }
 }

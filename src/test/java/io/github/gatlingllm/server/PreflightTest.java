@@ -220,4 +220,15 @@ class PreflightTest {
     assertEquals("Bearer sk-1", authorization.get());
     assertEquals("{\"model\":\"m\"}", body.get());
   }
+
+  @Test
+  void aServersControlCharactersNeverReachTheConsole() {
+    Preflight p = new Preflight("POST", "http://h/v1", "m", 401, "bad\u001b[2Jkey\u0000", true);
+
+    assertEquals(
+        "llm pre-flight: POST http://h/v1 answered HTTP 401: bad?[2Jkey?; the server wants"
+            + " credentials: set llm.apiKey (or OPENAI_API_KEY) The run stops before any load"
+            + " (-Dllm.preflight=false skips this check)",
+        p.stopLine());
+  }
 }
