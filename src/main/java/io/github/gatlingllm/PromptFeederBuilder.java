@@ -314,7 +314,7 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
     PromptSource source =
         new PromptSource(
             s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
-    String workloadName = name != null ? name : s.promptMode().wireName();
+    String workloadName = Workload.claimName(name, s.promptMode().wireName(), "prompts()");
     return new Workload(
         workloadName,
         source,
@@ -363,7 +363,8 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
     PromptSource source =
         PromptSource.ofFile(
             file, counter, s.seed(), caseId, "measured", files.shuffle(), files.wrap());
-    String workloadName = name != null ? name : file.path().getFileName().toString();
+    String workloadName =
+        Workload.claimName(name, file.path().getFileName().toString(), "prompts().fromFile");
     return new Workload(
         workloadName, source, requests, warmup, Shard.current(), false, s.seedAuto());
   }

@@ -153,6 +153,6 @@ public final class TraceFeederBuilder extends WorkloadBuilder<TraceFeederBuilder
         new TraceReplay(
             trace, new TraceBlocks(counter, s.seed(), s.blockTokens()), s.timeScale(), s.caseId());
     replay.warm(PromptSource.DEFAULT_WARM_SAMPLE);
-    return new Workload(name != null ? name : "trace", replay, Shard.current());
+    return new Workload(Workload.claimName(name, "trace", "trace()"), replay, Shard.current());
   }
 }

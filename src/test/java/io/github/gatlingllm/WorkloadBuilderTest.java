@@ -53,6 +53,38 @@ class WorkloadBuilderTest {
   }
 
   @Test
+  void twoPromptWorkloadsCannotShareAName() {
+    PromptFeederBuilder first = LlmDsl.prompts().inputTokens(64).requests(5).name("same");
+    try {
+      first.workload();
+      PromptFeederBuilder second = LlmDsl.prompts().inputTokens(512).requests(7).name("same");
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, second::workload);
+      assertEquals(
+          true,
+          e.getMessage()
+              .startsWith(
+                  "prompts().name: got \"same\", which another workload of this run has, expected"
+                      + " a name of its own"),
+          e.getMessage());
+    } finally {
+      first.workload().close();
+    }
+  }
+
+  @Test
+  void anUnnamedPromptWorkloadWhoseDefaultIsTakenGetsASuffix() {
+    PromptFeederBuilder first = LlmDsl.prompts().unique().inputTokens(64).requests(5);
+    PromptFeederBuilder second = LlmDsl.prompts().unique().inputTokens(64).requests(5);
+    try {
+      assertEquals("unique", first.workload().name());
+      assertEquals("unique-2", second.workload().name());
+    } finally {
+      first.workload().close();
+      second.workload().close();
+    }
+  }
+
+  @Test
   void aWorkloadThatCannotBeMadePrintsItsOneLineBeforeGatlingsStackTrace() {
     java.io.PrintStream out = System.out;
     java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();

@@ -198,6 +198,55 @@ public final class Workload {
   }
 
   /**
+   * The name of a new prompt or trace workload: an explicit name must be free (two workloads under
+   * one name would share one entry of {@code llm-run.json}'s {@code workloads}, one section of the
+   * report and one {@code workload} value in {@code llm-requests.jsonl}); an unnamed workload takes
+   * its default, or {@code DEFAULT-2}, {@code -3}... when another open workload has it, said in the
+   * log.
+   *
+   * @param explicit the name given by the builder's {@code name(...)}, or null
+   * @param fallback the default name (the prompt mode, {@code file}, {@code trace}), never null
+   * @param dsl the builder's call for the message, e.g. {@code prompts()}
+   * @return the name to use
+   * @throws IllegalArgumentException if {@code explicit} is another open workload's name
+   */
+  public static synchronized String claimName(String explicit, String fallback, String dsl) {
+    if (explicit != null) {
+      if (nameTaken(explicit)) {
+        throw new IllegalArgumentException(
+            dsl
+                + ".name: got \""
+                + explicit
+                + "\", which another workload of this run has, expected a name of its own (each"
+                + " workload is one entry of llm-run.json's workloads)");
+      }
+      return explicit;
+    }
+    String name = fallback;
+    for (int i = 2; nameTaken(name); i++) {
+      name = fallback + "-" + i;
+    }
+    if (!name.equals(fallback)) {
+      LOG.info(
+          "{}: another unnamed workload of this run is named {}: this one is named {} (give each"
+              + " its own .name(...) to choose)",
+          dsl,
+          fallback,
+          name);
+    }
+    return name;
+  }
+
+  private static boolean nameTaken(String name) {
+    for (Workload w : OPEN) {
+      if (w.name.equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Whether every workload made in this JVM and not yet closed is {@link #spent()}, conversation
    * workloads ({@link ConversationWorkload}) included.
    *
