@@ -111,7 +111,14 @@ public record Preflight(
       return false;
     }
     String m = message.toLowerCase(Locale.ROOT);
-    if (m.contains(model.toLowerCase(Locale.ROOT))) {
+    // The model's name as a word of its own (a short name such as "a" is inside any message).
+    if (model != null
+        && java.util.regex.Pattern.compile(
+                "(?<![\\w.\\-/])"
+                    + java.util.regex.Pattern.quote(model.toLowerCase(Locale.ROOT))
+                    + "(?![\\w.\\-/])")
+            .matcher(m)
+            .find()) {
       return true;
     }
     return m.contains("model")

@@ -231,4 +231,16 @@ class PreflightTest {
             + " (-Dllm.preflight=false skips this check)",
         p.stopLine());
   }
+
+  @Test
+  void aShortModelNameInsideAnotherWordIsNotAboutTheModel() {
+    assertEquals(null, new Preflight("POST", URL, "a", 400, "bad request", true).stopLine());
+  }
+
+  @Test
+  void theModelNamedAsAWordIsAboutTheModel() {
+    assertEquals(
+        true,
+        new Preflight("POST", URL, "a", 400, "model 'a' is not loaded", true).stopLine() != null);
+  }
 }
