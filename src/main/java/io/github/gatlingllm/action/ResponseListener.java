@@ -573,7 +573,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
 
   /**
    * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT}, {@code NAME
-   * TTFO} (start to the first answer token after any reasoning; none when the reply never
+   * TTFO} (start to the first answer token after any reasoning; only for a reply that reasoned and
    * answered), with an SLO {@code NAME SLO}, and with {@code llm.assert.cacheAsPlanned} and a cache
    * plan, for a successful request, {@code NAME CACHE} (OK when the cache outcome is the planned
    * one); warmup requests' rows in the group {@code warmup}.
@@ -595,7 +595,12 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
             s, name + " TPOT", firstToken, firstToken + Math.round(record.tpotMs()), ok, error);
       }
     }
-    if (record.ttfoMs() != null) {
+    // Only a reply that reasoned has a first answer token apart from its first token: a TTFO row
+    // for every request of a model that does not reason would double TTFT's row in Gatling's
+    // counts.
+    if (record.ttfoMs() != null
+        && record.reasoningTokens() != null
+        && record.reasoningTokens() > 0) {
       gatling.logRow(s, name + " TTFO", startMs, startMs + Math.round(record.ttfoMs()), ok, error);
     }
     Slo slo = action.run().slo();
