@@ -13,11 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Not API: what {@link PromptFeederBuilder} and {@link ConversationFeederBuilder} share. A builder
- * holds its values as {@code -Dllm.*} setting names (without {@code llm.}) and an optional name;
- * each new value is checked at once with the system properties over it, so a bad one fails the
- * simulation's construction with a message naming the setting, the value and what is allowed. The
- * workload behind a builder instance is made once, on first use.
+ * Package-private, so not part of the API: what {@link PromptFeederBuilder} and {@link
+ * ConversationFeederBuilder} share. A builder holds its values as {@code -Dllm.*} setting names
+ * (without {@code llm.}) and an optional name; each new value is checked at once with the system
+ * properties over it, so a bad one fails the simulation's construction with a message naming the
+ * setting, the value and what is allowed. The workload behind a builder instance is made once, on
+ * first use.
  *
  * @param <B> the builder type, returned by every setter
  * @param <W> the workload type it makes

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class AnswerSummaryTest {
 
-  private static RequestRecord.Builder ok(double ttft, Double ttfo, int reasoning, int answer) {
+  private static RequestRecordBuilder ok(double ttft, Double ttfo, int reasoning, int answer) {
     return RequestRecord.builder()
         .request("chat")
         .phase("measured")
