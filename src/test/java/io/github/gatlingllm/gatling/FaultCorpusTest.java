@@ -477,6 +477,9 @@ class FaultCorpusTest {
             own,
             List.of(
                 "-Dllm.baseUrl=http://127.0.0.1:" + port + "/v1",
+                // The pre-flight would stop the run before any load: the refused requests are
+                // what this test looks at.
+                "-Dllm.preflight=false",
                 "-Dllm.requests=3",
                 "-Dllm.warmupRequests=0",
                 "-Dllm.concurrency=1",
