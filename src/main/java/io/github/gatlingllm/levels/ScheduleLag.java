@@ -1,8 +1,8 @@
 package io.github.gatlingllm.levels;
 
-import io.github.gatlingllm.metrics.Distribution;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.stats.Distribution;
 import java.util.Arrays;
 import java.util.Collection;
 import org.HdrHistogram.ConcurrentHistogram;

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.stats.Distribution;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.stats.Distribution;
+import io.github.gatlingllm.stats.ValueCounts;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.metrics;
 
 import io.github.gatlingllm.metrics.Exchange.Ending;
+import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
 import io.github.gatlingllm.openai.ErrorBody;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

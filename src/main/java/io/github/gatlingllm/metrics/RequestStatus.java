@@ -1,5 +1,6 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

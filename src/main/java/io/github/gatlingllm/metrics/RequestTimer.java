@@ -1,5 +1,6 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
 import io.github.gatlingllm.openai.ApiError;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.openai.Usage;

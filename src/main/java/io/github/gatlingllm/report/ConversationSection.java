@@ -4,7 +4,7 @@ import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.metrics.ValueCounts;
+import io.github.gatlingllm.stats.ValueCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

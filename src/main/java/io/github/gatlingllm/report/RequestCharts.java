@@ -2,7 +2,7 @@ package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.metrics.ValueCounts;
+import io.github.gatlingllm.stats.ValueCounts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

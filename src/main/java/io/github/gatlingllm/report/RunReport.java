@@ -361,8 +361,8 @@ public final class RunReport {
   private static void addDistribution(
       List<String> lines,
       String name,
-      io.github.gatlingllm.metrics.Distribution a,
-      io.github.gatlingllm.metrics.Distribution b) {
+      io.github.gatlingllm.stats.Distribution a,
+      io.github.gatlingllm.stats.Distribution b) {
     addMs(lines, name + " mean", a.mean(), b.mean());
     addMs(lines, name + " p50", a.p50(), b.p50());
     addMs(lines, name + " p90", a.p90(), b.p90());

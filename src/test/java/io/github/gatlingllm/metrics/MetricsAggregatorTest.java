@@ -3,6 +3,7 @@ package io.github.gatlingllm.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.github.gatlingllm.stats.Distribution;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.metrics.Exchange.Ending;
+import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
 import io.github.gatlingllm.openai.StreamEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.github.gatlingllm.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
 import org.junit.jupiter.api.Test;
 
 class RequestStatusTest {
