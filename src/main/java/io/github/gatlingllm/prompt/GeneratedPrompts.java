@@ -152,20 +152,7 @@ final class GeneratedPrompts {
     String nonce =
         nonce((seed + ":" + caseId + ":" + phase + ":" + label).getBytes(StandardCharsets.UTF_8));
     String head = "[" + nonce + "]";
-    int used = counter.count(head);
-    Filler filler = filler(tokens - used);
-    MessageDigest sha = Hashing.sha256();
-    sha.update(head.getBytes(StandardCharsets.US_ASCII));
-    sha.update(filler.spacedUtf8());
-    return new Prompt(
-        head,
-        filler,
-        idPrefix + nonce,
-        counter,
-        planned(used + filler.tokens()),
-        null,
-        null,
-        Hashing.first8(sha.digest()));
+    return headAndFiller(head, counter.count(head), tokens, idPrefix + nonce);
   }
 
   private Prompt repeat() {
@@ -183,17 +170,24 @@ final class GeneratedPrompts {
     int slot = (int) (index & ((1 << MARKER_BLOCK_BITS) - 1));
     String head = block.markers()[slot];
     String nonce = head.substring(1, head.length() - 1);
-    int used = block.counts()[slot];
-    Filler filler = filler(inputTokens - used);
+    return headAndFiller(head, block.counts()[slot], inputTokens, "r-" + nonce);
+  }
+
+  /**
+   * A prompt of a bracketed nonce and the fewest filler words after it that reach {@code tokens}: a
+   * unique prompt, or an {@link #extend} text. Its digest is its text's; no group.
+   */
+  private Prompt headAndFiller(String head, int headTokens, int tokens, String id) {
+    Filler filler = filler(tokens - headTokens);
     MessageDigest sha = Hashing.sha256();
     sha.update(head.getBytes(StandardCharsets.US_ASCII));
     sha.update(filler.spacedUtf8());
     return new Prompt(
         head,
         filler,
-        "r-" + nonce,
+        id,
         counter,
-        planned(used + filler.tokens()),
+        planned(headTokens + filler.tokens()),
         null,
         null,
         Hashing.first8(sha.digest()));

@@ -69,19 +69,9 @@ final class SettingChecks {
       throw new IllegalArgumentException(
           "llm.sharedPrefixRatio: required with llm.promptMode=shared-prefix (a number in (0, 1))");
     }
-    if (!shared && sharedPrefixRatio != null) {
-      throw new IllegalArgumentException(
-          "llm.sharedPrefixRatio: "
-              + sharedPrefixRatio
-              + " goes with llm.promptMode=shared-prefix only, not "
-              + promptMode.wireName());
-    }
-    if (!shared && prefixGroups != null) {
-      throw new IllegalArgumentException(
-          "llm.prefixGroups: "
-              + prefixGroups
-              + " goes with llm.promptMode=shared-prefix only, not "
-              + promptMode.wireName());
+    if (!shared) {
+      onlyWithSharedPrefix("sharedPrefixRatio", sharedPrefixRatio, promptMode);
+      onlyWithSharedPrefix("prefixGroups", prefixGroups, promptMode);
     }
     if (sharedPrefixRatio != null && !(sharedPrefixRatio > 0 && sharedPrefixRatio < 1)) {
       throw bad("sharedPrefixRatio", sharedPrefixRatio, "a number between 0 and 1, exclusive");
@@ -154,6 +144,18 @@ final class SettingChecks {
               + value
               + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
               + " llm.slo.e2eMs, llm.slo.ttfoMs");
+    }
+  }
+
+  private static void onlyWithSharedPrefix(String name, Object value, PromptMode promptMode) {
+    if (value != null) {
+      throw new IllegalArgumentException(
+          LlmSettings.PREFIX
+              + name
+              + ": "
+              + value
+              + " goes with llm.promptMode=shared-prefix only, not "
+              + promptMode.wireName());
     }
   }
 
