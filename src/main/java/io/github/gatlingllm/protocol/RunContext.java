@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>With {@code llm.startAt} (a test run on several machines), the start ends by waiting for that
  * barrier, so the shards' load starts together.
  *
- * <p>Its parts: {@link RunTarget} (tokenizer, simulator or probe, cache plan), {@link RunTally}
- * (per-request bookkeeping) and {@link RunFinish} (the run record and the closing console lines).
+ * <p>Its parts: {@link RunStart} (what is read from Gatling and checked at the start), {@link
+ * RunTarget} (tokenizer, simulator or probe, cache plan), {@link RequestShape} (what every request
+ * carries), {@link RunTally} (per-request bookkeeping) and {@link RunFinish} (the run record and
+ * the closing console lines).
  *
  * <p>Thread-safe: the LLM action calls it from every event loop.
  */
