@@ -1,9 +1,9 @@
 package io.github.gatlingllm.cli;
 
+import io.github.gatlingllm.compare.RunComparison;
+import io.github.gatlingllm.compare.RunSamples;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.report.RunComparison;
 import io.github.gatlingllm.report.RunReport;
-import io.github.gatlingllm.report.RunSamples;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

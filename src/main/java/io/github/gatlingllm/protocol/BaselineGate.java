@@ -1,10 +1,10 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmDsl;
+import io.github.gatlingllm.compare.RunComparison;
+import io.github.gatlingllm.compare.RunSamples;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.report.RunComparison;
-import io.github.gatlingllm.report.RunSamples;
 import io.github.gatlingllm.settings.BaselineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,7 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.metrics.MetricsAggregator;
+import io.github.gatlingllm.report.Decimals;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -1061,7 +1062,7 @@ public final class RunComparison {
               l.get("scenario")
                   + " "
                   + (load instanceof Number n
-                      ? Charts.fmt(n.doubleValue()) + unit
+                      ? Decimals.fmt(n.doubleValue()) + unit
                       : l.get("kind")));
         }
       }
@@ -1214,7 +1215,7 @@ public final class RunComparison {
         blocks(ea),
         blocks(eb),
         MIN_TAIL,
-        Charts.fmt(settings.minEffectPct()));
+        Decimals.fmt(settings.minEffectPct()));
   }
 
   private static String blocks(Estimates e) {

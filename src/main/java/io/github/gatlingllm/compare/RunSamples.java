@@ -1,10 +1,12 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.report.RequestRecordJson;
+import io.github.gatlingllm.report.RunRecorder;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

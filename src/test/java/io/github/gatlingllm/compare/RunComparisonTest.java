@@ -1,4 +1,4 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.report.RequestRecordJson;
+import io.github.gatlingllm.report.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
