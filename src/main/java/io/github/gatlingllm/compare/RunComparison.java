@@ -1,12 +1,13 @@
 package io.github.gatlingllm.compare;
 
-import io.github.gatlingllm.metrics.MetricsAggregator;
+import io.github.gatlingllm.compare.ResampledRun.Estimates;
 import io.github.gatlingllm.report.Decimals;
+import io.github.gatlingllm.stats.Bootstrap;
+import io.github.gatlingllm.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -21,10 +22,10 @@ import java.util.SplittableRandom;
  *
  * <ul>
  *   <li>TTFT, TPOT and E2E percentiles, SLO attainment and the cache-hit ratio: over requests (each
- *       measured request drawn with replacement). A run of more than {@link #MAX_DRAWS} requests is
- *       resampled {@value #MAX_DRAWS} at a time and each resample's deviation from the run's value
- *       scaled by {@code sqrt(draws / requests)} (the m-out-of-n bootstrap of a percentile, which
- *       is asymptotically normal), so 1,000,000 requests take seconds, not hours.
+ *       measured request drawn with replacement). A run of more than 20,000 requests is resampled
+ *       20,000 at a time and each resample's deviation from the run's value scaled by {@code
+ *       sqrt(draws / requests)} (the m-out-of-n bootstrap of a percentile, which is asymptotically
+ *       normal), so 1,000,000 requests take seconds, not hours.
  *   <li>ITL percentiles: over requests, not over gaps (the gaps of one request are not
  *       independent): whole requests drawn with their gaps, the percentile taken over the pooled
  *       gaps, as the run's ITL percentiles are; from a uniform sample of at most {@link
@@ -35,86 +36,21 @@ import java.util.SplittableRandom;
  *       blocks: no interval.
  * </ul>
  *
- * <p>A percentile with fewer than {@value #MIN_TAIL} values above it (a p99 of fewer than 500
- * requests, a p90 of fewer than 50) gets no interval: it is one of the few largest values, whose
- * bootstrap is unreliable.
+ * <p>A percentile with fewer than {@value Bootstrap#MIN_TAIL} values above it (a p99 of fewer than
+ * 500 requests, a p90 of fewer than 50) gets no interval: it is one of the few largest values,
+ * whose bootstrap is unreliable.
  *
  * <p>The verdict, direction-aware (lower latency is better, higher throughput, attainment and
  * cache-hit ratio are better): {@code better} or {@code worse} when the whole interval lies beyond
  * the minimum effect ({@link Settings#minEffectPct()}, default 2%) on that side, {@code same} when
  * it lies within plus or minus the minimum effect, {@code unclear} otherwise (or without an
  * interval).
+ *
+ * <p>The jobs apart: {@link RunSamples} reads each run, {@code ResampledRun} makes each metric's
+ * value and replicates, {@link Bootstrap} the interval, {@link Verdict} the verdict, {@link
+ * RunDifferences} what the verdicts must be read with, {@link ComparisonOutput} the text and JSON.
  */
 public final class RunComparison {
-
-  /** The most requests drawn in one resample of a per-request metric. */
-  public static final int MAX_DRAWS = 20_000;
-
-  /** The most requests drawn in one resample of ITL. */
-  static final int MAX_ITL_DRAWS = 2_000;
-
-  /** The fewest time blocks a throughput interval is made from. */
-  static final int MIN_BLOCKS = 5;
-
-  /** The most time blocks a run's window is cut into. */
-  static final int MAX_BLOCKS = 200;
-
-  /** A verdict on one metric. */
-  public enum Verdict {
-    /** B is better than A by more than the minimum effect, with 95% confidence. */
-    BETTER,
-    /** B is worse than A by more than the minimum effect, with 95% confidence. */
-    WORSE,
-    /** B is within the minimum effect of A, with 95% confidence. */
-    SAME,
-    /** Neither: the interval straddles the minimum effect, or there is none. */
-    UNCLEAR;
-
-    /**
-     * The name in the output.
-     *
-     * @return e.g. {@code worse}
-     */
-    public String wireName() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-  }
-
-  /** How a metric is resampled. */
-  enum Kind {
-    REQUEST,
-    ITL,
-    BLOCK
-  }
-
-  /**
-   * A headline metric.
-   *
-   * @param name the name in the output, e.g. {@code ttft_p50_ms}
-   * @param label the label in the text output
-   * @param kind how it is resampled
-   * @param lowerIsBetter whether a lower value is better (latencies)
-   * @param unit its unit in the text output
-   */
-  record Metric(String name, String label, Kind kind, boolean lowerIsBetter, String unit) {}
-
-  /** Every metric, in output order. */
-  static final List<Metric> METRICS =
-      List.of(
-          new Metric("ttft_p50_ms", "TTFT p50", Kind.REQUEST, true, "ms"),
-          new Metric("ttft_p90_ms", "TTFT p90", Kind.REQUEST, true, "ms"),
-          new Metric("ttft_p99_ms", "TTFT p99", Kind.REQUEST, true, "ms"),
-          new Metric("itl_p50_ms", "ITL p50", Kind.ITL, true, "ms"),
-          new Metric("itl_p99_ms", "ITL p99", Kind.ITL, true, "ms"),
-          new Metric("tpot_p50_ms", "TPOT p50", Kind.REQUEST, true, "ms"),
-          new Metric("tpot_p99_ms", "TPOT p99", Kind.REQUEST, true, "ms"),
-          new Metric("e2e_p50_ms", "E2E p50", Kind.REQUEST, true, "ms"),
-          new Metric("e2e_p99_ms", "E2E p99", Kind.REQUEST, true, "ms"),
-          new Metric("output_tokens_per_s", "output tokens/s", Kind.BLOCK, false, ""),
-          new Metric("requests_per_s", "requests/s", Kind.BLOCK, false, ""),
-          new Metric("goodput_requests_per_s", "goodput requests/s", Kind.BLOCK, false, ""),
-          new Metric("slo_attainment", "SLO attainment", Kind.REQUEST, false, ""),
-          new Metric("cache_hit_ratio", "cache-hit ratio", Kind.REQUEST, false, ""));
 
   /**
    * The names of every metric, in output order.
@@ -122,7 +58,7 @@ public final class RunComparison {
    * @return e.g. {@code ttft_p50_ms, ttft_p90_ms, ...}
    */
   public static List<String> metricNames() {
-    return METRICS.stream().map(Metric::name).toList();
+    return HeadlineMetric.ALL.stream().map(HeadlineMetric::name).toList();
   }
 
   /**
@@ -215,10 +151,14 @@ public final class RunComparison {
      */
     public Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("a", round(a));
-      m.put("b", round(b));
-      m.put("delta_pct", round(deltaPct));
-      m.put("ci95_pct", ci95Pct == null ? null : List.of(round(ci95Pct[0]), round(ci95Pct[1])));
+      m.put("a", ComparisonOutput.round(a));
+      m.put("b", ComparisonOutput.round(b));
+      m.put("delta_pct", ComparisonOutput.round(deltaPct));
+      m.put(
+          "ci95_pct",
+          ci95Pct == null
+              ? null
+              : List.of(ComparisonOutput.round(ci95Pct[0]), ComparisonOutput.round(ci95Pct[1])));
       m.put("verdict", verdict.wireName());
       return m;
     }
@@ -241,8 +181,8 @@ public final class RunComparison {
   private final List<String> promptDifferences;
   private final List<String> warnings;
   private final String method;
-  private Side sideA;
-  private Side sideB;
+  private ResampledRun sideA;
+  private ResampledRun sideB;
 
   private RunComparison(
       RunSamples a,
@@ -277,11 +217,11 @@ public final class RunComparison {
       RunSamples a, RunSamples b, Settings settings, List<String> only) {
     Objects.requireNonNull(settings, "settings");
     checkNames(only, "metric");
-    List<Metric> metrics =
-        METRICS.stream().filter(m -> only.isEmpty() || only.contains(m.name())).toList();
+    List<HeadlineMetric> metrics =
+        HeadlineMetric.ALL.stream().filter(m -> only.isEmpty() || only.contains(m.name())).toList();
     SplittableRandom root = new SplittableRandom(settings.seed());
-    Side sa = Side.all(a);
-    Side sb = Side.all(b);
+    ResampledRun sa = ResampledRun.all(a);
+    ResampledRun sb = ResampledRun.all(b);
     Estimates ea = sa.estimates(settings.resamples(), root.split());
     Estimates eb = sb.estimates(settings.resamples(), root.split());
     List<Row> rows = rows(ea, eb, metrics, settings);
@@ -294,8 +234,8 @@ public final class RunComparison {
         && lb.size() == b.levelWindows.size()
         && la.size() > 1) {
       for (int l = 0; l < la.size(); l++) {
-        Side pa = Side.level(a, l);
-        Side pb = Side.level(b, l);
+        ResampledRun pa = ResampledRun.level(a, l);
+        ResampledRun pb = ResampledRun.level(b, l);
         SplittableRandom ra = root.split();
         SplittableRandom rb = root.split();
         if (pa == null || pb == null) {
@@ -319,9 +259,9 @@ public final class RunComparison {
             settings,
             rows,
             levels,
-            promptDifferences(a.record, b.record),
-            warnings(a, b),
-            method(settings, ea, eb));
+            RunDifferences.promptDifferences(a.record, b.record),
+            RunDifferences.warnings(a.record, b.record),
+            ComparisonOutput.method(settings, ea, eb));
     c.sideA = sa;
     c.sideB = sb;
     return c;
@@ -370,7 +310,7 @@ public final class RunComparison {
     Arrays.sort(sorted);
     List<Double> out = new ArrayList<>();
     for (double p : QUANTILES) {
-      out.add(round(sorted[p == 0 ? 0 : rank(p, sorted.length)]));
+      out.add(ComparisonOutput.round(sorted[p == 0 ? 0 : NearestRank.rank(p, sorted.length)]));
     }
     return out;
   }
@@ -455,29 +395,7 @@ public final class RunComparison {
    * @return an ordered map
    */
   public Map<String, Object> toMap() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("same_prompts", samePrompts());
-    m.put("prompt_differences", promptDifferences);
-    m.put("warnings", warnings);
-    m.put("method", method);
-    m.put("resamples", settings.resamples());
-    m.put("seed", settings.seed());
-    m.put("min_effect_pct", settings.minEffectPct());
-    m.put("a", runMap(a));
-    m.put("b", runMap(b));
-    m.put("metrics", rowsMap(rows));
-    if (!levels.isEmpty()) {
-      List<Map<String, Object>> list = new ArrayList<>();
-      for (Level l : levels) {
-        Map<String, Object> lm = new LinkedHashMap<>();
-        lm.put("index", l.index());
-        lm.put("level", l.describe());
-        lm.put("metrics", rowsMap(l.rows()));
-        list.add(lm);
-      }
-      m.put("levels", list);
-    }
-    return m;
+    return ComparisonOutput.map(this);
   }
 
   /**
@@ -487,112 +405,39 @@ public final class RunComparison {
    * @return the lines
    */
   public List<String> toText() {
-    List<String> lines = new ArrayList<>();
-    lines.add("A: " + a.folder + " (" + a.n + " measured requests)");
-    lines.add("B: " + b.folder + " (" + b.n + " measured requests)");
-    if (samePrompts()) {
-      lines.add("prompts: same (workloads and phase digests)");
-    } else {
-      for (String d : promptDifferences) {
-        lines.add("prompts DIFFER: " + d + " (compared anyway)");
-      }
-    }
-    for (String w : warnings) {
-      lines.add("warning: " + w);
-    }
-    lines.add(method);
-    table(lines, rows);
-    for (Level l : levels) {
-      lines.add("");
-      lines.add("level " + l.index() + ": " + l.describe());
-      table(lines, l.rows());
-    }
-    return lines;
+    return ComparisonOutput.lines(this);
   }
 
-  private static void table(List<String> lines, List<Row> rows) {
-    lines.add(
-        String.format(
-            Locale.ROOT,
-            "%-22s %12s %12s %9s %20s  %s",
-            "metric",
-            "A",
-            "B",
-            "change",
-            "95% interval",
-            "verdict"));
-    for (Row r : rows) {
-      Metric m = metric(r.name());
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "%-22s %12s %12s %9s %20s  %s",
-              m.label() + (m.unit().isEmpty() ? "" : " " + m.unit()),
-              figure(r.a()),
-              figure(r.b()),
-              r.deltaPct() == null ? "–" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPct()),
-              r.ci95Pct() == null
-                  ? "–"
-                  : String.format(
-                      Locale.ROOT, "[%+.1f%%, %+.1f%%]", r.ci95Pct()[0], r.ci95Pct()[1]),
-              r.verdict().wireName()));
-    }
+  /** The first run, A. */
+  RunSamples runA() {
+    return a;
   }
 
-  private static String figure(Double v) {
-    if (v == null) {
-      return "–";
-    }
-    return Decimals.ms(v);
+  /** The second run, B. */
+  RunSamples runB() {
+    return b;
   }
 
-  static Metric metric(String name) {
-    for (Metric m : METRICS) {
-      if (m.name().equals(name)) {
-        return m;
-      }
-    }
-    throw new IllegalArgumentException("unknown metric " + name);
+  /** How the comparison was made. */
+  Settings settings() {
+    return settings;
   }
 
-  private static Map<String, Object> runMap(RunSamples s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("folder", s.folder.toString());
-    m.put("requests", s.n);
-    return m;
-  }
-
-  private static Map<String, Object> rowsMap(List<Row> rows) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (Row r : rows) {
-      m.put(r.name(), r.toMap());
-    }
-    return m;
-  }
-
-  private static Double round(Double v) {
-    if (v == null || !Double.isFinite(v)) {
-      return null;
-    }
-    return Math.round(v * 1000.0) / 1000.0;
-  }
-
-  // --- the statistics ---
-
+  /** Each metric's row: the values, the change, its interval and the verdict. */
   private static List<Row> rows(
-      Estimates ea, Estimates eb, List<Metric> metrics, Settings settings) {
+      Estimates ea, Estimates eb, List<HeadlineMetric> metrics, Settings settings) {
     List<Row> rows = new ArrayList<>();
-    for (Metric m : metrics) {
-      int k = METRICS.indexOf(m);
-      Double va = ea.point[k];
-      Double vb = eb.point[k];
+    for (HeadlineMetric m : metrics) {
+      int k = HeadlineMetric.ALL.indexOf(m);
+      Double va = ea.point()[k];
+      Double vb = eb.point()[k];
       if (va == null && vb == null) {
         continue;
       }
       Double delta = va == null || vb == null || va == 0 ? null : (vb - va) / va * 100;
       double[] ci = null;
-      if (delta != null && ea.replicates[k] != null && eb.replicates[k] != null) {
-        ci = interval(ea.replicates[k], eb.replicates[k]);
+      if (delta != null && ea.replicates()[k] != null && eb.replicates()[k] != null) {
+        ci = Bootstrap.interval(ea.replicates()[k], eb.replicates()[k]);
       }
       rows.add(
           new Row(
@@ -601,456 +446,13 @@ public final class RunComparison {
               vb,
               delta,
               ci,
-              verdict(ci, settings.minEffectPct(), m.lowerIsBetter()),
+              Verdict.of(ci, settings.minEffectPct(), m.lowerIsBetter()),
               m.lowerIsBetter()));
     }
     return rows;
   }
 
-  /** The 2.5th and 97.5th percentiles of the replicated change in percent. */
-  static double[] interval(double[] a, double[] b) {
-    int r = Math.min(a.length, b.length);
-    double[] d = new double[r];
-    int k = 0;
-    for (int i = 0; i < r; i++) {
-      if (a[i] > 0 && Double.isFinite(a[i]) && Double.isFinite(b[i])) {
-        d[k++] = (b[i] / a[i] - 1) * 100;
-      }
-    }
-    if (k < r * 0.9) {
-      // Too many resamples without a value (a zero in A): no honest interval.
-      return null;
-    }
-    Arrays.sort(d, 0, k);
-    int lo = (int) Math.floor(0.025 * (k - 1));
-    int hi = (int) Math.ceil(0.975 * (k - 1));
-    return new double[] {d[lo], d[hi]};
-  }
-
-  /**
-   * The verdict of an interval.
-   *
-   * @param ci the 95% interval of the change in percent, or null
-   * @param minEffectPct the least change that counts, percent
-   * @param lowerIsBetter whether a lower value is better
-   * @return the verdict
-   */
-  static Verdict verdict(double[] ci, double minEffectPct, boolean lowerIsBetter) {
-    if (ci == null) {
-      return Verdict.UNCLEAR;
-    }
-    double lo = ci[0];
-    double hi = ci[1];
-    if (lo > minEffectPct) {
-      return lowerIsBetter ? Verdict.WORSE : Verdict.BETTER;
-    }
-    if (hi < -minEffectPct) {
-      return lowerIsBetter ? Verdict.BETTER : Verdict.WORSE;
-    }
-    if (lo >= -minEffectPct && hi <= minEffectPct) {
-      return Verdict.SAME;
-    }
-    return Verdict.UNCLEAR;
-  }
-
-  /** One run's point estimates and replicates, by metric index; null where not measured. */
-  record Estimates(Double[] point, double[][] replicates, int blocks, double blockSeconds) {}
-
-  /** The requests of one run (or one level of it) that a comparison resamples. */
-  static final class Side {
-    final RunSamples s;
-    final int[] idx;
-    final MetricsAggregator.Metric itl;
-    final long windowStart;
-    final long windowEnd;
-
-    private Side(RunSamples s, int[] idx, MetricsAggregator.Metric itl) {
-      this.s = s;
-      this.idx = idx;
-      this.itl = itl;
-      long start = Long.MAX_VALUE;
-      long end = Long.MIN_VALUE;
-      for (int i : idx) {
-        start = Math.min(start, s.startMs[i]);
-        end = Math.max(end, s.endMs[i]);
-      }
-      this.windowStart = start;
-      this.windowEnd = end;
-    }
-
-    static Side all(RunSamples s) {
-      int[] idx = new int[s.n];
-      for (int i = 0; i < s.n; i++) {
-        idx[i] = i;
-      }
-      return new Side(s, idx, s.itlAll);
-    }
-
-    static Side level(RunSamples s, int level) {
-      int count = 0;
-      int[] idx = new int[s.n];
-      for (int i = 0; i < s.n; i++) {
-        if (s.level(s.startMs[i]) == level) {
-          idx[count++] = i;
-        }
-      }
-      return count == 0 ? null : new Side(s, Arrays.copyOf(idx, count), s.itlByLevel.get(level));
-    }
-
-    /** TTFT (0), ITL gaps of the sampled requests (1), TPOT (2) or E2E (3) values. */
-    double[] values(int field) {
-      if (field == 0) {
-        return gather(s.ttft, idx);
-      }
-      if (field == 2) {
-        return gather(s.tpot, idx);
-      }
-      if (field == 3) {
-        return gather(s.e2e, idx);
-      }
-      List<Double> gaps = new ArrayList<>();
-      boolean[] in = new boolean[s.n];
-      for (int i : idx) {
-        in[i] = true;
-      }
-      for (int j = 0; j < s.itlKept; j++) {
-        if (in[s.itlOwner[j]]) {
-          for (float v : s.itlGaps[j]) {
-            gaps.add((double) v);
-          }
-        }
-      }
-      return gaps.stream().mapToDouble(Double::doubleValue).toArray();
-    }
-
-    Estimates estimates(int resamples, SplittableRandom random) {
-      int metrics = METRICS.size();
-      Double[] point = new Double[metrics];
-      double[][] reps = new double[metrics][];
-      requestMetrics(point, reps, resamples, random.split());
-      itlMetrics(point, reps, resamples, random.split());
-      double[] blocks = blockMetrics(point, reps, resamples, random.split());
-      return new Estimates(point, reps, (int) blocks[0], blocks[1]);
-    }
-
-    // TTFT, TPOT and E2E percentiles, SLO attainment, cache-hit ratio: over requests.
-    private void requestMetrics(
-        Double[] point, double[][] reps, int resamples, SplittableRandom random) {
-      double[][] values = {gather(s.ttft, idx), gather(s.tpot, idx), gather(s.e2e, idx)};
-      String[] prefixes = {"ttft_", "tpot_", "e2e_"};
-      double[][] percentiles = {{50, 90, 99}, {50, 99}, {50, 99}};
-      int draws = Math.min(idx.length, MAX_DRAWS);
-      double scale = Math.sqrt((double) draws / idx.length);
-      double[] scratch = new double[draws];
-      // Point estimates, over every request.
-      for (int f = 0; f < values.length; f++) {
-        double[] v = values[f].clone();
-        for (double p : percentiles[f]) {
-          int k = index(prefixes[f] + "p" + (int) p + "_ms");
-          if (v.length > 0) {
-            point[k] = select(v, v.length, rank(p, v.length));
-            if (tailed(p, v.length)) {
-              reps[k] = new double[resamples];
-            }
-          }
-        }
-      }
-      int slo = index("slo_attainment");
-      int cache = index("cache_hit_ratio");
-      long judged = 0;
-      long met = 0;
-      long promptSum = 0;
-      long cachedSum = 0;
-      for (int i : idx) {
-        if (s.slo1[i] >= 0) {
-          judged++;
-          met += s.slo1[i];
-        }
-        if (s.prompt[i] >= 0) {
-          promptSum += s.prompt[i];
-          cachedSum += s.cached[i];
-        }
-      }
-      if (judged > 0) {
-        point[slo] = (double) met / judged;
-        reps[slo] = new double[resamples];
-      }
-      if (promptSum > 0) {
-        point[cache] = (double) cachedSum / promptSum;
-        reps[cache] = new double[resamples];
-      }
-      double[][] fields = {s.ttft, s.tpot, s.e2e};
-      int[] drawn = new int[draws];
-      for (int r = 0; r < resamples; r++) {
-        for (int d = 0; d < draws; d++) {
-          drawn[d] = idx[random.nextInt(idx.length)];
-        }
-        for (int f = 0; f < fields.length; f++) {
-          if (values[f].length == 0) {
-            continue;
-          }
-          int len = 0;
-          for (int d = 0; d < draws; d++) {
-            double v = fields[f][drawn[d]];
-            if (!Double.isNaN(v)) {
-              scratch[len++] = v;
-            }
-          }
-          for (double p : percentiles[f]) {
-            int k = index(prefixes[f] + "p" + (int) p + "_ms");
-            if (reps[k] == null) {
-              continue;
-            }
-            double star = len == 0 ? Double.NaN : select(scratch, len, rank(p, len));
-            reps[k][r] = point[k] + (star - point[k]) * scale;
-          }
-        }
-        if (reps[slo] != null || reps[cache] != null) {
-          long j = 0;
-          long m = 0;
-          long ps = 0;
-          long cs = 0;
-          for (int d = 0; d < draws; d++) {
-            int i = drawn[d];
-            if (s.slo1[i] >= 0) {
-              j++;
-              m += s.slo1[i];
-            }
-            if (s.prompt[i] >= 0) {
-              ps += s.prompt[i];
-              cs += s.cached[i];
-            }
-          }
-          if (reps[slo] != null) {
-            double star = j == 0 ? Double.NaN : (double) m / j;
-            reps[slo][r] = point[slo] + (star - point[slo]) * scale;
-          }
-          if (reps[cache] != null) {
-            double star = ps == 0 ? Double.NaN : (double) cs / ps;
-            reps[cache][r] = point[cache] + (star - point[cache]) * scale;
-          }
-        }
-      }
-    }
-
-    // ITL percentiles: whole requests drawn with their gaps.
-    private void itlMetrics(
-        Double[] point, double[][] reps, int resamples, SplittableRandom random) {
-      List<float[]> kept = new ArrayList<>();
-      boolean[] in = new boolean[s.n];
-      for (int i : idx) {
-        in[i] = true;
-      }
-      long requestsWithItl = 0;
-      for (int i : idx) {
-        if (s.hasItl[i]) {
-          requestsWithItl++;
-        }
-      }
-      for (int j = 0; j < s.itlKept; j++) {
-        if (in[s.itlOwner[j]]) {
-          kept.add(s.itlGaps[j]);
-        }
-      }
-      if (kept.isEmpty()) {
-        return;
-      }
-      int total = 0;
-      for (float[] g : kept) {
-        total += g.length;
-      }
-      double[] pooled = new double[total];
-      int at = 0;
-      for (float[] g : kept) {
-        for (float v : g) {
-          pooled[at++] = v;
-        }
-      }
-      int p50 = index("itl_p50_ms");
-      int p99 = index("itl_p99_ms");
-      double sample50 = select(pooled, total, rank(50, total));
-      double sample99 = select(pooled, total, rank(99, total));
-      var full = itl.distribution();
-      point[p50] = full.count() > 0 ? full.p50() : sample50;
-      point[p99] = full.count() > 0 ? full.p99() : sample99;
-      reps[p50] = tailed(50, total) ? new double[resamples] : null;
-      reps[p99] = tailed(99, total) ? new double[resamples] : null;
-      if (reps[p50] == null && reps[p99] == null) {
-        return;
-      }
-      int draws = Math.min(kept.size(), MAX_ITL_DRAWS);
-      double scale = Math.sqrt((double) draws / Math.max(draws, requestsWithItl));
-      int longest = 0;
-      for (float[] g : kept) {
-        longest = Math.max(longest, g.length);
-      }
-      double[] scratch = new double[draws * longest];
-      for (int r = 0; r < resamples; r++) {
-        int len = 0;
-        for (int d = 0; d < draws; d++) {
-          float[] g = kept.get(random.nextInt(kept.size()));
-          for (float v : g) {
-            scratch[len++] = v;
-          }
-        }
-        if (reps[p50] != null) {
-          reps[p50][r] = point[p50] + (select(scratch, len, rank(50, len)) - sample50) * scale;
-        }
-        if (reps[p99] != null) {
-          reps[p99][r] = point[p99] + (select(scratch, len, rank(99, len)) - sample99) * scale;
-        }
-      }
-    }
-
-    // Requests/s, output tokens/s, goodput: over time blocks. Returns {blocks, block seconds}.
-    private double[] blockMetrics(
-        Double[] point, double[][] reps, int resamples, SplittableRandom random) {
-      double seconds = (windowEnd - windowStart) / 1000.0;
-      if (!(seconds > 0)) {
-        return new double[] {0, 0};
-      }
-      long okCount = 0;
-      long tokens = 0;
-      long good = 0;
-      boolean judged = false;
-      for (int i : idx) {
-        if (s.ok[i]) {
-          okCount++;
-          tokens += s.completion[i];
-        }
-        if (s.slo1[i] >= 0) {
-          judged = true;
-          good += s.slo1[i];
-        }
-      }
-      int rps = index("requests_per_s");
-      int tps = index("output_tokens_per_s");
-      int gps = index("goodput_requests_per_s");
-      point[rps] = okCount / seconds;
-      point[tps] = tokens / seconds;
-      if (judged) {
-        point[gps] = good / seconds;
-      }
-      double[] e2e = gather(s.e2e, idx);
-      double e2eP90 = e2e.length == 0 ? 0 : select(e2e, e2e.length, rank(90, e2e.length));
-      double windowMs = windowEnd - windowStart;
-      double blockMs = Math.max(Math.max(2 * e2eP90, windowMs / MAX_BLOCKS), 1);
-      int blocks = (int) Math.floor(windowMs / blockMs);
-      if (blocks < MIN_BLOCKS) {
-        return new double[] {blocks, blockMs / 1000};
-      }
-      blockMs = windowMs / blocks;
-      long[] c = new long[blocks];
-      long[] t = new long[blocks];
-      long[] g = new long[blocks];
-      for (int i : idx) {
-        int block = (int) Math.min(blocks - 1, Math.max(0, (s.endMs[i] - windowStart) / blockMs));
-        if (s.ok[i]) {
-          c[block]++;
-          t[block] += s.completion[i];
-        }
-        if (s.slo1[i] > 0) {
-          g[block]++;
-        }
-      }
-      reps[rps] = new double[resamples];
-      reps[tps] = new double[resamples];
-      if (judged) {
-        reps[gps] = new double[resamples];
-      }
-      for (int r = 0; r < resamples; r++) {
-        long sc = 0;
-        long st = 0;
-        long sg = 0;
-        for (int k = 0; k < blocks; k++) {
-          int j = random.nextInt(blocks);
-          sc += c[j];
-          st += t[j];
-          sg += g[j];
-        }
-        reps[rps][r] = sc / seconds;
-        reps[tps][r] = st / seconds;
-        if (judged) {
-          reps[gps][r] = sg / seconds;
-        }
-      }
-      return new double[] {blocks, blockMs / 1000};
-    }
-  }
-
-  /** The fewest values above a percentile for its interval: {@value #MIN_TAIL}. */
-  static final int MIN_TAIL = 5;
-
-  /**
-   * Whether {@code n} values leave at least {@link #MIN_TAIL} above percentile {@code p}: below
-   * that, the percentile is one of the few largest values, whose bootstrap is unreliable (it never
-   * goes above the largest), so it gets no interval (p99 needs 500 values, p90 50).
-   */
-  static boolean tailed(double p, long n) {
-    return n * (100 - p) / 100 >= MIN_TAIL - 1e-9;
-  }
-
-  static int index(String name) {
-    for (int i = 0; i < METRICS.size(); i++) {
-      if (METRICS.get(i).name().equals(name)) {
-        return i;
-      }
-    }
-    throw new IllegalArgumentException(name);
-  }
-
-  private static double[] gather(double[] field, int[] idx) {
-    double[] out = new double[idx.length];
-    int k = 0;
-    for (int i : idx) {
-      if (!Double.isNaN(field[i])) {
-        out[k++] = field[i];
-      }
-    }
-    return Arrays.copyOf(out, k);
-  }
-
-  /** The nearest rank of percentile {@code p} among {@code n} values, 0-based. */
-  static int rank(double p, int n) {
-    return (int) Math.max(1, Math.ceil(p / 100.0 * n)) - 1;
-  }
-
-  /** The {@code k}-th smallest (0-based) of the first {@code len} values; reorders them. */
-  static double select(double[] a, int len, int k) {
-    int lo = 0;
-    int hi = len - 1;
-    while (lo < hi) {
-      double pivot = a[(lo + hi) >>> 1];
-      int i = lo;
-      int j = hi;
-      while (i <= j) {
-        while (a[i] < pivot) {
-          i++;
-        }
-        while (a[j] > pivot) {
-          j--;
-        }
-        if (i <= j) {
-          double tmp = a[i];
-          a[i] = a[j];
-          a[j] = tmp;
-          i++;
-          j--;
-        }
-      }
-      if (k <= j) {
-        hi = j;
-      } else if (k >= i) {
-        lo = i;
-      } else {
-        return a[k];
-      }
-    }
-    return a[k];
-  }
-
-  // --- prompts, warnings, method ---
-
+  /** Each load level described, e.g. {@code chat 8 users}; empty without levels. */
   private static List<String> levelKeys(Map<String, Object> record) {
     List<String> keys = new ArrayList<>();
     if (record.get("levels") instanceof List<?> list) {
@@ -1068,160 +470,5 @@ public final class RunComparison {
       }
     }
     return keys;
-  }
-
-  /**
-   * What differs in two run records' prompts: a workload in one only, a phase digest that differs.
-   *
-   * @param a the first run's record (its {@code prompts} and {@code workloads})
-   * @param b the second run's record
-   * @return one line per difference; empty when the same
-   */
-  public static List<String> promptDifferences(Map<String, Object> a, Map<String, Object> b) {
-    List<String> out = new ArrayList<>();
-    Map<String, Map<String, Object>> wa = workloads(a);
-    Map<String, Map<String, Object>> wb = workloads(b);
-    for (String name : wa.keySet()) {
-      if (!wb.containsKey(name)) {
-        out.add("workload " + name + " is only in A");
-        continue;
-      }
-      Map<String, Object> pa = wa.get(name);
-      Map<String, Object> pb = wb.get(name);
-      for (String phase : pa.keySet()) {
-        Object da = pa.get(phase);
-        Object db = pb.get(phase);
-        if (!Objects.equals(da, db)) {
-          out.add(
-              "workload "
-                  + name
-                  + " phase "
-                  + phase
-                  + ": digest A "
-                  + da
-                  + ", B "
-                  + (pb.containsKey(phase) ? db : "(no such phase)"));
-        }
-      }
-      for (String phase : pb.keySet()) {
-        if (!pa.containsKey(phase)) {
-          out.add("workload " + name + " phase " + phase + " is only in B");
-        }
-      }
-    }
-    for (String name : wb.keySet()) {
-      if (!wa.containsKey(name)) {
-        out.add("workload " + name + " is only in B");
-      }
-    }
-    return List.copyOf(out);
-  }
-
-  /** Each workload's name to its phase digests. */
-  private static Map<String, Map<String, Object>> workloads(Map<String, Object> run) {
-    Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-    List<Object> list = new ArrayList<>();
-    if (run.get("workloads") instanceof List<?> w && !w.isEmpty()) {
-      list.addAll(w);
-    } else if (run.get("prompts") != null) {
-      list.add(run.get("prompts"));
-    }
-    int i = 0;
-    for (Object o : list) {
-      i++;
-      if (!(o instanceof Map<?, ?> prompts)) {
-        continue;
-      }
-      String name = prompts.get("workload") != null ? prompts.get("workload").toString() : "#" + i;
-      Map<String, Object> phases = new LinkedHashMap<>();
-      if (prompts.get("phases") instanceof Map<?, ?> p) {
-        for (Map.Entry<?, ?> e : p.entrySet()) {
-          phases.put(
-              String.valueOf(e.getKey()),
-              e.getValue() instanceof Map<?, ?> ph ? ph.get("digest") : null);
-        }
-      }
-      out.put(name, phases);
-    }
-    return out;
-  }
-
-  static List<String> warnings(RunSamples a, RunSamples b) {
-    List<String> out = new ArrayList<>();
-    // Not the base URL: the embedded simulator's port differs every run.
-    for (String key : List.of("model", "endpoint")) {
-      Object va = target(a.record, key);
-      Object vb = target(b.record, key);
-      if (va != null && vb != null && !va.equals(vb)) {
-        out.add(
-            "A and B differ in "
-                + key
-                + ": A \""
-                + va
-                + "\", B \""
-                + vb
-                + "\" (compared anyway: the change may be the "
-                + key
-                + "'s)");
-      }
-    }
-    runWarnings(out, "A", a.record);
-    runWarnings(out, "B", b.record);
-    return List.copyOf(out);
-  }
-
-  /**
-   * The warnings of one run record that a comparison repeats: interrupted, warm start, client lag.
-   *
-   * @param out where to add them
-   * @param name the run's name in the lines ({@code A}, {@code B}, {@code baseline})
-   * @param run its record
-   */
-  static void runWarnings(List<String> out, String name, Map<String, Object> run) {
-    if (Boolean.TRUE.equals(run.get("interrupted"))) {
-      out.add(
-          name
-              + " was interrupted"
-              + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
-              + ": its figures cover the requests that finished");
-    }
-    if (run.get("cache") instanceof Map<?, ?> cache
-        && Boolean.TRUE.equals(cache.get("warm_start"))) {
-      out.add(name + " warm start: " + cache.get("warm_start_message"));
-    }
-    if (run.get("client") instanceof Map<?, ?> client
-        && client.get("warnings") instanceof List<?> list) {
-      for (Object w : list) {
-        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
-        out.add(name + " client: " + text);
-      }
-    }
-  }
-
-  private static Object target(Map<String, Object> run, String key) {
-    return run.get("target") instanceof Map<?, ?> t ? t.get(key) : null;
-  }
-
-  private static String method(Settings settings, Estimates ea, Estimates eb) {
-    return String.format(
-        Locale.ROOT,
-        "95%% intervals: percentile bootstrap, %d resamples of each run (seed %d); TTFT, TPOT,"
-            + " E2E, SLO attainment and cache-hit ratio over requests, ITL over whole requests'"
-            + " gaps, throughput over time blocks (A: %s, B: %s); a percentile with fewer than %d"
-            + " values above it (p99 under 500, p90 under 50) has no interval; verdict beyond"
-            + " +/-%s%%",
-        settings.resamples(),
-        settings.seed(),
-        blocks(ea),
-        blocks(eb),
-        MIN_TAIL,
-        Decimals.fmt(settings.minEffectPct()));
-  }
-
-  private static String blocks(Estimates e) {
-    if (e.blocks() < MIN_BLOCKS) {
-      return "too short for " + MIN_BLOCKS + " blocks, no interval";
-    }
-    return e.blocks() + " blocks of " + String.format(Locale.ROOT, "%.2f", e.blockSeconds()) + " s";
   }
 }
