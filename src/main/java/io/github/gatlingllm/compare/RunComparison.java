@@ -5,7 +5,6 @@ import io.github.gatlingllm.report.Decimals;
 import io.github.gatlingllm.stats.Bootstrap;
 import io.github.gatlingllm.stats.NearestRank;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,20 +20,16 @@ import java.util.SplittableRandom;
  * resampled independently, {@link Settings#resamples()} times each):
  *
  * <ul>
- *   <li>TTFT, TPOT and E2E percentiles, SLO attainment and the cache-hit ratio: over requests (each
- *       measured request drawn with replacement). A run of more than 20,000 requests is resampled
- *       20,000 at a time and each resample's deviation from the run's value scaled by {@code
- *       sqrt(draws / requests)} (the m-out-of-n bootstrap of a percentile, which is asymptotically
- *       normal), so 1,000,000 requests take seconds, not hours.
+ *   <li>TTFT, TPOT and E2E percentiles, SLO attainment and the cache-hit ratio: over requests, at
+ *       most 20,000 drawn a resample and the deviation scaled (m-out-of-n), so 1,000,000 requests
+ *       take seconds, not hours.
  *   <li>ITL percentiles: over requests, not over gaps (the gaps of one request are not
- *       independent): whole requests drawn with their gaps, the percentile taken over the pooled
- *       gaps, as the run's ITL percentiles are; from a uniform sample of at most {@link
- *       RunSamples#ITL_REQUESTS} requests, scaled as above when it holds fewer than all.
+ *       independent), from a uniform sample of at most {@link RunSamples#ITL_REQUESTS} requests.
  *   <li>Requests/s, output tokens/s and goodput: over time blocks, not over requests (requests in
- *       flight together are not independent): the run's window cut into equal blocks of at least
- *       twice the E2E p90 (and at most 200 blocks), blocks drawn with replacement. Fewer than 5
- *       blocks: no interval.
+ *       flight together are not independent); fewer than 5 blocks: no interval.
  * </ul>
+ *
+ * <p>{@code ResampledRun} says how each is drawn.
  *
  * <p>A percentile with fewer than {@value Bootstrap#MIN_TAIL} values above it (a p99 of fewer than
  * 500 requests, a p90 of fewer than 50) gets no interval: it is one of the few largest values,
@@ -306,11 +301,9 @@ public final class RunComparison {
   }
 
   private static List<Double> curve(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
     List<Double> out = new ArrayList<>();
-    for (double p : QUANTILES) {
-      out.add(ComparisonOutput.round(sorted[p == 0 ? 0 : NearestRank.rank(p, sorted.length)]));
+    for (double v : NearestRank.percentiles(values, QUANTILES)) {
+      out.add(ComparisonOutput.round(v));
     }
     return out;
   }

@@ -1,5 +1,8 @@
 package io.github.gatlingllm.stats;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * Nearest-rank percentiles (the definition of the run record's percentiles: the smallest value with
  * at least {@code p}% of the values at or below it), and the selection that finds one without
@@ -74,5 +77,23 @@ public final class NearestRank {
    */
   public static double percentile(double[] a, int len, double p) {
     return select(a, len, rank(p, len));
+  }
+
+  /**
+   * Several nearest-rank percentiles of the same values, from one sorted copy.
+   *
+   * @param values the values, never null nor empty; left as they are
+   * @param percentiles the percentiles, each in [0, 100]
+   * @return each percentile's value, in the order of {@code percentiles}
+   */
+  public static double[] percentiles(double[] values, List<Double> percentiles) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    double[] out = new double[percentiles.size()];
+    for (int i = 0; i < out.length; i++) {
+      double p = percentiles.get(i);
+      out[i] = sorted[p == 0 ? 0 : rank(p, sorted.length)];
+    }
+    return out;
   }
 }

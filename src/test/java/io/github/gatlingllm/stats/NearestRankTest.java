@@ -1,7 +1,9 @@
 package io.github.gatlingllm.stats;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NearestRankTest {
@@ -41,5 +43,14 @@ class NearestRankTest {
   @Test
   void percentileIsTheSelectOfTheRank() {
     assertEquals(40.0, NearestRank.percentile(new double[] {50, 10, 40, 20, 30}, 5, 80));
+  }
+
+  @Test
+  void percentilesAreTakenFromASortedCopy() {
+    double[] values = {50, 10, 40, 20, 30};
+
+    assertArrayEquals(
+        new double[] {10, 30, 50}, NearestRank.percentiles(values, List.of(0.0, 50.0, 100.0)));
+    assertArrayEquals(new double[] {50, 10, 40, 20, 30}, values);
   }
 }
