@@ -123,13 +123,13 @@ public final class RunReport {
     MetricsAggregator aggregator = new MetricsAggregator(used);
     CacheAggregator cache = new CacheAggregator(tolerance);
     RequestsShape shape = new RequestsShape();
-    ShardMerge.Digests digests = new ShardMerge.Digests();
+    MergeDigests digests = new MergeDigests();
     ConversationMerge.Turns turns = new ConversationMerge.Turns();
     ScheduleLag lag = new ScheduleLag();
-    List<ShardMerge.Source> sources = new ArrayList<>();
+    List<MergeSource> sources = new ArrayList<>();
     long recordedRequests = 0;
     for (int i = 0; i < folders.size(); i++) {
-      ShardMerge.Stats stats = new ShardMerge.Stats(digests);
+      MergeSource.Stats stats = new MergeSource.Stats(digests);
       boolean merging = folders.size() > 1;
       RequestsFile.forEach(
           files.get(i),
@@ -146,7 +146,7 @@ public final class RunReport {
             }
           });
       recordedRequests += stats.recorded;
-      sources.add(new ShardMerge.Source(folders.get(i), runs.get(i), stats));
+      sources.add(new MergeSource(folders.get(i), runs.get(i), stats));
     }
     RecordedRequests requests = RecordedRequests.read(files);
     if (folders.size() > 1) {
@@ -169,12 +169,12 @@ public final class RunReport {
       warnings = ShardMerge.apply(record, sources);
       record.remove("conversations");
       List<Map<String, Object>> conversations =
-          ConversationMerge.merge(runs, turns, ShardMerge.sharded(sources));
+          ConversationMerge.merge(runs, turns, MergeSource.sharded(sources));
       if (conversations != null) {
         record.put("conversations", conversations);
       }
       ClientMerge.apply(record, sources, lag);
-      if (ShardMerge.sharded(sources)) {
+      if (MergeSource.sharded(sources)) {
         requests = RequestsFile.byStart(files);
       }
     } else {
