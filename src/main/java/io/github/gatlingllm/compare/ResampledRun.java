@@ -176,26 +176,13 @@ final class ResampledRun {
     }
     int slo = HeadlineMetric.index("slo_attainment");
     int cache = HeadlineMetric.index("cache_hit_ratio");
-    long judged = 0;
-    long met = 0;
-    long promptSum = 0;
-    long cachedSum = 0;
-    for (int i : idx) {
-      if (s.slo1[i] >= 0) {
-        judged++;
-        met += s.slo1[i];
-      }
-      if (s.prompt[i] >= 0) {
-        promptSum += s.prompt[i];
-        cachedSum += s.cached[i];
-      }
-    }
-    if (judged > 0) {
-      point[slo] = (double) met / judged;
+    long[] all = sloAndCache(idx, idx.length);
+    if (all[0] > 0) {
+      point[slo] = (double) all[1] / all[0];
       reps[slo] = new double[resamples];
     }
-    if (promptSum > 0) {
-      point[cache] = (double) cachedSum / promptSum;
+    if (all[2] > 0) {
+      point[cache] = (double) all[3] / all[2];
       reps[cache] = new double[resamples];
     }
     double[][] fields = {s.ttft, s.tpot, s.e2e};
@@ -226,31 +213,38 @@ final class ResampledRun {
         }
       }
       if (reps[slo] != null || reps[cache] != null) {
-        long j = 0;
-        long m = 0;
-        long ps = 0;
-        long cs = 0;
-        for (int d = 0; d < draws; d++) {
-          int i = drawn[d];
-          if (s.slo1[i] >= 0) {
-            j++;
-            m += s.slo1[i];
-          }
-          if (s.prompt[i] >= 0) {
-            ps += s.prompt[i];
-            cs += s.cached[i];
-          }
-        }
+        long[] sums = sloAndCache(drawn, draws);
         if (reps[slo] != null) {
-          double star = j == 0 ? Double.NaN : (double) m / j;
+          double star = sums[0] == 0 ? Double.NaN : (double) sums[1] / sums[0];
           reps[slo][r] = point[slo] + (star - point[slo]) * scale;
         }
         if (reps[cache] != null) {
-          double star = ps == 0 ? Double.NaN : (double) cs / ps;
+          double star = sums[2] == 0 ? Double.NaN : (double) sums[3] / sums[2];
           reps[cache][r] = point[cache] + (star - point[cache]) * scale;
         }
       }
     }
+  }
+
+  /**
+   * The SLO and cache sums of some requests: {@code {judged, met, prompt tokens, cached tokens}}
+   * over the first {@code len} of {@code indices} (repeats counted each time), the requests not
+   * judged or not reporting cached tokens left out of their pair.
+   */
+  private long[] sloAndCache(int[] indices, int len) {
+    long[] sums = new long[4];
+    for (int d = 0; d < len; d++) {
+      int i = indices[d];
+      if (s.slo1[i] >= 0) {
+        sums[0]++;
+        sums[1] += s.slo1[i];
+      }
+      if (s.prompt[i] >= 0) {
+        sums[2] += s.prompt[i];
+        sums[3] += s.cached[i];
+      }
+    }
+    return sums;
   }
 
   // ITL percentiles: whole requests drawn with their gaps.
