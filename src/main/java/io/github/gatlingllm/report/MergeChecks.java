@@ -18,6 +18,13 @@ final class MergeChecks {
 
   private MergeChecks() {}
 
+  /**
+   * Warns of a folder that is not a shard, a shard given twice, shards of different counts and
+   * missing shards.
+   *
+   * @param sources the folders, in the order given
+   * @param warnings where the warnings go
+   */
   static void checkShards(List<MergeSource> sources, List<String> warnings) {
     Set<Integer> counts = new LinkedHashSet<>();
     Map<Integer, String> seen = new TreeMap<>();
@@ -117,6 +124,13 @@ final class MergeChecks {
     }
   }
 
+  /**
+   * Warns of each folder whose settings ({@link #settings}) differ from the first folder's, naming
+   * each value that differs.
+   *
+   * @param sources the folders, the first one the reference
+   * @param warnings where the warnings go
+   */
   static void checkSettings(List<MergeSource> sources, List<String> warnings) {
     Map<String, Object> first = settings(sources.get(0).run());
     for (MergeSource s : sources.subList(1, sources.size())) {
@@ -143,6 +157,14 @@ final class MergeChecks {
     }
   }
 
+  /**
+   * Warns when the folders' windows (first start to last end) do not overlap: they did not run at
+   * the same time.
+   *
+   * @param sources the folders
+   * @param perFolder each folder's {@code shards} entry, in the same order (its window as text)
+   * @param warnings where the warnings go
+   */
   static void checkWindows(
       List<MergeSource> sources, List<Map<String, Object>> perFolder, List<String> warnings) {
     long latestStart = Long.MIN_VALUE;

@@ -19,6 +19,16 @@ final class ShardPrompts {
 
   private ShardPrompts() {}
 
+  /**
+   * Sets the merged record's {@code prompts} (and {@code workloads} when there are several) to the
+   * test's: each workload of the shards once, its phases' request counts and digests recomputed
+   * from every shard's per-request digests, its trace rows and request names summed.
+   *
+   * @param record the merged record, changed in place
+   * @param sources the shards
+   * @param warnings where the warnings go
+   * @throws IllegalArgumentException naming a prompt digest that is not 16 hex digits
+   */
   static void mergePrompts(
       Map<String, Object> record, List<MergeSource> sources, List<String> warnings) {
     // Each workload once, by name, in order of first appearance; request names and handed-out
