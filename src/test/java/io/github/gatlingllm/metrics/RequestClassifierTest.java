@@ -469,6 +469,27 @@ class RequestClassifierTest {
         RequestClassifier.classify(sse(stream(), Ending.BROKEN, RESET)));
   }
 
+  /** A close after the head, as the listener words it, reads as it always did. */
+  @Test
+  void aCloseAfterTheHeadIsClosedByTheServer() {
+    assertEquals(
+        new Verdict(
+            RequestStatus.STREAM_ERROR,
+            "connection closed by the server before [DONE] (0 tokens received)"),
+        RequestClassifier.classify(sse(stream(), Ending.BROKEN, CLOSED)));
+  }
+
+  /** Another transport error after the head names its exception. */
+  @Test
+  void anotherTransportErrorAfterTheHeadNamesIt() {
+    assertEquals(
+        new Verdict(
+            RequestStatus.STREAM_ERROR,
+            "connection broken (SSLException: Tag mismatch) before [DONE] (0 tokens received)"),
+        RequestClassifier.classify(
+            sse(stream(), Ending.BROKEN, "broken (SSLException: Tag mismatch)")));
+  }
+
   @Test
   void corpusHeadersThenSilence() {
     assertEquals(
