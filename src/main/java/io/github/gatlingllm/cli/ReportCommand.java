@@ -223,11 +223,24 @@ final class ReportCommand implements Callable<Integer> {
 
   private void check(List<Path> paths) {
     for (Path p : paths) {
-      if (!Files.isRegularFile(p.resolve("llm-requests.jsonl"))) {
-        throw usage(p + " has no llm-requests.jsonl: not a gatling-llm run folder");
+      String problem =
+          !Files.exists(p)
+              ? "does not exist"
+              : !Files.isDirectory(p)
+                  ? "is not a folder"
+                  : !Files.isRegularFile(p.resolve("llm-requests.jsonl"))
+                      ? "has no llm-requests.jsonl"
+                      : null;
+      if (problem != null) {
+        throw usage(p + " " + problem + ", expected " + RUN_FOLDER);
       }
     }
   }
+
+  /** What a run folder is, for the errors that name a folder that is not one. */
+  static final String RUN_FOLDER =
+      "a gatling-llm run folder (target/gatling/<simulation>-<time>/, holding llm-requests.jsonl,"
+          + " one line a request, and llm-run.json, the run record)";
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
