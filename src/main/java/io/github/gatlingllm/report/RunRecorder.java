@@ -48,6 +48,12 @@ public final class RunRecorder implements AutoCloseable {
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int FLUSH_EVERY = 100;
 
+  /** Each recording thread's line of JSON, reused (a line longer than 64 KiB is not kept). */
+  private static final ThreadLocal<StringBuilder> LINE =
+      ThreadLocal.withInitial(() -> new StringBuilder(2048));
+
+  private static final int KEPT_LINE_CHARS = 64 * 1024;
+
   private final RunFolders folders;
   private final Path scratch;
   private final BufferedWriter requests;
@@ -56,6 +62,7 @@ public final class RunRecorder implements AutoCloseable {
   private final RequestsShape shape = new RequestsShape();
   private final long startedMs;
   private long recorded;
+  private char[] chars = new char[2048];
   private long late;
   private boolean finished;
 
@@ -126,7 +133,11 @@ public final class RunRecorder implements AutoCloseable {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
-    String line = RequestRecordJson.toJson(record, true);
+    // The line is written into this thread's own builder (no string, no generator a request), then
+    // copied into the file's writer under the lock.
+    StringBuilder line = LINE.get();
+    line.setLength(0);
+    RequestLineWriter.append(line, record, true);
     synchronized (this) {
       if (finished) {
         // Requests in flight are cut and recorded before the record is written: only a request
@@ -144,14 +155,25 @@ public final class RunRecorder implements AutoCloseable {
       cache.add(record);
       shape.add(record);
       try {
-        requests.write(line);
-        requests.write('\n');
+        int n = line.length();
+        if (chars.length < n + 1) {
+          chars = new char[Math.max(n + 1, chars.length * 2)];
+        }
+        line.getChars(0, n, chars, 0);
+        chars[n] = '\n';
+        requests.write(chars, 0, n + 1);
+        if (chars.length > KEPT_LINE_CHARS) {
+          chars = new char[2048];
+        }
         if (++recorded % FLUSH_EVERY == 0) {
           requests.flush();
         }
       } catch (IOException e) {
         LOG.error("cannot write {}: {}", REQUESTS_FILE, e.toString());
       }
+    }
+    if (line.capacity() > KEPT_LINE_CHARS) {
+      LINE.remove();
     }
   }
 
