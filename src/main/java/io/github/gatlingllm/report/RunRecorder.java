@@ -48,10 +48,7 @@ public final class RunRecorder implements AutoCloseable {
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int FLUSH_EVERY = 100;
 
-  /** Each recording thread's line of JSON, reused (a line longer than 64 KiB is not kept). */
-  private static final ThreadLocal<StringBuilder> LINE =
-      ThreadLocal.withInitial(() -> new StringBuilder(2048));
-
+  /** A line buffer that grew past this is not kept for the next line. */
   private static final int KEPT_LINE_CHARS = 64 * 1024;
 
   private final RunFolders folders;
@@ -62,6 +59,7 @@ public final class RunRecorder implements AutoCloseable {
   private final RequestsShape shape = new RequestsShape();
   private final long startedMs;
   private long recorded;
+  private StringBuilder line = new StringBuilder(2048);
   private char[] chars = new char[2048];
   private long late;
   private boolean finished;
@@ -133,11 +131,6 @@ public final class RunRecorder implements AutoCloseable {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
-    // The line is written into this thread's own builder (no string, no generator a request), then
-    // copied into the file's writer under the lock.
-    StringBuilder line = LINE.get();
-    line.setLength(0);
-    RequestLineWriter.append(line, record, true);
     synchronized (this) {
       if (finished) {
         // Requests in flight are cut and recorded before the record is written: only a request
@@ -155,6 +148,9 @@ public final class RunRecorder implements AutoCloseable {
       cache.add(record);
       shape.add(record);
       try {
+        // Into one reused builder (no string, no generator a request), copied into the writer.
+        line.setLength(0);
+        RequestLineWriter.append(line, record, true);
         int n = line.length();
         if (chars.length < n + 1) {
           chars = new char[Math.max(n + 1, chars.length * 2)];
@@ -164,6 +160,7 @@ public final class RunRecorder implements AutoCloseable {
         requests.write(chars, 0, n + 1);
         if (chars.length > KEPT_LINE_CHARS) {
           chars = new char[2048];
+          line = new StringBuilder(2048);
         }
         if (++recorded % FLUSH_EVERY == 0) {
           requests.flush();
@@ -171,9 +168,6 @@ public final class RunRecorder implements AutoCloseable {
       } catch (IOException e) {
         LOG.error("cannot write {}: {}", REQUESTS_FILE, e.toString());
       }
-    }
-    if (line.capacity() > KEPT_LINE_CHARS) {
-      LINE.remove();
     }
   }
 
