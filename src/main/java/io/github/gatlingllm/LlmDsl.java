@@ -268,12 +268,12 @@ public final class LlmDsl {
    * String...)} when the settings are set. See {@code docs/comparing.md}.
    *
    * @param metric a metric name, e.g. {@code ttft_p99_ms} ({@code
-   *     io.github.gatlingllm.report.RunComparison#metricNames()})
+   *     io.github.gatlingllm.compare.RunComparison#metricNames()})
    * @return the assertion
    * @throws IllegalArgumentException naming an unknown metric
    */
   public static Assertion noRegression(String metric) {
-    io.github.gatlingllm.report.RunComparison.checkNames(List.of(metric), "noRegression");
+    io.github.gatlingllm.compare.RunComparison.checkNames(List.of(metric), "noRegression");
     return details(BASELINE_ROW + " " + metric).successfulRequests().percent().gte(100.0);
   }
 

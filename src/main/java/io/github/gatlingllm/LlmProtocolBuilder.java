@@ -2,12 +2,9 @@ package io.github.gatlingllm;
 
 import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ProtocolBuilder;
-import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.protocol.LlmProtocol;
-import io.github.gatlingllm.protocol.SimulatorSettings;
+import io.github.gatlingllm.protocol.ProtocolAssembly;
 import io.github.gatlingllm.settings.BodyFields;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.SimulatorConfig;
@@ -650,32 +647,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    */
   @Override
   public LlmProtocol protocol() {
-    LlmSettings settings = settings();
-    // The fields the body sets with these settings (temperature, ignore_eos...), before any load.
-    List<String> reserved =
-        new RequestSettings(
-                Endpoint.CHAT,
-                "model",
-                settings.outputTokens(),
-                RequestSettings.MAX_TOKENS,
-                settings.stream(),
-                true,
-                settings.ignoreEos() ? Boolean.TRUE : null,
-                settings.temperature(),
-                null)
-            .reservedKeys();
-    extraBody.forEach((key, value) -> BodyFields.check("llm()", key, value, reserved));
-    HttpProtocolBuilder base = (http == null ? HttpDsl.http : http).disableWarmUp();
-    if (!"per-user".equals(settings.connections())) {
-      base = base.shareConnections();
-    }
-    return new LlmProtocol(
-        settings,
-        SimulatorSettings.apply(
-            simulator == null ? SimulatorConfig.defaults() : simulator, System.getProperties()),
-        extraBody,
-        headers,
-        simulationClass,
-        base);
+    return ProtocolAssembly.assemble(
+        settings(), simulator, extraBody, headers, simulationClass, http, System.getProperties());
   }
 }

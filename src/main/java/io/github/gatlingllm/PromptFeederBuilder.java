@@ -239,9 +239,10 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
 
   /**
    * The CSV column of a prompts file that holds the prompts ({@code llm.promptsColumn}, default
-   * {@code prompt}).
+   * {@code prompt}); in a JSONL or JSON file, the object field that holds the text ({@code
+   * messages} rows and ShareGPT entries are read as they are).
    *
-   * @param column the header's name of the column
+   * @param column the header's name of the column, or the field's name
    * @return a new builder
    */
   public PromptFeederBuilder column(String column) {

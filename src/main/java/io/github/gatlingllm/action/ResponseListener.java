@@ -41,14 +41,17 @@ import java.util.Locale;
  *
  * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
  * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
- * before it tests whether a retry is allowed). The second {@link #onSend()} after a response head
- * is caught here: the new channel is closed in {@link #onWrite(Channel)}, before the request is
- * written, and the request ends as the connection closed. The retry Gatling's client means to make
- * is let through: the pooled connection closed before any answer, because the server had closed it
- * after its previous answer while this request was being written (llama.cpp closes after every
- * streamed answer, without {@code Connection: close}), so it did not read the first copy. A server
- * that reads a request on a pooled connection and closes it without a word gets it twice, as from
- * any client that retries stale keep-alive connections.
+ * before it tests whether a retry is allowed). {@link GatlingHttp#guardResponseEnd}, installed on
+ * the channel in {@link #onWrite(Channel)}, turns such a close into an error of this request at
+ * once, so the retry (and the idle pooled connection it would drop) never happens. Should a retry
+ * still come, the second {@link #onSend()} after a response head is caught here: the new channel is
+ * closed in {@link #onWrite(Channel)}, before the request is written, and the request ends as the
+ * connection closed. The retry Gatling's client means to make is let through: the pooled connection
+ * closed before any answer, because the server had closed it after its previous answer while this
+ * request was being written (llama.cpp closes after every streamed answer, without {@code
+ * Connection: close}), so it did not read the first copy. A server that reads a request on a pooled
+ * connection and closes it without a word gets it twice, as from any client that retries stale
+ * keep-alive connections.
  *
  * <p>Every request sent is recorded: one still in flight when the run record is written is cut
  * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
@@ -164,6 +167,8 @@ final class ResponseListener
 
   @Override
   public void onWrite(Channel channel) {
+    // A close after the head ends this request at once, never a retry (see the method).
+    GatlingHttp.guardResponseEnd(channel);
     if (cancellation.fired()) {
       // Gatling's client would send a cancelled request again on a new connection: never.
       channel.close();
@@ -350,8 +355,7 @@ final class ResponseListener
       failure = null;
     } else if (httpStatus != null) {
       ending = Exchange.Ending.BROKEN;
-      failure =
-          resent ? "the connection closed before the response ended (not sent again)" : oneLine(t);
+      failure = resent ? "closed by the server (not sent again)" : GatlingHttp.brokenBy(t);
     } else {
       // No head: refused, reset, or closed before any answer (a pooled connection that closed
       // so is sent once more on a new one by Gatling's client: this is that one's end).

@@ -77,6 +77,16 @@ public final class GatlingLlm implements Runnable {
     line.setParameterExceptionHandler(
         (e, arguments) -> {
           CommandLine command = e.getCommandLine();
+          if (command.getCommandSpec().userObject() instanceof GatlingLlm
+              && arguments.length > 0
+              && arguments[0].equals("compare")) {
+            // The comparison lives in the report command: say so rather than "unmatched".
+            err.println(
+                "gatling-llm: no command 'compare': compare two run folders with gatling-llm"
+                    + " report --compare A B");
+            err.flush();
+            return USAGE;
+          }
           err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(e.getMessage()));
           err.flush();
           return USAGE;

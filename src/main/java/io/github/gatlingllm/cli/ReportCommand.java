@@ -1,9 +1,9 @@
 package io.github.gatlingllm.cli;
 
+import io.github.gatlingllm.compare.RunComparison;
+import io.github.gatlingllm.compare.RunSamples;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.report.RunComparison;
 import io.github.gatlingllm.report.RunReport;
-import io.github.gatlingllm.report.RunSamples;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,62 +122,7 @@ final class ReportCommand implements Callable<Integer> {
       throw usage("--json, --min-effect, --resamples, --seed and --metric go with --compare A B");
     }
     if (compare != null) {
-      if (!folders.isEmpty() || csv) {
-        throw usage("--compare takes exactly two run folders and no other folder or --csv");
-      }
-      check(compare);
-      RunComparison.Settings defaults = RunComparison.Settings.DEFAULT;
-      RunComparison.Settings settings;
-      try {
-        RunComparison.checkNames(metrics, "--metric");
-        settings =
-            new RunComparison.Settings(
-                resamples == null ? defaults.resamples() : resamples,
-                seed == null ? defaults.seed() : seed,
-                minEffect == null ? defaults.minEffectPct() : minEffect);
-      } catch (IllegalArgumentException e) {
-        throw usage(
-            e.getMessage()
-                .replaceFirst("^resamples:", "--resamples:")
-                .replaceFirst("^minimum effect:", "--min-effect:"));
-      }
-      RunSamples a;
-      RunSamples b;
-      // One SLO judges both runs alike: the options', else A's recorded one, else B's.
-      Slo used = slo != null ? slo : RunSamples.recordedSlo(compare.get(0));
-      if (used == null || !used.isSet()) {
-        Slo other = RunSamples.recordedSlo(compare.get(1));
-        used = other != null && other.isSet() ? other : Slo.NONE;
-      }
-      try {
-        a = RunSamples.read(compare.get(0), used, settings.seed());
-        b = RunSamples.read(compare.get(1), used, settings.seed());
-      } catch (IllegalArgumentException e) {
-        throw usage(e.getMessage());
-      }
-      RunComparison c = RunComparison.compare(a, b, settings, metrics);
-      if (json) {
-        out.println(
-            new com.fasterxml.jackson.databind.ObjectMapper()
-                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(c.toMap()));
-      } else {
-        for (String line : c.toText()) {
-          out.println(line);
-        }
-      }
-      if (!c.samePrompts()) {
-        // Not the same prompts: the deltas do not compare like with like; a script must notice.
-        spec.commandLine()
-            .getErr()
-            .println(
-                "gatling-llm report: --compare: the runs' prompts differ ("
-                    + String.join("; ", c.promptDifferences())
-                    + "), exit "
-                    + DIGESTS_DIFFER);
-        return DIGESTS_DIFFER;
-      }
-      return 0;
+      return compare(out, slo);
     }
     if (folders.isEmpty()) {
       throw usage("a run folder is required (or --compare A B)");
@@ -192,6 +137,71 @@ final class ReportCommand implements Callable<Integer> {
     }
     Path page = report.write(output != null ? output : folders.get(0), csv);
     out.println(page.toAbsolutePath().toUri());
+    return 0;
+  }
+
+  /**
+   * {@code --compare A B}: reads both runs, judged by one SLO (the options', else A's recorded one,
+   * else B's), prints the comparison as text or JSON.
+   *
+   * @return 0, or {@link #DIGESTS_DIFFER} when the runs' prompts differ
+   */
+  private int compare(PrintWriter out, Slo slo) throws Exception {
+    if (!folders.isEmpty() || csv) {
+      throw usage("--compare takes exactly two run folders and no other folder or --csv");
+    }
+    check(compare);
+    RunComparison.Settings defaults = RunComparison.Settings.DEFAULT;
+    RunComparison.Settings settings;
+    try {
+      RunComparison.checkNames(metrics, "--metric");
+      settings =
+          new RunComparison.Settings(
+              resamples == null ? defaults.resamples() : resamples,
+              seed == null ? defaults.seed() : seed,
+              minEffect == null ? defaults.minEffectPct() : minEffect);
+    } catch (IllegalArgumentException e) {
+      throw usage(
+          e.getMessage()
+              .replaceFirst("^resamples:", "--resamples:")
+              .replaceFirst("^minimum effect:", "--min-effect:"));
+    }
+    RunSamples a;
+    RunSamples b;
+    // One SLO judges both runs alike: the options', else A's recorded one, else B's.
+    Slo used = slo != null ? slo : RunSamples.recordedSlo(compare.get(0));
+    if (used == null || !used.isSet()) {
+      Slo other = RunSamples.recordedSlo(compare.get(1));
+      used = other != null && other.isSet() ? other : Slo.NONE;
+    }
+    try {
+      a = RunSamples.read(compare.get(0), used, settings.seed());
+      b = RunSamples.read(compare.get(1), used, settings.seed());
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+    RunComparison c = RunComparison.compare(a, b, settings, metrics);
+    if (json) {
+      out.println(
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+              .writeValueAsString(c.toMap()));
+    } else {
+      for (String line : c.toText()) {
+        out.println(line);
+      }
+    }
+    if (!c.samePrompts()) {
+      // Not the same prompts: the deltas do not compare like with like; a script must notice.
+      spec.commandLine()
+          .getErr()
+          .println(
+              "gatling-llm report: --compare: the runs' prompts differ ("
+                  + String.join("; ", c.promptDifferences())
+                  + "), exit "
+                  + DIGESTS_DIFFER);
+      return DIGESTS_DIFFER;
+    }
     return 0;
   }
 
@@ -213,11 +223,24 @@ final class ReportCommand implements Callable<Integer> {
 
   private void check(List<Path> paths) {
     for (Path p : paths) {
-      if (!Files.isRegularFile(p.resolve("llm-requests.jsonl"))) {
-        throw usage(p + " has no llm-requests.jsonl: not a gatling-llm run folder");
+      String problem =
+          !Files.exists(p)
+              ? "does not exist"
+              : !Files.isDirectory(p)
+                  ? "is not a folder"
+                  : !Files.isRegularFile(p.resolve("llm-requests.jsonl"))
+                      ? "has no llm-requests.jsonl"
+                      : null;
+      if (problem != null) {
+        throw usage(p + " " + problem + ", expected " + RUN_FOLDER);
       }
     }
   }
+
+  /** What a run folder is, for the errors that name a folder that is not one. */
+  static final String RUN_FOLDER =
+      "a gatling-llm run folder (target/gatling/<simulation>-<time>/, holding llm-requests.jsonl,"
+          + " one line a request, and llm-run.json, the run record)";
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);

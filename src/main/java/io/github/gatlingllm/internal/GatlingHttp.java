@@ -13,6 +13,7 @@ import io.gatling.core.structure.ScenarioContext;
 import io.gatling.http.cache.SslContextSupport$;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
+import io.gatling.http.client.impl.DefaultHttpClient;
 import io.gatling.http.client.impl.PrematureCloseException;
 import io.gatling.http.client.impl.RequestTimeoutException;
 import io.gatling.http.protocol.HttpComponents;
@@ -22,6 +23,15 @@ import io.gatling.http.request.HttpRequest;
 import io.gatling.http.request.HttpRequestDef;
 import io.gatling.http.request.builder.HttpRequestBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.util.Locale;
 import java.util.Objects;
 import scala.Function1;
 import scala.Option;
@@ -40,6 +50,12 @@ import scala.runtime.BoxedUnit;
  * loop.
  */
 public final class GatlingHttp {
+
+  /**
+   * The name of the handler {@link #guardResponseEnd} puts in a channel's pipeline, just before
+   * Gatling's HTTP/1.1 handler ({@code DefaultHttpClient.APP_HTTP_HANDLER}).
+   */
+  public static final String RESPONSE_END_GUARD = "gatling-llm-response-end";
 
   private final HttpComponents components;
   private final HttpRequestDef requestDef;
@@ -184,5 +200,98 @@ public final class GatlingHttp {
    */
   public static boolean isPrematureClose(Throwable t) {
     return t instanceof PrematureCloseException;
+  }
+
+  /**
+   * Makes a connection that closes after a response head and before that response's end an error of
+   * the request at once, on a pooled connection as on a new one; call it in {@link
+   * HttpListener#onWrite}, on the channel's event loop. Idempotent: the handler stays on the
+   * channel for the requests it carries later.
+   *
+   * <p>Why: Gatling 3.16.0's {@code HttpAppHandler.channelInactive} clears "response received"
+   * before it asks whether the request may be retried, so a request on a POOLED connection whose
+   * server closes it (TCP FIN) mid-response is sent again on a new connection, and that retry first
+   * takes an idle connection out of the pool and drops it, open, never used or returned: one leaked
+   * connection for each such close (the soak at 1,000 streams/s ran out of file descriptors). The
+   * handler sees the response head and the response's last content; when the channel goes inactive
+   * between the two, it fires an exception first, so that Gatling's handler ends the request with
+   * it ({@link HttpListener#onThrowable}, then the channel is closed) instead of retrying. A TCP
+   * reset already reaches Gatling's handler as an exception and is let through as it is.
+   *
+   * <p>HTTP/2 channels (no {@code app-http} handler) are left alone.
+   *
+   * @param channel the channel the request is about to be written on, never null
+   */
+  public static void guardResponseEnd(Channel channel) {
+    ChannelPipeline pipeline = channel.pipeline();
+    if (pipeline.get(RESPONSE_END_GUARD) == null
+        && pipeline.get(DefaultHttpClient.APP_HTTP_HANDLER) != null) {
+      pipeline.addBefore(
+          DefaultHttpClient.APP_HTTP_HANDLER, RESPONSE_END_GUARD, new ResponseEndGuard());
+    }
+  }
+
+  /**
+   * What happened to a connection that broke after the response head, as the words that complete
+   * "connection ...": {@code closed by the server} (a TCP FIN), {@code reset by the server (TCP
+   * RST)}, or {@code broken (<exception>: <message>)} for any other transport error.
+   *
+   * @param t the throwable handed to {@link HttpListener#onThrowable}, never null
+   * @return the words, one line
+   */
+  public static String brokenBy(Throwable t) {
+    if (t instanceof ResponseCutException || t instanceof PrematureCloseException) {
+      return "closed by the server";
+    }
+    String message = t.getMessage();
+    if (t instanceof IOException
+        && message != null
+        && message.toLowerCase(Locale.ROOT).contains("connection reset")) {
+      return "reset by the server (TCP RST)";
+    }
+    String text = t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    return "broken (" + text.replace('\n', ' ').replace('\r', ' ') + ")";
+  }
+
+  /** The server closed the connection after a response head, before the response's end. */
+  static final class ResponseCutException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ResponseCutException() {
+      super("the server closed the connection after the response head, before the response's end");
+    }
+  }
+
+  /** See {@link #guardResponseEnd}. One per channel; runs on the channel's event loop. */
+  static final class ResponseEndGuard extends ChannelInboundHandlerAdapter {
+    private boolean inResponse;
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (msg instanceof HttpResponse response
+          && response.status().codeClass() != HttpStatusClass.INFORMATIONAL) {
+        inResponse = true;
+      }
+      if (msg instanceof LastHttpContent) {
+        inResponse = false;
+      }
+      ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      // Gatling's handler ends the request with this one and closes the channel.
+      inResponse = false;
+      ctx.fireExceptionCaught(cause);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      if (inResponse) {
+        inResponse = false;
+        ctx.fireExceptionCaught(new ResponseCutException());
+      }
+      ctx.fireChannelInactive();
+    }
   }
 }

@@ -22,9 +22,11 @@ import java.util.Objects;
  * @param timings what {@link RequestTimer} measured (for a non-streamed request {@link
  *     RequestTimer#nonStreaming}, from {@code body}), never null
  * @param ending how the exchange ended, never null
- * @param failure the exception's description (for example {@code java.net.ConnectException:
- *     Connection refused}) for {@link Ending#CONNECT_FAILED} and {@link Ending#BROKEN}, or null;
- *     always null for the other endings
+ * @param failure for {@link Ending#CONNECT_FAILED}, the exception's description (for example {@code
+ *     java.net.ConnectException: Connection refused}); for {@link Ending#BROKEN}, what happened to
+ *     the connection as the words that complete "connection ..." ({@code closed by the server},
+ *     {@code reset by the server (TCP RST)}, {@code broken (SSLException: ...)}); or null (for
+ *     BROKEN: closed by the server); always null for the other endings
  * @param timeoutMs {@code llm.timeout} in milliseconds, > 0
  */
 public record Exchange(

@@ -37,8 +37,10 @@ public final class RequestClassifier {
    *       server_error (500): ...}, {@code error body: ...}, {@code invalid data (...): ...});
    *   <li>streamed, no {@code [DONE]}: {@link Ending#COMPLETE}: {@code stream_error}, {@code stream
    *       ended without [DONE] (2 tokens received)}; {@link Ending#BROKEN}: {@code stream_error},
-   *       {@code connection closed by the server before [DONE] (1 token received)}; {@link
-   *       Ending#TIMED_OUT}: {@code timeout}, {@code no [DONE] within llm.timeout (60000 ms)};
+   *       {@code connection closed by the server before [DONE] (1 token received)} ({@code
+   *       connection reset by the server (TCP RST) before ...} and the like: the words of {@link
+   *       Exchange#failure()} when set); {@link Ending#TIMED_OUT}: {@code timeout}, {@code no
+   *       [DONE] within llm.timeout (60000 ms)};
    *   <li>non-streamed, an unreadable body: {@link Ending#BROKEN}: {@code stream_error}, {@code
    *       connection closed by the server before the end of the response body}; {@link
    *       Ending#TIMED_OUT}: {@code timeout}, {@code response body not complete within llm.timeout
@@ -112,9 +114,7 @@ public final class RequestClassifier {
     String received = " (" + tokens + (tokens == 1 ? " token" : " tokens") + " received)";
     return switch (e.ending()) {
       case BROKEN ->
-          failed(
-              RequestStatus.STREAM_ERROR,
-              "connection closed by the server before [DONE]" + received);
+          failed(RequestStatus.STREAM_ERROR, connection(e) + " before [DONE]" + received);
       case TIMED_OUT -> failed(RequestStatus.TIMEOUT, "no [DONE] within " + limit(e));
       default -> failed(RequestStatus.STREAM_ERROR, "stream ended without [DONE]" + received);
     };
@@ -125,8 +125,7 @@ public final class RequestClassifier {
     return switch (e.ending()) {
       case BROKEN ->
           failed(
-              RequestStatus.STREAM_ERROR,
-              "connection closed by the server before the end of the response body");
+              RequestStatus.STREAM_ERROR, connection(e) + " before the end of the response body");
       case TIMED_OUT ->
           failed(RequestStatus.TIMEOUT, "response body not complete within " + limit(e));
       default ->
@@ -161,10 +160,19 @@ public final class RequestClassifier {
   /** Why the body did not arrive whole, or null when it did. */
   private static String incomplete(Exchange e) {
     return switch (e.ending()) {
-      case BROKEN -> "body cut: connection closed by the server";
+      case BROKEN -> "body cut: " + connection(e);
       case TIMED_OUT -> "body cut: not complete within " + limit(e);
       default -> null;
     };
+  }
+
+  /**
+   * What happened to a connection that broke after the head: {@code connection closed by the
+   * server} without a failure text, else {@code connection } and the failure's words ({@code reset
+   * by the server (TCP RST)}, {@code broken (SSLException: ...)}).
+   */
+  private static String connection(Exchange e) {
+    return "connection " + (e.failure() == null ? "closed by the server" : e.failure());
   }
 
   /** The timer's description; a bare name of the outcome if the caller's timings have none. */

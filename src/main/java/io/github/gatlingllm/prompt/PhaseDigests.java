@@ -32,6 +32,33 @@ public final class PhaseDigests {
   public PhaseDigests() {}
 
   /**
+   * The digests of prompts known by their hex digests, e.g. read back from several machines'
+   * records of one phase.
+   *
+   * @param digestsByIndex request index to prompt digest (16 hex digits), never null
+   * @return the digests, empty when the map is
+   * @throws IllegalArgumentException if a digest is not 16 hex digits, naming its index
+   */
+  public static PhaseDigests fromHex(Map<Long, String> digestsByIndex) {
+    PhaseDigests digests = new PhaseDigests();
+    for (Map.Entry<Long, String> e : digestsByIndex.entrySet()) {
+      String hex = e.getValue();
+      if (hex == null || hex.length() != 16) {
+        throw new IllegalArgumentException(
+            "prompt digest of index " + e.getKey() + ": got " + hex + ", expected 16 hex digits");
+      }
+      try {
+        digests.put(e.getKey(), Long.parseUnsignedLong(hex, 16));
+      } catch (NumberFormatException x) {
+        throw new IllegalArgumentException(
+            "prompt digest of index " + e.getKey() + ": got " + hex + ", expected 16 hex digits",
+            x);
+      }
+    }
+    return digests;
+  }
+
+  /**
    * Records the digest of an index.
    *
    * @param index the request index

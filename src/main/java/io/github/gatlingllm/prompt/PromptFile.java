@@ -113,6 +113,9 @@ public final class PromptFile {
     }
   }
 
+  /** The roles a chat message of a {@code messages} row may have (OpenAI's chat roles). */
+  static final List<String> ROLES = List.of("system", "user", "assistant", "tool", "developer");
+
   /** The CSV column read by default. */
   public static final String DEFAULT_COLUMN = "prompt";
 
@@ -142,8 +145,9 @@ public final class PromptFile {
    * Reads a prompts file.
    *
    * @param path the file, never null
-   * @param column the CSV column holding the prompts, or null for {@value #DEFAULT_COLUMN}; ignored
-   *     for JSON formats
+   * @param column the CSV column holding the prompts, or null for {@value #DEFAULT_COLUMN}; in a
+   *     JSONL or JSON file, the object field holding the text (ShareGPT entries and {@code
+   *     messages} rows are read as they are)
    * @return the file's prompts, at least one
    * @throws IllegalArgumentException a one-line message naming the file, the line and what is
    *     expected: the file is missing, unreadable, empty, not UTF-8, of an unknown extension, or a
@@ -179,16 +183,17 @@ public final class PromptFile {
     }
     List<Row> rows =
         switch (format) {
-          case JSONL -> jsonl(file, text);
+          case JSONL -> jsonl(file, text, col);
           case CSV -> csv(file, text, col);
-          case JSON -> json(file, text);
+          case JSON -> json(file, text, col);
         };
     if (rows.isEmpty()) {
       throw new IllegalArgumentException(
           "prompts file " + file + ": no prompts in it, expected at least one");
     }
     String sha = HexFormat.of().formatHex(Hashing.newSha256().digest(bytes));
-    return new PromptFile(file, format, format == Format.CSV ? col : null, sha, rows);
+    return new PromptFile(
+        file, format, format == Format.CSV || !col.equals(DEFAULT_COLUMN) ? col : null, sha, rows);
   }
 
   /**
@@ -212,7 +217,8 @@ public final class PromptFile {
   /**
    * The CSV column read.
    *
-   * @return the column, or null for JSON formats
+   * @return the column; for JSON formats null unless one other than {@value #DEFAULT_COLUMN} was
+   *     given
    */
   public String column() {
     return column;
@@ -297,7 +303,7 @@ public final class PromptFile {
     return out.toString();
   }
 
-  private static List<Row> jsonl(Path file, String text) {
+  private static List<Row> jsonl(Path file, String text, String column) {
     List<Row> rows = new ArrayList<>();
     String[] lines = text.split("\n", -1);
     for (int i = 0; i < lines.length; i++) {
@@ -319,12 +325,12 @@ public final class PromptFile {
       } catch (IOException e) {
         throw new IllegalStateException("reading a String cannot fail", e);
       }
-      rows.add(row(file, i + 1, node));
+      rows.add(row(file, i + 1, node, column));
     }
     return rows;
   }
 
-  private static List<Row> json(Path file, String text) {
+  private static List<Row> json(Path file, String text, String column) {
     List<Row> rows = new ArrayList<>();
     try (JsonParser parser = JSON.getFactory().createParser(text)) {
       if (parser.nextToken() != JsonToken.START_ARRAY) {
@@ -345,7 +351,7 @@ public final class PromptFile {
         if (node.has("conversations")) {
           rows.add(shareGpt(file, line, node));
         } else {
-          rows.add(row(file, line, node));
+          rows.add(row(file, line, node, column));
         }
       }
       if (more(parser)) {
@@ -397,26 +403,30 @@ public final class PromptFile {
             + " \"text\"}");
   }
 
-  private static Row row(Path file, int line, JsonNode node) {
+  /** One object row; {@code field} names its text prompt ({@code prompt}, or the column given). */
+  private static Row row(Path file, int line, JsonNode node, String field) {
     if (!node.isObject()) {
-      throw new IllegalArgumentException(where(file, line) + "not a JSON object, " + EXPECTED_ROW);
+      throw new IllegalArgumentException(
+          where(file, line) + "not a JSON object, " + expectedRow(field));
     }
     Integer maxTokens = maxTokens(file, line, node);
-    JsonNode prompt = node.get("prompt");
+    JsonNode prompt = node.get(field);
     JsonNode given = node.get("messages");
     if (prompt != null && !prompt.isNull() && given != null && !given.isNull()) {
       throw new IllegalArgumentException(
           where(file, line)
-              + "both \"prompt\" and \"messages\", expected one of them (which would be sent?)");
+              + "both \""
+              + field
+              + "\" and \"messages\", expected one of them (which would be sent?)");
     }
     if (prompt != null && !prompt.isNull()) {
       if (!prompt.isTextual()) {
         throw new IllegalArgumentException(
-            where(file, line) + "\"prompt\" is not text, " + EXPECTED_ROW);
+            where(file, line) + "\"" + field + "\" is not text, " + expectedRow(field));
       }
       if (prompt.asText().isBlank()) {
         throw new IllegalArgumentException(
-            where(file, line) + "\"prompt\" is empty, expected a prompt");
+            where(file, line) + "\"" + field + "\" is empty, expected a prompt");
       }
       return new Row(line, prompt.asText(), null, maxTokens);
     }
@@ -425,7 +435,19 @@ public final class PromptFile {
       return messagesRow(file, line, messages, maxTokens);
     }
     throw new IllegalArgumentException(
-        where(file, line) + "no \"prompt\" (text) or \"messages\" (chat), " + EXPECTED_ROW);
+        where(file, line)
+            + "no \""
+            + field
+            + "\" (text) or \"messages\" (chat), "
+            + expectedRow(field)
+            + (field.equals(DEFAULT_COLUMN) ? "" : " (llm.promptsColumn names the text field)"));
+  }
+
+  /** {@link #EXPECTED_ROW}, with the text field the file is read with. */
+  private static String expectedRow(String field) {
+    return field.equals(DEFAULT_COLUMN)
+        ? EXPECTED_ROW
+        : EXPECTED_ROW.replace("{\"prompt\": \"text\"}", "{\"" + field + "\": \"text\"}");
   }
 
   private static Row messagesRow(Path file, int line, JsonNode messages, Integer maxTokens) {
@@ -448,7 +470,18 @@ public final class PromptFile {
                 + " has no text \"role\" and \"content\""
                 + expected);
       }
-      Message message = new Message(m.get("role").asText(), m.get("content").asText());
+      String role = m.get("role").asText();
+      if (!ROLES.contains(role)) {
+        throw new IllegalArgumentException(
+            where(file, line)
+                + "message "
+                + n
+                + " has role \""
+                + role
+                + "\", expected one of "
+                + String.join(", ", ROLES));
+      }
+      Message message = new Message(role, m.get("content").asText());
       list.add(message);
       Map<String, String> entry = new LinkedHashMap<>();
       entry.put("role", message.role());
@@ -497,17 +530,7 @@ public final class PromptFile {
         int line = parser.currentTokenLocation().getLineNr() + 1;
         Map<String, String> record = it.nextValue();
         if (!checked) {
-          List<String> header = new ArrayList<>();
-          parser.getSchema().forEach(c -> header.add(c.getName()));
-          if (!header.contains(column)) {
-            throw new IllegalArgumentException(
-                where(file, 1)
-                    + "no column \""
-                    + column
-                    + "\" in the header "
-                    + header
-                    + ", expected a header naming it (llm.promptsColumn names another)");
-          }
+          checkHeader(file, parser, column);
           checked = true;
         }
         String prompt = record.get(column);
@@ -519,17 +542,7 @@ public final class PromptFile {
       }
       if (!checked) {
         // A header and no rows: the header still has to name the column.
-        List<String> header = new ArrayList<>();
-        parser.getSchema().forEach(c -> header.add(c.getName()));
-        if (!header.contains(column)) {
-          throw new IllegalArgumentException(
-              where(file, 1)
-                  + "no column \""
-                  + column
-                  + "\" in the header "
-                  + header
-                  + ", expected a header naming it (llm.promptsColumn names another)");
-        }
+        checkHeader(file, parser, column);
       }
     } catch (IOException | RuntimeException e) {
       if (e instanceof IllegalArgumentException iae) {
@@ -547,6 +560,33 @@ public final class PromptFile {
           e);
     }
     return rows;
+  }
+
+  /** The header names each column once and names the prompt column. */
+  private static void checkHeader(Path file, CsvParser parser, String column) {
+    List<String> header = new ArrayList<>();
+    parser.getSchema().forEach(c -> header.add(c.getName()));
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String name : header) {
+      if (!seen.add(name)) {
+        throw new IllegalArgumentException(
+            where(file, 1)
+                + "column \""
+                + name
+                + "\" appears twice in the header "
+                + header
+                + ", expected each column named once (which one would be read?)");
+      }
+    }
+    if (!header.contains(column)) {
+      throw new IllegalArgumentException(
+          where(file, 1)
+              + "no column \""
+              + column
+              + "\" in the header "
+              + header
+              + ", expected a header naming it (llm.promptsColumn names another)");
+    }
   }
 
   private static Integer csvMaxTokens(Path file, int line, Map<String, String> record) {

@@ -1,9 +1,6 @@
 package io.github.gatlingllm.prompt;
 
-import io.github.gatlingllm.token.TokenCount;
 import io.github.gatlingllm.token.TokenCounter;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * <p>Use {@link #take(long)} for the prompt a request is about to send and {@link #forget(long)}
  * once it is sent: the source then keeps only the prompt's 64-bit digest for {@link #digest()}. All
  * methods are safe to call concurrently from several threads.
+ *
+ * <p>This class hands prompts out and keeps their digests ({@link PhaseDigests}); what a request
+ * index sends is made by {@link GeneratedPrompts} (the generator), {@link FileRows} (a prompts
+ * file) or the rows function of a trace ({@link #ofRows}).
  */
 public final class PromptSource {
 
@@ -42,46 +43,18 @@ public final class PromptSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(PromptSource.class);
 
-  private record RepeatKey(long seed, int inputTokens) {}
-
-  private record Prefix(String text, int tokens, MessageDigest stateAfterSpace) {}
-
-  /** The request markers {@code [nonce]} of 64 consecutive indices, and their token counts. */
-  private record Markers(String[] markers, int[] counts) {}
-
-  private static final int MARKER_BLOCK_BITS = 6;
-  private static final int MARKER_BLOCKS_KEPT = 32;
-
   private final PromptSpec spec;
   private final TokenCounter counter;
   private final long seed;
   private final String caseId;
   private final String phase;
   private final int inputTokens;
-  private final byte[] requestLabel;
-  private final byte[] groupLabel;
-  private final byte[] prefixLabel;
   private final Map<Long, Prompt> prompts = new ConcurrentHashMap<>();
   private final PhaseDigests digests = new PhaseDigests();
-  private final Map<Integer, Prefix> prefixes = new ConcurrentHashMap<>();
-  private final Map<Integer, Filler> fillers = new ConcurrentHashMap<>();
-  private final Map<Long, Markers> markerBlocks = new ConcurrentHashMap<>();
-  private final Map<RepeatKey, Prompt> repeated;
   private final String prefixPhase;
-  private final boolean roundRobinGroups;
   private final java.util.function.LongFunction<Prompt> rows;
   private final FileRows file;
-  private volatile int[] wordTokens;
-
-  /**
-   * A prompts file's rows in hand-out order: the file order, or a seeded shuffle of it.
-   *
-   * @param file the file
-   * @param order position to row
-   * @param shuffled whether the order is a seeded shuffle
-   * @param wrap whether positions past the end start again from the first
-   */
-  private record FileRows(PromptFile file, int[] order, boolean shuffled, boolean wrap) {}
+  private final GeneratedPrompts generator;
 
   /**
    * The prompts of one phase.
@@ -103,18 +76,7 @@ public final class PromptSource {
       String caseId,
       String phase,
       int inputTokens) {
-    this(
-        spec,
-        counter,
-        seed,
-        caseId,
-        phase,
-        inputTokens,
-        new ConcurrentHashMap<>(),
-        phase,
-        false,
-        null,
-        null);
+    this(spec, counter, seed, caseId, phase, inputTokens, null, null);
   }
 
   /**
@@ -142,9 +104,6 @@ public final class PromptSource {
         caseId,
         phase,
         0,
-        new ConcurrentHashMap<>(),
-        phase,
-        false,
         Objects.requireNonNull(rows, "rows"),
         null);
   }
@@ -182,32 +141,32 @@ public final class PromptSource {
       String phase,
       boolean shuffle,
       boolean wrap) {
-    Objects.requireNonNull(file, "file");
-    int[] order = new int[file.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    if (shuffle) {
-      java.util.Random random = new java.util.Random(seed);
-      for (int i = order.length - 1; i > 0; i--) {
-        int j = random.nextInt(i + 1);
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-      }
-    }
-    return new PromptSource(
-        PromptSpec.unique(),
+    FileRows rows = FileRows.of(file, seed, shuffle, wrap);
+    return new PromptSource(PromptSpec.unique(), counter, seed, caseId, phase, 0, null, rows);
+  }
+
+  /** A first phase of its case: its own repeated prompt, its own group prefixes, hashed groups. */
+  private PromptSource(
+      PromptSpec spec,
+      TokenCounter counter,
+      long seed,
+      String caseId,
+      String phase,
+      int inputTokens,
+      java.util.function.LongFunction<Prompt> rows,
+      FileRows file) {
+    this(
+        spec,
         counter,
         seed,
         caseId,
         phase,
-        0,
+        inputTokens,
         new ConcurrentHashMap<>(),
         phase,
         false,
-        null,
-        new FileRows(file, order, shuffle, wrap));
+        rows,
+        file);
   }
 
   private PromptSource(
@@ -217,7 +176,7 @@ public final class PromptSource {
       String caseId,
       String phase,
       int inputTokens,
-      Map<RepeatKey, Prompt> repeated,
+      Map<GeneratedPrompts.RepeatKey, Prompt> repeated,
       String prefixPhase,
       boolean roundRobinGroups,
       java.util.function.LongFunction<Prompt> rows,
@@ -233,14 +192,18 @@ public final class PromptSource {
     }
     this.seed = seed;
     this.inputTokens = inputTokens;
-    this.repeated = repeated;
     this.prefixPhase = Objects.requireNonNull(prefixPhase, "prefixPhase");
-    this.roundRobinGroups = roundRobinGroups;
-    String namespace = seed + ":" + caseId + ":" + phase;
-    this.requestLabel = (namespace + ":request:").getBytes(StandardCharsets.UTF_8);
-    this.groupLabel = (namespace + ":group:").getBytes(StandardCharsets.UTF_8);
-    this.prefixLabel =
-        (seed + ":" + caseId + ":" + prefixPhase + ":prefix:").getBytes(StandardCharsets.UTF_8);
+    this.generator =
+        new GeneratedPrompts(
+            spec,
+            counter,
+            seed,
+            caseId,
+            phase,
+            inputTokens,
+            repeated,
+            prefixPhase,
+            roundRobinGroups);
     if (file == null
         && spec.mode() != PromptMode.REPEAT
         && spec.mode() != PromptMode.TRACE
@@ -269,7 +232,7 @@ public final class PromptSource {
         caseId,
         otherPhase,
         inputTokens,
-        repeated,
+        generator.repeated(),
         otherPhase,
         false,
         rows,
@@ -298,7 +261,7 @@ public final class PromptSource {
         caseId,
         otherPhase,
         inputTokens,
-        repeated,
+        generator.repeated(),
         prefixPhase,
         true,
         rows,
@@ -372,14 +335,7 @@ public final class PromptSource {
     if (rows != null || file != null) {
       return;
     }
-    for (int index = 0; index < sample; index++) {
-      build(index);
-    }
-    if (spec.mode() == PromptMode.SHARED_PREFIX) {
-      for (int group = 0; group < spec.groups(); group++) {
-        prefix(group);
-      }
-    }
+    generator.warm(sample);
   }
 
   /**
@@ -413,22 +369,7 @@ public final class PromptSource {
    * @throws IllegalArgumentException if a digest is not 16 hex digits
    */
   public static String phaseDigest(Map<Long, String> digestsByIndex) {
-    PhaseDigests digests = new PhaseDigests();
-    for (Map.Entry<Long, String> e : digestsByIndex.entrySet()) {
-      String hex = e.getValue();
-      if (hex == null || hex.length() != 16) {
-        throw new IllegalArgumentException(
-            "prompt digest of index " + e.getKey() + ": got " + hex + ", expected 16 hex digits");
-      }
-      try {
-        digests.put(e.getKey(), Long.parseUnsignedLong(hex, 16));
-      } catch (NumberFormatException x) {
-        throw new IllegalArgumentException(
-            "prompt digest of index " + e.getKey() + ": got " + hex + ", expected 16 hex digits",
-            x);
-      }
-    }
-    return digests.phaseDigest();
+    return PhaseDigests.fromHex(digestsByIndex).phaseDigest();
   }
 
   /**
@@ -513,23 +454,7 @@ public final class PromptSource {
   public Prompt extend(String label, int tokens, String idPrefix) {
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(idPrefix, "idPrefix");
-    String nonce =
-        nonce((seed + ":" + caseId + ":" + phase + ":" + label).getBytes(StandardCharsets.UTF_8));
-    String head = "[" + nonce + "]";
-    int used = counter.count(head);
-    Filler filler = filler(tokens - used);
-    MessageDigest sha = Hashing.sha256();
-    sha.update(head.getBytes(StandardCharsets.US_ASCII));
-    sha.update(filler.spacedUtf8());
-    return new Prompt(
-        head,
-        filler,
-        idPrefix + nonce,
-        counter,
-        planned(used + filler.tokens()),
-        null,
-        null,
-        Hashing.first8(sha.digest()));
+    return generator.extend(label, tokens, idPrefix);
   }
 
   /**
@@ -553,18 +478,7 @@ public final class PromptSource {
     if (file == null) {
       return spec.toRecord();
     }
-    Map<String, Object> record = new java.util.LinkedHashMap<>();
-    record.put("mode", "file");
-    record.put("file", file.file().path().toString());
-    record.put("format", file.file().format().wireName());
-    if (file.file().column() != null) {
-      record.put("column", file.file().column());
-    }
-    record.put("sha256", file.file().sha256());
-    record.put("rows", file.file().size());
-    record.put("order", file.shuffled() ? "shuffle" : "index");
-    record.put("wrap", file.wrap());
-    return java.util.Collections.unmodifiableMap(record);
+    return file.specRecord();
   }
 
   /**
@@ -579,41 +493,7 @@ public final class PromptSource {
     if (file == null) {
       throw new IllegalStateException("not a prompts file's source");
     }
-    int size = file.order().length;
-    if (index < 0 || (!file.wrap() && index >= size)) {
-      throw new IllegalArgumentException(
-          "prompts file "
-              + file.file().path()
-              + ": request index "
-              + index
-              + " of phase "
-              + phase
-              + " is past its "
-              + size
-              + " rows, expected fewer requests or wrap-around");
-    }
-    int position = (int) (index % size);
-    if ("warmup".equals(phase)) {
-      position = size - 1 - position;
-    }
-    return file.order()[position];
-  }
-
-  private Prompt fileRowPrompt(long index) {
-    int row = fileRow(index);
-    PromptFile.Row r = file.file().rows().get(row);
-    TokenCount planned = null;
-    if (r.messages() != null) {
-      int tokens = 0;
-      boolean exact = true;
-      for (PromptFile.Message m : r.messages()) {
-        TokenCount c = counter.countText(m.content());
-        tokens += c.value();
-        exact &= c.exact();
-      }
-      planned = new TokenCount(tokens, counter.source(), exact);
-    }
-    return Prompt.ofRow(r, "row-" + row, counter, planned);
+    return file.row(index, phase);
   }
 
   private Prompt build(long index) {
@@ -621,198 +501,9 @@ public final class PromptSource {
       return rows.apply(index);
     }
     if (file != null) {
-      return fileRowPrompt(index);
+      return file.prompt(index, phase, counter);
     }
-    switch (spec.mode()) {
-      case REPEAT:
-        return repeat();
-      case UNIQUE:
-        return unique(index);
-      default:
-        return shared(index);
-    }
-  }
-
-  private Prompt repeat() {
-    return repeated.computeIfAbsent(
-        new RepeatKey(seed, inputTokens),
-        key -> {
-          String text = RepeatText.generate(inputTokens, counter, seed + inputTokens);
-          TokenCount exact = counter.countText(text);
-          return Prompt.of(text, "repeat", counter, exact, null, null);
-        });
-  }
-
-  private Prompt unique(long index) {
-    Markers block = markers(index);
-    int slot = (int) (index & ((1 << MARKER_BLOCK_BITS) - 1));
-    String head = block.markers()[slot];
-    String nonce = head.substring(1, head.length() - 1);
-    int used = block.counts()[slot];
-    Filler filler = filler(inputTokens - used);
-    MessageDigest sha = Hashing.sha256();
-    sha.update(head.getBytes(StandardCharsets.US_ASCII));
-    sha.update(filler.spacedUtf8());
-    return new Prompt(
-        head,
-        filler,
-        "r-" + nonce,
-        counter,
-        planned(used + filler.tokens()),
-        null,
-        null,
-        Hashing.first8(sha.digest()));
-  }
-
-  private Prompt shared(long index) {
-    int group = group(index);
-    Prefix prefix = prefix(group);
-    Markers block = markers(index);
-    int slot = (int) (index & ((1 << MARKER_BLOCK_BITS) - 1));
-    String marker = block.markers()[slot];
-    String nonce = marker.substring(1, marker.length() - 1);
-    int used = prefix.tokens() + block.counts()[slot];
-    Filler filler = filler(inputTokens - used);
-    MessageDigest sha;
-    try {
-      sha = (MessageDigest) prefix.stateAfterSpace().clone();
-    } catch (CloneNotSupportedException e) {
-      throw new IllegalStateException("SHA-256 state cannot be cloned", e);
-    }
-    sha.update(marker.getBytes(StandardCharsets.US_ASCII));
-    sha.update(filler.spacedUtf8());
-    return new Prompt(
-        prefix.text() + " " + marker,
-        filler,
-        "g" + group + "-" + nonce,
-        counter,
-        planned(used + filler.tokens()),
-        group,
-        prefix.tokens(),
-        Hashing.first8(sha.digest()));
-  }
-
-  /**
-   * The markers of the 64-index block holding {@code index}, built and counted together: one
-   * tokenizer call for 64 short texts costs far less than 64 calls. A few recent blocks are kept.
-   */
-  private Markers markers(long index) {
-    long number = index >> MARKER_BLOCK_BITS;
-    Markers block = markerBlocks.get(number);
-    if (block != null) {
-      return block;
-    }
-    block =
-        markerBlocks.computeIfAbsent(
-            number,
-            n -> {
-              String[] markers = new String[1 << MARKER_BLOCK_BITS];
-              for (int i = 0; i < markers.length; i++) {
-                markers[i] = "[" + nonce(requestLabel, (n << MARKER_BLOCK_BITS) + i) + "]";
-              }
-              return new Markers(markers, counter.countAll(markers));
-            });
-    if (markerBlocks.size() > MARKER_BLOCKS_KEPT) {
-      markerBlocks.keySet().removeIf(n -> Math.abs(n - number) > MARKER_BLOCKS_KEPT / 2);
-    }
-    return block;
-  }
-
-  private Prefix prefix(int group) {
-    Prefix prefix = prefixes.get(group);
-    if (prefix != null) {
-      return prefix;
-    }
-    return prefixes.computeIfAbsent(
-        group,
-        g -> {
-          double ratio = spec.sharedPrefixRatio() == null ? 0.0 : spec.sharedPrefixRatio();
-          // Python's round() rounds halves to even, as Math.rint does.
-          int tokens = (int) Math.max(1, Math.rint(ratio * inputTokens));
-          String head = "[" + nonce(prefixLabel, g) + "]";
-          int used = counter.count(head);
-          Filler filler = filler(tokens - used);
-          String text = filler.isEmpty() ? head : head + " " + filler.text();
-          MessageDigest state = Hashing.newSha256();
-          state.update(text.getBytes(StandardCharsets.UTF_8));
-          state.update((byte) ' ');
-          return new Prefix(text, counter.count(text), state);
-        });
-  }
-
-  private TokenCount planned(int tokens) {
-    return new TokenCount(tokens, counter.source(), false);
-  }
-
-  /** The fewest filler words that reach {@code tokens}, built once per length. */
-  private Filler filler(int tokens) {
-    if (tokens <= 0) {
-      return Filler.NONE;
-    }
-    Filler filler = fillers.get(tokens);
-    if (filler != null) {
-      return filler;
-    }
-    return fillers.computeIfAbsent(tokens, this::buildFiller);
-  }
-
-  private Filler buildFiller(int tokens) {
-    int words = estimatedWords(tokens, wordTokens());
-    // Counted with the space before it, as it follows the head.
-    while (words > 1 && counter.count(" " + Words.cycle(0, words - 1)) >= tokens) {
-      words--;
-    }
-    while (counter.count(" " + Words.cycle(0, words)) < tokens) {
-      words++;
-    }
-    String text = Words.cycle(0, words);
-    return Filler.of(text, counter.count(" " + text));
-  }
-
-  private int[] wordTokens() {
-    int[] tokens = wordTokens;
-    if (tokens == null) {
-      tokens = new int[Words.FILLER.length];
-      for (int i = 0; i < tokens.length; i++) {
-        tokens[i] = Math.max(1, counter.count(" " + Words.FILLER[i]));
-      }
-      wordTokens = tokens;
-    }
-    return tokens;
-  }
-
-  private static int estimatedWords(int tokens, int[] wordTokens) {
-    int words = 0;
-    long total = 0;
-    while (total < tokens) {
-      total += wordTokens[words % wordTokens.length];
-      words++;
-    }
-    return words;
-  }
-
-  private int group(long index) {
-    if (roundRobinGroups) {
-      return (int) Long.remainderUnsigned(index, spec.groups());
-    }
-    MessageDigest sha = Hashing.sha256();
-    sha.update(groupLabel);
-    sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));
-    long draw = Hashing.first8(sha.digest());
-    return (int) Long.remainderUnsigned(draw, spec.groups());
-  }
-
-  /** The first 12 hex digits of {@code sha256(label)}. */
-  private static String nonce(byte[] label) {
-    return Hashing.hex16(Hashing.first8(Hashing.sha256().digest(label))).substring(0, 12);
-  }
-
-  /** The first 12 hex digits of {@code sha256(label + index)}. */
-  private static String nonce(byte[] label, long index) {
-    MessageDigest sha = Hashing.sha256();
-    sha.update(label);
-    sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));
-    return Hashing.hex16(Hashing.first8(sha.digest())).substring(0, 12);
+    return generator.build(index);
   }
 
   @Override

@@ -1,10 +1,13 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmDsl;
+import io.github.gatlingllm.compare.ComparisonOutput;
+import io.github.gatlingllm.compare.RunComparison;
+import io.github.gatlingllm.compare.RunDifferences;
+import io.github.gatlingllm.compare.RunSamples;
+import io.github.gatlingllm.compare.Verdict;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.report.RunComparison;
-import io.github.gatlingllm.report.RunSamples;
 import io.github.gatlingllm.settings.BaselineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -226,7 +229,7 @@ public final class BaselineGate {
 
   /** Why a row fails the gate, or null when it passes. */
   private String failure(RunComparison.Row row) {
-    if (row.verdict() != RunComparison.Verdict.WORSE) {
+    if (row.verdict() != Verdict.WORSE) {
       return null;
     }
     return String.format(
@@ -276,7 +279,7 @@ public final class BaselineGate {
       m.put("failed", failed);
     }
     Map<String, Object> c = new LinkedHashMap<>(comparison.toMap());
-    List<String> differences = RunComparison.promptDifferences(baseline.record(), run);
+    List<String> differences = RunDifferences.promptDifferences(baseline.record(), run);
     c.put("same_prompts", differences.isEmpty());
     c.put("prompt_differences", differences);
     if (!differences.isEmpty()) {
@@ -296,19 +299,7 @@ public final class BaselineGate {
     List<String> lines = new ArrayList<>();
     lines.add("against baseline (A = baseline, B = this run): " + c.method());
     for (RunComparison.Row r : c.rows()) {
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "  %-22s %12s %12s %9s %20s  %s",
-              r.name(),
-              describe(r.a()),
-              describe(r.b()),
-              r.deltaPct() == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", r.deltaPct()),
-              r.ci95Pct() == null
-                  ? "-"
-                  : String.format(
-                      Locale.ROOT, "[%+.1f%%, %+.1f%%]", r.ci95Pct()[0], r.ci95Pct()[1]),
-              r.verdict().wireName()));
+      lines.add("  " + ComparisonOutput.line(r.name(), describe(r.a()), describe(r.b()), r, "-"));
     }
     return lines;
   }

@@ -9,7 +9,6 @@ import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
-import io.github.gatlingllm.internal.GatlingInjection;
 import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -20,7 +19,6 @@ import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.Simulator;
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>With {@code llm.startAt} (a test run on several machines), the start ends by waiting for that
  * barrier, so the shards' load starts together.
  *
- * <p>Its parts: {@link RunTarget} (tokenizer, simulator or probe, cache plan), {@link RunTally}
- * (per-request bookkeeping) and {@link RunFinish} (the run record and the closing console lines).
+ * <p>Its parts: {@link RunStart} (what is read from Gatling and checked at the start), {@link
+ * RunTarget} (tokenizer, simulator or probe, cache plan), {@link RequestShape} (what every request
+ * carries), {@link RunTally} (per-request bookkeeping) and {@link RunFinish} (the run record and
+ * the closing console lines).
  *
  * <p>Thread-safe: the LLM action calls it from every event loop.
  */
@@ -74,25 +74,15 @@ public final class RunContext {
   private final BudgetStop budgetStop;
   private final ProfileEnd profileEnd;
   private final BaselineGate baseline;
+  private final RequestShape requests;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
     this.settings = protocol.settings();
     this.gatling = new GatlingCore(core);
-    List<Injection> read;
-    String unknown;
-    try {
-      read = GatlingInjection.read(core);
-      unknown = null;
-    } catch (IllegalStateException e) {
-      read = List.of();
-      unknown = e.getMessage();
-      LOG.warn(
-          "The injection profiles cannot be read, so no load levels are computed, and once every"
-              + " prompt budget is spent the whole run stops, scenarios with no budget of their"
-              + " own included: {}",
-          unknown);
-    }
+    RunStart.Injections profiles = RunStart.injections(core);
+    List<Injection> read = profiles.read();
+    String unknown = profiles.unknown();
     this.injections = read;
     this.injectionUnknown = unknown;
     this.budgetStop =
@@ -101,8 +91,9 @@ public final class RunContext {
         new LevelWatch(
             read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
     levels.announce(unknown);
-    checkSloLoad(core, read, unknown);
-    this.baseline = BaselineGate.start(settings.baseline(), settings.slo(), assertedPaths(core));
+    RunStart.checkSloLoad(settings, core, read, unknown);
+    this.baseline =
+        BaselineGate.start(settings.baseline(), settings.slo(), RunStart.assertedPaths(core));
     this.client =
         new ClientWatch(
             settings,
@@ -117,19 +108,7 @@ public final class RunContext {
     }
     this.http = GatlingHttp.newComponents(core, protocol.http());
     this.target = RunTarget.start(protocol);
-    try {
-      this.recorder =
-          new RunRecorder(protocol.folders(), settings.slo(), settings.cacheTolerance());
-    } catch (java.io.UncheckedIOException e) {
-      target.close();
-      throw new IllegalArgumentException(
-          "llm.resultsFolder: cannot write run records under \""
-              + settings.resultsFolder()
-              + "\" ("
-              + e.getCause()
-              + "), expected a folder that exists or can be made",
-          e);
-    }
+    this.recorder = RunStart.recorder(protocol, target);
     Simulator simulator = target.simulator();
     this.serverWatch =
         ServerWatch.start(
@@ -156,7 +135,7 @@ public final class RunContext {
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     gatling.onTermination(this::terminate);
-    warnOnLowFileLimit();
+    RunStart.warnOnLowFileLimit();
     this.lateMs =
         startAt == null
             ? null
@@ -166,20 +145,13 @@ public final class RunContext {
                 System::currentTimeMillis,
                 Thread::sleep);
     client.start();
-    this.runEnd = new RunEnd(maxDurationMs(core), gatling.nowMillis());
-    this.failedPercentBelow = failedPercentBelow(core);
+    this.runEnd = new RunEnd(RunStart.maxDurationMs(core), gatling.nowMillis());
+    this.failedPercentBelow = RunStart.failedPercentBelow(core);
     this.profileEnd =
         new ProfileEnd(
             settings.endWithProfile(), injections, levels::profileEndMs, client::sentBefore);
     end.baseline(baseline, this::judgeBaseline);
-  }
-
-  private static List<List<String>> assertedPaths(CoreComponents core) {
-    try {
-      return GatlingInjection.assertedPaths(core);
-    } catch (IllegalStateException e) {
-      return null;
-    }
+    this.requests = new RequestShape(protocol, target);
   }
 
   /**
@@ -211,26 +183,6 @@ public final class RunContext {
     }
   }
 
-  private static Map<String, Double> failedPercentBelow(CoreComponents core) {
-    try {
-      return GatlingInjection.failedPercentBelow(core);
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "Gatling's assertions cannot be read, so llm-run.json has no failed_percent_below: {}",
-          e.toString());
-      return null;
-    }
-  }
-
-  private static Long maxDurationMs(CoreComponents core) {
-    try {
-      return GatlingInjection.maxDurationMs(core);
-    } catch (IllegalStateException e) {
-      LOG.warn("Gatling's maxDuration cannot be read, so no run ends as max_duration: {}", e);
-      return null;
-    }
-  }
-
   /**
    * A request was cancelled by the client ({@code llm.cancelRate}) now: the server's release of it
    * may be probed.
@@ -259,25 +211,6 @@ public final class RunContext {
    */
   public OpenRequests openRequests() {
     return openRequests;
-  }
-
-  /** {@link SloLoadCheck} before any load: refused without its assertion, warned when too high. */
-  private void checkSloLoad(CoreComponents core, List<Injection> read, String unknown) {
-    Double bound = settings.saturation().sloLoadAtLeast();
-    if (bound == null) {
-      return;
-    }
-    List<List<String>> asserted;
-    try {
-      asserted = GatlingInjection.assertedPaths(core);
-    } catch (IllegalStateException e) {
-      asserted = null;
-      LOG.warn("The simulation's assertions cannot be read: {}", e.getMessage());
-    }
-    String warning = SloLoadCheck.check(bound, asserted, unknown == null ? read : List.of());
-    if (warning != null) {
-      LOG.warn("{}", warning);
-    }
   }
 
   /**
@@ -379,7 +312,7 @@ public final class RunContext {
    * @return the absolute URL, credentials included when the base URL has them
    */
   public String url(Endpoint endpoint) {
-    return target.baseUrl() + "/" + endpoint.path();
+    return requests.url(endpoint);
   }
 
   /**
@@ -393,18 +326,7 @@ public final class RunContext {
    */
   public RequestSettings requestSettings(
       Endpoint endpoint, Integer maxTokens, Map<String, Object> extra) {
-    Map<String, Object> body = new LinkedHashMap<>(protocol.extraBody());
-    body.putAll(extra);
-    return new RequestSettings(
-        endpoint,
-        target.model(),
-        maxTokens == null ? settings.outputTokens() : maxTokens,
-        RequestSettings.MAX_TOKENS,
-        settings.stream(),
-        true,
-        settings.ignoreEos() ? Boolean.TRUE : null,
-        settings.temperature(),
-        body.isEmpty() ? null : body);
+    return requests.requestSettings(endpoint, maxTokens, extra);
   }
 
   /**
@@ -413,14 +335,7 @@ public final class RunContext {
    * @return header name to value, in order
    */
   public Map<String, String> headers() {
-    Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
-    if (settings.apiKey() != null) {
-      headers.put("Authorization", "Bearer " + settings.apiKey());
-    }
-    if ("per-request".equals(settings.connections())) {
-      headers.put("Connection", "close");
-    }
-    return headers;
+    return requests.headers();
   }
 
   /**
@@ -429,7 +344,7 @@ public final class RunContext {
    * @return true unless {@code llm.connections=per-user}
    */
   public boolean shareConnections() {
-    return !"per-user".equals(settings.connections());
+    return requests.shareConnections();
   }
 
   /**
@@ -610,22 +525,5 @@ public final class RunContext {
    */
   void finish(boolean interrupted) {
     end.finish(interrupted, crashed.get(), lateMs, runEnd, openRequests, failedPercentBelow);
-  }
-
-  /**
-   * Warns when the process's open-files limit is in reach: every open stream is a socket, and an
-   * open loop holds up to (arrival rate x {@code llm.timeout}) of them when the server or the
-   * client falls behind.
-   */
-  private static void warnOnLowFileLimit() {
-    if (ManagementFactory.getOperatingSystemMXBean()
-            instanceof com.sun.management.UnixOperatingSystemMXBean unix
-        && unix.getMaxFileDescriptorCount() < 16_384) {
-      LOG.warn(
-          "the open-files limit of this JVM is {}: every open LLM stream holds a socket; for more"
-              + " streams in flight than that, raise it in the shell that starts the run (ulimit -n"
-              + " 65536; ulimit -Hn shows the most allowed)",
-          unix.getMaxFileDescriptorCount());
-    }
   }
 }

@@ -306,13 +306,8 @@ final class Charts {
     }
   }
 
-  /** A number for people: whole numbers without decimals, others to 2 decimals at most. */
+  /** A number for people: {@link Decimals#fmt(double)}. */
   static String fmt(double v) {
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    String s = String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.1f" : "%.2f", v);
-    s = s.replaceAll("0+$", "");
-    return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+    return Decimals.fmt(v);
   }
 }

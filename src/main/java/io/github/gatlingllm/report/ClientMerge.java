@@ -26,7 +26,7 @@ final class ClientMerge {
    * @param requests all their requests
    */
   static void apply(
-      Map<String, Object> record, List<ShardMerge.Source> sources, List<RequestRecord> requests) {
+      Map<String, Object> record, List<MergeSource> sources, List<RequestRecord> requests) {
     apply(record, sources, ScheduleLag.of(requests));
   }
 
@@ -38,14 +38,14 @@ final class ClientMerge {
    * @param sources the folders
    * @param lag the schedule lag of all their requests
    */
-  static void apply(Map<String, Object> record, List<ShardMerge.Source> sources, ScheduleLag lag) {
+  static void apply(Map<String, Object> record, List<MergeSource> sources, ScheduleLag lag) {
     boolean any = false;
     List<String> warnings = new ArrayList<>();
     Object thresholds = null;
     Map<String, Object> starts = new LinkedHashMap<>();
     List<?> shards = record.get("shards") instanceof List<?> l ? l : List.of();
     for (int i = 0; i < sources.size(); i++) {
-      ShardMerge.Source s = sources.get(i);
+      MergeSource s = sources.get(i);
       if (!(s.run().get("client") instanceof Map<?, ?> client)) {
         continue;
       }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.report;
 
 import java.math.BigDecimal;
+import java.util.Locale;
 
 /**
  * Numbers of the run record as text: the shortest plain decimal (no exponent) that reads back as
@@ -8,7 +9,7 @@ import java.math.BigDecimal;
  * RequestTimer}), so they print with at most 3 decimals: {@code 2.517}, {@code 0.25}, {@code 34}
  * (not {@code 34.0}), never {@code 2.5170000000000003}.
  */
-final class Decimals {
+public final class Decimals {
 
   /** Below this magnitude, distinct thousandths are distinct doubles (their spacing is finer). */
   private static final double THOUSANDTHS_LIMIT = 1e9;
@@ -45,11 +46,27 @@ final class Decimals {
    * @param ms milliseconds, finite
    * @return the text, never null
    */
-  static String ms(double ms) {
+  public static String ms(double ms) {
     if (!Double.isFinite(ms) || Math.abs(ms) >= THOUSANDTHS_LIMIT) {
       return shortest(ms);
     }
     return thousandths(Math.round(ms * 1000));
+  }
+
+  /**
+   * A number for people: a whole number without decimals ({@code 34}), others to 2 decimals at
+   * most, 1 from 100 up ({@code 6.67}, {@code 1234.6}), trailing zeros dropped.
+   *
+   * @param v a number
+   * @return the text, never null
+   */
+  public static String fmt(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    String s = String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.1f" : "%.2f", v);
+    s = s.replaceAll("0+$", "");
+    return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
   }
 
   /** {@code n / 1000} written out: {@code 2517} is {@code 2.517}, {@code 250} is {@code 0.25}. */

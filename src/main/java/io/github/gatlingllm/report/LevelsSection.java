@@ -41,7 +41,7 @@ final class LevelsSection {
       return "";
     }
     StringBuilder html = new StringBuilder("<h2 id=\"levels\">Levels</h2>\n");
-    String saturation = RunSummary.saturations(run);
+    String saturation = RunSentences.saturations(run);
     Set<Object> saturationLevels = new java.util.HashSet<>();
     if (run.get("saturations") instanceof List<?> all) {
       for (Object o : all) {

@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.levels.ScheduleLag;
-import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsAggregator;
-import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.Slo;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -18,13 +16,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * Rebuilds the run record and report page of one or more run folders from their {@code
- * llm-requests.jsonl} (and {@code llm-run.json} for the settings), and compares two runs.
+ * llm-requests.jsonl} (and {@code llm-run.json} for the settings); {@code compare.RunComparison}
+ * compares two runs.
  *
  * <p>Several folders (for example one per load generator) make one merged report: the requests of
  * all of them aggregated together, the settings of the first, the folders listed in {@code
@@ -50,7 +48,6 @@ public final class RunReport {
   private final Map<String, Object> record;
   private final RecordedRequests requests;
   private final RequestsShape shape;
-  private final MetricsSummary summary;
   private final List<Path> sources;
   private final List<String> warnings;
 
@@ -58,13 +55,11 @@ public final class RunReport {
       Map<String, Object> record,
       RecordedRequests requests,
       RequestsShape shape,
-      MetricsSummary summary,
       List<Path> sources,
       List<String> warnings) {
     this.record = record;
     this.requests = requests;
     this.shape = shape;
-    this.summary = summary;
     this.sources = sources;
     this.warnings = warnings;
   }
@@ -123,13 +118,13 @@ public final class RunReport {
     MetricsAggregator aggregator = new MetricsAggregator(used);
     CacheAggregator cache = new CacheAggregator(tolerance);
     RequestsShape shape = new RequestsShape();
-    ShardMerge.Digests digests = new ShardMerge.Digests();
+    MergeDigests digests = new MergeDigests();
     ConversationMerge.Turns turns = new ConversationMerge.Turns();
     ScheduleLag lag = new ScheduleLag();
-    List<ShardMerge.Source> sources = new ArrayList<>();
+    List<MergeSource> sources = new ArrayList<>();
     long recordedRequests = 0;
     for (int i = 0; i < folders.size(); i++) {
-      ShardMerge.Stats stats = new ShardMerge.Stats(digests);
+      MergeSource.Stats stats = new MergeSource.Stats(digests);
       boolean merging = folders.size() > 1;
       RequestsFile.forEach(
           files.get(i),
@@ -146,7 +141,7 @@ public final class RunReport {
             }
           });
       recordedRequests += stats.recorded;
-      sources.add(new ShardMerge.Source(folders.get(i), runs.get(i), stats));
+      sources.add(new MergeSource(folders.get(i), runs.get(i), stats));
     }
     RecordedRequests requests = RecordedRequests.read(files);
     if (folders.size() > 1) {
@@ -169,23 +164,21 @@ public final class RunReport {
       warnings = ShardMerge.apply(record, sources);
       record.remove("conversations");
       List<Map<String, Object>> conversations =
-          ConversationMerge.merge(runs, turns, ShardMerge.sharded(sources));
+          ConversationMerge.merge(runs, turns, MergeSource.sharded(sources));
       if (conversations != null) {
         record.put("conversations", conversations);
       }
       ClientMerge.apply(record, sources, lag);
-      if (ShardMerge.sharded(sources)) {
+      if (MergeSource.sharded(sources)) {
         requests = RequestsFile.byStart(files);
       }
     } else {
       recordedRequests = shape.count();
     }
     record.put("requests_recorded", recordedRequests);
-    MetricsSummary summary = aggregator.summary();
-    record.put("metrics", summary.toRecord());
+    record.put("metrics", aggregator.summary().toRecord());
     record.put("cache", cache.toRecord(parameters));
-    return new RunReport(
-        record, requests, shape, summary, List.copyOf(files), List.copyOf(warnings));
+    return new RunReport(record, requests, shape, List.copyOf(files), List.copyOf(warnings));
   }
 
   /**
@@ -215,15 +208,6 @@ public final class RunReport {
    */
   public RecordedRequests requests() {
     return requests;
-  }
-
-  /**
-   * The overall summary, recomputed.
-   *
-   * @return the summary
-   */
-  MetricsSummary summary() {
-    return summary;
   }
 
   /**
@@ -292,122 +276,6 @@ public final class RunReport {
     return page;
   }
 
-  /**
-   * Whether two runs sent the same prompts: every workload's phase digests equal.
-   *
-   * @param a the first run
-   * @param b the second run
-   * @return true when their recorded digests are equal
-   */
-  public static boolean sameDigests(RunReport a, RunReport b) {
-    return Objects.equals(digests(a.record), digests(b.record));
-  }
-
-  /**
-   * Compares two runs' overall figures (warmup left out), metric by metric.
-   *
-   * @param a the first run
-   * @param b the second run
-   * @return lines of text: a header, whether the prompt digests are the same, then one line per
-   *     metric with A, B, B - A and the change in percent (times in milliseconds to the
-   *     microsecond)
-   */
-  public static List<String> compare(RunReport a, RunReport b) {
-    List<String> lines = new ArrayList<>();
-    Object da = digests(a.record);
-    Object db = digests(b.record);
-    lines.add(
-        sameDigests(a, b)
-            ? "prompt digests: same " + jsonLine(da)
-            : "prompt digests: DIFFER: A " + jsonLine(da) + ", B " + jsonLine(db));
-    GroupSummary ga = a.summary().overall();
-    GroupSummary gb = b.summary().overall();
-    lines.add(
-        String.format(
-            Locale.ROOT, "%-28s %14s %14s %14s %9s", "metric", "A", "B", "B - A", "change"));
-    add(lines, "requests", (double) ga.requests(), (double) gb.requests());
-    add(
-        lines,
-        "requests ok",
-        (double) ga.count(io.github.gatlingllm.metrics.RequestStatus.OK),
-        (double) gb.count(io.github.gatlingllm.metrics.RequestStatus.OK));
-    add(lines, "requests/s", ga.requestsPerS(), gb.requestsPerS());
-    add(lines, "output tokens/s", ga.outputTokensPerS(), gb.outputTokensPerS());
-    add(lines, "cache hit ratio", ga.cacheHitRatio(), gb.cacheHitRatio());
-    addDistribution(lines, "ttft ms", ga.ttftMs(), gb.ttftMs());
-    addDistribution(lines, "itl ms", ga.itlMs(), gb.itlMs());
-    addDistribution(lines, "tpot ms", ga.tpotMs(), gb.tpotMs());
-    addDistribution(lines, "e2e ms", ga.e2eMs(), gb.e2eMs());
-    if (ga.goodput() != null || gb.goodput() != null) {
-      add(
-          lines,
-          "slo attainment",
-          ga.goodput() == null ? null : ga.goodput().attainment(),
-          gb.goodput() == null ? null : gb.goodput().attainment());
-      add(
-          lines,
-          "goodput requests/s",
-          ga.goodput() == null ? null : ga.goodput().requestsPerS(),
-          gb.goodput() == null ? null : gb.goodput().requestsPerS());
-      add(
-          lines,
-          "goodput output tokens/s",
-          ga.goodput() == null ? null : ga.goodput().outputTokensPerS(),
-          gb.goodput() == null ? null : gb.goodput().outputTokensPerS());
-    }
-    return lines;
-  }
-
-  private static void addDistribution(
-      List<String> lines,
-      String name,
-      io.github.gatlingllm.stats.Distribution a,
-      io.github.gatlingllm.stats.Distribution b) {
-    addMs(lines, name + " mean", a.mean(), b.mean());
-    addMs(lines, name + " p50", a.p50(), b.p50());
-    addMs(lines, name + " p90", a.p90(), b.p90());
-    addMs(lines, name + " p99", a.p99(), b.p99());
-  }
-
-  private static void add(List<String> lines, String name, Double a, Double b) {
-    add(lines, name, a, b, Charts::fmt);
-  }
-
-  /** A line of milliseconds, each figure to the microsecond ({@code 2.517}). */
-  private static void addMs(List<String> lines, String name, Double a, Double b) {
-    add(lines, name, a, b, Decimals::ms);
-  }
-
-  private static void add(
-      List<String> lines,
-      String name,
-      Double a,
-      Double b,
-      java.util.function.DoubleFunction<String> format) {
-    String delta = a == null || b == null ? "–" : format.apply(b - a);
-    String pct =
-        a == null || b == null || a == 0
-            ? "–"
-            : String.format(Locale.ROOT, "%+.1f%%", (b - a) / a * 100);
-    lines.add(
-        String.format(
-            Locale.ROOT,
-            "%-28s %14s %14s %14s %9s",
-            name,
-            a == null ? "–" : format.apply(a),
-            b == null ? "–" : format.apply(b),
-            delta,
-            pct));
-  }
-
-  private static String jsonLine(Object value) {
-    try {
-      return new ObjectMapper().writeValueAsString(value);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /** Each workload's phase digests: {@code prompts.phases} (and each {@code workloads[]}'s). */
   static Object digests(Map<String, Object> run) {
     List<Object> all = new ArrayList<>();
@@ -433,8 +301,16 @@ public final class RunReport {
     return out;
   }
 
+  /**
+   * A folder's run record, as {@code llm-run.json} holds it.
+   *
+   * @param folder a run folder, never null
+   * @return the record, in the file's order; empty (and mutable) when the folder has none
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException naming the file when it is not JSON
+   */
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> runRecord(Path folder) throws IOException {
+  public static Map<String, Object> runRecord(Path folder) throws IOException {
     Path file = folder.resolve(RunRecorder.RUN_FILE);
     if (!Files.isRegularFile(file)) {
       return new LinkedHashMap<>();

@@ -10,10 +10,7 @@ import io.github.gatlingllm.server.ServerInfo;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Properties;
 import java.util.function.Function;
 
@@ -144,63 +141,15 @@ public record LlmSettings(
    * @throws IllegalArgumentException naming the first bad setting, its value and what is allowed
    */
   public LlmSettings {
-    if (baseUrl != null) {
-      checkBaseUrl(baseUrl);
-    }
-    if (apiKey != null && !isVisibleAscii(apiKey)) {
-      throw badRedacted(
-          "apiKey",
-          "a bearer token of visible ASCII characters without spaces (nor OPENAI_API_KEY)");
-    }
-    if (model != null && model.isBlank()) {
-      throw bad("model", model, "a model name, or unset");
-    }
-    if (!"chat".equals(endpoint) && !"completions".equals(endpoint)) {
-      throw bad("endpoint", endpoint, "chat or completions");
-    }
-    Objects.requireNonNull(promptMode, "promptMode");
-    boolean shared = promptMode == PromptMode.SHARED_PREFIX;
-    if (shared && sharedPrefixRatio == null) {
-      throw new IllegalArgumentException(
-          "llm.sharedPrefixRatio: required with llm.promptMode=shared-prefix (a number in (0, 1))");
-    }
-    if (!shared && sharedPrefixRatio != null) {
-      throw new IllegalArgumentException(
-          "llm.sharedPrefixRatio: "
-              + sharedPrefixRatio
-              + " goes with llm.promptMode=shared-prefix only, not "
-              + promptMode.wireName());
-    }
-    if (!shared && prefixGroups != null) {
-      throw new IllegalArgumentException(
-          "llm.prefixGroups: "
-              + prefixGroups
-              + " goes with llm.promptMode=shared-prefix only, not "
-              + promptMode.wireName());
-    }
-    if (sharedPrefixRatio != null && !(sharedPrefixRatio > 0 && sharedPrefixRatio < 1)) {
-      throw bad("sharedPrefixRatio", sharedPrefixRatio, "a number between 0 and 1, exclusive");
-    }
-    if (prefixGroups != null && prefixGroups < 1) {
-      throw bad("prefixGroups", prefixGroups, "a whole number >= 1");
-    }
+    SettingChecks.target(baseUrl, apiKey, model, endpoint);
+    SettingChecks.promptShape(promptMode, sharedPrefixRatio, prefixGroups);
     atLeast("inputTokens", inputTokens, 1);
     atLeast("outputTokens", outputTokens, 1);
-    if (tokenizer == null || tokenizer.isBlank() || !tokenizerExists(tokenizer)) {
-      throw bad(
-          "tokenizer",
-          tokenizer,
-          "estimate, or the path of an existing tokenizer.json or of a folder holding one");
-    }
+    SettingChecks.tokenizer(tokenizer);
     atLeast("warmupRequests", warmupRequests, 0);
     atLeast("requests", requests, 1);
     atLeast("concurrency", concurrency, 1);
-    if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-      throw bad(
-          "timeout",
-          timeout == null ? null : timeout.toMillis() + "ms",
-          "a duration > 0, e.g. 60s or 500ms");
-    }
+    SettingChecks.timeout(timeout);
     if (caseId == null) {
       caseId = "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
     }
@@ -224,13 +173,7 @@ public record LlmSettings(
     if (metricsInterval == null) {
       metricsInterval = Duration.ofSeconds(5);
     }
-    if (metricsInterval.isNegative()
-        || !metricsInterval.isZero() && metricsInterval.toMillis() < 100) {
-      throw bad(
-          "metricsInterval",
-          metricsInterval.toMillis() + "ms",
-          "0 (no scraping) or a duration of at least 100ms, e.g. 5s");
-    }
+    SettingChecks.metricsInterval(metricsInterval);
     if (cacheBlockTokens != null && cacheBlockTokens < 1) {
       throw bad("cacheBlockTokens", cacheBlockTokens, "a whole number of tokens >= 1, or unset");
     }
@@ -241,13 +184,7 @@ public record LlmSettings(
       throw bad("assert.cacheAsPlanned", cacheAsPlanned, "a share in (0, 1], e.g. 0.95");
     }
     saturation = saturation == null ? SaturationSettings.DEFAULT : saturation;
-    if (saturation.sloLoadAtLeast() != null && !slo.isSet()) {
-      throw new IllegalArgumentException(
-          "llm.assert.sloLoadAtLeast: "
-              + saturation.sloLoadAtLeast()
-              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
-              + " llm.slo.e2eMs, llm.slo.ttfoMs");
-    }
+    SettingChecks.needsSlo("assert.sloLoadAtLeast", saturation.sloLoadAtLeast(), slo);
     if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
       throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
     }
@@ -257,13 +194,7 @@ public record LlmSettings(
           clientMaxCpuShare,
           "a share of the machine's CPU in (0, 1], e.g. 0.9");
     }
-    if (goodputRatio != null && !slo.isSet()) {
-      throw new IllegalArgumentException(
-          "llm.assert.goodputRatio: "
-              + goodputRatio
-              + " needs an SLO: set at least one of llm.slo.ttftMs, llm.slo.itlMs, llm.slo.tpotMs,"
-              + " llm.slo.e2eMs, llm.slo.ttfoMs");
-    }
+    SettingChecks.needsSlo("assert.goodputRatio", goodputRatio, slo);
   }
 
   /**
@@ -298,157 +229,7 @@ public record LlmSettings(
    */
   public static LlmSettings from(
       Properties properties, Map<String, String> defaults, Function<String, String> environment) {
-    for (String name : properties.stringPropertyNames()) {
-      String bare = name.startsWith(PREFIX) ? name.substring(PREFIX.length()) : null;
-      if (bare != null
-          && !KNOWN.contains(bare)
-          && !(bare.startsWith("simulator.")
-              && io.github.gatlingllm.protocol.SimulatorSettings.NAMES.contains(
-                  bare.substring("simulator.".length())))) {
-        throw new IllegalArgumentException(unknownSetting(name, bare));
-      }
-    }
-    // A prompt mode set on the command line other than shared-prefix drops the simulation's
-    // default shared-prefix ratio and groups: -Dllm.promptMode=unique just works.
-    String modeProperty = properties.getProperty(PREFIX + "promptMode");
-    boolean dropSharedDefaults =
-        modeProperty != null && !modeProperty.strip().equals(PromptMode.SHARED_PREFIX.wireName());
-    Function<String, String> get =
-        name -> {
-          String value = properties.getProperty(PREFIX + name);
-          if (value != null) {
-            return value.strip();
-          }
-          if (dropSharedDefaults
-              && (name.equals("sharedPrefixRatio")
-                  || name.equals("prefixGroups")
-                  || name.equals("warmGroups"))) {
-            return null;
-          }
-          return defaults.get(name);
-        };
-    int concurrency = integer(get, "concurrency", 1);
-    int inputTokens = integer(get, "inputTokens", 512);
-    int outputTokens = integer(get, "outputTokens", 128);
-    String apiKey = get.apply("apiKey");
-    if (apiKey == null || apiKey.isEmpty()) {
-      apiKey = environment.apply("OPENAI_API_KEY");
-    }
-    String seedValue = get.apply("seed");
-    boolean seedAuto = seedValue != null && seedValue.equalsIgnoreCase(AUTO_SEED);
-    String mode = orDefault(get.apply("promptMode"), "repeat");
-    PromptMode promptMode;
-    try {
-      promptMode = PromptMode.fromWireName(mode);
-    } catch (IllegalArgumentException e) {
-      throw bad("promptMode", mode, PromptMode.allowed());
-    }
-    return new LlmSettings(
-        emptyToNull(get.apply("baseUrl")),
-        apiKey == null || apiKey.isEmpty() ? null : apiKey,
-        emptyToNull(get.apply("model")),
-        orDefault(get.apply("endpoint"), "chat"),
-        promptMode,
-        decimal(get, "sharedPrefixRatio"),
-        nullableInteger(get, "prefixGroups"),
-        inputTokens,
-        outputTokens,
-        seedAuto ? autoSeed() : seed(get),
-        orDefault(get.apply("tokenizer"), "estimate"),
-        integer(get, "warmupRequests", 0),
-        integer(get, "requests", 100),
-        concurrency,
-        bool(get, "stream", true),
-        bool(get, "ignoreEos", false),
-        duration(get, "timeout", Duration.ofSeconds(60)),
-        emptyToNull(get.apply("caseId")),
-        emptyToNull(get.apply("resultsFolder")),
-        new Slo(
-            sloBound(get, "slo.ttftMs"),
-            sloBound(get, "slo.itlMs"),
-            sloBound(get, "slo.tpotMs"),
-            sloBound(get, "slo.e2eMs"),
-            sloBound(get, "slo.ttfoMs")),
-        decimal(get, "assert.goodputRatio"),
-        decimal(get, "temperature"),
-        emptyToNull(get.apply("connections")),
-        duration(get, "metricsInterval", Duration.ofSeconds(5)),
-        bool(get, "warmGroups", false),
-        seedAuto,
-        nullableInteger(get, "cacheBlockTokens"),
-        orDefault(decimal(get, "cacheTolerance"), DEFAULT_CACHE_TOLERANCE),
-        decimal(get, "assert.cacheAsPlanned"),
-        new SaturationSettings(
-            bool(get, "stopWhenSaturated", SaturationSettings.DEFAULT.stopWhenSaturated()),
-            orDefault(
-                decimal(get, "saturation.ttftGrowth"), SaturationSettings.DEFAULT.ttftGrowth()),
-            orDefault(
-                decimal(get, "saturation.throughputGain"),
-                SaturationSettings.DEFAULT.throughputGain()),
-            orDefault(
-                decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
-            decimal(get, "assert.sloLoadAtLeast")),
-        orDefault(decimal(get, "client.maxLagP99Ms"), DEFAULT_CLIENT_MAX_LAG_P99_MS),
-        orDefault(decimal(get, "client.maxCpuShare"), DEFAULT_CLIENT_MAX_CPU_SHARE),
-        bool(get, "preflight", true),
-        bool(get, "endWithProfile", true),
-        new BaselineSettings(
-            emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
-        new CancelSettings(
-            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
-  }
-
-  /**
-   * The line for an {@code llm.*} property that names no setting: the closest known names (by edit
-   * distance, at most a third of the name's length), else where the list of settings is.
-   */
-  static String unknownSetting(String property, String bare) {
-    List<String> names = new java.util.ArrayList<>(KNOWN);
-    for (String s : io.github.gatlingllm.protocol.SimulatorSettings.NAMES) {
-      names.add("simulator." + s);
-    }
-    int best = Integer.MAX_VALUE;
-    List<String> closest = new java.util.ArrayList<>();
-    for (String known : names) {
-      int d =
-          editDistance(
-              bare.toLowerCase(java.util.Locale.ROOT), known.toLowerCase(java.util.Locale.ROOT));
-      if (d < best) {
-        best = d;
-        closest.clear();
-      }
-      if (d == best) {
-        closest.add(PREFIX + known);
-      }
-    }
-    if (best <= Math.max(2, bare.length() / 3)) {
-      return property
-          + ": unknown setting; did you mean "
-          + String.join(" or ", closest)
-          + "? (every setting: docs/settings.md)";
-    }
-    return property
-        + ": unknown setting; every llm.* setting is listed in docs/settings.md (e.g. llm.baseUrl,"
-        + " llm.requests, llm.concurrency, llm.promptMode)";
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-      }
-      int[] swap = prev;
-      prev = cur;
-      cur = swap;
-    }
-    return prev[b.length()];
+    return SettingsReader.read(properties, defaults, environment);
   }
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
@@ -478,30 +259,14 @@ public record LlmSettings(
     return AUTO_SEED_VALUE.get();
   }
 
-  private static long seed(Function<String, String> get) {
-    try {
-      return longInteger(get, "seed", 0);
-    } catch (IllegalArgumentException e) {
-      throw bad("seed", get.apply("seed"), "a whole number, or auto (a fresh seed from the clock)");
-    }
-  }
-
   /** The values of {@code llm.connections}. */
   public static final java.util.List<String> CONNECTIONS =
       java.util.List.of("shared", "per-user", "per-request");
 
-  private static Double sloBound(Function<String, String> get, String name) {
-    Double v = decimal(get, name);
-    if (v != null && !(v > 0 && Double.isFinite(v))) {
-      throw bad(name, v, "a number of milliseconds > 0, or unset");
-    }
-    return v;
-  }
-
   /**
    * Every setting name, without the {@code llm.} prefix. {@code shard}, {@code shards} and {@code
    * startAt} (a test run on several machines) are read by {@code feeder.Shard} and the run's start
-   * barrier, and {@code sweep.*} by {@link SweepBuilder}, not held here.
+   * barrier, and {@code sweep.*} by {@code SweepBuilder}, not held here.
    */
   public static final java.util.List<String> KNOWN = SettingNames.ALL;
 
@@ -615,51 +380,5 @@ public record LlmSettings(
         + ", cancel="
         + cancel
         + "]";
-  }
-
-  private static void checkBaseUrl(String baseUrl) {
-    URI uri;
-    try {
-      uri = new URI(baseUrl);
-    } catch (URISyntaxException e) {
-      throw badRedacted("baseUrl", "an http(s) URL such as http://127.0.0.1:8000/v1");
-    }
-    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-      throw badRedacted("baseUrl", "an http(s) URL such as http://127.0.0.1:8000/v1");
-    }
-    if (uri.getQuery() != null || uri.getFragment() != null) {
-      throw badRedacted("baseUrl", "a URL without query or fragment");
-    }
-    if (uri.getPort() == 0 || uri.getPort() > 65_535) {
-      throw badRedacted("baseUrl", "a URL whose port is between 1 and 65535");
-    }
-  }
-
-  /** Whether a bearer token can go into an HTTP header as it is: {@code !} to {@code ~} only. */
-  private static boolean isVisibleAscii(String token) {
-    if (token.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < token.length(); i++) {
-      char c = token.charAt(i);
-      if (c <= ' ' || c > '~') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Whether the tokenizer is {@code estimate} or names a file or folder that exists. */
-  private static boolean tokenizerExists(String tokenizer) {
-    String t = tokenizer.strip();
-    if (t.equals("estimate")) {
-      return true;
-    }
-    try {
-      return java.nio.file.Files.exists(java.nio.file.Path.of(t));
-    } catch (java.nio.file.InvalidPathException e) {
-      return false;
-    }
   }
 }

@@ -13,8 +13,8 @@ import java.util.function.Function;
  * what is allowed.
  *
  * @param file {@code llm.promptsFile}: the prompts file to replay, or null for generated prompts
- * @param column {@code llm.promptsColumn}: the CSV column holding the prompts (default {@code
- *     prompt})
+ * @param column {@code llm.promptsColumn}: the CSV column holding the prompts, or in a JSONL or
+ *     JSON file the field holding the text (default {@code prompt})
  * @param shuffle {@code llm.promptsOrder=shuffle}: hand the rows out in a shuffle seeded by {@code
  *     llm.seed} rather than in file order ({@code index}, the default)
  * @param wrap {@code llm.promptsWrap}: start again from the first row once every row is handed out
@@ -57,7 +57,7 @@ public record PromptFileSettings(Path file, String column, boolean shuffle, bool
     String file = SettingValues.emptyToNull(get.apply("promptsFile"));
     String column = SettingValues.orDefault(get.apply("promptsColumn"), "prompt");
     if (column.isBlank()) {
-      throw SettingValues.bad("promptsColumn", column, "the name of a CSV column");
+      throw SettingValues.bad("promptsColumn", column, "the name of a CSV column or JSON field");
     }
     String order =
         SettingValues.orDefault(get.apply("promptsOrder"), "index").toLowerCase(Locale.ROOT);

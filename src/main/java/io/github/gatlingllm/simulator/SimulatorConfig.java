@@ -121,42 +121,6 @@ public record SimulatorConfig(
   }
 
   /**
-   * A configuration without the reasoning mode ({@code reasoningTokens} 0).
-   *
-   * @throws IllegalArgumentException if a field is out of range
-   */
-  public SimulatorConfig(
-      String model,
-      TokenCounter tokenCounter,
-      int blockSize,
-      int cacheBlocks,
-      double baseTtftMs,
-      double prefillUsPerToken,
-      double decodeMsPerToken,
-      int maxConcurrent,
-      int tokensPerChunk,
-      int contextLength,
-      int defaultMaxTokens,
-      int recordCapacity,
-      boolean recordSendTimes) {
-    this(
-        model,
-        tokenCounter,
-        blockSize,
-        cacheBlocks,
-        baseTtftMs,
-        prefillUsPerToken,
-        decodeMsPerToken,
-        maxConcurrent,
-        tokensPerChunk,
-        contextLength,
-        defaultMaxTokens,
-        recordCapacity,
-        recordSendTimes,
-        0);
-  }
-
-  /**
    * A copy with the reasoning mode: {@code reasoningTokens} reasoning tokens before each answer.
    *
    * @param reasoningTokens reasoning tokens a reply starts with, at least 0 (0: off)

@@ -34,12 +34,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The soak run of {@code scripts/soak.sh}: an open loop of {@code -Dsoak.rate} streamed requests/s
  * for {@code -Dsoak.seconds} against a simulator in this JVM (keep-alive, 20 ms TTFT, 5 ms a token,
- * 32 tokens) whose {@link FaultInjectingStrategy} aborts or stalls a seeded {@code
- * -Dsoak.faultRate} share of them (client timeout 5 s, stall 20 s; a normal request takes about 200
- * ms). Every {@code -Dsoak.sampleSeconds} it runs a full GC and samples the used heap. In {@code
- * after()} it writes {@code -Dsoak.out} (JSON): the heap samples in bytes, the injected faults per
- * kind, the most requests in flight at once, and the simulator's counts (connections accepted,
- * requests answered by status). Not a test.
+ * 32 tokens, {@code -Dsoak.maxConcurrent} sequences at once, default 4096) whose {@link
+ * FaultInjectingStrategy} aborts or stalls a seeded {@code -Dsoak.faultRate} share of them (client
+ * timeout 5 s, stall 20 s; a normal request takes about 200 ms). Every {@code -Dsoak.sampleSeconds}
+ * it runs a full GC and samples the used heap. In {@code after()} it writes {@code -Dsoak.out}
+ * (JSON): the heap samples in bytes, the injected faults per kind, the most requests in flight at
+ * once, and the simulator's counts (connections accepted, requests answered by status). Runs
+ * without the pre-flight request, so that every POST the simulator answers is a recorded request.
+ * Not a test.
  */
 public class SoakSimulation extends Simulation {
 
@@ -47,6 +49,7 @@ public class SoakSimulation extends Simulation {
   private static final int SECONDS = Integer.getInteger("soak.seconds", 600);
   private static final double FAULT_RATE =
       Double.parseDouble(System.getProperty("soak.faultRate", "0.05"));
+  private static final int MAX_CONCURRENT = Integer.getInteger("soak.maxConcurrent", 4096);
   private static final int SAMPLE_SECONDS = Integer.getInteger("soak.sampleSeconds", 15);
   private static final Path OUT = Path.of(System.getProperty("soak.out", "target/soak.json"));
 
@@ -58,7 +61,7 @@ public class SoakSimulation extends Simulation {
               .withBaseTtftMs(20)
               .withPrefillUsPerToken(0)
               .withDecodeMsPerToken(5)
-              .withMaxConcurrent(256),
+              .withMaxConcurrent(MAX_CONCURRENT),
           0,
           faults);
   private final AtomicLong inFlight = new AtomicLong();
@@ -78,7 +81,10 @@ public class SoakSimulation extends Simulation {
           .baseUrl(simulator.baseUrl())
           .model(simulator.config().model())
           .maxTokens(32)
-          .timeout(Duration.ofSeconds(5));
+          .timeout(Duration.ofSeconds(5))
+          // No pre-flight request: it would be one more POST than requests recorded and would take
+          // the fault draw of simulator request 1.
+          .preflight(false);
 
   PromptFeederBuilder prompts =
       prompts().unique().inputTokens(64).requests((long) Math.ceil(RATE * SECONDS));

@@ -209,7 +209,48 @@ class ReportCommandTest {
   void aFolderWithoutRequestsIsRefused() {
     assertEquals(2, run("report", dir.toString()));
     assertEquals(
-        "gatling-llm report: " + dir + " has no llm-requests.jsonl: not a gatling-llm run folder\n",
+        "gatling-llm report: "
+            + dir
+            + " has no llm-requests.jsonl, expected a gatling-llm run folder"
+            + " (target/gatling/<simulation>-<time>/, holding llm-requests.jsonl, one line a"
+            + " request, and llm-run.json, the run record)\n",
+        err.toString());
+  }
+
+  @Test
+  void comparingAFolderWithoutRequestsSaysWhichFileIsMissing() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
+    Files.writeString(dir.resolve("llm-run.json"), "{}");
+    assertEquals(2, run("report", "--compare", a.toString(), dir.toString()));
+    assertEquals(
+        "gatling-llm report: "
+            + dir
+            + " has no llm-requests.jsonl, expected a gatling-llm run folder"
+            + " (target/gatling/<simulation>-<time>/, holding llm-requests.jsonl, one line a"
+            + " request, and llm-run.json, the run record)\n",
+        err.toString());
+  }
+
+  @Test
+  void comparingAFolderThatDoesNotExistSaysSo() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
+    Path missing = dir.resolve("no-such-run");
+    assertEquals(2, run("report", "--compare", a.toString(), missing.toString()));
+    assertEquals(
+        "gatling-llm report: "
+            + missing
+            + " does not exist, expected a gatling-llm run folder"
+            + " (target/gatling/<simulation>-<time>/, holding llm-requests.jsonl, one line a"
+            + " request, and llm-run.json, the run record)\n",
+        err.toString());
+  }
+
+  @Test
+  void aCompareCommandPointsToReportCompare() {
+    assertEquals(2, run("compare", "a", "b"));
+    assertEquals(
+        "gatling-llm: no command 'compare': compare two run folders with gatling-llm report"
+            + " --compare A B\n",
         err.toString());
   }
 

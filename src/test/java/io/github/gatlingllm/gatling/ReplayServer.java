@@ -76,6 +76,23 @@ final class ReplayServer implements AutoCloseable {
               + "Transfer-Encoding: chunked\r\n\r\n");
     }
 
+    /**
+     * The head of a 200 {@code text/event-stream} response whose body is {@code length} bytes long
+     * ({@code Content-Length}, no chunks).
+     */
+    Wire sseHeadWithLength(int length) throws IOException {
+      return raw(
+          "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+              + "Content-Length: "
+              + length
+              + "\r\n\r\n");
+    }
+
+    /** One SSE event {@code data: <data>\n\n} as raw body bytes (no chunk framing). */
+    Wire rawEvent(String data) throws IOException {
+      return raw(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+    }
+
     /** One HTTP chunk holding {@code bytes}. */
     Wire chunk(byte[] bytes) throws IOException {
       ByteArrayOutputStream b = new ByteArrayOutputStream(bytes.length + 16);
@@ -139,6 +156,26 @@ final class ReplayServer implements AutoCloseable {
       socket.close();
     }
 
+    /**
+     * Half-closes the connection (FIN: the server sends nothing more) and keeps it open for reading
+     * for {@code holdMs}, or until the client closes it, before closing it.
+     */
+    void halfClose(long holdMs) throws IOException {
+      closed = true;
+      socket.shutdownOutput();
+      socket.setSoTimeout((int) holdMs);
+      try {
+        InputStream in = socket.getInputStream();
+        byte[] drain = new byte[4096];
+        while (in.read(drain) >= 0) {
+          // the client's bytes, if any, are not a request any more
+        }
+      } catch (IOException e) {
+        // the hold is over, or the client reset the connection
+      }
+      socket.close();
+    }
+
     /** Closes the connection with a TCP reset instead of a clean close. */
     void reset() throws IOException {
       closed = true;
@@ -158,6 +195,7 @@ final class ReplayServer implements AutoCloseable {
   private final AtomicInteger postConnections = new AtomicInteger();
   private final AtomicInteger posts = new AtomicInteger();
   private final AtomicInteger otherRequests = new AtomicInteger();
+  private final AtomicInteger idleConnections = new AtomicInteger();
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -204,6 +242,14 @@ final class ReplayServer implements AutoCloseable {
     return posts.get();
   }
 
+  /**
+   * The TCP connections that ended (closed or reset by the client) before they carried any request:
+   * opened and dropped, e.g. a retry closed before it was written.
+   */
+  int idleConnections() {
+    return idleConnections.get();
+  }
+
   /** The requests other than POST (the server probe's GETs). */
   int otherRequests() {
     return otherRequests.get();
@@ -240,6 +286,9 @@ final class ReplayServer implements AutoCloseable {
       while (true) {
         Request request = Request.read(in);
         if (request == null) {
+          if (position == 0) {
+            idleConnections.incrementAndGet();
+          }
           return;
         }
         Wire wire = new Wire(socket);
@@ -269,6 +318,9 @@ final class ReplayServer implements AutoCloseable {
       }
     } catch (IOException | InterruptedException | RuntimeException e) {
       // The client went away or the case reset the connection: nothing more to do.
+      if (position == 0 && !closed) {
+        idleConnections.incrementAndGet();
+      }
     } finally {
       open.remove(socket);
     }

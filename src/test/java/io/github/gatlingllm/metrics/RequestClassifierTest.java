@@ -25,10 +25,13 @@ class RequestClassifierTest {
   private static final String FINISH =
       "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}";
   private static final String DONE = "[DONE]";
-  private static final String RESET =
-      "io.netty.channel.unix.Errors$NativeIoException: recvAddress(..) failed: Connection reset by"
-          + " peer";
-  private static final String CLOSED = "io.gatling.http.client.impl.RemotelyClosedException";
+
+  /** The failure words of a connection reset after the head (GatlingHttp.brokenBy). */
+  private static final String RESET = "reset by the server (TCP RST)";
+
+  /** The failure words of a clean close after the head (GatlingHttp.brokenBy). */
+  private static final String CLOSED = "closed by the server";
+
   private static final String COMPLETION =
       "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"a b\"},"
           + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2}}";
@@ -258,7 +261,7 @@ class RequestClassifierTest {
     assertEquals(
         new Verdict(
             RequestStatus.STREAM_ERROR,
-            "connection closed by the server before [DONE] (1 token received)"),
+            "connection reset by the server (TCP RST) before [DONE] (1 token received)"),
         RequestClassifier.classify(sse(stream(ROLE, content("a")), Ending.BROKEN, RESET)));
   }
 
@@ -462,8 +465,29 @@ class RequestClassifierTest {
     assertEquals(
         new Verdict(
             RequestStatus.STREAM_ERROR,
-            "connection closed by the server before [DONE] (0 tokens received)"),
+            "connection reset by the server (TCP RST) before [DONE] (0 tokens received)"),
         RequestClassifier.classify(sse(stream(), Ending.BROKEN, RESET)));
+  }
+
+  /** A close after the head, as the listener words it, reads as it always did. */
+  @Test
+  void aCloseAfterTheHeadIsClosedByTheServer() {
+    assertEquals(
+        new Verdict(
+            RequestStatus.STREAM_ERROR,
+            "connection closed by the server before [DONE] (0 tokens received)"),
+        RequestClassifier.classify(sse(stream(), Ending.BROKEN, CLOSED)));
+  }
+
+  /** Another transport error after the head names its exception. */
+  @Test
+  void anotherTransportErrorAfterTheHeadNamesIt() {
+    assertEquals(
+        new Verdict(
+            RequestStatus.STREAM_ERROR,
+            "connection broken (SSLException: Tag mismatch) before [DONE] (0 tokens received)"),
+        RequestClassifier.classify(
+            sse(stream(), Ending.BROKEN, "broken (SSLException: Tag mismatch)")));
   }
 
   @Test
@@ -630,7 +654,7 @@ class RequestClassifierTest {
     assertEquals(
         new Verdict(
             RequestStatus.HTTP_ERROR,
-            "HTTP 502 (body cut: connection closed by the server): 502 Bad Gateway"),
+            "HTTP 502 (body cut: connection reset by the server (TCP RST)): 502 Bad Gateway"),
         RequestClassifier.classify(
             new Exchange(
                 true,
@@ -690,8 +714,8 @@ class RequestClassifierTest {
     assertEquals(
         new Verdict(
             RequestStatus.STREAM_ERROR,
-            "content type application/json, not text/event-stream (body cut: connection closed by"
-                + " the server): {\"choices\":[{\"ind"),
+            "content type application/json, not text/event-stream (body cut: connection reset by"
+                + " the server (TCP RST)): {\"choices\":[{\"ind"),
         RequestClassifier.classify(
             new Exchange(
                 true,
@@ -768,7 +792,7 @@ class RequestClassifierTest {
     assertEquals(
         new Verdict(
             RequestStatus.STREAM_ERROR,
-            "connection closed by the server before [DONE] (5 tokens received)"),
+            "connection reset by the server (TCP RST) before [DONE] (5 tokens received)"),
         RequestClassifier.classify(
             sse(stream(content("a"), content(" b"), usage(10, 5)), Ending.BROKEN, RESET)));
   }
@@ -1007,7 +1031,7 @@ class RequestClassifierTest {
     assertEquals(
         new Verdict(
             RequestStatus.STREAM_ERROR,
-            "connection closed by the server before the end of the response body"),
+            "connection reset by the server (TCP RST) before the end of the response body"),
         RequestClassifier.classify(
             new Exchange(
                 false,

@@ -305,4 +305,142 @@ class PromptFileTest {
             + " sent?)",
         error(file, null));
   }
+
+  @Test
+  void aCsvHeaderThatNamesAColumnTwiceIsRefused() throws IOException {
+    Path file = write("p.csv", "prompt,id,prompt\nhello,1,bye\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: column \"prompt\" appears twice in the header [prompt, id, prompt],"
+            + " expected each column named once (which one would be read?)",
+        error(file, null));
+  }
+
+  @Test
+  void aCsvHeaderThatNamesAnotherColumnTwiceIsRefusedToo() throws IOException {
+    Path file = write("p.csv", "id,prompt,id\n1,hello,2\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: column \"id\" appears twice in the header [id, prompt, id], expected each"
+            + " column named once (which one would be read?)",
+        error(file, null));
+  }
+
+  @Test
+  void aHeaderOnlyCsvThatNamesAColumnTwiceIsRefused() throws IOException {
+    Path file = write("p.csv", "prompt,prompt\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: column \"prompt\" appears twice in the header [prompt, prompt], expected"
+            + " each column named once (which one would be read?)",
+        error(file, null));
+  }
+
+  @Test
+  void theColumnNamesAJsonlRowsTextField() throws IOException {
+    Path file =
+        write(
+            "p.jsonl",
+            "{\"question\": \"What is TTFT?\", \"output_tokens\": 4}\n"
+                + "{\"messages\": [{\"role\": \"user\", \"content\": \"Hi\"}]}\n");
+
+    PromptFile read = PromptFile.read(file, "question");
+
+    assertEquals(
+        List.of(
+            new PromptFile.Row(1, "What is TTFT?", null, 4),
+            new PromptFile.Row(
+                2,
+                "[{\"role\":\"user\",\"content\":\"Hi\"}]",
+                List.of(new PromptFile.Message("user", "Hi")),
+                null)),
+        read.rows());
+    assertEquals("question", read.column());
+  }
+
+  @Test
+  void theColumnNamesAJsonArrayRowsTextField() throws IOException {
+    Path file = write("p.json", "[{\"question\": \"a\"}, {\"question\": \"b\"}]");
+
+    assertEquals(
+        List.of(new PromptFile.Row(1, "a", null, null), new PromptFile.Row(1, "b", null, null)),
+        PromptFile.read(file, "question").rows());
+  }
+
+  @Test
+  void aJsonlRowWithoutTheNamedFieldIsRefusedNamingIt() throws IOException {
+    Path file = write("p.jsonl", "{\"prompt\": \"a\"}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: no \"question\" (text) or \"messages\" (chat), expected {\"question\":"
+            + " \"text\"} or {\"messages\": [{\"role\": \"user\", \"content\": \"text\"}]}"
+            + " (llm.promptsColumn names the text field)",
+        error(file, "question"));
+  }
+
+  @Test
+  void aMessageWithAnUnknownRoleIsRefused() throws IOException {
+    Path file =
+        write(
+            "p.jsonl",
+            "{\"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"},"
+                + " {\"role\": \"human\", \"content\": \"Hi\"}]}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: message 1 has role \"human\", expected one of system, user, assistant,"
+            + " tool, developer",
+        error(file, null));
+  }
+
+  @Test
+  void everyChatRoleIsAccepted() throws IOException {
+    Path file =
+        write(
+            "p.jsonl",
+            "{\"messages\": [{\"role\": \"developer\", \"content\": \"d\"},"
+                + " {\"role\": \"system\", \"content\": \"s\"},"
+                + " {\"role\": \"user\", \"content\": \"u\"},"
+                + " {\"role\": \"assistant\", \"content\": \"a\"},"
+                + " {\"role\": \"tool\", \"content\": \"t\"}]}\n");
+
+    assertEquals(
+        List.of("developer", "system", "user", "assistant", "tool"),
+        PromptFile.read(file, null).rows().get(0).messages().stream()
+            .map(PromptFile.Message::role)
+            .toList());
+  }
+
+  @Test
+  void aMessageWithoutRoleIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"messages\": [{\"content\": \"Hi\"}]}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: message 0 has no text \"role\" and \"content\", expected \"messages\":"
+            + " [{\"role\": \"user\", \"content\": \"text\"}, ...] (text content)",
+        error(file, null));
+  }
+
+  @Test
+  void aMessageWithoutContentIsRefused() throws IOException {
+    Path file = write("p.jsonl", "{\"messages\": [{\"role\": \"user\"}]}\n");
+
+    assertEquals(
+        "prompts file "
+            + file
+            + " line 1: message 0 has no text \"role\" and \"content\", expected \"messages\":"
+            + " [{\"role\": \"user\", \"content\": \"text\"}, ...] (text content)",
+        error(file, null));
+  }
 }

@@ -3,6 +3,8 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.compare.RunComparison;
+import io.github.gatlingllm.compare.RunSamples;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,5 +88,14 @@ class BaselineSectionTest {
     assertTrue(html.contains("baseline-itl-ms"), html);
     assertTrue(html.contains("ITL against baseline, by percentile"), html);
     assertTrue(html.contains("this run"), html);
+  }
+
+  @Test
+  void theItlCaptionNamesTheComparisonsSampleOfRequests() {
+    String html = BaselineSection.html(run());
+
+    assertEquals(5_000, RunSamples.ITL_REQUESTS);
+    assertEquals(RunSamples.ITL_REQUESTS, BaselineSection.ITL_REQUESTS);
+    assertTrue(html.contains("(of a sample of up to 5000 requests each)"), html);
   }
 }

@@ -46,10 +46,10 @@ class ClientMergeTest {
     RequestRecord a = request(1_000, 1_000.5, 999.5);
     RequestRecord b = request(1_010, 1_012.0, 1_000.0);
     RequestRecord later = request(1_050, 1_050.25, null);
-    List<ShardMerge.Source> sources =
+    List<MergeSource> sources =
         List.of(
-            ShardMerge.Source.of(Path.of("a"), run(null, 0.2), List.of(a, later)),
-            ShardMerge.Source.of(Path.of("b"), run("the client fell behind", 0.95), List.of(b)));
+            MergeSource.of(Path.of("a"), run(null, 0.2), List.of(a, later)),
+            MergeSource.of(Path.of("b"), run("the client fell behind", 0.95), List.of(b)));
     Map<String, Object> record = new LinkedHashMap<>();
     List<Object> shards = new ArrayList<>();
     shards.add(new LinkedHashMap<String, Object>(Map.of("folder", "a")));
@@ -77,7 +77,7 @@ class ClientMergeTest {
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("client", Map.of());
     ClientMerge.apply(
-        record, List.of(ShardMerge.Source.of(Path.of("a"), Map.of(), List.of())), List.of());
+        record, List.of(MergeSource.of(Path.of("a"), Map.of(), List.of())), List.of());
     assertFalse(record.containsKey("client"));
   }
 }

@@ -1,25 +1,12 @@
 package io.github.gatlingllm.settings;
 
+import static io.github.gatlingllm.settings.LlmSettingsFixture.rejected;
+import static io.github.gatlingllm.settings.LlmSettingsFixture.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class CancelSettingsTest {
-
-  private static LlmSettings settings(String... keyValues) {
-    Properties properties = new Properties();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      properties.setProperty(keyValues[i], keyValues[i + 1]);
-    }
-    return LlmSettings.from(properties, Map.of(), name -> null);
-  }
-
-  private static String rejected(String... keyValues) {
-    return assertThrows(IllegalArgumentException.class, () -> settings(keyValues)).getMessage();
-  }
 
   @Test
   void offByDefault() {

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.settings;
 
+import static io.github.gatlingllm.settings.LlmSettingsFixture.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,6 @@ import io.github.gatlingllm.LlmDsl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,14 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 class LlmSettingsBaselineTest {
 
   @TempDir Path dir;
-
-  private static LlmSettings settings(Map<String, String> defaults, String... keyValues) {
-    Properties properties = new Properties();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      properties.setProperty(keyValues[i], keyValues[i + 1]);
-    }
-    return LlmSettings.from(properties, defaults, name -> null);
-  }
 
   private Path runFolder() throws Exception {
     Path run = Files.createDirectories(dir.resolve("run"));

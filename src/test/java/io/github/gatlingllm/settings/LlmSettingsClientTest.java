@@ -1,23 +1,15 @@
 package io.github.gatlingllm.settings;
 
+import static io.github.gatlingllm.settings.LlmSettingsFixture.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.LlmDsl;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 /** The thresholds of "the client fell behind": {@code llm.client.*}. */
 class LlmSettingsClientTest {
-
-  private static LlmSettings settings(Map<String, String> defaults, String... keyValues) {
-    Properties properties = new Properties();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      properties.setProperty(keyValues[i], keyValues[i + 1]);
-    }
-    return LlmSettings.from(properties, defaults, name -> null);
-  }
 
   @Test
   void defaultsAreTenMillisecondsAndNinetyPercent() {

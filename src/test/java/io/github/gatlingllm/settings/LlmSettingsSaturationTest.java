@@ -1,29 +1,14 @@
 package io.github.gatlingllm.settings;
 
+import static io.github.gatlingllm.settings.LlmSettingsFixture.assertRejected;
+import static io.github.gatlingllm.settings.LlmSettingsFixture.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.levels.SaturationSettings;
-import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 /** The load levels' settings: {@code llm.stopWhenSaturated}, {@code llm.saturation.*}, sweeps. */
 class LlmSettingsSaturationTest {
-
-  private static LlmSettings settings(String... keyValues) {
-    Properties properties = new Properties();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      properties.setProperty(keyValues[i], keyValues[i + 1]);
-    }
-    return LlmSettings.from(properties, Map.of(), name -> null);
-  }
-
-  private static void assertRejected(String expected, String... keyValues) {
-    assertEquals(
-        expected,
-        assertThrows(IllegalArgumentException.class, () -> settings(keyValues)).getMessage());
-  }
 
   @Test
   void defaults() {

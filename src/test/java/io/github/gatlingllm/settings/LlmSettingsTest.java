@@ -1,5 +1,7 @@
 package io.github.gatlingllm.settings;
 
+import static io.github.gatlingllm.settings.LlmSettingsFixture.assertRejected;
+import static io.github.gatlingllm.settings.LlmSettingsFixture.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -16,20 +18,6 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class LlmSettingsTest {
-
-  private static LlmSettings settings(String... keyValues) {
-    Properties properties = new Properties();
-    for (int i = 0; i < keyValues.length; i += 2) {
-      properties.setProperty(keyValues[i], keyValues[i + 1]);
-    }
-    return LlmSettings.from(properties, Map.of(), name -> null);
-  }
-
-  private static void assertRejected(String expected, String... keyValues) {
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> settings(keyValues));
-    assertEquals(expected, e.getMessage());
-  }
 
   @Test
   void defaults() {

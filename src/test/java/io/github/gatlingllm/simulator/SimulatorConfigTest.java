@@ -30,7 +30,8 @@ class SimulatorConfigTest {
             32_768,
             16,
             10_000,
-            false),
+            false,
+            0),
         SimulatorConfig.defaults());
   }
 
@@ -65,7 +66,7 @@ class SimulatorConfigTest {
             .withRecordSendTimes(true);
     assertEquals(
         new SimulatorConfig(
-            "m", EstimatedTokenCounter.INSTANCE, 32, 0, 20, 50, 10, 2, 4, 100, 7, 3, true),
+            "m", EstimatedTokenCounter.INSTANCE, 32, 0, 20, 50, 10, 2, 4, 100, 7, 3, true, 0),
         config);
   }
 

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.protocol;
+package io.github.gatlingllm.settings;
 
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.util.List;

@@ -1,18 +1,18 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
-import java.io.BufferedReader;
+import io.github.gatlingllm.report.RequestsFile;
+import io.github.gatlingllm.report.RunRecorder;
+import io.github.gatlingllm.report.RunReport;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -100,12 +100,8 @@ public final class RunSamples {
    *     or no measured request, or naming the file and line of a line that is not a request record
    */
   public static RunSamples read(Path folder, Slo slo, long seed) throws IOException {
-    Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
-    if (!Files.isRegularFile(jsonl)) {
-      throw new IllegalArgumentException(
-          folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
-    }
-    return read(folder, runRecord(folder), slo, seed);
+    requestsFile(folder);
+    return read(folder, RunReport.runRecord(folder), slo, seed);
   }
 
   /**
@@ -122,34 +118,13 @@ public final class RunSamples {
    */
   public static RunSamples read(Path folder, Map<String, Object> record, Slo slo, long seed)
       throws IOException {
-    Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
-    if (!Files.isRegularFile(jsonl)) {
-      throw new IllegalArgumentException(
-          folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
-    }
+    Path jsonl = requestsFile(folder);
     Slo used =
         slo != null ? slo : Slo.fromRecord(record.get("slo") instanceof Map<?, ?> m ? m : null);
     RunSamples s = new RunSamples(folder, record, used);
     s.readLevels();
     SplittableRandom random = new SplittableRandom(seed);
-    try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
-      String line;
-      int lineNumber = 0;
-      while ((line = in.readLine()) != null) {
-        lineNumber++;
-        if (line.isBlank()) {
-          continue;
-        }
-        RequestRecord r;
-        try {
-          r = RequestRecordJson.fromJson(line);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(
-              jsonl + " line " + lineNumber + ": " + e.getMessage(), e);
-        }
-        s.add(r, random);
-      }
-    }
+    RequestsFile.forEach(jsonl, r -> s.add(r, random));
     if (s.n == 0) {
       throw new IllegalArgumentException(
           folder
@@ -201,7 +176,7 @@ public final class RunSamples {
    */
   public static Slo recordedSlo(Path folder) {
     try {
-      Map<String, Object> record = runRecord(folder);
+      Map<String, Object> record = RunReport.runRecord(folder);
       return record.isEmpty()
           ? null
           : Slo.fromRecord(record.get("slo") instanceof Map<?, ?> m ? m : null);
@@ -311,6 +286,16 @@ public final class RunSamples {
     }
   }
 
+  /** The folder's {@code llm-requests.jsonl}; throws naming the folder when it has none. */
+  private static Path requestsFile(Path folder) {
+    Path jsonl = folder.resolve(RunRecorder.REQUESTS_FILE);
+    if (!Files.isRegularFile(jsonl)) {
+      throw new IllegalArgumentException(
+          folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
+    }
+    return jsonl;
+  }
+
   /** The index of the load level a request started in, or -1. */
   int level(long start) {
     for (int l = 0; l < levelWindows.size(); l++) {
@@ -342,18 +327,5 @@ public final class RunSamples {
     cached = Arrays.copyOf(cached, size);
     slo1 = Arrays.copyOf(slo1, size);
     hasItl = Arrays.copyOf(hasItl, size);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> runRecord(Path folder) throws IOException {
-    Path file = folder.resolve(RunRecorder.RUN_FILE);
-    if (!Files.isRegularFile(file)) {
-      return new LinkedHashMap<>();
-    }
-    try {
-      return JSON.readValue(file.toFile(), LinkedHashMap.class);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(file + " is not a run record: " + e.getMessage(), e);
-    }
   }
 }

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.report.RequestRecordJson;
+import io.github.gatlingllm.report.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,13 +93,13 @@ class RunComparisonTest {
       RunComparison c = RunComparison.compare(a, b, strict, metrics);
       for (String m : metrics) {
         trials++;
-        RunComparison.Verdict v = c.row(m).verdict();
-        if (v == RunComparison.Verdict.BETTER || v == RunComparison.Verdict.WORSE) {
+        Verdict v = c.row(m).verdict();
+        if (v == Verdict.BETTER || v == Verdict.WORSE) {
           excludingZero++;
         }
         // The same interval judged with the default 2% minimum effect.
-        RunComparison.Verdict dv = RunComparison.verdict(c.row(m).ci95Pct(), 2, true);
-        if (dv == RunComparison.Verdict.BETTER || dv == RunComparison.Verdict.WORSE) {
+        Verdict dv = Verdict.of(c.row(m).ci95Pct(), 2, true);
+        if (dv == Verdict.BETTER || dv == Verdict.WORSE) {
           betterOrWorseAtDefault++;
         }
       }
@@ -123,11 +125,11 @@ class RunComparisonTest {
 
     for (String m : List.of("ttft_p50_ms", "itl_p50_ms", "itl_p99_ms", "e2e_p50_ms")) {
       RunComparison.Row row = c.row(m);
-      assertEquals(RunComparison.Verdict.WORSE, row.verdict(), m + " " + row.toMap());
+      assertEquals(Verdict.WORSE, row.verdict(), m + " " + row.toMap());
       assertTrue(row.ci95Pct()[0] > 0, m + " " + row.toMap());
     }
     RunComparison back = RunComparison.compare(b, a, RunComparison.Settings.DEFAULT, List.of());
-    assertEquals(RunComparison.Verdict.BETTER, back.row("e2e_p50_ms").verdict());
+    assertEquals(Verdict.BETTER, back.row("e2e_p50_ms").verdict());
   }
 
   @Test
@@ -200,8 +202,8 @@ class RunComparisonTest {
     RunComparison c = RunComparison.compare(a, b, RunComparison.Settings.DEFAULT, List.of());
 
     assertEquals(null, c.row("ttft_p99_ms").ci95Pct());
-    assertEquals(RunComparison.Verdict.UNCLEAR, c.row("ttft_p99_ms").verdict());
-    assertEquals(RunComparison.Verdict.WORSE, c.row("ttft_p90_ms").verdict());
+    assertEquals(Verdict.UNCLEAR, c.row("ttft_p99_ms").verdict());
+    assertEquals(Verdict.WORSE, c.row("ttft_p90_ms").verdict());
   }
 
   /** Two closed-loop levels of 100 requests each: 1 user, then 4 users twice as slow. */
@@ -236,7 +238,7 @@ class RunComparisonTest {
             .filter(r -> r.name().equals("e2e_p50_ms"))
             .findFirst()
             .orElseThrow();
-    assertEquals(RunComparison.Verdict.WORSE, second.verdict());
+    assertEquals(Verdict.WORSE, second.verdict());
     assertEquals(2, ((List<?>) c.toMap().get("levels")).size());
   }
 
@@ -249,47 +251,6 @@ class RunComparisonTest {
 
     assertEquals(List.of(), c.levels());
     assertEquals(false, c.toMap().containsKey("levels"));
-  }
-
-  @Test
-  void lowerLatencyBeyondTheMinimumEffectIsBetter() {
-    assertEquals(
-        RunComparison.Verdict.BETTER, RunComparison.verdict(new double[] {-9, -3}, 2, true));
-  }
-
-  @Test
-  void higherLatencyBeyondTheMinimumEffectIsWorse() {
-    assertEquals(
-        RunComparison.Verdict.WORSE, RunComparison.verdict(new double[] {2.5, 9}, 2, true));
-  }
-
-  @Test
-  void higherThroughputBeyondTheMinimumEffectIsBetter() {
-    assertEquals(
-        RunComparison.Verdict.BETTER, RunComparison.verdict(new double[] {2.5, 9}, 2, false));
-  }
-
-  @Test
-  void lowerThroughputBeyondTheMinimumEffectIsWorse() {
-    assertEquals(
-        RunComparison.Verdict.WORSE, RunComparison.verdict(new double[] {-9, -3}, 2, false));
-  }
-
-  @Test
-  void anIntervalWithinTheMinimumEffectIsSame() {
-    assertEquals(
-        RunComparison.Verdict.SAME, RunComparison.verdict(new double[] {-1.5, 2}, 2, true));
-  }
-
-  @Test
-  void anIntervalAcrossTheMinimumEffectIsUnclear() {
-    assertEquals(
-        RunComparison.Verdict.UNCLEAR, RunComparison.verdict(new double[] {1, 6}, 2, true));
-  }
-
-  @Test
-  void noIntervalIsUnclear() {
-    assertEquals(RunComparison.Verdict.UNCLEAR, RunComparison.verdict(null, 2, true));
   }
 
   @Test
@@ -306,56 +267,6 @@ class RunComparisonTest {
     assertTrue(
         e.getMessage().startsWith("metric: unknown metric \"ttft_p95_ms\"; known metrics are"),
         e.getMessage());
-  }
-
-  @Test
-  void aFolderWithoutRequestsIsNoRun() {
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> RunSamples.read(dir, null, 1));
-
-    assertEquals(dir + " has no llm-requests.jsonl: not a gatling-llm run folder", e.getMessage());
-  }
-
-  @Test
-  void aRunOfWarmupRequestsOnlyHasNothingToCompare() throws IOException {
-    RequestRecord warm =
-        request(new SplittableRandom(1), 0, 1_000_000, 1).withConversationTurn(null);
-    String line = RequestRecordJson.toJson(warm, true).replace("\"measured\"", "\"warmup\"");
-    Files.writeString(dir.resolve("llm-requests.jsonl"), line + "\n" + line + "\n");
-
-    IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> RunSamples.read(dir, null, 1));
-
-    assertEquals(
-        dir
-            + " has no measured request (llm-requests.jsonl holds 2 warmup requests and nothing"
-            + " else): nothing to compare",
-        e.getMessage());
-  }
-
-  @Test
-  void differentPromptDigestsAreNamed() {
-    Map<String, Object> a =
-        Map.of(
-            "prompts",
-            Map.of(
-                "workload",
-                "unique",
-                "phases",
-                Map.of("measured", Map.of("requests", 40, "digest", "aaaa"))));
-    Map<String, Object> b =
-        Map.of(
-            "prompts",
-            Map.of(
-                "workload",
-                "unique",
-                "phases",
-                Map.of("measured", Map.of("requests", 40, "digest", "bbbb"))));
-
-    assertEquals(
-        List.of("workload unique phase measured: digest A aaaa, B bbbb"),
-        RunComparison.promptDifferences(a, b));
-    assertEquals(List.of(), RunComparison.promptDifferences(a, a));
   }
 
   @Test
@@ -378,25 +289,6 @@ class RunComparisonTest {
                 + " may be the model's)"),
         c.warnings());
     assertNotNull(c.row("ttft_p50_ms"));
-  }
-
-  @Test
-  void eitherRunsWarningsAreRepeated() {
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("interrupted", true);
-    run.put("end_reason", "max_duration");
-    run.put("cache", Map.of("warm_start", true, "warm_start_message", "3 requests hit"));
-    run.put("client", Map.of("warnings", List.of(Map.of("message", "schedule lag p99 40 ms"))));
-    List<String> out = new ArrayList<>();
-
-    RunComparison.runWarnings(out, "B", run);
-
-    assertEquals(
-        List.of(
-            "B was interrupted (max_duration): its figures cover the requests that finished",
-            "B warm start: 3 requests hit",
-            "B client: schedule lag p99 40 ms"),
-        out);
   }
 
   @Test

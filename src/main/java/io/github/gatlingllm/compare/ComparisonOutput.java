@@ -1,0 +1,201 @@
+package io.github.gatlingllm.compare;
+
+import io.github.gatlingllm.compare.ResampledRun.Estimates;
+import io.github.gatlingllm.compare.RunComparison.Level;
+import io.github.gatlingllm.compare.RunComparison.Row;
+import io.github.gatlingllm.compare.RunComparison.Settings;
+import io.github.gatlingllm.report.Decimals;
+import io.github.gatlingllm.stats.Bootstrap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A comparison in words and as JSON: the lines {@code gatling-llm report --compare} prints, the
+ * JSON-ready map it prints with {@code --json} (and a run with {@code llm.baseline} keeps in its
+ * record), and the sentence that says how the intervals were made. Times in milliseconds to the
+ * microsecond, changes in percent to 0.1 in text and 0.001 in JSON; a missing figure is {@code –}
+ * in text and null in JSON.
+ */
+public final class ComparisonOutput {
+
+  /** The columns of a metric's line: name, A, B, change, interval, verdict. */
+  private static final String COLUMNS = "%-22s %12s %12s %9s %20s  %s";
+
+  private ComparisonOutput() {}
+
+  /**
+   * The comparison as a JSON-ready map, as {@link RunComparison#toMap()} describes it.
+   *
+   * @param c the comparison, never null
+   * @return an ordered map
+   */
+  static Map<String, Object> map(RunComparison c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("same_prompts", c.samePrompts());
+    m.put("prompt_differences", c.promptDifferences());
+    m.put("warnings", c.warnings());
+    m.put("method", c.method());
+    m.put("resamples", c.settings().resamples());
+    m.put("seed", c.settings().seed());
+    m.put("min_effect_pct", c.settings().minEffectPct());
+    m.put("a", runMap(c.runA()));
+    m.put("b", runMap(c.runB()));
+    m.put("metrics", rowsMap(c.rows()));
+    if (!c.levels().isEmpty()) {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Level l : c.levels()) {
+        Map<String, Object> lm = new LinkedHashMap<>();
+        lm.put("index", l.index());
+        lm.put("level", l.describe());
+        lm.put("metrics", rowsMap(l.rows()));
+        list.add(lm);
+      }
+      m.put("levels", list);
+    }
+    return m;
+  }
+
+  /**
+   * The comparison as lines of text, as {@link RunComparison#toText()} describes them.
+   *
+   * @param c the comparison, never null
+   * @return the lines
+   */
+  static List<String> lines(RunComparison c) {
+    RunSamples a = c.runA();
+    RunSamples b = c.runB();
+    List<String> lines = new ArrayList<>();
+    lines.add("A: " + a.folder + " (" + a.n + " measured requests)");
+    lines.add("B: " + b.folder + " (" + b.n + " measured requests)");
+    if (c.samePrompts()) {
+      lines.add("prompts: same (workloads and phase digests)");
+    } else {
+      for (String d : c.promptDifferences()) {
+        lines.add("prompts DIFFER: " + d + " (compared anyway)");
+      }
+    }
+    for (String w : c.warnings()) {
+      lines.add("warning: " + w);
+    }
+    lines.add(c.method());
+    table(lines, c.rows());
+    for (Level l : c.levels()) {
+      lines.add("");
+      lines.add("level " + l.index() + ": " + l.describe());
+      table(lines, l.rows());
+    }
+    return lines;
+  }
+
+  /**
+   * One metric's line of a table: the name (22 characters), A and B (12 each), the change in
+   * percent to 0.1 (9), its interval (20) and the verdict, e.g. {@code E2E p50 ms 41.2 49.5 +20.1%
+   * [+18.9%, +21.4%] worse}.
+   *
+   * @param name the metric's name or label, never null
+   * @param a A's value as text, never null
+   * @param b B's value as text, never null
+   * @param row the compared metric, never null
+   * @param none what stands for a missing change or interval, e.g. {@code –}
+   * @return the line, without a line break
+   */
+  public static String line(String name, String a, String b, Row row, String none) {
+    return String.format(
+        Locale.ROOT,
+        COLUMNS,
+        name,
+        a,
+        b,
+        row.deltaPct() == null ? none : String.format(Locale.ROOT, "%+.1f%%", row.deltaPct()),
+        row.ci95Pct() == null
+            ? none
+            : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", row.ci95Pct()[0], row.ci95Pct()[1]),
+        row.verdict().wireName());
+  }
+
+  private static void table(List<String> lines, List<Row> rows) {
+    lines.add(
+        String.format(
+            Locale.ROOT, COLUMNS, "metric", "A", "B", "change", "95% interval", "verdict"));
+    for (Row r : rows) {
+      HeadlineMetric m = HeadlineMetric.named(r.name());
+      lines.add(
+          line(
+              m.label() + (m.unit().isEmpty() ? "" : " " + m.unit()),
+              figure(r.a()),
+              figure(r.b()),
+              r,
+              "–"));
+    }
+  }
+
+  private static String figure(Double v) {
+    if (v == null) {
+      return "–";
+    }
+    return Decimals.ms(v);
+  }
+
+  private static Map<String, Object> runMap(RunSamples s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("folder", s.folder.toString());
+    m.put("requests", s.n);
+    return m;
+  }
+
+  private static Map<String, Object> rowsMap(List<Row> rows) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (Row r : rows) {
+      m.put(r.name(), r.toMap());
+    }
+    return m;
+  }
+
+  /**
+   * A figure for JSON: to the thousandth.
+   *
+   * @param v the figure, or null
+   * @return it rounded half up to 0.001; null for null, NaN or an infinity
+   */
+  static Double round(Double v) {
+    if (v == null || !Double.isFinite(v)) {
+      return null;
+    }
+    return Math.round(v * 1000.0) / 1000.0;
+  }
+
+  /**
+   * How the intervals were made, in one sentence: resamples, seed, what each kind of metric is
+   * resampled over, each run's time blocks, the tail rule and the minimum effect.
+   *
+   * @param settings the comparison's settings, never null
+   * @param ea A's estimates, never null
+   * @param eb B's estimates, never null
+   * @return the sentence
+   */
+  static String method(Settings settings, Estimates ea, Estimates eb) {
+    return String.format(
+        Locale.ROOT,
+        "95%% intervals: percentile bootstrap, %d resamples of each run (seed %d); TTFT, TPOT,"
+            + " E2E, SLO attainment and cache-hit ratio over requests, ITL over whole requests'"
+            + " gaps, throughput over time blocks (A: %s, B: %s); a percentile with fewer than %d"
+            + " values above it (p99 under 500, p90 under 50) has no interval; verdict beyond"
+            + " +/-%s%%",
+        settings.resamples(),
+        settings.seed(),
+        blocks(ea),
+        blocks(eb),
+        Bootstrap.MIN_TAIL,
+        Decimals.fmt(settings.minEffectPct()));
+  }
+
+  private static String blocks(Estimates e) {
+    if (e.blocks() < ResampledRun.MIN_BLOCKS) {
+      return "too short for " + ResampledRun.MIN_BLOCKS + " blocks, no interval";
+    }
+    return e.blocks() + " blocks of " + String.format(Locale.ROOT, "%.2f", e.blockSeconds()) + " s";
+  }
+}

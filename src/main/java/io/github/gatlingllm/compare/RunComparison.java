@@ -1,0 +1,467 @@
+package io.github.gatlingllm.compare;
+
+import io.github.gatlingllm.compare.ResampledRun.Estimates;
+import io.github.gatlingllm.report.Decimals;
+import io.github.gatlingllm.stats.Bootstrap;
+import io.github.gatlingllm.stats.NearestRank;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * An A/B comparison of two runs: for each headline metric, its value in A and B, the change from A
+ * to B in percent with a 95% interval from a seeded bootstrap over the runs' per-request records,
+ * and a verdict.
+ *
+ * <p>How each interval is made (percentile bootstrap of the change {@code B / A - 1}; A and B
+ * resampled independently, {@link Settings#resamples()} times each):
+ *
+ * <ul>
+ *   <li>TTFT, TPOT and E2E percentiles, SLO attainment and the cache-hit ratio: over requests, at
+ *       most 20,000 drawn a resample and the deviation scaled (m-out-of-n), so 1,000,000 requests
+ *       take seconds, not hours.
+ *   <li>ITL percentiles: over requests, not over gaps (the gaps of one request are not
+ *       independent), from a uniform sample of at most {@link RunSamples#ITL_REQUESTS} requests.
+ *   <li>Requests/s, output tokens/s and goodput: over time blocks, not over requests (requests in
+ *       flight together are not independent); fewer than 5 blocks: no interval.
+ * </ul>
+ *
+ * <p>{@code ResampledRun} says how each is drawn.
+ *
+ * <p>A percentile with fewer than {@value Bootstrap#MIN_TAIL} values above it (a p99 of fewer than
+ * 500 requests, a p90 of fewer than 50) gets no interval: it is one of the few largest values,
+ * whose bootstrap is unreliable.
+ *
+ * <p>The verdict, direction-aware (lower latency is better, higher throughput, attainment and
+ * cache-hit ratio are better): {@code better} or {@code worse} when the whole interval lies beyond
+ * the minimum effect ({@link Settings#minEffectPct()}, default 2%) on that side, {@code same} when
+ * it lies within plus or minus the minimum effect, {@code unclear} otherwise (or without an
+ * interval).
+ *
+ * <p>The jobs apart: {@link RunSamples} reads each run, {@code ResampledRun} makes each metric's
+ * value and replicates, {@link Bootstrap} the interval, {@link Verdict} the verdict, {@link
+ * RunDifferences} what the verdicts must be read with, {@link ComparisonOutput} the text and JSON.
+ */
+public final class RunComparison {
+
+  /**
+   * The names of every metric, in output order.
+   *
+   * @return e.g. {@code ttft_p50_ms, ttft_p90_ms, ...}
+   */
+  public static List<String> metricNames() {
+    return HeadlineMetric.ALL.stream().map(HeadlineMetric::name).toList();
+  }
+
+  /**
+   * Checks metric names.
+   *
+   * @param names the names asked for
+   * @param what what names them, for the message (e.g. {@code --metric})
+   * @throws IllegalArgumentException naming the first unknown name and the known ones
+   */
+  public static void checkNames(List<String> names, String what) {
+    for (String name : names) {
+      if (!metricNames().contains(name)) {
+        throw new IllegalArgumentException(
+            what
+                + ": unknown metric \""
+                + name
+                + "\"; known metrics are "
+                + String.join(", ", metricNames()));
+      }
+    }
+  }
+
+  /**
+   * How a comparison is made.
+   *
+   * @param resamples bootstrap resamples of each run, at least 100
+   * @param seed the seed: the same seed and runs give the same output
+   * @param minEffectPct the least change in percent that counts, finite and at least 0
+   */
+  public record Settings(int resamples, long seed, double minEffectPct) {
+
+    /** 1,000 resamples, seed 1, minimum effect 2%. */
+    public static final Settings DEFAULT = new Settings(1000, 1, 2);
+
+    /**
+     * Checks the values.
+     *
+     * @throws IllegalArgumentException naming the field, its value and what is allowed
+     */
+    public Settings {
+      if (resamples < 100 || resamples > 1_000_000) {
+        throw new IllegalArgumentException(
+            "resamples: got " + resamples + ", expected a whole number in [100, 1000000]");
+      }
+      if (!(minEffectPct >= 0 && Double.isFinite(minEffectPct))) {
+        throw new IllegalArgumentException(
+            "minimum effect: got " + minEffectPct + ", expected a finite percentage >= 0");
+      }
+    }
+  }
+
+  /**
+   * One metric compared.
+   *
+   * @param name the metric's name
+   * @param a its value in A, or null when not measured there
+   * @param b its value in B, or null when not measured there
+   * @param deltaPct {@code (b - a) / a * 100}, or null
+   * @param ci95Pct the 95% interval of the change in percent, {@code [lo, hi]}, or null
+   * @param verdict the verdict, never null
+   * @param lowerIsBetter whether a lower value is better
+   */
+  public record Row(
+      String name,
+      Double a,
+      Double b,
+      Double deltaPct,
+      double[] ci95Pct,
+      Verdict verdict,
+      boolean lowerIsBetter) {
+
+    /**
+     * By how much B is worse than A at the least, with 95% confidence: the interval's bound nearest
+     * to no change, on the worse side.
+     *
+     * @return percent, positive when worse with 95% confidence; null without an interval
+     */
+    public Double worseByAtLeastPct() {
+      if (ci95Pct == null) {
+        return null;
+      }
+      return lowerIsBetter ? ci95Pct[0] : -ci95Pct[1];
+    }
+
+    /**
+     * The row as JSON-ready map: {@code a}, {@code b}, {@code delta_pct}, {@code ci95_pct} and
+     * {@code verdict}.
+     *
+     * @return an ordered map
+     */
+    public Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("a", ComparisonOutput.round(a));
+      m.put("b", ComparisonOutput.round(b));
+      m.put("delta_pct", ComparisonOutput.round(deltaPct));
+      m.put(
+          "ci95_pct",
+          ci95Pct == null
+              ? null
+              : List.of(ComparisonOutput.round(ci95Pct[0]), ComparisonOutput.round(ci95Pct[1])));
+      m.put("verdict", verdict.wireName());
+      return m;
+    }
+  }
+
+  /**
+   * The rows of one load level present in both runs.
+   *
+   * @param index the level's index, from 1
+   * @param describe what the level is, e.g. {@code chat 8 users}
+   * @param rows the metrics compared
+   */
+  public record Level(int index, String describe, List<Row> rows) {}
+
+  private final RunSamples a;
+  private final RunSamples b;
+  private final Settings settings;
+  private final List<Row> rows;
+  private final List<Level> levels;
+  private final List<String> promptDifferences;
+  private final List<String> warnings;
+  private final String method;
+  private ResampledRun sideA;
+  private ResampledRun sideB;
+
+  private RunComparison(
+      RunSamples a,
+      RunSamples b,
+      Settings settings,
+      List<Row> rows,
+      List<Level> levels,
+      List<String> promptDifferences,
+      List<String> warnings,
+      String method) {
+    this.a = a;
+    this.b = b;
+    this.settings = settings;
+    this.rows = rows;
+    this.levels = levels;
+    this.promptDifferences = promptDifferences;
+    this.warnings = warnings;
+    this.method = method;
+  }
+
+  /**
+   * Compares two runs.
+   *
+   * @param a the first run (the baseline), never null
+   * @param b the second run, never null
+   * @param settings resamples, seed and minimum effect, never null
+   * @param only the metric names to compare, or empty for all
+   * @return the comparison
+   * @throws IllegalArgumentException naming an unknown metric in {@code only}
+   */
+  public static RunComparison compare(
+      RunSamples a, RunSamples b, Settings settings, List<String> only) {
+    Objects.requireNonNull(settings, "settings");
+    checkNames(only, "metric");
+    List<HeadlineMetric> metrics =
+        HeadlineMetric.ALL.stream().filter(m -> only.isEmpty() || only.contains(m.name())).toList();
+    SplittableRandom root = new SplittableRandom(settings.seed());
+    ResampledRun sa = ResampledRun.all(a);
+    ResampledRun sb = ResampledRun.all(b);
+    Estimates ea = sa.estimates(settings.resamples(), root.split());
+    Estimates eb = sb.estimates(settings.resamples(), root.split());
+    List<Row> rows = rows(ea, eb, metrics, settings);
+    List<Level> levels = new ArrayList<>();
+    List<String> la = levelKeys(a.record);
+    List<String> lb = levelKeys(b.record);
+    if (!la.isEmpty()
+        && la.equals(lb)
+        && la.size() == a.levelWindows.size()
+        && lb.size() == b.levelWindows.size()
+        && la.size() > 1) {
+      for (int l = 0; l < la.size(); l++) {
+        ResampledRun pa = ResampledRun.level(a, l);
+        ResampledRun pb = ResampledRun.level(b, l);
+        SplittableRandom ra = root.split();
+        SplittableRandom rb = root.split();
+        if (pa == null || pb == null) {
+          continue;
+        }
+        levels.add(
+            new Level(
+                l + 1,
+                la.get(l),
+                rows(
+                    pa.estimates(settings.resamples(), ra),
+                    pb.estimates(settings.resamples(), rb),
+                    metrics,
+                    settings)));
+      }
+    }
+    RunComparison c =
+        new RunComparison(
+            a,
+            b,
+            settings,
+            rows,
+            levels,
+            RunDifferences.promptDifferences(a.record, b.record),
+            RunDifferences.warnings(a.record, b.record),
+            ComparisonOutput.method(settings, ea, eb));
+    c.sideA = sa;
+    c.sideB = sb;
+    return c;
+  }
+
+  /**
+   * Both runs' distributions as quantile curves, for charts that overlay them: for each of {@code
+   * ttft_ms}, {@code itl_ms} (the pooled gaps of the sampled requests), {@code tpot_ms} and {@code
+   * e2e_ms} measured in both, {@code a} and {@code b}, each the nearest-rank percentiles 0 (the
+   * least), 1, 2, ..., 99, 99.9 and 100 (the most), in milliseconds rounded to the microsecond.
+   *
+   * @return metric to run to values; the percentiles are {@link #QUANTILES}
+   */
+  public Map<String, Map<String, List<Double>>> quantileCurves() {
+    Map<String, Map<String, List<Double>>> out = new LinkedHashMap<>();
+    String[] names = {"ttft_ms", "itl_ms", "tpot_ms", "e2e_ms"};
+    for (int f = 0; f < names.length; f++) {
+      double[] va = sideA.values(f);
+      double[] vb = sideB.values(f);
+      if (va.length == 0 || vb.length == 0) {
+        continue;
+      }
+      Map<String, List<Double>> m = new LinkedHashMap<>();
+      m.put("a", curve(va));
+      m.put("b", curve(vb));
+      out.put(names[f], m);
+    }
+    return out;
+  }
+
+  /** The percentiles of {@link #quantileCurves()}: 0, 1, ..., 99, 99.9, 100. */
+  public static final List<Double> QUANTILES = quantiles();
+
+  private static List<Double> quantiles() {
+    List<Double> q = new ArrayList<>();
+    for (int p = 0; p < 100; p++) {
+      q.add((double) p);
+    }
+    q.add(99.9);
+    q.add(100.0);
+    return List.copyOf(q);
+  }
+
+  private static List<Double> curve(double[] values) {
+    List<Double> out = new ArrayList<>();
+    for (double v : NearestRank.percentiles(values, QUANTILES)) {
+      out.add(ComparisonOutput.round(v));
+    }
+    return out;
+  }
+
+  /**
+   * Whether the runs sent the same prompts: the same workloads with the same phase digests.
+   *
+   * @return true when nothing differs
+   */
+  public boolean samePrompts() {
+    return promptDifferences.isEmpty();
+  }
+
+  /**
+   * What differs in the runs' prompts.
+   *
+   * @return one line per difference; empty when the same
+   */
+  public List<String> promptDifferences() {
+    return promptDifferences;
+  }
+
+  /**
+   * What the verdicts must be read with: either run's warm start, client lag or interruption, and a
+   * model or endpoint that differs.
+   *
+   * @return one line each, naming the run
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /**
+   * The overall rows, in {@link #metricNames()} order; metrics measured in neither run are left
+   * out.
+   *
+   * @return never null
+   */
+  public List<Row> rows() {
+    return rows;
+  }
+
+  /**
+   * The rows of each load level, when both runs have the same levels (two or more).
+   *
+   * @return empty otherwise
+   */
+  public List<Level> levels() {
+    return levels;
+  }
+
+  /**
+   * How the intervals were made, in one sentence.
+   *
+   * @return e.g. {@code 95% intervals: bootstrap, 1000 resamples of each run (seed 1): ...}
+   */
+  public String method() {
+    return method;
+  }
+
+  /**
+   * A row by name.
+   *
+   * @param name the metric's name
+   * @return the row, or null when the metric was not compared
+   */
+  public Row row(String name) {
+    for (Row r : rows) {
+      if (r.name().equals(name)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The comparison as a JSON-ready map: {@code same_prompts}, {@code prompt_differences}, {@code
+   * warnings}, {@code method}, {@code resamples}, {@code seed}, {@code min_effect_pct}, {@code a}
+   * and {@code b} (folder and measured requests), {@code metrics} (name to {@link Row#toMap()}) and
+   * {@code levels} (each with {@code index}, {@code level} and {@code metrics}) when compared.
+   *
+   * @return an ordered map
+   */
+  public Map<String, Object> toMap() {
+    return ComparisonOutput.map(this);
+  }
+
+  /**
+   * The comparison as lines of text: the runs, the prompts check, the warnings, the method, then
+   * one line per metric with A, B, the change and its interval, and the verdict; then each level's.
+   *
+   * @return the lines
+   */
+  public List<String> toText() {
+    return ComparisonOutput.lines(this);
+  }
+
+  /** The first run, A. */
+  RunSamples runA() {
+    return a;
+  }
+
+  /** The second run, B. */
+  RunSamples runB() {
+    return b;
+  }
+
+  /** How the comparison was made. */
+  Settings settings() {
+    return settings;
+  }
+
+  /** Each metric's row: the values, the change, its interval and the verdict. */
+  private static List<Row> rows(
+      Estimates ea, Estimates eb, List<HeadlineMetric> metrics, Settings settings) {
+    List<Row> rows = new ArrayList<>();
+    for (HeadlineMetric m : metrics) {
+      int k = HeadlineMetric.ALL.indexOf(m);
+      Double va = ea.point()[k];
+      Double vb = eb.point()[k];
+      if (va == null && vb == null) {
+        continue;
+      }
+      Double delta = va == null || vb == null || va == 0 ? null : (vb - va) / va * 100;
+      double[] ci = null;
+      if (delta != null && ea.replicates()[k] != null && eb.replicates()[k] != null) {
+        ci = Bootstrap.interval(ea.replicates()[k], eb.replicates()[k]);
+      }
+      rows.add(
+          new Row(
+              m.name(),
+              va,
+              vb,
+              delta,
+              ci,
+              Verdict.of(ci, settings.minEffectPct(), m.lowerIsBetter()),
+              m.lowerIsBetter()));
+    }
+    return rows;
+  }
+
+  /** Each load level described, e.g. {@code chat 8 users}; empty without levels. */
+  private static List<String> levelKeys(Map<String, Object> record) {
+    List<String> keys = new ArrayList<>();
+    if (record.get("levels") instanceof List<?> list) {
+      for (Object o : list) {
+        if (o instanceof Map<?, ?> l) {
+          Object load = l.get("concurrency") != null ? l.get("concurrency") : l.get("rate");
+          String unit = l.get("concurrency") != null ? " users" : " users/s";
+          keys.add(
+              l.get("scenario")
+                  + " "
+                  + (load instanceof Number n
+                      ? Decimals.fmt(n.doubleValue()) + unit
+                      : l.get("kind")));
+        }
+      }
+    }
+    return keys;
+  }
+}

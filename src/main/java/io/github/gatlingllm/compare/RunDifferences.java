@@ -1,0 +1,158 @@
+package io.github.gatlingllm.compare;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a comparison's verdicts must be read with, from the two run records ({@code llm-run.json}'s
+ * content): the prompts that differ (a workload in one run only, a phase digest that differs), a
+ * model or endpoint that differs, and either run's interruption, warm start or client warnings.
+ * Each is one line of text naming the run ({@code A}, {@code B}, {@code baseline}).
+ */
+public final class RunDifferences {
+
+  private RunDifferences() {}
+
+  /**
+   * What differs in two run records' prompts: a workload in one only, a phase digest that differs.
+   *
+   * @param a the first run's record (its {@code prompts} and {@code workloads})
+   * @param b the second run's record
+   * @return one line per difference; empty when the same
+   */
+  public static List<String> promptDifferences(Map<String, Object> a, Map<String, Object> b) {
+    List<String> out = new ArrayList<>();
+    Map<String, Map<String, Object>> wa = workloads(a);
+    Map<String, Map<String, Object>> wb = workloads(b);
+    for (String name : wa.keySet()) {
+      if (!wb.containsKey(name)) {
+        out.add("workload " + name + " is only in A");
+        continue;
+      }
+      Map<String, Object> pa = wa.get(name);
+      Map<String, Object> pb = wb.get(name);
+      for (String phase : pa.keySet()) {
+        Object da = pa.get(phase);
+        Object db = pb.get(phase);
+        if (!Objects.equals(da, db)) {
+          out.add(
+              "workload "
+                  + name
+                  + " phase "
+                  + phase
+                  + ": digest A "
+                  + da
+                  + ", B "
+                  + (pb.containsKey(phase) ? db : "(no such phase)"));
+        }
+      }
+      for (String phase : pb.keySet()) {
+        if (!pa.containsKey(phase)) {
+          out.add("workload " + name + " phase " + phase + " is only in B");
+        }
+      }
+    }
+    for (String name : wb.keySet()) {
+      if (!wa.containsKey(name)) {
+        out.add("workload " + name + " is only in B");
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Each workload's name to its phase digests. */
+  private static Map<String, Map<String, Object>> workloads(Map<String, Object> run) {
+    Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+    List<Object> list = new ArrayList<>();
+    if (run.get("workloads") instanceof List<?> w && !w.isEmpty()) {
+      list.addAll(w);
+    } else if (run.get("prompts") != null) {
+      list.add(run.get("prompts"));
+    }
+    int i = 0;
+    for (Object o : list) {
+      i++;
+      if (!(o instanceof Map<?, ?> prompts)) {
+        continue;
+      }
+      String name = prompts.get("workload") != null ? prompts.get("workload").toString() : "#" + i;
+      Map<String, Object> phases = new LinkedHashMap<>();
+      if (prompts.get("phases") instanceof Map<?, ?> p) {
+        for (Map.Entry<?, ?> e : p.entrySet()) {
+          phases.put(
+              String.valueOf(e.getKey()),
+              e.getValue() instanceof Map<?, ?> ph ? ph.get("digest") : null);
+        }
+      }
+      out.put(name, phases);
+    }
+    return out;
+  }
+
+  /**
+   * What the verdicts of A against B must be read with: a model or endpoint that differs (not the
+   * base URL: the embedded simulator's port differs every run), then {@link #runWarnings} of A and
+   * of B.
+   *
+   * @param a A's run record, never null (empty when the folder has none)
+   * @param b B's run record, never null
+   * @return one line each; empty when there is nothing to say
+   */
+  static List<String> warnings(Map<String, Object> a, Map<String, Object> b) {
+    List<String> out = new ArrayList<>();
+    for (String key : List.of("model", "endpoint")) {
+      Object va = target(a, key);
+      Object vb = target(b, key);
+      if (va != null && vb != null && !va.equals(vb)) {
+        out.add(
+            "A and B differ in "
+                + key
+                + ": A \""
+                + va
+                + "\", B \""
+                + vb
+                + "\" (compared anyway: the change may be the "
+                + key
+                + "'s)");
+      }
+    }
+    runWarnings(out, "A", a);
+    runWarnings(out, "B", b);
+    return List.copyOf(out);
+  }
+
+  /**
+   * The warnings of one run record that a comparison repeats: interrupted, warm start, client lag.
+   *
+   * @param out where to add them
+   * @param name the run's name in the lines ({@code A}, {@code B}, {@code baseline})
+   * @param run its record
+   */
+  static void runWarnings(List<String> out, String name, Map<String, Object> run) {
+    if (Boolean.TRUE.equals(run.get("interrupted"))) {
+      out.add(
+          name
+              + " was interrupted"
+              + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
+              + ": its figures cover the requests that finished");
+    }
+    if (run.get("cache") instanceof Map<?, ?> cache
+        && Boolean.TRUE.equals(cache.get("warm_start"))) {
+      out.add(name + " warm start: " + cache.get("warm_start_message"));
+    }
+    if (run.get("client") instanceof Map<?, ?> client
+        && client.get("warnings") instanceof List<?> list) {
+      for (Object w : list) {
+        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
+        out.add(name + " client: " + text);
+      }
+    }
+  }
+
+  private static Object target(Map<String, Object> run, String key) {
+    return run.get("target") instanceof Map<?, ?> t ? t.get(key) : null;
+  }
+}

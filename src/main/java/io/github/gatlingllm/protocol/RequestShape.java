@@ -1,0 +1,69 @@
+package io.github.gatlingllm.protocol;
+
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.settings.LlmSettings;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Not API. What every LLM request of a run carries, from the protocol and the started target: the
+ * URL of each endpoint, what the body holds besides the prompt, the headers and how connections are
+ * taken. {@link RunContext} hands these out to the LLM action. Immutable.
+ */
+final class RequestShape {
+
+  private final LlmProtocol protocol;
+  private final LlmSettings settings;
+  private final RunTarget target;
+
+  /**
+   * The shape of a run's requests.
+   *
+   * @param protocol the protocol, never null
+   * @param target the started target (its base URL and model), never null
+   */
+  RequestShape(LlmProtocol protocol, RunTarget target) {
+    this.protocol = protocol;
+    this.settings = protocol.settings();
+    this.target = target;
+  }
+
+  /** See {@link RunContext#url(Endpoint)}. */
+  String url(Endpoint endpoint) {
+    return target.baseUrl() + "/" + endpoint.path();
+  }
+
+  /** See {@link RunContext#requestSettings(Endpoint, Integer, Map)}. */
+  RequestSettings requestSettings(Endpoint endpoint, Integer maxTokens, Map<String, Object> extra) {
+    Map<String, Object> body = new LinkedHashMap<>(protocol.extraBody());
+    body.putAll(extra);
+    return new RequestSettings(
+        endpoint,
+        target.model(),
+        maxTokens == null ? settings.outputTokens() : maxTokens,
+        RequestSettings.MAX_TOKENS,
+        settings.stream(),
+        true,
+        settings.ignoreEos() ? Boolean.TRUE : null,
+        settings.temperature(),
+        body.isEmpty() ? null : body);
+  }
+
+  /** See {@link RunContext#headers()}. */
+  Map<String, String> headers() {
+    Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
+    if (settings.apiKey() != null) {
+      headers.put("Authorization", "Bearer " + settings.apiKey());
+    }
+    if ("per-request".equals(settings.connections())) {
+      headers.put("Connection", "close");
+    }
+    return headers;
+  }
+
+  /** See {@link RunContext#shareConnections()}. */
+  boolean shareConnections() {
+    return !"per-user".equals(settings.connections());
+  }
+}

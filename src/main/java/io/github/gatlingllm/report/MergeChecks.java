@@ -1,0 +1,202 @@
+package io.github.gatlingllm.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The warnings of a merge of run folders ({@code merge_warnings}): shards missing, given twice or
+ * of different counts; settings that differ between the folders (the values every shard of one test
+ * should share, by dotted name); windows that do not overlap.
+ */
+final class MergeChecks {
+
+  private MergeChecks() {}
+
+  /**
+   * Warns of a folder that is not a shard, a shard given twice, shards of different counts and
+   * missing shards.
+   *
+   * @param sources the folders, in the order given
+   * @param warnings where the warnings go
+   */
+  static void checkShards(List<MergeSource> sources, List<String> warnings) {
+    Set<Integer> counts = new LinkedHashSet<>();
+    Map<Integer, String> seen = new TreeMap<>();
+    for (MergeSource s : sources) {
+      Map<?, ?> shard = MergeSource.shard(s.run());
+      if (shard == null) {
+        warnings.add(
+            s.folder()
+                + " is not a shard (its llm-run.json names none): its requests are merged, but the"
+                + " test's digests may not be the one-machine run's");
+        continue;
+      }
+      int index = ((Number) shard.get("index")).intValue();
+      counts.add(((Number) shard.get("count")).intValue());
+      String before = seen.put(index, s.folder().toString());
+      if (before != null) {
+        warnings.add(
+            "shard "
+                + index
+                + " is given twice ("
+                + before
+                + ", "
+                + s.folder()
+                + "): its requests are counted twice");
+      }
+    }
+    if (counts.size() > 1) {
+      warnings.add("the folders are shards of tests of different shard counts: " + counts);
+    } else if (counts.size() == 1) {
+      int count = counts.iterator().next();
+      List<Integer> missing = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        if (!seen.containsKey(i)) {
+          missing.add(i);
+        }
+      }
+      if (!missing.isEmpty()) {
+        warnings.add(
+            "shards "
+                + missing
+                + " of "
+                + count
+                + " are missing: their requests are not in the merge");
+      }
+    }
+  }
+
+  /** The values that should be the same in every shard of one test, by dotted name. */
+  private static Map<String, Object> settings(Map<String, Object> run) {
+    Map<String, Object> out = new TreeMap<>();
+    for (String key : List.of("version", "gatling_version", "simulation", "decoding", "slo")) {
+      flatten(key, run.get(key), out);
+    }
+    if (run.get("assertions") != null) {
+      flatten("assertions", run.get("assertions"), out);
+    }
+    if (run.get("target") instanceof Map<?, ?> target) {
+      Map<String, Object> t = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> e : target.entrySet()) {
+        String k = String.valueOf(e.getKey());
+        // Each shard's embedded simulator has its own port; a server's answers may vary.
+        if (k.equals("server")
+            || (k.equals("base_url") && Boolean.TRUE.equals(target.get("embedded_simulator")))) {
+          continue;
+        }
+        t.put(k, e.getValue());
+      }
+      flatten("target", t, out);
+    }
+    if (run.get("load") instanceof Map<?, ?> load) {
+      flatten("load.timeout_ms", load.get("timeout_ms"), out);
+      flatten("load.connections", load.get("connections"), out);
+    }
+    if (run.get("shard") instanceof Map<?, ?> shard) {
+      flatten("shard.count", shard.get("count"), out);
+      flatten("shard.start_at", shard.get("start_at"), out);
+    }
+    for (Map<?, ?> w : MergeSource.workloads(run)) {
+      String prefix = "prompts[" + w.get("workload") + "]";
+      for (Map.Entry<?, ?> e : w.entrySet()) {
+        String k = String.valueOf(e.getKey());
+        if (!k.equals("phases") && !k.equals("request_names")) {
+          flatten(prefix + "." + k, e.getValue(), out);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void flatten(String name, Object value, Map<String, Object> out) {
+    if (value instanceof Map<?, ?> m) {
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        flatten(name + "." + e.getKey(), e.getValue(), out);
+      }
+    } else if (value != null) {
+      out.put(name, value);
+    }
+  }
+
+  /**
+   * Warns of each folder whose settings ({@link #settings}) differ from the first folder's, naming
+   * each value that differs.
+   *
+   * @param sources the folders, the first one the reference
+   * @param warnings where the warnings go
+   */
+  static void checkSettings(List<MergeSource> sources, List<String> warnings) {
+    Map<String, Object> first = settings(sources.get(0).run());
+    for (MergeSource s : sources.subList(1, sources.size())) {
+      Map<String, Object> other = settings(s.run());
+      List<String> differ = new ArrayList<>();
+      Set<String> keys = new LinkedHashSet<>(first.keySet());
+      keys.addAll(other.keySet());
+      for (String key : keys) {
+        if (!Objects.equals(first.get(key), other.get(key))
+            && first.containsKey(key)
+            && other.containsKey(key)) {
+          differ.add(key + " " + first.get(key) + " vs " + other.get(key));
+        }
+      }
+      if (!differ.isEmpty()) {
+        warnings.add(
+            "settings differ between "
+                + MergeSource.name(sources.get(0))
+                + " and "
+                + MergeSource.name(s)
+                + ": "
+                + String.join(", ", differ));
+      }
+    }
+  }
+
+  /**
+   * Warns when the folders' windows (first start to last end) do not overlap: they did not run at
+   * the same time.
+   *
+   * @param sources the folders
+   * @param perFolder each folder's {@code shards} entry, in the same order (its window as text)
+   * @param warnings where the warnings go
+   */
+  static void checkWindows(
+      List<MergeSource> sources, List<Map<String, Object>> perFolder, List<String> warnings) {
+    long latestStart = Long.MIN_VALUE;
+    long earliestEnd = Long.MAX_VALUE;
+    int withRequests = 0;
+    for (MergeSource s : sources) {
+      long[] w = MergeSource.window(s.stats());
+      if (w == null) {
+        continue;
+      }
+      withRequests++;
+      latestStart = Math.max(latestStart, w[0]);
+      earliestEnd = Math.min(earliestEnd, w[1]);
+    }
+    if (withRequests > 1 && latestStart >= earliestEnd) {
+      List<String> windows = new ArrayList<>();
+      for (int i = 0; i < sources.size(); i++) {
+        Map<String, Object> c = perFolder.get(i);
+        if (c.get("first_start") != null) {
+          windows.add(
+              MergeSource.name(sources.get(i))
+                  + " "
+                  + c.get("first_start")
+                  + " to "
+                  + c.get("last_end"));
+        }
+      }
+      warnings.add(
+          "the folders' windows do not overlap ("
+              + String.join("; ", windows)
+              + "): they did not run at the same time, so the merged rates and concurrency are"
+              + " not those of one test");
+    }
+  }
+}

@@ -1,0 +1,226 @@
+package io.github.gatlingllm.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sentences a run record's verdicts are told in, for the summary, the console and the report
+ * page: the cache verdict with its ratios, the saturation point of a sweep (or each scenario's),
+ * how the run ended, the conversations' totals; and the readers of the record's loose values they
+ * share ({@link #map}, {@link #number}, {@link #num}, {@link #ms}). Each reads the record alone and
+ * returns null when there is nothing to say.
+ */
+final class RunSentences {
+
+  private RunSentences() {}
+
+  /**
+   * The cache verdict with its ratios, or in words why there is none: {@code as planned (observed
+   * hit ratio 0.48, planned 0.5)}, {@code unknown: the server reported no cached tokens (planned
+   * hit ratio 0.5)}, {@code no verdict: none of the 4 measured requests with a cache plan succeeded
+   * (4 failed), so no cache hit was observed}.
+   *
+   * @param cache the record's {@code cache}
+   * @return the text, or null when no request had a cache plan
+   */
+  static String cacheVerdict(Map<?, ?> cache) {
+    Object verdict = cache.get("verdict");
+    if (verdict == null) {
+      return null;
+    }
+    boolean series = cache.get("workloads") instanceof List<?> list && !list.isEmpty();
+    Double planned = number(cache.get("planned_requests"));
+    Object reason = cache.get("verdict_reason");
+    Double measured = number(cache.get("requests"));
+    if (measured != null && measured == 0) {
+      if (!series && (planned == null || planned == 0)) {
+        return null;
+      }
+      return "no verdict: "
+          + (reason == null ? "no measured request with a cache plan succeeded" : reason);
+    }
+    if (!series) {
+      return null;
+    }
+    if (reason != null) {
+      return verdict
+          + ": "
+          + reason
+          + " (planned hit ratio "
+          + num(number(cache.get("planned_hit_ratio")))
+          + ")";
+    }
+    return verdict
+        + " (observed hit ratio "
+        + num(number(cache.get("observed_hit_ratio")))
+        + ", planned "
+        + num(number(cache.get("planned_hit_ratio")))
+        + ")";
+  }
+
+  /**
+   * The saturation sentence of a run: {@link #saturation(Object)} of its {@code saturation}, or,
+   * when {@code saturations} holds several scenarios, one sentence per scenario named by it and the
+   * sentence saying they shared the server.
+   *
+   * @param run the run record
+   * @return the text, or null when there is no saturation
+   */
+  static String saturations(Map<?, ?> run) {
+    if (run.get("saturations") instanceof List<?> all && all.size() > 1) {
+      List<String> parts = new ArrayList<>();
+      String shared = null;
+      for (Object o : all) {
+        if (o instanceof Map<?, ?> m) {
+          parts.add("scenario " + m.get("scenario") + ": " + saturation(m));
+          if (m.get("shared_server") != null) {
+            shared = String.valueOf(m.get("shared_server"));
+          }
+        }
+      }
+      return String.join("; ", parts) + (shared == null ? "" : " (" + shared + ")");
+    }
+    return saturation(run.get("saturation"));
+  }
+
+  /**
+   * The one warning about how the run ended: interrupted (and why, {@code end_reason}), and how
+   * many requests in flight were cut and recorded as {@code cut_by_run_end}; null for a run that
+   * ended with no request in flight and was not interrupted.
+   */
+  static String ending(Map<String, Object> run) {
+    boolean interrupted = Boolean.TRUE.equals(run.get("interrupted"));
+    Object reason = run.get("end_reason");
+    Double cut = number(run.get("requests_cut_by_run_end"));
+    boolean anyCut = cut != null && cut > 0;
+    if (!interrupted && !anyCut) {
+      return null;
+    }
+    String text =
+        (interrupted ? "the run was interrupted" : "the run ended")
+            + (reason == null
+                ? ""
+                : " (" + ("interrupted".equals(reason) ? "Ctrl+C or SIGTERM" : reason) + ")");
+    if (!anyCut) {
+      return text + ": the figures cover the requests that finished";
+    }
+    long n = Math.round(cut);
+    return text
+        + ": "
+        + n
+        + (n == 1 ? " LLM request was" : " LLM requests were")
+        + " still in flight, recorded with status cut_by_run_end and what was measured until then"
+        + " (left out of the latency figures and the goodput)";
+  }
+
+  /** The saturation block in a sentence, or null when there is none. */
+  static String saturation(Object value) {
+    if (!(value instanceof Map<?, ?> s)) {
+      return null;
+    }
+    boolean rate = "rate".equals(s.get("metric"));
+    String what = rate ? "rate" : "concurrency";
+    String unit = rate ? " users/s" : "";
+    Object at = s.get(rate ? "saturation_rate" : "saturation_concurrency");
+    Object peakAt = s.get(rate ? "max_rate" : "max_concurrency");
+    StringBuilder text = new StringBuilder();
+    if (Boolean.TRUE.equals(s.get("still_growing"))) {
+      text.append("no saturation seen: throughput still growing at the highest level (")
+          .append(what)
+          .append(' ')
+          .append(num(number(peakAt == null ? at : peakAt)))
+          .append(unit)
+          .append(", ")
+          .append(num(number(s.get("max_output_tokens_per_s"))))
+          .append(" output tokens/s)");
+    } else {
+      text.append("saturates at ").append(what).append(' ');
+      text.append(num(number(at))).append(unit);
+      text.append(" (level ").append(s.get("saturation_level"));
+      if (s.get("saturation_output_tokens_per_s") != null) {
+        text.append(", ").append(num(number(s.get("saturation_output_tokens_per_s"))));
+        text.append(" output tokens/s");
+      }
+      text.append("); peak ").append(num(number(s.get("max_output_tokens_per_s"))));
+      text.append(" output tokens/s");
+      if (peakAt != null) {
+        text.append(" at ").append(what).append(' ').append(num(number(peakAt))).append(unit);
+        text.append(" (level ").append(s.get("max_level")).append(')');
+      }
+    }
+    if (s.containsKey("slo_load")) {
+      Double slo = number(s.get("slo_load"));
+      text.append(
+          slo == null
+              ? "; no level met the SLO"
+              : "; the SLO holds up to " + what + " " + num(slo) + (rate ? " users/s" : ""));
+    }
+    if (Boolean.TRUE.equals(s.get("stopped_early"))) {
+      text.append("; stopped early: ").append(s.get("stop_reason"));
+    }
+    return text.toString();
+  }
+
+  /**
+   * The measured conversations of every conversation workload in a line, e.g. {@code conversations:
+   * 24 (20 completed, 3 ended by context limit, 1 ended by error), 96 turns}; null when the run had
+   * none.
+   *
+   * @param run the run record
+   * @return the line without its indent, or null
+   */
+  static String conversations(Map<String, Object> run) {
+    if (!(run.get("conversations") instanceof List<?> workloads) || workloads.isEmpty()) {
+      return null;
+    }
+    long conversations = 0;
+    long completed = 0;
+    long contextLimit = 0;
+    long error = 0;
+    long turns = 0;
+    for (Object o : workloads) {
+      Map<?, ?> measured = map(map(map(o).get("phases")).get("measured"));
+      conversations += count(measured.get("conversations"));
+      completed += count(measured.get("completed"));
+      contextLimit += count(measured.get("ended_by_context_limit"));
+      error += count(measured.get("ended_by_error"));
+      turns += count(measured.get("turns"));
+    }
+    return "conversations: "
+        + conversations
+        + " measured ("
+        + completed
+        + " completed, "
+        + contextLimit
+        + " ended by context limit, "
+        + error
+        + " ended by error), "
+        + turns
+        + (turns == 1 ? " turn" : " turns");
+  }
+
+  private static long count(Object value) {
+    return value instanceof Number n ? n.longValue() : 0;
+  }
+
+  /** A map of the record, or an empty one. */
+  static Map<?, ?> map(Object value) {
+    return value instanceof Map<?, ?> m ? m : Map.of();
+  }
+
+  /** A number of the record, or null. */
+  static Double number(Object value) {
+    return value instanceof Number n ? Double.valueOf(n.doubleValue()) : null;
+  }
+
+  /** A number for people ({@link Decimals#fmt}), or {@code –}. */
+  static String num(Double value) {
+    return value == null ? "–" : Decimals.fmt(value);
+  }
+
+  /** Milliseconds to the microsecond ({@link Decimals#ms}), or {@code –}. */
+  static String ms(Object value) {
+    return value instanceof Number n ? Decimals.ms(n.doubleValue()) : "–";
+  }
+}

@@ -1,0 +1,135 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunSentencesTest {
+
+  @Test
+  void theServerReportingNoCachedTokensIsTheVerdictsReason() {
+    Map<String, Object> cache = new LinkedHashMap<>();
+    cache.put("requests", 10L);
+    cache.put("verdict", "unknown");
+    cache.put("planned_hit_ratio", 0.48);
+    cache.put("observed_hit_ratio", null);
+    cache.put("verdict_reason", "the server reported no cached tokens");
+    cache.put("workloads", List.of(Map.of()));
+    assertEquals(
+        "unknown: the server reported no cached tokens (planned hit ratio 0.48)",
+        RunSentences.cacheVerdict(cache));
+  }
+
+  @Test
+  void conversationTotalsAreOneLineSummedOverWorkloads() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "conversations",
+        List.of(
+            Map.of(
+                "workload",
+                "chats",
+                "phases",
+                Map.of(
+                    "warmup",
+                    Map.of("conversations", 2, "turns", 6),
+                    "measured",
+                    Map.of(
+                        "conversations",
+                        20,
+                        "completed",
+                        16,
+                        "ended_by_context_limit",
+                        3,
+                        "ended_by_error",
+                        1,
+                        "turns",
+                        80))),
+            Map.of(
+                "workload",
+                "agents",
+                "phases",
+                Map.of(
+                    "measured",
+                    Map.of(
+                        "conversations",
+                        4,
+                        "completed",
+                        4,
+                        "ended_by_context_limit",
+                        0,
+                        "ended_by_error",
+                        0,
+                        "turns",
+                        16)))));
+    assertEquals(
+        "conversations: 24 measured (20 completed, 3 ended by context limit, 1 ended by error),"
+            + " 96 turns",
+        RunSentences.conversations(run));
+  }
+
+  @Test
+  void noConversationLineWithoutConversations() {
+    assertNull(RunSentences.conversations(Map.of("metrics", Map.of())));
+  }
+
+  @Test
+  void saturationIsOneSentence() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("metric", "rate");
+    s.put("saturation_level", 3);
+    s.put("saturation_rate", 2.5);
+    s.put("max_output_tokens_per_s", 812.25);
+    s.put("stopped_early", true);
+    s.put("stop_reason", "TTFT grew while throughput stayed flat");
+    s.put("slo_load", 1.75);
+    assertEquals(
+        "saturates at rate 2.5 users/s (level 3); peak 812.3 output tokens/s; the SLO holds up"
+            + " to rate 1.75 users/s; stopped early: TTFT grew while throughput stayed flat",
+        RunSentences.saturation(s));
+    s.put("metric", "concurrency");
+    s.put("saturation_concurrency", 8);
+    s.put("slo_load", null);
+    s.put("stopped_early", false);
+    assertEquals(
+        "saturates at concurrency 8 (level 3); peak 812.3 output tokens/s; no level met the SLO",
+        RunSentences.saturation(s));
+  }
+
+  @Test
+  void theSaturationPointAndThePeakAreBothSaid() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("scenario", "chat");
+    s.put("metric", "concurrency");
+    s.put("saturation_level", 3);
+    s.put("saturation_concurrency", 8);
+    s.put("saturation_output_tokens_per_s", 690.0);
+    s.put("max_output_tokens_per_s", 704.0);
+    s.put("max_level", 4);
+    s.put("max_concurrency", 16);
+    s.put("still_growing", false);
+    s.put("stopped_early", false);
+    assertEquals(
+        "saturates at concurrency 8 (level 3, 690 output tokens/s); peak 704 output tokens/s at"
+            + " concurrency 16 (level 4)",
+        RunSentences.saturation(s));
+    s.put("still_growing", true);
+    assertEquals(
+        "no saturation seen: throughput still growing at the highest level (concurrency 16, 704"
+            + " output tokens/s)",
+        RunSentences.saturation(s));
+    Map<String, Object> open = new LinkedHashMap<>(s);
+    open.put("scenario", "batch");
+    open.put("shared_server", "2 stepped scenarios (chat, batch) shared the server");
+    assertEquals(
+        "scenario chat: no saturation seen: throughput still growing at the highest level"
+            + " (concurrency 16, 704 output tokens/s); scenario batch: no saturation"
+            + " seen: throughput still growing at the highest level (concurrency 16, 704 output"
+            + " tokens/s) (2 stepped scenarios (chat, batch) shared the server)",
+        RunSentences.saturations(Map.of("saturation", s, "saturations", List.of(s, open))));
+  }
+}
