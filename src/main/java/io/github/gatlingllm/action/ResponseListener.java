@@ -3,7 +3,6 @@ package io.github.gatlingllm.action;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
-import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
@@ -16,7 +15,6 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
-import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.metrics.Verdict;
 import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
@@ -27,10 +25,9 @@ import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -61,13 +58,27 @@ import java.util.Locale;
  * {@code cut_by_run_end} and what was measured until then. The callbacks and the cut hold this
  * listener's lock, so a request ends exactly once, one way or the other.
  */
-final class ResponseListener implements HttpListener, SseParser.Listener, OpenRequests.Open {
+final class ResponseListener
+    implements HttpListener, SseParser.Listener, OpenRequests.Open, Cancellation.Target {
 
   /** The most bytes kept of an answer that is not an event stream and not a wanted completion. */
   static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
 
   /** The most bytes kept of a non-streamed completion. */
   static final int MAX_COMPLETION_BYTES = 16 * 1024 * 1024;
+
+  /**
+   * Each event loop's array a direct chunk's bytes are copied through to the SSE parser: Netty's
+   * thread-local (an index into the event loop thread's own table; a {@link ThreadLocal}'s lookup
+   * in a Gatling event loop's crowded map showed in profiles).
+   */
+  private static final FastThreadLocal<byte[]> SCRATCH =
+      new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+          return new byte[8192];
+        }
+      };
 
   private final LlmAction action;
   private final Session session;
@@ -96,13 +107,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   private long chunkNanos;
   private boolean done;
 
-  /** The chosen cancellation delay in nanoseconds, or -1 when this request is not cancelled. */
-  private final long cancelAfterNanos;
-
-  private final Double cancelAfterMs;
-  private Channel channel;
-  private io.netty.util.concurrent.ScheduledFuture<?> cancelTimer;
-  private boolean cancelled;
+  private final Cancellation cancellation;
 
   ResponseListener(
       LlmAction action,
@@ -135,18 +140,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     this.cacheServer = cacheServer;
     this.first = first;
     this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
-    io.github.gatlingllm.settings.CancelSettings cancel = action.run().settings().cancel();
-    // Conversations are not cancelled: a cut reply would end the conversation.
-    boolean chosen =
-        turn == null
-            && identity.index() != null
-            && cancel.chosen(
-                action.run().settings().seed(),
-                identity.request(),
-                identity.phase(),
-                identity.index());
-    this.cancelAfterMs = chosen ? cancel.afterMs() : null;
-    this.cancelAfterNanos = chosen ? Math.round(cancel.afterMs() * 1_000_000.0) : -1;
+    this.cancellation = Cancellation.choose(action, identity, turn != null);
     start();
     action.run().openRequests().add(this);
   }
@@ -175,13 +169,13 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   public void onWrite(Channel channel) {
     // A close after the head ends this request at once, never a retry (see the method).
     GatlingHttp.guardResponseEnd(channel);
-    if (cancelled) {
+    if (cancellation.fired()) {
       // Gatling's client would send a cancelled request again on a new connection: never.
       channel.close();
       return;
     }
-    if (cancelAfterNanos >= 0 && !(sends > 1 && httpStatus != null)) {
-      startCancelTimer(channel);
+    if (cancellation.chosen() && !(sends > 1 && httpStatus != null)) {
+      cancellation.written(channel, this);
     }
     if (sends > 1 && httpStatus != null) {
       // Gatling's client is about to send again a request whose answer had begun: never.
@@ -195,49 +189,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   }
 
   /**
-   * Starts the cancellation delay once the request is fully written: {@code onWrite} runs on the
-   * channel's event loop just before Gatling's client writes and flushes the request in the same
-   * task, so a task queued now runs once that write is done; if the socket did not take every byte
-   * yet (a large prompt), it looks again every millisecond until the outbound buffer is empty.
-   */
-  private void startCancelTimer(Channel channel) {
-    if (cancelTimer != null) {
-      // The request goes out again on a new connection (the pooled one had closed before any
-      // answer): the delay starts again from this write.
-      cancelTimer.cancel(false);
-      cancelTimer = null;
-    }
-    this.channel = channel;
-    channel.eventLoop().execute(() -> whenWritten(channel));
-  }
-
-  private void whenWritten(Channel channel) {
-    synchronized (this) {
-      if (done || channel != this.channel) {
-        return;
-      }
-      io.netty.channel.ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
-      if (out != null && channel.isActive() && !out.isEmpty()) {
-        cancelTimer =
-            channel
-                .eventLoop()
-                .schedule(
-                    () -> whenWritten(channel), 1, java.util.concurrent.TimeUnit.MILLISECONDS);
-        return;
-      }
-      cancelTimer =
-          channel
-              .eventLoop()
-              .schedule(
-                  this::cancelNow, cancelAfterNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
-    }
-  }
-
-  /**
    * The chosen delay is over: closes the connection (never returned to the pool half-read), records
    * the request as {@code cancelled} with what was measured until now, and lets the user go on.
    */
-  private void cancelNow() {
+  @Override
+  public void cancelNow() {
     long now = System.nanoTime();
     Session next;
     synchronized (this) {
@@ -245,11 +201,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
         return;
       }
       done = true;
-      cancelled = true;
-      cancelTimer = null;
-      if (channel != null) {
-        channel.close();
-      }
+      cancellation.fire();
       action.run().openRequests().remove(this);
       next = recordCancelled(now);
     }
@@ -275,7 +227,11 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       RequestRecord record =
           complete(
               RequestRecord.of(
-                      identity, timings, httpStatus, RequestStatus.CANCELLED, cancelDescription())
+                      identity,
+                      timings,
+                      httpStatus,
+                      RequestStatus.CANCELLED,
+                      cancellation.description())
                   .toBuilder()
                   .answer(answer)
                   .build());
@@ -303,9 +259,9 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     }
   }
 
-  private String cancelDescription() {
-    String ms = java.math.BigDecimal.valueOf(cancelAfterMs).stripTrailingZeros().toPlainString();
-    return "cancelled by the client " + ms + " ms after the request was written (llm.cancelRate)";
+  @Override
+  public synchronized boolean ended() {
+    return done;
   }
 
   @Override
@@ -345,7 +301,19 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
   /** One chunk's bytes, to the parser or the kept body. */
   private void take(ByteBuf chunk) {
     if (parser != null) {
-      parser.feed(chunk.nioBuffer());
+      int n = chunk.readableBytes();
+      if (chunk.hasArray()) {
+        parser.feed(chunk.array(), chunk.arrayOffset() + chunk.readerIndex(), n);
+      } else {
+        // A direct buffer: copied through this thread's scratch array (the parser copies what it
+        // keeps), with no ByteBuffer view made a chunk.
+        byte[] scratch = SCRATCH.get();
+        for (int at = 0; at < n; at += scratch.length) {
+          int k = Math.min(scratch.length, n - at);
+          chunk.getBytes(chunk.readerIndex() + at, scratch, 0, k);
+          parser.feed(scratch, 0, k);
+        }
+      }
     } else if (body != null) {
       int room = bodyLimit - body.size();
       int n = Math.min(room, chunk.readableBytes());
@@ -405,7 +373,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
         return;
       }
       done = true;
-      stopCancelTimer();
+      cancellation.stop();
       action.run().openRequests().remove(this);
       next = record(ending, failure, endNanos);
     }
@@ -424,7 +392,7 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       return false;
     }
     done = true;
-    stopCancelTimer();
+    cancellation.stop();
     boolean recorded = false;
     try {
       Integer planned = identity.plannedTokens();
@@ -469,14 +437,6 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     }
   }
 
-  /** Stops the cancellation delay of a request that ended first. */
-  private void stopCancelTimer() {
-    if (cancelTimer != null) {
-      cancelTimer.cancel(false);
-      cancelTimer = null;
-    }
-  }
-
   /** The record's cache plan, conversation turn and schedule, after its timings and status. */
   private RequestRecord complete(RequestRecord record) {
     if (workload != null) {
@@ -493,8 +453,8 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
     if (traceRow.isDefined()) {
       record = record.toBuilder().traceRow(((Integer) traceRow.get()).longValue()).build();
     }
-    if (cancelAfterMs != null) {
-      record = record.toBuilder().cancelAfterMs(cancelAfterMs).build();
+    if (cancellation.chosen()) {
+      record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();
     }
     ClientWatch client = action.run().client();
     return record.withSchedule(
@@ -555,7 +515,10 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
           action
               .spec()
               .replySaves()
-              .apply(logRows(record), record, reply == null ? null : reply.toString());
+              .apply(
+                  RequestRows.log(action, session, startMs, record),
+                  record,
+                  reply == null ? null : reply.toString());
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
       long now = action.run().gatling().nowMillis();
@@ -573,80 +536,6 @@ final class ResponseListener implements HttpListener, SseParser.Listener, OpenRe
       }
     }
     return next;
-  }
-
-  /**
-   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT}, {@code NAME
-   * TTFO} (start to the first answer token after any reasoning; only for a reply that reasoned and
-   * answered), with an SLO {@code NAME SLO}, and with {@code llm.assert.cacheAsPlanned} and a cache
-   * plan, for a successful request, {@code NAME CACHE} (OK when the cache outcome is the planned
-   * one); warmup requests' rows in the group {@code warmup}.
-   */
-  private Session logRows(RequestRecord record) {
-    GatlingCore gatling = action.run().gatling();
-    String name = action.name();
-    boolean warmup = "warmup".equals(record.phase());
-    Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
-    boolean ok = record.status() == RequestStatus.OK;
-    String error = ok ? null : record.error();
-    long end = startMs + Math.round(record.e2eMs());
-    gatling.logRow(s, name, startMs, end, ok, error);
-    if (record.ttftMs() != null) {
-      long firstToken = startMs + Math.round(record.ttftMs());
-      gatling.logRow(s, name + " TTFT", startMs, firstToken, ok, error);
-      if (record.tpotMs() != null) {
-        gatling.logRow(
-            s, name + " TPOT", firstToken, firstToken + Math.round(record.tpotMs()), ok, error);
-      }
-    }
-    // Only a reply that reasoned has a first answer token apart from its first token: a TTFO row
-    // for every request of a model that does not reason would double TTFT's row in Gatling's
-    // counts.
-    if (record.ttfoMs() != null
-        && record.reasoningTokens() != null
-        && record.reasoningTokens() > 0) {
-      gatling.logRow(s, name + " TTFO", startMs, startMs + Math.round(record.ttfoMs()), ok, error);
-    }
-    Slo slo = action.run().slo();
-    if (slo.isSet()) {
-      List<String> missed = slo.missed(record);
-      List<String> described = new ArrayList<>();
-      for (String c : missed) {
-        described.add(slo.describe(c));
-      }
-      gatling.logRow(
-          s,
-          name + " SLO",
-          startMs,
-          end,
-          missed.isEmpty(),
-          missed.isEmpty() ? null : "missed " + String.join(", ", described));
-    }
-    if (action.run().settings().cacheAsPlanned() != null && ok && record.cachePlanned() != null) {
-      boolean asPlanned = record.cacheAsPlanned();
-      gatling.logRow(
-          s, name + " CACHE", startMs, end, asPlanned, asPlanned ? null : cacheMiss(record));
-    }
-    s = GatlingCore.logGroupRequestTimings(s, startMs, end);
-    if (!ok) {
-      s = s.markAsFailed();
-    }
-    return warmup ? gatling.exitGroup(s, end) : s;
-  }
-
-  /** The {@code NAME CACHE} row's KO message: what the cache did against the plan. */
-  static String cacheMiss(RequestRecord record) {
-    if (record.cache() == CacheOutcome.UNKNOWN) {
-      return "cache unknown: the server reports no cached tokens";
-    }
-    return "cache "
-        + record.cache().wireName()
-        + ": "
-        + record.cachedTokens()
-        + " cached tokens, planned "
-        + record.cachePlanned().wireName()
-        + " of "
-        + record.plannedCachedTokens();
   }
 
   private static boolean isEventStream(String contentType) {

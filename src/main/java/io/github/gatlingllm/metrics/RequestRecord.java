@@ -161,10 +161,14 @@ public record RequestRecord(
       throw new IllegalArgumentException("scheduled_ms is set but sent_ms is null");
     }
     if (itlMs != null) {
-      itlMs = List.copyOf(itlMs);
-      for (Double v : itlMs) {
-        time("itl_ms", v);
+      ItlList values = ItlList.copyOf(itlMs);
+      for (int i = 0, n = values.size(); i < n; i++) {
+        double v = values.at(i);
+        if (!(v >= 0 && Double.isFinite(v))) {
+          time("itl_ms", v);
+        }
       }
+      itlMs = values;
     }
   }
 

@@ -5,7 +5,6 @@ import io.github.gatlingllm.openai.ApiError;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.openai.Usage;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.ToIntFunction;
 
@@ -83,17 +82,7 @@ public final class RequestTimer {
   private ApiError serverError;
   private ApiError malformed;
   private boolean finished;
-  // The reasoning and answer phases (see answer()).
-  private static final int MAX_REASONING_CHARS = 4 * 1024 * 1024;
-  private boolean reasoningSeen;
-  private boolean inThink;
-  private boolean answerStarted;
-  private long firstAnswerNanos;
-  private int answerItlFrom = -1;
-  private int reasoningEvents;
-  private int answerEvents;
-  private StringBuilder reasoningText;
-  private boolean reasoningTextComplete = true;
+  private final AnswerPhases phases = new AnswerPhases();
   private Integer usageReasoningTokens;
   private long e2eMicrosDone;
   private Long ttftMicrosDone;
@@ -198,117 +187,7 @@ public final class RequestTimer {
     }
     lastTokenNanos = arrivalNanos;
     lastTokenCumulative = cumulative;
-    phase(arrivalNanos, event);
-  }
-
-  /**
-   * Tells a token-bearing event's reasoning from its answer. Reasoning: {@code reasoning_content}
-   * or {@code reasoning} deltas, and content inside {@code <think>...</think>} (tags recognised
-   * within one event's content; content carrying a tag is always kept by the parser). Answer: other
-   * content or text, and tool calls. A bare {@code </think>} before any {@code <think>}
-   * (DeepSeek-R1's template opens the block in the prompt) makes everything before it reasoning.
-   */
-  private void phase(long arrivalNanos, StreamEvent event) {
-    boolean reasoningPart = false;
-    boolean answerPart = event.toolCallDeltas() > 0;
-    boolean whitespacePart = false;
-    if (event.reasoningChars() > 0) {
-      reasoningPart = true;
-      appendReasoning(event.reasoning());
-    }
-    if (event.contentChars() > 0) {
-      String text = event.content();
-      if (text == null) {
-        if (inThink) {
-          reasoningPart = true;
-          appendReasoning(null);
-        } else {
-          answerPart = true;
-        }
-      } else {
-        int at = 0;
-        while (at <= text.length()) {
-          int open = text.indexOf("<think>", at);
-          int close = text.indexOf("</think>", at);
-          int tag = open < 0 ? close : close < 0 ? open : Math.min(open, close);
-          String segment = text.substring(at, tag < 0 ? text.length() : tag);
-          if (!segment.isEmpty()) {
-            if (inThink) {
-              reasoningPart = true;
-              appendReasoning(segment);
-            } else if (segment.isBlank()) {
-              whitespacePart = true;
-            } else {
-              answerPart = true;
-            }
-          }
-          if (tag < 0) {
-            break;
-          }
-          if (tag == open) {
-            inThink = true;
-            reasoningPart = true;
-            appendReasoning("<think>");
-            at = tag + "<think>".length();
-          } else {
-            if (!inThink) {
-              bareClose();
-              answerPart = event.toolCallDeltas() > 0;
-              whitespacePart = false;
-            }
-            inThink = false;
-            reasoningPart = true;
-            appendReasoning("</think>");
-            at = tag + "</think>".length();
-          }
-        }
-      }
-    }
-    if (reasoningPart) {
-      reasoningSeen = true;
-    }
-    if (whitespacePart && !reasoningPart && !reasoningSeen) {
-      // Leading whitespace of a reply that does not reason is its answer.
-      answerPart = true;
-    }
-    if (answerPart || (answerStarted && !reasoningPart)) {
-      answerEvents++;
-      if (!answerStarted) {
-        answerStarted = true;
-        firstAnswerNanos = arrivalNanos;
-        answerItlFrom = itlCount;
-      }
-    } else {
-      reasoningEvents++;
-    }
-  }
-
-  /** A {@code </think>} that closes no {@code <think>}: what came before was reasoning. */
-  private void bareClose() {
-    if (answerStarted) {
-      answerStarted = false;
-      answerItlFrom = -1;
-      reasoningEvents += answerEvents;
-      answerEvents = 0;
-    }
-    // The text taken as answer so far was not kept: count events.
-    reasoningTextComplete = false;
-    reasoningSeen = true;
-  }
-
-  private void appendReasoning(String text) {
-    if (text == null) {
-      reasoningTextComplete = false;
-      return;
-    }
-    if (reasoningText == null) {
-      reasoningText = new StringBuilder(Math.max(64, text.length()));
-    }
-    if (reasoningText.length() + text.length() > MAX_REASONING_CHARS) {
-      reasoningTextComplete = false;
-      return;
-    }
-    reasoningText.append(text);
+    phases.onTokenEvent(arrivalNanos, event, itlCount);
   }
 
   /**
@@ -319,7 +198,7 @@ public final class RequestTimer {
    * @return true while the reasoning phase may still be going on
    */
   public boolean wantsText() {
-    return !answerStarted || inThink;
+    return phases.wantsText();
   }
 
   private void addItl(double value) {
@@ -386,10 +265,6 @@ public final class RequestTimer {
             ? Math.round(Math.max(0, e2eMicros - ttftMicros) / (double) (output - 1))
                 / MICROS_PER_MS
             : null;
-    Double[] boxed = new Double[itlCount];
-    for (int i = 0; i < itlCount; i++) {
-      boxed[i] = itl[i];
-    }
     StreamOutcome outcome;
     String error;
     if (serverError != null) {
@@ -410,7 +285,7 @@ public final class RequestTimer {
         startMs,
         firstEvent,
         ttft,
-        List.of(boxed),
+        ItlList.of(itl, itlCount),
         tpot,
         e2e,
         throughput(output, e2e),
@@ -426,7 +301,7 @@ public final class RequestTimer {
 
   /**
    * The reasoning and answer phases of the finished request (see {@link AnswerTimings} for the
-   * definitions).
+   * definitions and {@link AnswerPhases} for how an event is told to be one or the other).
    *
    * @param counter counts the tokens of a reasoning text, used when the server reports no {@code
    *     usage.completion_tokens_details.reasoning_tokens}; null to count one token per
@@ -438,49 +313,8 @@ public final class RequestTimer {
     if (!finished) {
       throw new IllegalStateException("answer() before finish()");
     }
-    Integer reasoning;
-    String source;
-    if (usageReasoningTokens != null) {
-      reasoning = usageReasoningTokens;
-      source = AnswerTimings.SOURCE_USAGE;
-    } else if (!reasoningSeen) {
-      reasoning = 0;
-      source = counter != null ? AnswerTimings.SOURCE_TOKENIZER : AnswerTimings.SOURCE_CHUNKS;
-    } else if (counter != null && reasoningTextComplete && reasoningText != null) {
-      reasoning = counter.applyAsInt(reasoningText.toString());
-      source = AnswerTimings.SOURCE_TOKENIZER;
-    } else {
-      reasoning = reasoningEvents;
-      source = AnswerTimings.SOURCE_CHUNKS;
-    }
-    Integer answerTokens =
-        completionTokens != null ? Math.max(0, completionTokens - reasoning) : answerEvents;
-    Long ttfoMicros = answerStarted ? micros(startNanos, firstAnswerNanos) : null;
-    Double reasoningTpot = null;
-    if (reasoning > 0 && ttftMicrosDone != null) {
-      if (ttfoMicros != null) {
-        reasoningTpot =
-            Math.round(Math.max(0, ttfoMicros - ttftMicrosDone) / (double) reasoning)
-                / MICROS_PER_MS;
-      } else if (reasoning >= 2) {
-        reasoningTpot =
-            Math.round(Math.max(0, e2eMicrosDone - ttftMicrosDone) / (double) (reasoning - 1))
-                / MICROS_PER_MS;
-      }
-    }
-    Double answerTpot =
-        ttfoMicros != null && answerTokens >= 2
-            ? Math.round(Math.max(0, e2eMicrosDone - ttfoMicros) / (double) (answerTokens - 1))
-                / MICROS_PER_MS
-            : null;
-    return new AnswerTimings(
-        ttfoMicros == null ? null : ttfoMicros / MICROS_PER_MS,
-        reasoning,
-        source,
-        answerTokens,
-        reasoningTpot,
-        answerTpot,
-        answerStarted ? answerItlFrom : null);
+    return phases.timings(
+        counter, usageReasoningTokens, completionTokens, startNanos, ttftMicrosDone, e2eMicrosDone);
   }
 
   /**

@@ -49,13 +49,13 @@ public record RequestTimings(
     String streamError) {
 
   /**
-   * Checks the fields and makes {@code itlMs} unmodifiable.
+   * Checks the fields and makes {@code itlMs} unmodifiable (an {@link ItlList}).
    *
    * @throws NullPointerException if {@code outcome} or an ITL value is null
    */
   public RequestTimings {
     Objects.requireNonNull(outcome, "outcome");
-    itlMs = itlMs == null ? null : List.copyOf(itlMs);
+    itlMs = itlMs == null ? null : ItlList.copyOf(itlMs);
   }
 
   /**

@@ -6,8 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /** The package's shared Jackson objects; both are thread-safe once configured. */
 final class Json {
 
-  /** Plain mapper: used to validate and copy extra body values, never per request. */
-  static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * Plain mapper: used to validate and copy extra body values, never per request. Its factory's
+   * buffers come from a {@link ParserBuffers} pool rather than a thread-local.
+   */
+  static final ObjectMapper MAPPER =
+      new ObjectMapper(JsonFactory.builder().recyclerPool(new ParserBuffers()).build());
 
   /** The factory of the streaming parsers and generators used per request and per event. */
   static final JsonFactory FACTORY = MAPPER.getFactory();

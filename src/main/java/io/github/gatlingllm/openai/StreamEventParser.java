@@ -79,6 +79,14 @@ final class StreamEventParser {
    * letter.
    */
   static StreamEvent parse(byte[] data, int from, int to, boolean keepText) {
+    return parse(data, from, to, keepText, true);
+  }
+
+  /**
+   * {@link #parse(byte[], int, int, boolean)}, with or without the {@link ChunkScanner} fast path
+   * (without: the reference the fast path is tested against).
+   */
+  static StreamEvent parse(byte[] data, int from, int to, boolean keepText, boolean scanner) {
     Objects.checkFromToIndex(from, to, data.length);
     int first = from;
     int last = to;
@@ -100,6 +108,13 @@ final class StreamEventParser {
     if (data[first] != '{') {
       return malformed(
           "not a JSON object", new String(data, from, to - from, StandardCharsets.UTF_8));
+    }
+    if (!keepText && scanner) {
+      // The payload of nearly every event, read without a Jackson parser when it can be.
+      StreamEvent fast = ChunkScanner.scan(data, from, to);
+      if (fast != null) {
+        return fast;
+      }
     }
     StreamEventParser state = new StreamEventParser(keepText);
     // The whole range, as the String path gives Jackson the whole string: Jackson skips only

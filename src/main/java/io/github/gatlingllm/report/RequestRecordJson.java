@@ -72,6 +72,23 @@ public final class RequestRecordJson {
    */
   public static String toJson(RequestRecord record, boolean includeItl) {
     Objects.requireNonNull(record, "record");
+    StringBuilder out = new StringBuilder(1024);
+    RequestLineWriter.append(out, record, includeItl);
+    return out.toString();
+  }
+
+  /**
+   * A record as one line of JSON written by Jackson's generator ({@link #write(JsonGenerator,
+   * RequestRecord, boolean)}): the text {@link #toJson(RequestRecord, boolean)} matches character
+   * for character, kept as its reference.
+   *
+   * @param record the record, never null
+   * @param includeItl whether to write {@code itl_ms}
+   * @return the JSON object text
+   * @throws NullPointerException if {@code record} is null
+   */
+  static String toJsonWithJackson(RequestRecord record, boolean includeItl) {
+    Objects.requireNonNull(record, "record");
     StringWriter out = new StringWriter(256);
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
       write(g, record, includeItl);

@@ -48,6 +48,9 @@ public final class RunRecorder implements AutoCloseable {
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int FLUSH_EVERY = 100;
 
+  /** A line buffer that grew past this is not kept for the next line. */
+  private static final int KEPT_LINE_CHARS = 64 * 1024;
+
   private final RunFolders folders;
   private final Path scratch;
   private final BufferedWriter requests;
@@ -56,6 +59,8 @@ public final class RunRecorder implements AutoCloseable {
   private final RequestsShape shape = new RequestsShape();
   private final long startedMs;
   private long recorded;
+  private StringBuilder line = new StringBuilder(2048);
+  private char[] chars = new char[2048];
   private long late;
   private boolean finished;
 
@@ -126,7 +131,6 @@ public final class RunRecorder implements AutoCloseable {
    * @param record the request, never null
    */
   public void record(RequestRecord record) {
-    String line = RequestRecordJson.toJson(record, true);
     synchronized (this) {
       if (finished) {
         // Requests in flight are cut and recorded before the record is written: only a request
@@ -144,8 +148,20 @@ public final class RunRecorder implements AutoCloseable {
       cache.add(record);
       shape.add(record);
       try {
-        requests.write(line);
-        requests.write('\n');
+        // Into one reused builder (no string, no generator a request), copied into the writer.
+        line.setLength(0);
+        RequestLineWriter.append(line, record, true);
+        int n = line.length();
+        if (chars.length < n + 1) {
+          chars = new char[Math.max(n + 1, chars.length * 2)];
+        }
+        line.getChars(0, n, chars, 0);
+        chars[n] = '\n';
+        requests.write(chars, 0, n + 1);
+        if (chars.length > KEPT_LINE_CHARS) {
+          chars = new char[2048];
+          line = new StringBuilder(2048);
+        }
         if (++recorded % FLUSH_EVERY == 0) {
           requests.flush();
         }

@@ -1,0 +1,314 @@
+package io.github.gatlingllm.openai;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fast path of the event parser gives, for every payload, the event the Jackson path gives, or
+ * nothing (and the Jackson path reads it).
+ */
+class ChunkScannerTest {
+
+  private static final String VLLM_CHUNK =
+      "{\"id\":\"chatcmpl-0123\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+          + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" word\"},"
+          + "\"logprobs\":null,\"finish_reason\":null}]}";
+
+  private static final String LLAMA_CPP_CHUNK =
+      "{\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":\"Hello\"}}],"
+          + "\"created\":1733000000,\"id\":\"chatcmpl-x\",\"model\":\"gpt-3.5-turbo\","
+          + "\"system_fingerprint\":\"b4000-abc\",\"object\":\"chat.completion.chunk\","
+          + "\"timings\":{\"prompt_n\":1,\"prompt_ms\":0.25,\"predicted_per_second\":1.5e2}}";
+
+  private static final String USAGE_CHUNK =
+      "{\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{"
+          + "\"prompt_tokens\":530,\"total_tokens\":594,\"completion_tokens\":64,"
+          + "\"prompt_tokens_details\":{\"cached_tokens\":256},"
+          + "\"completion_tokens_details\":{\"reasoning_tokens\":12}}}";
+
+  private static final String LAST_CHUNK =
+      "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}],"
+          + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3}}";
+
+  /** Payloads the fast path reads: the common shapes of the servers a user meets. */
+  private static final List<String> READ =
+      List.of(
+          VLLM_CHUNK,
+          LLAMA_CPP_CHUNK,
+          USAGE_CHUNK,
+          LAST_CHUNK,
+          "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"Let me think\"}}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning\":\"a\",\"reasoning_content\":\"a\"}}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\","
+              + "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"name\":\"f\"}}}]}",
+          "{\"choices\":[{\"index\":0,\"text\":\" the\",\"finish_reason\":null}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"line\\nbreak \\\"quoted\\\" \\\\ \\/ \\t\"}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"a\"}},{\"delta\":{\"content\":\"bc\"}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"a\"}}],\"choices\":[{\"delta\":{\"content\":\"b\"}}]}",
+          "  {\"choices\" : [ { \"delta\" : { \"content\" : \"x\" } } ] }\r\n",
+          "{\"choices\":[{\"finish_reason\":\"stop\"},{\"finish_reason\":\"length\"}]}",
+          "{\"usage\":{\"prompt_tokens\":\"12\",\"completion_tokens\":null}}",
+          "{\"usage\":{\"prompt_tokens\":0,\"completion_tokens\":999999999}}",
+          "{\"usage\":null,\"choices\":null}",
+          "{\"message\":\"hi\",\"type\":\"x\",\"code\":1,\"choices\":[]}",
+          "{\"a\":[1,-2.5e-3,0,0.0,1E+2,true,false,null,{\"b\":[]},\"s\"],\"choices\":[]}",
+          "{}");
+
+  /** Payloads the fast path leaves to the Jackson path. */
+  private static final List<String> LEFT =
+      List.of(
+          "{\"choices\":[{\"delta\":{\"content\":\"caf\u00e9\"}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"\\u00e9\"}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"<think>\"}}]}",
+          "{\"choices\":[{\"delta\":{\"content\":\"a < b\"}}]}",
+          "{\"error\":{\"message\":\"boom\",\"type\":\"server_error\"}}",
+          "{\"error\":null,\"choices\":[]}",
+          "{\"object\":\"error\",\"message\":\"boom\"}",
+          "{\"usage\":{\"prompt_tokens\":1234567890}}",
+          "{\"usage\":{\"prompt_tokens\":-1}}",
+          "{\"usage\":{\"prompt_tokens\":1.0}}",
+          "{\"choices\":[{\"text\":{\"a\":1}}]}",
+          "{\"choices\":[{\"finish_reason\":[\"stop\"]}]}",
+          "{\"object\":{\"choices\":[]}}",
+          "{\"choices\":[],}",
+          "{\"choices\":[]} x",
+          "{\"choices\":[]}{}",
+          "{\"a\":01}",
+          "{\"a\":1.}",
+          "{\"a\":.5}",
+          "{\"a\":+1}",
+          "{\"a\":NaN}",
+          "{\"a\":tru}",
+          "{\"a\":\"\\x\"}",
+          "{\"a\":\"tab\tinside\"}",
+          "{\"a\\u0062\":1}",
+          "{'a':1}",
+          "{\"a\":1",
+          "{\"choices\":[{\"delta\":{\"content\":\"x\"}}]");
+
+  @Test
+  void theCommonPayloadsAreReadAsTheJacksonPathReadsThem() {
+    for (String payload : READ) {
+      byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
+      StreamEvent fast = ChunkScanner.scan(bytes, 0, bytes.length);
+      assertNotNull(fast, payload);
+      assertEquals(jackson(bytes), fast, payload);
+    }
+  }
+
+  @Test
+  void aVllmContentChunkIsReadByTheFastPath() {
+    byte[] bytes = VLLM_CHUNK.getBytes(StandardCharsets.UTF_8);
+    assertEquals(
+        new StreamEvent(StreamEvent.Kind.CHUNK, 5, 0, 0, null, null, null, null, null),
+        ChunkScanner.scan(bytes, 0, bytes.length));
+  }
+
+  @Test
+  void theUsageOfALastChunkIsReadByTheFastPath() {
+    byte[] bytes = USAGE_CHUNK.getBytes(StandardCharsets.UTF_8);
+    assertEquals(
+        new StreamEvent(
+            StreamEvent.Kind.CHUNK, 0, 0, 0, null, null, null, new Usage(530, 64, 256, 12), null),
+        ChunkScanner.scan(bytes, 0, bytes.length));
+  }
+
+  @Test
+  void unusualPayloadsAreLeftToTheJacksonPath() {
+    for (String payload : LEFT) {
+      byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
+      assertNull(ChunkScanner.scan(bytes, 0, bytes.length), payload);
+    }
+  }
+
+  @Test
+  void aPayloadInsideALargerArrayIsReadFromItsRangeOnly() {
+    byte[] bytes = ("xx" + VLLM_CHUNK + "yy").getBytes(StandardCharsets.UTF_8);
+    assertEquals(
+        jackson(VLLM_CHUNK.getBytes(StandardCharsets.UTF_8)),
+        ChunkScanner.scan(bytes, 2, bytes.length - 2));
+  }
+
+  @Test
+  void generatedAndDamagedPayloadsAreReadAsTheJacksonPathReadsThemOrLeftToIt() {
+    SplittableRandom random = new SplittableRandom(23);
+    int read = 0;
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder json = new StringBuilder();
+      object(random, json, 0, true);
+      byte[] bytes = json.toString().getBytes(StandardCharsets.UTF_8);
+      if (random.nextInt(3) == 0) {
+        bytes = damage(random, bytes);
+      }
+      StreamEvent fast = ChunkScanner.scan(bytes, 0, bytes.length);
+      if (fast != null) {
+        read++;
+        assertEquals(jackson(bytes), fast, new String(bytes, StandardCharsets.UTF_8));
+      }
+    }
+    // The generator mostly makes payloads inside the subset: the comparison is not vacuous.
+    assertEquals(true, read > 5_000, "read " + read);
+  }
+
+  private static StreamEvent jackson(byte[] bytes) {
+    return StreamEventParser.parse(bytes, 0, bytes.length, false, false);
+  }
+
+  private static final String[] KEYS = {
+    "choices",
+    "usage",
+    "object",
+    "delta",
+    "message",
+    "text",
+    "finish_reason",
+    "content",
+    "reasoning_content",
+    "reasoning",
+    "tool_calls",
+    "function_call",
+    "prompt_tokens",
+    "completion_tokens",
+    "prompt_tokens_details",
+    "cached_tokens",
+    "completion_tokens_details",
+    "reasoning_tokens",
+    "id",
+    "index",
+    "role",
+    "type",
+    "code",
+    "model",
+    "created",
+    "logprobs"
+  };
+
+  private static final String[] STRINGS = {
+    "\"\"",
+    "\"word\"",
+    "\" the\"",
+    "\"stop\"",
+    "\"length\"",
+    "\"error\"",
+    "\"chat.completion.chunk\"",
+    "\"a\\nb\"",
+    "\"q\\\"q\"",
+    "\"s\\/s\"",
+    "\"<think>\"",
+    "\"caf\u00e9\"",
+    "\"\\u00e9\""
+  };
+
+  private static final String[] SCALARS = {
+    "0", "7", "64", "530", "999999999", "1234567890", "-1", "1.5", "2e3", "true", "false", "null"
+  };
+
+  private static void object(SplittableRandom random, StringBuilder out, int depth, boolean top) {
+    out.append('{');
+    space(random, out);
+    int members = random.nextInt(top ? 1 : 0, 5);
+    for (int m = 0; m < members; m++) {
+      if (m > 0) {
+        out.append(',');
+        space(random, out);
+      }
+      String key =
+          top && m == 0 ? (random.nextBoolean() ? "choices" : "usage") : pick(random, KEYS);
+      out.append('"').append(key).append('"');
+      space(random, out);
+      out.append(':');
+      space(random, out);
+      value(random, out, key, depth + 1);
+      space(random, out);
+    }
+    out.append('}');
+  }
+
+  private static void value(SplittableRandom random, StringBuilder out, String key, int depth) {
+    int pick = random.nextInt(10);
+    if (depth < 5 && (key.equals("choices") || key.equals("tool_calls")) && pick < 7) {
+      array(random, out, depth);
+    } else if (depth < 5
+        && (key.endsWith("details")
+            || key.equals("usage")
+            || key.equals("delta")
+            || key.equals("message")
+            || key.equals("function_call"))
+        && pick < 7) {
+      object(random, out, depth, false);
+    } else if (pick < 5) {
+      out.append(pick(random, STRINGS));
+    } else if (pick < 9 || depth >= 5) {
+      out.append(pick(random, SCALARS));
+    } else if (random.nextBoolean()) {
+      array(random, out, depth);
+    } else {
+      object(random, out, depth, false);
+    }
+  }
+
+  private static void array(SplittableRandom random, StringBuilder out, int depth) {
+    out.append('[');
+    int n = random.nextInt(0, 4);
+    for (int k = 0; k < n; k++) {
+      if (k > 0) {
+        out.append(',');
+      }
+      space(random, out);
+      if (random.nextInt(4) > 0) {
+        object(random, out, depth + 1, false);
+      } else {
+        out.append(pick(random, SCALARS));
+      }
+      space(random, out);
+    }
+    out.append(']');
+  }
+
+  private static void space(SplittableRandom random, StringBuilder out) {
+    if (random.nextInt(6) == 0) {
+      out.append(pick(random, new String[] {" ", "\n", "\t", "\r\n", "  "}));
+    }
+  }
+
+  private static byte[] damage(SplittableRandom random, byte[] bytes) {
+    if (bytes.length < 2) {
+      return bytes;
+    }
+    byte[] out = bytes.clone();
+    int at = random.nextInt(out.length);
+    switch (random.nextInt(3)) {
+      case 0 -> {
+        String bytesToPut = " {}[],:\"\\0-.eE\u0001x";
+        out[at] = (byte) bytesToPut.charAt(random.nextInt(bytesToPut.length()));
+      }
+      case 1 -> {
+        byte[] shorter = new byte[out.length - 1];
+        System.arraycopy(out, 0, shorter, 0, at);
+        System.arraycopy(out, at + 1, shorter, at, out.length - at - 1);
+        out = shorter;
+      }
+      default -> {
+        byte[] longer = new byte[out.length + 1];
+        System.arraycopy(out, 0, longer, 0, at);
+        longer[at] = (byte) ",}]\"".charAt(random.nextInt(4));
+        System.arraycopy(out, at, longer, at + 1, out.length - at);
+        out = longer;
+      }
+    }
+    return out;
+  }
+
+  private static String pick(SplittableRandom random, String[] values) {
+    return values[random.nextInt(values.length)];
+  }
+}
