@@ -62,6 +62,7 @@ public final class RequestsFile {
         new BufferedReader(Files.newBufferedReader(jsonl, StandardCharsets.UTF_8), 1 << 16)) {
       String line;
       int n = 0;
+      java.util.function.Function<String, RequestRecord> reader = RequestRecordJson.reader();
       while ((line = in.readLine()) != null) {
         n++;
         if (line.isBlank()) {
@@ -69,7 +70,7 @@ public final class RequestsFile {
         }
         RequestRecord r;
         try {
-          r = RequestRecordJson.fromJson(line);
+          r = reader.apply(line);
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
         }
