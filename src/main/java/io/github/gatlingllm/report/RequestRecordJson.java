@@ -183,26 +183,6 @@ public final class RequestRecordJson {
    *     the key
    */
   public static RequestRecord fromJson(String json) {
-    RequestRecord fast = new RequestRecordReader(FACTORY).read(json);
-    return fast != null ? fast : fromTree(json);
-  }
-
-  /**
-   * A reader of lines that reads most of them without a tree ({@link RequestRecordReader}), the
-   * others as {@link #fromJson}: for one thread reading many lines.
-   *
-   * @return a function from a line to its record, throwing as {@link #fromJson}
-   */
-  static java.util.function.Function<String, RequestRecord> reader() {
-    RequestRecordReader reader = new RequestRecordReader(FACTORY);
-    return json -> {
-      RequestRecord fast = reader.read(json);
-      return fast != null ? fast : fromTree(json);
-    };
-  }
-
-  /** {@link #fromJson} through a tree: the reference reading, and its error messages. */
-  static RequestRecord fromTree(String json) {
     JsonNode n;
     try {
       n = MAPPER.readTree(json);

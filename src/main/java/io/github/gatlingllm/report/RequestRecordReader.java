@@ -15,7 +15,7 @@ import java.util.List;
  * straight into a {@link RequestRecord}, without a tree of nodes per line (the end of a run reads
  * every line back; a tree per line cost most of its time).
  *
- * <p>It reads only what it can read exactly as {@link RequestRecordJson#fromTree} reads it (the
+ * <p>It reads only what it can read exactly as {@link RequestRecordJson#fromJson} reads it (the
  * reference: same keys, types, defaults, last of duplicate keys): on anything else (a value of
  * another type, a number out of range, text that is not JSON, a record the builder refuses) it
  * gives up and returns null, and the caller reads the line the reference way, which gives the
@@ -33,6 +33,12 @@ final class RequestRecordReader {
       super(null, null, false, false);
     }
   }
+
+  // Jackson's fast double parser rounds as Double.parseDouble does (correctly), in less time.
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+          .build();
 
   private final JsonFactory factory;
 
@@ -87,11 +93,37 @@ final class RequestRecordReader {
   }
 
   /**
+   * A reader of lines for one thread: each line read as {@link RequestRecordJson#fromJson} reads
+   * it, most without a tree.
+   *
+   * @return a function from a line to its record, throwing as {@link RequestRecordJson#fromJson}
+   */
+  static java.util.function.Function<String, RequestRecord> lines() {
+    RequestRecordReader reader = new RequestRecordReader(FACTORY);
+    return json -> {
+      RequestRecord fast = reader.read(json);
+      return fast != null ? fast : RequestRecordJson.fromJson(json);
+    };
+  }
+
+  /**
+   * One line, as {@link RequestRecordJson#fromJson} reads it, most often without a tree.
+   *
+   * @param json the line
+   * @return the record
+   * @throws IllegalArgumentException as {@link RequestRecordJson#fromJson}
+   */
+  static RequestRecord parse(String json) {
+    RequestRecord fast = new RequestRecordReader(FACTORY).read(json);
+    return fast != null ? fast : RequestRecordJson.fromJson(json);
+  }
+
+  /**
    * Reads one line.
    *
    * @param json the line
    * @return the record, or null when this reader cannot read it exactly as {@link
-   *     RequestRecordJson#fromTree} does (then read it that way)
+   *     RequestRecordJson#fromJson} does (then read it that way)
    */
   RequestRecord read(String json) {
     clear();

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.report;
 
-import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * Reads {@code llm-requests.jsonl} and writes its CSV form, {@code llm-requests.csv}.
@@ -62,7 +60,7 @@ public final class RequestsFile {
         new BufferedReader(Files.newBufferedReader(jsonl, StandardCharsets.UTF_8), 1 << 16)) {
       String line;
       int n = 0;
-      java.util.function.Function<String, RequestRecord> reader = RequestRecordJson.reader();
+      java.util.function.Function<String, RequestRecord> reader = RequestRecordReader.lines();
       while ((line = in.readLine()) != null) {
         n++;
         if (line.isBlank()) {
@@ -129,7 +127,7 @@ public final class RequestsFile {
               }
             }
             each.accept(
-                RequestRecordJson.fromJson(
+                RequestRecordReader.parse(
                     new String(buffer.array(), 0, length[seq], StandardCharsets.UTF_8)));
           }
         } finally {
@@ -201,7 +199,7 @@ public final class RequestsFile {
       }
       RequestRecord r;
       try {
-        r = RequestRecordJson.fromJson(text);
+        r = RequestRecordReader.parse(text);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + " line " + lineNo + ": " + e.getMessage(), e);
       }
@@ -248,14 +246,12 @@ public final class RequestsFile {
 
   /**
    * A CSV being written a record at a time: the header first, then a row per {@link #write}. Each
-   * row is the record's JSON form ({@link RequestRecordJson#write}) walked token by token, never
-   * printed and parsed again. Not thread-safe.
+   * row is the record's JSON form ({@link RequestRecordJson#write}) written straight to Jackson's
+   * CSV generator, which puts each key's value in its column ({@code itl_ms} joined by {@code ;},
+   * keys without a column skipped), never printed and parsed again. Not thread-safe.
    */
   public static final class Csv implements java.io.Closeable {
-    private final List<String> columns = columns();
-    private final java.util.Map<String, Integer> column = new java.util.HashMap<>();
-    private final SequenceWriter writer;
-    private final Object[] cells;
+    private final com.fasterxml.jackson.dataformat.csv.CsvGenerator generator;
 
     /**
      * Starts a CSV.
@@ -264,16 +260,15 @@ public final class RequestsFile {
      * @throws IOException if writing the header fails
      */
     public Csv(Writer out) throws IOException {
-      CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
-      for (int i = 0; i < columns.size(); i++) {
-        schema.addColumn(columns.get(i));
-        column.put(columns.get(i), i);
+      CsvSchema.Builder schema =
+          CsvSchema.builder().setUseHeader(true).setArrayElementSeparator(";");
+      for (String c : columns()) {
+        schema.addColumn(c);
       }
-      cells = new Object[columns.size()];
-      writer =
-          CSV.writer(schema.build())
-              .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-              .writeValues(out);
+      generator = CSV.getFactory().createGenerator(out);
+      generator.setSchema(schema.build());
+      generator.disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+      generator.enable(com.fasterxml.jackson.core.JsonGenerator.Feature.IGNORE_UNKNOWN);
     }
 
     /**
@@ -283,50 +278,12 @@ public final class RequestsFile {
      * @throws IOException if writing fails
      */
     public void write(RequestRecord r) throws IOException {
-      java.util.Arrays.fill(cells, null);
-      com.fasterxml.jackson.databind.util.TokenBuffer tokens =
-          new com.fasterxml.jackson.databind.util.TokenBuffer(null, false);
-      RequestRecordJson.write(tokens, r, true);
-      try (com.fasterxml.jackson.core.JsonParser p = tokens.asParser()) {
-        p.nextToken(); // the object
-        com.fasterxml.jackson.core.JsonToken t;
-        while ((t = p.nextToken()) == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-          Integer i = column.get(p.currentName());
-          t = p.nextToken();
-          Object cell;
-          if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
-            StringJoiner joined = new StringJoiner(";");
-            while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
-              joined.add(text(p));
-            }
-            cell = joined.toString();
-          } else if (t == com.fasterxml.jackson.core.JsonToken.VALUE_NULL) {
-            cell = null;
-          } else if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-            p.skipChildren();
-            cell = null;
-          } else {
-            cell = text(p);
-          }
-          if (i != null) {
-            cells[i] = cell;
-          }
-        }
-      }
-      writer.write(java.util.Arrays.asList(cells));
-    }
-
-    /**
-     * A scalar as in the JSON line: numbers are written there as their shortest decimal text
-     * ({@code 2.517}), which the token keeps.
-     */
-    private static String text(com.fasterxml.jackson.core.JsonParser p) throws IOException {
-      return p.getText();
+      RequestRecordJson.write(generator, r, true);
     }
 
     @Override
     public void close() throws IOException {
-      writer.close();
+      generator.close();
     }
   }
 

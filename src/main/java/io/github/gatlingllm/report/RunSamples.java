@@ -135,6 +135,7 @@ public final class RunSamples {
     try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
       String line;
       int lineNumber = 0;
+      java.util.function.Function<String, RequestRecord> reader = RequestRecordReader.lines();
       while ((line = in.readLine()) != null) {
         lineNumber++;
         if (line.isBlank()) {
@@ -142,7 +143,7 @@ public final class RunSamples {
         }
         RequestRecord r;
         try {
-          r = RequestRecordJson.fromJson(line);
+          r = reader.apply(line);
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException(
               jsonl + " line " + lineNumber + ": " + e.getMessage(), e);

@@ -39,19 +39,19 @@ class RequestRecordReaderTest {
   void aFullLineReadsToTheTreesRecord() {
     RequestRecord r = fast(FULL);
     assertNotNull(r);
-    assertEquals(RequestRecordJson.fromTree(FULL), r);
+    assertEquals(RequestRecordJson.fromJson(FULL), r);
   }
 
   @Test
   void aWrittenLineReadsBackToItsRecord() {
-    RequestRecord r = RequestRecordJson.fromTree(FULL);
+    RequestRecord r = RequestRecordJson.fromJson(FULL);
     assertEquals(r, fast(RequestRecordJson.toJson(r, true)));
   }
 
   @Test
   void aMinimalLineReadsWithItsDefaults() {
     String line = "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"}";
-    assertEquals(RequestRecordJson.fromTree(line), fast(line));
+    assertEquals(RequestRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -59,14 +59,14 @@ class RequestRecordReaderTest {
     String line =
         "{\"future\":{\"x\":[1,{\"y\":null}]},\"request\":\"r\",\"more\":[[]],\"start_ms\":1,"
             + "\"status\":\"ok\",\"e2e_ms\":12}";
-    assertEquals(RequestRecordJson.fromTree(line), fast(line));
+    assertEquals(RequestRecordJson.fromJson(line), fast(line));
   }
 
   @Test
   void theLastOfDuplicateKeysWinsAsInATree() {
     String line = "{\"request\":\"a\",\"request\":\"b\",\"start_ms\":1,\"status\":\"ok\"}";
     assertEquals("b", fast(line).request());
-    assertEquals(RequestRecordJson.fromTree(line), fast(line));
+    assertEquals(RequestRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -74,7 +74,7 @@ class RequestRecordReaderTest {
     String line =
         "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens_exact\":null,"
             + "\"cache_warm_start\":null}";
-    assertEquals(RequestRecordJson.fromTree(line), fast(line));
+    assertEquals(RequestRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -82,7 +82,7 @@ class RequestRecordReaderTest {
     String line =
         "{\"request\":\"r\",\"index\":12345678901,\"start_ms\":1,\"status\":\"ok\","
             + "\"ttft_ms\":12345678901}";
-    assertEquals(RequestRecordJson.fromTree(line), fast(line));
+    assertEquals(RequestRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -152,6 +152,6 @@ class RequestRecordReaderTest {
     RequestRecordReader reader = new RequestRecordReader(new JsonFactory());
     reader.read(FULL);
     String line = "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"}";
-    assertEquals(RequestRecordJson.fromTree(line), reader.read(line));
+    assertEquals(RequestRecordJson.fromJson(line), reader.read(line));
   }
 }
