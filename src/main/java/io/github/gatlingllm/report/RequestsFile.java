@@ -3,7 +3,6 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.github.gatlingllm.metrics.RequestRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -56,23 +55,110 @@ public final class RequestsFile {
    */
   public static void forEach(Path jsonl, java.util.function.Consumer<? super RequestRecord> each)
       throws IOException {
-    try (BufferedReader in =
-        new BufferedReader(Files.newBufferedReader(jsonl, StandardCharsets.UTF_8), 1 << 16)) {
-      String line;
+    // Lines are split as BufferedReader.readLine splits them (\n, \r or \r\n); an ASCII line
+    // is read from its bytes without a tree (RequestRecordReader), any other line (non-ASCII,
+    // blank, or one that reader leaves) is decoded strictly as UTF-8 and read as before.
+    RequestRecordReader reader = RequestRecordReader.create();
+    try (java.io.InputStream in = Files.newInputStream(jsonl)) {
+      Lines lines = new Lines(in);
       int n = 0;
-      java.util.function.Function<String, RequestRecord> reader = RequestRecordReader.lines();
-      while ((line = in.readLine()) != null) {
+      while (lines.next()) {
         n++;
-        if (line.isBlank()) {
-          continue;
-        }
-        RequestRecord r;
-        try {
-          r = reader.apply(line);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
+        byte[] b = lines.bytes;
+        int off = lines.start;
+        int len = lines.length;
+        RequestRecord r = lines.ascii ? reader.read(b, off, len) : null;
+        if (r == null) {
+          String line =
+              StandardCharsets.UTF_8
+                  .newDecoder()
+                  .decode(java.nio.ByteBuffer.wrap(b, off, len))
+                  .toString();
+          if (line.isBlank()) {
+            continue;
+          }
+          try {
+            r = RequestRecordJson.fromJson(line);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
+          }
         }
         each.accept(r);
+      }
+    }
+  }
+
+  /** The lines of a stream of bytes, one at a time, in a buffer reused (and grown) for all. */
+  static final class Lines {
+    private final java.io.InputStream in;
+    byte[] bytes = new byte[1 << 16];
+    private int limit;
+    private int next;
+    private boolean eof;
+    private boolean skipLf;
+    private boolean nonAscii;
+    int start;
+    int length;
+    boolean ascii;
+
+    Lines(java.io.InputStream in) {
+      this.in = in;
+    }
+
+    /** Moves to the next line: false at the end of the stream. */
+    boolean next() throws IOException {
+      int scan = next;
+      while (true) {
+        for (int i = scan; i < limit; i++) {
+          byte c = bytes[i];
+          if (skipLf && i == next) {
+            skipLf = false;
+            if (c == '\n') {
+              next = i + 1;
+              continue;
+            }
+          }
+          if (c < 0) {
+            nonAscii = true;
+            continue;
+          }
+          if (c == '\n' || c == '\r') {
+            start = next;
+            length = i - next;
+            next = i + 1;
+            skipLf = c == '\r';
+            ascii = !nonAscii;
+            nonAscii = false;
+            return true;
+          }
+        }
+        if (eof) {
+          if (next < limit) {
+            start = next;
+            length = limit - next;
+            next = limit;
+            ascii = !nonAscii;
+            nonAscii = false;
+            return true;
+          }
+          return false;
+        }
+        // Keep the partial line at the buffer's start and read more after it.
+        int kept = limit - next;
+        if (kept == bytes.length) {
+          bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2);
+        } else if (next > 0) {
+          System.arraycopy(bytes, next, bytes, 0, kept);
+        }
+        next = 0;
+        limit = kept;
+        scan = kept;
+        int read = in.read(bytes, limit, bytes.length - limit);
+        if (read < 0) {
+          eof = true;
+        } else {
+          limit += read;
+        }
       }
     }
   }
