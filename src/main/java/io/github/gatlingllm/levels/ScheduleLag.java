@@ -3,6 +3,13 @@ package io.github.gatlingllm.levels;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.stats.Distribution;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Collection;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -19,13 +26,41 @@ import org.HdrHistogram.ConcurrentHistogram;
  * to {@link MetricsAggregator}'s limit); a lag below 0 (a user Gatling started up to a millisecond
  * before its due time: it schedules on whole milliseconds) counts as 0 there. Windows select
  * requests by their send time, as levels select requests by their start. Thread-safe.
+ *
+ * <p>Memory does not grow with the number of users: a window's lags can only be counted once the
+ * window is known (a level's, at the end of the run), so each lag (its send millisecond and its
+ * microseconds, 16 bytes) goes to a buffer of {@value #BUFFER} in memory and, when that is full, to
+ * a temporary file (deleted when the JVM exits), which each window reads back in one pass. A live
+ * estimate of the 99th percentile comes from a histogram. If the temporary file cannot be written,
+ * the lags stay in memory.
  */
 public final class ScheduleLag {
 
+  /** Lags kept in memory before they are written to the spill file, 64 KB of them. */
+  static final int BUFFER = 4096;
+
   private final ConcurrentHistogram live = new ConcurrentHistogram(3);
-  private double[] sent = new double[1024];
-  private double[] lag = new double[1024];
-  private int size;
+  private final int bufferSize;
+  // Each lag as two longs: its send time's whole epoch millisecond (windows have whole-millisecond
+  // bounds, so that selects as the exact time does) and the lag in microseconds, at least 0 (as
+  // the distributions count it).
+  private long[] buffer;
+  private int buffered;
+  private FileChannel spill;
+  private Path spillFile;
+  private long spilled;
+  private long size;
+
+  /** Empty. */
+  public ScheduleLag() {
+    this(BUFFER);
+  }
+
+  /** Empty, spilling every {@code bufferSize} lags: for tests. */
+  ScheduleLag(int bufferSize) {
+    this.bufferSize = bufferSize;
+    this.buffer = new long[2 * bufferSize];
+  }
 
   /**
    * Adds one request's lag.
@@ -39,15 +74,45 @@ public final class ScheduleLag {
       throw new IllegalArgumentException(
           "schedule lag needs finite times, got sent " + sentMs + ", lag " + lagMs);
     }
-    live.recordValue(Math.max(0, Math.round(lagMs * 1000)));
+    long lagUs = Math.max(0, Math.round(lagMs * 1000));
+    live.recordValue(lagUs);
+    long sent = (long) Math.floor(sentMs);
     synchronized (this) {
-      if (size == sent.length) {
-        sent = Arrays.copyOf(sent, size * 2);
-        lag = Arrays.copyOf(lag, size * 2);
+      if (buffered == buffer.length) {
+        spill();
       }
-      sent[size] = sentMs;
-      lag[size] = lagMs;
+      buffer[buffered++] = sent;
+      buffer[buffered++] = lagUs;
       size++;
+    }
+  }
+
+  /**
+   * Writes the buffer to the spill file (made at the first call); when the file cannot be made or
+   * written, the lags stay in memory (the buffer grows), so nothing is lost.
+   */
+  private void spill() {
+    try {
+      if (spill == null) {
+        spillFile = Files.createTempFile("gatling-llm-schedule-lag-", ".bin");
+        spillFile.toFile().deleteOnExit();
+        spill =
+            FileChannel.open(
+                spillFile,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.DELETE_ON_CLOSE);
+      }
+      ByteBuffer bytes = ByteBuffer.allocate(buffered * Long.BYTES);
+      bytes.asLongBuffer().put(buffer, 0, buffered);
+      long at = spilled * 2 * Long.BYTES;
+      while (bytes.hasRemaining()) {
+        at += spill.write(bytes, at);
+      }
+      spilled += buffered / 2;
+      buffered = 0;
+    } catch (IOException e) {
+      buffer = Arrays.copyOf(buffer, buffer.length * 2);
     }
   }
 
@@ -109,12 +174,41 @@ public final class ScheduleLag {
   public Distribution distribution(long startMs, long endMs) {
     MetricsAggregator.Metric metric = new MetricsAggregator.Metric();
     synchronized (this) {
-      for (int i = 0; i < size; i++) {
-        if (sent[i] >= startMs && sent[i] < endMs) {
-          metric.record(Math.max(0, lag[i]));
+      if (spilled > 0) {
+        ByteBuffer bytes = ByteBuffer.allocate(BUFFER * 2 * Long.BYTES);
+        long at = 0;
+        long end = spilled * 2 * Long.BYTES;
+        try {
+          while (at < end) {
+            bytes.clear();
+            bytes.limit((int) Math.min(bytes.capacity(), end - at));
+            while (bytes.hasRemaining()) {
+              int n = spill.read(bytes, at + bytes.position());
+              if (n < 0) {
+                throw new IOException("the file ends early");
+              }
+            }
+            bytes.flip();
+            at += bytes.limit();
+            while (bytes.hasRemaining()) {
+              select(metric, bytes.getLong(), bytes.getLong(), startMs, endMs);
+            }
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read back the schedule lags of " + spillFile, e);
         }
+      }
+      for (int i = 0; i < buffered; i += 2) {
+        select(metric, buffer[i], buffer[i + 1], startMs, endMs);
       }
     }
     return metric.distribution();
+  }
+
+  private static void select(
+      MetricsAggregator.Metric metric, long sentMs, long lagUs, long startMs, long endMs) {
+    if (sentMs >= startMs && sentMs < endMs) {
+      metric.record(lagUs / 1000.0);
+    }
   }
 }

@@ -324,7 +324,8 @@ public final class MetricsAggregator {
     final ConcurrentHistogram histogram = new ConcurrentHistogram(3);
 
     /**
-     * Exact counts, 16 to 32 bytes a distinct value, dropped beyond the limit; guarded by itself.
+     * Exact counts, 16 to 32 bytes a distinct value (microseconds below 35 minutes), dropped beyond
+     * the limit; guarded by itself.
      */
     final ValueCounts exact = new ValueCounts(EXACT_LIMIT, 0, 16);
 

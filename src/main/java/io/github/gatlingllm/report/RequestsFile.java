@@ -1,10 +1,8 @@
 package io.github.gatlingllm.report;
 
-import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import io.github.gatlingllm.metrics.RequestRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 
 /**
  * Reads {@code llm-requests.jsonl} and writes its CSV form, {@code llm-requests.csv}.
@@ -58,22 +55,110 @@ public final class RequestsFile {
    */
   public static void forEach(Path jsonl, java.util.function.Consumer<? super RequestRecord> each)
       throws IOException {
-    try (BufferedReader in =
-        new BufferedReader(Files.newBufferedReader(jsonl, StandardCharsets.UTF_8), 1 << 16)) {
-      String line;
+    // Lines are split as BufferedReader.readLine splits them (\n, \r or \r\n); an ASCII line
+    // is read from its bytes without a tree (RequestRecordReader), any other line (non-ASCII,
+    // blank, or one that reader leaves) is decoded strictly as UTF-8 and read as before.
+    RequestRecordReader reader = RequestRecordReader.create();
+    try (java.io.InputStream in = Files.newInputStream(jsonl)) {
+      Lines lines = new Lines(in);
       int n = 0;
-      while ((line = in.readLine()) != null) {
+      while (lines.next()) {
         n++;
-        if (line.isBlank()) {
-          continue;
-        }
-        RequestRecord r;
-        try {
-          r = RequestRecordJson.fromJson(line);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
+        byte[] b = lines.bytes;
+        int off = lines.start;
+        int len = lines.length;
+        RequestRecord r = lines.ascii ? reader.read(b, off, len) : null;
+        if (r == null) {
+          String line =
+              StandardCharsets.UTF_8
+                  .newDecoder()
+                  .decode(java.nio.ByteBuffer.wrap(b, off, len))
+                  .toString();
+          if (line.isBlank()) {
+            continue;
+          }
+          try {
+            r = RequestRecordJson.fromJson(line);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
+          }
         }
         each.accept(r);
+      }
+    }
+  }
+
+  /** The lines of a stream of bytes, one at a time, in a buffer reused (and grown) for all. */
+  static final class Lines {
+    private final java.io.InputStream in;
+    byte[] bytes = new byte[1 << 16];
+    private int limit;
+    private int next;
+    private boolean eof;
+    private boolean skipLf;
+    private boolean nonAscii;
+    int start;
+    int length;
+    boolean ascii;
+
+    Lines(java.io.InputStream in) {
+      this.in = in;
+    }
+
+    /** Moves to the next line: false at the end of the stream. */
+    boolean next() throws IOException {
+      int scan = next;
+      while (true) {
+        for (int i = scan; i < limit; i++) {
+          byte c = bytes[i];
+          if (skipLf && i == next) {
+            skipLf = false;
+            if (c == '\n') {
+              next = i + 1;
+              continue;
+            }
+          }
+          if (c < 0) {
+            nonAscii = true;
+            continue;
+          }
+          if (c == '\n' || c == '\r') {
+            start = next;
+            length = i - next;
+            next = i + 1;
+            skipLf = c == '\r';
+            ascii = !nonAscii;
+            nonAscii = false;
+            return true;
+          }
+        }
+        if (eof) {
+          if (next < limit) {
+            start = next;
+            length = limit - next;
+            next = limit;
+            ascii = !nonAscii;
+            nonAscii = false;
+            return true;
+          }
+          return false;
+        }
+        // Keep the partial line at the buffer's start and read more after it.
+        int kept = limit - next;
+        if (kept == bytes.length) {
+          bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2);
+        } else if (next > 0) {
+          System.arraycopy(bytes, next, bytes, 0, kept);
+        }
+        next = 0;
+        limit = kept;
+        scan = kept;
+        int read = in.read(bytes, limit, bytes.length - limit);
+        if (read < 0) {
+          eof = true;
+        } else {
+          limit += read;
+        }
       }
     }
   }
@@ -128,7 +213,7 @@ public final class RequestsFile {
               }
             }
             each.accept(
-                RequestRecordJson.fromJson(
+                RequestRecordReader.parse(
                     new String(buffer.array(), 0, length[seq], StandardCharsets.UTF_8)));
           }
         } finally {
@@ -200,7 +285,7 @@ public final class RequestsFile {
       }
       RequestRecord r;
       try {
-        r = RequestRecordJson.fromJson(text);
+        r = RequestRecordReader.parse(text);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + " line " + lineNo + ": " + e.getMessage(), e);
       }
@@ -247,14 +332,12 @@ public final class RequestsFile {
 
   /**
    * A CSV being written a record at a time: the header first, then a row per {@link #write}. Each
-   * row is the record's JSON form ({@link RequestRecordJson#write}) walked token by token, never
-   * printed and parsed again. Not thread-safe.
+   * row is the record's JSON form ({@link RequestRecordJson#write}) written straight to Jackson's
+   * CSV generator, which puts each key's value in its column ({@code itl_ms} joined by {@code ;},
+   * keys without a column skipped), never printed and parsed again. Not thread-safe.
    */
   public static final class Csv implements java.io.Closeable {
-    private final List<String> columns = columns();
-    private final java.util.Map<String, Integer> column = new java.util.HashMap<>();
-    private final SequenceWriter writer;
-    private final Object[] cells;
+    private final com.fasterxml.jackson.dataformat.csv.CsvGenerator generator;
 
     /**
      * Starts a CSV.
@@ -263,16 +346,15 @@ public final class RequestsFile {
      * @throws IOException if writing the header fails
      */
     public Csv(Writer out) throws IOException {
-      CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
-      for (int i = 0; i < columns.size(); i++) {
-        schema.addColumn(columns.get(i));
-        column.put(columns.get(i), i);
+      CsvSchema.Builder schema =
+          CsvSchema.builder().setUseHeader(true).setArrayElementSeparator(";");
+      for (String c : columns()) {
+        schema.addColumn(c);
       }
-      cells = new Object[columns.size()];
-      writer =
-          CSV.writer(schema.build())
-              .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-              .writeValues(out);
+      generator = CSV.getFactory().createGenerator(out);
+      generator.setSchema(schema.build());
+      generator.disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+      generator.enable(com.fasterxml.jackson.core.JsonGenerator.Feature.IGNORE_UNKNOWN);
     }
 
     /**
@@ -282,50 +364,12 @@ public final class RequestsFile {
      * @throws IOException if writing fails
      */
     public void write(RequestRecord r) throws IOException {
-      java.util.Arrays.fill(cells, null);
-      com.fasterxml.jackson.databind.util.TokenBuffer tokens =
-          new com.fasterxml.jackson.databind.util.TokenBuffer(null, false);
-      RequestRecordJson.write(tokens, r, true);
-      try (com.fasterxml.jackson.core.JsonParser p = tokens.asParser()) {
-        p.nextToken(); // the object
-        com.fasterxml.jackson.core.JsonToken t;
-        while ((t = p.nextToken()) == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-          Integer i = column.get(p.currentName());
-          t = p.nextToken();
-          Object cell;
-          if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
-            StringJoiner joined = new StringJoiner(";");
-            while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
-              joined.add(text(p));
-            }
-            cell = joined.toString();
-          } else if (t == com.fasterxml.jackson.core.JsonToken.VALUE_NULL) {
-            cell = null;
-          } else if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-            p.skipChildren();
-            cell = null;
-          } else {
-            cell = text(p);
-          }
-          if (i != null) {
-            cells[i] = cell;
-          }
-        }
-      }
-      writer.write(java.util.Arrays.asList(cells));
-    }
-
-    /**
-     * A scalar as in the JSON line: numbers are written there as their shortest decimal text
-     * ({@code 2.517}), which the token keeps.
-     */
-    private static String text(com.fasterxml.jackson.core.JsonParser p) throws IOException {
-      return p.getText();
+      RequestRecordJson.write(generator, r, true);
     }
 
     @Override
     public void close() throws IOException {
-      writer.close();
+      generator.close();
     }
   }
 

@@ -7,11 +7,12 @@ import org.HdrHistogram.HistogramIterationValue;
 /**
  * How often each whole-number value occurred (microseconds, or tokens), in memory that does not
  * grow with the number of values: exact counts of each distinct value while there are at most
- * {@code limit} of them (a primitive open-addressing table, 16 bytes a distinct value), then an
- * HdrHistogram of {@code digits} significant digits that every value so far moves into. Exact
- * counts give exact nearest-rank percentiles and exact histogram bins; the histogram gives each
- * value to within its precision (3 digits: 0.1%), its minimum and maximum staying exact. Not
- * thread-safe. Not API.
+ * {@code limit} of them (a primitive open-addressing table: 8 bytes a slot while every value and
+ * count fits an {@code int}, as microseconds up to 35 minutes do, else 16; at least two slots a
+ * distinct value, so 16 to 32 bytes a value, or 32 to 64 for wide ones), then an HdrHistogram of
+ * {@code digits} significant digits that every value so far moves into. Exact counts give exact
+ * nearest-rank percentiles and exact histogram bins; the histogram gives each value to within its
+ * precision (3 digits: 0.1%), its minimum and maximum staying exact. Not thread-safe. Not API.
  */
 public final class ValueCounts {
 
@@ -34,6 +35,10 @@ public final class ValueCounts {
 
   private final int limit;
   private final int digits;
+  // Narrow table: each key is its value + 1 (0: empty slot), each count an int. Null once wide.
+  private int[] narrowKeys;
+  private int[] narrowCounts;
+  // Wide table, for a value or count beyond an int: null while narrow.
   private long[] keys;
   private long[] counts;
   private int size;
@@ -61,9 +66,8 @@ public final class ValueCounts {
   public ValueCounts(int limit, int digits, int capacity) {
     this.limit = limit;
     this.digits = digits;
-    this.keys = new long[capacity];
-    this.counts = new long[capacity];
-    Arrays.fill(keys, EMPTY);
+    this.narrowKeys = new int[capacity];
+    this.narrowCounts = new int[capacity];
   }
 
   /** Adds one value, at least 0 (a negative one counts as 0). */
@@ -85,6 +89,19 @@ public final class ValueCounts {
     if (dropped) {
       return;
     }
+    if (narrowKeys != null) {
+      if (v < Integer.MAX_VALUE && n <= Integer.MAX_VALUE) {
+        int outcome = addNarrow((int) v + 1, (int) n);
+        if (outcome == COUNTED) {
+          return;
+        }
+        if (outcome == FULL) {
+          beyondLimit(v, n);
+          return;
+        }
+      }
+      widen();
+    }
     int mask = keys.length - 1;
     int i = slot(v, mask);
     while (keys[i] != EMPTY && keys[i] != v) {
@@ -95,21 +112,98 @@ public final class ValueCounts {
       return;
     }
     if (size >= limit) {
-      if (digits == 0) {
-        dropped = true;
-        keys = null;
-        counts = null;
-        size = 0;
-        return;
-      }
-      toHistogram();
-      histogram.recordValueWithCount(v, n);
+      beyondLimit(v, n);
       return;
     }
     keys[i] = v;
     counts[i] = n;
     if (++size * 2 > keys.length) {
       grow();
+    }
+  }
+
+  private static final int COUNTED = 0;
+  private static final int FULL = 1;
+  private static final int TOO_WIDE = 2;
+
+  /** Counts {@code key} (a value + 1) in the narrow table, unless full or the count overflows. */
+  private int addNarrow(int key, int n) {
+    int[] k = narrowKeys;
+    int mask = k.length - 1;
+    int i = slot(key, mask);
+    while (k[i] != 0 && k[i] != key) {
+      i = (i + 1) & mask;
+    }
+    if (k[i] == key) {
+      long sum = (long) narrowCounts[i] + n;
+      if (sum > Integer.MAX_VALUE) {
+        return TOO_WIDE;
+      }
+      narrowCounts[i] = (int) sum;
+      return COUNTED;
+    }
+    if (size >= limit) {
+      return FULL;
+    }
+    k[i] = key;
+    narrowCounts[i] = n;
+    if (++size * 2 > k.length) {
+      growNarrow();
+    }
+    return COUNTED;
+  }
+
+  /** A new distinct value beyond the limit: to the histogram, or the counts are dropped. */
+  private void beyondLimit(long v, long n) {
+    if (digits == 0) {
+      dropped = true;
+      narrowKeys = null;
+      narrowCounts = null;
+      keys = null;
+      counts = null;
+      size = 0;
+      return;
+    }
+    toHistogram();
+    histogram.recordValueWithCount(v, n);
+  }
+
+  /** Moves the narrow table to a wide one of the same capacity. */
+  private void widen() {
+    keys = new long[narrowKeys.length];
+    counts = new long[narrowKeys.length];
+    Arrays.fill(keys, EMPTY);
+    int mask = keys.length - 1;
+    for (int i = 0; i < narrowKeys.length; i++) {
+      if (narrowKeys[i] != 0) {
+        long v = narrowKeys[i] - 1L;
+        int s = slot(v, mask);
+        while (keys[s] != EMPTY) {
+          s = (s + 1) & mask;
+        }
+        keys[s] = v;
+        counts[s] = narrowCounts[i];
+      }
+    }
+    narrowKeys = null;
+    narrowCounts = null;
+  }
+
+  private void growNarrow() {
+    int[] oldKeys = narrowKeys;
+    int[] oldCounts = narrowCounts;
+    narrowKeys = new int[oldKeys.length * 2];
+    narrowCounts = new int[oldKeys.length * 2];
+    int mask = narrowKeys.length - 1;
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != 0) {
+        int s = slot(oldKeys[i], mask);
+        while (narrowKeys[s] != 0) {
+          s = (s + 1) & mask;
+        }
+        narrowKeys[s] = oldKeys[i];
+        narrowCounts[s] = oldCounts[i];
+      }
     }
   }
 
@@ -183,6 +277,10 @@ public final class ValueCounts {
   }
 
   private void sort() {
+    if (narrowKeys != null) {
+      sortNarrow();
+      return;
+    }
     long[] k = new long[size];
     int j = 0;
     for (long key : keys) {
@@ -204,8 +302,35 @@ public final class ValueCounts {
     sortedCounts = c;
   }
 
+  private void sortNarrow() {
+    int[] k = new int[size];
+    int j = 0;
+    for (int key : narrowKeys) {
+      if (key != 0) {
+        k[j++] = key;
+      }
+    }
+    Arrays.sort(k);
+    long[] sorted = new long[size];
+    long[] c = new long[size];
+    int mask = narrowKeys.length - 1;
+    for (int i = 0; i < size; i++) {
+      int s = slot(k[i], mask);
+      while (narrowKeys[s] != k[i]) {
+        s = (s + 1) & mask;
+      }
+      sorted[i] = k[i] - 1L;
+      c[i] = narrowCounts[s];
+    }
+    sortedKeys = sorted;
+    sortedCounts = c;
+  }
+
   private void toHistogram() {
     histogram = new Histogram(digits);
+    if (narrowKeys != null) {
+      widen();
+    }
     for (int i = 0; i < keys.length; i++) {
       if (keys[i] != EMPTY) {
         histogram.recordValueWithCount(keys[i], counts[i]);

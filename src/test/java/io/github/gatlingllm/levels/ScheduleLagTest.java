@@ -45,6 +45,24 @@ class ScheduleLagTest {
   }
 
   @Test
+  void lagsWrittenToTheSpillFileCountInEveryWindowAsLagsInMemory() {
+    ScheduleLag spilled = new ScheduleLag(3);
+    ScheduleLag kept = new ScheduleLag(1_000);
+    for (int i = 0; i < 20; i++) {
+      double sent = 1_000 + i * 100.5;
+      double l = (i * 37 % 11) * 0.25 - 0.125;
+      spilled.add(sent, l);
+      kept.add(sent, l);
+    }
+    assertEquals(20, spilled.count());
+    assertEquals(kept.distribution(), spilled.distribution());
+    assertEquals(kept.distribution(1_201, 2_206), spilled.distribution(1_201, 2_206));
+    assertEquals(
+        new Distribution(10, 1.163, 0.0, 1.125, 2.125, 2.375, 2.375, 2.375),
+        spilled.distribution(1_201, 2_206));
+  }
+
+  @Test
   void noLagHasNoEstimate() {
     assertNull(new ScheduleLag().p99Estimate());
     assertEquals(Distribution.EMPTY, new ScheduleLag().distribution());

@@ -110,4 +110,74 @@ class RequestsFileTest {
         jsonl + " line 3: request record field \"request\" must be a string, got 1",
         e.getMessage());
   }
+
+  private List<String> requestsOf(byte[] content) throws Exception {
+    Path f = dir.resolve("lines.jsonl");
+    Files.write(f, content);
+    List<String> seen = new java.util.ArrayList<>();
+    RequestsFile.forEach(f, r -> seen.add(r.request()));
+    return seen;
+  }
+
+  private static String line(String request) {
+    return "{\"request\":\"" + request + "\",\"start_ms\":1,\"status\":\"ok\"}";
+  }
+
+  @Test
+  void linesEndWithLfCrOrCrLfAndTheLastNeedsNoBreak() throws Exception {
+    byte[] content =
+        (line("a") + "\n" + line("b") + "\r\n" + line("c") + "\r" + line("d"))
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(List.of("a", "b", "c", "d"), requestsOf(content));
+  }
+
+  @Test
+  void blankLinesAreSkippedAndCountedInLineNumbers() throws Exception {
+    Path f = dir.resolve("blank.jsonl");
+    Files.writeString(f, line("a") + "\n\n  \t\r\n" + line("b") + "\n{\"request\":\n");
+    List<String> seen = new java.util.ArrayList<>();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RequestsFile.forEach(f, r -> seen.add(r.request())));
+    assertEquals(List.of("a", "b"), seen);
+    assertEquals(
+        true,
+        e.getMessage().startsWith(f + " line 5: request record is not valid JSON"),
+        e.getMessage());
+  }
+
+  @Test
+  void aNonAsciiLineReadsAsUtf8() throws Exception {
+    byte[] content =
+        (line("caf\u00e9 \u65e5\u672c") + "\r" + line("\u00e9") + "\r\n\n" + line("b") + "\n")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(List.of("caf\u00e9 \u65e5\u672c", "\u00e9", "b"), requestsOf(content));
+  }
+
+  @Test
+  void malformedUtf8IsAnError() throws Exception {
+    byte[] good = (line("a") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] content = java.util.Arrays.copyOf(good, good.length + 3);
+    content[good.length] = (byte) 0xC3;
+    content[good.length + 1] = (byte) 0x28;
+    content[good.length + 2] = '\n';
+    assertThrows(java.nio.charset.CharacterCodingException.class, () -> requestsOf(content));
+  }
+
+  @Test
+  void linesLongerThanTheBufferAndAcrossItsEndRead() throws Exception {
+    StringBuilder text = new StringBuilder();
+    List<String> expected = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      String name = "r" + i + "x".repeat(i * 37 % 700);
+      expected.add(name);
+      text.append(line(name)).append(i % 3 == 0 ? "\r\n" : "\n");
+    }
+    String huge = "h".repeat(200_000);
+    expected.add(huge);
+    text.append(line(huge));
+    assertEquals(
+        expected, requestsOf(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+  }
 }

@@ -95,4 +95,55 @@ class ValueCountsTest {
     c.add(-5);
     assertEquals(0, c.min());
   }
+
+  @Test
+  void aValueBeyondAnIntKeepsEveryCountExact() {
+    ValueCounts c = new ValueCounts(ValueCounts.EXACT_LIMIT, 3, 4);
+    c.add(5, 2);
+    c.add(7);
+    c.add(Integer.MAX_VALUE);
+    c.add(5_000_000_000L, 3);
+    c.add(5);
+    List<String> seen = new ArrayList<>();
+    c.forEach((v, n) -> seen.add(v + "x" + n));
+    assertEquals(List.of("5x3", "7x1", "2147483647x1", "5000000000x3"), seen);
+    assertTrue(c.exact());
+    assertEquals(5_000_000_000L, c.atRank(0.9));
+  }
+
+  @Test
+  void aCountBeyondAnIntKeepsCounting() {
+    ValueCounts c = new ValueCounts();
+    c.add(3, Integer.MAX_VALUE);
+    c.add(3, 5);
+    c.add(4);
+    List<String> seen = new ArrayList<>();
+    c.forEach((v, n) -> seen.add(v + "x" + n));
+    assertEquals(List.of("3x2147483652", "4x1"), seen);
+  }
+
+  @Test
+  void readingTheCountsMidwayKeepsCountingExactly() {
+    ValueCounts c = new ValueCounts(ValueCounts.EXACT_LIMIT, 3, 4);
+    c.add(30);
+    c.add(10);
+    assertEquals(30, c.atRank(1.0));
+    c.add(20, 2);
+    c.add(10);
+    List<String> seen = new ArrayList<>();
+    c.forEach((v, n) -> seen.add(v + "x" + n));
+    assertEquals(List.of("10x2", "20x2", "30x1"), seen);
+  }
+
+  @Test
+  void aZeroValueIsCountedInTheNarrowTable() {
+    ValueCounts c = new ValueCounts(2, 0, 4);
+    c.add(0);
+    c.add(0);
+    c.add(1);
+    assertEquals(0, c.atRank(0.5));
+    assertTrue(c.exact());
+    c.add(2);
+    assertFalse(c.exact());
+  }
 }
