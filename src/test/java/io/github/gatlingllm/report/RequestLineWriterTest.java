@@ -3,7 +3,6 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.ItlList;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -15,52 +14,6 @@ import org.junit.jupiter.api.Test;
 /** The line writer of {@code llm-requests.jsonl} writes exactly what Jackson's generator writes. */
 class RequestLineWriterTest {
 
-  private static RequestRecord everyField(String text, List<Double> itl) {
-    return RequestRecord.builder()
-        .request("chat " + text)
-        .phase("measured")
-        .index(9_007_199_254_740_993L)
-        .promptId("p-" + text)
-        .digest("0123456789abcdef")
-        .prefixGroup(7)
-        .sharedPrefixTokens(256)
-        .plannedTokens(512)
-        .startMs(1_700_000_000_123L)
-        .promptTokens(530)
-        .promptTokensExact(true)
-        .cachedTokens(256)
-        .completionTokens(64)
-        .completionTokensExact(true)
-        .ttftMs(12.346)
-        .timeToFirstEventMs(0.001)
-        .itlMs(itl)
-        .tpotMs(2.5170000000000003)
-        .e2eMs(999_999_999.999)
-        .outputTokensPerS(66.66518521810626)
-        .finishReason("length")
-        .httpStatus(200)
-        .status(RequestStatus.OK)
-        .error("error: " + text)
-        .workload("work " + text)
-        .plannedCachedTokens(256)
-        .cachePlanned(CacheOutcome.HIT)
-        .cache(CacheOutcome.PARTIAL)
-        .cacheWarmStart(true)
-        .conversationTurn(new ConversationTurn(3L, 2, 1_024, "fedcba9876543210"))
-        .sentMs(1_700_000_000_123.456)
-        .scheduledMs(1_700_000_000_122.001)
-        .traceRow(41L)
-        .ttfoMs(47.5)
-        .reasoningTokens(30)
-        .reasoningTokensSource("usage")
-        .answerTokens(34)
-        .reasoningTpotMs(1.25)
-        .answerTpotMs(12.5)
-        .answerItlFrom(29)
-        .cancelAfterMs(100.0)
-        .build();
-  }
-
   private static void assertSameAsJackson(RequestRecord r) {
     assertEquals(RequestRecordJson.toJsonWithJackson(r, true), RequestRecordJson.toJson(r, true));
     assertEquals(RequestRecordJson.toJsonWithJackson(r, false), RequestRecordJson.toJson(r, false));
@@ -68,7 +21,7 @@ class RequestLineWriterTest {
 
   @Test
   void aRecordWithEveryFieldSetIsWrittenAsJacksonWritesIt() {
-    assertSameAsJackson(everyField("plain", List.of(0.25, 0.001, 34.0, 1e9, 1234.5678)));
+    assertSameAsJackson(EveryField.record("plain", List.of(0.25, 0.001, 34.0, 1e9, 1234.5678)));
   }
 
   @Test
@@ -100,7 +53,7 @@ class RequestLineWriterTest {
   @Test
   void anItlListHeldAsDoublesIsWrittenAsJacksonWritesIt() {
     double[] gaps = {0.0, 0.001, 0.01, 0.1, 1.0, 999.999, 2.5170000000000003, 123456.789};
-    assertSameAsJackson(everyField("x", ItlList.of(gaps, gaps.length)));
+    assertSameAsJackson(EveryField.record("x", ItlList.of(gaps, gaps.length)));
   }
 
   @Test
@@ -112,15 +65,15 @@ class RequestLineWriterTest {
     for (int c = 0xE000; c <= 0xFFFF; c++) {
       all.append((char) c);
     }
-    assertSameAsJackson(everyField(all.toString(), null));
+    assertSameAsJackson(EveryField.record(all.toString(), null));
   }
 
   @Test
   void escapesQuotesBackslashesControlsUnicodeAndSurrogatePairsAsJacksonDoes() {
     String text =
         "quote \" back \\ slash / nl \n cr \r tab \t nul \u0000 del \u007f é 日本 😀 \u2028";
-    assertSameAsJackson(everyField(text, List.of(1.0)));
-    String json = RequestRecordJson.toJson(everyField(text, null), false);
+    assertSameAsJackson(EveryField.record(text, List.of(1.0)));
+    String json = RequestRecordJson.toJson(EveryField.record(text, null), false);
     String error =
         "\"error\":\"error: quote \\\" back \\\\ slash / nl \\n cr \\r tab \\t nul \\u0000 del"
             + " \u007f é 日本 😀 \u2028\",";
