@@ -83,6 +83,9 @@ class MisuseRunsTest {
   @Test
   void requestsWithoutTheLlmProtocolAreRefused() throws Exception {
     DslRun run = run(NoProtocolSimulation.class);
-    run.stopsWithOneLine("llm(\"chat\"): no LLM protocol: setUp(...) has no .protocols(llm)");
+    run.stopsWithOneLine(
+        "llm(\"chat\"): no LLM protocol: setUp(...) has no .protocols(llm) (e.g. LlmProtocolBuilder"
+            + " llm = llm().maxTokens(32); setUp(...).protocols(llm)), expected one, so that the"
+            + " requests go where llm() says rather than to defaults");
   }
 }
