@@ -64,4 +64,13 @@ class OneLineErrorsTest {
         null,
         OneLineErrors.line(new RuntimeException("x", new IllegalArgumentException("llm.foo"))));
   }
+
+  @Test
+  void gatlingsLauncherIsWhereTheFilterLooks() throws Exception {
+    // Gatling 3.16.0 logs a failed run with its launcher object's logger, from its main.
+    assertEquals(OneLineErrors.GATLING_LOGGER, Class.forName("io.gatling.app.Gatling$").getName());
+    assertEquals(
+        "main",
+        Class.forName(OneLineErrors.GATLING_MAIN).getMethod("main", String[].class).getName());
+  }
 }
