@@ -24,6 +24,11 @@ import java.util.Map;
  */
 public final class LlmDsl {
 
+  static {
+    // A run that stops on a bad input ends with its one line, not Gatling's stack traces.
+    io.github.gatlingllm.internal.OneLineErrors.install();
+  }
+
   private LlmDsl() {}
 
   /**

@@ -590,7 +590,7 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * @throws IllegalArgumentException naming a bad setting, its value and what is allowed
    */
   public LlmSettings settings() {
-    return LlmSettings.fromSystemProperties(values);
+    return LlmSettings.fromSystemPropertiesBesidePrompts(values);
   }
 
   /**

@@ -11,6 +11,7 @@ import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.settings.PromptFileSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -95,8 +96,36 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
 
   @Override
   void check(Map<String, String> values) {
-    LlmSettings.fromSystemProperties(values);
+    LlmSettings.fromSystemProperties(overFile(values));
     PromptFileSettings.fromSystemProperties(values);
+  }
+
+  /**
+   * The generated prompts' settings that a {@code -Dllm.promptsFile} drops from a {@code prompts()}
+   * that names no file of its own: the file replaces the prompts they shape (the budget, warmup,
+   * seed and tokenizer stay).
+   */
+  static final List<String> GENERATED =
+      List.of(
+          "promptMode", "sharedPrefixRatio", "prefixGroups", "warmGroups", "inputTokens", "caseId");
+
+  /**
+   * A builder's values as a {@code -Dllm.promptsFile} leaves them: without {@link #GENERATED} when
+   * the property is set and the builder has no file of its own (the property replaces the
+   * simulation's generated prompts, its settings the user did not give on the command line with
+   * them), else as they are.
+   *
+   * @param values the builder's values, never null
+   * @return the values to read the settings over
+   */
+  static Map<String, String> overFile(Map<String, String> values) {
+    String file = System.getProperty(LlmSettings.PREFIX + "promptsFile");
+    if (file == null || file.isBlank() || values.containsKey("promptsFile")) {
+      return values;
+    }
+    Map<String, String> kept = new java.util.LinkedHashMap<>(values);
+    GENERATED.forEach(kept::remove);
+    return kept;
   }
 
   @Override
@@ -295,7 +324,7 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
    * @throws IllegalArgumentException naming a bad setting
    */
   LlmSettings settings() {
-    return LlmSettings.fromSystemProperties(values);
+    return LlmSettings.fromSystemProperties(overFile(values));
   }
 
   @Override
@@ -328,7 +357,8 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
 
   /** Whether a setting is set, on this builder or as a system property. */
   private boolean isSet(String name) {
-    return values.containsKey(name) || System.getProperty(LlmSettings.PREFIX + name) != null;
+    return overFile(values).containsKey(name)
+        || System.getProperty(LlmSettings.PREFIX + name) != null;
   }
 
   private Workload fileWorkload(LlmSettings s, PromptFileSettings files, TokenCounter counter) {

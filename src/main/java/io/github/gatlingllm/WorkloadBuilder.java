@@ -1,6 +1,5 @@
 package io.github.gatlingllm;
 
-import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.util.Iterator;
@@ -9,8 +8,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Package-private, so not part of the API: what {@link PromptFeederBuilder} and {@link
@@ -25,8 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 abstract class WorkloadBuilder<B extends WorkloadBuilder<B, W>, W>
     implements Supplier<Iterator<Map<String, Object>>> {
-
-  private static final Logger LOG = LoggerFactory.getLogger(WorkloadBuilder.class);
 
   /** The values set, by setting name without {@code llm.}; unmodifiable. */
   final Map<String, String> values;
@@ -164,14 +159,8 @@ abstract class WorkloadBuilder<B extends WorkloadBuilder<B, W>, W>
     }
     synchronized (workload) {
       if (workload.get() == null) {
-        try {
-          workload.set(build());
-        } catch (IllegalArgumentException e) {
-          // The line first, on its own (as the pre-flight's): Gatling buries the exception's
-          // message in its stack traces of the simulation's construction.
-          Console.line(LOG, String.valueOf(e.getMessage()));
-          throw e;
-        }
+        // A refusal's message is the run's one line (internal.OneLineErrors prints it alone).
+        workload.set(build());
       }
       return workload.get();
     }

@@ -43,7 +43,12 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
     try {
       run = ctx.protocolComponentsRegistry().components(LlmProtocol.KEY).run();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + e.getMessage(), e);
+      String m = String.valueOf(e.getMessage());
+      if (m.startsWith("llm.") || m.startsWith("llm pre-flight")) {
+        // The run's own line (a setting, the target): not about this request.
+        throw e;
+      }
+      throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + m, e);
     }
     Endpoint endpoint =
         spec.endpoint() != null

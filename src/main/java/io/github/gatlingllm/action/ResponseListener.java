@@ -360,7 +360,8 @@ final class ResponseListener
       // No head: refused, reset, or closed before any answer (a pooled connection that closed
       // so is sent once more on a new one by Gatling's client: this is that one's end).
       ending = Exchange.Ending.CONNECT_FAILED;
-      failure = oneLine(t);
+      String words = GatlingHttp.brokenBeforeAnswer(t);
+      failure = words != null ? words : oneLine(t);
     }
     end(ending, failure, now);
   }

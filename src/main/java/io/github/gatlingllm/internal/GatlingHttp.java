@@ -253,6 +253,21 @@ public final class GatlingHttp {
     return "broken (" + text.replace('\n', ' ').replace('\r', ' ') + ")";
   }
 
+  /**
+   * What happened to a connection that broke before any response head, in words, for the transport
+   * errors a server causes: {@code connection closed by the server before any answer} (Gatling's
+   * {@code PrematureCloseException}, a TCP FIN after the request was written) or {@code connection
+   * reset by the server (TCP RST) before any answer}; null for any other throwable (a refused
+   * connection, an unknown host: their own text says it).
+   *
+   * @param t the throwable handed to {@link HttpListener#onThrowable}, never null
+   * @return the words, one line, or null
+   */
+  public static String brokenBeforeAnswer(Throwable t) {
+    String words = brokenBy(t);
+    return words.startsWith("broken (") ? null : "connection " + words + " before any answer";
+  }
+
   /** The server closed the connection after a response head, before the response's end. */
   static final class ResponseCutException extends IOException {
     private static final long serialVersionUID = 1L;

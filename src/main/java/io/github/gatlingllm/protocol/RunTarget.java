@@ -156,10 +156,9 @@ final class RunTarget {
             bytes,
             all,
             settings.timeout());
-    String stop = answer.stopLine();
+    String stop = answer.stopLine(server.models());
     if (stop != null) {
-      // The line first, on its own: the exception comes with Gatling's stack traces.
-      Console.line(LOG, stop);
+      // The run's one line (OneLineErrors prints it alone; -Dllm.debug=true adds the traces).
       throw new IllegalArgumentException(stop);
     }
     String warning = answer.warningLine();

@@ -52,6 +52,27 @@ public record Preflight(
    *     HTTP 404: "The model `x` does not exist." ...}, or null
    */
   public String stopLine() {
+    return stopLine(java.util.List.of());
+  }
+
+  /**
+   * As {@link #stopLine()}, naming the models the server serves when the answer is about the model:
+   * {@code ...answered HTTP 404: The model `foo` does not exist.; llm.model foo is not one the
+   * server serves: it serves qwen3 (GET /v1/models) ...}.
+   *
+   * @param served the model ids the server's {@code /v1/models} lists, in its order; empty when it
+   *     lists none or was not asked; never null
+   * @return the line, or null when the run may go on
+   */
+  public String stopLine(java.util.List<String> served) {
+    String modelHint =
+        served.isEmpty()
+            ? "is llm.model one the server serves?"
+            : "llm.model "
+                + model
+                + " is not one the server serves: it serves "
+                + String.join(", ", served)
+                + " (GET /v1/models)";
     String why;
     if (status == null && connected) {
       // Connected, then no answer in time: a slow or busy server, which the test measures.
@@ -71,12 +92,10 @@ public record Preflight(
     if (status == 404) {
       return line(
           "answered HTTP 404" + quoted,
-          modelMessage
-              ? "is llm.model one the server serves?"
-              : "is llm.baseUrl right (most servers serve /v1/...)?");
+          modelMessage ? modelHint : "is llm.baseUrl right (most servers serve /v1/...)?");
     }
     if (status >= 400 && status < 500 && status != 429 && modelMessage) {
-      return line("answered HTTP " + status + quoted, "is llm.model one the server serves?");
+      return line("answered HTTP " + status + quoted, modelHint);
     }
     return null;
   }

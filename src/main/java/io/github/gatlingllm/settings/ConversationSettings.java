@@ -95,7 +95,7 @@ public record ConversationSettings(
         shared.put(name, values.get(name));
       }
     }
-    LlmSettings llm = LlmSettings.from(properties, shared, System::getenv);
+    LlmSettings llm = LlmSettings.fromBesidePrompts(properties, shared, System::getenv);
     long conversations = whole(get, "conversations", 10, 1);
     int warmup = (int) whole(get, "warmupConversations", 0, 0);
     long[] turns = range(get, "turns", 4, 1, "a whole number of turns >= 1, or MIN-MAX (2-6)");

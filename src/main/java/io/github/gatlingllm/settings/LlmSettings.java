@@ -232,6 +232,35 @@ public record LlmSettings(
     return SettingsReader.read(properties, defaults, environment);
   }
 
+  /**
+   * The settings from system properties over defaults, for settings that make no generated prompts
+   * (the protocol, {@code trace(...)}, {@code conversations()}): the prompt shape's properties
+   * ({@code llm.promptMode}, {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups}, {@code
+   * llm.warmGroups}) are checked alone, not applied; the {@code prompts()} feeders apply them over
+   * the shape the simulation set, where the combination is checked.
+   *
+   * @param defaults setting name (without {@code llm.}) to value, never null
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad or unknown setting
+   */
+  public static LlmSettings fromSystemPropertiesBesidePrompts(Map<String, String> defaults) {
+    return fromBesidePrompts(System.getProperties(), defaults, System::getenv);
+  }
+
+  /**
+   * As {@link #fromSystemPropertiesBesidePrompts(Map)}, from these properties and environment.
+   *
+   * @param properties where {@code llm.*} values are looked up first, never null
+   * @param defaults setting name (without {@code llm.}) to value, never null
+   * @param environment where {@code OPENAI_API_KEY} is looked up, never null
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad or unknown setting
+   */
+  public static LlmSettings fromBesidePrompts(
+      Properties properties, Map<String, String> defaults, Function<String, String> environment) {
+    return SettingsReader.read(properties, defaults, environment, false);
+  }
+
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
   public static final double DEFAULT_CLIENT_MAX_LAG_P99_MS = 10;
 

@@ -1,5 +1,9 @@
 package io.github.gatlingllm.settings;
 
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
 /**
  * Not API. The name of every {@code llm.*} setting, without the prefix, for {@link
  * LlmSettings#KNOWN}: a property of another name is refused before any load.
@@ -81,5 +85,91 @@ final class SettingNames {
           "promptsWrap",
           // the A/B verdict against an earlier run (BaselineSettings)
           "baseline",
-          "assert.noRegressionPct");
+          "assert.noRegressionPct",
+          // the full stack traces of a run that stops on a bad input (OneLineErrors)
+          "debug");
+
+  /**
+   * The DSL's method names that name one setting of {@link SettingsReader} as they are: {@code
+   * -Dllm.maxTokens=10} is {@code -Dllm.outputTokens=10}, as {@code llm().maxTokens(10)} is. Each
+   * takes the same value, in the same unit, as the setting it names.
+   */
+  static final Map<String, String> ALIASES =
+      Map.ofEntries(
+          Map.entry("maxTokens", "outputTokens"),
+          Map.entry("sloTtftMs", "slo.ttftMs"),
+          Map.entry("sloItlMs", "slo.itlMs"),
+          Map.entry("sloTpotMs", "slo.tpotMs"),
+          Map.entry("sloE2eMs", "slo.e2eMs"),
+          Map.entry("sloTtfoMs", "slo.ttfoMs"),
+          Map.entry("goodputRatio", "assert.goodputRatio"),
+          Map.entry("cacheAsPlanned", "assert.cacheAsPlanned"),
+          Map.entry("sloLoadAtLeast", "assert.sloLoadAtLeast"),
+          Map.entry("noRegressionPct", "assert.noRegressionPct"),
+          Map.entry("clientMaxLagP99Ms", "client.maxLagP99Ms"),
+          Map.entry("clientMaxCpuShare", "client.maxCpuShare"));
+
+  /**
+   * DSL names that are not settings as they are (another unit, another reader, or several settings
+   * at once), with the settings to use instead: an unknown {@code -Dllm.NAME} of one of them is
+   * answered with these.
+   */
+  static final Map<String, List<String>> DSL_HINTS =
+      Map.ofEntries(
+          Map.entry("warmup", List.of("warmupRequests", "warmupConversations")),
+          Map.entry("sharedPrefix", List.of("promptMode", "sharedPrefixRatio", "prefixGroups")),
+          Map.entry("fromFile", List.of("promptsFile")),
+          Map.entry("column", List.of("promptsColumn")),
+          Map.entry("shuffle", List.of("promptsOrder")),
+          Map.entry("wrap", List.of("promptsWrap")),
+          Map.entry("cancelAfter", List.of("cancelAfterMs")),
+          Map.entry("thinkTime", List.of("thinkTimeMs")),
+          Map.entry("systemPrompt", List.of("systemTokens", "systemGroups")),
+          Map.entry("blockTokens", List.of("trace.blockTokens")),
+          Map.entry("timeScale", List.of("trace.timeScale")),
+          Map.entry("maxConcurrency", List.of("sweep.maxConcurrency")),
+          Map.entry("levels", List.of("sweep.levels")),
+          Map.entry("levelDuration", List.of("sweep.levelDuration")),
+          Map.entry("ramp", List.of("sweep.ramp")),
+          Map.entry(
+              "saturationThresholds",
+              List.of(
+                  "saturation.ttftGrowth", "saturation.throughputGain", "saturation.errorRatio")));
+
+  /**
+   * The value of a setting's property, under its own name or a DSL name of {@link #ALIASES} that
+   * stands for it.
+   *
+   * @param properties where {@code llm.*} values are looked up, never null
+   * @param name the setting's name without {@code llm.}, e.g. {@code outputTokens}
+   * @return the value, stripped, or null when neither name is set
+   * @throws IllegalArgumentException when both names are set to different values
+   */
+  static String property(Properties properties, String name) {
+    String own = properties.getProperty(LlmSettings.PREFIX + name);
+    for (Map.Entry<String, String> alias : ALIASES.entrySet()) {
+      if (!alias.getValue().equals(name)) {
+        continue;
+      }
+      String other = properties.getProperty(LlmSettings.PREFIX + alias.getKey());
+      if (other == null) {
+        continue;
+      }
+      if (own != null && !own.strip().equals(other.strip())) {
+        throw new IllegalArgumentException(
+            LlmSettings.PREFIX
+                + alias.getKey()
+                + " and "
+                + LlmSettings.PREFIX
+                + name
+                + ": two names of one setting, got \""
+                + other.strip()
+                + "\" and \""
+                + own.strip()
+                + "\"; expected one of them");
+      }
+      own = other;
+    }
+    return own == null ? null : own.strip();
+  }
 }

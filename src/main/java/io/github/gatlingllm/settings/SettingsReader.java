@@ -34,17 +34,48 @@ final class SettingsReader {
    */
   static LlmSettings read(
       Properties properties, Map<String, String> defaults, Function<String, String> environment) {
+    return read(properties, defaults, environment, true);
+  }
+
+  /**
+   * The settings from properties over defaults, for a reader that is or is not a source of
+   * generated prompts.
+   *
+   * @param properties as in {@link #read(Properties, Map, Function)}
+   * @param defaults as in {@link #read(Properties, Map, Function)}
+   * @param environment as in {@link #read(Properties, Map, Function)}
+   * @param promptSource whether these settings make generated prompts ({@code prompts()}); when not
+   *     (the protocol, {@code trace(...)}, {@code conversations()}), the {@code llm.promptMode},
+   *     {@code llm.sharedPrefixRatio}, {@code llm.prefixGroups} and {@code llm.warmGroups}
+   *     properties are each checked alone but not applied: they change the {@code prompts()}
+   *     feeders' shape, where they are checked with the shape the simulation set
+   * @return the settings
+   * @throws IllegalArgumentException naming a bad or unknown setting
+   */
+  static LlmSettings read(
+      Properties properties,
+      Map<String, String> defaults,
+      Function<String, String> environment,
+      boolean promptSource) {
     UnknownSettings.check(properties);
+    if (!promptSource) {
+      checkShapeAlone(properties);
+    }
     // A prompt mode set on the command line other than shared-prefix drops the simulation's
     // default shared-prefix ratio and groups: -Dllm.promptMode=unique just works.
     String modeProperty = properties.getProperty(LlmSettings.PREFIX + "promptMode");
     boolean dropSharedDefaults =
-        modeProperty != null && !modeProperty.strip().equals(PromptMode.SHARED_PREFIX.wireName());
+        promptSource
+            && modeProperty != null
+            && !modeProperty.strip().equals(PromptMode.SHARED_PREFIX.wireName());
     Function<String, String> get =
         name -> {
-          String value = properties.getProperty(LlmSettings.PREFIX + name);
+          String value =
+              !promptSource && SHAPE.contains(name)
+                  ? null
+                  : SettingNames.property(properties, name);
           if (value != null) {
-            return value.strip();
+            return value;
           }
           if (dropSharedDefaults
               && (name.equals("sharedPrefixRatio")
@@ -123,6 +154,32 @@ final class SettingsReader {
             emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
         new CancelSettings(
             orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
+  }
+
+  /** The settings of a generated prompt's shape. */
+  private static final java.util.List<String> SHAPE =
+      java.util.List.of("promptMode", "sharedPrefixRatio", "prefixGroups", "warmGroups");
+
+  /** Each shape property on its own: a mode that exists, a ratio and groups in range. */
+  private static void checkShapeAlone(Properties properties) {
+    Function<String, String> get = name -> SettingNames.property(properties, name);
+    String mode = get.apply("promptMode");
+    if (mode != null) {
+      try {
+        PromptMode.fromWireName(mode);
+      } catch (IllegalArgumentException e) {
+        throw bad("promptMode", mode, PromptMode.allowed());
+      }
+    }
+    Double ratio = decimal(get, "sharedPrefixRatio");
+    if (ratio != null && !(ratio > 0 && ratio < 1)) {
+      throw bad("sharedPrefixRatio", ratio, "a number between 0 and 1, exclusive");
+    }
+    Integer groups = nullableInteger(get, "prefixGroups");
+    if (groups != null && groups < 1) {
+      throw bad("prefixGroups", groups, "a whole number >= 1");
+    }
+    bool(get, "warmGroups", false);
   }
 
   private static long seed(Function<String, String> get) {

@@ -68,7 +68,7 @@ public record TraceSettings(
         shared.put(name, values.get(name));
       }
     }
-    LlmSettings llm = LlmSettings.from(properties, shared, System::getenv);
+    LlmSettings llm = LlmSettings.fromBesidePrompts(properties, shared, System::getenv);
     String path = get.apply("trace");
     if (path == null || path.isBlank()) {
       throw bad("trace", path == null ? "" : path, "the path of a Mooncake-format JSONL trace");

@@ -97,6 +97,30 @@ final class DslRun {
     return this;
   }
 
+  /**
+   * Asserts that the run stopped on a bad input as the README promises: exit code 1, {@code line}
+   * on a line of its own, no stack trace ({@code at ...}, {@code Caused by:}, {@code Wrapped by:},
+   * {@code Exception in thread}) and no Gatling lifecycle line before it (issue 30, point 3).
+   *
+   * @param line the one line expected
+   * @return this run
+   */
+  DslRun stopsWithOneLine(String line) {
+    assertEquals(1, exitCode, log);
+    assertEquals(1, count("\n" + line + "\n") + (log.startsWith(line + "\n") ? 1 : 0), log);
+    for (String trace :
+        List.of(
+            "\tat ",
+            "Caused by:",
+            "Wrapped by:",
+            "Exception in thread",
+            "Failed to create the Simulation instance",
+            "Failed to build the scenario(s)")) {
+      assertEquals(0, count(trace), () -> trace + " in:\n" + log);
+    }
+    return this;
+  }
+
   /** How many times {@code text} occurs in the console output. */
   int count(String text) {
     int n = 0;

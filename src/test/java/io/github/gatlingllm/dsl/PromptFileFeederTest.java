@@ -147,4 +147,39 @@ class PromptFileFeederTest {
       System.clearProperty("llm.promptsFile");
     }
   }
+
+  @Test
+  void theFilePropertyReplacesTheSimulationsGeneratedPrompts() throws IOException {
+    // The quickstart's prompts(), run with -Dllm.promptsFile (issue 30, point 5).
+    Path file = file();
+    System.setProperty("llm.promptsFile", file.toString());
+    try {
+      Iterator<Map<String, Object>> feeder =
+          prompts().sharedPrefix(0.5, 4).inputTokens(256).requests(3).caseId("c8").get();
+
+      assertEquals("alpha beta", feeder.next().get("llm.text"));
+      assertEquals("[{\"role\":\"user\",\"content\":\"gamma\"}]", feeder.next().get("llm.text"));
+      assertEquals("delta", feeder.next().get("llm.text"));
+      assertEquals(true, feeder.next().get("llm.done"));
+    } finally {
+      System.clearProperty("llm.promptsFile");
+    }
+  }
+
+  @Test
+  void theFilePropertyWithAPromptModePropertyIsRefused() throws IOException {
+    Path file = file();
+    System.setProperty("llm.promptsFile", file.toString());
+    System.setProperty("llm.promptMode", "unique");
+    try {
+      assertEquals(
+          "llm.promptMode: goes with generated prompts, not with the prompts file "
+              + file
+              + " (llm.promptsFile); expected one or the other",
+          message(() -> prompts().sharedPrefix(0.5, 4).get()));
+    } finally {
+      System.clearProperty("llm.promptsFile");
+      System.clearProperty("llm.promptMode");
+    }
+  }
 }

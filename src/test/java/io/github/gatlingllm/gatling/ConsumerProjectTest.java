@@ -34,27 +34,27 @@ class ConsumerProjectTest {
 
   @TempDir Path work;
 
-  @Test
-  void aUsersOwnProjectRunsTheExtensionAndShowsItsSummary() throws Exception {
+  /** Installs the freshly built extension and copies the consumer project; returns it. */
+  private Path consumer() throws Exception {
     Path project = Paths.get("").toAbsolutePath();
-    Path repository = work.resolve("repository");
-    Path tail = machineRepository();
     Path jar = jar(project.resolve("target/classes"), work.resolve("gatling-llm.jar"));
     Path consumer = work.resolve("consumer");
     copy(project.resolve("src/test/consumer"), consumer);
-
     Run install =
         maven(
             project,
-            project,
-            repository,
-            tail,
             "install:install-file",
             "-Dfile=" + jar,
             "-DpomFile=" + project.resolve("pom.xml"));
     assertEquals(0, install.exitCode, install.output);
+    return consumer;
+  }
 
-    Run run = maven(project, consumer, repository, tail, "gatling:test");
+  @Test
+  void aUsersOwnProjectRunsTheExtensionAndShowsItsSummary() throws Exception {
+    Path consumer = consumer();
+
+    Run run = maven(consumer, "gatling:test");
 
     assertEquals(0, run.exitCode, run.output);
     assertTrue(run.output.contains("\nLLM summary: 12 requests (ok 12)"), run.output);
@@ -71,6 +71,25 @@ class ConsumerProjectTest {
     assertTrue(
         Files.readString(reports.get(0).resolveSibling("llm-run.json")).contains("\"3.16.0\""),
         run.output);
+  }
+
+  @Test
+  void aBadInputInAUsersOwnProjectIsOneLine() throws Exception {
+    // Through the Maven plugin's forked JVM (its ForkMain printed the exception's traces before),
+    // with the project's own logging: issue 30, point 3.
+    Path consumer = consumer();
+
+    Run run = maven(consumer, "gatling:test", "-Dllm.maxToken=8");
+
+    assertEquals(1, run.exitCode, run.output);
+    assertTrue(
+        run.output.contains(
+            "\nllm.maxToken: unknown setting; did you mean llm.outputTokens? (every setting:"
+                + " docs/settings.md)\n"),
+        run.output);
+    for (String trace : List.of("\tat ", "Caused by:", "Wrapped by:", "Exception in thread")) {
+      assertTrue(!run.output.contains(trace), trace + " in:\n" + run.output);
+    }
   }
 
   /** The machine's local repository: where Gatling's core jar was loaded from. */
@@ -118,8 +137,10 @@ class ConsumerProjectTest {
   private record Run(int exitCode, String output) {}
 
   /** This project's Maven, offline, on the test's repository over the machine's. */
-  private Run maven(Path project, Path directory, Path repository, Path tail, String... args)
-      throws Exception {
+  private Run maven(Path directory, String... args) throws Exception {
+    Path project = Paths.get("").toAbsolutePath();
+    Path repository = work.resolve("repository");
+    Path tail = machineRepository();
     List<String> command = new ArrayList<>();
     command.add(project.resolve("mvnw").toString());
     command.add("-B");

@@ -152,6 +152,26 @@ class GatlingHttpResponseEndTest {
   }
 
   @Test
+  void aPrematureCloseBeforeAnyAnswerIsSaidInWords() {
+    assertEquals(
+        "connection closed by the server before any answer",
+        GatlingHttp.brokenBeforeAnswer(PrematureCloseException.INSTANCE));
+  }
+
+  @Test
+  void aResetBeforeAnyAnswerIsSaidInWords() {
+    assertEquals(
+        "connection reset by the server (TCP RST) before any answer",
+        GatlingHttp.brokenBeforeAnswer(new java.io.IOException("Connection reset by peer")));
+  }
+
+  @Test
+  void aRefusedConnectionKeepsItsOwnText() {
+    assertEquals(
+        null, GatlingHttp.brokenBeforeAnswer(new java.net.ConnectException("Connection refused")));
+  }
+
+  @Test
   void aResetIsResetByTheServer() {
     assertEquals(
         "reset by the server (TCP RST)",

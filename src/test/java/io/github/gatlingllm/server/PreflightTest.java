@@ -75,6 +75,28 @@ class PreflightTest {
   }
 
   @Test
+  void notFoundModelNamesTheModelsTheServerServes() {
+    assertEquals(
+        "llm pre-flight: POST "
+            + URL
+            + " answered HTTP 404: The model `qwen` does not exist.; llm.model qwen is not one the"
+            + " server serves: it serves qwen3-vocab-random, llama-3 (GET /v1/models)"
+            + TAIL,
+        answer(404, "The model `qwen` does not exist.")
+            .stopLine(java.util.List.of("qwen3-vocab-random", "llama-3")));
+  }
+
+  @Test
+  void notFoundPathNamesNoModels() {
+    assertEquals(
+        "llm pre-flight: POST "
+            + URL
+            + " answered HTTP 404: Not Found; is llm.baseUrl right (most servers serve /v1/...)?"
+            + TAIL,
+        answer(404, "Not Found").stopLine(java.util.List.of("qwen3-vocab-random")));
+  }
+
+  @Test
   void unauthorizedStops() {
     assertEquals(
         "llm pre-flight: POST "

@@ -23,6 +23,9 @@ public final class GatlingJvm {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The pom's fork argument that turns off Gatling's check for a newer release. */
+  public static final String NO_VERSION_CHECK = "io.github.gatlingllm.internal.NoVersionCheck";
+
   private GatlingJvm() {}
 
   /**
@@ -66,6 +69,7 @@ public final class GatlingJvm {
     command.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
     command.add("-Xmx1G");
     command.add("-Dai.djl.offline=true");
+    command.add("-Djava.util.prefs.PreferencesFactory=" + NO_VERSION_CHECK);
     command.add("-Dllm.resultsFolder=" + results);
     command.addAll(properties);
     command.addAll(
