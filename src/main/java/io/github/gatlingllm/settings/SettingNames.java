@@ -81,5 +81,7 @@ final class SettingNames {
           "promptsWrap",
           // the A/B verdict against an earlier run (BaselineSettings)
           "baseline",
-          "assert.noRegressionPct");
+          "assert.noRegressionPct",
+          // the LLM figures in Gatling's statistics (RequestRows)
+          "figuresAsRequests");
 }
