@@ -101,6 +101,23 @@ class AssertionRunsTest {
   }
 
   @Test
+  void figuresAsRequestsShowsTheFiguresAsRowsAtTheSameAssertionPaths() throws Exception {
+    DslRun run =
+        DslRun.run(GroupedAssertionsSimulation.class, results, "-Dllm.figuresAsRequests=true")
+            .exits(2);
+
+    // The old rows: each request counts as chat, chat E2E, chat TTFT and chat TPOT in Global.
+    assertEquals(List.of(20L, 20L, 0L), run.row("chat TTFT"));
+    assertEquals(List.of(88L, 88L, 0L), run.row("Global"));
+    assertTrue(run.log.contains("Global: count of all events is 22.0 : false"), run.log);
+    assertTrue(
+        run.log.contains("chat E2E: percentage of failed events is less than 1.0 : true"), run.log);
+    assertTrue(
+        run.log.contains("chat TTFT: max of response time is less than 60000.0 : true"), run.log);
+    assertTrue(run.log.contains("LLM assertions: 1 of 4 FAILED (Gatling's build fails)"), run.log);
+  }
+
+  @Test
   void aSecondAssertionsCallThatDropsTheLlmOnesIsRefusedBeforeAnyLoad() throws Exception {
     DslRun run = DslRun.run(DroppedAssertionsSimulation.class, results);
 
