@@ -179,12 +179,36 @@ public final class LlmDsl {
   }
 
   /**
+   * A Gatling assertion that fewer than {@code percent}% of the measured requests named {@code
+   * name} failed: {@code details(name + " E2E").failedRequests().percent().lt(percent)}. Each
+   * measured request logs one {@code name E2E} figure, a top-level Gatling group (not a request:
+   * Global Information does not count it) with the request's status and its end-to-end time,
+   * wherever the request is in the user's groups, so this assertion holds for a request inside
+   * {@code group("turn")} as for one outside (Gatling's own {@code details("turn", name)} needs the
+   * group path). Warmup requests' figures are in the {@code warmup} group and do not count.
+   *
+   * @param name the request name
+   * @param percent the failure percentage to stay under, e.g. 1.0
+   * @return the assertion
+   * @throws IllegalArgumentException if {@code percent} is not in (0, 100]
+   */
+  public static Assertion failedBelow(String name, double percent) {
+    if (!(percent > 0 && percent <= 100)) {
+      throw new IllegalArgumentException(
+          "failed percentage bound: got "
+              + percent
+              + ", expected a percentage in (0, 100], e.g. 1.0");
+    }
+    return details(name + " E2E").failedRequests().percent().lt(percent);
+  }
+
+  /**
    * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} met
    * the run's SLO: {@code details(name + " SLO").successfulRequests().percent().gte(ratio * 100)}.
-   * Each request logs one {@code name SLO} row when an SLO is set (OK when it met the SLO, KO
-   * naming what it missed); warmup rows are in the {@code warmup} group and do not count. The KO
-   * rows also count in Gatling's global failure figures: assert on failed requests with {@code
-   * details(name)}.
+   * Each measured request logs one {@code name SLO} figure when an SLO is set: a top-level Gatling
+   * group (never counted as a request in Global Information), OK when it met the SLO, KO when it
+   * missed it (the LLM report says which part it missed); warmup figures are in the {@code warmup}
+   * group and do not count.
    *
    * @param name the request name
    * @param ratio the least attainment, in (0, 1]
@@ -202,12 +226,12 @@ public final class LlmDsl {
   /**
    * A Gatling assertion that at least {@code ratio} of the measured requests named {@code name} got
    * from the server's prefix cache what the plan says: {@code details(name + "
-   * CACHE").successfulRequests().percent().gte(ratio * 100)}. Each successful request logs one
-   * {@code name CACHE} row when {@code llm.assert.cacheAsPlanned} is set: OK when its outcome is
-   * the planned one ({@code hit} where the plan expects a hit, {@code miss} where it expects a
-   * miss), KO naming the outcome, the cached and the planned tokens otherwise ({@code partial},
-   * {@code unplanned_hit}, or {@code unknown} when the server reports no cached tokens). Warmup
-   * rows are in the {@code warmup} group and do not count.
+   * CACHE").successfulRequests().percent().gte(ratio * 100)}. Each successful measured request logs
+   * one {@code name CACHE} figure (a top-level Gatling group, never counted as a request) when
+   * {@code llm.assert.cacheAsPlanned} is set: OK when its outcome is the planned one ({@code hit}
+   * where the plan expects a hit, {@code miss} where it expects a miss), KO otherwise ({@code
+   * partial}, {@code unplanned_hit}, or {@code unknown} when the server reports no cached tokens;
+   * the LLM report counts each). Warmup figures are in the {@code warmup} group and do not count.
    *
    * @param name the request name
    * @param ratio the least share, in (0, 1]
@@ -244,9 +268,10 @@ public final class LlmDsl {
    * A Gatling assertion that the highest load meeting the SLO reached {@code
    * llm.assert.sloLoadAtLeast}: {@code details("SLO
    * LOAD").successfulRequests().percent().gte(100)}. With that setting, the run logs one {@code SLO
-   * LOAD} row once the load meeting the SLO is known (the first level missing the SLO has been
-   * measured, or the last level): OK when it is at least the bound, KO naming both. Added by {@link
-   * LlmProtocolBuilder#assertions(double, String...)} when the setting is set.
+   * LOAD} figure (a top-level Gatling group of no duration, never counted as a request) once the
+   * load meeting the SLO is known (the first level missing the SLO has been measured, or the last
+   * level): OK when it is at least the bound, KO otherwise (the console's error line names both).
+   * Added by {@link LlmProtocolBuilder#assertions(double, String...)} when the setting is set.
    *
    * @return the assertion
    */
@@ -266,11 +291,13 @@ public final class LlmDsl {
   /**
    * A Gatling assertion that a metric is not worse than the baseline's ({@code llm.baseline})
    * beyond {@code llm.assert.noRegressionPct} with 95% confidence: {@code details("BASELINE " +
-   * metric).successfulRequests().percent().gte(100)}. With both settings, the run logs one such row
-   * per gated metric once its load is over (every prompt budget spent): KO naming the metric, both
-   * values, the change and its 95% interval when the whole interval lies beyond the percentage on
-   * the worse side. Added for each gated metric by {@link LlmProtocolBuilder#assertions(double,
-   * String...)} when the settings are set. See {@code docs/comparing.md}.
+   * metric).successfulRequests().percent().gte(100)}. With both settings, the run logs one such
+   * figure (a top-level Gatling group of no duration, never counted as a request) per gated metric
+   * once its load is over (every prompt budget spent): KO when the whole 95% interval of the change
+   * lies beyond the percentage on the worse side (the console's lines name the metric, both values,
+   * the change and its interval). Added for each gated metric by {@link
+   * LlmProtocolBuilder#assertions(double, String...)} when the settings are set. See {@code
+   * docs/comparing.md}.
    *
    * @param metric a metric name, e.g. {@code ttft_p99_ms} ({@code
    *     io.github.gatlingllm.compare.RunComparison#metricNames()})

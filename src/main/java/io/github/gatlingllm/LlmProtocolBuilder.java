@@ -512,6 +512,23 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * Whether the LLM figures are Gatling request rows ({@code llm.figuresAsRequests}, default
+   * false). By default each figure ({@code NAME E2E}, {@code NAME TTFT}, {@code NAME TPOT}, {@code
+   * NAME TTFO}, {@code NAME SLO}, {@code NAME CACHE}, {@code SLO LOAD}, {@code BASELINE metric}) is
+   * a top-level Gatling group: {@code details("chat TTFT")} assertions read it, and Gatling's
+   * Global Information, {@code global()} and {@code forAll()} count only the real requests. Gatling
+   * 3.16 shows no group without requests in its console or HTML report: with {@code true} the
+   * figures are request rows at the same paths, shown there, and counted in Global Information
+   * (each request then counts several times) as before this setting.
+   *
+   * @param asRequests true for request rows
+   * @return a new builder
+   */
+  public LlmProtocolBuilder figuresAsRequests(boolean asRequests) {
+    return with("figuresAsRequests", asRequests);
+  }
+
+  /**
    * When a load level is over-saturated: its TTFT p50 (E2E p50 without streaming) at least {@code
    * ttftGrowth} times the level before's while its output tokens/s grew by less than {@code
    * throughputGain} ({@code llm.saturation.ttftGrowth}, default 1.5; {@code
@@ -595,15 +612,16 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
 
   /**
    * The run's assertions in one list, for one {@code setUp(...).assertions(...)} call (Gatling
-   * keeps only the last call's): for each request name, fewer than {@code failedPercentBelow}% of
-   * its measured requests failed ({@code details(name).failedRequests().percent().lt(...)}; the
-   * {@code name} row is KO exactly when the request failed), and with a goodput ratio set ({@link
-   * #goodputRatio} or {@code -Dllm.assert.goodputRatio}), {@link LlmDsl#goodputRatio(String,
-   * double)} for each name, and with a cache ratio set ({@link #cacheAsPlanned} or {@code
-   * -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String, double)} for each name, and
-   * with a least load meeting the SLO ({@link #sloLoadAtLeast} or {@code
-   * -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once, and with a baseline and a
-   * regression bound ({@link #baseline}, {@link #noRegressionPct}), {@link
+   * keeps only the last call's: join the simulation's own with {@link LlmAssertions#and}; a later
+   * call that drops these stops the run before any load, naming them): for each request name, fewer
+   * than {@code failedPercentBelow}% of its measured requests failed ({@link LlmDsl#failedBelow},
+   * on the {@code name E2E} figure, found wherever the request is in the user's groups), and with a
+   * goodput ratio set ({@link #goodputRatio} or {@code -Dllm.assert.goodputRatio}), {@link
+   * LlmDsl#goodputRatio(String, double)} for each name, and with a cache ratio set ({@link
+   * #cacheAsPlanned} or {@code -Dllm.assert.cacheAsPlanned}), {@link LlmDsl#cacheAsPlanned(String,
+   * double)} for each name, and with a least load meeting the SLO ({@link #sloLoadAtLeast} or
+   * {@code -Dllm.assert.sloLoadAtLeast}), {@link LlmDsl#sloLoadMet()} once, and with a baseline and
+   * a regression bound ({@link #baseline}, {@link #noRegressionPct}), {@link
    * LlmDsl#noRegression(String)} for each gated metric.
    *
    * @param failedPercentBelow the failure percentage to stay under, e.g. 1.0
@@ -611,15 +629,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * @return the assertions
    * @throws IllegalArgumentException naming a bad setting
    */
-  public List<Assertion> assertions(double failedPercentBelow, String... requestNames) {
+  public LlmAssertions assertions(double failedPercentBelow, String... requestNames) {
     LlmSettings s = settings();
     List<Assertion> list = new ArrayList<>();
     for (String name : requestNames) {
-      list.add(
-          io.gatling.javaapi.core.CoreDsl.details(name)
-              .failedRequests()
-              .percent()
-              .lt(failedPercentBelow));
+      list.add(LlmDsl.failedBelow(name, failedPercentBelow));
       if (s.goodputRatio() != null) {
         list.add(LlmDsl.goodputRatio(name, s.goodputRatio()));
       }
@@ -635,7 +649,9 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
         list.add(LlmDsl.noRegression(metric));
       }
     }
-    return list;
+    io.github.gatlingllm.protocol.MadeAssertions.made(
+        simulationClass, list.stream().map(Assertion::asScala).toList());
+    return new LlmAssertions(list);
   }
 
   /**

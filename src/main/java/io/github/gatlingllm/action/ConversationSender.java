@@ -197,10 +197,8 @@ final class ConversationSender {
     } catch (RuntimeException e) {
       LOG.error("llm(\"{}\"): the turn could not be sent: {}", action.name(), e.toString());
       long end = action.run().gatling().nowMillis();
-      action
-          .run()
-          .gatling()
-          .logRow(session, action.name(), end, end, false, "not sent: " + e.getMessage());
+      RequestRows.logFailed(
+          action.run().gatling(), session, action.name(), end, end, "not sent: " + e.getMessage());
       if (listener != null) {
         listener.abandon();
       }

@@ -243,7 +243,7 @@ final class LlmAction implements Action {
       // Nothing reached the wire: a KO row with the reason, the user goes on.
       LOG.error("llm(\"{}\"): the request could not be sent: {}", spec.name(), e.toString());
       long now = gatling.nowMillis();
-      gatling.logRow(session, spec.name(), now, now, false, "not sent: " + e.getMessage());
+      RequestRows.logFailed(gatling, session, spec.name(), now, now, "not sent: " + e.getMessage());
       if (listener != null) {
         listener.abandon();
       }

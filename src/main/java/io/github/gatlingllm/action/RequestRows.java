@@ -1,12 +1,10 @@
 package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
-import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RequestRows {
 
   /** The row names of one request name, made once. */
-  private record Names(String ttft, String tpot, String ttfo, String slo, String cache) {}
+  private record Names(
+      String e2e, String ttft, String tpot, String ttfo, String slo, String cache) {}
 
   private static final ConcurrentHashMap<String, Names> NAMES = new ConcurrentHashMap<>();
 
@@ -31,17 +30,22 @@ final class RequestRows {
       names =
           NAMES.computeIfAbsent(
               name,
-              n -> new Names(n + " TTFT", n + " TPOT", n + " TTFO", n + " SLO", n + " CACHE"));
+              n ->
+                  new Names(
+                      n + " E2E", n + " TTFT", n + " TPOT", n + " TTFO", n + " SLO", n + " CACHE"));
     }
     return names;
   }
 
   /**
-   * Gatling's rows of a request: {@code NAME}, {@code NAME TTFT}, {@code NAME TPOT}, {@code NAME
-   * TTFO} (start to the first answer token after any reasoning; only for a reply that reasoned and
-   * answered), with an SLO {@code NAME SLO}, and with {@code llm.assert.cacheAsPlanned} and a cache
-   * plan, for a successful request, {@code NAME CACHE} (OK when the cache outcome is the planned
-   * one); warmup requests' rows in the group {@code warmup}.
+   * Gatling's rows of a request: the request row {@code NAME} in the session's groups, and its
+   * figures as Gatling groups ({@link GatlingCore#logFigure}, never counted as requests): {@code
+   * NAME E2E} (the request's status), {@code NAME TTFT}, {@code NAME TPOT}, {@code NAME TTFO}
+   * (start to the first answer token after any reasoning; only for a reply that reasoned and
+   * answered), with an SLO {@code NAME SLO} (OK when it met the SLO), and with {@code
+   * llm.assert.cacheAsPlanned} and a cache plan, for a successful request, {@code NAME CACHE} (OK
+   * when the cache outcome is the planned one). Measured figures are top-level groups whatever the
+   * user's groups; a warmup request's row and figures are in the group {@code warmup}.
    *
    * @param action the request's action
    * @param session the virtual user's session as the request left it
@@ -55,44 +59,42 @@ final class RequestRows {
     Names names = names(name);
     boolean warmup = "warmup".equals(record.phase());
     Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
+    // The figures are groups: measured ones at the top level, whatever the user's groups (so
+    // llm.assertions finds them), warmup ones in the warmup group the request is in.
+    List<String> parents = warmup ? GatlingCore.groups(s) : List.of();
+    String scenario = s.scenario();
     boolean ok = record.status() == RequestStatus.OK;
     String error = ok ? null : record.error();
     long end = startMs + Math.round(record.e2eMs());
     gatling.logRow(s, name, startMs, end, ok, error);
+    gatling.logFigure(scenario, parents, names.e2e, startMs, end, ok);
     if (record.ttftMs() != null) {
       long firstToken = startMs + Math.round(record.ttftMs());
-      gatling.logRow(s, names.ttft, startMs, firstToken, ok, error);
+      gatling.logFigure(scenario, parents, names.ttft, startMs, firstToken, ok);
       if (record.tpotMs() != null) {
-        gatling.logRow(
-            s, names.tpot, firstToken, firstToken + Math.round(record.tpotMs()), ok, error);
+        gatling.logFigure(
+            scenario,
+            parents,
+            names.tpot,
+            firstToken,
+            firstToken + Math.round(record.tpotMs()),
+            ok);
       }
     }
-    // Only a reply that reasoned has a first answer token apart from its first token: a TTFO row
-    // for every request of a model that does not reason would double TTFT's row in Gatling's
-    // counts.
+    // Only a reply that reasoned has a first answer token apart from its first token: a TTFO
+    // figure for every request of a model that does not reason would double TTFT's.
     if (record.ttfoMs() != null
         && record.reasoningTokens() != null
         && record.reasoningTokens() > 0) {
-      gatling.logRow(s, names.ttfo, startMs, startMs + Math.round(record.ttfoMs()), ok, error);
+      gatling.logFigure(
+          scenario, parents, names.ttfo, startMs, startMs + Math.round(record.ttfoMs()), ok);
     }
     Slo slo = action.run().slo();
     if (slo.isSet()) {
-      List<String> missed = slo.missed(record);
-      List<String> described = new ArrayList<>();
-      for (String c : missed) {
-        described.add(slo.describe(c));
-      }
-      gatling.logRow(
-          s,
-          names.slo,
-          startMs,
-          end,
-          missed.isEmpty(),
-          missed.isEmpty() ? null : "missed " + String.join(", ", described));
+      gatling.logFigure(scenario, parents, names.slo, startMs, end, slo.missed(record).isEmpty());
     }
     if (action.run().settings().cacheAsPlanned() != null && ok && record.cachePlanned() != null) {
-      boolean asPlanned = record.cacheAsPlanned();
-      gatling.logRow(s, names.cache, startMs, end, asPlanned, asPlanned ? null : cacheMiss(record));
+      gatling.logFigure(scenario, parents, names.cache, startMs, end, record.cacheAsPlanned());
     }
     s = GatlingCore.logGroupRequestTimings(s, startMs, end);
     if (!ok) {
@@ -101,18 +103,21 @@ final class RequestRows {
     return warmup ? gatling.exitGroup(s, end) : s;
   }
 
-  /** The {@code NAME CACHE} row's KO message: what the cache did against the plan. */
-  private static String cacheMiss(RequestRecord record) {
-    if (record.cache() == CacheOutcome.UNKNOWN) {
-      return "cache unknown: the server reports no cached tokens";
-    }
-    return "cache "
-        + record.cache().wireName()
-        + ": "
-        + record.cachedTokens()
-        + " cached tokens, planned "
-        + record.cachePlanned().wireName()
-        + " of "
-        + record.plannedCachedTokens();
+  /**
+   * The row of a request that ended without a record of its own timings (not sent, or the action
+   * failed): its {@code NAME} request row, KO, and its {@code NAME E2E} figure, KO, so that {@code
+   * llm.assertions}' failure share counts it as Gatling's {@code details(NAME)} does.
+   *
+   * @param gatling Gatling's core internals
+   * @param session the virtual user's session
+   * @param name the request name
+   * @param startMs start, epoch ms
+   * @param endMs end, epoch ms
+   * @param message the KO message
+   */
+  static void logFailed(
+      GatlingCore gatling, Session session, String name, long startMs, long endMs, String message) {
+    gatling.logRow(session, name, startMs, endMs, false, message);
+    gatling.logFigure(session.scenario(), List.of(), names(name).e2e, startMs, endMs, false);
   }
 }

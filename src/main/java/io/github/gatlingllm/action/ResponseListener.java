@@ -247,7 +247,8 @@ final class ResponseListener
       return warmup ? gatling.exitGroup(s, end) : s;
     } catch (RuntimeException e) {
       long now = action.run().gatling().nowMillis();
-      action.run().gatling().logRow(session, action.name(), startMs, now, false, e.toString());
+      RequestRows.logFailed(
+          action.run().gatling(), session, action.name(), startMs, now, e.toString());
       return session.markAsFailed();
     } finally {
       if (!recorded) {
@@ -523,7 +524,8 @@ final class ResponseListener
     } catch (RuntimeException e) {
       // Never a dead virtual user: the request is a KO row with the reason.
       long now = action.run().gatling().nowMillis();
-      action.run().gatling().logRow(session, action.name(), startMs, now, false, e.toString());
+      RequestRows.logFailed(
+          action.run().gatling(), session, action.name(), startMs, now, e.toString());
       next = session.markAsFailed();
     } finally {
       if (!recorded) {

@@ -28,6 +28,7 @@ public final class GatlingCore {
 
   private final CoreComponents core;
   private final StatsEngine stats;
+  private volatile boolean figuresAsRequests;
 
   /**
    * The internals of one simulation's core components.
@@ -103,6 +104,83 @@ public final class GatlingCore {
         ok ? OK$.MODULE$ : KO$.MODULE$,
         Option.empty(),
         Option.apply(message));
+  }
+
+  /**
+   * Logs one LLM figure into Gatling's statistics as a group, not as a request: a group row named
+   * {@code name} under {@code parents} (top level when empty), one entry whose start is {@code
+   * startMs}, whose end and whose cumulated response time are {@code endMs - startMs} (so the
+   * figure reads the same whether {@code charting.useGroupDurationMetric} is on or off), OK or KO.
+   * Gatling counts groups apart from requests: the figure is in {@code details(parents..., name)}
+   * assertions, but never in Global Information nor in {@code global()} or {@code forAll()}
+   * assertions; Gatling 3.16 shows no group without requests in its console or HTML report. With
+   * {@link #figuresAsRequests(boolean)} on, the figure is a request row at the same path instead
+   * (shown there, and counted in Global Information).
+   *
+   * @param scenario the scenario the row belongs to, never null
+   * @param parents the groups the figure is nested in, outermost first; empty for top level
+   * @param name the figure's group name, never null
+   * @param startMs start, epoch ms of Gatling's clock
+   * @param endMs end, epoch ms; raised to {@code startMs} when earlier
+   * @param ok OK or KO
+   */
+  public void logFigure(
+      String scenario,
+      java.util.List<String> parents,
+      String name,
+      long startMs,
+      long endMs,
+      boolean ok) {
+    long end = Math.max(startMs, endMs);
+    if (figuresAsRequests) {
+      stats.logResponse(
+          scenario,
+          scalaList(parents),
+          name,
+          startMs,
+          end,
+          ok ? OK$.MODULE$ : KO$.MODULE$,
+          Option.empty(),
+          Option.empty());
+      return;
+    }
+    long span = Math.min(Integer.MAX_VALUE, end - startMs);
+    List<String> hierarchy = List$.MODULE$.empty();
+    hierarchy = hierarchy.$colon$colon(name);
+    for (int i = parents.size() - 1; i >= 0; i--) {
+      hierarchy = hierarchy.$colon$colon(parents.get(i));
+    }
+    stats.logGroupEnd(
+        scenario,
+        new GroupBlock(hierarchy, startMs, (int) span, ok ? OK$.MODULE$ : KO$.MODULE$),
+        end);
+  }
+
+  /**
+   * Makes {@link #logFigure} log request rows instead of groups ({@code llm.figuresAsRequests}).
+   *
+   * @param asRequests true for request rows
+   */
+  public void figuresAsRequests(boolean asRequests) {
+    this.figuresAsRequests = asRequests;
+  }
+
+  private static List<String> scalaList(java.util.List<String> names) {
+    List<String> out = List$.MODULE$.empty();
+    for (int i = names.size() - 1; i >= 0; i--) {
+      out = out.$colon$colon(names.get(i));
+    }
+    return out;
+  }
+
+  /**
+   * The groups a session is in, outermost first.
+   *
+   * @param session the session, never null
+   * @return the group names, empty outside any group
+   */
+  public static java.util.List<String> groups(Session session) {
+    return scala.jdk.javaapi.CollectionConverters.asJava(session.groups());
   }
 
   /**

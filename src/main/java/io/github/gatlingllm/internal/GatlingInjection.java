@@ -73,6 +73,18 @@ public final class GatlingInjection {
     return out;
   }
 
+  /**
+   * The simulation's Gatling assertions ({@code setUp(...).assertions(...)}, the last call's), from
+   * the same {@code SimulationParams} as {@link #read(CoreComponents)}.
+   *
+   * @param core the simulation's core components, never null
+   * @return the assertions in order, never null
+   * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
+   */
+  public static List<io.gatling.commons.stats.assertion.Assertion> assertions(CoreComponents core) {
+    return List.copyOf(CollectionConverters.asJava(params(core).assertions()));
+  }
+
   private static io.gatling.core.scenario.SimulationParams params(CoreComponents core) {
     Objects.requireNonNull(core, "core");
     Object actor = field(core.controller(), "actor");
@@ -126,7 +138,8 @@ public final class GatlingInjection {
 
   /**
    * The failure-percentage bounds among assertions: each {@code
-   * details(name).failedRequests().percent().lt(bound)} of a single-name path.
+   * details(name).failedRequests().percent().lt(bound)} of a single-name path, and each {@code
+   * details(name + " E2E")} one ({@code LlmDsl.failedBelow}) under {@code name}.
    *
    * @param assertions Gatling's assertions, never null
    * @return request name to bound in percent, in order; empty when there is none
@@ -141,7 +154,8 @@ public final class GatlingInjection {
           && percent.metric()
               == io.gatling.commons.stats.assertion.CountMetric.FailedRequests$.MODULE$
           && a.condition() instanceof io.gatling.commons.stats.assertion.Condition.Lt lt) {
-        bounds.put(details.parts().head(), lt.value());
+        String name = details.parts().head();
+        bounds.put(name.endsWith(" E2E") ? name.substring(0, name.length() - 4) : name, lt.value());
       }
     }
     return bounds;

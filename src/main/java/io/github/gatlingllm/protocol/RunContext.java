@@ -74,12 +74,14 @@ public final class RunContext {
   private final BudgetStop budgetStop;
   private final ProfileEnd profileEnd;
   private final BaselineGate baseline;
+  private final AssertionCheck assertionCheck;
   private final RequestShape requests;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
     this.settings = protocol.settings();
     this.gatling = new GatlingCore(core);
+    gatling.figuresAsRequests(settings.figuresAsRequests());
     RunStart.Injections profiles = RunStart.injections(core);
     List<Injection> read = profiles.read();
     String unknown = profiles.unknown();
@@ -92,6 +94,7 @@ public final class RunContext {
             read, settings, gatling, tally::inFlight, s -> GatlingInjector.injectionStart(core, s));
     levels.announce(unknown);
     RunStart.checkSloLoad(settings, core, read, unknown);
+    this.assertionCheck = AssertionCheck.start(core, protocol.simulationClass());
     this.baseline =
         BaselineGate.start(settings.baseline(), settings.slo(), RunStart.assertedPaths(core));
     this.client =
@@ -524,6 +527,13 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
-    end.finish(interrupted, crashed.get(), lateMs, runEnd, openRequests, failedPercentBelow);
+    end.finish(
+        interrupted,
+        crashed.get(),
+        lateMs,
+        runEnd,
+        openRequests,
+        failedPercentBelow,
+        assertionCheck);
   }
 }

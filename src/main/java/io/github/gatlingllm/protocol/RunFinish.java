@@ -115,6 +115,8 @@ final class RunFinish {
    *     written
    * @param failedPercentBelow the simulation's failed-percent assertions by request name, or null
    *     when they could not be read
+   * @param assertions the simulation's assertions, checked as Gatling does once the record's other
+   *     parts are in, or null when the run stopped before they were read
    */
   void finish(
       boolean interrupted,
@@ -122,7 +124,8 @@ final class RunFinish {
       Long lateMs,
       RunEnd runEnd,
       OpenRequests openRequests,
-      Map<String, Double> failedPercentBelow) {
+      Map<String, Double> failedPercentBelow,
+      AssertionCheck assertions) {
     if (!finished.compareAndSet(false, true)) {
       return;
     }
@@ -153,6 +156,12 @@ final class RunFinish {
         levels.addTo(info, tally.peakInFlight(), gatling.nowMillis(), client::forWindow);
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
+      }
+      if (assertions != null) {
+        // Gatling closed simulation.log before its actor system terminated: its verdict is known.
+        info.putAll(
+            assertions.toRecord(
+                recorder.runFolder().orElse(null), interrupted || crashed || reason.interrupted()));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
       Path folder =

@@ -123,6 +123,8 @@ public final class ReportPage {
             "<p><a href=\"index.html\">Gatling's report</a> · <a href=\"llm-run.json\">llm-run.json</a>")
         .append(" · <a href=\"llm-requests.jsonl\">llm-requests.jsonl</a>")
         .append(" · <a href=\"llm-requests.csv\">llm-requests.csv</a></p>\n");
+    // The run's pass or fail first: Gatling's verdict on each assertion.
+    html.append(AssertionsSection.html(run));
     if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
       // A record of prompts posted with Gatling's own http(): say first why nothing is timed.
       html.append("<p class=\"note\"><strong>Note:</strong> ").append(esc(note)).append("</p>\n");

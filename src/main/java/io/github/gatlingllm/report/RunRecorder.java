@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -196,6 +197,19 @@ public final class RunRecorder implements AutoCloseable {
    */
   public synchronized long recorded() {
     return recorded;
+  }
+
+  /**
+   * Gatling's folder for this run, once Gatling has made it.
+   *
+   * @return the folder, or empty when it is not found
+   */
+  public Optional<Path> runFolder() {
+    try {
+      return folders.find();
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /**

@@ -390,6 +390,9 @@ public final class RunSummary {
     if (run == null) {
       return;
     }
+    for (String line : AssertionsSection.lines(run)) {
+      Console.line(LOG, line);
+    }
     RunSummary s = of(run);
     for (String line : s.lines()) {
       Console.line(LOG, line);

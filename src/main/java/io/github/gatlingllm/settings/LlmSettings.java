@@ -93,6 +93,10 @@ import java.util.function.Function;
  *     this one with, and the regression gate on it; {@link BaselineSettings#NONE} when unset
  * @param cancel request cancellation ({@code llm.cancelRate} in [0, 1], default 0; {@code
  *     llm.cancelAfterMs} >= 0, default 0); {@link CancelSettings#NONE} when null
+ * @param figuresAsRequests {@code llm.figuresAsRequests}: whether the LLM figures ({@code NAME
+ *     E2E}, {@code NAME TTFT}, ..., {@code SLO LOAD}, {@code BASELINE ...}) are Gatling request
+ *     rows (shown in Gatling's console and HTML report, counted in its Global Information) rather
+ *     than Gatling groups (in assertions only); default false
  */
 public record LlmSettings(
     String baseUrl,
@@ -130,7 +134,8 @@ public record LlmSettings(
     boolean preflight,
     boolean endWithProfile,
     BaselineSettings baseline,
-    CancelSettings cancel) {
+    CancelSettings cancel,
+    boolean figuresAsRequests) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -408,6 +413,8 @@ public record LlmSettings(
         + baseline
         + ", cancel="
         + cancel
+        + ", figuresAsRequests="
+        + figuresAsRequests
         + "]";
   }
 }

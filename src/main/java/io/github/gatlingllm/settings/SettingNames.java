@@ -87,7 +87,9 @@ final class SettingNames {
           "baseline",
           "assert.noRegressionPct",
           // the full stack traces of a run that stops on a bad input (OneLineErrors)
-          "debug");
+          "debug",
+          // the LLM figures in Gatling's statistics (RequestRows)
+          "figuresAsRequests");
 
   /**
    * The DSL's method names that name one setting of {@link SettingsReader} as they are: {@code

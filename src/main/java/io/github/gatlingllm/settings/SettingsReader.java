@@ -153,7 +153,8 @@ final class SettingsReader {
         new BaselineSettings(
             emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
         new CancelSettings(
-            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
+            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)),
+        bool(get, "figuresAsRequests", false));
   }
 
   /** The settings of a generated prompt's shape. */

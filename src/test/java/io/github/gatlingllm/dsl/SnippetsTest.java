@@ -4,8 +4,10 @@ import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.feed;
+import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.Proxy;
 import static io.gatling.javaapi.http.HttpDsl.http;
@@ -32,6 +34,7 @@ import io.github.gatlingllm.TraceFeederBuilder;
 import io.github.gatlingllm.WorkingSetSweep;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.lang.reflect.Modifier;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -176,6 +179,46 @@ class SnippetsTest {
       setUp(chat.injectClosed(constantConcurrentUsers(8).during(600)))
           .protocols(llm)
           .assertions(llm.assertions(1.0, "chat"));
+    }
+  }
+
+  /**
+   * {@code docs/simulations.md}, the quickstart's assertions joined with the user's own, and {@code
+   * LlmAssertions}' class javadoc.
+   */
+  abstract static class JoinedAssertionsSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm().maxTokens(32);
+    PromptFeederBuilder prompts = prompts().inputTokens(256).requests(200);
+    ScenarioBuilder chat =
+        scenario("chat")
+            .forever()
+            .on(feed(prompts).group("turn").on(exec(llm("chat").chatCompletion())));
+
+    {
+      setUp(chat.injectClosed(constantConcurrentUsers(8).during(Duration.ofMinutes(10))))
+          .protocols(llm)
+          .assertions(
+              llm.assertions(1.0, "chat")
+                  .and(
+                      global().responseTime().percentile(99.0).lt(5_000), // the real requests only
+                      details("turn", "chat").successfulRequests().percent().gt(99.0),
+                      details("chat TTFT").responseTime().percentile(99.0).lt(500)));
+    }
+  }
+
+  /** {@code LlmAssertions}' class javadoc. */
+  abstract static class LlmAssertionsJavadocSimulation extends Simulation {
+    LlmProtocolBuilder llm = llm();
+    ScenarioBuilder chat = scenario("chat").exec(llm("chat").chatCompletion());
+
+    {
+      setUp(chat.injectOpen(atOnceUsers(8)))
+          .protocols(llm)
+          .assertions(
+              llm.assertions(1.0, "chat")
+                  .and(
+                      global().responseTime().percentile(99.0).lt(5000),
+                      details("turn", "chat").successfulRequests().percent().gt(99.0)));
     }
   }
 

@@ -48,7 +48,7 @@ class ExampleAssertionsTest {
     assertEquals(2, process.exitValue(), output);
     assertTrue(
         output.contains(
-            "chat: percentage of failed events is less than 1.0 : false (actual : 100.0)"),
+            "chat E2E: percentage of failed events is less than 1.0 : false (actual : 100.0)"),
         output);
   }
 }

@@ -112,7 +112,8 @@ class GatlingRunTest {
     assertEquals(4, phases.get("warmup").get("requests").asInt());
 
     assertTrue(Files.isRegularFile(run.resolve("llm-report.html")));
-    // Gatling's rows: chat, chat TTFT, chat TPOT, and the warmup group's.
+    // Gatling's report pages: chat and the warmup group's; the TTFT, TPOT and E2E figures are
+    // groups without requests, which Gatling 3.16's report does not show (issue 30).
     try (Stream<Path> files = Files.list(run)) {
       List<String> pages =
           files
@@ -121,16 +122,7 @@ class GatlingRunTest {
               .map(n -> n.substring(0, n.lastIndexOf('-')))
               .sorted()
               .toList();
-      assertEquals(
-          List.of(
-              "group_warmup-",
-              "req_chat",
-              "req_chat-tpot",
-              "req_chat-ttft",
-              "req_warmup---chat",
-              "req_warmup---chat-t",
-              "req_warmup---chat-t"),
-          pages);
+      assertEquals(List.of("group_warmup-", "req_chat", "req_warmup---chat"), pages);
     }
   }
 

@@ -156,6 +156,13 @@ class GatlingInjectionTest {
   }
 
   @Test
+  void aFailureBoundOnTheE2eFigureIsReadUnderTheRequestName() {
+    List<io.gatling.commons.stats.assertion.Assertion> assertions =
+        List.of(io.github.gatlingllm.LlmDsl.failedBelow("chat", 2.5).asScala());
+    assertEquals(Map.of("chat", 2.5), GatlingInjection.failedPercentBelow(assertions));
+  }
+
+  @Test
   void aRunningSimulationsProfilesAreReachableFromItsController() throws Exception {
     Field actor =
         Class.forName("io.gatling.core.actor.AtomicRunnableActorRef").getDeclaredField("actor");

@@ -111,6 +111,50 @@ class GatlingInternalsTest {
             .getParameterCount());
   }
 
+  @Test
+  void aGroupBlockIsMadeFromItsHierarchyStartCumulatedTimeAndStatus() throws Exception {
+    assertNotNull(
+        Class.forName("io.gatling.core.session.GroupBlock")
+            .getConstructor(
+                scala.collection.immutable.List.class,
+                long.class,
+                int.class,
+                io.gatling.commons.stats.Status.class));
+  }
+
+  @Test
+  void gatlingsAssertionVerdictIsReachable() throws Exception {
+    method(
+        "io.gatling.charts.stats.LogFileReader",
+        "apply",
+        "java.lang.String",
+        "java.nio.file.Path",
+        "io.gatling.core.config.GatlingConfiguration");
+    method("io.gatling.charts.stats.LogFileReader", "read");
+    assertNotNull(
+        Class.forName("io.gatling.shared.model.assertion.AssertionValidator")
+            .getConstructor(
+                Class.forName("io.gatling.shared.model.assertion.AssertionStatsRepository")));
+    method(
+        "io.gatling.shared.model.assertion.AssertionValidator",
+        "validateAssertions",
+        "scala.collection.immutable.List");
+    method(
+        "io.gatling.shared.model.assertion.AssertionMessage",
+        "message",
+        "io.gatling.commons.stats.assertion.Assertion");
+    method("io.gatling.shared.model.assertion.AssertionResult$Resolved", "actualValue");
+    method("io.gatling.shared.model.assertion.AssertionResult$ResolutionError", "error");
+    method("io.gatling.core.CoreComponents", "configuration");
+  }
+
+  @Test
+  void anAssertionsTextIsGatlingsOwn() {
+    assertEquals(
+        "chat E2E: percentage of failed events is less than 1.0",
+        GatlingAssertions.message(io.github.gatlingllm.LlmDsl.failedBelow("chat", 1.0).asScala()));
+  }
+
   private static Method method(String className, String name, String... parameterTypes)
       throws Exception {
     Class<?> type = Class.forName(className);

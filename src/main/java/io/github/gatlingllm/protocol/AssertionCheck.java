@@ -1,0 +1,125 @@
+package io.github.gatlingllm.protocol;
+
+import io.gatling.core.CoreComponents;
+import io.github.gatlingllm.internal.GatlingAssertions;
+import io.github.gatlingllm.internal.GatlingInjection;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Not API. The simulation's Gatling assertions, at both ends of a run: before any load, that a
+ * later {@code setUp(...).assertions(...)} call did not drop those {@code llm.assertions(...)}
+ * made; at the end, Gatling's own verdict on each of them, for the run record ({@code
+ * assertions_verdict}, {@code assertion_results}), the report page and the console summary.
+ */
+final class AssertionCheck {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AssertionCheck.class);
+
+  /** {@code assertions_verdict} when every assertion held. */
+  static final String PASSED = "passed";
+
+  /** {@code assertions_verdict} when one failed (Gatling's build then fails, exit code 2). */
+  static final String FAILED = "failed";
+
+  /** {@code assertions_verdict} when they could not be checked before Gatling does. */
+  static final String NOT_CHECKED = "not_checked";
+
+  private final CoreComponents core;
+  private final List<io.gatling.commons.stats.assertion.Assertion> assertions;
+
+  private AssertionCheck(
+      CoreComponents core, List<io.gatling.commons.stats.assertion.Assertion> assertions) {
+    this.core = core;
+    this.assertions = assertions;
+  }
+
+  /**
+   * Reads the simulation's assertions and checks that none {@code llm.assertions(...)} made was
+   * dropped.
+   *
+   * @param core Gatling's core components, never null
+   * @param simulation the simulation class, or null when unknown
+   * @return the check, whose assertions are null (with a warning) when Gatling's cannot be read
+   * @throws IllegalArgumentException naming the dropped assertions
+   */
+  static AssertionCheck start(CoreComponents core, Class<?> simulation) {
+    List<io.gatling.commons.stats.assertion.Assertion> read;
+    try {
+      read = GatlingInjection.assertions(core);
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "Gatling's assertions cannot be read, so the LLM report cannot say whether they pass: {}",
+          e.toString());
+      return new AssertionCheck(core, null);
+    }
+    List<io.gatling.commons.stats.assertion.Assertion> dropped =
+        MadeAssertions.dropped(simulation, read);
+    if (!dropped.isEmpty()) {
+      List<String> texts = new ArrayList<>();
+      for (io.gatling.commons.stats.assertion.Assertion a : dropped) {
+        texts.add(GatlingAssertions.message(a));
+      }
+      throw new IllegalArgumentException(MadeAssertions.describe(texts));
+    }
+    return new AssertionCheck(core, read);
+  }
+
+  /**
+   * Gatling's verdict on the simulation's assertions, as record fields: {@code assertions_verdict}
+   * ({@value #PASSED}, {@value #FAILED} or {@value #NOT_CHECKED}), with {@code assertion_results}
+   * (one map per result: {@code assertion}, {@code passed}, {@code actual}, {@code error}) when
+   * checked, or {@code assertions_not_checked} (why) when not. Nothing when the simulation has no
+   * assertion.
+   *
+   * @param runFolder Gatling's run folder, or null when not found
+   * @param interrupted whether the run was stopped before its end (its log may be incomplete)
+   * @return the fields, in order; empty when there is no assertion
+   */
+  Map<String, Object> toRecord(Path runFolder, boolean interrupted) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (assertions != null && assertions.isEmpty()) {
+      return out;
+    }
+    String why = null;
+    if (assertions == null) {
+      why = "Gatling's assertions could not be read";
+    } else if (interrupted) {
+      why = "the run was interrupted before Gatling closed its log";
+    } else if (runFolder == null) {
+      why = "Gatling's run folder was not found";
+    }
+    List<GatlingAssertions.Verdict> verdicts = null;
+    if (why == null) {
+      try {
+        verdicts = GatlingAssertions.evaluate(core, runFolder, assertions);
+      } catch (RuntimeException e) {
+        why = "Gatling's simulation.log could not be read (" + e.getMessage() + ")";
+      }
+    }
+    if (verdicts == null) {
+      out.put("assertions_verdict", NOT_CHECKED);
+      out.put("assertions_not_checked", why + ": see Gatling's own lines after this run's");
+      return out;
+    }
+    boolean all = true;
+    List<Map<String, Object>> results = new ArrayList<>();
+    for (GatlingAssertions.Verdict v : verdicts) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("assertion", v.assertion());
+      r.put("passed", v.passed());
+      r.put("actual", v.actual());
+      r.put("error", v.error());
+      results.add(r);
+      all &= v.passed();
+    }
+    out.put("assertions_verdict", all ? PASSED : FAILED);
+    out.put("assertion_results", results);
+    return out;
+  }
+}
