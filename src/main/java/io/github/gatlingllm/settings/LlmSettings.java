@@ -93,6 +93,9 @@ import java.util.function.Function;
  *     this one with, and the regression gate on it; {@link BaselineSettings#NONE} when unset
  * @param cancel request cancellation ({@code llm.cancelRate} in [0, 1], default 0; {@code
  *     llm.cancelAfterMs} >= 0, default 0); {@link CancelSettings#NONE} when null
+ * @param targetDown when a target that stopped answering is judged down and whether the run then
+ *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
+ *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
  */
 public record LlmSettings(
     String baseUrl,
@@ -130,7 +133,8 @@ public record LlmSettings(
     boolean preflight,
     boolean endWithProfile,
     BaselineSettings baseline,
-    CancelSettings cancel) {
+    CancelSettings cancel,
+    TargetDownSettings targetDown) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -158,6 +162,7 @@ public record LlmSettings(
     }
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
+    targetDown = targetDown == null ? TargetDownSettings.DEFAULT : targetDown;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }

@@ -122,7 +122,11 @@ final class SettingsReader {
         new BaselineSettings(
             emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
         new CancelSettings(
-            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)));
+            orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)),
+        new TargetDownSettings(
+            bool(get, "stopWhenTargetDown", TargetDownSettings.DEFAULT.stop()),
+            longInteger(get, "targetDown.afterMs", TargetDownSettings.DEFAULT.afterMs()),
+            integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())));
   }
 
   private static long seed(Function<String, String> get) {
