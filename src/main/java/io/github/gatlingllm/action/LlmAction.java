@@ -275,7 +275,8 @@ final class LlmAction implements Action {
    * true when the user was held back (waits, ends, or stops the run) rather than let through.
    */
   private boolean targetGate(Session session, boolean mayWait) {
-    switch (run.targetGate()) {
+    io.github.gatlingllm.protocol.TargetWatch.Gate gate = run.targetGate();
+    switch (gate) {
       case STOP_RUN:
         run.loadOver();
         gatling.stopLoadGenerator(
@@ -289,6 +290,7 @@ final class LlmAction implements Action {
                 () -> gatling.exit().$bang(session), SPENT_USER_PAUSE_MS, TimeUnit.MILLISECONDS);
         return true;
       case WAIT:
+      case WAIT_DOWN:
         if (!mayWait) {
           return false;
         }
@@ -298,7 +300,9 @@ final class LlmAction implements Action {
             .eventLoop()
             .schedule(
                 () -> execute(session, false),
-                io.github.gatlingllm.protocol.TargetWatch.SUSPECT_PAUSE_MS,
+                gate == io.github.gatlingllm.protocol.TargetWatch.Gate.WAIT
+                    ? io.github.gatlingllm.protocol.TargetWatch.SUSPECT_PAUSE_MS
+                    : io.github.gatlingllm.protocol.TargetWatch.DOWN_PAUSE_MS,
                 TimeUnit.MILLISECONDS);
         return true;
       default:

@@ -381,6 +381,9 @@ public final class RunContext {
    * @param request the request's name
    */
   public void started(Workload workload, String request) {
+    if (!targetWatch.started()) {
+      targetWatch.firstSent(gatling.nowMillis());
+    }
     tally.started(workload, request);
   }
 

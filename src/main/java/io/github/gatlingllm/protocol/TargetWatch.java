@@ -32,6 +32,9 @@ public final class TargetWatch {
   /** How long a virtual user waits before its request while the target is not answering, ms. */
   public static final long SUSPECT_PAUSE_MS = 100;
 
+  /** How long it waits once the target is judged down and the run goes on, ms. */
+  public static final long DOWN_PAUSE_MS = 1_000;
+
   /** What an ending says about the target. */
   enum Kind {
     /** The server answered (any HTTP response). */
@@ -46,8 +49,13 @@ public final class TargetWatch {
   public enum Gate {
     /** Send. */
     GO,
-    /** The target is not answering: wait {@link #SUSPECT_PAUSE_MS}, then ask again. */
+    /** The target is not answering: wait {@link #SUSPECT_PAUSE_MS}, then send. */
     WAIT,
+    /**
+     * The target is down and the run goes on ({@code llm.stopWhenTargetDown=false}): wait {@link
+     * #DOWN_PAUSE_MS}, then send.
+     */
+    WAIT_DOWN,
     /** The target is down and the run stops: stop the load generator (returned once). */
     STOP_RUN,
     /** The target is down and the run is stopping: end this user without a request. */
@@ -77,11 +85,12 @@ public final class TargetWatch {
   record Back(long atMs, Down down, long failed) implements Change {}
 
   private final TargetDownSettings settings;
-  private final long runStartMs;
+  private volatile long runStartMs;
   private final ZoneId zone;
   private final AtomicBoolean stopSaid = new AtomicBoolean();
   private volatile int streakErrors;
   private volatile Down current;
+  private volatile boolean sentAny;
   private long streakStartMs;
   private String lastError;
   private long failedInEpisode;
@@ -94,13 +103,35 @@ public final class TargetWatch {
    * Watches a run's target.
    *
    * @param settings the thresholds and whether the run stops, never null
-   * @param runStartMs when the load started, epoch ms: the console says how far into the run
+   * @param runStartMs when the run started, epoch ms, until {@link #firstSent(long)} says when its
+   *     first request went: the console says how far into the run
    * @param zone the zone of the console's time of day, never null
    */
   TargetWatch(TargetDownSettings settings, long runStartMs, ZoneId zone) {
     this.settings = settings;
     this.runStartMs = runStartMs;
     this.zone = zone;
+  }
+
+  /**
+   * Whether the run's first request has been noted ({@link #firstSent(long)}).
+   *
+   * @return true once noted
+   */
+  boolean started() {
+    return sentAny;
+  }
+
+  /**
+   * The run's first request is about to be sent: the run's time is counted from here.
+   *
+   * @param nowMs now, epoch ms
+   */
+  synchronized void firstSent(long nowMs) {
+    if (!sentAny) {
+      runStartMs = nowMs;
+      sentAny = true;
+    }
   }
 
   /**
@@ -178,9 +209,9 @@ public final class TargetWatch {
    * What a virtual user about to send does now.
    *
    * @return {@link Gate#STOP_RUN} once when the target is down and {@code llm.stopWhenTargetDown}
-   *     is on, {@link Gate#END_USER} after that; {@link Gate#WAIT} while the target is not
-   *     answering (a streak of {@code minErrors} connect errors or more, or down with the run going
-   *     on); else {@link Gate#GO}
+   *     is on, {@link Gate#END_USER} after that; {@link Gate#WAIT_DOWN} when it is down and the run
+   *     goes on; {@link Gate#WAIT} while the target is not answering (a streak of {@code minErrors}
+   *     connect errors or more); else {@link Gate#GO}
    */
   Gate gate() {
     Gate gate =
@@ -209,7 +240,10 @@ public final class TargetWatch {
     if (down && stop) {
       return stopSaid ? Gate.END_USER : Gate.STOP_RUN;
     }
-    return down || suspect ? Gate.WAIT : Gate.GO;
+    if (down) {
+      return Gate.WAIT_DOWN;
+    }
+    return suspect ? Gate.WAIT : Gate.GO;
   }
 
   /**

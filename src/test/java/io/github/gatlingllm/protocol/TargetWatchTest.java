@@ -131,7 +131,7 @@ class TargetWatchTest {
   void withTheStopOffTheTargetComesBackAndUsersWait() {
     TargetWatch w = watch(false);
     refused(w, 11, 0, 200);
-    assertEquals(Gate.WAIT, w.gate());
+    assertEquals(Gate.WAIT_DOWN, w.gate());
     refused(w, 4, 2_100, 100);
     Back back = (Back) w.ended(Kind.ANSWERED, null, 8_000);
     assertEquals(new Back(8_000, new Down(0, 2_000, 11, REFUSED), 15), back);
@@ -148,8 +148,8 @@ class TargetWatchTest {
     assertEquals(Gate.WAIT, TargetWatch.decide(false, true, false, true));
     assertEquals(Gate.STOP_RUN, TargetWatch.decide(true, true, false, true));
     assertEquals(Gate.END_USER, TargetWatch.decide(true, true, true, true));
-    assertEquals(Gate.WAIT, TargetWatch.decide(true, false, false, true));
-    assertEquals(Gate.WAIT, TargetWatch.decide(true, false, false, false));
+    assertEquals(Gate.WAIT_DOWN, TargetWatch.decide(true, false, false, true));
+    assertEquals(Gate.WAIT_DOWN, TargetWatch.decide(true, false, false, false));
   }
 
   @Test
@@ -169,6 +169,18 @@ class TargetWatchTest {
             + " since 00:00:16 and none was answered (Connection refused: /127.0.0.1:9) - stopping"
             + " the run (llm.stopWhenTargetDown=false keeps it going)",
         w.downText(new Down(16_100, 18_200, 250, REFUSED)));
+  }
+
+  @Test
+  void theRunsTimeIsCountedFromItsFirstRequest() {
+    TargetWatch w = watch(true);
+    w.firstSent(5_000);
+    w.firstSent(6_000);
+    assertEquals(
+        "TARGET DOWN at 00:00:08 (3.0 s into the run): 10 requests failed to connect over 2.0 s"
+            + " since 00:00:06 and none was answered - stopping the run"
+            + " (llm.stopWhenTargetDown=false keeps it going)",
+        w.downText(new Down(6_000, 8_000, 10, null)));
   }
 
   @Test
