@@ -490,8 +490,8 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
    * ...}), stops the load generator gracefully and writes its record with {@code end_reason} {@code
    * target_down} and a {@code target_down} block. With false the run goes on (fault-injection
    * tests): it still says when the target went down and when it answered again. Either way, while
-   * the target is not answering virtual users wait 100 ms before each request rather than hammer a
-   * closed port.
+   * the target is not answering virtual users wait 100 ms before each request (1 s once it is
+   * judged down and the run goes on) rather than hammer a closed port.
    *
    * @param stop false to keep the run going
    * @return a new builder
