@@ -16,6 +16,7 @@ import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.RunContext;
+import io.github.gatlingllm.protocol.TargetWatch;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -275,7 +276,7 @@ final class LlmAction implements Action {
    * true when the user was held back (waits, ends, or stops the run) rather than let through.
    */
   private boolean targetGate(Session session, boolean mayWait) {
-    io.github.gatlingllm.protocol.TargetWatch.Gate gate = run.targetGate();
+    TargetWatch.Gate gate = run.targetGate();
     switch (gate) {
       case STOP_RUN:
         run.loadOver();
@@ -300,9 +301,9 @@ final class LlmAction implements Action {
             .eventLoop()
             .schedule(
                 () -> execute(session, false),
-                gate == io.github.gatlingllm.protocol.TargetWatch.Gate.WAIT
-                    ? io.github.gatlingllm.protocol.TargetWatch.SUSPECT_PAUSE_MS
-                    : io.github.gatlingllm.protocol.TargetWatch.DOWN_PAUSE_MS,
+                gate == TargetWatch.Gate.WAIT
+                    ? TargetWatch.SUSPECT_PAUSE_MS
+                    : TargetWatch.DOWN_PAUSE_MS,
                 TimeUnit.MILLISECONDS);
         return true;
       default:
