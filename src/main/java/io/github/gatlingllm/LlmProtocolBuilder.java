@@ -482,6 +482,50 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * Whether the run stops by itself once its target is judged down ({@code llm.stopWhenTargetDown},
+   * default true). The target is judged down when no request has been answered for {@link
+   * #targetDownAfter} while at least {@link #targetDownMinErrors} requests failed to connect
+   * (refused, reset before any response, DNS or TLS failure); timeouts, 429, 503 and other HTTP
+   * errors never make it down. The run then says once when it happened ({@code TARGET DOWN at
+   * ...}), stops the load generator gracefully and writes its record with {@code end_reason} {@code
+   * target_down} and a {@code target_down} block. With false the run goes on (fault-injection
+   * tests): it still says when the target went down and when it answered again. Either way, while
+   * the target is not answering virtual users wait 100 ms before each request (1 s once it is
+   * judged down and the run goes on) rather than hammer a closed port.
+   *
+   * @param stop false to keep the run going
+   * @return a new builder
+   */
+  public LlmProtocolBuilder stopWhenTargetDown(boolean stop) {
+    return with("stopWhenTargetDown", stop);
+  }
+
+  /**
+   * How long no request may be answered, while requests fail to connect, before the target is
+   * judged down ({@code llm.targetDown.afterMs}, default 2 s); see {@link #stopWhenTargetDown}.
+   *
+   * @param after in [100 ms, 10 min], whole milliseconds; outside is refused, naming {@code
+   *     llm.targetDown.afterMs}, when the protocol is built, before any load
+   * @return a new builder
+   * @throws NullPointerException if {@code after} is null
+   */
+  public LlmProtocolBuilder targetDownAfter(Duration after) {
+    return with("targetDown.afterMs", Objects.requireNonNull(after, "after").toMillis());
+  }
+
+  /**
+   * The least number of requests that failed to connect, with no request answered in between,
+   * before the target is judged down ({@code llm.targetDown.minErrors}, default 10); see {@link
+   * #stopWhenTargetDown}.
+   *
+   * @param errors at least 1
+   * @return a new builder
+   */
+  public LlmProtocolBuilder targetDownMinErrors(int errors) {
+    return with("targetDown.minErrors", errors);
+  }
+
+  /**
    * Whether one request goes to {@code llm.baseUrl} before any load ({@code llm.preflight}, default
    * true), as vLLM's {@code bench serve} sends one test request first: a target that refuses the
    * connection, answers 404, 401 or 403, or refuses the model stops the run at once with one line

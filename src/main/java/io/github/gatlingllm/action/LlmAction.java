@@ -16,6 +16,7 @@ import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.RunContext;
+import io.github.gatlingllm.protocol.TargetWatch;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -100,11 +101,24 @@ final class LlmAction implements Action {
 
   @Override
   public void execute(Session session) {
+    execute(session, true);
+  }
+
+  /**
+   * The request's way from the gate to the wire.
+   *
+   * @param mayWait false after the user has waited once for a target that is not answering: it then
+   *     sends (or ends, or stops the run), never waits again
+   */
+  private void execute(Session session, boolean mayWait) {
     try {
       String saturated = run.saturationStop();
       if (saturated != null) {
         run.loadOver();
         gatling.stopLoadGenerator(session, saturated, false);
+        return;
+      }
+      if (targetGate(session, mayWait)) {
         return;
       }
       if (run.pastProfileEnd(session)) {
@@ -254,6 +268,46 @@ final class LlmAction implements Action {
         workload.ended(phase);
       }
       next.$bang(session.markAsFailed());
+    }
+  }
+
+  /**
+   * Asks the target watch whether this user may send ({@link RunContext#targetGate()}): returns
+   * true when the user was held back (waits, ends, or stops the run) rather than let through.
+   */
+  private boolean targetGate(Session session, boolean mayWait) {
+    TargetWatch.Gate gate = run.targetGate();
+    switch (gate) {
+      case STOP_RUN:
+        run.loadOver();
+        gatling.stopLoadGenerator(
+            session, "gatling-llm: the target is down, stopping (llm.stopWhenTargetDown)", false);
+        return true;
+      case END_USER:
+        // The run is stopping: the pause keeps a closed loop from spinning until it has.
+        session
+            .eventLoop()
+            .schedule(
+                () -> gatling.exit().$bang(session), SPENT_USER_PAUSE_MS, TimeUnit.MILLISECONDS);
+        return true;
+      case WAIT:
+      case WAIT_DOWN:
+        if (!mayWait) {
+          return false;
+        }
+        // Not answering: wait rather than hammer a closed port; the wait is not a schedule lag.
+        run.client().unscheduled(session);
+        session
+            .eventLoop()
+            .schedule(
+                () -> execute(session, false),
+                gate == TargetWatch.Gate.WAIT
+                    ? TargetWatch.SUSPECT_PAUSE_MS
+                    : TargetWatch.DOWN_PAUSE_MS,
+                TimeUnit.MILLISECONDS);
+        return true;
+      default:
+        return false;
     }
   }
 

@@ -76,6 +76,7 @@ public final class RunContext {
   private final BaselineGate baseline;
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
+  private final TargetWatch targetWatch;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -155,6 +156,10 @@ public final class RunContext {
             settings.endWithProfile(), injections, levels::profileEndMs, client::sentBefore);
     end.baseline(baseline, this::judgeBaseline);
     this.requests = new RequestShape(protocol, target);
+    this.targetWatch =
+        new TargetWatch(
+            settings.targetDown(), gatling.nowMillis(), java.time.ZoneId.systemDefault());
+    end.targetWatch(targetWatch);
   }
 
   /**
@@ -379,6 +384,9 @@ public final class RunContext {
    * @param request the request's name
    */
   public void started(Workload workload, String request) {
+    if (!targetWatch.started()) {
+      targetWatch.firstSent(gatling.nowMillis());
+    }
     tally.started(workload, request);
   }
 
@@ -451,6 +459,7 @@ public final class RunContext {
     serverWatch.record(workload, record);
     tally.ended();
     levels.record(record, gatling.nowMillis());
+    targetEnded(record);
     if (record.warmStart() && tally.warmStart()) {
       LOG.warn(
           "WARM START: {}",
@@ -467,6 +476,36 @@ public final class RunContext {
               + record.plannedCachedTokens()
               + ")");
     }
+  }
+
+  /**
+   * Feeds the target watch with a request's ending; says once when the target goes or comes back.
+   */
+  private void targetEnded(RequestRecord record) {
+    TargetWatch.Kind kind = TargetWatch.kind(record.status(), record.httpStatus());
+    if (kind == TargetWatch.Kind.NEUTRAL) {
+      return;
+    }
+    TargetWatch.Change change = targetWatch.ended(kind, record.error(), gatling.nowMillis());
+    if (change instanceof TargetWatch.Down down) {
+      if (settings.targetDown().stop()) {
+        runEnd.targetDown();
+      }
+      Console.line(LOG, targetWatch.downText(down));
+    } else if (change instanceof TargetWatch.Back back) {
+      Console.line(LOG, targetWatch.backText(back));
+    }
+  }
+
+  /**
+   * What a virtual user about to send an LLM request does about the target ({@link TargetWatch}):
+   * send, wait while it is not answering, stop the run once it is judged down ({@code
+   * llm.stopWhenTargetDown}, returned once), or end without a request while the run stops.
+   *
+   * @return never null
+   */
+  public TargetWatch.Gate targetGate() {
+    return targetWatch.gate();
   }
 
   /**

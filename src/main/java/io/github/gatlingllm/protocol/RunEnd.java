@@ -22,6 +22,11 @@ public final class RunEnd {
     INJECTION_OVER(false),
     /** A load level was over-saturated and {@code llm.stopWhenSaturated} stopped the run. */
     SATURATION_STOP(false),
+    /**
+     * The target stopped answering (requests failed to connect and none was answered for {@code
+     * llm.targetDown.afterMs}) and {@code llm.stopWhenTargetDown} stopped the run.
+     */
+    TARGET_DOWN(true),
     /** Gatling's {@code maxDuration} stopped the run: the requests in flight were cut. */
     MAX_DURATION(true),
     /** Ctrl+C or SIGTERM stopped the JVM. */
@@ -48,7 +53,8 @@ public final class RunEnd {
      * Whether the run was stopped before its load was over: {@code llm-run.json}'s {@code
      * interrupted}.
      *
-     * @return true for {@link #MAX_DURATION}, {@link #INTERRUPTED} and {@link #CRASHED}
+     * @return true for {@link #TARGET_DOWN}, {@link #MAX_DURATION}, {@link #INTERRUPTED} and {@link
+     *     #CRASHED}
      */
     public boolean interrupted() {
       return interrupted;
@@ -59,6 +65,7 @@ public final class RunEnd {
   private final long startMs;
   private volatile boolean budgetSpent;
   private volatile boolean saturationStop;
+  private volatile boolean targetDown;
 
   /**
    * Watches a run's end.
@@ -83,9 +90,14 @@ public final class RunEnd {
     saturationStop = true;
   }
 
+  /** The target is down and the run is being stopped for it ({@code llm.stopWhenTargetDown}). */
+  public void targetDown() {
+    targetDown = true;
+  }
+
   /**
-   * Why the run ended. The first that applies: a crash, a signal, a saturation stop, a spent
-   * budget, the {@code maxDuration} reached (the run lasted at least that long from {@code
+   * Why the run ended. The first that applies: a crash, a signal, a dead target, a saturation stop,
+   * a spent budget, the {@code maxDuration} reached (the run lasted at least that long from {@code
    * startMs}), else the injection was over.
    *
    * @param crashed whether the run was stopped as a crash
@@ -100,6 +112,9 @@ public final class RunEnd {
     }
     if (signalled) {
       return Reason.INTERRUPTED;
+    }
+    if (targetDown) {
+      return Reason.TARGET_DOWN;
     }
     if (saturationStop) {
       return Reason.SATURATION_STOP;

@@ -47,6 +47,7 @@ final class RunFinish {
   private final Shard shard;
   private final Long startAt;
   private final AtomicBoolean finished = new AtomicBoolean();
+  private volatile TargetWatch targetWatch;
   private volatile BaselineGate baseline;
   private volatile java.util.function.Consumer<Boolean> judgeBaseline;
 
@@ -89,6 +90,15 @@ final class RunFinish {
     this.chatCache = chatCache;
     this.shard = shard;
     this.startAt = startAt;
+  }
+
+  /**
+   * The run's target watch, whose {@code target_down} block the record gets.
+   *
+   * @param watch the watch, never null
+   */
+  void targetWatch(TargetWatch watch) {
+    this.targetWatch = watch;
   }
 
   /**
@@ -139,6 +149,11 @@ final class RunFinish {
       Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs, failedPercentBelow).toMap());
       info.put("end_reason", reason.wireName());
       info.put("requests_cut_by_run_end", cut);
+      Map<String, Object> targetDown =
+          targetWatch == null ? null : targetWatch.toRecord(gatling.nowMillis());
+      if (targetDown != null) {
+        info.put("target_down", targetDown);
+      }
       info.put("cache", RunTarget.cacheParameters(chatCache));
       List<Map<String, Object>> conversations = tally.conversationRecords();
       if (conversations != null) {

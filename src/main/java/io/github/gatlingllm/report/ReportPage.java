@@ -133,6 +133,7 @@ public final class ReportPage {
       html.append(
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
     }
+    targetDown(html, run);
     Map<?, ?> cache = run.get("cache") instanceof Map<?, ?> c ? c : null;
     if (cache != null && Boolean.TRUE.equals(cache.get("warm_start"))) {
       html.append("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: ")
@@ -213,6 +214,16 @@ public final class ReportPage {
   }
 
   /** The first screen: the run's answer in a table, as vLLM's benchmark summary. */
+  /** The target that stopped answering, above the figures: a red line, or nothing. */
+  private static void targetDown(StringBuilder html, Map<String, Object> run) {
+    String text = RunSentences.targetDown(run);
+    if (text != null) {
+      html.append("<p class=\"bad\" id=\"target-down\"><strong>")
+          .append(esc(text))
+          .append("</strong></p>\n");
+    }
+  }
+
   private static String summary(RunSummary summary, Map<String, Object> run) {
     StringBuilder html = new StringBuilder("<h2>Summary</h2>\n<table id=\"summary\">\n");
     for (RunSummary.Figure f : summary.figures()) {

@@ -114,6 +114,32 @@ final class RunSentences {
         + " (left out of the latency figures and the goodput)";
   }
 
+  /**
+   * The run record's {@code target_down} block in a sentence: when the target stopped answering,
+   * how many requests failed to connect while it was down, and whether the run stopped or the
+   * target came back; null when the target was never judged down.
+   */
+  static String targetDown(Map<String, Object> run) {
+    if (!(run.get("target_down") instanceof Map<?, ?> t)) {
+      return null;
+    }
+    Double failed = number(t.get("failed_requests"));
+    long n = failed == null ? 0 : Math.round(failed);
+    String after =
+        Boolean.TRUE.equals(t.get("stopped"))
+            ? "; the run stopped rather than spend the rest of its prompt budget on a dead target"
+            : t.get("back_at") != null
+                ? "; it answered again at " + t.get("back_at")
+                : "; it never answered again";
+    return t.get("message")
+        + ". "
+        + n
+        + (n == 1 ? " request" : " requests")
+        + " failed to connect while it was down (status connect_error, left out of the latency"
+        + " figures)"
+        + after;
+  }
+
   /** The saturation block in a sentence, or null when there is none. */
   static String saturation(Object value) {
     if (!(value instanceof Map<?, ?> s)) {

@@ -169,6 +169,10 @@ public final class RunSummary {
     }
 
     List<String> warnings = new ArrayList<>();
+    String targetDown = RunSentences.targetDown(run);
+    if (targetDown != null) {
+      warnings.add(targetDown);
+    }
     String ending = RunSentences.ending(run);
     if (ending != null) {
       warnings.add(ending);

@@ -97,6 +97,9 @@ import java.util.function.Function;
  *     E2E}, {@code NAME TTFT}, ..., {@code SLO LOAD}, {@code BASELINE ...}) are Gatling request
  *     rows (shown in Gatling's console and HTML report, counted in its Global Information) rather
  *     than Gatling groups (in assertions only); default false
+ * @param targetDown when a target that stopped answering is judged down and whether the run then
+ *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
+ *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
  */
 public record LlmSettings(
     String baseUrl,
@@ -135,7 +138,8 @@ public record LlmSettings(
     boolean endWithProfile,
     BaselineSettings baseline,
     CancelSettings cancel,
-    boolean figuresAsRequests) {
+    boolean figuresAsRequests,
+    TargetDownSettings targetDown) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -163,6 +167,7 @@ public record LlmSettings(
     }
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
+    targetDown = targetDown == null ? TargetDownSettings.DEFAULT : targetDown;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }

@@ -74,6 +74,10 @@ final class SettingNames {
           "client.maxCpuShare",
           "preflight",
           "endWithProfile",
+          // a target that stopped answering (TargetDownSettings)
+          "stopWhenTargetDown",
+          "targetDown.afterMs",
+          "targetDown.minErrors",
           // trace(path) (TraceSettings)
           "trace",
           "trace.blockTokens",

@@ -154,7 +154,11 @@ final class SettingsReader {
             emptyToNull(get.apply("baseline")), decimal(get, "assert.noRegressionPct")),
         new CancelSettings(
             orDefault(decimal(get, "cancelRate"), 0), orDefault(decimal(get, "cancelAfterMs"), 0)),
-        bool(get, "figuresAsRequests", false));
+        bool(get, "figuresAsRequests", false),
+        new TargetDownSettings(
+            bool(get, "stopWhenTargetDown", TargetDownSettings.DEFAULT.stop()),
+            longInteger(get, "targetDown.afterMs", TargetDownSettings.DEFAULT.afterMs()),
+            integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())));
   }
 
   /** The settings of a generated prompt's shape. */

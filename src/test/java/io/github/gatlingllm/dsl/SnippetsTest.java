@@ -289,6 +289,16 @@ class SnippetsTest {
     return List.of(noPreflight, runOn);
   }
 
+  /** docs/run-end.md, "A target that goes away". */
+  static List<LlmProtocolBuilder> targetDown() {
+    LlmProtocolBuilder llm =
+        llm()
+            .targetDownAfter(java.time.Duration.ofSeconds(5))
+            .targetDownMinErrors(20); // a slower verdict
+    LlmProtocolBuilder goesOn = llm().stopWhenTargetDown(false);
+    return List.of(llm, goesOn);
+  }
+
   /** docs/traces.md's "A runnable example" (the class is named TraceReplaySimulation there). */
   abstract static class TraceReplayDocSimulation extends Simulation {
     LlmProtocolBuilder llm = llm().ignoreEos(true);

@@ -51,4 +51,21 @@ class RunEndTest {
     assertEquals("crashed", end.reason(true, true, 5_000L).wireName());
     assertEquals(true, RunEnd.Reason.CRASHED.interrupted());
   }
+
+  @Test
+  void aDeadTargetWinsOverASaturationStopAndASpentBudget() {
+    RunEnd end = new RunEnd(null, 0L);
+    end.budgetSpent();
+    end.saturationStop();
+    end.targetDown();
+    assertEquals("target_down", end.reason(false, false, 5_000L).wireName());
+    assertEquals(true, end.reason(false, false, 5_000L).interrupted());
+  }
+
+  @Test
+  void aSignalWinsOverADeadTarget() {
+    RunEnd end = new RunEnd(null, 0L);
+    end.targetDown();
+    assertEquals("interrupted", end.reason(false, true, 5_000L).wireName());
+  }
 }

@@ -157,4 +157,27 @@ class ReportPageTest {
         html.substring(0, 300));
     assertTrue(html.contains("<p>No request was recorded: nothing to chart.</p>"));
   }
+
+  @Test
+  void aDeadTargetIsARedLineAboveEverySection() {
+    Map<String, Object> down = new LinkedHashMap<>();
+    down.put("stopped", true);
+    down.put("failed_requests", 12L);
+    down.put("message", "TARGET DOWN at 02:06:42 (2.0 s into the run): 12 requests failed");
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("target_down", down);
+    String html = ReportPage.render(run);
+    int line =
+        html.indexOf(
+            "<p class=\"bad\" id=\"target-down\"><strong>TARGET DOWN at 02:06:42 (2.0 s into the"
+                + " run): 12 requests failed. 12 requests failed to connect while it was down");
+    assertTrue(line > 0, html);
+    assertTrue(line < html.indexOf("<h2>"), "the line comes before every section");
+  }
+
+  @Test
+  void aRunWhoseTargetStayedUpHasNoTargetLine() {
+    String html = ReportPage.render(new LinkedHashMap<>());
+    assertTrue(!html.contains("target-down"), html);
+  }
 }

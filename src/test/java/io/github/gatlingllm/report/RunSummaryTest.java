@@ -268,6 +268,47 @@ class RunSummaryTest {
   }
 
   @Test
+  void aDeadTargetIsTheFirstWarningWithTheRequestsItFailed() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("end_reason", "target_down");
+    run.put("requests_cut_by_run_end", 0);
+    Map<String, Object> down = new LinkedHashMap<>();
+    down.put("stopped", true);
+    down.put("back_at", null);
+    down.put("failed_requests", 144L);
+    down.put("message", "TARGET DOWN at 02:06:42 (2.0 s into the run): ...");
+    run.put("target_down", down);
+    assertEquals(
+        List.of(
+            "TARGET DOWN at 02:06:42 (2.0 s into the run): .... 144 requests failed to connect"
+                + " while it was down (status connect_error, left out of the latency figures); the"
+                + " run stopped rather than spend the rest of its prompt budget on a dead target",
+            "the run was interrupted (target_down): the figures cover the requests that finished"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aTargetThatCameBackSaysWhen() {
+    Map<String, Object> run = run();
+    run.put("interrupted", false);
+    run.put("end_reason", "budget_spent");
+    run.put("requests_cut_by_run_end", 0);
+    Map<String, Object> down = new LinkedHashMap<>();
+    down.put("stopped", false);
+    down.put("back_at", "2026-12-02T02:11:05Z");
+    down.put("failed_requests", 1L);
+    down.put("message", "TARGET DOWN at 02:11:00 (9.1 s into the run): ...");
+    run.put("target_down", down);
+    assertEquals(
+        List.of(
+            "TARGET DOWN at 02:11:00 (9.1 s into the run): .... 1 request failed to connect while"
+                + " it was down (status connect_error, left out of the latency figures); it"
+                + " answered again at 2026-12-02T02:11:05Z"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
   void aSignalIsSaidAsSuch() {
     Map<String, Object> run = run();
     run.put("interrupted", true);

@@ -1,0 +1,84 @@
+package io.github.gatlingllm.settings;
+
+import static io.github.gatlingllm.settings.LlmSettingsFixture.assertRejected;
+import static io.github.gatlingllm.settings.LlmSettingsFixture.settings;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TargetDownSettingsTest {
+
+  @Test
+  void defaultsStopAfterTwoSecondsAndTenConnectErrors() {
+    assertEquals(new TargetDownSettings(true, 2_000, 10), settings().targetDown());
+  }
+
+  @Test
+  void propertiesSetEachValue() {
+    assertEquals(
+        new TargetDownSettings(false, 500, 3),
+        settings(
+                "llm.stopWhenTargetDown",
+                "false",
+                "llm.targetDown.afterMs",
+                "500",
+                "llm.targetDown.minErrors",
+                "3")
+            .targetDown());
+  }
+
+  @Test
+  void theDslsValuesAreReadAsDefaults() {
+    assertEquals(
+        new TargetDownSettings(false, 5_000, 1),
+        settings(
+                Map.of(
+                    "stopWhenTargetDown", "false",
+                    "targetDown.afterMs", "5000",
+                    "targetDown.minErrors", "1"))
+            .targetDown());
+  }
+
+  @Test
+  void aWindowUnder100msIsRefused() {
+    assertRejected(
+        "llm.targetDown.afterMs: got 99, expected a whole number of milliseconds in [100, 600000],"
+            + " e.g. 2000",
+        "llm.targetDown.afterMs",
+        "99");
+  }
+
+  @Test
+  void aWindowOverTenMinutesIsRefused() {
+    assertRejected(
+        "llm.targetDown.afterMs: got 600001, expected a whole number of milliseconds in [100,"
+            + " 600000], e.g. 2000",
+        "llm.targetDown.afterMs",
+        "600001");
+  }
+
+  @Test
+  void aWindowInSecondsIsRefusedAsNotAWholeNumber() {
+    assertRejected(
+        "llm.targetDown.afterMs: got \"2s\", expected a whole number",
+        "llm.targetDown.afterMs",
+        "2s");
+  }
+
+  @Test
+  void zeroErrorsIsRefused() {
+    assertRejected(
+        "llm.targetDown.minErrors: got 0, expected a whole number of requests >= 1, e.g. 10",
+        "llm.targetDown.minErrors",
+        "0");
+  }
+
+  @Test
+  void aStopThatIsNotABooleanIsRefused() {
+    assertRejected(
+        "llm.stopWhenTargetDown: got \"yes\", expected true or false",
+        "llm.stopWhenTargetDown",
+        "yes");
+  }
+}
