@@ -266,8 +266,8 @@ public record Saturation(
    * than 5.0% output throughput at the highest level; peak 400.0 output tokens/s at 8 users (level
    * 3)}, {@code no saturation seen over 3 levels: throughput still growing at the highest level, 4
    * users (level 2), 10.00 requests/s, 400.0 output tokens/s}, {@code no saturation seen over 3
-   * levels: every level served what it was offered, up to 2 users/s (level 2: 1.98 of 2.00
-   * requests/s served, 63.5 output tokens/s)}.
+   * levels: no level fell short of its offered rate while its TTFT grew; the highest, 2 users/s
+   * (level 2), served 1.98 of 2.00 requests/s, 63.5 output tokens/s}.
    *
    * @return the clause, never null
    */
@@ -287,9 +287,11 @@ public record Saturation(
               top.outputTokensPerS())
           : String.format(
               Locale.ROOT,
-              "no saturation seen over %d levels: every level served what it was offered, up to"
-                  + " %s (level %d: %.2f of %.2f requests/s served, %.1f output tokens/s)",
+              "no saturation seen over %d levels: no level fell short of its offered rate while"
+                  + " its %s grew; the highest, %s (level %d), served %.2f of %.2f requests/s,"
+                  + " %.1f output tokens/s",
               levels.size(),
+              top.summary().ttftMs().p50() != null ? "TTFT" : "E2E",
               top.level().describeLoad(),
               top.index(),
               top.requestsPerS(),

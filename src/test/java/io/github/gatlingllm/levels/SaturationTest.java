@@ -443,8 +443,9 @@ class SaturationTest {
     assertNull(record.get("over_capacity_level"));
     assertEquals(true, record.get("still_growing"));
     assertEquals(
-        "no saturation seen over 3 levels: every level served what it was offered, up to 2"
-            + " users/s (level 2: 1.98 of 2.00 requests/s served, 63.5 output tokens/s)",
+        "no saturation seen over 3 levels: no level fell short of its offered rate while its"
+            + " TTFT grew; the highest, 2 users/s (level 2), served 1.98 of 2.00 requests/s, 63.5"
+            + " output tokens/s",
         record.get("verdict_text"));
   }
 
