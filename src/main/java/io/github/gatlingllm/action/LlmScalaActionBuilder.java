@@ -71,6 +71,9 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       request = request.header(h.getKey(), h.getValue());
     }
     run.addRequestName(spec.name());
-    return new LlmAction(spec, run, body, GatlingHttp.of(ctx, run.http(), request), next);
+    GatlingHttp gatlingHttp = GatlingHttp.of(ctx, run.http(), request);
+    // Before the load starts: the first users must not pay for the JVM's warm-up (issue 29).
+    ClientWarmUp.run(spec.name(), body, gatlingHttp);
+    return new LlmAction(spec, run, body, gatlingHttp, next);
   }
 }

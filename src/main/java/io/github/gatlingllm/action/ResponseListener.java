@@ -4,6 +4,7 @@ import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
@@ -226,6 +227,7 @@ final class ResponseListener
       }
       RequestRecord record =
           complete(
+              endNanos,
               RequestRecord.of(
                       identity,
                       timings,
@@ -407,6 +409,7 @@ final class ResponseListener
           streamed ? timer.answer(action.run().reasoningCounter()) : AnswerTimings.NONE;
       RequestRecord record =
           complete(
+              endNanos,
               RequestRecord.of(
                       identity,
                       timings,
@@ -440,12 +443,14 @@ final class ResponseListener
   }
 
   /** The record's cache plan, conversation turn and schedule, after its timings and status. */
-  private RequestRecord complete(RequestRecord record) {
+  private RequestRecord complete(long endNanos, RequestRecord record) {
     if (workload != null) {
       record =
           record.withCache(
               workload.name(),
-              sent == null ? null : CachePlan.of(cacheServer, sent, record.promptTokens()));
+              sent == null
+                  ? null
+                  : CachePlan.of(cacheServer, sentAsEnded(endNanos), record.promptTokens()));
     }
     if (turn != null) {
       record = turn.complete(record, cacheServer);
@@ -461,6 +466,20 @@ final class ResponseListener
     ClientWatch client = action.run().client();
     return record.withSchedule(
         client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
+  }
+
+  /**
+   * What is known of the request once it ended: the first request of its repeat prompt or group
+   * with another of them sent while it was in flight may have found that one's prefix.
+   */
+  private CachePlan.Sent sentAsEnded(long endNanos) {
+    if (sent.sentBefore()) {
+      return sent;
+    }
+    scala.Option<Object> key = session.attributes().get(PromptFeeder.PREFIX_KEY);
+    return key.isDefined() && workload.sentAgainBy((String) key.get(), endNanos)
+        ? sent.withSentInFlight()
+        : sent;
   }
 
   /** Records the ended request and logs its rows; returns the session to go on with. */
@@ -504,6 +523,7 @@ final class ResponseListener
                   action.run().settings().timeout().toMillis()));
       RequestRecord record =
           complete(
+              endNanos,
               RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error())
                   .toBuilder()
                   .answer(answer)

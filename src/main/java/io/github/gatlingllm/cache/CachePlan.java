@@ -46,11 +46,14 @@ import java.util.Objects;
  * @param missCeiling the most cached tokens that still count as a miss, at least 0
  * @param warmCeiling the most cached tokens any request of the whole test could have left in the
  *     cache for this one (before tolerance): the template for a unique prompt and for the first
- *     request of a repeat prompt or group sent in a run on one machine; the template and group
- *     prefix for a later shared-prefix request, or any in a test run on several machines (another
- *     shard may have sent its group first); all but the last token for a later repeat request, or
- *     any on several machines. More than this plus {@code above} is a {@link #warmStart warm
- *     start}.
+ *     request of a repeat prompt or group sent in a run on one machine while no other request of it
+ *     was in flight; the template and group prefix for a later shared-prefix request, for the first
+ *     one when another of its group was sent before it ended (the two may reach the cache in either
+ *     order), or any in a test run on several machines (another shard may have sent its group
+ *     first); all but the last token for a later repeat request, a first one with another in
+ *     flight, or any on several machines. More than this plus {@code above} is a {@link #warmStart
+ *     warm start}: a hit no request of the test, sent before it or in flight with it, could have
+ *     caused.
  */
 public record CachePlan(
     int plannedCachedTokens,
@@ -142,6 +145,11 @@ public record CachePlan(
    *     the whole test could have left in the cache for this one, whatever the order requests reach
    *     the server in (a trace row: its leading hash ids that other rows hold), or null to judge by
    *     {@code sentBefore} and {@code sharded} alone; widens {@code warmCeiling} only
+   * @param sentInFlight whether another request with the same repeat prompt or group prefix was
+   *     sent after this one and before it ended: the two were in flight together and may reach the
+   *     server's cache in either order, so this one may find the other's prefix (an {@link
+   *     CacheOutcome#UNPLANNED_HIT} where a miss is planned, never a warm start); widens {@code
+   *     warmCeiling} only
    */
   public record Sent(
       PromptMode mode,
@@ -149,7 +157,8 @@ public record CachePlan(
       Integer sharedPrefixTokens,
       Integer plannedTokens,
       boolean sharded,
-      Integer warmPrefixTokens) {
+      Integer warmPrefixTokens,
+      boolean sentInFlight) {
 
     /**
      * Checks the mode.
@@ -158,6 +167,40 @@ public record CachePlan(
      */
     public Sent {
       Objects.requireNonNull(mode, "mode");
+    }
+
+    /**
+     * A request judged by {@code sentBefore}, {@code sharded} and the tokens other requests could
+     * have left ({@code warmPrefixTokens}), none sent in flight with it yet.
+     *
+     * @param mode the prompt mode, never null
+     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
+     *     before it in the run
+     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
+     * @param plannedTokens the prompt's planned tokens (without the template), or null
+     * @param sharded whether the run is one shard of a test run on several machines
+     * @param warmPrefixTokens the most prompt tokens any other request of the test could have left
+     *     in the cache for this one, or null
+     */
+    public Sent(
+        PromptMode mode,
+        boolean sentBefore,
+        Integer sharedPrefixTokens,
+        Integer plannedTokens,
+        boolean sharded,
+        Integer warmPrefixTokens) {
+      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, warmPrefixTokens, false);
+    }
+
+    /**
+     * This request, with another of the same repeat prompt or group prefix sent while it was in
+     * flight ({@code sentInFlight}).
+     *
+     * @return a new value
+     */
+    public Sent withSentInFlight() {
+      return new Sent(
+          mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, warmPrefixTokens, true);
     }
 
     /**
@@ -221,7 +264,7 @@ public record CachePlan(
       shareable = lead + Math.round(sent.sharedPrefixTokens() * scale);
     }
     long raw = sent.sentBefore() ? shareable : lead;
-    long ceiling = sent.sentBefore() || sent.sharded() ? shareable : lead;
+    long ceiling = sent.sentBefore() || sent.sharded() || sent.sentInFlight() ? shareable : lead;
     if (sent.warmPrefixTokens() != null) {
       ceiling = Math.max(ceiling, lead + Math.round(sent.warmPrefixTokens() * scale));
     }

@@ -44,7 +44,14 @@ public final class Workload {
   private final long warmupBudget;
   private final boolean warmGroups;
   private final boolean seedAuto;
-  private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
+
+  /**
+   * Per prefix key sent so far: when a second request with it was sent ({@link System#nanoTime()}),
+   * or {@link #SENT_ONCE}. One entry a repeat prompt or prefix group, never one a request.
+   */
+  private final Map<String, Long> sentPrefixes = new java.util.HashMap<>();
+
+  private static final Long SENT_ONCE = Long.MIN_VALUE;
   private final Shard shard;
   private final Map<String, Object> doneRecord;
   private final PhaseBudget phaseBudget;
@@ -362,8 +369,47 @@ public final class Workload {
    * @param prefixKey the record's {@link PromptFeeder#PREFIX_KEY}, or null (never sent before)
    * @return true when a request with this key was sent before
    */
-  public synchronized boolean sentBefore(String prefixKey) {
-    return prefixKey != null && !sentPrefixes.add(prefixKey);
+  public boolean sentBefore(String prefixKey) {
+    return sentBefore(prefixKey, System.nanoTime());
+  }
+
+  /**
+   * {@link #sentBefore(String)}, stamping when: the key's second request's send time is kept, so
+   * that its first request can tell whether another was sent while it was in flight ({@link
+   * #sentAgainBy}).
+   *
+   * @param prefixKey the record's {@link PromptFeeder#PREFIX_KEY}, or null (never sent before)
+   * @param sentNanos when the request is sent, {@link System#nanoTime()}
+   * @return true when a request with this key was sent before
+   */
+  public synchronized boolean sentBefore(String prefixKey, long sentNanos) {
+    if (prefixKey == null) {
+      return false;
+    }
+    Long second = sentPrefixes.get(prefixKey);
+    if (second == null) {
+      sentPrefixes.put(prefixKey, SENT_ONCE);
+      return false;
+    }
+    if (second.equals(SENT_ONCE)) {
+      sentPrefixes.put(prefixKey, sentNanos);
+    }
+    return true;
+  }
+
+  /**
+   * Whether a second request with this prefix key was sent by a time: for the key's first request,
+   * whether another request of the run with the same repeat prompt or group prefix was sent while
+   * it was in flight (two requests in flight together may reach the server's cache in either order,
+   * so either may find the other's prefix: no warm start).
+   *
+   * @param prefixKey the record's {@link PromptFeeder#PREFIX_KEY}, or null (false)
+   * @param endNanos when the first request ended, {@link System#nanoTime()}
+   * @return true when a second request with this key was sent at or before {@code endNanos}
+   */
+  public synchronized boolean sentAgainBy(String prefixKey, long endNanos) {
+    Long second = prefixKey == null ? null : sentPrefixes.get(prefixKey);
+    return second != null && !second.equals(SENT_ONCE) && second - endNanos <= 0;
   }
 
   /**

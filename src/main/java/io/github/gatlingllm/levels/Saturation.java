@@ -15,6 +15,25 @@ import java.util.Objects;
  * Where a stepped run saturated the server, and the highest load that met the SLO: what vLLM's
  * {@code bench sweep serve_sla} and GuideLLM's sweep answer, read from the levels of one scenario.
  *
+ * <p><b>The verdict</b> ({@link #saturated()}, {@link #verdictLevel()}, {@link #verdictText()}),
+ * one for the console, the report page, {@code llm-run.json} and {@code llm.stopWhenSaturated},
+ * which judges each level as it ends by the same rule ({@link #overSaturated}):
+ *
+ * <ul>
+ *   <li>a closed loop (concurrent users) saturated when its highest level's output tokens/s grew
+ *       less than the tolerance over the level below it (more users only queued), or when a level
+ *       is over capacity (latency grew while throughput stayed flat, or too many errors); the
+ *       saturation level is then the saturation point below (or, throughput still growing, the
+ *       first level over capacity);
+ *   <li>an open loop (arrival rates) saturated when a level is over capacity: it served fewer
+ *       requests than it was offered while its TTFT grew (the queue grows: the offered rate is past
+ *       what the server can serve, whatever throughput did), or too many errors; the saturation
+ *       level is the first such level. Throughput growing with the offered rate says nothing more
+ *       in an open loop: it grows as long as the server keeps up.
+ * </ul>
+ *
+ * Otherwise no saturation was seen, and no level is named as the saturation.
+ *
  * <ul>
  *   <li><b>Saturation point</b>: among the levels, in load order, the first whose output tokens/s
  *       reach the highest level's less the tolerance ({@link SaturationSettings#throughputGain()},
@@ -44,8 +63,14 @@ import java.util.Objects;
  *     llm.stopWhenSaturated})
  * @param stopReason why, or null
  * @param stillGrowing whether the highest level's output tokens/s still grew more than the
- *     tolerance over the level below it: the server did not saturate within the levels run, and the
- *     saturation point is only the highest load tried
+ *     tolerance over the level below it (a fact about throughput; the verdict is {@link
+ *     #saturated()})
+ * @param overCapacity the first level, in load order, over capacity against the one below it
+ *     ({@link #overSaturated}), or null when none is
+ * @param overCapacityReason why it is, in one clause without the level ({@link #overCapacity(
+ *     LevelResult, LevelResult, SaturationSettings)}), or null
+ * @param tolerance the throughput gain under which throughput is flat ({@link
+ *     SaturationSettings#throughputGain()})
  */
 public record Saturation(
     String scenario,
@@ -59,7 +84,10 @@ public record Saturation(
     LevelResult sloAbove,
     boolean stoppedEarly,
     String stopReason,
-    boolean stillGrowing) {
+    boolean stillGrowing,
+    LevelResult overCapacity,
+    String overCapacityReason,
+    double tolerance) {
 
   /** The SLO attainment a level needs without {@code llm.assert.goodputRatio}. */
   public static final double DEFAULT_SLO_RATIO = 0.95;
@@ -169,6 +197,14 @@ public record Saturation(
         belowTop > 0
             ? top.outputTokensPerS() / belowTop - 1 > settings.throughputGain()
             : top.outputTokensPerS() > 0;
+    LevelResult overCapacity = null;
+    String overCapacityReason = null;
+    for (int i = 1; i < levels.size() && overCapacity == null; i++) {
+      overCapacityReason = overCapacity(levels.get(i - 1), levels.get(i), settings);
+      if (overCapacityReason != null) {
+        overCapacity = levels.get(i);
+      }
+    }
     Double ratio = null;
     Double load = null;
     LevelResult below = null;
@@ -192,7 +228,111 @@ public record Saturation(
         above,
         stopReason != null,
         stopReason,
-        growing);
+        growing,
+        overCapacity,
+        overCapacityReason,
+        settings.throughputGain());
+  }
+
+  /**
+   * The verdict: whether the levels show the server saturated (see the class comment).
+   *
+   * @return true for a closed loop whose throughput stopped growing or with a level over capacity,
+   *     and for an open loop with a level over capacity
+   */
+  public boolean saturated() {
+    return overCapacity != null || closed && !stillGrowing;
+  }
+
+  /**
+   * The level named as the saturation, as everything that shows the verdict names it.
+   *
+   * @return a closed loop's saturation point when its throughput stopped growing, else the first
+   *     level over capacity; null when {@link #saturated()} is false
+   */
+  public LevelResult verdictLevel() {
+    if (!saturated()) {
+      return null;
+    }
+    return closed && !stillGrowing ? saturation : overCapacity;
+  }
+
+  /**
+   * The verdict in one clause, the same on the console, the report page and in {@code
+   * llm-run.json}'s {@code verdict_text}, e.g. {@code saturated at 3 users/s (level 3, 2.57
+   * requests/s, 82.0 output tokens/s): over capacity: served 2.57 of 3.00 offered requests/s (14.4%
+   * short) while TTFT p50 grew 44.9x over level 2 (2 users/s), 57 -> 2560 ms (...)}, {@code
+   * saturated at 4 users (level 2, 10.00 requests/s, 390.0 output tokens/s): more users added less
+   * than 5.0% output throughput at the highest level; peak 400.0 output tokens/s at 8 users (level
+   * 3)}, {@code no saturation seen over 3 levels: throughput still growing at the highest level, 4
+   * users (level 2), 10.00 requests/s, 400.0 output tokens/s}, {@code no saturation seen over 3
+   * levels: no level fell short of its offered rate while its TTFT grew; the highest, 2 users/s
+   * (level 2), served 1.98 of 2.00 requests/s, 63.5 output tokens/s}.
+   *
+   * @return the clause, never null
+   */
+  public String verdictText() {
+    LevelResult top = levels.get(levels.size() - 1);
+    LevelResult at = verdictLevel();
+    if (at == null) {
+      return closed
+          ? String.format(
+              Locale.ROOT,
+              "no saturation seen over %d levels: throughput still growing at the highest level,"
+                  + " %s (level %d), %.2f requests/s, %.1f output tokens/s",
+              levels.size(),
+              top.level().describeLoad(),
+              top.index(),
+              top.requestsPerS(),
+              top.outputTokensPerS())
+          : String.format(
+              Locale.ROOT,
+              "no saturation seen over %d levels: no level fell short of its offered rate while"
+                  + " its %s grew; the highest, %s (level %d), served %.2f of %.2f requests/s,"
+                  + " %.1f output tokens/s",
+              levels.size(),
+              top.summary().ttftMs().p50() != null ? "TTFT" : "E2E",
+              top.level().describeLoad(),
+              top.index(),
+              top.requestsPerS(),
+              top.offeredRequestsPerS(),
+              top.outputTokensPerS());
+    }
+    StringBuilder text =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "saturated at %s (level %d, %.2f requests/s, %.1f output tokens/s)",
+                at.level().describeLoad(),
+                at.index(),
+                at.requestsPerS(),
+                at.outputTokensPerS()));
+    if (closed && !stillGrowing) {
+      text.append(": more users added less than ")
+          .append(percent(tolerance))
+          .append(" output throughput at the highest level");
+      LevelResult peak = peak();
+      if (peak != at) {
+        text.append(
+            String.format(
+                Locale.ROOT,
+                "; peak %.1f output tokens/s at %s (level %d)",
+                maxOutputTokensPerS,
+                peak.level().describeLoad(),
+                peak.index()));
+      }
+      if (overCapacity != null) {
+        text.append("; level ")
+            .append(overCapacity.index())
+            .append(" (")
+            .append(overCapacity.level().describeLoad())
+            .append(") over capacity: ")
+            .append(overCapacityReason);
+      }
+    } else {
+      text.append(": over capacity: ").append(overCapacityReason);
+    }
+    return text.toString();
   }
 
   /**
@@ -266,15 +406,45 @@ public record Saturation(
   }
 
   /**
-   * Whether a level is over-saturated against the one before it of the same scenario (see {@link
-   * SaturationSettings}).
+   * An open-loop level must fall short of its offered load by more than this many requests to be
+   * over capacity: a request or two started near a level's end complete in the next one whatever
+   * the load, and must not make a level of a few requests look over capacity.
+   */
+  public static final int MIN_SHORTFALL_REQUESTS = 3;
+
+  /**
+   * Whether a level is over-saturated (over capacity) against the one before it of the same
+   * scenario (see {@link SaturationSettings}): the rule of {@code llm.stopWhenSaturated} and of the
+   * verdict ({@link #saturated()}).
    *
    * @param previous the level before, never null
    * @param current the level, never null
    * @param settings the thresholds
-   * @return why, in one line naming the setting, or null when it is not
+   * @return why, in one line naming the level and the settings, or null when it is not
    */
   public static String overSaturated(
+      LevelResult previous, LevelResult current, SaturationSettings settings) {
+    String why = overCapacity(previous, current, settings);
+    return why == null
+        ? null
+        : "level " + current.index() + " (" + current.level().describeLoad() + "): " + why;
+  }
+
+  /**
+   * Why a level is over capacity against the one before it, without naming it: more than {@code
+   * errorRatio} of its requests failed; or its TTFT p50 (E2E p50 when not streamed) grew by at
+   * least {@code ttftGrowth} times while, in a closed loop, its output tokens/s grew by less than
+   * {@code throughputGain}, or, in an open loop, it served (completed) fewer requests than were
+   * offered (started) in it, by more than {@code throughputGain} of the offered and more than
+   * {@value #MIN_SHORTFALL_REQUESTS} requests: the server queued the added load instead of serving
+   * it, whatever its throughput did.
+   *
+   * @param previous the level before, never null
+   * @param current the level, never null
+   * @param settings the thresholds
+   * @return the clause, or null when it is not over capacity
+   */
+  static String overCapacity(
       LevelResult previous, LevelResult current, SaturationSettings settings) {
     long n = current.summary().requests();
     if (n == 0) {
@@ -283,9 +453,7 @@ public record Saturation(
     if (current.errorRatio() > settings.errorRatio()) {
       return String.format(
           Locale.ROOT,
-          "level %d (%s): %d of %d requests failed (%s), more than llm.saturation.errorRatio %s",
-          current.index(),
-          current.level().describeLoad(),
+          "%d of %d requests failed (%s), more than llm.saturation.errorRatio %s",
           n - current.summary().count(RequestStatus.OK),
           n,
           percent(current.errorRatio()),
@@ -294,23 +462,51 @@ public record Saturation(
     boolean streamed = current.summary().ttftMs().p50() != null;
     Double before = p50(previous, streamed);
     Double now = p50(current, streamed);
-    double tpsBefore = previous.outputTokensPerS();
-    if (before == null || now == null || tpsBefore <= 0) {
+    if (before == null || now == null) {
       return null;
     }
     double growth = before > 0 ? now / before : now > 0 ? Double.POSITIVE_INFINITY : 1;
+    if (growth < settings.ttftGrowth()) {
+      return null;
+    }
+    String latency =
+        String.format(
+            Locale.ROOT,
+            "%s p50 grew %.1fx over level %d (%s)",
+            streamed ? "TTFT" : "E2E",
+            growth,
+            previous.index(),
+            previous.level().describeLoad());
+    if (!current.level().closed()) {
+      long served = current.served().completed();
+      long shortfall = n - served;
+      if (shortfall > MIN_SHORTFALL_REQUESTS && shortfall > settings.throughputGain() * n) {
+        return String.format(
+            Locale.ROOT,
+            "served %.2f of %.2f offered requests/s (%s short) while %s, %.0f -> %.0f ms"
+                + " (llm.saturation.ttftGrowth %s, llm.saturation.throughputGain %s)",
+            current.requestsPerS(),
+            current.offeredRequestsPerS(),
+            percent((double) shortfall / n),
+            latency,
+            before,
+            now,
+            LoadLevel.describeNumber(settings.ttftGrowth()),
+            LoadLevel.describeNumber(settings.throughputGain()));
+      }
+      return null;
+    }
+    double tpsBefore = previous.outputTokensPerS();
+    if (tpsBefore <= 0) {
+      return null;
+    }
     double gain = current.outputTokensPerS() / tpsBefore - 1;
-    if (growth >= settings.ttftGrowth() && gain < settings.throughputGain()) {
+    if (gain < settings.throughputGain()) {
       return String.format(
           Locale.ROOT,
-          "level %d (%s): %s p50 grew %.1fx over level %d (%s) while output throughput changed"
-              + " by %s (llm.saturation.ttftGrowth %s, llm.saturation.throughputGain %s)",
-          current.index(),
-          current.level().describeLoad(),
-          streamed ? "TTFT" : "E2E",
-          growth,
-          previous.index(),
-          previous.level().describeLoad(),
+          "%s while output throughput changed by %s (llm.saturation.ttftGrowth %s,"
+              + " llm.saturation.throughputGain %s)",
+          latency,
           (gain >= 0 ? "+" : "") + percent(gain),
           LoadLevel.describeNumber(settings.ttftGrowth()),
           LoadLevel.describeNumber(settings.throughputGain()));
@@ -351,32 +547,39 @@ public record Saturation(
 
   /**
    * {@code llm-run.json}'s {@code saturation}: {@code scenario}, {@code metric} ({@code
-   * concurrency} or {@code rate}), {@code levels} (their count), {@code saturation_level} (its
-   * index over the run), {@code saturation_scenario_level} (its index in its scenario), {@code
-   * saturation_concurrency} or {@code saturation_rate}, {@code saturation_requests_per_s}, {@code
-   * saturation_output_tokens_per_s}, {@code max_output_tokens_per_s}, {@code max_level} and {@code
-   * max_concurrency} or {@code max_rate} (where that peak was), {@code still_growing} (see {@link
-   * #stillGrowing()}), {@code stopped_early}, {@code stop_reason}, and with an SLO {@code
-   * slo_ratio}, {@code slo_load} (null when none), {@code slo_level_below} and {@code
-   * slo_level_above} (level indices or null), {@code slo_met_at_every_level}.
+   * concurrency} or {@code rate}), {@code levels} (their count), {@code saturation_level} (the
+   * verdict's level, {@link #verdictLevel()}: its index over the run), {@code
+   * saturation_scenario_level} (its index in its scenario), {@code saturation_concurrency} or
+   * {@code saturation_rate}, {@code saturation_requests_per_s}, {@code
+   * saturation_output_tokens_per_s} (these five null when no saturation was seen), {@code
+   * max_output_tokens_per_s}, {@code max_level} and {@code max_concurrency} or {@code max_rate}
+   * (where that peak was), {@code still_growing} (no saturation seen: the opposite of {@code
+   * saturated}), {@code stopped_early}, {@code stop_reason}, with an SLO {@code slo_ratio}, {@code
+   * slo_load} (null when none), {@code slo_level_below} and {@code slo_level_above} (level indices
+   * or null), {@code slo_met_at_every_level}; then the verdict: {@code saturated} ({@link
+   * #saturated()}), {@code over_capacity_level} (the first level over capacity, or null), {@code
+   * over_capacity} (why, or null), {@code throughput_still_growing} (the highest level's output
+   * tokens/s grew more than the tolerance) and {@code verdict_text} ({@link #verdictText()}).
    *
    * @return an ordered, unmodifiable map
    */
   public Map<String, Object> toRecord() {
     Map<String, Object> m = new LinkedHashMap<>();
+    LevelResult at = verdictLevel();
     m.put("scenario", scenario);
     m.put("metric", closed ? "concurrency" : "rate");
     m.put("levels", levels.size());
-    m.put("saturation_level", saturation.index());
-    m.put("saturation_scenario_level", saturation.scenarioIndex());
-    m.put(closed ? "saturation_concurrency" : "saturation_rate", saturation.loadValue());
-    m.put("saturation_requests_per_s", saturation.requestsPerS());
-    m.put("saturation_output_tokens_per_s", saturation.outputTokensPerS());
+    m.put("saturation_level", at == null ? null : at.index());
+    m.put("saturation_scenario_level", at == null ? null : at.scenarioIndex());
+    m.put(
+        closed ? "saturation_concurrency" : "saturation_rate", at == null ? null : at.loadValue());
+    m.put("saturation_requests_per_s", at == null ? null : at.requestsPerS());
+    m.put("saturation_output_tokens_per_s", at == null ? null : at.outputTokensPerS());
     m.put("max_output_tokens_per_s", maxOutputTokensPerS);
     LevelResult peak = peak();
     m.put("max_level", peak.index());
     m.put(closed ? "max_concurrency" : "max_rate", peak.loadValue());
-    m.put("still_growing", stillGrowing);
+    m.put("still_growing", !saturated());
     m.put("stopped_early", stoppedEarly);
     m.put("stop_reason", stopReason);
     if (sloRatio != null) {
@@ -386,43 +589,32 @@ public record Saturation(
       m.put("slo_level_above", sloAbove == null ? null : sloAbove.index());
       m.put("slo_met_at_every_level", sloBelow != null && sloAbove == null);
     }
+    m.put("saturated", saturated());
+    m.put("over_capacity_level", overCapacity == null ? null : overCapacity.index());
+    m.put(
+        "over_capacity",
+        overCapacity == null
+            ? null
+            : "level "
+                + overCapacity.index()
+                + " ("
+                + overCapacity.level().describeLoad()
+                + "): "
+                + overCapacityReason);
+    m.put("throughput_still_growing", stillGrowing);
+    m.put("verdict_text", verdictText());
     return Collections.unmodifiableMap(m);
   }
 
   /**
-   * A few lines for the console.
+   * A few lines for the console: the verdict ({@link #verdictText()}) for the scenario, then the
+   * SLO's and an early stop's.
    *
    * @return the lines, never empty
    */
   public List<String> describe() {
     List<String> lines = new ArrayList<>();
-    LevelResult top = peak();
-    if (stillGrowing) {
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "no saturation seen for %s over %d levels: throughput still growing at the highest"
-                  + " level, %s (level %d), %.2f requests/s, %.1f output tokens/s",
-              scenario,
-              levels.size(),
-              top.level().describeLoad(),
-              top.index(),
-              top.requestsPerS(),
-              top.outputTokensPerS()));
-    } else
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "saturation of %s over %d levels: %s (level %d), %.2f requests/s, %.1f output"
-                  + " tokens/s; the highest, %.1f tokens/s, at %s",
-              scenario,
-              levels.size(),
-              saturation.level().describeLoad(),
-              saturation.index(),
-              saturation.requestsPerS(),
-              saturation.outputTokensPerS(),
-              maxOutputTokensPerS,
-              top.level().describeLoad()));
+    lines.add("saturation of " + scenario + ": " + verdictText());
     if (sloRatio != null) {
       String where;
       if (sloLoad == null) {

@@ -5,12 +5,15 @@ package io.github.gatlingllm.levels;
  * meeting the SLO that fails the build. Checked when made: an error names the {@code llm.*}
  * setting, the value and what is allowed.
  *
- * <p>A level is over-saturated ({@link Saturation#overSaturated}) when, against the level before it
- * of the same scenario, its TTFT p50 (E2E p50 when answers are not streamed) grew by at least
- * {@code ttftGrowth} times while its output tokens/s grew by less than {@code throughputGain}: the
- * server queues the added load instead of serving it, as GuideLLM's over-saturation stop and vLLM's
- * {@code bench sweep} read a throughput-latency curve; or when more than {@code errorRatio} of its
- * requests failed.
+ * <p>A level is over-saturated, over capacity ({@link Saturation#overSaturated}), when, against the
+ * level before it of the same scenario, its TTFT p50 (E2E p50 when answers are not streamed) grew
+ * by at least {@code ttftGrowth} times while, in a closed loop, its output tokens/s grew by less
+ * than {@code throughputGain}, or, in an open loop, it served fewer requests than it was offered
+ * (by more than {@code throughputGain} of them and more than {@value
+ * Saturation#MIN_SHORTFALL_REQUESTS}): the server queues the added load instead of serving it, as
+ * GuideLLM's over-saturation stop and vLLM's {@code bench sweep} read a throughput-latency curve;
+ * or when more than {@code errorRatio} of its requests failed. The same rule gives the run's
+ * saturation verdict ({@link Saturation#saturated()}).
  *
  * @param stopWhenSaturated {@code llm.stopWhenSaturated}: stop the load generator, gracefully, at
  *     the end of the first over-saturated level (its requests included); default false

@@ -156,6 +156,33 @@ public final class ScheduleLag {
   }
 
   /**
+   * How many lags were more than a bound, exactly (every lag is read back, as {@link
+   * #distribution(long, long)} does).
+   *
+   * @param boundMs the bound, milliseconds
+   * @return the count of lags over it, at least 0
+   */
+  public long countOver(double boundMs) {
+    long[] n = new long[1];
+    double boundUs = boundMs * 1000;
+    forEach((sentMs, lagUs) -> n[0] += lagUs > boundUs ? 1 : 0);
+    return n[0];
+  }
+
+  /**
+   * A cheap estimate of how many lags were more than a bound so far, for checks during the run:
+   * from the histogram (3 significant digits).
+   *
+   * @param boundMs the bound, milliseconds
+   * @return the count, at least 0
+   */
+  public long countOverEstimate(double boundMs) {
+    long boundUs = (long) Math.floor(boundMs * 1000);
+    long total = live.getTotalCount();
+    return total == 0 ? 0 : total - live.getCountBetweenValues(0, boundUs);
+  }
+
+  /**
    * All lags.
    *
    * @return the distribution, {@link Distribution#EMPTY} without any
@@ -173,6 +200,17 @@ public final class ScheduleLag {
    */
   public Distribution distribution(long startMs, long endMs) {
     MetricsAggregator.Metric metric = new MetricsAggregator.Metric();
+    forEach((sentMs, lagUs) -> select(metric, sentMs, lagUs, startMs, endMs));
+    return metric.distribution();
+  }
+
+  /** What is done with each lag read back: its send millisecond and its microseconds. */
+  private interface LagVisitor {
+    void visit(long sentMs, long lagUs);
+  }
+
+  /** Reads every lag back, the spilled ones first, in one pass. */
+  private void forEach(LagVisitor visitor) {
     synchronized (this) {
       if (spilled > 0) {
         ByteBuffer bytes = ByteBuffer.allocate(BUFFER * 2 * Long.BYTES);
@@ -191,7 +229,7 @@ public final class ScheduleLag {
             bytes.flip();
             at += bytes.limit();
             while (bytes.hasRemaining()) {
-              select(metric, bytes.getLong(), bytes.getLong(), startMs, endMs);
+              visitor.visit(bytes.getLong(), bytes.getLong());
             }
           }
         } catch (IOException e) {
@@ -199,10 +237,9 @@ public final class ScheduleLag {
         }
       }
       for (int i = 0; i < buffered; i += 2) {
-        select(metric, buffer[i], buffer[i + 1], startMs, endMs);
+        visitor.visit(buffer[i], buffer[i + 1]);
       }
     }
-    return metric.distribution();
   }
 
   private static void select(

@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * {@code llm.client.maxCpuShare} over the last 10 s or the whole run) it warns once on the console,
  * as soon as it is seen, and in {@code llm-run.json}'s {@code client.warnings}: during the run,
  * checked every second, the lag once at least 100 lags are in (before that a p99 is one request's
- * lag), the CPU over the last 10 s; at the end, the lag of all requests (again only with at least
- * 100 of them) and the CPU of the run (only when its samples span 10 s or more: a shorter run's
- * share is its JVM start-up). What could not be judged so is said in {@code client.notes}.
+ * lag) and only when at least {@value #MIN_LATE_USERS} users were later than the bound (at 100
+ * users a p99 is the 2nd largest lag: one or two users), the CPU over the last 10 s; at the end,
+ * the lag of all requests (again only with at least 100 of them and 10 late) and the CPU of the run
+ * (only when its samples span 10 s or more: a shorter run's share is its JVM start-up). What could
+ * not be judged so is said in {@code client.notes}.
  *
  * <p>The schedule: user {@code k} of a scenario (its rank by Gatling user id among the scenario's
  * users: Gatling hands ids out in injection order) is due at the start of the scenario's injection
@@ -66,6 +68,46 @@ public final class ClientWatch {
    * worst one or two users' lag (the first user's JVM warm-up, say), not the client's.
    */
   static final long LIVE_MIN_LAGS = 100;
+
+  /**
+   * The fewest users later than {@code llm.client.maxLagP99Ms} that make the client's lag a tail,
+   * during the run and at its end: at the 100-lag minimum a p99 is the 2nd largest lag, one or two
+   * users (the first user's start, a stray pause); from 1,000 users on, a p99 over the bound means
+   * at least 10 users over it anyway.
+   */
+  static final long MIN_LATE_USERS = 10;
+
+  /** What the client's schedule lag says ({@link #lagVerdict}). */
+  enum LagVerdict {
+    /** Too few lags for a p99 ({@link #LIVE_MIN_LAGS}). */
+    TOO_FEW_USERS,
+    /** The p99 is within the bound. */
+    KEPT_UP,
+    /** The p99 is over the bound, but on fewer than {@link #MIN_LATE_USERS} users. */
+    TOO_FEW_LATE,
+    /** The client fell behind: the p99 is over the bound, on enough users. */
+    BEHIND
+  }
+
+  /**
+   * Judges the schedule lag: behind when its p99 is over the bound on at least {@value
+   * #LIVE_MIN_LAGS} users, and at least {@value #MIN_LATE_USERS} of them were later than the bound.
+   *
+   * @param users how many lags
+   * @param p99Ms their 99th percentile, milliseconds
+   * @param lateUsers how many were more than {@code maxMs}
+   * @param maxMs {@code llm.client.maxLagP99Ms}
+   * @return the verdict
+   */
+  static LagVerdict lagVerdict(long users, double p99Ms, long lateUsers, double maxMs) {
+    if (!(p99Ms > maxMs)) {
+      return LagVerdict.KEPT_UP;
+    }
+    if (users < LIVE_MIN_LAGS) {
+      return LagVerdict.TOO_FEW_USERS;
+    }
+    return lateUsers >= MIN_LATE_USERS ? LagVerdict.BEHIND : LagVerdict.TOO_FEW_LATE;
+  }
 
   /**
    * The shortest span of CPU samples whose share is judged, in ms, during the run and at its end: a
@@ -369,15 +411,31 @@ public final class ClientWatch {
       takeSample();
     }
     Distribution all = lag.distribution();
-    if (all.count() >= LIVE_MIN_LAGS && all.p99() > maxLagP99Ms) {
-      warnLag(all.p99(), all.count(), "over the run");
-    } else if (all.count() > 0 && all.count() < LIVE_MIN_LAGS && all.p99() > maxLagP99Ms) {
-      note(
-          "schedule lag not judged: "
-              + all.count()
-              + " open-loop users, fewer than the "
-              + LIVE_MIN_LAGS
-              + " a p99 needs");
+    long late = all.count() == 0 ? 0 : lag.countOver(maxLagP99Ms);
+    switch (all.count() == 0
+        ? LagVerdict.KEPT_UP
+        : lagVerdict(all.count(), all.p99(), late, maxLagP99Ms)) {
+      case BEHIND -> warnLag(all.p99(), all.count(), late, "over the run");
+      case TOO_FEW_USERS ->
+          note(
+              "schedule lag not judged: "
+                  + all.count()
+                  + " open-loop users, fewer than the "
+                  + LIVE_MIN_LAGS
+                  + " a p99 needs");
+      case TOO_FEW_LATE ->
+          note(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "schedule lag not judged a fall-behind: p99 %.1f ms over llm.client.maxLagP99Ms=%s"
+                      + " ms, but only %d of %d open-loop users were later than it, fewer than the %d"
+                      + " a tail needs (a user's start-up or a stray pause, not the client's pace)",
+                  all.p99(),
+                  plain(maxLagP99Ms),
+                  late,
+                  all.count(),
+                  MIN_LATE_USERS));
+      default -> {}
     }
     // The share over the whole run, judged only when the samples span long enough.
     Double mean = cpu.last(MIN_CPU_SPAN_MS) == null ? null : cpu.mean();
@@ -458,8 +516,11 @@ public final class ClientWatch {
   private void check() {
     if (lag.count() >= LIVE_MIN_LAGS) {
       Double p99 = lag.p99Estimate();
-      if (p99 != null && p99 > maxLagP99Ms) {
-        warnLag(p99, lag.count(), "so far");
+      long count = lag.count();
+      if (p99 != null
+          && lagVerdict(count, p99, lag.countOverEstimate(maxLagP99Ms), maxLagP99Ms)
+              == LagVerdict.BEHIND) {
+        warnLag(p99, count, lag.countOverEstimate(maxLagP99Ms), "so far");
       }
     }
     Double recent = cpu.last(CPU_WINDOW_MS);
@@ -468,7 +529,7 @@ public final class ClientWatch {
     }
   }
 
-  private synchronized void warnLag(double p99, long count, String when) {
+  private synchronized void warnLag(double p99, long count, long late, String when) {
     if (lagWarned) {
       return;
     }
@@ -477,11 +538,13 @@ public final class ClientWatch {
         String.format(
             java.util.Locale.ROOT,
             "the client fell behind its injection profile: schedule lag p99 %.1f ms %s (%d"
-                + " open-loop users), over llm.client.maxLagP99Ms=%s ms; %s",
+                + " open-loop users), over llm.client.maxLagP99Ms=%s ms (%d users later than it);"
+                + " %s",
             p99,
             when,
             count,
             plain(maxLagP99Ms),
+            late,
             COORDINATED_OMISSION);
     warnings.add(text);
     Console.warning(LOG, text);

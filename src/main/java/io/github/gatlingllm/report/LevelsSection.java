@@ -23,6 +23,15 @@ final class LevelsSection {
   private LevelsSection() {}
 
   /**
+   * What the page puts before a lone scenario's saturation sentence so that it reads as one: a
+   * record's {@code verdict_text} ({@code saturated at ...}, {@code no saturation seen ...}) after
+   * {@code Saturation: }, an older record's {@code saturates at ...} after {@code The server }.
+   */
+  private static String lead(String saturation) {
+    return saturation.startsWith("saturates ") ? "The server " : "Saturation: ";
+  }
+
+  /**
    * The section.
    *
    * @param run the run record
@@ -43,19 +52,25 @@ final class LevelsSection {
     StringBuilder html = new StringBuilder("<h2 id=\"levels\">Levels</h2>\n");
     String saturation = RunSentences.saturations(run);
     Set<Object> saturationLevels = new java.util.HashSet<>();
-    if (run.get("saturations") instanceof List<?> all) {
-      for (Object o : all) {
-        if (o instanceof Map<?, ?> m) {
+    Set<Object> overCapacityLevels = new java.util.HashSet<>();
+    List<Object> verdicts =
+        run.get("saturations") instanceof List<?> all
+            ? new ArrayList<>(all)
+            : run.get("saturation") instanceof Map<?, ?> m ? List.of(m) : List.of();
+    for (Object o : verdicts) {
+      if (o instanceof Map<?, ?> m) {
+        if (m.get("saturation_level") != null) {
           saturationLevels.add(m.get("saturation_level"));
         }
+        if (m.get("over_capacity_level") != null) {
+          overCapacityLevels.add(m.get("over_capacity_level"));
+        }
       }
-    } else if (run.get("saturation") instanceof Map<?, ?> m) {
-      saturationLevels.add(m.get("saturation_level"));
     }
     if (saturation != null) {
       boolean several = run.get("saturations") instanceof List<?> all && all.size() > 1;
       html.append("<p id=\"saturation\"><strong>")
-          .append(several ? "" : "The server ")
+          .append(several ? "" : lead(saturation))
           .append(ReportPage.esc(saturation))
           .append(".</strong></p>\n");
     }
@@ -99,7 +114,10 @@ final class LevelsSection {
           .append(ReportPage.esc(l.get("scenario")))
           .append("</td><td>")
           .append(ReportPage.esc(load(l)))
-          .append(saturated ? " (saturation)" : "")
+          .append(
+              saturated
+                  ? " (saturation)"
+                  : overCapacityLevels.contains(l.get("index")) ? " (over capacity)" : "")
           .append("</td><td>")
           .append(ReportPage.num(l.get("duration_s")))
           .append(cut ? " (cut short)" : "")

@@ -140,7 +140,11 @@ final class RunSentences {
         + after;
   }
 
-  /** The saturation block in a sentence, or null when there is none. */
+  /**
+   * The saturation block in a sentence: its {@code verdict_text} (the verdict the console and
+   * {@code llm.stopWhenSaturated} gave), or from its figures for a record written before it had
+   * one; then the SLO's load and an early stop. Null when there is none.
+   */
   static String saturation(Object value) {
     if (!(value instanceof Map<?, ?> s)) {
       return null;
@@ -151,7 +155,10 @@ final class RunSentences {
     Object at = s.get(rate ? "saturation_rate" : "saturation_concurrency");
     Object peakAt = s.get(rate ? "max_rate" : "max_concurrency");
     StringBuilder text = new StringBuilder();
-    if (Boolean.TRUE.equals(s.get("still_growing"))) {
+    if (s.get("verdict_text") != null) {
+      // The run's one verdict, as the console and llm.stopWhenSaturated judged it.
+      text.append(s.get("verdict_text"));
+    } else if (Boolean.TRUE.equals(s.get("still_growing"))) {
       text.append("no saturation seen: throughput still growing at the highest level (")
           .append(what)
           .append(' ')

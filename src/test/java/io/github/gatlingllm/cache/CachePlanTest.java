@@ -233,4 +233,39 @@ class CachePlanTest {
     CachePlan.Sent unique = new CachePlan.Sent(PromptMode.UNIQUE, false, null, 512, true);
     assertTrue(CachePlan.of(SIMULATOR, unique, 514).warmStart(512));
   }
+
+  @Test
+  void aGroupsFirstRequestFindingAPrefixSentInFlightWithItIsAnUnplannedHitNotAWarmStart() {
+    // Issue 29: on a 1-slot llama.cpp, measured requests 0 and 1 of a group went out 3 ms apart,
+    // the slot served 1 first and 0 found the group prefix (3 template + 128 prefix tokens).
+    CachePlan.Sent first = new CachePlan.Sent(PromptMode.SHARED_PREFIX, false, 128, 256);
+    CachePlan alone = CachePlan.of(LLAMA, first, 262);
+    CachePlan inFlight = CachePlan.of(LLAMA, first.withSentInFlight(), 262);
+    assertEquals(CacheOutcome.MISS, inFlight.expected());
+    assertEquals(CacheOutcome.UNPLANNED_HIT, inFlight.outcome(131));
+    assertFalse(inFlight.warmStart(131));
+    assertTrue(alone.warmStart(131));
+  }
+
+  @Test
+  void aGroupsFirstRequestWithAnotherInFlightStillRevealsAWarmStartBeyondThePrefix() {
+    // The other request shares the prefix, not this prompt's own nonce and text.
+    CachePlan.Sent first =
+        new CachePlan.Sent(PromptMode.SHARED_PREFIX, false, 128, 256).withSentInFlight();
+    assertTrue(CachePlan.of(LLAMA, first, 262).warmStart(261));
+  }
+
+  @Test
+  void theFirstRepeatRequestWithAnotherInFlightMayFindThePrompt() {
+    CachePlan.Sent first = new CachePlan.Sent(PromptMode.REPEAT, false, null, 512);
+    assertTrue(CachePlan.of(SIMULATOR, first, 514).warmStart(512));
+    assertFalse(CachePlan.of(SIMULATOR, first.withSentInFlight(), 514).warmStart(512));
+  }
+
+  @Test
+  void aUniquePromptWithARequestInFlightStillRevealsAWarmStart() {
+    CachePlan.Sent unique =
+        new CachePlan.Sent(PromptMode.UNIQUE, false, null, 512).withSentInFlight();
+    assertTrue(CachePlan.of(SIMULATOR, unique, 514).warmStart(512));
+  }
 }

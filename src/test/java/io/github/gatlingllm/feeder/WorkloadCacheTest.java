@@ -85,6 +85,34 @@ class WorkloadCacheTest {
   }
 
   @Test
+  void aKeysFirstRequestSeesASecondSentBeforeItEnded() {
+    Workload w = workload(PromptSpec.sharedPrefix(0.5, 4), 0, false);
+    assertFalse(w.sentBefore("measured:g1", 1_000));
+    assertFalse(w.sentAgainBy("measured:g1", 5_000));
+    assertTrue(w.sentBefore("measured:g1", 4_000));
+    assertTrue(w.sentAgainBy("measured:g1", 5_000));
+    assertTrue(w.sentAgainBy("measured:g1", 4_000));
+  }
+
+  @Test
+  void aSecondRequestSentAfterTheFirstEndedIsNotInFlightWithIt() {
+    Workload w = workload(PromptSpec.sharedPrefix(0.5, 4), 0, false);
+    assertFalse(w.sentBefore("measured:g1", 1_000));
+    assertTrue(w.sentBefore("measured:g1", 9_000));
+    assertTrue(w.sentBefore("measured:g1", 2_000));
+    assertFalse(w.sentAgainBy("measured:g1", 5_000));
+  }
+
+  @Test
+  void noKeyIsNeverSentAgain() {
+    Workload w = workload(PromptSpec.unique(), 0, false);
+    assertFalse(w.sentBefore(null, 1_000));
+    assertFalse(w.sentBefore(null, 2_000));
+    assertFalse(w.sentAgainBy(null, 5_000));
+    assertFalse(w.sentAgainBy("repeat", 5_000));
+  }
+
+  @Test
   void eachWorkloadKeepsItsOwnSentKeys() {
     Workload a = workload(PromptSpec.repeat(), 0, false);
     Workload b = workload(PromptSpec.repeat(), 0, false);

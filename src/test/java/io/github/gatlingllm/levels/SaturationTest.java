@@ -267,8 +267,8 @@ class SaturationTest {
     assertEquals(true, s.stillGrowing());
     assertEquals(true, s.toRecord().get("still_growing"));
     assertEquals(
-        "no saturation seen for chat over 3 levels: throughput still growing at the highest"
-            + " level, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s",
+        "saturation of chat: no saturation seen over 3 levels: throughput still growing at the"
+            + " highest level, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s",
         s.describe().get(0));
   }
 
@@ -347,5 +347,158 @@ class SaturationTest {
             "level 3 of chat (16 users) lasted 10.0 s, under 10 times its E2E p50 (1500 ms): its"
                 + " figures are unreliable (make levels last longer, e.g. sweep's levelDuration)"),
         Saturation.shortLevels(List.of(level(0, 1, 100, null), shortLevel)));
+  }
+
+  /**
+   * An open level of 60 s at a rate (users/s): its requests started and completed (served) in it,
+   * its TTFT p50 and its output tokens/s.
+   */
+  private static LevelResult open(
+      int index, double rate, long started, long completed, double ttftP50, double tokensPerS) {
+    long start = 2_000_000 + index * 60_000L;
+    LoadLevel level = new LoadLevel("chat", false, rate, index, start, start + 60_000);
+    Map<RequestStatus, Long> statuses = new EnumMap<>(RequestStatus.class);
+    statuses.put(RequestStatus.OK, started);
+    Distribution ttft =
+        new Distribution(started, ttftP50, ttftP50, ttftP50, ttftP50, ttftP50, ttftP50, ttftP50);
+    GroupSummary summary =
+        new GroupSummary(
+            null,
+            null,
+            started,
+            statuses,
+            0,
+            0,
+            null,
+            Math.round(tokensPerS * 60),
+            start,
+            start + 60_000,
+            null,
+            null,
+            ttft,
+            Distribution.EMPTY,
+            Distribution.EMPTY,
+            Distribution.EMPTY,
+            Distribution.EMPTY,
+            null);
+    return new LevelResult(
+        index,
+        index,
+        level,
+        summary,
+        start,
+        start + 60_000,
+        new LevelResult.Served(completed, tokensPerS * 60, 0));
+  }
+
+  private static Saturation openRun(LevelResult... levels) {
+    return Saturation.of(List.of(levels), SaturationSettings.DEFAULT, Slo.NONE, null, null);
+  }
+
+  @Test
+  void anOpenLevelServingLessThanOfferedWhileTtftGrowsIsSaturationThoughThroughputGrew() {
+    // Issue 29: 0.5/1/2/3 users/s on llama.cpp; at 3 users/s 2.57 of 3 requests/s were served and
+    // TTFT p50 went 57 -> 2,560 ms, while output throughput still grew 29%.
+    Saturation s =
+        openRun(
+            open(0, 0.5, 30, 30, 55, 16),
+            open(1, 1, 60, 60, 56, 32),
+            open(2, 2, 120, 119, 57, 63.5),
+            open(3, 3, 180, 154, 2560, 82));
+    assertEquals(true, s.saturated());
+    assertEquals(true, s.stillGrowing());
+    Map<String, Object> record = s.toRecord();
+    assertEquals(3, record.get("saturation_level"));
+    assertEquals(3L, record.get("saturation_rate"));
+    assertEquals(3, record.get("over_capacity_level"));
+    assertEquals(false, record.get("still_growing"));
+    assertEquals(true, record.get("throughput_still_growing"));
+    assertEquals(true, record.get("saturated"));
+    String text =
+        "saturated at 3 users/s (level 3, 2.57 requests/s, 82.0 output tokens/s): over capacity:"
+            + " served 2.57 of 3.00 offered requests/s (14.4% short) while TTFT p50 grew 44.9x over"
+            + " level 2 (2 users/s), 57 -> 2560 ms (llm.saturation.ttftGrowth 1.5,"
+            + " llm.saturation.throughputGain 0.05)";
+    assertEquals(text, record.get("verdict_text"));
+    assertEquals("saturation of chat: " + text, s.describe().get(0));
+    assertEquals(
+        "level 3 (3 users/s): served 2.57 of 3.00 offered requests/s (14.4% short) while TTFT p50"
+            + " grew 44.9x over level 2 (2 users/s), 57 -> 2560 ms (llm.saturation.ttftGrowth 1.5,"
+            + " llm.saturation.throughputGain 0.05)",
+        Saturation.overSaturated(s.levels().get(2), s.levels().get(3), SaturationSettings.DEFAULT));
+  }
+
+  @Test
+  void openLevelsServingWhatTheyWereOfferedAreNoSaturation() {
+    Saturation s =
+        openRun(
+            open(0, 0.5, 30, 29, 55, 16),
+            open(1, 1, 60, 60, 58, 32),
+            open(2, 2, 120, 119, 61, 63.5));
+    assertEquals(false, s.saturated());
+    assertNull(s.verdictLevel());
+    Map<String, Object> record = s.toRecord();
+    assertNull(record.get("saturation_level"));
+    assertNull(record.get("saturation_rate"));
+    assertNull(record.get("over_capacity_level"));
+    assertEquals(true, record.get("still_growing"));
+    assertEquals(
+        "no saturation seen over 3 levels: no level fell short of its offered rate while its"
+            + " TTFT grew; the highest, 2 users/s (level 2), served 1.98 of 2.00 requests/s, 63.5"
+            + " output tokens/s",
+        record.get("verdict_text"));
+  }
+
+  @Test
+  void anOpenLevelWhoseThroughputIsFlatButServesWhatItIsOfferedIsNoSaturation() {
+    // Rates close together: throughput grows less than 5% with the offered rate.
+    Saturation s = openRun(open(0, 1, 60, 60, 55, 32), open(1, 1.02, 61, 61, 56, 32.5));
+    assertEquals(false, s.stillGrowing());
+    assertEquals(false, s.saturated());
+  }
+
+  @Test
+  void aLowRateLevelWhoseTtftJumpsButThatServesAllButThreeRequestsIsNotOverCapacity() {
+    // Noise on a shared machine: TTFT p50 doubles at 0.5 users/s; 3 requests still in flight at
+    // the level's end complete in the next one.
+    assertNull(
+        Saturation.overSaturated(
+            open(0, 0.25, 15, 15, 55, 8),
+            open(1, 0.5, 30, 27, 110, 15),
+            SaturationSettings.DEFAULT));
+  }
+
+  @Test
+  void anOpenLevelShortOfItsOfferedLoadWithoutTtftGrowthIsNotOverCapacity() {
+    assertNull(
+        Saturation.overSaturated(
+            open(0, 2, 120, 120, 55, 64),
+            open(1, 3, 180, 150, 70, 80),
+            SaturationSettings.DEFAULT));
+  }
+
+  @Test
+  void aClosedLoopWithAFlatTopAndALevelOverCapacityNamesBoth() {
+    Saturation s =
+        Saturation.of(
+            List.of(
+                level(0, 1, 100, 50, null, 0),
+                level(1, 2, 200, 50, null, 0),
+                level(2, 4, 390, 60, null, 0),
+                level(3, 8, 400, 240, null, 0)),
+            SaturationSettings.DEFAULT,
+            Slo.NONE,
+            null,
+            null);
+    assertEquals(true, s.saturated());
+    assertEquals(2, s.verdictLevel().index());
+    assertEquals(3, s.toRecord().get("over_capacity_level"));
+    assertEquals(
+        "saturated at 4 users (level 2, 10.00 requests/s, 390.0 output tokens/s): more users"
+            + " added less than 5.0% output throughput at the highest level; peak 400.0 output"
+            + " tokens/s at 8 users (level 3); level 3 (8 users) over capacity: TTFT p50 grew 4.0x"
+            + " over level 2 (4 users) while output throughput changed by +2.6%"
+            + " (llm.saturation.ttftGrowth 1.5, llm.saturation.throughputGain 0.05)",
+        s.verdictText());
   }
 }

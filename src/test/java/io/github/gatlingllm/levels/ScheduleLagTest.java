@@ -109,4 +109,18 @@ class ScheduleLagTest {
         .build()
         .withSchedule(sentMs, scheduledMs);
   }
+
+  @Test
+  void lagsOverABoundAreCountedExactlyAcrossTheSpillFile() {
+    ScheduleLag lags = new ScheduleLag(2);
+    lags.add(1_000.0, 94.0);
+    lags.add(1_001.0, 10.0);
+    lags.add(1_002.0, 10.001);
+    lags.add(1_003.0, 48.0);
+    lags.add(1_004.0, -0.5);
+    assertEquals(3, lags.countOver(10));
+    assertEquals(2, lags.countOver(47.999));
+    assertEquals(0, lags.countOver(94));
+    assertEquals(2, lags.countOverEstimate(47));
+  }
 }

@@ -74,6 +74,71 @@ class LevelsSectionTest {
   }
 
   @Test
+  void theVerdictIsOneSentenceAndTheOverCapacityLevelIsMarked() {
+    // Issue 29: "The server no saturation seen: ..." on the page; the level marked (saturation)
+    // while the sentence said no saturation was seen.
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "levels",
+        List.of(
+            level(0, "chat", "rate", 1, 100, 50),
+            level(1, "chat", "rate", 2, 190, 60),
+            level(2, "chat", "rate", 3, 240, 2560)));
+    Map<String, Object> seen = new LinkedHashMap<>();
+    seen.put("metric", "rate");
+    seen.put("saturation_level", 2);
+    seen.put("over_capacity_level", 2);
+    seen.put("saturated", true);
+    seen.put("verdict_text", "saturated at 3 users/s (level 2, ...): over capacity: ...");
+    seen.put("stopped_early", false);
+    run.put("saturation", seen);
+    String html = LevelsSection.render(run);
+    assertTrue(
+        html.contains(
+            "<p id=\"saturation\"><strong>Saturation: saturated at 3 users/s (level 2, ...): over"
+                + " capacity: ....</strong></p>"),
+        html);
+    assertTrue(html.contains("<td>3 users/s (saturation)</td>"), html);
+    Map<String, Object> none = new LinkedHashMap<>();
+    none.put("metric", "rate");
+    none.put("saturation_level", null);
+    none.put("over_capacity_level", null);
+    none.put("saturated", false);
+    none.put("verdict_text", "no saturation seen over 3 levels: every level served what it was");
+    none.put("stopped_early", false);
+    run.put("saturation", none);
+    html = LevelsSection.render(run);
+    assertTrue(
+        html.contains(
+            "<p id=\"saturation\"><strong>Saturation: no saturation seen over 3 levels: every"
+                + " level served what it was.</strong></p>"),
+        html);
+    assertFalse(html.contains("(saturation)"), html);
+    assertFalse(html.contains("The server no"), html);
+  }
+
+  @Test
+  void aLevelOverCapacityBeyondAClosedLoopsSaturationPointIsMarkedApart() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "levels",
+        List.of(
+            level(0, "chat", "concurrency", 1, 100, 50),
+            level(1, "chat", "concurrency", 2, 190, 60),
+            level(2, "chat", "concurrency", 4, 195, 240)));
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("metric", "concurrency");
+    s.put("saturation_level", 1);
+    s.put("over_capacity_level", 2);
+    s.put("verdict_text", "saturated at 2 users");
+    s.put("stopped_early", false);
+    run.put("saturation", s);
+    String html = LevelsSection.render(run);
+    assertTrue(html.contains("<td>2 users (saturation)</td>"), html);
+    assertTrue(html.contains("<td>4 users (over capacity)</td>"), html);
+  }
+
+  @Test
   void theThroughputLatencyCurveIsSortedByThroughputWithAPointPerLevelPerScenario() {
     List<Map<?, ?>> levels =
         List.of(

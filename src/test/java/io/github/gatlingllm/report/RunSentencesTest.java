@@ -101,6 +101,23 @@ class RunSentencesTest {
   }
 
   @Test
+  void aRecordsVerdictTextIsTheSentenceWithItsSloAndStop() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("metric", "rate");
+    s.put("saturation_level", null);
+    s.put("still_growing", false);
+    s.put("saturated", false);
+    s.put("verdict_text", "no saturation seen over 4 levels: every level served what it was");
+    s.put("stopped_early", true);
+    s.put("stop_reason", "why");
+    s.put("slo_load", 3.0);
+    assertEquals(
+        "no saturation seen over 4 levels: every level served what it was; the SLO holds up to"
+            + " rate 3 users/s; stopped early: why",
+        RunSentences.saturation(s));
+  }
+
+  @Test
   void theSaturationPointAndThePeakAreBothSaid() {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("scenario", "chat");

@@ -1,0 +1,30 @@
+package io.github.gatlingllm.action;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.gatlingllm.metrics.RequestTimings;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
+import org.junit.jupiter.api.Test;
+
+/** The client's warm-up runs the whole path on its synthetic answer, and sends nothing. */
+class ClientWarmUpTest {
+
+  @Test
+  void theSyntheticAnswerIsParsedAndTimedAsAServersWouldBe() {
+    RequestTimings t = ClientWarmUp.answer();
+    assertEquals(32, t.completionTokens());
+    assertTrue(t.completionTokensExact());
+    assertEquals(12, t.promptTokens());
+    assertEquals(31, t.itlMs().size());
+    assertEquals("length", t.finishReason());
+  }
+
+  @Test
+  void everyRoundRunsWithoutAGatlingRequest() {
+    assertEquals(
+        ClientWarmUp.ROUNDS,
+        ClientWarmUp.run("chat", RequestSettings.streaming(Endpoint.CHAT, "m", 32), null));
+  }
+}
