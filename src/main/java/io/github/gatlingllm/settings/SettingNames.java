@@ -53,6 +53,7 @@ final class SettingNames {
           "saturation.throughputGain",
           "saturation.errorRatio",
           "assert.sloLoadAtLeast",
+          "slo.levelAttainment",
           "sweep.maxConcurrency",
           "sweep.levels",
           "sweep.levelDuration",
