@@ -383,7 +383,10 @@ final class LevelWatch {
     }
     Saturation saturation =
         Saturation.of(results, rules, settings.slo(), rules.levelAttainment(), stopReason);
-    LOG.info("{}", tracker.note());
+    if (tracker.leftOutAny()) {
+      // Said only when it says something: a level holds the requests that started in it.
+      LOG.info("{}", tracker.note());
+    }
     if (saturation == null) {
       return;
     }
