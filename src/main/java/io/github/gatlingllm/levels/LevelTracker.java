@@ -121,8 +121,10 @@ public final class LevelTracker {
       // What was served is summed over whole bins where the window's edge only cuts idle time.
       long servedFrom = from;
       long first = firstMeasuredStart.get();
-      if (warm != Long.MIN_VALUE && first != Long.MAX_VALUE) {
-        from = Math.min(Math.max(from, first), level.endMs() - 1);
+      if (warm != Long.MIN_VALUE && first != Long.MAX_VALUE && first >= from) {
+        from = Math.min(first, level.endMs() - 1);
+        // nothing measured came before its first request: the bin holding it counts whole
+        servedFrom = ServedBins.binEnd(level.startMs(), from) - ServedBins.BIN_MS;
       }
       long end = Math.min(level.endMs(), untilMs);
       long servedTo = -1;

@@ -191,13 +191,15 @@ class LevelTrackerTest {
     LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
     t.started("chat", 1_000);
     t.add("chat", request("warmup", 1_000, RequestStatus.OK)); // ends at 1 100
-    t.add("chat", ok(1_300)); // first measured start, after a 200 ms gap
+    t.add("chat", ok(1_350)); // first measured start, after a 250 ms gap, mid-bin
     t.add("chat", ok(1_400));
-    t.add("chat", ok(1_500)); // last end 1 600
-    LevelResult level = t.results(t.slots(), 2_050).get(0); // the record written 450 ms later
-    assertEquals(1_300, level.measuredFromMs());
-    assertEquals(1_600, level.measuredToMs());
-    assertEquals(10.0, level.requestsPerS());
+    t.add("chat", ok(1_520)); // last end 1 620, mid-bin
+    LevelResult level = t.results(t.slots(), 2_050).get(0); // the record written 430 ms later
+    assertEquals(1_350, level.measuredFromMs());
+    assertEquals(1_620, level.measuredToMs());
+    assertEquals(3 / 0.27, level.requestsPerS(), 1e-9);
+    // every output token counts, those of the edge bins too: 30 tokens in 0.27 s
+    assertEquals(30 / 0.27, level.outputTokensPerS(), 1e-9);
   }
 
   @Test
