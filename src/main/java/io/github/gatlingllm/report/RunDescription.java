@@ -82,10 +82,16 @@ final class RunDescription {
     List<String> each = new ArrayList<>();
     if (run.get("workloads") instanceof List<?> list && !list.isEmpty()) {
       for (Object w : list) {
-        each.add(prompts(map(w)));
+        String text = prompts(map(w));
+        if (text != null) {
+          each.add(text);
+        }
       }
-    } else if (!map(run.get("prompts")).isEmpty()) {
-      each.add(prompts(map(run.get("prompts"))));
+    } else {
+      String text = prompts(map(run.get("prompts")));
+      if (text != null) {
+        each.add(text);
+      }
     }
     if (run.get("conversations") instanceof List<?> conversations) {
       for (Object c : conversations) {
@@ -103,7 +109,10 @@ final class RunDescription {
     return text.length() == 0 ? null : text.toString();
   }
 
-  /** One workload's prompts: generated (mode, size, sharing), a prompts file or a trace. */
+  /**
+   * One workload's prompts: generated (mode, size, sharing), a prompts file or a trace; null when
+   * the record does not say.
+   */
   private static String prompts(Map<?, ?> prompts) {
     Map<?, ?> spec = map(prompts.get("spec"));
     Map<?, ?> trace = map(prompts.get("trace"));
@@ -118,6 +127,9 @@ final class RunDescription {
           + (spec.get("rows") == null ? "" : " (" + spec.get("rows") + " rows)");
     }
     Object mode = spec.get("mode") != null ? spec.get("mode") : prompts.get("workload");
+    if (mode == null) {
+      return null;
+    }
     StringBuilder text = new StringBuilder().append(mode).append(" prompts");
     Double tokens = number(prompts.get("input_tokens"));
     if (tokens != null) {
