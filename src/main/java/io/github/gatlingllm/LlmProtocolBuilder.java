@@ -389,14 +389,32 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
-   * The least share of measured requests that must meet the SLO ({@code llm.assert.goodputRatio});
-   * it fails the build through {@link #assertions(double, String...)}.
+   * The least share of the whole run's measured requests (of each request name) that must meet the
+   * SLO ({@code llm.assert.goodputRatio}): an assertion, which fails the build through {@link
+   * #assertions(double, String...)}. It does nothing else: when a load level of a stepped run meets
+   * the SLO is {@link #sloLevelAttainment(double)}.
    *
    * @param ratio in (0, 1]
    * @return a new builder
    */
   public LlmProtocolBuilder goodputRatio(double ratio) {
     return with("assert.goodputRatio", ratio);
+  }
+
+  /**
+   * The least SLO attainment (share of a level's requests that met the SLO) for a load level to
+   * meet the SLO ({@code llm.slo.levelAttainment}, 0.95 by default): the share {@code
+   * saturation.slo_load}, the highest load meeting the SLO, is read at, and so what {@link
+   * #sloLoadAtLeast(double)} compares. It asserts nothing by itself: a stepped run meant to cross
+   * the knee has levels that miss the SLO, and only {@link #sloLoadAtLeast(double)} judges it.
+   * Needs an SLO.
+   *
+   * @param share in (0, 1]
+   * @return a new builder; a share outside (0, 1] is refused, naming {@code
+   *     llm.slo.levelAttainment}, when the protocol is built, before any load
+   */
+  public LlmProtocolBuilder sloLevelAttainment(double share) {
+    return with("slo.levelAttainment", share);
   }
 
   /**
@@ -595,10 +613,11 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   /**
    * The least load that must meet the SLO ({@code llm.assert.sloLoadAtLeast}): concurrent users for
    * a closed profile, users/s for an open one, compared with {@code llm-run.json}'s {@code
-   * saturation.slo_load} (the highest load whose level's SLO attainment reaches the goodput ratio,
-   * interpolated between levels). The run then logs one {@code SLO LOAD} row, OK when the load is
-   * reached, and {@link #assertions(double, String...)} adds {@link LlmDsl#sloLoadMet()}, so the
-   * build fails below the bound. Needs an SLO and a profile with 2 levels or more.
+   * saturation.slo_load} (the highest load whose level's SLO attainment reaches {@link
+   * #sloLevelAttainment(double)}, interpolated between levels). The run then logs one {@code SLO
+   * LOAD} row, OK when the load is reached, and {@link #assertions(double, String...)} adds {@link
+   * LlmDsl#sloLoadMet()}, so the build fails below the bound. Needs an SLO and a profile with 2
+   * levels or more.
    *
    * @param load more than 0
    * @return a new builder

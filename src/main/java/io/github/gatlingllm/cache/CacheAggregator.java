@@ -26,7 +26,9 @@ import java.util.TreeMap;
  * planned ratio is over those that reported prompt tokens and the observed one is null).
  *
  * <p>Verdict, for the run and for each series: {@code unknown} when no request reported cached
- * tokens; {@code above plan} when the observed ratio exceeds the planned one by more than the
+ * tokens, or when most measured requests with a cache plan did not succeed (failed, or cut by the
+ * run's end): the few that did say nothing of the cache, and a run that mostly failed is as planned
+ * nowhere; {@code above plan} when the observed ratio exceeds the planned one by more than the
  * tolerance, {@code below plan} when it falls short by more than it, else {@code as planned}.
  *
  * <p>Thread-safe; each {@link #add} takes a lock.
@@ -121,7 +123,39 @@ public final class CacheAggregator {
    * @return {@code as planned}, {@code above plan}, {@code below plan} or {@code unknown}
    */
   public synchronized String verdict() {
-    return overall.verdict(tolerance);
+    return mostFailed() ? UNKNOWN : overall.verdict(tolerance);
+  }
+
+  /** Whether most measured requests with a cache plan did not succeed (failed or cut). */
+  private boolean mostFailed() {
+    return measuredFailed + measuredCut > overall.requests;
+  }
+
+  /**
+   * Why a run whose measured requests mostly failed has no verdict, in words.
+   *
+   * @return e.g. {@code most measured requests with a cache plan did not succeed (1921 of 2000:
+   *     1921 failed), so the 79 that did are too few to judge the cache}
+   */
+  private String mostFailedReason() {
+    long notOk = measuredFailed + measuredCut;
+    List<String> parts = new ArrayList<>();
+    if (measuredFailed > 0) {
+      parts.add(measuredFailed + " failed");
+    }
+    if (measuredCut > 0) {
+      parts.add(measuredCut + " cut by the run's end");
+    }
+    return "most measured requests with a cache plan did not succeed ("
+        + notOk
+        + " of "
+        + (notOk + overall.requests)
+        + ": "
+        + String.join(", ", parts)
+        + "), so the "
+        + overall.requests
+        + (overall.requests == 1 ? " that did is" : " that did are")
+        + " too few to judge the cache";
   }
 
   /**
@@ -141,6 +175,8 @@ public final class CacheAggregator {
     StringBuilder text;
     if (overall.requests == 0) {
       text = new StringBuilder("cache: no verdict: ").append(noSuccess());
+    } else if (mostFailed()) {
+      text = new StringBuilder("cache unknown: ").append(mostFailedReason());
     } else if (overall.observed() == null) {
       text =
           new StringBuilder("cache unknown: the server reported no cached tokens for the ")
@@ -242,12 +278,18 @@ public final class CacheAggregator {
     }
     // The verdict after the warm start, as people read it.
     Object verdict = m.remove("verdict");
+    boolean mostFailed = overall.requests > 0 && mostFailed();
+    if (mostFailed) {
+      verdict = UNKNOWN;
+    }
     m.put("verdict", verdict);
     m.put("planned_requests", plannedRequests);
     if (UNKNOWN.equals(verdict)) {
       m.put(
           "verdict_reason",
-          overall.requests == 0 ? noSuccess() : "the server reported no cached tokens");
+          overall.requests == 0
+              ? noSuccess()
+              : mostFailed ? mostFailedReason() : "the server reported no cached tokens");
     }
     Object latency = m.remove("latency_by_outcome");
     m.put("latency_by_outcome", latency);
@@ -257,6 +299,10 @@ public final class CacheAggregator {
       w.put("workload", e.getKey().workload().isEmpty() ? null : e.getKey().workload());
       w.put("request", e.getKey().request());
       e.getValue().all.write(w, tolerance, true);
+      if (mostFailed) {
+        // A run that mostly failed is as planned nowhere, not even in a series.
+        w.put("verdict", UNKNOWN);
+      }
       if (!e.getValue().groups.isEmpty()) {
         List<Object> groups = new ArrayList<>();
         for (Map.Entry<Integer, Bucket> g : e.getValue().groups.entrySet()) {

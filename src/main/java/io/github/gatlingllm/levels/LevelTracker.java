@@ -59,6 +59,10 @@ public final class LevelTracker {
   private final LongAdder ramps = new LongAdder();
   private final LongAdder outside = new LongAdder();
   private final LongAdder unplaced = new LongAdder();
+
+  /** Per scenario, the latest end of its measured requests, epoch ms. */
+  private final Map<String, LongAccumulator> lastEnd = new ConcurrentHashMap<>();
+
   private volatile Long rootAnchor;
   private volatile String rootAnchorSource;
   private volatile java.util.function.Function<String, Long> injectorStart;
@@ -69,6 +73,8 @@ public final class LevelTracker {
     private final MetricsAggregator aggregator;
     private final LongAdder pending = new LongAdder();
     private final LongAccumulator warmupEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
+    private final LongAccumulator firstMeasuredStart =
+        new LongAccumulator(Math::min, Long.MAX_VALUE);
     private final ServedBins served;
 
     Slot(LoadLevel level, Slo slo) {
@@ -97,11 +103,40 @@ public final class LevelTracker {
       return pending.sum();
     }
 
-    LevelResult result(int index, int scenarioIndex, long untilMs) {
+    /**
+     * The level's result as if the run ended at {@code untilMs}.
+     *
+     * <p>Its measured window starts at the level's start or, when a warmup took that start, at the
+     * later of the last warmup request's end and the first measured request's start (between the
+     * two the client sent nothing measured: that wait is not the server's). A level the run cut
+     * ends at {@code untilMs} or, when earlier, at the last end of a measured request of its
+     * scenario ({@code lastEndMs}): after it the client had nothing in flight (its budget spent),
+     * and counting that tail would lower the level's throughput below the run's for the same
+     * requests.
+     */
+    LevelResult result(int index, int scenarioIndex, long untilMs, long lastEndMs) {
       long warm = warmupEnd.get();
       long from = warm == Long.MIN_VALUE ? level.startMs() : Math.max(level.startMs(), warm);
       from = Math.min(from, level.endMs() - 1);
-      long to = Math.max(from + 1, Math.min(level.endMs(), untilMs));
+      // What was served is summed over whole bins where the window's edge only cuts idle time.
+      long servedFrom = from;
+      long first = firstMeasuredStart.get();
+      if (warm != Long.MIN_VALUE && first != Long.MAX_VALUE && first >= from) {
+        from = Math.min(first, level.endMs() - 1);
+        // nothing measured came before its first request: the bin holding it counts whole
+        servedFrom = ServedBins.binEnd(level.startMs(), from) - ServedBins.BIN_MS;
+      }
+      long end = Math.min(level.endMs(), untilMs);
+      long servedTo = -1;
+      if (untilMs < level.endMs() && lastEndMs > from && lastEndMs < end) {
+        end = lastEndMs;
+        // nothing of the scenario's measured requests came after: its bin counts whole
+        servedTo = Math.min(level.endMs(), ServedBins.binEnd(level.startMs(), lastEndMs));
+      }
+      long to = Math.max(from + 1, end);
+      if (servedTo < to) {
+        servedTo = to;
+      }
       return new LevelResult(
           index,
           scenarioIndex,
@@ -109,7 +144,7 @@ public final class LevelTracker {
           aggregator.summary().overall(),
           from,
           to,
-          served.between(from, to));
+          served.between(servedFrom, servedTo));
     }
 
     /** Whether the level began before {@code untilMs} or has a request. */
@@ -325,6 +360,9 @@ public final class LevelTracker {
     }
     if (measured) {
       serve(s, record);
+      lastEnd
+          .computeIfAbsent(s, k -> new LongAccumulator(Math::max, Long.MIN_VALUE))
+          .accumulate((long) Math.ceil(record.endMs()));
     }
     Slot slot = slot(s, record.startMs());
     if (slot == null) {
@@ -342,6 +380,8 @@ public final class LevelTracker {
     slot.aggregator.add(record);
     if (!measured) {
       slot.warmupEnd.accumulate((long) Math.ceil(record.endMs()));
+    } else {
+      slot.firstMeasuredStart.accumulate(record.startMs());
     }
     return slot.level;
   }
@@ -425,7 +465,8 @@ public final class LevelTracker {
     for (Slot slot : slots) {
       if (slot.ran(untilMs)) {
         int n = perScenario.merge(slot.level.scenario(), 1, Integer::sum) - 1;
-        list.add(slot.result(list.size(), n, untilMs));
+        LongAccumulator last = lastEnd.get(slot.level.scenario());
+        list.add(slot.result(list.size(), n, untilMs, last == null ? Long.MIN_VALUE : last.get()));
       }
     }
     return Collections.unmodifiableList(list);
@@ -471,27 +512,39 @@ public final class LevelTracker {
 
   /**
    * The sentence of {@code llm-run.json}'s {@code levels_note}: which measured requests the levels
-   * leave out, and how many.
+   * leave out, and how many (the counts that can differ at a run's end are explained in
+   * docs/load-levels.md, "Counts that differ").
    *
-   * @return e.g. {@code "Requests belong to the level they started in; 12 measured requests that
-   *     started during ramps between levels and 3 that started after the injection are left out of
-   *     every level."}
+   * @return e.g. {@code "Each level holds the measured requests that started in it; left out of
+   *     every level: 2 measured requests started during ramps between levels, 1 measured request
+   *     started outside the injection profile."}, or {@code "Each level holds the measured requests
+   *     that started in it; none was left out."}
    */
   public String note() {
     List<String> parts = new ArrayList<>();
-    parts.add(requests(ramps.sum()) + " started during ramps between levels");
+    if (ramps.sum() > 0) {
+      parts.add(requests(ramps.sum()) + " started during ramps between levels");
+    }
     if (outside.sum() > 0) {
       parts.add(requests(outside.sum()) + " started outside the injection profile");
     }
     if (unplaced.sum() > 0) {
       parts.add(requests(unplaced.sum()) + " came from a scenario without levels");
     }
-    return "Requests belong to the level they started in (measured phase only); "
-        + String.join(", ", parts)
-        + ": left out of every level. Counted when the record was written: requests that ended"
-        + " while it was being written (in flight at the run's end or its stop) are in"
-        + " metrics and llm-requests.jsonl but not here, and load.requests counts prompts handed"
-        + " out when the writing began.";
+    return "Each level holds the measured requests that started in it; "
+        + (parts.isEmpty()
+            ? "none was left out."
+            : "left out of every level: " + String.join(", ", parts) + ".");
+  }
+
+  /**
+   * Whether some measured requests are in no level ({@link #note()} says which).
+   *
+   * @return true when requests started during ramps, outside the profile or in a scenario without
+   *     levels
+   */
+  public boolean leftOutAny() {
+    return ramps.sum() + outside.sum() + unplaced.sum() > 0;
   }
 
   private static String requests(long n) {

@@ -41,12 +41,12 @@ import java.util.Objects;
  *       past it buys less than the tolerance and only adds queueing.
  *   <li><b>Load meeting the SLO</b>: a level meets the SLO when its SLO attainment (the share of
  *       its requests that met every bound, {@link Goodput#attainment()}) is at least the goodput
- *       ratio ({@code llm.assert.goodputRatio}, else {@link #DEFAULT_SLO_RATIO}). Walking the
- *       levels by load, the first one that does not meet it and the one before it bound the answer,
- *       interpolated linearly in attainment: {@code below + (above - below) * (a_below - ratio) /
- *       (a_below - a_above)}. When every level meets it, the answer is the highest load (a lower
- *       bound: {@code slo_met_at_every_level}); when the lowest level already misses it, there is
- *       none (null).
+ *       share {@code llm.slo.levelAttainment} ({@link #DEFAULT_SLO_RATIO} when unset; not the run's
+ *       assertion {@code llm.assert.goodputRatio}). Walking the levels by load, the first one that
+ *       does not meet it and the one before it bound the answer, interpolated linearly in
+ *       attainment: {@code below + (above - below) * (a_below - ratio) / (a_below - a_above)}. When
+ *       every level meets it, the answer is the highest load (a lower bound: {@code
+ *       slo_met_at_every_level}); when the lowest level already misses it, there is none (null).
  * </ul>
  *
  * @param scenario the scenario whose levels these are, never null
@@ -89,7 +89,7 @@ public record Saturation(
     String overCapacityReason,
     double tolerance) {
 
-  /** The SLO attainment a level needs without {@code llm.assert.goodputRatio}. */
+  /** The SLO attainment a level needs without {@code llm.slo.levelAttainment}. */
   public static final double DEFAULT_SLO_RATIO = 0.95;
 
   /** Checks and copies. */
@@ -111,7 +111,8 @@ public record Saturation(
    * @param results every level of the run, in start order, never null
    * @param settings the tolerance ({@link SaturationSettings#throughputGain()})
    * @param slo the run's SLO; {@link Slo#NONE} for none
-   * @param goodputRatio {@code llm.assert.goodputRatio}, or null for {@link #DEFAULT_SLO_RATIO}
+   * @param goodputRatio the attainment a level needs ({@code llm.slo.levelAttainment}), or null for
+   *     {@link #DEFAULT_SLO_RATIO}
    * @param stopReason why the run stopped early, or null when it did not
    * @return the saturation, or null when no scenario has 2 levels
    */
@@ -142,7 +143,7 @@ public record Saturation(
    * @param results every level of the run, in start order, never null
    * @param settings the tolerance
    * @param slo the run's SLO; {@link Slo#NONE} for none
-   * @param goodputRatio {@code llm.assert.goodputRatio}, or null
+   * @param goodputRatio the attainment a level needs ({@code llm.slo.levelAttainment}), or null
    * @param stopReason why the run stopped early, or null
    * @return one per such scenario, possibly empty, unmodifiable
    */

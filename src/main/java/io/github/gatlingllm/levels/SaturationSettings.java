@@ -1,9 +1,9 @@
 package io.github.gatlingllm.levels;
 
 /**
- * When a load level counts as over-saturated, whether the run then stops, and the bound on the load
- * meeting the SLO that fails the build. Checked when made: an error names the {@code llm.*}
- * setting, the value and what is allowed.
+ * When a load level counts as over-saturated, whether the run then stops, when a level meets the
+ * SLO, and the bound on the load meeting the SLO that fails the build. Checked when made: an error
+ * names the {@code llm.*} setting, the value and what is allowed.
  *
  * <p>A level is over-saturated, over capacity ({@link Saturation#overSaturated}), when, against the
  * level before it of the same scenario, its TTFT p50 (E2E p50 when answers are not streamed) grew
@@ -27,17 +27,51 @@ package io.github.gatlingllm.levels;
  * @param sloLoadAtLeast {@code llm.assert.sloLoadAtLeast}: the least load (concurrent users, or
  *     users/s for an open profile) that must meet the SLO ({@link Saturation#sloLoad()}), more than
  *     0, or null for no such assertion
+ * @param sloLevelAttainment {@code llm.slo.levelAttainment}: the least SLO attainment (share of a
+ *     level's requests that met the SLO) for a level to meet the SLO, the share {@link
+ *     Saturation#sloLoad()} is read at, in (0, 1], or null for {@link
+ *     Saturation#DEFAULT_SLO_RATIO}. It judges levels only: the whole run's attainment is asserted
+ *     by {@code llm.assert.goodputRatio}, a separate setting.
  */
 public record SaturationSettings(
     boolean stopWhenSaturated,
     double ttftGrowth,
     double throughputGain,
     double errorRatio,
-    Double sloLoadAtLeast) {
+    Double sloLoadAtLeast,
+    Double sloLevelAttainment) {
 
   /** The defaults: no early stop, growth 1.5, gain 0.05, errors 0.05, no assertion. */
   public static final SaturationSettings DEFAULT =
-      new SaturationSettings(false, 1.5, 0.05, 0.05, null);
+      new SaturationSettings(false, 1.5, 0.05, 0.05, null, null);
+
+  /**
+   * Settings with the default level attainment ({@link Saturation#DEFAULT_SLO_RATIO}).
+   *
+   * @param stopWhenSaturated see the record
+   * @param ttftGrowth see the record
+   * @param throughputGain see the record
+   * @param errorRatio see the record
+   * @param sloLoadAtLeast see the record
+   * @throws IllegalArgumentException naming the setting, its value and what is allowed
+   */
+  public SaturationSettings(
+      boolean stopWhenSaturated,
+      double ttftGrowth,
+      double throughputGain,
+      double errorRatio,
+      Double sloLoadAtLeast) {
+    this(stopWhenSaturated, ttftGrowth, throughputGain, errorRatio, sloLoadAtLeast, null);
+  }
+
+  /**
+   * The SLO attainment a level needs to meet the SLO.
+   *
+   * @return {@link #sloLevelAttainment()}, or {@link Saturation#DEFAULT_SLO_RATIO} when unset
+   */
+  public double levelAttainment() {
+    return sloLevelAttainment == null ? Saturation.DEFAULT_SLO_RATIO : sloLevelAttainment;
+  }
 
   /**
    * Checks the values.
@@ -59,6 +93,9 @@ public record SaturationSettings(
           "assert.sloLoadAtLeast",
           sloLoadAtLeast,
           "a finite load > 0 (concurrent users, or users/s for an open profile)");
+    }
+    if (sloLevelAttainment != null && !(sloLevelAttainment > 0 && sloLevelAttainment <= 1)) {
+      throw bad("slo.levelAttainment", sloLevelAttainment, "a share in (0, 1], e.g. 0.95");
     }
   }
 

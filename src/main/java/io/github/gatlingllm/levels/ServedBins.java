@@ -71,6 +71,17 @@ final class ServedBins {
     }
   }
 
+  /**
+   * The end of the bin that holds an instant.
+   *
+   * @param levelStartMs the level's start, epoch ms (bins start there)
+   * @param atMs the instant, epoch ms, at or after the level's start
+   * @return the bin's end, epoch ms, after {@code atMs}
+   */
+  static long binEnd(long levelStartMs, long atMs) {
+    return levelStartMs + ((atMs - levelStartMs) / BIN_MS + 1) * BIN_MS;
+  }
+
   private int bin(double atMs) {
     return (int) Math.max(0, Math.min(completed.length - 1, Math.floor((atMs - startMs) / BIN_MS)));
   }

@@ -294,7 +294,7 @@ final class LevelWatch {
       if (rules.sloLoadAtLeast() != null && !verdictLogged) {
         List<LevelResult> ascending = new ArrayList<>(sloJudged);
         ascending.sort(Comparator.comparingDouble(r -> r.level().load()));
-        Saturation.SloLoad walk = Saturation.sloLoad(ascending, goodputRatio());
+        Saturation.SloLoad walk = Saturation.sloLoad(ascending, levelAttainment());
         if (walk.settled() || last || stopReason != null) {
           logVerdict(walk, ascending, nowMs);
         }
@@ -311,8 +311,9 @@ final class LevelWatch {
     return 0;
   }
 
-  private double goodputRatio() {
-    return settings.goodputRatio() == null ? Saturation.DEFAULT_SLO_RATIO : settings.goodputRatio();
+  /** When a level meets the SLO ({@code llm.slo.levelAttainment}); never the run's assertion. */
+  private double levelAttainment() {
+    return rules.levelAttainment();
   }
 
   private void logVerdict(Saturation.SloLoad walk, List<LevelResult> ascending, long nowMs) {
@@ -382,13 +383,16 @@ final class LevelWatch {
       }
     }
     Saturation saturation =
-        Saturation.of(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
-    LOG.info("{}", tracker.note());
+        Saturation.of(results, rules, settings.slo(), rules.levelAttainment(), stopReason);
+    if (tracker.leftOutAny()) {
+      // Said only when it says something: a level holds the requests that started in it.
+      LOG.info("{}", tracker.note());
+    }
     if (saturation == null) {
       return;
     }
     List<Saturation> all =
-        Saturation.all(results, rules, settings.slo(), settings.goodputRatio(), stopReason);
+        Saturation.all(results, rules, settings.slo(), rules.levelAttainment(), stopReason);
     String shared = Saturation.shared(all);
     Map<String, Object> record = new LinkedHashMap<>(saturation.toRecord());
     record.put("over_saturation", overSaturation);

@@ -152,12 +152,14 @@ final class ErrorsSection {
       return cut == null ? html.toString() : html.append(cutParagraph(cut)).toString();
     }
     long failed = rows.stream().mapToLong(Row::count).sum();
-    html.append("<p>")
+    // Failures in red: the count line and every row of the table.
+    html.append("<p class=\"bad\"><strong>")
         .append(failed)
         .append(" failed ")
         .append(failed == 1 ? which.replaceFirst("^requests", "request") : which)
-        .append(", by error message.</p>\n")
-        .append("<table id=\"errors-table\"><tr><th>requests</th><th class=\"l\">status</th>")
+        .append("</strong>, by error message.</p>\n")
+        .append(
+            "<table id=\"errors-table\" class=\"bad\"><tr><th>requests</th><th class=\"l\">status</th>")
         .append("<th class=\"l\">error</th><th class=\"l\">request names</th></tr>\n");
     for (Row row : rows.subList(0, Math.min(MAX_ROWS, rows.size()))) {
       html.append("<tr><td>")

@@ -79,20 +79,48 @@ final class LevelsSection {
         html.append("<p class=\"warning\">").append(ReportPage.esc(w)).append("</p>\n");
       }
     }
-    if (run.get("levels_note") != null) {
+    if (run.get("levels_note") != null && leftOutAny(run)) {
+      // Said only when some measured requests are in no level.
       html.append("<p>").append(ReportPage.esc(run.get("levels_note"))).append("</p>\n");
     }
+    html.append(table(run, levels, saturationLevels, overCapacityLevels));
+    if (levels.size() < 2) {
+      // One level: a curve of one point says nothing the table does not.
+      return html.toString();
+    }
+    html.append("<div class=\"charts\">\n");
+    for (Charts.Chart chart : charts(levels)) {
+      html.append(Charts.render(chart));
+    }
+    return html.append("</div>\n").toString();
+  }
+
+  /**
+   * The table, made to fit a 1280 px window: the scenario column only with several scenarios,
+   * statuses beside the request count only when a request failed (in red), input and output
+   * tokens/s in one column, a latency's p50 and p99 in one column; {@code (cut short)} only on a
+   * level of a scenario whose profile has 2 levels or more (one steady step ends where the run
+   * ends: nothing was cut that mattered).
+   */
+  private static String table(
+      Map<String, Object> run,
+      List<Map<?, ?>> levels,
+      Set<Object> saturationLevels,
+      Set<Object> overCapacityLevels) {
     boolean slo = levels.stream().anyMatch(l -> l.get("goodput") instanceof Map<?, ?>);
     boolean lag = levels.stream().anyMatch(l -> l.get("schedule_lag_ms") instanceof Map<?, ?>);
     boolean cpu = levels.stream().anyMatch(l -> l.get("client_cpu") instanceof Number);
-    // Scrolls on its own when wider than the window; a latency's p50 and p99 share a column.
-    html.append("<div style=\"overflow-x:auto;max-width:100%\">")
-        .append("<table id=\"levels-table\"><tr><th>level</th><th class=\"l\">scenario</th>")
-        .append("<th>load</th><th>duration, s</th><th>requests</th><th class=\"l\">status</th>")
-        .append("<th>requests/s</th><th>input tokens/s</th><th>output tokens/s</th>");
+    boolean scenarios =
+        levels.stream().map(l -> String.valueOf(l.get("scenario"))).distinct().count() > 1;
+    StringBuilder html =
+        new StringBuilder("<div class=\"levels-wrap\">")
+            .append("<table id=\"levels-table\"><tr><th>level</th>")
+            .append(scenarios ? "<th class=\"l\">scenario</th>" : "")
+            .append("<th>load</th><th>duration, s</th><th>requests</th>")
+            .append("<th>requests/s</th><th>tokens/s in / out</th>");
     for (String metric : LATENCIES) {
       String name = metric.replace("_ms", "").toUpperCase(java.util.Locale.ROOT);
-      html.append("<th>").append(name).append(" p50 / p99, ms</th>");
+      html.append("<th>").append(name).append(", ms p50 / p99</th>");
     }
     html.append("<th>cache hit ratio</th>")
         .append(slo ? "<th>SLO attainment</th>" : "")
@@ -101,7 +129,8 @@ final class LevelsSection {
         .append("</tr>\n");
     for (Map<?, ?> l : levels) {
       boolean saturated = saturationLevels.contains(l.get("index"));
-      boolean cut = Boolean.TRUE.equals(l.get("cut_short"));
+      boolean cut =
+          Boolean.TRUE.equals(l.get("cut_short")) && stepped(run, levels, l.get("scenario"));
       html.append(
               saturated
                   ? "<tr class=\"saturation\" title=\"saturation\">"
@@ -110,9 +139,11 @@ final class LevelsSection {
                       : "<tr>")
           .append("<td>")
           .append(ReportPage.esc(l.get("index")))
-          .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(l.get("scenario")))
-          .append("</td><td>")
+          .append("</td>");
+      if (scenarios) {
+        html.append("<td class=\"l\">").append(ReportPage.esc(l.get("scenario"))).append("</td>");
+      }
+      html.append("<td>")
           .append(ReportPage.esc(load(l)))
           .append(
               saturated
@@ -123,13 +154,12 @@ final class LevelsSection {
           .append(cut ? " (cut short)" : "")
           .append("</td><td>")
           .append(ReportPage.esc(l.get("requests")))
-          .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(ReportPage.statuses(l.get("status"))))
+          .append(failures(l.get("status")))
           .append("</td><td>")
           .append(ReportPage.num(l.get("requests_per_s")))
           .append("</td><td>")
           .append(ReportPage.num(l.get("input_tokens_per_s")))
-          .append("</td><td>")
+          .append(" / ")
           .append(ReportPage.num(l.get("output_tokens_per_s")))
           .append("</td>");
       for (String metric : LATENCIES) {
@@ -155,15 +185,67 @@ final class LevelsSection {
       html.append("</tr>\n");
     }
     html.append("</table></div>\n");
-    if (levels.size() < 2) {
-      // One level: a curve of one point says nothing the table does not.
-      return html.toString();
+    Object share = run.get("saturation") instanceof Map<?, ?> sat ? sat.get("slo_ratio") : null;
+    if (slo && share instanceof Number n) {
+      html.append("<p class=\"note\">A level meets the SLO when its attainment is at least ")
+          .append(ReportPage.num(n.doubleValue()))
+          .append(" (<code>llm.slo.levelAttainment</code>).</p>\n");
     }
-    html.append("<div class=\"charts\">\n");
-    for (Charts.Chart chart : charts(levels)) {
-      html.append(Charts.render(chart));
+    return html.toString();
+  }
+
+  /** Beside a level's request count: its statuses when any is not {@code ok}, failures in red. */
+  private static String failures(Object status) {
+    if (!(status instanceof Map<?, ?> m)) {
+      return "";
     }
-    return html.append("</div>\n").toString();
+    boolean notOk =
+        m.entrySet().stream()
+            .anyMatch(
+                e ->
+                    !"ok".equals(e.getKey())
+                        && e.getValue() instanceof Number n
+                        && n.longValue() > 0);
+    return notOk
+        ? " (" + ReportPage.statusesHtml(ReportPage.esc(ReportPage.statuses(status))) + ")"
+        : "";
+  }
+
+  /** Whether the record says some measured requests are in no level (or does not say). */
+  private static boolean leftOutAny(Map<String, Object> run) {
+    if (!(run.get("levels_left_out") instanceof Map<?, ?> left)) {
+      return true;
+    }
+    for (String key : List.of("ramps", "outside", "unplaced")) {
+      if (left.get(key) instanceof Number n && n.longValue() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a scenario's profile has 2 levels or more: from {@code load.injection}'s steps marked
+   * {@code level}, else from the levels recorded.
+   */
+  private static boolean stepped(Map<String, Object> run, List<Map<?, ?>> levels, Object scenario) {
+    if (run.get("load") instanceof Map<?, ?> load && load.get("injection") instanceof List<?> all) {
+      for (Object o : all) {
+        if (o instanceof Map<?, ?> i
+            && String.valueOf(scenario).equals(String.valueOf(i.get("scenario")))
+            && i.get("steps") instanceof List<?> steps) {
+          long n =
+              steps.stream()
+                  .filter(st -> st instanceof Map<?, ?> m && Boolean.TRUE.equals(m.get("level")))
+                  .count();
+          return n >= 2;
+        }
+      }
+    }
+    return levels.stream()
+            .filter(l -> String.valueOf(scenario).equals(String.valueOf(l.get("scenario"))))
+            .count()
+        >= 2;
   }
 
   /** {@code 4 users} (closed loop) or {@code 2.5 users/s} (open loop). */

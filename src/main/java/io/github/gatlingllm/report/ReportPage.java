@@ -115,6 +115,11 @@ public final class ReportPage {
         .append("#summary th{width:16em}#summary td{text-align:left;font-weight:bold}")
         .append("tr.saturation td{background:#fff4d6}")
         .append(".good{color:#1d7a3a}.bad{color:#b02a2a}")
+        // Fits a 1280 px window: the levels table in smaller type, scrolling on its own if ever
+        // wider; the charts fill each row (llm-charts.js).
+        .append(".levels-wrap{overflow-x:auto;max-width:100%}")
+        .append("#levels-table{font-size:13px}#levels-table td,#levels-table th{padding:3px 6px}")
+        .append("#what-ran{font-size:15px;line-height:1.4}")
         .append("</style>\n")
         .append(Charts.assets())
         .append("</head><body>\n")
@@ -163,6 +168,7 @@ public final class ReportPage {
             .append("</p>\n");
       }
     }
+    html.append(whatRan(run)).append(mostFailed(run));
     html.append(summary(RunSummary.of(run), run));
     html.append(BaselineSection.html(run));
     Object metrics = run.get("metrics");
@@ -227,7 +233,9 @@ public final class ReportPage {
   private static String summary(RunSummary summary, Map<String, Object> run) {
     StringBuilder html = new StringBuilder("<h2>Summary</h2>\n<table id=\"summary\">\n");
     for (RunSummary.Figure f : summary.figures()) {
-      html.append(row(f.name(), esc(f.value()) + BaselineSection.note(run, f.name())));
+      String value =
+          "requests".equals(f.name()) ? failuresInRed(esc(f.value()), run) : esc(f.value());
+      html.append(row(f.name(), value + BaselineSection.note(run, f.name())));
     }
     html.append(
         row(
@@ -255,6 +263,61 @@ public final class ReportPage {
     return html.append("</table>\n").toString();
   }
 
+  /** The "what ran" line above the summary ({@link RunDescription}), or nothing. */
+  private static String whatRan(Map<String, Object> run) {
+    String text = RunDescription.of(run);
+    return text == null
+        ? ""
+        : "<p id=\"what-ran\"><strong>What ran:</strong> " + esc(text) + ".</p>\n";
+  }
+
+  /**
+   * The red line of a run whose measured requests mostly failed ({@link RunSummary#mostFailed}).
+   */
+  private static String mostFailed(Map<String, Object> run) {
+    String text = RunSummary.mostFailed(run);
+    return text == null
+        ? ""
+        : "<p class=\"bad\" id=\"most-failed\"><strong>"
+            + esc(Character.toUpperCase(text.charAt(0)) + text.substring(1))
+            + ".</strong></p>\n";
+  }
+
+  /**
+   * The summary's requests figure, {@code 200 (ok 2, timeout 198)}, with its statuses other than
+   * {@code ok} in red when any request failed.
+   */
+  private static String failuresInRed(String escaped, Map<String, Object> run) {
+    int open = escaped.indexOf(" (");
+    if (open < 0 || !escaped.endsWith(")")) {
+      return escaped;
+    }
+    return escaped.substring(0, open + 2)
+        + statusesHtml(escaped.substring(open + 2, escaped.length() - 1))
+        + ")";
+  }
+
+  /**
+   * Statuses as {@link #statuses} writes them, escaped, each failed one in red ({@code ok} and
+   * requests cut by the run's end, which did not fail, stay as they are).
+   *
+   * @param escapedStatuses e.g. {@code ok 2, timeout 198; 3 cut by the run&#39;s end}
+   * @return the HTML
+   */
+  static String statusesHtml(String escapedStatuses) {
+    int cut = escapedStatuses.indexOf("; ");
+    String statuses = cut < 0 ? escapedStatuses : escapedStatuses.substring(0, cut);
+    StringBuilder html = new StringBuilder();
+    for (String part : statuses.split(", ")) {
+      if (html.length() > 0) {
+        html.append(", ");
+      }
+      boolean failed = !part.startsWith("ok ") && !part.equals("none");
+      html.append(failed ? "<span class=\"bad\">" + part + "</span>" : part);
+    }
+    return html.append(cut < 0 ? "" : escapedStatuses.substring(cut)).toString();
+  }
+
   private static String groups(List<?> groups, Map<?, ?> overall) {
     StringBuilder html = new StringBuilder();
     boolean slo = overall != null && overall.get("goodput") != null;
@@ -276,7 +339,7 @@ public final class ReportPage {
           .append("</td><td>")
           .append(esc(group.get("requests")))
           .append("</td><td class=\"l\">")
-          .append(esc(statuses(group.get("status"))))
+          .append(statusesHtml(esc(statuses(group.get("status")))))
           .append("</td><td>")
           .append(num(group.get("requests_per_s")))
           .append("</td><td>")

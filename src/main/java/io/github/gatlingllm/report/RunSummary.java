@@ -173,6 +173,10 @@ public final class RunSummary {
     if (targetDown != null) {
       warnings.add(targetDown);
     }
+    String mostFailed = mostFailed(run);
+    if (mostFailed != null) {
+      warnings.add(mostFailed);
+    }
     String ending = RunSentences.ending(run);
     if (ending != null) {
       warnings.add(ending);
@@ -227,6 +231,50 @@ public final class RunSummary {
         sloVerdict,
         sloPassed,
         RunSentences.saturations(run));
+  }
+
+  /**
+   * The warning of a run whose measured requests mostly failed (more than half, requests cut by the
+   * run's end left out: they did not fail), e.g. {@code most requests failed: 198 of 200 measured
+   * (timeout 198); the latency and token figures are those of the 2 that succeeded}. No verdict is
+   * as planned then: the cache's says {@code unknown} ({@link
+   * io.github.gatlingllm.cache.CacheAggregator}).
+   *
+   * @param run the run record, never null
+   * @return the text without a final stop, or null when half or more succeeded (or nothing is
+   *     known)
+   */
+  static String mostFailed(Map<String, Object> run) {
+    Map<?, ?> overall = map(map(run.get("metrics")).get("overall"));
+    Map<?, ?> status = map(overall.get("status"));
+    Double requests = number(overall.get("requests"));
+    if (status.isEmpty() || requests == null) {
+      return null;
+    }
+    double ok = status.get("ok") instanceof Number n ? n.doubleValue() : 0;
+    Double cut = number(status.get("cut_by_run_end"));
+    double failed = requests - ok - (cut == null ? 0 : cut);
+    if (!(failed > ok) || ok == 0 && failed == 0) {
+      return null;
+    }
+    Map<Object, Object> failures = new java.util.LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : status.entrySet()) {
+      if (!"ok".equals(e.getKey()) && !"cut_by_run_end".equals(e.getKey())) {
+        failures.put(e.getKey(), e.getValue());
+      }
+    }
+    return "most requests failed: "
+        + Charts.fmt(failed)
+        + " of "
+        + Charts.fmt(requests)
+        + " measured ("
+        + ReportPage.statuses(failures)
+        + ")"
+        + (ok == 0
+            ? ""
+            : "; the latency and token figures are those of the "
+                + Charts.fmt(ok)
+                + " that succeeded");
   }
 
   /**
@@ -398,6 +446,10 @@ public final class RunSummary {
       Console.line(LOG, line);
     }
     RunSummary s = of(run);
+    String ran = RunDescription.of(run);
+    if (ran != null) {
+      Console.line(LOG, "LLM run: " + ran);
+    }
     for (String line : s.lines()) {
       Console.line(LOG, line);
     }

@@ -48,8 +48,10 @@ import java.util.function.Function;
  * @param slo the per-request objectives of goodput ({@code llm.slo.ttftMs}, {@code llm.slo.itlMs},
  *     {@code llm.slo.tpotMs}, {@code llm.slo.e2eMs}, {@code llm.slo.ttfoMs}, milliseconds, each > 0
  *     or unset); {@link Slo#NONE} when none is set
- * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of measured requests that
- *     must meet the SLO, in (0, 1], or null for no such assertion; needs an SLO
+ * @param goodputRatio {@code llm.assert.goodputRatio}: the least share of the whole run's measured
+ *     requests (of each request name) that must meet the SLO, in (0, 1], or null for no such
+ *     assertion; needs an SLO. An assertion only: when a load level meets the SLO is {@code
+ *     llm.slo.levelAttainment} ({@link SaturationSettings#sloLevelAttainment()})
  * @param temperature {@code temperature} sent with each request, a finite number >= 0, or null not
  *     to send it
  * @param connections how requests get TCP connections: {@code shared} (one keep-alive pool for all
@@ -195,6 +197,7 @@ public record LlmSettings(
     }
     saturation = saturation == null ? SaturationSettings.DEFAULT : saturation;
     SettingChecks.needsSlo("assert.sloLoadAtLeast", saturation.sloLoadAtLeast(), slo);
+    SettingChecks.needsSlo("slo.levelAttainment", saturation.sloLevelAttainment(), slo);
     if (!(clientMaxLagP99Ms > 0 && Double.isFinite(clientMaxLagP99Ms))) {
       throw bad("client.maxLagP99Ms", clientMaxLagP99Ms, "a number of milliseconds > 0, e.g. 10");
     }

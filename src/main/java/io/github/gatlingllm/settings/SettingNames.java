@@ -57,6 +57,7 @@ final class SettingNames {
           "saturation.throughputGain",
           "saturation.errorRatio",
           "assert.sloLoadAtLeast",
+          "slo.levelAttainment",
           "sweep.maxConcurrency",
           "sweep.levels",
           "sweep.levelDuration",

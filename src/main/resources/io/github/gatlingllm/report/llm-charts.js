@@ -128,7 +128,7 @@
         }
       };
     }
-    var width = Math.min(640, Math.max(360, fig.parentNode.clientWidth - 24 || 640));
+    var width = chartWidth(fig);
     var opts = {
       title: spec.title,
       width: width,
@@ -152,6 +152,17 @@
     var u = new uPlot(opts, data, fig.querySelector('.plot') || fig);
     charts[spec.id] = u;
     return u;
+  }
+
+  // Charts fill their row: as many of at least MIN_WIDTH px as fit side by side (gap 12 px, each
+  // figure's padding and border 14 px), one per row on a narrow window.
+  var MIN_WIDTH = 460;
+
+  function chartWidth(fig) {
+    var row = fig.parentNode.clientWidth || 640;
+    var perRow = Math.max(1, Math.floor((row + 12) / (MIN_WIDTH + 14 + 12)));
+    var width = Math.floor((row - 12 * (perRow - 1)) / perRow) - 14;
+    return Math.max(320, width);
   }
 
   var total = 0;

@@ -222,6 +222,44 @@ class CacheAggregatorTest {
         a.describe());
   }
 
+  private static RequestRecord failed(RequestStatus status) {
+    return record(
+        "s", "measured", 0, 100, null, 48, CacheOutcome.HIT, CacheOutcome.UNKNOWN, 2, status);
+  }
+
+  @Test
+  void aRunWhoseRequestsMostlyFailedIsAsPlannedNowhere() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(hit("s", 0, 2)); // the one success is as planned on its own
+    a.add(failed(RequestStatus.CONNECT_ERROR));
+    a.add(failed(RequestStatus.CUT_BY_RUN_END));
+    Map<String, Object> r = a.toRecord(Map.of());
+
+    assertEquals("unknown", a.verdict());
+    assertEquals("unknown", r.get("verdict"));
+    assertEquals(
+        "most measured requests with a cache plan did not succeed (2 of 3: 1 failed, 1 cut by the"
+            + " run's end), so the 1 that did is too few to judge the cache",
+        r.get("verdict_reason"));
+    assertEquals("unknown", ((Map<?, ?>) ((List<?>) r.get("workloads")).get(0)).get("verdict"));
+    assertEquals(
+        "cache unknown: most measured requests with a cache plan did not succeed (2 of 3: 1"
+            + " failed, 1 cut by the run's end), so the 1 that did is too few to judge the cache",
+        a.describe());
+  }
+
+  @Test
+  void halfTheRequestsFailedStillGetsAVerdict() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(hit("s", 0, 2));
+    a.add(failed(RequestStatus.HTTP_ERROR));
+    Map<String, Object> r = a.toRecord(Map.of());
+
+    assertEquals("as planned", a.verdict());
+    assertEquals("as planned", r.get("verdict"));
+    assertNull(r.get("verdict_reason"));
+  }
+
   @Test
   void aVerdictHasNoReason() {
     CacheAggregator a = new CacheAggregator(0.05);

@@ -110,12 +110,9 @@ class LevelTrackerTest {
             + t.rampRequests()
             + t.outsideRequests());
     assertEquals(
-        "Requests belong to the level they started in (measured phase only); 2 measured requests"
-            + " started during ramps between levels, 1 measured request started outside the"
-            + " injection profile: left out of every level. Counted when the record was written:"
-            + " requests that ended while it was being written (in flight at the run's end or its"
-            + " stop) are in metrics and llm-requests.jsonl but not here, and load.requests counts"
-            + " prompts handed out when the writing began.",
+        "Each level holds the measured requests that started in it; left out of every level: 2"
+            + " measured requests started during ramps between levels, 1 measured request started"
+            + " outside the injection profile.",
         t.note());
   }
 
@@ -173,13 +170,49 @@ class LevelTrackerTest {
     t.started("chat", 1_000);
     t.add("chat", ok(2_000));
     t.add("chat", ok(3_000));
+    t.started("chat", 5_000);
+    t.add("chat", ok(5_000)); // the last request ends at 5 100
     List<LevelResult> results = t.results(t.slots(), 6_000);
     assertEquals(1, results.size());
-    assertEquals(5.0, results.get(0).durationS());
-    assertEquals(0.4, results.get(0).requestsPerS());
+    // Measured to the last request's end (5 100), not to the stop (6 000): after it the client
+    // had nothing in flight.
+    assertEquals(4.1, results.get(0).durationS());
+    assertEquals(3 / 4.1, results.get(0).requestsPerS(), 1e-12);
     assertEquals(true, results.get(0).cutShort());
     assertEquals(true, results.get(0).toRecord(null).get("cut_short"));
-    assertEquals(6_000L, results.get(0).toRecord(null).get("measured_to_ms"));
+    assertEquals(5_100L, results.get(0).toRecord(null).get("measured_to_ms"));
+  }
+
+  @Test
+  void aRunThatEndsWithItsBudgetMeasuresItsLevelAsTheRunsWindow() {
+    // One level of 1 user, a warmup, then measured requests until the budget is spent: the
+    // level's window is the measured requests' (first start to last end), as the run summary's,
+    // so both give the same requests/s.
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", request("warmup", 1_000, RequestStatus.OK)); // ends at 1 100
+    t.add("chat", ok(1_350)); // first measured start, after a 250 ms gap, mid-bin
+    t.add("chat", ok(1_400));
+    t.add("chat", ok(1_520)); // last end 1 620, mid-bin
+    LevelResult level = t.results(t.slots(), 2_050).get(0); // the record written 430 ms later
+    assertEquals(1_350, level.measuredFromMs());
+    assertEquals(1_620, level.measuredToMs());
+    assertEquals(3 / 0.27, level.requestsPerS(), 1e-9);
+    // every output token counts, those of the edge bins too: 30 tokens in 0.27 s
+    assertEquals(30 / 0.27, level.outputTokensPerS(), 1e-9);
+  }
+
+  @Test
+  void aLevelCutWithNothingEndedInItKeepsItsTimeToTheStop() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", ok(2_000)); // ends 2 100
+    t.started("chat", 13_500);
+    t.add("chat", request("measured", 13_500, RequestStatus.CUT_BY_RUN_END)); // ends 13 600
+    List<LevelResult> results = t.results(t.slots(), 13_600);
+    assertEquals(2, results.size());
+    assertEquals(13_600, results.get(1).measuredToMs());
+    assertEquals(13_000, results.get(1).measuredFromMs());
   }
 
   @Test

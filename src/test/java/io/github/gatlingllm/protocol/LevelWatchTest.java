@@ -147,4 +147,37 @@ class LevelWatchTest {
             + " constantUsersPerSec, e.g. sweep()), got 1 in chat",
         assertThrows(IllegalArgumentException.class, () -> watch.announce(null)).getMessage());
   }
+
+  /** Sends 10 requests in the level from {@code fromMs}, {@code slow} of them with a 80 ms TTFT. */
+  private static void levelWithSlow(LevelWatch watch, long fromMs, int slow) {
+    for (int i = 0; i < 10; i++) {
+      long start = fromMs + i * 1_000L;
+      watch.started("chat", "chat", start);
+      watch.record(request(start, i < slow ? 80 : 20), start + 100);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> saturationOf(LlmSettings settings) {
+    LevelWatch watch = new LevelWatch(List.of(THREE), settings, null, () -> 0);
+    levelWithSlow(watch, 0, 0); // attainment 1.0 at 1 user
+    levelWithSlow(watch, 10_000, 1); // 0.9 at 2 users
+    levelWithSlow(watch, 20_000, 5); // 0.5 at 4 users
+    Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 30)));
+    watch.addTo(info, 4, 30_000, null);
+    return (Map<String, Object>) info.get("saturation");
+  }
+
+  @Test
+  void aLevelMeetsTheSloAtTheLevelAttainmentNotAtTheRunsGoodputAssertion() {
+    // The run's assertion (0.5) does not move when a level meets the SLO: 0.95 by default.
+    Map<String, Object> byDefault =
+        saturationOf(settings("llm.slo.ttftMs", "50", "llm.assert.goodputRatio", "0.5"));
+    assertEquals(0.95, byDefault.get("slo_ratio"));
+    assertEquals(1.5, (Double) byDefault.get("slo_load"), 1e-9); // 1 + (1 - 0.95) / (1 - 0.9)
+    Map<String, Object> set =
+        saturationOf(settings("llm.slo.ttftMs", "50", "llm.slo.levelAttainment", "0.85"));
+    assertEquals(0.85, set.get("slo_ratio"));
+    assertEquals(2.25, (Double) set.get("slo_load"), 1e-9); // 2 + 2 * (0.9 - 0.85) / (0.9 - 0.5)
+  }
 }

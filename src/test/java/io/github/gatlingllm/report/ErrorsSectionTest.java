@@ -64,7 +64,9 @@ class ErrorsSectionTest {
     String html =
         ErrorsSection.render(
             List.of(failed("chat", RequestStatus.STREAM_ERROR, "bad <data>")), "requests");
-    assertTrue(html.contains("<p>1 failed request, by error message.</p>"), html);
+    assertTrue(
+        html.contains("<p class=\"bad\"><strong>1 failed request</strong>, by error message.</p>"),
+        html);
     assertTrue(
         html.contains(
             "<tr><td>1</td><td class=\"l\">stream_error</td><td class=\"l\">bad &lt;data&gt;</td>"
@@ -100,7 +102,10 @@ class ErrorsSectionTest {
 
     String html = ErrorsSection.render(rs, "requests outside warmup");
 
-    assertTrue(html.contains("<p>2 failed requests outside warmup, by error message.</p>"), html);
+    assertTrue(
+        html.contains(
+            "<p class=\"bad\"><strong>2 failed requests outside warmup</strong>, by error message.</p>"),
+        html);
     assertEquals(
         "1 request outside warmup was cut by the run's end, not failed: still in flight when the"
             + " run ended (x), recorded with what was measured until then",

@@ -65,8 +65,8 @@ class LevelsSectionTest {
     assertTrue(html.contains("<p>4 requests started during ramps are left out.</p>"), html);
     assertTrue(
         html.contains(
-            "<tr class=\"saturation\" title=\"saturation\"><td>1</td><td class=\"l\">chat</td>"
-                + "<td>2 users (saturation)</td><td>30</td><td>100</td><td class=\"l\">ok 100</td>"),
+            "<tr class=\"saturation\" title=\"saturation\"><td>1</td>"
+                + "<td>2 users (saturation)</td><td>30</td><td>100</td><td>"),
         html);
     assertTrue(html.contains("<td>1 user</td>"), html);
     assertTrue(html.contains("<div class=\"charts\">"), html);
@@ -169,20 +169,69 @@ class LevelsSectionTest {
   }
 
   @Test
-  void oneLevelIsATableWithoutChartsAndACutLevelIsFlagged() {
+  void oneLevelIsATableWithoutChartsAndItsRunsEndIsNotACut() {
+    // One steady step that ended with its budget: the run's end, not a cut that matters.
     Map<String, Object> cut = level(0, "chat", "concurrency", 4, 100, 50);
     cut.put("cut_short", true);
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("levels", List.of(cut));
     run.put("levels_warnings", List.of("level 0 of chat (4 users) lasted 3.0 s"));
+    run.put(
+        "levels_note",
+        "Each level holds the measured requests that started in it; none was left out.");
+    run.put("levels_left_out", Map.of("ramps", 0L, "outside", 0L, "unplaced", 0L));
+    String html = LevelsSection.render(run);
+    assertTrue(html.contains("<tr><td>0</td><td>4 users</td><td>30</td>"), html);
+    assertFalse(html.contains("cut short"), html);
+    assertFalse(html.contains("Each level holds"), html);
+    assertTrue(html.contains("<p class=\"warning\">level 0 of chat (4 users) lasted 3.0 s</p>"));
+    assertTrue(html.contains("<th>TTFT, ms p50 / p99</th>"), html);
+    assertFalse(html.contains("charts"), html);
+  }
+
+  @Test
+  void aCutLevelOfASteppedProfileIsFlagged() {
+    Map<String, Object> cut = level(0, "chat", "concurrency", 4, 100, 50);
+    cut.put("cut_short", true);
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("levels", List.of(cut));
+    // the profile had 2 levels; the run's budget ran out in the first
+    run.put(
+        "load",
+        Map.of(
+            "injection",
+            List.of(
+                Map.of(
+                    "scenario",
+                    "chat",
+                    "steps",
+                    List.of(
+                        Map.of("level", true), Map.of("level", false), Map.of("level", true))))));
     String html = LevelsSection.render(run);
     assertTrue(
         html.contains(
             "<tr class=\"cut-short\" title=\"cut short: the run stopped in it\"><td>0</td>"
-                + "<td class=\"l\">chat</td><td>4 users</td><td>30 (cut short)</td>"),
+                + "<td>4 users</td><td>30 (cut short)</td>"),
         html);
-    assertTrue(html.contains("<p class=\"warning\">level 0 of chat (4 users) lasted 3.0 s</p>"));
-    assertTrue(html.contains("<th>TTFT p50 / p99, ms</th>"), html);
-    assertFalse(html.contains("charts"), html);
+  }
+
+  @Test
+  void failuresShowBesideTheCountInRedAndScenariosGetAColumnWhenSeveral() {
+    Map<String, Object> a = level(0, "chat", "rate", 2, 100, 50);
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("ok", 90L);
+    status.put("timeout", 10L);
+    a.put("status", status);
+    Map<String, Object> b = level(1, "rag", "rate", 2, 100, 50);
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("levels", List.of(a, b));
+    String html = LevelsSection.render(run);
+    assertTrue(
+        html.contains(
+            "<td>0</td><td class=\"l\">chat</td><td>2 users/s</td><td>30</td>"
+                + "<td>100 (ok 90, <span class=\"bad\">timeout 10</span>)</td>"),
+        html);
+    assertTrue(
+        html.contains("<td class=\"l\">rag</td><td>2 users/s</td><td>30</td><td>100</td>"), html);
   }
 }

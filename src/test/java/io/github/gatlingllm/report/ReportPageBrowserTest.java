@@ -210,6 +210,172 @@ class ReportPageBrowserTest {
         "the policy blocks and reports the image");
   }
 
+  /** Runs once the page has loaded and its charts are drawn; writes the layout into #layout. */
+  private static final String LAYOUT_PROBE =
+      """
+      <pre id="layout"></pre><script>
+      window.addEventListener('load', function () { setTimeout(function () {
+        var wrap = document.querySelector('.levels-wrap'), table = document.getElementById('levels-table');
+        var what = document.getElementById('what-ran');
+        var out = {viewport: window.innerWidth, scrollWidth: document.documentElement.scrollWidth,
+          content: document.body.clientWidth,
+          levelsTable: table ? table.offsetWidth : null, levelsWrap: wrap ? wrap.clientWidth : null,
+          whatRan: what ? what.textContent : null, charts: [], rows: {}};
+        document.querySelectorAll('figure.chart[data-chart]:not(.empty)').forEach(function (f) {
+          var u = window.llmCharts[f.getAttribute('data-chart')];
+          var top = Math.round(f.getBoundingClientRect().top);
+          out.rows[top] = (out.rows[top] || 0) + 1;
+          out.charts.push({id: f.getAttribute('data-chart'), figure: f.offsetWidth,
+            plot: u ? u.width : null});
+        });
+        document.getElementById('layout').textContent = JSON.stringify(out);
+      }, 50); });
+      </script>
+      """;
+
+  /**
+   * The widest levels table a run makes: two scenarios, open loop, failures, a cut level, long
+   * latencies, SLO attainment, schedule lag and client CPU.
+   */
+  private static List<Map<String, Object>> widestLevels() {
+    List<Map<String, Object>> levels = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Map<String, Object> l = new java.util.LinkedHashMap<>();
+      l.put("index", i);
+      l.put("scenario", i % 2 == 0 ? "open steps long name" : "closed steps");
+      l.put("kind", "open");
+      l.put("rate", 12.5 * (i + 1));
+      l.put("duration_s", 29.87);
+      l.put("cut_short", i == 5);
+      l.put("requests", 12345L);
+      l.put("status", Map.of("ok", 10000L, "rejected", 2000L, "timeout", 345L));
+      l.put("requests_per_s", 1234.56);
+      l.put("input_tokens_per_s", 123456.7);
+      l.put("output_tokens_per_s", 23456.7);
+      for (String m : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
+        l.put(m, Map.of("count", 10000L, "p50", 12345.678, "p99", 23456.789));
+      }
+      l.put("cache_hit_ratio", 0.45);
+      l.put("goodput", Map.of("attainment", 0.97));
+      l.put("schedule_lag_ms", Map.of("p99", 1234.567));
+      l.put("client_cpu", 0.12);
+      levels.add(l);
+    }
+    return levels;
+  }
+
+  @Test
+  void atA1280PixelWindowThePageFitsItsChartsFillTheRowAndItSaysWhatRan() throws Exception {
+    String chromium = requireChromium();
+    SyntheticRun s = SyntheticRun.of(60);
+    s.run.put("levels", widestLevels());
+    s.run.put(
+        "target",
+        Map.of(
+            "base_url",
+            "http://127.0.0.1:8000/v1",
+            "embedded_simulator",
+            false,
+            "model",
+            "qwen3-vocab-random",
+            "endpoint",
+            "chat"));
+    s.run.put("decoding", Map.of("max_tokens", 32, "stream", true));
+    String html = ReportPage.render(s.run, s.requests);
+    Path file = dir.resolve("wide.html");
+    Files.writeString(
+        file, html.replace("</body>", LAYOUT_PROBE + "</body>"), StandardCharsets.UTF_8);
+    String dom = dumpDom(chromium, file, 1280, 2000);
+    Matcher m = Pattern.compile("<pre id=\"layout\">([^<]*)</pre>").matcher(dom);
+    assertTrue(m.find(), "the layout probe did not run: " + head(dom));
+    JsonNode layout =
+        new ObjectMapper()
+            .readTree(m.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"));
+
+    assertEquals(1280, layout.get("viewport").asInt(), layout.toString());
+    // nothing wider than the window: no horizontal scroll, the levels table whole
+    assertTrue(layout.get("scrollWidth").asInt() <= 1280, layout.toString());
+    assertTrue(
+        layout.get("levelsTable").asInt() <= layout.get("levelsWrap").asInt(), layout.toString());
+    assertEquals(
+        "What ran: chat completions, streamed, to http://127.0.0.1:8000/v1, model"
+            + " qwen3-vocab-random; up to 32 output tokens; scenario open steps long name: 12.5 to"
+            + " 62.5 users/s in 3 levels, open loop, scenario closed steps: 25 to 75 users/s in 3"
+            + " levels, open loop.",
+        layout.get("whatRan").asText());
+    // every chart at least 45% of the content's width, two a row: no half-empty rows
+    int content = layout.get("content").asInt();
+    JsonNode charts = layout.get("charts");
+    assertTrue(charts.size() >= 20, layout.toString());
+    for (JsonNode c : charts) {
+      assertTrue(c.get("figure").asInt() >= 0.45 * content, c + " of " + content);
+      assertTrue(c.get("figure").asInt() <= 0.5 * content, c + " of " + content);
+    }
+    layout
+        .get("rows")
+        .fields()
+        .forEachRemaining(
+            r -> assertTrue(r.getValue().asInt() <= 2, layout.get("rows").toString()));
+
+    // and the screenshot a user would see, kept for a look: target/report-screenshots/
+    Path png = screenshot(chromium, file, "synthetic-widest-1280.png");
+    assertEquals(1280, pngWidth(png));
+  }
+
+  @Test
+  void aOneLevelRunIsNotCutShortAndHasNoNote() throws Exception {
+    String chromium = requireChromium();
+    SyntheticRun s = SyntheticRun.of(60);
+    Map<String, Object> one = new java.util.LinkedHashMap<>(widestLevels().get(0));
+    one.put("cut_short", true); // ended by its budget: the run's end, nothing cut that mattered
+    s.run.put("levels", List.of(one));
+    s.run.put(
+        "levels_note",
+        "Each level holds the measured requests that started in it; none was left out.");
+    s.run.put("levels_left_out", Map.of("ramps", 0, "outside", 0, "unplaced", 0));
+    String html = ReportPage.render(s.run, s.requests);
+    assertTrue(!html.contains("(cut short)"), "one level is not cut short");
+    assertTrue(!html.contains("<p>Each level holds"), "no note when nothing was left out");
+    Path file = dir.resolve("one-level.html");
+    Files.writeString(file, html, StandardCharsets.UTF_8);
+    assertEquals(1280, pngWidth(screenshot(chromium, file, "synthetic-one-level-1280.png")));
+  }
+
+  /** Takes a 1280 x 2000 screenshot into target/report-screenshots/, returns its path. */
+  private Path screenshot(String chromium, Path page, String name) throws Exception {
+    Path folder = Files.createDirectories(Path.of("target", "report-screenshots"));
+    Path png = folder.resolve(name).toAbsolutePath();
+    Files.deleteIfExists(png);
+    Path profile = Files.createDirectories(dir.resolve("shot-" + name));
+    Process p =
+        new ProcessBuilder(
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--window-size=1280,2000",
+                "--virtual-time-budget=1500",
+                "--user-data-dir=" + profile,
+                "--screenshot=" + png,
+                page.toUri().toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish within 120 s");
+    assertTrue(Files.size(png) > 10_000, "screenshot " + png);
+    return png;
+  }
+
+  /** A PNG's width, from its IHDR chunk. */
+  private static int pngWidth(Path png) throws Exception {
+    byte[] b = Files.readAllBytes(png);
+    return ((b[16] & 0xff) << 24) | ((b[17] & 0xff) << 16) | ((b[18] & 0xff) << 8) | (b[19] & 0xff);
+  }
+
   private JsonNode probe(String chromium, String name, String html) throws Exception {
     String page =
         html.replaceFirst("<head>", "<head>" + Matcher.quoteReplacement(EARLY_PROBE))
@@ -225,6 +391,10 @@ class ReportPageBrowserTest {
   }
 
   private String dumpDom(String chromium, Path page) throws Exception {
+    return dumpDom(chromium, page, 1400, 1000);
+  }
+
+  private String dumpDom(String chromium, Path page, int width, int height) throws Exception {
     Path profile = Files.createDirectories(dir.resolve("profile-" + page.getFileName()));
     Path out = dir.resolve(page.getFileName() + ".dom");
     Process p =
@@ -238,7 +408,7 @@ class ReportPageBrowserTest {
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
-                "--window-size=1400,1000",
+                "--window-size=" + width + "," + height,
                 "--virtual-time-budget=1500",
                 "--user-data-dir=" + profile,
                 "--dump-dom",

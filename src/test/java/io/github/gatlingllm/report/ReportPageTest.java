@@ -180,4 +180,50 @@ class ReportPageTest {
     String html = ReportPage.render(new LinkedHashMap<>());
     assertTrue(!html.contains("target-down"), html);
   }
+
+  @Test
+  void aRunWhoseRequestsMostlyFailedIsInRedAndAsPlannedNowhere() {
+    io.github.gatlingllm.cache.CacheAggregator cache =
+        new io.github.gatlingllm.cache.CacheAggregator(0.05);
+    io.github.gatlingllm.metrics.MetricsAggregator metrics =
+        new io.github.gatlingllm.metrics.MetricsAggregator(io.github.gatlingllm.metrics.Slo.NONE);
+    SyntheticRun s = SyntheticRun.of(10);
+    for (long i = 4; i < 10; i++) {
+      io.github.gatlingllm.metrics.RequestRecord r = SyntheticRun.request(i);
+      if (i > 5) {
+        // 4 of the 6 measured requests time out
+        r =
+            io.github.gatlingllm.metrics.RequestRecord.builder()
+                .request("chat")
+                .phase("measured")
+                .index(i)
+                .startMs(1_000_000 + i * 50)
+                .e2eMs(30_000.0)
+                .status(io.github.gatlingllm.metrics.RequestStatus.TIMEOUT)
+                .error("no answer in 30 s")
+                .workload("w")
+                .plannedCachedTokens(64)
+                .cachePlanned(io.github.gatlingllm.cache.CacheOutcome.HIT)
+                .cache(io.github.gatlingllm.cache.CacheOutcome.UNKNOWN)
+                .cacheWarmStart(false)
+                .build();
+      }
+      cache.add(r);
+      metrics.add(r);
+    }
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("metrics", metrics.summary().toRecord());
+    run.put("cache", cache.toRecord(Map.of()));
+    String html = ReportPage.render(run);
+    assertTrue(
+        html.contains(
+            "<p class=\"bad\" id=\"most-failed\"><strong>Most requests failed: 4 of 6 measured"
+                + " (timeout 4); the latency and token figures are those of the 2 that"
+                + " succeeded.</strong></p>"),
+        html);
+    assertTrue(
+        html.contains("<td class=\"l\">6 (ok 2, <span class=\"bad\">timeout 4</span>)</td>"), html);
+    assertTrue(html.contains("<span class=\"bad\">unknown: most measured requests"), html);
+    assertFalse(html.contains("as planned ("), html);
+  }
 }

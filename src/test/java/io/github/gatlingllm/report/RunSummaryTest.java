@@ -369,4 +369,39 @@ class RunSummaryTest {
         "  client: schedule lag p50 / p99, ms 0.25 / 12.5; CPU share, most 0.93",
         RunSummary.of(run).lines().get(4));
   }
+
+  private static Map<String, Object> withStatus(long requests, Map<String, Object> status) {
+    Map<String, Object> overall = new LinkedHashMap<>();
+    overall.put("requests", requests);
+    overall.put("status", status);
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("metrics", Map.of("overall", overall));
+    return run;
+  }
+
+  @Test
+  void aRunWhoseRequestsMostlyFailedSaysSo() {
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("ok", 79L);
+    status.put("connect_error", 1921L);
+    status.put("timeout", 0L);
+    Map<String, Object> run = withStatus(2000, status);
+    assertEquals(
+        "most requests failed: 1921 of 2000 measured (connect_error 1921); the latency and token"
+            + " figures are those of the 79 that succeeded",
+        RunSummary.mostFailed(run));
+    assertEquals(List.of(RunSummary.mostFailed(run)), RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void halfFailedOrCutRequestsAreNotMostFailed() {
+    Map<String, Object> half = new LinkedHashMap<>();
+    half.put("ok", 10L);
+    half.put("timeout", 10L);
+    assertNull(RunSummary.mostFailed(withStatus(20, half)));
+    Map<String, Object> cut = new LinkedHashMap<>();
+    cut.put("ok", 2L);
+    cut.put("cut_by_run_end", 8L);
+    assertNull(RunSummary.mostFailed(withStatus(10, cut)));
+  }
 }

@@ -65,4 +65,44 @@ class LlmSettingsSaturationTest {
         "llm.assert.sloLoadAtLeast",
         "many");
   }
+
+  @Test
+  void theLevelAttainmentIsItsOwnSettingAndDefaultsTo095() {
+    assertEquals(0.95, settings("llm.slo.ttftMs", "500").saturation().levelAttainment());
+    LlmSettings s =
+        settings(
+            "llm.slo.ttftMs",
+            "500",
+            "llm.slo.levelAttainment",
+            "0.8",
+            "llm.assert.goodputRatio",
+            "0.5");
+    assertEquals(0.8, s.saturation().levelAttainment());
+    assertEquals(0.5, s.goodputRatio());
+    // the run's assertion alone leaves the level attainment at its default
+    assertEquals(
+        0.95,
+        settings("llm.slo.ttftMs", "500", "llm.assert.goodputRatio", "0.5")
+            .saturation()
+            .levelAttainment());
+  }
+
+  @Test
+  void theLevelAttainmentNeedsAnSlo() {
+    assertRejected(
+        "llm.slo.levelAttainment: 0.9 needs an SLO: set at least one of llm.slo.ttftMs,"
+            + " llm.slo.itlMs, llm.slo.tpotMs, llm.slo.e2eMs, llm.slo.ttfoMs",
+        "llm.slo.levelAttainment",
+        "0.9");
+  }
+
+  @Test
+  void aLevelAttainmentOutsideZeroToOneIsRejected() {
+    assertRejected(
+        "llm.slo.levelAttainment: got 95.0, expected a share in (0, 1], e.g. 0.95",
+        "llm.slo.levelAttainment",
+        "95",
+        "llm.slo.ttftMs",
+        "500");
+  }
 }

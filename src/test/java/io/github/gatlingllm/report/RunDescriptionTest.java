@@ -1,0 +1,119 @@
+package io.github.gatlingllm.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What ran, in the sentence the page and the console lead with (issue 30 point 7). */
+class RunDescriptionTest {
+
+  private static Map<String, Object> quickstart() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "prompts",
+        Map.of(
+            "workload",
+            "shared-prefix",
+            "spec",
+            Map.of("mode", "shared-prefix", "shared_prefix_ratio", 0.5, "prefix_groups", 4),
+            "input_tokens",
+            256));
+    run.put(
+        "target",
+        Map.of(
+            "base_url",
+            "http://127.0.0.1:44343/v1",
+            "embedded_simulator",
+            true,
+            "model",
+            "gatling-llm-simulator",
+            "endpoint",
+            "chat"));
+    run.put("decoding", Map.of("max_tokens", 32, "stream", true));
+    run.put(
+        "load",
+        Map.of(
+            "requests",
+            200,
+            "warmup_requests",
+            8,
+            "profiles",
+            List.of("chat (closed): constantConcurrentUsers(8).during(600s)")));
+    run.put("levels", List.of(Map.of("scenario", "chat", "concurrency", 8)));
+    return run;
+  }
+
+  @Test
+  void theQuickstart() {
+    assertEquals(
+        "chat completions, streamed, to http://127.0.0.1:44343/v1 (the embedded simulator), model"
+            + " gatling-llm-simulator; shared-prefix prompts of 256 tokens (0.5 of each shared"
+            + " within 4 groups), up to 32 output tokens; 8 users, closed loop; 200 measured"
+            + " requests after 8 warmup",
+        RunDescription.of(quickstart()));
+  }
+
+  @Test
+  void aSteppedOpenLoopGivesItsRatesAndLevels() {
+    Map<String, Object> run = quickstart();
+    run.put(
+        "levels",
+        List.of(
+            Map.of("scenario", "open", "rate", 6),
+            Map.of("scenario", "open", "rate", 12),
+            Map.of("scenario", "open", "rate", 30)));
+    run.put("load", Map.of("requests", 450, "warmup_requests", 0));
+    run.put("target", Map.of("base_url", "http://127.0.0.1:8000/v1", "endpoint", "completions"));
+    run.put("decoding", Map.of("max_tokens", 64, "stream", false));
+    assertEquals(
+        "completions, not streamed, to http://127.0.0.1:8000/v1; shared-prefix prompts of 256"
+            + " tokens (0.5 of each shared within 4 groups), up to 64 output tokens; 6 to 30 users/s"
+            + " in 3 levels, open loop; 450 measured requests",
+        RunDescription.of(run));
+  }
+
+  @Test
+  void withoutLevelsTheInjectionProfileIsSaid() {
+    Map<String, Object> run = quickstart();
+    run.remove("levels");
+    run.put("load", Map.of("profiles", List.of("chat (open): atOnceUsers(10)")));
+    run.remove("target");
+    run.remove("decoding");
+    assertEquals(
+        "shared-prefix prompts of 256 tokens (0.5 of each shared within 4 groups); chat (open):"
+            + " atOnceUsers(10)",
+        RunDescription.of(run));
+  }
+
+  @Test
+  void aTraceAndAPromptsFileAreNamedByTheirFile() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "workloads",
+        List.of(
+            Map.of(
+                "workload",
+                "trace",
+                "spec",
+                Map.of("mode", "trace"),
+                "trace",
+                Map.of("path", "/data/mooncake.jsonl", "rows", 1000)),
+            Map.of(
+                "workload",
+                "file",
+                "spec",
+                Map.of("mode", "file", "file", "/home/u/prompts.csv", "rows", 12))));
+    assertEquals(
+        "trace replay of mooncake.jsonl (1000 rows) and prompts from prompts.csv (12 rows)",
+        RunDescription.of(run));
+  }
+
+  @Test
+  void anEmptyRecordSaysNothing() {
+    assertNull(RunDescription.of(Map.of()));
+  }
+}
