@@ -1,6 +1,5 @@
 package io.github.gatlingllm;
 
-import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -23,7 +22,7 @@ class LlmProtocolBuilderAssertionsTest {
   void aSteppedRunsLevelAttainmentAddsNoWholeRunAssertion() {
     LlmProtocolBuilder llm = llm().sloTtftMs(300).sloLevelAttainment(0.9).sloLoadAtLeast(4);
     assertEquals(
-        scala(List.of(details("chat").failedRequests().percent().lt(1.0), LlmDsl.sloLoadMet())),
+        scala(List.of(LlmDsl.failedBelow("chat", 1.0), LlmDsl.sloLoadMet())),
         scala(llm.assertions(1.0, "chat")));
   }
 
@@ -33,7 +32,7 @@ class LlmProtocolBuilderAssertionsTest {
     assertEquals(
         scala(
             List.of(
-                details("chat").failedRequests().percent().lt(1.0),
+                LlmDsl.failedBelow("chat", 1.0),
                 LlmDsl.goodputRatio("chat", 0.95),
                 LlmDsl.sloLoadMet())),
         scala(llm.assertions(1.0, "chat")));
