@@ -13,13 +13,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Not API. Notices a target that stopped answering, from request endings alone. The target is
  * judged <em>down</em> when no request has been answered for {@code llm.targetDown.afterMs} while
- * at least {@code llm.targetDown.minErrors} requests failed to connect: counted from the first
- * connect error after the last answer (a streak), judged at each connect error. It is <em>back</em>
- * at the next answer. Only three kinds of ending count ({@link #kind}): an answer (any HTTP
- * response read as {@code ok}, {@code http_error} or {@code rejected}) ends a streak; a request
- * that never got a response ({@code connect_error} with no status: refused, reset, DNS, TLS) is
- * evidence; everything else (timeouts, broken streams, cancels, cuts) is neither, so an overloaded
- * server whose requests time out or are refused with 429 or 503 is never judged down.
+ * at least {@code llm.targetDown.minErrors} requests were not served: counted from the first such
+ * failure after the last answer (a streak), judged at each failure. It is <em>back</em> at the next
+ * answer. Only three kinds of ending count ({@link #kind}): an answer (a request served, or any
+ * HTTP response but a server error: {@code ok}, a 4xx {@code http_error}, a 429 {@code rejected})
+ * ends a streak; a request that never got a response ({@code connect_error} with no status:
+ * refused, reset, DNS, TLS) or got a server error (HTTP 500, 502, 503 or 504: a crashed engine, or
+ * a gateway whose server is gone) is evidence; everything else (timeouts, broken streams, cancels,
+ * cuts) is neither, so an overloaded server whose requests time out, or are refused with 429, is
+ * never judged down; one that sheds every request with 503 for the whole window serves nothing, and
+ * is.
  *
  * <p>Its {@link Gate} is asked by the LLM action before each request ({@link
  * RunContext#targetGate()}).
@@ -35,11 +38,20 @@ public final class TargetWatch {
   /** How long it waits once the target is judged down and the run goes on, ms. */
   public static final long DOWN_PAUSE_MS = 1_000;
 
+  /**
+   * The HTTP statuses that say the target serves nothing: an internal error (a crashed engine), a
+   * bad gateway, a service unavailable, a gateway timeout.
+   */
+  static final java.util.Set<Integer> SERVER_ERRORS = java.util.Set.of(500, 502, 503, 504);
+
   /** What an ending says about the target. */
   enum Kind {
-    /** The server answered (any HTTP response). */
+    /** The server answered (a request served, or an HTTP response but a server error). */
     ANSWERED,
-    /** No response at all: the connection was refused, reset or closed, or DNS or TLS failed. */
+    /**
+     * Not served: no response at all (the connection was refused, reset or closed, or DNS or TLS
+     * failed), or a server error (HTTP 500, 502, 503, 504).
+     */
     NO_CONNECTION,
     /** Neither: a timeout, a broken stream, a cancel, a cut. */
     NEUTRAL
@@ -137,6 +149,11 @@ public final class TargetWatch {
   /**
    * What an ending says about the target.
    *
+   * <p>A 503 (read as {@code rejected}, as a 429 is) is evidence, a 429 is not: a gateway whose
+   * server is gone answers 503 (Kubernetes' ingress-nginx with no endpoint), and a server that
+   * sheds every request for the whole window serves nothing; a 429 is a server telling the client
+   * to slow down.
+   *
    * @param status how the request ended, never null
    * @param httpStatus the response's status, or null when none came
    * @return never null
@@ -144,9 +161,12 @@ public final class TargetWatch {
   static Kind kind(RequestStatus status, Integer httpStatus) {
     switch (status) {
       case OK:
-      case HTTP_ERROR:
-      case REJECTED:
         return Kind.ANSWERED;
+      case REJECTED:
+      case HTTP_ERROR:
+        return httpStatus != null && SERVER_ERRORS.contains(httpStatus)
+            ? Kind.NO_CONNECTION
+            : Kind.ANSWERED;
       case CONNECT_ERROR:
         return httpStatus == null ? Kind.NO_CONNECTION : Kind.NEUTRAL;
       default:
@@ -251,8 +271,8 @@ public final class TargetWatch {
    *
    * @param down the change, never null
    * @return e.g. {@code TARGET DOWN at 12:03:17 (17.2 s into the run): 250 requests failed to
-   *     connect over 2.0 s and none was answered (Connection refused) - stopping the run
-   *     (llm.stopWhenTargetDown)}
+   *     connect or got a server error over 2.0 s since 12:03:15 and none was served (Connection
+   *     refused) - stopping the run (llm.stopWhenTargetDown=false keeps it going)}
    */
   String downText(Down down) {
     return "TARGET DOWN at "
@@ -261,11 +281,11 @@ public final class TargetWatch {
         + seconds(down.atMs() - runStartMs)
         + " s into the run): "
         + down.connectErrors()
-        + " requests failed to connect over "
+        + " requests failed to connect or got a server error over "
         + seconds(down.atMs() - down.sinceMs())
         + " s since "
         + clock(down.sinceMs())
-        + " and none was answered"
+        + " and none was served"
         + (down.error() == null ? "" : " (" + down.error() + ")")
         + (settings.stop()
             ? " - stopping the run (llm.stopWhenTargetDown=false keeps it going)"
@@ -277,7 +297,8 @@ public final class TargetWatch {
    *
    * @param back the change, never null
    * @return e.g. {@code TARGET BACK at 12:03:25 (25.0 s into the run): a request was answered again
-   *     10.1 s after the first connect error; 410 requests failed to connect meanwhile}
+   *     10.1 s after the first failure; 410 requests failed to connect or got a server error
+   *     meanwhile}
    */
   String backText(Back back) {
     return "TARGET BACK at "
@@ -286,9 +307,9 @@ public final class TargetWatch {
         + seconds(back.atMs() - runStartMs)
         + " s into the run): a request was answered again "
         + seconds(back.atMs() - back.down().sinceMs())
-        + " s after the first connect error; "
+        + " s after the first failure; "
         + back.failed()
-        + " requests failed to connect meanwhile";
+        + " requests failed to connect or got a server error meanwhile";
   }
 
   /**

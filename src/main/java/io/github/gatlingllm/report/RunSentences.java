@@ -116,8 +116,8 @@ final class RunSentences {
 
   /**
    * The run record's {@code target_down} block in a sentence: when the target stopped answering,
-   * how many requests failed to connect while it was down, and whether the run stopped or the
-   * target came back; null when the target was never judged down.
+   * how many requests failed to connect or got a server error while it was down, and whether the
+   * run stopped or the target came back; null when the target was never judged down.
    */
   static String targetDown(Map<String, Object> run) {
     if (!(run.get("target_down") instanceof Map<?, ?> t)) {
@@ -135,7 +135,7 @@ final class RunSentences {
         + ". "
         + n
         + (n == 1 ? " request" : " requests")
-        + " failed to connect while it was down (status connect_error, left out of the latency"
+        + " failed to connect or got a server error while it was down (left out of the latency"
         + " figures)"
         + after;
   }

@@ -190,7 +190,7 @@ class TargetDownRunsTest {
     assertEquals(0, run.count("every prompt feeder's budget is spent"), run.log);
     assertTrue(
         run.log.contains(
-            "failed to connect while it was down (status connect_error, left out of the latency"
+            "failed to connect or got a server error while it was down (left out of the latency"
                 + " figures); the run stopped rather than spend the rest of its prompt budget on a"
                 + " dead target"),
         run.log);

@@ -48,8 +48,30 @@ class TargetWatchTest {
   @Test
   void okHttpErrorsAndRejectionsAreAnswers() {
     assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.OK, 200));
-    assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.HTTP_ERROR, 500));
-    assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.REJECTED, 503));
+    assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.HTTP_ERROR, 400));
+    assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.HTTP_ERROR, 429));
+    assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.HTTP_ERROR, 501));
+    assertEquals(Kind.ANSWERED, TargetWatch.kind(RequestStatus.REJECTED, 429));
+  }
+
+  @Test
+  void aServerErrorIsEvidence() {
+    // a crashed engine answers 500, a gateway whose server is gone 502, 503 or 504
+    assertEquals(Kind.NO_CONNECTION, TargetWatch.kind(RequestStatus.HTTP_ERROR, 500));
+    assertEquals(Kind.NO_CONNECTION, TargetWatch.kind(RequestStatus.HTTP_ERROR, 502));
+    assertEquals(Kind.NO_CONNECTION, TargetWatch.kind(RequestStatus.REJECTED, 503));
+    assertEquals(Kind.NO_CONNECTION, TargetWatch.kind(RequestStatus.HTTP_ERROR, 504));
+  }
+
+  @Test
+  void serverErrorsWithAServedRequestBetweenThemAreNoStreak() {
+    TargetWatch w = watch(true);
+    for (int i = 0; i < 40; i++) {
+      // one request in two served: 5% faults or 50%, the target serves
+      Kind k = i % 2 == 0 ? Kind.NO_CONNECTION : Kind.ANSWERED;
+      assertNull(w.ended(k, "HTTP 500", i * 100L));
+    }
+    assertEquals(Gate.GO, w.gate());
   }
 
   @Test
@@ -138,7 +160,7 @@ class TargetWatchTest {
     assertEquals(Gate.GO, w.gate());
     assertEquals(
         "TARGET BACK at 00:00:08 (8.0 s into the run): a request was answered again 8.0 s after"
-            + " the first connect error; 15 requests failed to connect meanwhile",
+            + " the first failure; 15 requests failed to connect or got a server error meanwhile",
         w.backText(back));
   }
 
@@ -165,8 +187,8 @@ class TargetWatchTest {
   void theDownLineSaysWhenAndWhy() {
     TargetWatch w = new TargetWatch(new TargetDownSettings(true, 2_000, 10), 1_000, ZoneOffset.UTC);
     assertEquals(
-        "TARGET DOWN at 00:00:18 (17.2 s into the run): 250 requests failed to connect over 2.1 s"
-            + " since 00:00:16 and none was answered (Connection refused: /127.0.0.1:9) - stopping"
+        "TARGET DOWN at 00:00:18 (17.2 s into the run): 250 requests failed to connect or got a server error over 2.1 s"
+            + " since 00:00:16 and none was served (Connection refused: /127.0.0.1:9) - stopping"
             + " the run (llm.stopWhenTargetDown=false keeps it going)",
         w.downText(new Down(16_100, 18_200, 250, REFUSED)));
   }
@@ -177,8 +199,8 @@ class TargetWatchTest {
     w.firstSent(5_000);
     w.firstSent(6_000);
     assertEquals(
-        "TARGET DOWN at 00:00:08 (3.0 s into the run): 10 requests failed to connect over 2.0 s"
-            + " since 00:00:06 and none was answered - stopping the run"
+        "TARGET DOWN at 00:00:08 (3.0 s into the run): 10 requests failed to connect or got a server error over 2.0 s"
+            + " since 00:00:06 and none was served - stopping the run"
             + " (llm.stopWhenTargetDown=false keeps it going)",
         w.downText(new Down(6_000, 8_000, 10, null)));
   }
@@ -187,8 +209,8 @@ class TargetWatchTest {
   void theDownLineWithTheStopOffSaysTheRunGoesOn() {
     TargetWatch w = watch(false);
     assertEquals(
-        "TARGET DOWN at 00:00:02 (2.0 s into the run): 10 requests failed to connect over 2.0 s"
-            + " since 00:00:00 and none was answered - the run goes on"
+        "TARGET DOWN at 00:00:02 (2.0 s into the run): 10 requests failed to connect or got a server error over 2.0 s"
+            + " since 00:00:00 and none was served - the run goes on"
             + " (llm.stopWhenTargetDown=false)",
         w.downText(new Down(0, 2_000, 10, null)));
   }
@@ -212,8 +234,8 @@ class TargetWatchTest {
     expected.put("failed_requests", 36L);
     expected.put(
         "message",
-        "TARGET DOWN at 00:00:02 (2.0 s into the run): 11 requests failed to connect over 2.0 s"
-            + " since 00:00:00 and none was answered (Connection refused: /127.0.0.1:9) - the run"
+        "TARGET DOWN at 00:00:02 (2.0 s into the run): 11 requests failed to connect or got a server error over 2.0 s"
+            + " since 00:00:00 and none was served (Connection refused: /127.0.0.1:9) - the run"
             + " goes on (llm.stopWhenTargetDown=false)");
     assertEquals(expected, w.toRecord(12_000));
   }

@@ -170,7 +170,8 @@ class ReportPageTest {
     int line =
         html.indexOf(
             "<p class=\"bad\" id=\"target-down\"><strong>TARGET DOWN at 02:06:42 (2.0 s into the"
-                + " run): 12 requests failed. 12 requests failed to connect while it was down");
+                + " run): 12 requests failed. 12 requests failed to connect or got a"
+                + " server error while it was down");
     assertTrue(line > 0, html);
     assertTrue(line < html.indexOf("<h2>"), "the line comes before every section");
   }

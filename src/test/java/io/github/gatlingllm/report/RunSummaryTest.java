@@ -282,7 +282,7 @@ class RunSummaryTest {
     assertEquals(
         List.of(
             "TARGET DOWN at 02:06:42 (2.0 s into the run): .... 144 requests failed to connect"
-                + " while it was down (status connect_error, left out of the latency figures); the"
+                + " or got a server error while it was down (left out of the latency figures); the"
                 + " run stopped rather than spend the rest of its prompt budget on a dead target",
             "the run was interrupted (target_down): the figures cover the requests that finished"),
         RunSummary.of(run).warnings());
@@ -302,8 +302,8 @@ class RunSummaryTest {
     run.put("target_down", down);
     assertEquals(
         List.of(
-            "TARGET DOWN at 02:11:00 (9.1 s into the run): .... 1 request failed to connect while"
-                + " it was down (status connect_error, left out of the latency figures); it"
+            "TARGET DOWN at 02:11:00 (9.1 s into the run): .... 1 request failed to connect or got"
+                + " a server error while it was down (left out of the latency figures); it"
                 + " answered again at 2026-12-02T02:11:05Z"),
         RunSummary.of(run).warnings());
   }
