@@ -433,6 +433,12 @@ class LlmSettingsTest {
   }
 
   @Test
+  void nonBooleanDebugIsRejected() {
+    // It was read as false and the run went on.
+    assertRejected("llm.debug: got \"yes\", expected true or false", "llm.debug", "yes");
+  }
+
+  @Test
   void timeoutInDaysIsRejected() {
     // Double.parseDouble reads "1d" as 1.0: a user's day was one second.
     assertRejected(
