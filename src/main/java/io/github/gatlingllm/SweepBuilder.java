@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.rampConcurrentUsers;
 
 import io.gatling.javaapi.core.ClosedInjectionStep;
+import io.github.gatlingllm.settings.DurationText;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -281,21 +282,10 @@ public final class SweepBuilder {
     if (text == null || text.isBlank()) {
       return value == null ? fallback : value;
     }
-    String v = text.strip().toLowerCase(java.util.Locale.ROOT);
     try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).strip()));
-      }
-      if (v.endsWith("m")) {
-        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).strip()) * 60);
-      }
-      String seconds = v.endsWith("s") ? v.substring(0, v.length() - 1).strip() : v;
-      return Duration.ofMillis(Math.round(Double.parseDouble(seconds) * 1000));
-    } catch (NumberFormatException | ArithmeticException e) {
-      throw bad(
-          name,
-          "\"" + text + "\"",
-          "a duration such as 30s, 500ms or 2m (a bare number is seconds)");
+      return DurationText.parse(text, "30s, 500ms or 2m");
+    } catch (IllegalArgumentException e) {
+      throw bad(name, "\"" + text + "\"", e.getMessage());
     }
   }
 

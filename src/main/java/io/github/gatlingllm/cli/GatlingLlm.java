@@ -98,6 +98,16 @@ public final class GatlingLlm implements Runnable {
             err.flush();
             return USAGE;
           }
+          if ((e instanceof IllegalArgumentException || e instanceof IllegalStateException)
+              && e.getMessage() != null
+              && e.getStackTrace().length > 0
+              && e.getStackTrace()[0].getClassName().startsWith("io.github.gatlingllm.")) {
+            // One of ours: its message names the file, the line or the option and what is
+            // wrong; Java's class name before it says nothing more to the user.
+            err.println(command.getCommandSpec().qualifiedName() + ": " + oneLine(e.getMessage()));
+            err.flush();
+            return FAILED;
+          }
           err.println(
               command.getCommandSpec().qualifiedName() + ": failed: " + oneLine(String.valueOf(e)));
           err.flush();

@@ -6,6 +6,7 @@ import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import io.github.gatlingllm.token.TokenCounters;
 import java.io.PrintWriter;
@@ -121,6 +122,11 @@ final class PromptsCommand implements Callable<Integer> {
   public Integer call() throws JsonProcessingException {
     PromptSpec promptSpec = promptSpec();
     checkRange("--input-tokens", inputTokens, 1);
+    if (inputTokens > LlmSettings.MAX_INPUT_TOKENS) {
+      // A bigger one ran for minutes, then failed building the prompt.
+      throw usage(
+          "--input-tokens: must be <= " + LlmSettings.MAX_INPUT_TOKENS + ", got " + inputTokens);
+    }
     checkRange("--concurrency", concurrency, 1);
     checkRange("--output-tokens", outputTokens, 1);
     if (!phase.equals("measured") && !phase.equals("warmup")) {

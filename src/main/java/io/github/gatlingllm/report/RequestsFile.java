@@ -69,11 +69,17 @@ public final class RequestsFile {
         int len = lines.length;
         RequestRecord r = lines.ascii ? reader.read(b, off, len) : null;
         if (r == null) {
-          String line =
-              StandardCharsets.UTF_8
-                  .newDecoder()
-                  .decode(java.nio.ByteBuffer.wrap(b, off, len))
-                  .toString();
+          String line;
+          try {
+            line =
+                StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(java.nio.ByteBuffer.wrap(b, off, len))
+                    .toString();
+          } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException(
+                jsonl + " line " + n + ": not UTF-8 text (" + e.getMessage() + ")", e);
+          }
           if (line.isBlank()) {
             continue;
           }

@@ -12,9 +12,9 @@ import java.util.Locale;
  * <p>The run stops ({@link #stopLine()} is not null) when the target is plainly not there or not
  * this one: no answer at all (refused, unknown host, connect timeout), HTTP 404 (a wrong URL or,
  * for vLLM and OpenAI, a model the server does not serve), 401 or 403 (credentials), or another 4xx
- * whose message names the model. Anything else (200, 429, 5xx, a 400 about the request's fields, a
- * request that timed out after connecting) lets the run go on: a busy or picky server is what a
- * load test measures.
+ * whose message names the model, or a 2xx whose body is a web page (markup, not JSON). Anything
+ * else (200, 429, 5xx, a 400 about the request's fields, a request that timed out after connecting)
+ * lets the run go on: a busy or picky server is what a load test measures.
  *
  * @param method the HTTP method sent, e.g. {@code POST}, never null
  * @param url the URL the request went to, credentials removed, never null
@@ -96,6 +96,14 @@ public record Preflight(
     }
     if (status >= 400 && status < 500 && status != 429 && modelMessage) {
       return line("answered HTTP " + status + quoted, modelHint);
+    }
+    if (status >= 200 && status < 300 && message != null && message.startsWith("<")) {
+      // A web page (a web UI's index.html for any path, a proxy's welcome page): no LLM server
+      // answers a completion with markup, and every request of the run would fail the same way.
+      return line(
+          "answered HTTP " + status + " with a web page, not JSON" + quoted,
+          "is llm.baseUrl the LLM server's OpenAI-compatible /v1 (not a web UI or a proxy's"
+              + " page)?");
     }
     return null;
   }

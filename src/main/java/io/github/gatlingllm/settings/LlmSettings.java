@@ -147,6 +147,12 @@ public record LlmSettings(
   public static final String PREFIX = "llm.";
 
   /**
+   * The largest {@code llm.inputTokens}: 4 Mi tokens, above any served context window, and the
+   * bound of a trace row's {@code input_length}.
+   */
+  public static final int MAX_INPUT_TOKENS = 4 * 1024 * 1024;
+
+  /**
    * Checks every setting.
    *
    * @throws IllegalArgumentException naming the first bad setting, its value and what is allowed
@@ -155,6 +161,11 @@ public record LlmSettings(
     SettingChecks.target(baseUrl, apiKey, model, endpoint);
     SettingChecks.promptShape(promptMode, sharedPrefixRatio, prefixGroups);
     atLeast("inputTokens", inputTokens, 1);
+    if (inputTokens > MAX_INPUT_TOKENS) {
+      // A bigger one failed while the prompts were built, after the target was started.
+      throw SettingValues.bad(
+          "inputTokens", inputTokens, "a whole number of tokens from 1 to " + MAX_INPUT_TOKENS);
+    }
     atLeast("outputTokens", outputTokens, 1);
     SettingChecks.tokenizer(tokenizer);
     atLeast("warmupRequests", warmupRequests, 0);

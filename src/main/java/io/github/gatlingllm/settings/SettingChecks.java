@@ -97,10 +97,12 @@ final class SettingChecks {
   }
 
   /**
-   * Checks {@code llm.timeout}: more than 0.
+   * Checks {@code llm.timeout}: more than 0, and at most {@link #MAX_TIMEOUT} (Gatling holds its
+   * request timeout as whole nanoseconds in a {@code long}; a longer one fails the run after the
+   * target was probed, with Gatling's stack trace).
    *
    * @param timeout the timeout, or null
-   * @throws IllegalArgumentException if null, zero or negative
+   * @throws IllegalArgumentException if null, zero, negative or longer than {@link #MAX_TIMEOUT}
    */
   static void timeout(Duration timeout) {
     if (timeout == null || timeout.isZero() || timeout.isNegative()) {
@@ -109,7 +111,17 @@ final class SettingChecks {
           timeout == null ? null : timeout.toMillis() + "ms",
           "a duration > 0, e.g. 60s or 500ms");
     }
+    if (timeout.compareTo(MAX_TIMEOUT) > 0) {
+      throw bad(
+          "timeout",
+          timeout.getSeconds() + "s",
+          "a duration > 0 and at most " + MAX_TIMEOUT.toMinutes() + "m, e.g. 60s or 500ms");
+    }
   }
+
+  /** The longest {@code llm.timeout}: what a {@code long} of nanoseconds holds, about 292 years. */
+  static final Duration MAX_TIMEOUT =
+      Duration.ofMinutes(Duration.ofNanos(Long.MAX_VALUE).toMinutes());
 
   /**
    * Checks {@code llm.metricsInterval}: 0 (no scraping) or at least 100 ms.

@@ -106,21 +106,10 @@ final class SettingValues {
     if (value == null || value.isEmpty()) {
       return fallback;
     }
-    String v = value.toLowerCase(Locale.ROOT);
     try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).strip()));
-      }
-      if (v.endsWith("s")) {
-        return Duration.ofMillis(
-            Math.round(Double.parseDouble(v.substring(0, v.length() - 1).strip()) * 1000));
-      }
-      if (v.endsWith("m")) {
-        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).strip()) * 60);
-      }
-      return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
-    } catch (NumberFormatException | ArithmeticException e) {
-      throw bad(name, value, "a duration such as 60s, 500ms or 2m (a bare number is seconds)");
+      return DurationText.parse(value, "60s, 500ms or 2m");
+    } catch (IllegalArgumentException e) {
+      throw bad(name, value, e.getMessage());
     }
   }
 

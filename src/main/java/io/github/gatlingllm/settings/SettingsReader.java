@@ -101,6 +101,9 @@ final class SettingsReader {
     } catch (IllegalArgumentException e) {
       throw bad("promptMode", mode, PromptMode.allowed());
     }
+    // llm.debug is read by OneLineErrors as Boolean.getBoolean reads it (any word but "true" is
+    // false): checked here, so "-Dllm.debug=yes" is refused instead of running without traces.
+    bool(get, "debug", false);
     return new LlmSettings(
         emptyToNull(get.apply("baseUrl")),
         apiKey == null || apiKey.isEmpty() ? null : apiKey,

@@ -264,6 +264,16 @@ class PromptsCommandTest {
   }
 
   @Test
+  void inputTokensAboveAnyContextAreAUsageError() {
+    // It ran for minutes building a 2e9-token prompt before failing.
+    assertUsage(
+        "gatling-llm prompts: --input-tokens: must be <= 4194304, got 2000000000",
+        "prompts",
+        "--input-tokens",
+        "2000000000");
+  }
+
+  @Test
   void unknownPhaseIsAUsageError() {
     assertUsage(
         "gatling-llm prompts: --phase: must be measured or warmup, got \"cooldown\"",

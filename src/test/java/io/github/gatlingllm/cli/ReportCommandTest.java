@@ -198,6 +198,45 @@ class ReportCommandTest {
   }
 
   @Test
+  void aLineThatIsNotUtf8IsRefusedWithItsFileAndLine() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
+    Files.write(
+        a.resolve("llm-requests.jsonl"),
+        new byte[] {(byte) 0xff, (byte) 0xfe, '\n'},
+        java.nio.file.StandardOpenOption.APPEND);
+
+    assertEquals(1, run("report", a.toString()));
+
+    // It was "failed: java.nio.charset.MalformedInputException: Input length = 1": no file, no
+    // line.
+    assertEquals(
+        "gatling-llm report: "
+            + a.resolve("llm-requests.jsonl")
+            + " line 2: not UTF-8 text (Input length = 1)\n",
+        err.toString());
+  }
+
+  @Test
+  void aLineThatIsNotJsonIsRefusedWithoutJavasClassName() throws Exception {
+    Path a = folder("a", "00aa", request(0, 1000, 50, 140));
+    Files.writeString(
+        a.resolve("llm-requests.jsonl"),
+        "{\"request\":\"chat\"\n",
+        java.nio.file.StandardOpenOption.APPEND);
+
+    assertEquals(1, run("report", a.toString()));
+
+    // It was "gatling-llm report: failed: java.lang.IllegalArgumentException: ...".
+    assertTrue(
+        err.toString()
+            .startsWith(
+                "gatling-llm report: "
+                    + a.resolve("llm-requests.jsonl")
+                    + " line 2: request record is not valid JSON: "),
+        err.toString());
+  }
+
+  @Test
   void severalFoldersNeedAnOutput() throws Exception {
     Path a = folder("a", "00aa", request(0, 1000, 50, 140));
     assertEquals(2, run("report", a.toString(), a.toString()));

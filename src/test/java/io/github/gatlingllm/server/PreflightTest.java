@@ -42,6 +42,27 @@ class PreflightTest {
   }
 
   @Test
+  void aWebPageAnsweredWithOkStops() {
+    // A web UI answering index.html for any path: the run went on and every request failed.
+    assertEquals(
+        "llm pre-flight: POST "
+            + URL
+            + " answered HTTP 200 with a web page, not JSON: <html><body><h1>Welcome to"
+            + " nginx!</h1></body></html>; is llm.baseUrl the LLM server's OpenAI-compatible /v1"
+            + " (not a web UI or a proxy's page)?"
+            + TAIL,
+        answer(200, Preflight.messageOf("<html><body><h1>Welcome to nginx!</h1></body></html>"))
+            .stopLine());
+  }
+
+  @Test
+  void aJsonCompletionWithOkGoesOn() {
+    assertNull(
+        answer(200, Preflight.messageOf("{\"choices\":[{\"message\":{\"content\":\"<b>\"}}]}"))
+            .stopLine());
+  }
+
+  @Test
   void refusedStops() {
     Preflight p = new Preflight("POST", URL, "qwen", null, "connection refused", false);
 

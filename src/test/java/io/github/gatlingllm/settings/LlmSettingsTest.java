@@ -423,6 +423,42 @@ class LlmSettingsTest {
   }
 
   @Test
+  void inputTokensAboveAnyContextAreRejected() {
+    // 2e9 tokens failed building the prompts (NegativeArraySizeException, a stack trace) after
+    // the embedded simulator had started.
+    assertRejected(
+        "llm.inputTokens: got 2000000000, expected a whole number of tokens from 1 to 4194304",
+        "llm.inputTokens",
+        "2000000000");
+  }
+
+  @Test
+  void nonBooleanDebugIsRejected() {
+    // It was read as false and the run went on.
+    assertRejected("llm.debug: got \"yes\", expected true or false", "llm.debug", "yes");
+  }
+
+  @Test
+  void timeoutInDaysIsRejected() {
+    // Double.parseDouble reads "1d" as 1.0: a user's day was one second.
+    assertRejected(
+        "llm.timeout: got \"1d\", expected a duration such as 60s, 500ms or 2m (a bare number is"
+            + " seconds)",
+        "llm.timeout",
+        "1d");
+  }
+
+  @Test
+  void timeoutLongerThanGatlingHoldsIsRejected() {
+    // Gatling holds it as nanoseconds in a long: longer failed the run after the target's probe.
+    assertRejected(
+        "llm.timeout: got \"9223372036854775s\", expected a duration > 0 and at most 153722867m,"
+            + " e.g. 60s or 500ms",
+        "llm.timeout",
+        "9223372036854775807ms");
+  }
+
+  @Test
   void timeoutInHoursIsRejected() {
     assertRejected(
         "llm.timeout: got \"1h\", expected a duration such as 60s, 500ms or 2m (a bare number is"
