@@ -235,14 +235,15 @@ public final class BaselineGate {
     return String.format(
         Locale.ROOT,
         "%s worse than the baseline by %.1f%% (%s -> %s, 95%% interval [%+.1f%%, %+.1f%%]),"
-            + " beyond llm.assert.noRegressionPct %s%%",
+            + " beyond llm.assert.noRegressionPct %s%% and the runs' noise floor %.1f%%",
         row.name(),
         Math.abs(row.deltaPct()),
         describe(row.a()),
         describe(row.b()),
         row.ci95Pct()[0],
         row.ci95Pct()[1],
-        describe(settings.noRegressionPct()));
+        describe(settings.noRegressionPct()),
+        row.noiseFloorPct() == null ? 0.0 : row.noiseFloorPct());
   }
 
   /**
