@@ -299,6 +299,7 @@ public final class BaselineGate {
   private static List<String> table(RunComparison c) {
     List<String> lines = new ArrayList<>();
     lines.add("against baseline (A = baseline, B = this run): " + c.method());
+    lines.add("against baseline: " + c.overall().line());
     for (RunComparison.Row r : c.rows()) {
       lines.add("  " + ComparisonOutput.line(r.name(), describe(r.a()), describe(r.b()), r, "-"));
     }
