@@ -21,8 +21,8 @@ import java.util.Map;
  */
 public final class ComparisonOutput {
 
-  /** The columns of a metric's line: name, A, B, change, interval, verdict. */
-  private static final String COLUMNS = "%-22s %12s %12s %9s %20s  %s";
+  /** The columns of a metric's line: name, A, B, change, interval, noise floor, verdict. */
+  private static final String COLUMNS = "%-22s %12s %12s %9s %20s %8s  %s";
 
   private ComparisonOutput() {}
 
@@ -43,6 +43,7 @@ public final class ComparisonOutput {
     m.put("min_effect_pct", c.settings().minEffectPct());
     m.put("a", runMap(c.runA()));
     m.put("b", runMap(c.runB()));
+    m.put("verdict", c.overall().toMap());
     m.put("metrics", rowsMap(c.rows()));
     if (!c.levels().isEmpty()) {
       List<Map<String, Object>> list = new ArrayList<>();
@@ -81,6 +82,7 @@ public final class ComparisonOutput {
       lines.add("warning: " + w);
     }
     lines.add(c.method());
+    lines.add(c.overall().line());
     table(lines, c.rows());
     for (Level l : c.levels()) {
       lines.add("");
@@ -92,8 +94,8 @@ public final class ComparisonOutput {
 
   /**
    * One metric's line of a table: the name (22 characters), A and B (12 each), the change in
-   * percent to 0.1 (9), its interval (20) and the verdict, e.g. {@code E2E p50 ms 41.2 49.5 +20.1%
-   * [+18.9%, +21.4%] worse}.
+   * percent to 0.1 (9), its interval (20), the noise floor (8) and the verdict, e.g. {@code E2E p50
+   * ms 41.2 49.5 +20.1% [+18.9%, +21.4%] 1.2% worse}.
    *
    * @param name the metric's name or label, never null
    * @param a A's value as text, never null
@@ -113,13 +115,24 @@ public final class ComparisonOutput {
         row.ci95Pct() == null
             ? none
             : String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", row.ci95Pct()[0], row.ci95Pct()[1]),
+        row.noiseFloorPct() == null
+            ? none
+            : String.format(Locale.ROOT, "%.1f%%", row.noiseFloorPct()),
         row.verdict().wireName());
   }
 
   private static void table(List<String> lines, List<Row> rows) {
     lines.add(
         String.format(
-            Locale.ROOT, COLUMNS, "metric", "A", "B", "change", "95% interval", "verdict"));
+            Locale.ROOT,
+            COLUMNS,
+            "metric",
+            "A",
+            "B",
+            "change",
+            "95% interval",
+            "noise",
+            "verdict"));
     for (Row r : rows) {
       HeadlineMetric m = HeadlineMetric.named(r.name());
       lines.add(
@@ -179,17 +192,18 @@ public final class ComparisonOutput {
   static String method(Settings settings, Estimates ea, Estimates eb) {
     return String.format(
         Locale.ROOT,
-        "95%% intervals: percentile bootstrap, %d resamples of each run (seed %d); TTFT, TPOT,"
-            + " E2E, SLO attainment and cache-hit ratio over requests, ITL over whole requests'"
-            + " gaps, throughput over time blocks (A: %s, B: %s); a percentile with fewer than %d"
-            + " values above it (p99 under 500, p90 under 50) has no interval; verdict beyond"
-            + " +/-%s%%",
+        "95%% intervals: percentile bootstrap, %d resamples of each run (seed %d), every metric"
+            + " over time blocks (A: %s, B: %s); a percentile with fewer than %d values above it"
+            + " (p99 under 500, p90 under 50) has no interval; verdict beyond +/-%s%% and beyond"
+            + " the noise floor (the larger of the runs' spreads over %d stretches of their"
+            + " requests)",
         settings.resamples(),
         settings.seed(),
         blocks(ea),
         blocks(eb),
         Bootstrap.MIN_TAIL,
-        Decimals.fmt(settings.minEffectPct()));
+        Decimals.fmt(settings.minEffectPct()),
+        RunComparison.STRETCHES);
   }
 
   private static String blocks(Estimates e) {

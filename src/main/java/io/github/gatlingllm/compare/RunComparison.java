@@ -17,29 +17,26 @@ import java.util.SplittableRandom;
  * and a verdict.
  *
  * <p>How each interval is made (percentile bootstrap of the change {@code B / A - 1}; A and B
- * resampled independently, {@link Settings#resamples()} times each):
- *
- * <ul>
- *   <li>TTFT, TPOT and E2E percentiles, SLO attainment and the cache-hit ratio: over requests, at
- *       most 20,000 drawn a resample and the deviation scaled (m-out-of-n), so 1,000,000 requests
- *       take seconds, not hours.
- *   <li>ITL percentiles: over requests, not over gaps (the gaps of one request are not
- *       independent), from a uniform sample of at most {@link RunSamples#ITL_REQUESTS} requests.
- *   <li>Requests/s, output tokens/s and goodput: over time blocks, not over requests (requests in
- *       flight together are not independent); fewer than 5 blocks: no interval.
- * </ul>
- *
- * <p>{@code ResampledRun} says how each is drawn.
+ * resampled independently, {@link Settings#resamples()} times each): every metric over time blocks
+ * of at least twice the E2E p90 (requests in flight together are not independent), latencies from
+ * the requests started in the drawn blocks, throughput from each request's count and tokens spread
+ * over the blocks it spans. {@code ResampledRun} says how each is drawn.
  *
  * <p>A percentile with fewer than {@value Bootstrap#MIN_TAIL} values above it (a p99 of fewer than
  * 500 requests, a p90 of fewer than 50) gets no interval: it is one of the few largest values,
  * whose bootstrap is unreliable.
  *
- * <p>The verdict, direction-aware (lower latency is better, higher throughput, attainment and
- * cache-hit ratio are better): {@code better} or {@code worse} when the whole interval lies beyond
- * the minimum effect ({@link Settings#minEffectPct()}, default 2%) on that side, {@code same} when
- * it lies within plus or minus the minimum effect, {@code unclear} otherwise (or without an
- * interval).
+ * <p>The noise floor: the intervals cover the sampling within each run, not the variation between
+ * runs (a JVM warming up, a neighbour's build); each run is cut into {@value #STRETCHES} stretches
+ * of its requests, and the larger of A's and B's spread over them is the least change called better
+ * or worse.
+ *
+ * <p>The verdict ({@link Verdict#of(Double, Double, double[], double, double, boolean)}),
+ * direction-aware: {@code same} for identical values; {@code better} or {@code worse} when the
+ * whole interval lies beyond both the minimum effect ({@link Settings#minEffectPct()}, default 2%)
+ * and the noise floor on that side, {@code same} when it lies within plus or minus the minimum
+ * effect, {@code unclear} otherwise (or without an interval). {@link #overall()} sums them up in
+ * one line.
  *
  * <p>The jobs apart: {@link RunSamples} reads each run, {@code ResampledRun} makes each metric's
  * value and replicates, {@link Bootstrap} the interval, {@link Verdict} the verdict, {@link
@@ -113,6 +110,9 @@ public final class RunComparison {
    * @param b its value in B, or null when not measured there
    * @param deltaPct {@code (b - a) / a * 100}, or null
    * @param ci95Pct the 95% interval of the change in percent, {@code [lo, hi]}, or null
+   * @param noiseFloorPct the noise floor in percent: the larger of A's and B's spreads over {@value
+   *     #STRETCHES} stretches of their requests (largest over smallest, less 1); null when neither
+   *     run has the stretches to compare
    * @param verdict the verdict, never null
    * @param lowerIsBetter whether a lower value is better
    */
@@ -122,6 +122,7 @@ public final class RunComparison {
       Double b,
       Double deltaPct,
       double[] ci95Pct,
+      Double noiseFloorPct,
       Verdict verdict,
       boolean lowerIsBetter) {
 
@@ -139,8 +140,8 @@ public final class RunComparison {
     }
 
     /**
-     * The row as JSON-ready map: {@code a}, {@code b}, {@code delta_pct}, {@code ci95_pct} and
-     * {@code verdict}.
+     * The row as JSON-ready map: {@code a}, {@code b}, {@code delta_pct}, {@code ci95_pct}, {@code
+     * verdict} and {@code noise_floor_pct}.
      *
      * @return an ordered map
      */
@@ -155,6 +156,7 @@ public final class RunComparison {
               ? null
               : List.of(ComparisonOutput.round(ci95Pct[0]), ComparisonOutput.round(ci95Pct[1])));
       m.put("verdict", verdict.wireName());
+      m.put("noise_floor_pct", ComparisonOutput.round(noiseFloorPct));
       return m;
     }
   }
@@ -162,7 +164,8 @@ public final class RunComparison {
   /**
    * The rows of one load level present in both runs.
    *
-   * @param index the level's index, from 1
+   * @param index the level's index in the run record's {@code levels} (from 0, in start order), as
+   *     the report page's levels table numbers it
    * @param describe what the level is, e.g. {@code chat 8 users}
    * @param rows the metrics compared
    */
@@ -219,10 +222,12 @@ public final class RunComparison {
     ResampledRun sb = ResampledRun.all(b);
     Estimates ea = sa.estimates(settings.resamples(), root.split());
     Estimates eb = sb.estimates(settings.resamples(), root.split());
-    List<Row> rows = rows(ea, eb, metrics, settings);
+    List<Row> rows =
+        rows(ea, eb, sa.stretches(STRETCHES), sb.stretches(STRETCHES), metrics, settings);
     List<Level> levels = new ArrayList<>();
     List<String> la = levelKeys(a.record);
     List<String> lb = levelKeys(b.record);
+    List<Integer> indices = levelIndices(a.record);
     if (!la.isEmpty()
         && la.equals(lb)
         && la.size() == a.levelWindows.size()
@@ -238,11 +243,13 @@ public final class RunComparison {
         }
         levels.add(
             new Level(
-                l + 1,
+                indices.get(l),
                 la.get(l),
                 rows(
                     pa.estimates(settings.resamples(), ra),
                     pb.estimates(settings.resamples(), rb),
+                    pa.stretches(STRETCHES),
+                    pb.stretches(STRETCHES),
                     metrics,
                     settings)));
       }
@@ -356,6 +363,112 @@ public final class RunComparison {
   }
 
   /**
+   * The comparison in one verdict, from every metric's (overall and per level).
+   *
+   * @param verdict {@code worse} when some metric is worse and none better, {@code better} when
+   *     some is better and none worse, {@code mixed} when some are worse and some better, {@code
+   *     same} when every metric is the same, {@code unclear} otherwise
+   * @param worse the metrics worse, e.g. {@code itl_p50_ms} or {@code level 2 itl_p50_ms}
+   * @param better the metrics better, named alike
+   * @param line the verdict in one line, e.g. {@code verdict: B worse (ITL p50 +19.9%, E2E p50
+   *     +14.4%)}
+   */
+  public record Overall(String verdict, List<String> worse, List<String> better, String line) {
+
+    /**
+     * The verdict as JSON-ready map: {@code overall}, {@code worse}, {@code better}, {@code line}.
+     *
+     * @return an ordered map
+     */
+    public Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("overall", verdict);
+      m.put("worse", worse);
+      m.put("better", better);
+      m.put("line", line);
+      return m;
+    }
+  }
+
+  /**
+   * The comparison in one verdict: B worse, better, mixed, the same, or unclear, naming each metric
+   * (overall, then per level) called worse or better with its change.
+   *
+   * @return never null
+   */
+  public Overall overall() {
+    List<String> worse = new ArrayList<>();
+    List<String> better = new ArrayList<>();
+    List<String> worseText = new ArrayList<>();
+    List<String> betterText = new ArrayList<>();
+    List<String> unclear = new ArrayList<>();
+    int compared = 0;
+    List<List<Row>> tables = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    tables.add(rows);
+    prefixes.add("");
+    for (Level l : levels) {
+      tables.add(l.rows());
+      prefixes.add("level " + l.index() + " ");
+    }
+    for (int t = 0; t < tables.size(); t++) {
+      for (Row r : tables.get(t)) {
+        compared++;
+        String label = prefixes.get(t) + HeadlineMetric.named(r.name()).label();
+        String change =
+            r.deltaPct() == null
+                ? label
+                : label + String.format(java.util.Locale.ROOT, " %+.1f%%", r.deltaPct());
+        switch (r.verdict()) {
+          case WORSE -> {
+            worse.add(prefixes.get(t) + r.name());
+            worseText.add(change);
+          }
+          case BETTER -> {
+            better.add(prefixes.get(t) + r.name());
+            betterText.add(change);
+          }
+          case UNCLEAR -> unclear.add(label);
+          default -> {}
+        }
+      }
+    }
+    String verdict;
+    String line;
+    if (!worse.isEmpty() && !better.isEmpty()) {
+      verdict = "mixed";
+      line =
+          "verdict: mixed: B worse ("
+              + String.join(", ", worseText)
+              + "), better ("
+              + String.join(", ", betterText)
+              + ")";
+    } else if (!worse.isEmpty()) {
+      verdict = Verdict.WORSE.wireName();
+      line = "verdict: B worse (" + String.join(", ", worseText) + ")";
+    } else if (!better.isEmpty()) {
+      verdict = Verdict.BETTER.wireName();
+      line = "verdict: B better (" + String.join(", ", betterText) + ")";
+    } else if (unclear.isEmpty()) {
+      verdict = Verdict.SAME.wireName();
+      line =
+          "verdict: same (every metric within +/-" + Decimals.fmt(settings.minEffectPct()) + "%)";
+    } else {
+      verdict = Verdict.UNCLEAR.wireName();
+      line =
+          "verdict: unclear (no metric better or worse beyond the runs' noise; "
+              + (compared - unclear.size())
+              + " of "
+              + compared
+              + " the same, unclear: "
+              + String.join(", ", unclear.subList(0, Math.min(unclear.size(), 6)))
+              + (unclear.size() > 6 ? " and " + (unclear.size() - 6) + " more" : "")
+              + ")";
+    }
+    return new Overall(verdict, List.copyOf(worse), List.copyOf(better), line);
+  }
+
+  /**
    * How the intervals were made, in one sentence.
    *
    * @return e.g. {@code 95% intervals: bootstrap, 1000 resamples of each run (seed 1): ...}
@@ -416,9 +529,14 @@ public final class RunComparison {
     return settings;
   }
 
-  /** Each metric's row: the values, the change, its interval and the verdict. */
+  /** Each metric's row: the values, the change, its interval, the noise floor and the verdict. */
   private static List<Row> rows(
-      Estimates ea, Estimates eb, List<HeadlineMetric> metrics, Settings settings) {
+      Estimates ea,
+      Estimates eb,
+      Double[][] halvesA,
+      Double[][] halvesB,
+      List<HeadlineMetric> metrics,
+      Settings settings) {
     List<Row> rows = new ArrayList<>();
     for (HeadlineMetric m : metrics) {
       int k = HeadlineMetric.ALL.indexOf(m);
@@ -432,6 +550,7 @@ public final class RunComparison {
       if (delta != null && ea.replicates()[k] != null && eb.replicates()[k] != null) {
         ci = Bootstrap.interval(ea.replicates()[k], eb.replicates()[k]);
       }
+      Double floor = max(spread(halvesA, k), spread(halvesB, k));
       rows.add(
           new Row(
               m.name(),
@@ -439,10 +558,68 @@ public final class RunComparison {
               vb,
               delta,
               ci,
-              Verdict.of(ci, settings.minEffectPct(), m.lowerIsBetter()),
+              floor,
+              Verdict.of(
+                  va,
+                  vb,
+                  ci,
+                  settings.minEffectPct(),
+                  floor == null ? 0 : floor,
+                  m.lowerIsBetter()),
               m.lowerIsBetter()));
     }
     return rows;
+  }
+
+  /**
+   * How many stretches of its requests a run is cut into for its noise floor: 3. Measured on A/A
+   * pairs (docs/comparing.md): halves left 1 of 11 simulator pairs and 1 of 11 llama.cpp pairs
+   * better or worse, thirds none, and still called a 20% slower decode worse in 5 of 5 A/B pairs.
+   */
+  static final int STRETCHES = 3;
+
+  /**
+   * The spread of a metric over a run's stretches of time in percent: the largest value over the
+   * smallest, less 1; null when fewer than 2 stretches have a positive value.
+   */
+  private static Double spread(Double[][] stretches, int k) {
+    if (stretches == null) {
+      return null;
+    }
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    int n = 0;
+    for (Double[] part : stretches) {
+      if (part[k] != null && part[k] > 0 && Double.isFinite(part[k])) {
+        lo = Math.min(lo, part[k]);
+        hi = Math.max(hi, part[k]);
+        n++;
+      }
+    }
+    return n < 2 ? null : (hi / lo - 1) * 100;
+  }
+
+  private static Double max(Double x, Double y) {
+    if (x == null) {
+      return y;
+    }
+    if (y == null) {
+      return x;
+    }
+    return Math.max(x, y);
+  }
+
+  /** Each load level's {@code index} in the record (from 0), or its place when it has none. */
+  private static List<Integer> levelIndices(Map<String, Object> record) {
+    List<Integer> out = new ArrayList<>();
+    if (record.get("levels") instanceof List<?> list) {
+      for (Object o : list) {
+        if (o instanceof Map<?, ?> l) {
+          out.add(l.get("index") instanceof Number n ? n.intValue() : out.size());
+        }
+      }
+    }
+    return out;
   }
 
   /** Each load level described, e.g. {@code chat 8 users}; empty without levels. */

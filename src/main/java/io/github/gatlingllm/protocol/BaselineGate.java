@@ -235,14 +235,15 @@ public final class BaselineGate {
     return String.format(
         Locale.ROOT,
         "%s worse than the baseline by %.1f%% (%s -> %s, 95%% interval [%+.1f%%, %+.1f%%]),"
-            + " beyond llm.assert.noRegressionPct %s%%",
+            + " beyond llm.assert.noRegressionPct %s%% and the runs' noise floor %.1f%%",
         row.name(),
         Math.abs(row.deltaPct()),
         describe(row.a()),
         describe(row.b()),
         row.ci95Pct()[0],
         row.ci95Pct()[1],
-        describe(settings.noRegressionPct()));
+        describe(settings.noRegressionPct()),
+        row.noiseFloorPct() == null ? 0.0 : row.noiseFloorPct());
   }
 
   /**
@@ -298,6 +299,7 @@ public final class BaselineGate {
   private static List<String> table(RunComparison c) {
     List<String> lines = new ArrayList<>();
     lines.add("against baseline (A = baseline, B = this run): " + c.method());
+    lines.add("against baseline: " + c.overall().line());
     for (RunComparison.Row r : c.rows()) {
       lines.add("  " + ComparisonOutput.line(r.name(), describe(r.a()), describe(r.b()), r, "-"));
     }

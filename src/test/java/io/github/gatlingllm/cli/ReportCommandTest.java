@@ -125,7 +125,9 @@ class ReportCommandTest {
     assertEquals("prompts: same (workloads and phase digests)", lines.get(2));
     assertTrue(lines.get(3).startsWith("95% intervals: percentile bootstrap, 1000 resamples"));
     String ttft = lines.stream().filter(l -> l.startsWith("TTFT p50 ms")).findFirst().orElseThrow();
-    assertTrue(ttft.matches("TTFT p50 ms +47 +61\\.1 +\\+30\\.0% +\\[.*\\] +worse"), ttft);
+    // The noise column: the larger of the runs' spreads over thirds of their requests.
+    assertTrue(ttft.matches("TTFT p50 ms +47 +61\\.1 +\\+30\\.0% +\\[.*\\] +2\\.2% +worse"), ttft);
+    assertTrue(lines.get(4).startsWith("verdict: B worse (TTFT p50 +30.0%"), lines.get(4));
   }
 
   @Test

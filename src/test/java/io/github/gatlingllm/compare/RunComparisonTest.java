@@ -93,7 +93,8 @@ class RunComparisonTest {
       RunComparison c = RunComparison.compare(a, b, strict, metrics);
       for (String m : metrics) {
         trials++;
-        Verdict v = c.row(m).verdict();
+        // The interval alone (no noise floor): its coverage is what a 95% level promises.
+        Verdict v = Verdict.of(c.row(m).ci95Pct(), 0, true);
         if (v == Verdict.BETTER || v == Verdict.WORSE) {
           excludingZero++;
         }
@@ -171,7 +172,9 @@ class RunComparisonTest {
             "cache_hit_ratio"),
         List.copyOf(metrics.keySet()));
     Map<?, ?> ttft = (Map<?, ?>) metrics.get("ttft_p50_ms");
-    assertEquals(List.of("a", "b", "delta_pct", "ci95_pct", "verdict"), List.copyOf(ttft.keySet()));
+    assertEquals(
+        List.of("a", "b", "delta_pct", "ci95_pct", "verdict", "noise_floor_pct"),
+        List.copyOf(ttft.keySet()));
     assertEquals(2, ((List<?>) ttft.get("ci95_pct")).size());
     assertEquals(1000, json.get("resamples"));
   }
@@ -218,9 +221,27 @@ class RunComparisonTest {
         "levels",
         List.of(
             Map.of(
-                "scenario", "chat", "concurrency", 1, "start_ms", 1_000_000, "end_ms", 1_010_000),
+                "index",
+                0,
+                "scenario",
+                "chat",
+                "concurrency",
+                1,
+                "start_ms",
+                1_000_000,
+                "end_ms",
+                1_010_000),
             Map.of(
-                "scenario", "chat", "concurrency", 4, "start_ms", 1_010_000, "end_ms", 1_020_000)));
+                "index",
+                1,
+                "scenario",
+                "chat",
+                "concurrency",
+                4,
+                "start_ms",
+                1_010_000,
+                "end_ms",
+                1_020_000)));
     return RunSamples.of(Path.of(name), run, Slo.NONE, records, 1);
   }
 
@@ -231,6 +252,9 @@ class RunComparisonTest {
             levels("a", 1, 1), levels("b", 2, 1.3), RunComparison.Settings.DEFAULT, List.of());
 
     assertEquals(2, c.levels().size());
+    // Numbered as the run record's levels and the report page's levels table: from 0.
+    assertEquals(0, c.levels().get(0).index());
+    assertEquals(1, c.levels().get(1).index());
     assertEquals("chat 1 users", c.levels().get(0).describe());
     assertEquals("chat 4 users", c.levels().get(1).describe());
     RunComparison.Row second =
@@ -316,5 +340,74 @@ class RunComparisonTest {
     assertEquals(60, m.requests());
     assertEquals(30, a.requests());
     assertNotNull(c.row("e2e_p50_ms").ci95Pct());
+  }
+
+  @Test
+  void aRunComparedWithItselfIsTheSameOnEveryMetric() {
+    RunSamples a = run("a", new SplittableRandom(1), 300, 1);
+
+    RunComparison c = RunComparison.compare(a, a, RunComparison.Settings.DEFAULT, List.of());
+
+    for (RunComparison.Row row : c.rows()) {
+      assertEquals(Verdict.SAME, row.verdict(), row.name() + " " + row.toMap());
+    }
+    assertEquals("same", c.overall().verdict());
+    assertEquals("verdict: same (every metric within +/-2%)", c.overall().line());
+  }
+
+  @Test
+  void aSlowerRunReadsWorseInOneLine() {
+    SplittableRandom random = new SplittableRandom(5);
+    RunSamples a = run("a", random, 400, 1);
+    RunSamples b = run("b", random, 400, 1.2);
+
+    RunComparison.Overall overall =
+        RunComparison.compare(a, b, RunComparison.Settings.DEFAULT, List.of("itl_p50_ms"))
+            .overall();
+
+    assertEquals("worse", overall.verdict());
+    assertEquals(List.of("itl_p50_ms"), overall.worse());
+    assertTrue(overall.line().startsWith("verdict: B worse (ITL p50 +"), overall.line());
+  }
+
+  /**
+   * A run whose latency drifts: its first half as {@link #run}, its second half {@code drift} times
+   * slower (a client or machine warming up, a neighbour starting a build).
+   */
+  private static RunSamples drifting(String name, long seed, double drift) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<RequestRecord> records = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      records.add(request(random, i, 1_000_000L + i * 100L, i < 200 ? 1 : drift));
+    }
+    return RunSamples.of(Path.of(name), new LinkedHashMap<>(), Slo.NONE, records, 1);
+  }
+
+  @Test
+  void aChangeNoLargerThanARunsOwnDriftIsNotCalledWorse() {
+    // B drifts by 30% between its halves, which puts its median about 15% above A's: two runs
+    // whose own latency wanders that much cannot tell a 15% change from the wandering.
+    RunComparison c =
+        RunComparison.compare(
+            drifting("a", 1, 1), drifting("b", 2, 1.3), RunComparison.Settings.DEFAULT, List.of());
+
+    RunComparison.Row e2e = c.row("e2e_p50_ms");
+    assertTrue(e2e.noiseFloorPct() > 25, e2e.toMap().toString());
+    assertEquals(Verdict.UNCLEAR, e2e.verdict(), e2e.toMap().toString());
+    assertEquals("unclear", c.overall().verdict());
+  }
+
+  @Test
+  void aSteadyRunHasALowNoiseFloor() {
+    RunComparison c =
+        RunComparison.compare(
+            drifting("a", 1, 1), drifting("b", 2, 1.3), RunComparison.Settings.DEFAULT, List.of());
+
+    // A is steady: its own spread is sampling noise; the floor is B's drift.
+    RunComparison steady =
+        RunComparison.compare(
+            drifting("a", 1, 1), drifting("c", 3, 1), RunComparison.Settings.DEFAULT, List.of());
+    assertTrue(steady.row("e2e_p50_ms").noiseFloorPct() < 8, steady.row("e2e_p50_ms").toMap() + "");
+    assertTrue(c.row("e2e_p50_ms").noiseFloorPct() > steady.row("e2e_p50_ms").noiseFloorPct());
   }
 }

@@ -40,4 +40,46 @@ class VerdictTest {
   void noIntervalIsUnclear() {
     assertEquals(Verdict.UNCLEAR, Verdict.of(null, 2, true));
   }
+
+  @Test
+  void identicalValuesAreSameWithoutAnInterval() {
+    assertEquals(Verdict.SAME, Verdict.of(64.911, 64.911, null, 2, 0, true));
+  }
+
+  @Test
+  void identicalValuesAreSameWhateverTheInterval() {
+    assertEquals(Verdict.SAME, Verdict.of(0.476, 0.476, new double[] {-12, 13.6}, 2, 8.7, false));
+  }
+
+  @Test
+  void differentValuesWithoutAnIntervalAreUnclear() {
+    assertEquals(Verdict.UNCLEAR, Verdict.of(64.911, 65.02, null, 2, 0, true));
+  }
+
+  @Test
+  void aChangeBeyondTheMinimumEffectButWithinTheNoiseFloorIsUnclear() {
+    assertEquals(Verdict.UNCLEAR, Verdict.of(30.0, 38.0, new double[] {7.4, 35.3}, 2, 38.2, true));
+  }
+
+  @Test
+  void aChangeBeyondTheNoiseFloorIsWorse() {
+    assertEquals(Verdict.WORSE, Verdict.of(20.0, 24.0, new double[] {19.6, 20.2}, 2, 3.7, true));
+  }
+
+  @Test
+  void aThroughputDropBeyondTheNoiseFloorIsWorse() {
+    assertEquals(
+        Verdict.WORSE, Verdict.of(331.2, 276.0, new double[] {-19.1, -14.2}, 2, 3.4, false));
+  }
+
+  @Test
+  void sameIsJudgedAgainstTheMinimumEffectNotTheNoiseFloor() {
+    assertEquals(Verdict.SAME, Verdict.of(340.8, 341.0, new double[] {-0.5, 0.6}, 2, 25, true));
+    assertEquals(Verdict.UNCLEAR, Verdict.of(340.8, 345.0, new double[] {-3.1, 4.2}, 2, 25, true));
+  }
+
+  @Test
+  void aNoiseFloorBelowTheMinimumEffectChangesNothing() {
+    assertEquals(Verdict.WORSE, Verdict.of(100.0, 103.0, new double[] {2.5, 3.5}, 2, 0.5, true));
+  }
 }
