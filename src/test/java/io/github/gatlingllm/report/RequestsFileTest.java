@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -162,7 +163,13 @@ class RequestsFileTest {
     content[good.length] = (byte) 0xC3;
     content[good.length + 1] = (byte) 0x28;
     content[good.length + 2] = '\n';
-    assertThrows(java.nio.charset.CharacterCodingException.class, () -> requestsOf(content));
+    // The line that is not UTF-8 is named, with its file (the report CLI prints this one line).
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> requestsOf(content));
+    assertTrue(
+        e.getMessage().endsWith("lines.jsonl line 2: not UTF-8 text (Input length = 1)"),
+        e.getMessage());
+    assertTrue(e.getCause() instanceof java.nio.charset.CharacterCodingException, e.toString());
   }
 
   @Test
