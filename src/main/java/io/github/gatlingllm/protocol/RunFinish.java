@@ -168,7 +168,11 @@ final class RunFinish {
       serverWatch.addTo(info);
       try {
         // Each level's schedule lag (open loops) and client CPU share, from the client watch.
-        levels.addTo(info, tally.peakInFlight(), gatling.nowMillis(), client::forWindow);
+        levels.addTo(
+            info,
+            tally.peakInFlight(),
+            LevelWatch.levelsUntil(reason, gatling.nowMillis()),
+            client::forWindow);
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }
