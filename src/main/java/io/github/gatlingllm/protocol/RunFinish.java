@@ -178,9 +178,11 @@ final class RunFinish {
       }
       if (assertions != null) {
         // Gatling closed simulation.log before its actor system terminated: its verdict is known.
-        info.putAll(
-            assertions.toRecord(
-                recorder.runFolder().orElse(null), interrupted || crashed || reason.interrupted()));
+        // A target-down stop is the extension's own orderly stop (as a spent budget's): Gatling
+        // closed its log and checks its assertions, so they are checked here too.
+        boolean logCut =
+            interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
+        info.putAll(assertions.toRecord(recorder.runFolder().orElse(null), logCut));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
       Path folder =
