@@ -348,6 +348,20 @@ final class LevelWatch {
   }
 
   /**
+   * Up to when the levels are measured, for {@link #addTo}: a run whose injection was over ran
+   * every level to its end (an open loop's last user arrives before its level's end and the run
+   * ends when it is served, often a few ms before the level's end: that level was not cut short),
+   * any other end (a spent budget, a stop, a signal) at {@code nowMs}.
+   *
+   * @param reason why the run ended, never null
+   * @param nowMs when it ended, epoch ms
+   * @return {@link Long#MAX_VALUE} for {@link RunEnd.Reason#INJECTION_OVER}, else {@code nowMs}
+   */
+  static long levelsUntil(RunEnd.Reason reason, long nowMs) {
+    return reason == RunEnd.Reason.INJECTION_OVER ? Long.MAX_VALUE : nowMs;
+  }
+
+  /**
    * Adds the levels, the saturation and the injection to the run record, and prints the saturation.
    *
    * @param info the run record's maps, its {@code load} map included

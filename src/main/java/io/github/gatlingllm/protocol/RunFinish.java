@@ -168,15 +168,21 @@ final class RunFinish {
       serverWatch.addTo(info);
       try {
         // Each level's schedule lag (open loops) and client CPU share, from the client watch.
-        levels.addTo(info, tally.peakInFlight(), gatling.nowMillis(), client::forWindow);
+        levels.addTo(
+            info,
+            tally.peakInFlight(),
+            LevelWatch.levelsUntil(reason, gatling.nowMillis()),
+            client::forWindow);
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }
       if (assertions != null) {
         // Gatling closed simulation.log before its actor system terminated: its verdict is known.
-        info.putAll(
-            assertions.toRecord(
-                recorder.runFolder().orElse(null), interrupted || crashed || reason.interrupted()));
+        // A target-down stop is the extension's own orderly stop (as a spent budget's): Gatling
+        // closed its log and checks its assertions, so they are checked here too.
+        boolean logCut =
+            interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
+        info.putAll(assertions.toRecord(recorder.runFolder().orElse(null), logCut));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
       Path folder =

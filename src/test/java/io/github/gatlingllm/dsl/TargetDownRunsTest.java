@@ -199,6 +199,31 @@ class TargetDownRunsTest {
   }
 
   @Test
+  void aRunStoppedForATargetDownHasItsAssertionsChecked() throws Exception {
+    DslRun run =
+        DslRun.run(
+                TargetDownAssertionsSimulation.class,
+                results,
+                "-Dllm.baseUrl=http://127.0.0.1:" + closedPort() + "/v1",
+                "-Dllm.model=x",
+                "-Dllm.preflight=false")
+            .exits(2);
+
+    JsonNode record = run.record();
+    assertEquals("target_down", record.get("end_reason").asText(), run.log);
+    // Gatling closed its log and failed the build on it: the record, console and page say so
+    assertEquals("failed", record.get("assertions_verdict").asText(), record.toString());
+    assertEquals(
+        "chat E2E: percentage of failed events is less than 1.0",
+        record.get("assertion_results").get(0).get("assertion").asText());
+    assertEquals(100.0, record.get("assertion_results").get(0).get("actual").asDouble());
+    assertTrue(run.log.contains("LLM assertions: 1 of 1 FAILED (Gatling's build fails)"), run.log);
+    assertEquals(0, run.count("LLM assertions: not checked"), run.log);
+    String page = Files.readString(run.folder().resolve("llm-report.html"));
+    assertTrue(page.contains("1 of 1 FAILED"), page);
+  }
+
+  @Test
   void aTargetThatGoesAwayMidRunStopsTheRunAndKeepsWhatWasMeasured() throws Exception {
     SimulatorJvm simulator = new SimulatorJvm(results, 0);
     AtomicLong killedAt = new AtomicLong();

@@ -180,4 +180,55 @@ class LevelWatchTest {
     assertEquals(0.85, set.get("slo_ratio"));
     assertEquals(2.25, (Double) set.get("slo_load"), 1e-9); // 2 + 2 * (0.9 - 0.85) / (0.9 - 0.5)
   }
+
+  /** 1, 2, 3 and 4 users/s, 10 s each, from 0. */
+  private static final Injection OPEN_STEPS =
+      new Injection(
+          "chat",
+          false,
+          List.of(
+              new Step(Type.CONSTANT_USERS_PER_SEC, 1, 1, 10_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 2, 2, 10_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 3, 3, 10_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 4, 4, 10_000)),
+          List.of());
+
+  /** The open steps served as offered; the last request ends at 39,850 ms. */
+  private static Map<String, Object> openStepsEndingAt(RunEnd.Reason reason, long endMs) {
+    LevelWatch watch = new LevelWatch(List.of(OPEN_STEPS), settings(), null, () -> 0);
+    level(watch, 0, 10, 20);
+    level(watch, 10_000, 20, 20);
+    level(watch, 20_000, 30, 20);
+    level(watch, 30_000, 40, 20);
+    Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 100)));
+    watch.addTo(info, 1, LevelWatch.levelsUntil(reason, endMs), null);
+    return info;
+  }
+
+  @Test
+  void anOpenLoopWhoseInjectionIsOverDoesNotCutItsLastLevel() {
+    // the run ends 110 ms before the last level's end: its last user arrived and was served
+    Map<String, Object> info = openStepsEndingAt(RunEnd.Reason.INJECTION_OVER, 39_890);
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> levels = (List<Map<String, Object>>) info.get("levels");
+    assertEquals(4, levels.size());
+    assertNull(levels.get(3).get("cut_short"));
+    assertEquals(10.0, levels.get(3).get("duration_s"));
+    assertEquals(4.0, levels.get(3).get("requests_per_s"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
+    assertEquals(4, saturation.get("levels"));
+    assertEquals(4.0, ((Number) saturation.get("max_rate")).doubleValue());
+  }
+
+  @Test
+  void anOpenLoopStoppedBeforeItsLastLevelsEndCutsThatLevel() {
+    Map<String, Object> info = openStepsEndingAt(RunEnd.Reason.TARGET_DOWN, 39_890);
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> levels = (List<Map<String, Object>>) info.get("levels");
+    assertEquals(true, levels.get(3).get("cut_short"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
+    assertEquals(3, saturation.get("levels"));
+  }
 }
