@@ -538,13 +538,14 @@ public final class ClientWatch {
         String.format(
             java.util.Locale.ROOT,
             "the client fell behind its injection profile: schedule lag p99 %.1f ms %s (%d"
-                + " open-loop users), over llm.client.maxLagP99Ms=%s ms (%d users later than it);"
-                + " %s",
+                + " open-loop users), over llm.client.maxLagP99Ms=%s ms (%d users more than %s ms"
+                + " late); %s",
             p99,
             when,
             count,
             plain(maxLagP99Ms),
             late,
+            plain(maxLagP99Ms),
             COORDINATED_OMISSION);
     warnings.add(text);
     Console.warning(LOG, text);

@@ -42,7 +42,7 @@ final class RunDescription {
     if (load != null) {
       parts.add(load);
     }
-    String requests = requests(map(run.get("load")));
+    String requests = requests(run);
     if (requests != null) {
       parts.add(requests);
     }
@@ -210,15 +210,30 @@ final class RunDescription {
     return null;
   }
 
-  /** {@code 200 measured requests after 8 warmup}, or null. */
-  private static String requests(Map<?, ?> load) {
+  /**
+   * {@code 200 measured requests after 8 warmup}, or null. A run interrupted before its budget was
+   * spent ({@code interrupted}: a dead target, a saturation stop, Ctrl-C) counts the measured
+   * requests it sent ({@code metrics.overall.requests}, as the summary does), not the prompts drawn
+   * from the budget ({@code load.requests}: a prompt drawn by a user the stop then ended was never
+   * sent), and says why it stopped: {@code 119 measured requests after 8 warmup, then stopped
+   * (target_down)}.
+   */
+  private static String requests(Map<String, Object> run) {
+    Map<?, ?> load = map(run.get("load"));
     Double measured = number(load.get("requests"));
+    boolean stopped = Boolean.TRUE.equals(run.get("interrupted"));
+    if (stopped) {
+      Double sent = number(map(map(run.get("metrics")).get("overall")).get("requests"));
+      measured = sent != null ? sent : measured;
+    }
     if (measured == null) {
       return null;
     }
     Double warmup = number(load.get("warmup_requests"));
+    Object reason = run.get("end_reason");
     return Decimals.fmt(measured)
         + (measured == 1 ? " measured request" : " measured requests")
-        + (warmup == null || warmup == 0 ? "" : " after " + Decimals.fmt(warmup) + " warmup");
+        + (warmup == null || warmup == 0 ? "" : " after " + Decimals.fmt(warmup) + " warmup")
+        + (stopped && reason != null ? ", then stopped (" + reason + ")" : "");
   }
 }

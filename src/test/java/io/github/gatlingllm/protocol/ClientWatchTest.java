@@ -116,7 +116,7 @@ class ClientWatchTest {
             .startsWith(
                 "the client fell behind its injection profile: schedule lag p99 25.0 ms over the"
                     + " run (100 open-loop users), over llm.client.maxLagP99Ms=10 ms (10 users"
-                    + " later than it)"));
+                    + " more than 10 ms late)"));
     assertEquals(25.0, ((Map<?, ?>) lateRecord.get("schedule_lag_ms")).get("p99"));
     // the same figures a second time: no second warning
     assertEquals(1, ((List<?>) late.finish().get("warnings")).size());

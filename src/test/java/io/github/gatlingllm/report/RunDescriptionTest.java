@@ -48,6 +48,20 @@ class RunDescriptionTest {
   }
 
   @Test
+  void aRunStoppedBeforeItsBudgetCountsTheRequestsItSentAndSaysWhy() {
+    // 127 measured prompts drawn, 119 sent: the stop ended 8 users that had drawn one
+    Map<String, Object> run = quickstart();
+    run.put("load", Map.of("requests", 127, "warmup_requests", 8));
+    run.put("interrupted", true);
+    run.put("end_reason", "target_down");
+    run.put("metrics", Map.of("overall", Map.of("requests", 119)));
+    String text = RunDescription.of(run);
+    assertEquals(
+        "8 users, closed loop; 119 measured requests after 8 warmup, then stopped (target_down)",
+        text.substring(text.indexOf("8 users")));
+  }
+
+  @Test
   void theQuickstart() {
     assertEquals(
         "chat completions, streamed, to http://127.0.0.1:44343/v1 (the embedded simulator), model"
