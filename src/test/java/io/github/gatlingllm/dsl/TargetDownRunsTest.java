@@ -243,8 +243,14 @@ class TargetDownRunsTest {
       assertTrue(judgedAfterMs >= 2_000 && judgedAfterMs < 6_000, "judged after " + judgedAfterMs);
       List<JsonNode> requests = run.requests();
       Map<String, Integer> statuses = statuses(requests);
-      // nothing measured before is lost: every request answered before the kill is recorded ok
-      assertTrue(statuses.get("ok") >= answered.get(), answered + " " + statuses);
+      // nothing measured before is lost: every request the server had answered (its 200 head
+      // counted) before the kill is recorded, ok or, when the kill cut its stream, stream_error
+      assertTrue(
+          statuses.getOrDefault("ok", 0) + statuses.getOrDefault("stream_error", 0)
+              >= answered.get(),
+          answered + " " + statuses);
+      assertTrue(
+          statuses.getOrDefault("ok", 0) >= answered.get() * 9 / 10, answered + " " + statuses);
       assertTrue(statuses.get("connect_error") < 1_000, statuses.toString());
       assertEquals(1, run.count("\nTARGET DOWN at "), run.log);
       assertTrue(run.recordedDuration().toSeconds() < 30, run.recordedDuration().toString());
