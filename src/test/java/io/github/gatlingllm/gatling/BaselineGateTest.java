@@ -68,10 +68,19 @@ class BaselineGateTest {
     JsonNode slower = slowerRun.get("metrics");
     // The medians and the throughput: the tails of 80 requests on a busy machine are honestly
     // unclear.
+    // Throughput's interval lies below no change, but its noise floor (its spread over a short
+    // run's thirds: a closed loop's start and drain) may exceed the change on a busy machine, so
+    // it reads worse or unclear there (docs/comparing.md: worse in 0 of 5 pairs at load 13-28;
+    // seen in CI: -14.5% against a 13.7% floor), never better.
     for (String metric :
         List.of("itl_p50_ms", "tpot_p50_ms", "e2e_p50_ms", "output_tokens_per_s")) {
       JsonNode m = slower.get(metric);
-      assertEquals("worse", m.get("verdict").asText(), metric + " " + slower);
+      if (metric.endsWith("_ms")) {
+        assertEquals("worse", m.get("verdict").asText(), metric + " " + slower);
+      } else {
+        assertNotEquals("better", m.get("verdict").asText(), metric + " " + slower);
+        assertNotEquals("same", m.get("verdict").asText(), metric + " " + slower);
+      }
       assertTrue(
           m.get("ci95_pct").get(metric.endsWith("_ms") ? 0 : 1).asDouble()
                   * (metric.endsWith("_ms") ? 1 : -1)
