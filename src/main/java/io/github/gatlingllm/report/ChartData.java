@@ -259,8 +259,9 @@ final class ChartData {
 
   /**
    * The most requests in flight (started, not ended) at once within each bin, per series, and for
-   * all requests when there are several series (label {@code all}); a request that ends as another
-   * starts does not overlap it.
+   * all requests when there are several series (label {@code all}); to the millisecond (a start is
+   * a whole millisecond of Gatling's clock, an end is floored to one): a request that ends in the
+   * millisecond another starts does not overlap it.
    *
    * @param rs the requests
    * @param bins the time bins
@@ -304,8 +305,11 @@ final class ChartData {
 
     void add(RequestRecord r) {
       int s = series.get(Key.of(r));
+      // To the millisecond, as starts are (whole ms of Gatling's clock): an end in microseconds
+      // overlapped the next request a user started in the same millisecond (a closed loop of 8
+      // users charted a peak of 9).
       long start = Math.max(0, (r.startMs() - bins.t0()) * 1000);
-      long end = Math.max(start, Math.round((r.endMs() - bins.t0()) * 1000));
+      long end = Math.max(start, (long) Math.floor(r.endMs() - bins.t0()) * 1000);
       if (n + 2 > events.length) {
         events = Arrays.copyOf(events, events.length * 2);
       }

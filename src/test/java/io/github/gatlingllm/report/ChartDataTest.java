@@ -112,6 +112,17 @@ class ChartDataTest {
   }
 
   @Test
+  void aRequestStartedInTheMillisecondTheLastOneEndedDoesNotOverlapIt() {
+    // One user: its second request starts at 1,000 ms (whole ms of Gatling's clock), its first
+    // ended at 1,000.9 ms: one in flight, not two.
+    List<RequestRecord> rs =
+        List.of(request(0, 10.0, null, 1000.9, 1), request(1000, 10.0, null, 500.0, 1));
+    Map<String, double[]> peaks =
+        ChartData.inFlight(rs, ChartData.TimeBins.of(rs), ChartData.labels(rs));
+    assertArrayEquals(new double[] {1, 1}, peaks.get("chat"));
+  }
+
+  @Test
   void ttftByStartGivesTheMedianAndMaxOfEachBin() {
     List<RequestRecord> rs =
         List.of(
