@@ -27,8 +27,8 @@ import java.util.List;
  * nothing after the object is read. A line it refuses (not JSON, not an object, a required key
  * missing, a value of another kind, a value the record refuses) gets an {@link
  * IllegalArgumentException} whose message names the key and shows the value (at most 60
- * characters), as {@code RecordReaderTest} checks against a tree-reading oracle. Where a line has
- * several faults, the first in the order of the keys (the required {@code request}, {@code
+ * characters), as {@code RequestRecordReaderTest} checks against a tree-reading oracle. Where a
+ * line has several faults, the first in the order of the keys (the required {@code request}, {@code
  * start_ms} and {@code status} first) is the one reported. Not thread-safe: a reader per thread.
  */
 final class RequestRecordReader {
