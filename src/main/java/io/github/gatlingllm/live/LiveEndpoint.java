@@ -178,11 +178,18 @@ public final class LiveEndpoint {
     drainer.interrupt();
     drain();
     long ms = linger.toMillis();
-    LOG.info(
-        "live metrics: the final values stay served on port {} for {} s more"
-            + " (llm.prometheusLinger), then the endpoint closes",
-        server.getPort(),
-        ms / 1000.0);
+    if (ms == 0) {
+      LOG.info(
+          "live metrics: the final values are in; the endpoint on port {} closes now"
+              + " (llm.prometheusLinger=0s)",
+          server.getPort());
+    } else {
+      LOG.info(
+          "live metrics: the final values stay served on port {} for {} more"
+              + " (llm.prometheusLinger), then the endpoint closes",
+          server.getPort(),
+          ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms");
+    }
     if (ms == 0) {
       server.close();
       return;
