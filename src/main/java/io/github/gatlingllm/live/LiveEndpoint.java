@@ -177,6 +177,7 @@ public final class LiveEndpoint {
     open = false;
     drainer.interrupt();
     drain();
+    metrics.runEnded();
     long ms = linger.toMillis();
     if (ms == 0) {
       LOG.info(

@@ -99,6 +99,7 @@ public final class LiveMetrics {
   private final DistributionDataPoint scheduleLag;
   private final Map<String, Series> series = new HashMap<>();
   private volatile double lastLagSeconds = Double.NaN;
+  private volatile boolean ended;
 
   /**
    * Registers the metrics.
@@ -152,6 +153,9 @@ public final class LiveMetrics {
         .constLabels(constant)
         .callback(
             cb -> {
+              if (ended) {
+                return;
+              }
               for (LoadLevel level : gauges.levels().get()) {
                 cb.call(
                     level.load(), level.scenario(), level.closed() ? "users" : "users_per_second");
@@ -290,6 +294,14 @@ public final class LiveMetrics {
     if (ms != null) {
       point.observe(ms / 1000);
     }
+  }
+
+  /**
+   * The run is over (its record is written): the load-level gauge serves no sample from now on,
+   * whatever the injection profile planned after the run stopped (a spent budget, a stop).
+   */
+  public void runEnded() {
+    ended = true;
   }
 
   /**

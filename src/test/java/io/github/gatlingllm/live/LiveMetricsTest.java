@@ -229,4 +229,15 @@ class LiveMetricsTest {
     LiveMetrics m = new LiveMetrics(null, QUIET);
     assertEquals("", lines(m, "gatling_llm_load_level") + lines(m, "gatling_llm_client_cpu_share"));
   }
+
+  @Test
+  void onceTheRunIsOverNoLoadLevelIsServed() {
+    LiveMetrics m =
+        new LiveMetrics(
+            null,
+            new LiveMetrics.Gauges(
+                () -> 0, () -> List.of(new LoadLevel("chat", true, 4, 0, 0, 600_000)), () -> null));
+    m.runEnded();
+    assertEquals("", lines(m, "gatling_llm_load_level"));
+  }
 }
