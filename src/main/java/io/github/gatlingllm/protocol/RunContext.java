@@ -77,6 +77,7 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
+  private final io.github.gatlingllm.live.LiveEndpoint live;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -106,6 +107,12 @@ public final class RunContext {
             gatling::nowMillis,
             scenario -> GatlingInjector.injectionStart(core, scenario));
     this.shard = Shard.current();
+    this.live =
+        io.github.gatlingllm.live.LiveEndpoint.start(
+            settings.live(),
+            shard,
+            new io.github.gatlingllm.live.LiveMetrics.Gauges(
+                tally::inFlight, () -> levels.current(gatling.nowMillis()), client::cpuShareNow));
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
       StartBarrier.check(startAt, System.currentTimeMillis());
@@ -460,6 +467,7 @@ public final class RunContext {
    */
   public void record(Workload workload, RequestRecord record) {
     recorder.record(record);
+    live.record(record);
     client.recorded(record);
     serverWatch.record(workload, record);
     tally.ended();
@@ -568,5 +576,6 @@ public final class RunContext {
         openRequests,
         failedPercentBelow,
         assertionCheck);
+    live.runRecorded();
   }
 }

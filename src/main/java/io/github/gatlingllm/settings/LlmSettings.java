@@ -103,6 +103,8 @@ import java.util.function.Function;
  * @param targetDown when a target that stopped answering is judged down and whether the run then
  *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
  *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
+ * @param live the live metrics endpoint ({@code llm.prometheusPort}, {@code llm.prometheusLinger});
+ *     {@link LiveSettings#NONE} when null
  */
 public record LlmSettings(
     String baseUrl,
@@ -142,7 +144,8 @@ public record LlmSettings(
     BaselineSettings baseline,
     CancelSettings cancel,
     boolean figuresAsRequests,
-    TargetDownSettings targetDown) {
+    TargetDownSettings targetDown,
+    LiveSettings live) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -182,6 +185,7 @@ public record LlmSettings(
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
     targetDown = targetDown == null ? TargetDownSettings.DEFAULT : targetDown;
+    live = live == null ? LiveSettings.NONE : live;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }
