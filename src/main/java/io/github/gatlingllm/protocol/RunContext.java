@@ -11,6 +11,8 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.live.LiveEndpoint;
+import io.github.gatlingllm.live.LiveMetrics;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
@@ -77,7 +79,7 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
-  private final io.github.gatlingllm.live.LiveEndpoint live;
+  private final LiveEndpoint live;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -108,10 +110,10 @@ public final class RunContext {
             scenario -> GatlingInjector.injectionStart(core, scenario));
     this.shard = Shard.current();
     this.live =
-        io.github.gatlingllm.live.LiveEndpoint.start(
+        LiveEndpoint.start(
             settings.live(),
             shard,
-            new io.github.gatlingllm.live.LiveMetrics.Gauges(
+            new LiveMetrics.Gauges(
                 tally::inFlight, () -> levels.current(gatling.nowMillis()), client::cpuShareNow));
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
