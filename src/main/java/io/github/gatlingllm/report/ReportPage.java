@@ -98,36 +98,7 @@ public final class ReportPage {
           }
         });
     StringBuilder html = new StringBuilder(131_072);
-    html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<meta http-equiv=\"Content-Security-Policy\" content=\"")
-        .append(CSP)
-        .append("\">")
-        .append("<title>gatling-llm report</title><style>")
-        .append("body{font-family:sans-serif;margin:2em;color:#222}")
-        .append("table{border-collapse:collapse;margin:1em 0}")
-        .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}")
-        .append("th{background:#f0f0f0}td.l,th.l{text-align:left}")
-        .append("code,pre{background:#f7f7f7;padding:2px 4px}")
-        .append(".charts{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}")
-        .append("figure.chart{margin:0;border:1px solid #ddd;padding:6px;width:min-content}")
-        .append("figure.chart .u-title{font-size:14px}figure.chart .u-legend{font-size:12px}")
-        .append("figcaption.note{font-size:12px;color:#555;margin-top:4px}")
-        .append("#summary th{width:16em}#summary td{text-align:left;font-weight:bold}")
-        .append("tr.saturation td{background:#fff4d6}")
-        .append(".good{color:#1d7a3a}.bad{color:#b02a2a}")
-        // Fits a 1280 px window: the levels table in smaller type, scrolling on its own if ever
-        // wider; the charts fill each row (llm-charts.js).
-        .append(".levels-wrap{overflow-x:auto;max-width:100%}")
-        .append("#levels-table{font-size:13px}#levels-table td,#levels-table th{padding:3px 6px}")
-        .append("#what-ran{font-size:15px;line-height:1.4}")
-        .append("</style>\n")
-        .append(Charts.assets())
-        .append("</head><body>\n")
-        .append("<h1>gatling-llm report</h1>\n")
-        .append(
-            "<p><a href=\"index.html\">Gatling's report</a> · <a href=\"llm-run.json\">llm-run.json</a>")
-        .append(" · <a href=\"llm-requests.jsonl\">llm-requests.jsonl</a>")
-        .append(" · <a href=\"llm-requests.csv\">llm-requests.csv</a></p>\n");
+    html.append(head());
     // The run's pass or fail first: Gatling's verdict on each assertion.
     html.append(AssertionsSection.html(run));
     if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
@@ -218,6 +189,36 @@ public final class ReportPage {
     html.append("</body></html>\n");
     return html.toString();
   }
+
+  /**
+   * The page's head and title lines: {@code llm-report-head.html} with the CSP, the style of {@code
+   * llm-report.css} (its comments left out, its lines joined) and the charts' assets ({@link
+   * Charts#assets()}) put in. Read once.
+   */
+  static String head() {
+    String text = head;
+    if (text == null) {
+      String css =
+          COMMENT
+              .matcher(Charts.resource(RESOURCES + "llm-report.css"))
+              .replaceAll("")
+              .replace("\n", "");
+      text =
+          Charts.resource(RESOURCES + "llm-report-head.html")
+              .replace("{{csp}}", CSP)
+              .replace("{{css}}", css)
+              .replace("{{assets}}", Charts.assets());
+      head = text;
+    }
+    return text;
+  }
+
+  private static final String RESOURCES = "io/github/gatlingllm/report/";
+  private static final java.util.regex.Pattern COMMENT =
+      java.util.regex.Pattern.compile("/\\*.*?\\*/\\n?", java.util.regex.Pattern.DOTALL);
+
+  /** The head once read (a race reads it twice, harmlessly). */
+  private static volatile String head;
 
   /** The first screen: the run's answer in a table, as vLLM's benchmark summary. */
   /** The target that stopped answering, above the figures: a red line, or nothing. */
