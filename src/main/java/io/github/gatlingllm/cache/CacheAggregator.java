@@ -3,6 +3,7 @@ package io.github.gatlingllm.cache;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -430,14 +431,14 @@ public final class CacheAggregator {
         Map<String, Object> latency = new LinkedHashMap<>();
         for (Map.Entry<CacheOutcome, MetricsAggregator.Metric[]> e : byOutcome.entrySet()) {
           Map<String, Object> d = new LinkedHashMap<>();
-          d.put("ttft_ms", e.getValue()[0].distribution().toRecord());
-          d.put("e2e_ms", e.getValue()[1].distribution().toRecord());
+          d.put("ttft_ms", JsonForm.of(e.getValue()[0].distribution()));
+          d.put("e2e_ms", JsonForm.of(e.getValue()[1].distribution()));
           latency.put(e.getKey().wireName(), Collections.unmodifiableMap(d));
         }
         m.put("latency_by_outcome", Collections.unmodifiableMap(latency));
       } else {
-        m.put("ttft_ms", ttft.distribution().toRecord());
-        m.put("e2e_ms", e2e.distribution().toRecord());
+        m.put("ttft_ms", JsonForm.of(ttft.distribution()));
+        m.put("e2e_ms", JsonForm.of(e2e.distribution()));
       }
     }
   }

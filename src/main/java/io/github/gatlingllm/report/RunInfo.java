@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.gatlingllm.metrics.Slo;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +24,7 @@ import java.util.Map;
  * @param target where requests went
  * @param decoding what every request asked for
  * @param load how the load was made
- * @param slo the SLO as {@code Slo.toRecord()} gives it, or null (absent) when none is set
+ * @param slo the SLO ({@link Slo}'s JSON form), or null (absent) when none is set
  * @param assertions the goodput assertion's ratio, or null (absent) when no SLO is set
  * @param note a remark on what was not measured, or null (absent)
  * @param shard which shard of a test run on several machines this run was, and its start barrier;
@@ -41,7 +42,7 @@ public record RunInfo(
     Target target,
     Decoding decoding,
     Load load,
-    Map<String, Object> slo,
+    Slo slo,
     Assertions assertions,
     String note,
     Shard shard) {

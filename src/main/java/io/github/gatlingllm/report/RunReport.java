@@ -97,7 +97,7 @@ public final class RunReport {
     Map<String, Object> record = new LinkedHashMap<>(runs.get(0));
     Slo used = slo != null ? slo : Slo.fromRecord(asMap(record.get("slo")));
     if (used.isSet()) {
-      record.put("slo", used.toRecord());
+      record.put("slo", used);
     } else {
       record.remove("slo");
     }
@@ -176,7 +176,7 @@ public final class RunReport {
       recordedRequests = shape.count();
     }
     record.put("requests_recorded", recordedRequests);
-    record.put("metrics", aggregator.summary().toRecord());
+    record.put("metrics", aggregator.summary());
     record.put("cache", cache.toRecord(parameters));
     return new RunReport(record, requests, shape, List.copyOf(files), List.copyOf(warnings));
   }
@@ -269,7 +269,7 @@ public final class RunReport {
     if (csv) {
       Files.move(csvTmp, csvFile, StandardCopyOption.REPLACE_EXISTING);
     }
-    Files.writeString(output.resolve(RunRecorder.RUN_FILE), JSON.writeValueAsString(record) + "\n");
+    Files.writeString(output.resolve(RunRecorder.RUN_FILE), RunRecordJson.text(record));
     Path page = output.resolve(RunRecorder.REPORT_FILE);
     Files.writeString(page, html);
     IndexLink.inject(output);
