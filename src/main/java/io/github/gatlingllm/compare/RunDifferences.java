@@ -1,5 +1,7 @@
 package io.github.gatlingllm.compare;
 
+import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,17 +77,14 @@ public final class RunDifferences {
     int i = 0;
     for (Object o : list) {
       i++;
-      if (!(o instanceof Map<?, ?> prompts)) {
+      RunInfo.Prompts prompts = RunRecordJson.read(o, RunInfo.Prompts.class);
+      if (prompts == null) {
         continue;
       }
-      String name = prompts.get("workload") != null ? prompts.get("workload").toString() : "#" + i;
+      String name = prompts.workload() != null ? prompts.workload() : "#" + i;
       Map<String, Object> phases = new LinkedHashMap<>();
-      if (prompts.get("phases") instanceof Map<?, ?> p) {
-        for (Map.Entry<?, ?> e : p.entrySet()) {
-          phases.put(
-              String.valueOf(e.getKey()),
-              e.getValue() instanceof Map<?, ?> ph ? ph.get("digest") : null);
-        }
+      if (prompts.phases() != null) {
+        prompts.phases().forEach((phase, p) -> phases.put(phase, p == null ? null : p.digest()));
       }
       out.put(name, phases);
     }
@@ -153,6 +152,14 @@ public final class RunDifferences {
   }
 
   private static Object target(Map<String, Object> run, String key) {
-    return run.get("target") instanceof Map<?, ?> t ? t.get(key) : null;
+    RunInfo.Target target = RunRecordJson.read(run.get("target"), RunInfo.Target.class);
+    if (target == null) {
+      return null;
+    }
+    return switch (key) {
+      case "model" -> target.model();
+      case "endpoint" -> target.endpoint();
+      default -> throw new IllegalArgumentException("not a compared target field: " + key);
+    };
   }
 }

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,7 +14,8 @@ import java.util.Map;
  * What {@code llm-run.json} says of a run besides its metrics (which {@link RunRecorder} adds): the
  * product, the prompts of each workload, the target, the decoding settings, the load and the SLO.
  * Field names are snake case in the file; users' scripts read them, so fields are only ever added,
- * never renamed or dropped.
+ * never renamed or dropped. Read back (by {@code compare}, through {@link RunRecordJson}) unknown
+ * keys are ignored and missing ones read as null, false or 0, so files of other versions load.
  *
  * @param product always {@code gatling-llm}
  * @param version the product's version, or {@code development build}
@@ -32,6 +34,7 @@ import java.util.Map;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record RunInfo(
     String product,
     String version,
@@ -73,6 +76,7 @@ public record RunInfo(
    *     otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Prompts(
       String workload,
       Map<String, Object> spec,
@@ -101,6 +105,7 @@ public record RunInfo(
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Shard(int index, int count, String startAt, Long lateMs) {}
 
   /**
@@ -109,6 +114,7 @@ public record RunInfo(
    * @param requests prompts handed out
    * @param digest the phase digest over them, in index order
    */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Phase(long requests, String digest) {}
 
   /**
@@ -122,6 +128,7 @@ public record RunInfo(
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Target(
       String baseUrl,
       boolean embeddedSimulator,
@@ -139,6 +146,7 @@ public record RunInfo(
    * @param includeUsage whether {@code stream_options.include_usage} was sent
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Decoding(
       int maxTokens, boolean ignoreEos, Double temperature, boolean stream, boolean includeUsage) {}
 
@@ -156,6 +164,7 @@ public record RunInfo(
    * @param profiles descriptions of the injection, when known (empty otherwise)
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Load(
       long concurrency,
       long warmupRequests,
@@ -181,6 +190,7 @@ public record RunInfo(
    *     llm.assertions(bound, names...)} adds one per name), or null when there is none
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Assertions(
       @JsonProperty("goodput_ratio") Double goodputRatio,
       @JsonProperty("cache_as_planned") Double cacheAsPlanned,
