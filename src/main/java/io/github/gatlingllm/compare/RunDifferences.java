@@ -1,5 +1,6 @@
 package io.github.gatlingllm.compare;
 
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
@@ -138,9 +139,9 @@ public final class RunDifferences {
               + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
               + ": its figures cover the requests that finished");
     }
-    if (run.get("cache") instanceof Map<?, ?> cache
-        && Boolean.TRUE.equals(cache.get("warm_start"))) {
-      out.add(name + " warm start: " + cache.get("warm_start_message"));
+    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    if (cache != null && cache.warmStart()) {
+      out.add(name + " warm start: " + cache.warmStartMessage());
     }
     if (run.get("client") instanceof Map<?, ?> client
         && client.get("warnings") instanceof List<?> list) {

@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsSummary;
@@ -113,10 +114,10 @@ public final class ReportPage {
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
     }
     targetDown(html, run);
-    Map<?, ?> cache = run.get("cache") instanceof Map<?, ?> c ? c : null;
-    if (cache != null && Boolean.TRUE.equals(cache.get("warm_start"))) {
+    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    if (cache != null && cache.warmStart()) {
       html.append("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: ")
-          .append(esc(cache.get("warm_start_message")))
+          .append(esc(cache.warmStartMessage()))
           .append("</strong></p>\n");
     }
     if (run.get("client") instanceof Map<?, ?> client
@@ -159,7 +160,7 @@ public final class ReportPage {
     html.append(ErrorsSection.renderRows(errors.rows(), errors.cutLine(which), which));
     html.append("<h2 id=\"charts\">Charts</h2>\n")
         .append(charts(charted.count, charts, cacheCharts, which));
-    if (cache != null && cache.get("workloads") instanceof List<?> series && !series.isEmpty()) {
+    if (cache != null && !cache.workloads().isEmpty()) {
       html.append(CacheSection.render(cache));
     }
     html.append(server.render()).append(SweepSection.render(run));

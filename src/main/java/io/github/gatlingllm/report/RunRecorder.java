@@ -260,7 +260,7 @@ public final class RunRecorder implements AutoCloseable {
       record.put("requests_recorded", recorded);
       record.put("metrics", aggregator.summary());
       Object parameters = record.remove("cache");
-      record.put("cache", cache.toRecord(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
+      record.put("cache", cache.summary(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
       Files.writeString(target.resolve(RUN_FILE), RunRecordJson.text(record));
       String html;
       try (BufferedWriter out =

@@ -5,6 +5,7 @@ import static io.github.gatlingllm.report.RunSentences.ms;
 import static io.github.gatlingllm.report.RunSentences.num;
 import static io.github.gatlingllm.report.RunSentences.number;
 
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
@@ -196,9 +197,9 @@ public final class RunSummary {
               + " reasoned and never answered (status ok, no TTFO): max_tokens ran out while"
               + " thinking, or the model gave no answer");
     }
-    Map<?, ?> cache = map(run.get("cache"));
-    if (Boolean.TRUE.equals(cache.get("warm_start"))) {
-      warnings.add("warm start: " + cache.get("warm_start_message"));
+    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    if (cache != null && cache.warmStart()) {
+      warnings.add("warm start: " + cache.warmStartMessage());
     }
     if (client.get("warnings") instanceof List<?> list) {
       for (Object w : list) {
@@ -207,7 +208,7 @@ public final class RunSummary {
       }
     }
 
-    String cacheVerdict = RunSentences.cacheVerdict(cache);
+    String cacheVerdict = cache == null ? null : RunSentences.cacheVerdict(cache);
     String sloVerdict = null;
     Boolean sloPassed = null;
     Goodput goodput = overall == null ? null : overall.goodput();

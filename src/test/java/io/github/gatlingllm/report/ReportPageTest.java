@@ -217,7 +217,7 @@ class ReportPageTest {
     }
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("metrics", JsonForm.of(metrics.summary()));
-    run.put("cache", cache.toRecord(Map.of()));
+    run.put("cache", JsonForm.of(cache.summary(Map.of())));
     String html = ReportPage.render(run);
     assertTrue(
         html.contains(

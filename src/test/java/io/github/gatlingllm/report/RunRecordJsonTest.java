@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
@@ -44,6 +45,7 @@ class RunRecordJsonTest {
         switch (key) {
           case "metrics" -> MetricsSummary.class;
           case "slo" -> Slo.class;
+          case "cache" -> CacheSummary.class;
           default -> null;
         };
     if (type == null) {

@@ -101,7 +101,7 @@ final class SyntheticRun {
     s.run.put("assertions", Map.of("goodput_ratio", 0.9));
     s.run.put("load", Map.of("concurrency", 4, "peak_concurrency", 4));
     s.run.put("metrics", JsonForm.of(aggregator.summary()));
-    s.run.put("cache", cache.toRecord(Map.of("block_tokens", 16)));
+    s.run.put("cache", JsonForm.of(cache.summary(Map.of("block_tokens", 16))));
     s.run.put(
         "levels",
         List.of(level(0, 1, 30.5, 40, 80), level(1, 2, 58.25, 45, 95), level(2, 4, 61.0, 90, 180)));
