@@ -103,6 +103,39 @@ class CacheAggregatorTest {
   }
 
   @Test
+  void aWarmStartsCacheKeepsTheRecordsKeyOrder() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        record(
+            "u", "measured", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
+    Map<String, Object> parameters = new java.util.LinkedHashMap<>();
+    parameters.put("block_tokens", 16);
+    parameters.put("template_tokens", null);
+    parameters.put("template_known", false);
+    parameters.put("exact_counts", true);
+    assertEquals(
+        List.of(
+            "block_tokens",
+            "template_tokens",
+            "template_known",
+            "exact_counts",
+            "tolerance",
+            "requests",
+            "planned_hit_ratio",
+            "observed_hit_ratio",
+            "outcomes",
+            "as_planned",
+            "warm_start",
+            "warm_start_requests",
+            "warm_start_message",
+            "verdict",
+            "planned_requests",
+            "latency_by_outcome",
+            "workloads"),
+        List.copyOf(JsonForm.of(a.summary(parameters)).keySet()));
+  }
+
+  @Test
   void aboveAndWarmStartWhenPlannedMissesHit() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(
