@@ -9,6 +9,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.stats.Distribution;
+import io.github.gatlingllm.stats.JsonForm;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -396,7 +397,7 @@ public final class ClientWatch {
     Map<String, Object> m = new LinkedHashMap<>();
     Distribution d = lag.distribution(startMs, endMs);
     if (d.count() > 0) {
-      m.put("schedule_lag_ms", d.toRecord());
+      m.put("schedule_lag_ms", JsonForm.of(d));
     }
     m.put("client_cpu", CpuSamples.round4(cpu.share(startMs, endMs)));
     return m;
@@ -465,7 +466,7 @@ public final class ClientWatch {
       }
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("schedule_lag_ms", all.toRecord());
+    m.put("schedule_lag_ms", JsonForm.of(all));
     m.put("injection_start", injectionStartSource());
     m.put("cpu_share", cpu.toRecord());
     m.put("max_lag_p99_ms", maxLagP99Ms);

@@ -28,7 +28,7 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
 
   private final Engine engine;
   private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
-  private Exchange current;
+  private GenerationJob current;
 
   SimulatorHandler(Engine engine) {
     this.engine = engine;
@@ -180,7 +180,7 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     current =
-        new Exchange(
+        new GenerationJob(
             engine, ctx, this, parsed, keepAlive, request.headers().get(CLIENT_REQUEST_ID));
     current.start();
   }
@@ -188,7 +188,7 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (current != null) {
-      Exchange cancelled = current;
+      GenerationJob cancelled = current;
       current = null;
       cancelled.cancel();
     }

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * planned chunks on its connection's event loop (timers, never sleeps), then done or cancelled.
  * Everything but {@link #admitted} runs on that event loop.
  */
-final class Exchange implements Scheduler.Admittable {
+final class GenerationJob implements Scheduler.Admittable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+  private static final Logger LOG = LoggerFactory.getLogger(GenerationJob.class);
 
   /** HTTP status counted for a non-streamed request whose client left before the answer. */
   static final int CLIENT_CLOSED = 499;
@@ -59,7 +59,7 @@ final class Exchange implements Scheduler.Admittable {
   private long[] sentNanos;
   private int sentChunks;
 
-  Exchange(
+  GenerationJob(
       Engine engine,
       ChannelHandlerContext ctx,
       SimulatorHandler handler,
