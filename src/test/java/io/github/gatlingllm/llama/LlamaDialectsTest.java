@@ -5,23 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.gatlingllm.api.Dialect;
-import io.github.gatlingllm.api.EventParser;
+import io.github.gatlingllm.api.DialectClient;
+import io.github.gatlingllm.api.DialectClient.Result;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
-import io.github.gatlingllm.metrics.RequestTimer;
-import io.github.gatlingllm.metrics.RequestTimings;
 import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,9 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class LlamaDialectsTest {
 
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
   private static String baseUrl;
 
   @BeforeAll
@@ -59,61 +47,17 @@ class LlamaDialectsTest {
     baseUrl = url.endsWith("/") ? url : url + "/";
   }
 
-  private record Result(RequestTimings timings, String text, EventParser parser) {}
-
   private static RequestSettings settings(int maxTokens) {
     return new RequestSettings(
         Endpoint.CHAT, "qwen3-vocab-random", maxTokens, "max_tokens", true, true, true, null, null);
   }
 
   private static Result send(WireApi api, String body) throws Exception {
-    Dialect dialect = api.dialect();
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(baseUrl + dialect.path()))
-            .timeout(Duration.ofSeconds(60))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    for (Map.Entry<String, String> h : dialect.headers("test-key").entrySet()) {
-      request.header(h.getKey(), h.getValue());
+    Result r = DialectClient.send(baseUrl, api, body, "test-key", true);
+    if (r.status() != 200) {
+      fail(api + " answered " + r.status() + ": " + api.dialect().describeError(r.body(), null));
     }
-    long startNanos = System.nanoTime();
-    HttpResponse<InputStream> response =
-        HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-    if (response.statusCode() != 200) {
-      String text =
-          new String(response.body().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      fail(api + " answered " + response.statusCode() + ": " + dialect.describeError(text, null));
-    }
-    RequestTimer timer =
-        new RequestTimer(System.currentTimeMillis(), startNanos, dialect.terminalEvent());
-    StringBuilder text = new StringBuilder();
-    long[] arrival = {0};
-    EventParser parser =
-        dialect.parser(
-            new EventParser.Listener() {
-              @Override
-              public boolean wantsText() {
-                return true;
-              }
-
-              @Override
-              public void onEvent(StreamEvent event) {
-                if (event.content() != null) {
-                  text.append(event.content());
-                }
-                timer.onEvent(arrival[0], event);
-              }
-            });
-    try (InputStream in = response.body()) {
-      byte[] buffer = new byte[8192];
-      int n;
-      while ((n = in.read(buffer)) > 0) {
-        arrival[0] = System.nanoTime();
-        parser.feed(buffer, 0, n);
-      }
-    }
-    parser.end();
-    return new Result(timer.finish(timer.lastEventNanos(), null), text.toString(), parser);
+    return r;
   }
 
   private static String prompt(String nonce) {
