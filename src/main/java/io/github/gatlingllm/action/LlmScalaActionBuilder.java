@@ -7,6 +7,8 @@ import io.gatling.core.action.Action;
 import io.gatling.core.action.builder.ActionBuilder;
 import io.gatling.core.structure.ScenarioContext;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
@@ -53,10 +55,12 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
     Endpoint endpoint =
         spec.endpoint() != null
             ? spec.endpoint()
-            : "chat".equals(run.settings().endpoint()) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+            : WireApi.of("llm.endpoint", run.settings().endpoint()).endpoint();
+    Dialect dialect = WireApi.of(endpoint).dialect();
     RequestSettings body;
     try {
       body = run.requestSettings(endpoint, spec.maxTokens(), spec.body());
+      dialect.check(body);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + e.getMessage(), e);
     }
@@ -67,7 +71,7 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
             .header("Accept", body.stream() ? "text/event-stream" : "application/json")
             .body(ByteArrayBody(session -> (byte[]) session.get(BODY)))
             .requestTimeout(run.settings().timeout());
-    for (Map.Entry<String, String> h : run.headers().entrySet()) {
+    for (Map.Entry<String, String> h : run.headers(dialect).entrySet()) {
       request = request.header(h.getKey(), h.getValue());
     }
     run.addRequestName(spec.name());

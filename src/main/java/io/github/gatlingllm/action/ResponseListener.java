@@ -3,6 +3,9 @@ package io.github.gatlingllm.action;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.EventParser;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
@@ -17,7 +20,6 @@ import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
 import io.github.gatlingllm.metrics.Verdict;
-import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.OpenRequests;
@@ -35,10 +37,11 @@ import java.util.Locale;
  * Not API. One LLM request on the wire, as Gatling's HTTP client reports it: every callback runs on
  * the virtual user's event loop, one at a time. Each body chunk is stamped with {@link
  * System#nanoTime()} before anything else is done with it; an event stream's bytes go through the
- * {@link SseParser} and each event's JSON is parsed from its bytes; any other body (an error
- * answer, a non-streamed completion) is kept, up to a bound, from this very answer. When the
- * exchange ends (last chunk, error, or the client's request timeout), the outcome is classified by
- * {@link RequestClassifier}, recorded, logged as rows, and the virtual user goes on.
+ * the request's API's {@link EventParser} ({@link Dialect}) and each event's JSON is parsed from
+ * its bytes; any other body (an error answer, a non-streamed completion) is kept, up to a bound,
+ * from this very answer. When the exchange ends (last chunk, error, or the client's request
+ * timeout), the outcome is classified by {@link RequestClassifier}, recorded, logged as rows, and
+ * the virtual user goes on.
  *
  * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
  * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
@@ -60,7 +63,7 @@ import java.util.Locale;
  * listener's lock, so a request ends exactly once, one way or the other.
  */
 final class ResponseListener
-    implements HttpListener, SseParser.Listener, OpenRequests.Open, Cancellation.Target {
+    implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
 
   /** The most bytes kept of an answer that is not an event stream and not a wanted completion. */
   static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -98,7 +101,8 @@ final class ResponseListener
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
-  private SseParser parser;
+  private EventParser parser;
+  private final Dialect dialect;
   private ByteArrayOutputStream body;
   private int bodyLimit;
   private boolean bodyCut;
@@ -138,6 +142,7 @@ final class ResponseListener
     this.first = out.first();
     this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
     this.cancellation = Cancellation.choose(action, identity, turn != null);
+    this.dialect = WireApi.dialect(action.body());
     start();
     action.run().openRequests().add(this);
   }
@@ -151,7 +156,7 @@ final class ResponseListener
   private void start() {
     startMs = action.run().gatling().nowMillis();
     startNanos = System.nanoTime();
-    timer = new RequestTimer(startMs, startNanos);
+    timer = new RequestTimer(startMs, startNanos, dialect.terminalEvent());
   }
 
   @Override
@@ -274,7 +279,7 @@ final class ResponseListener
     httpStatus = status.code();
     contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
     if (streamed && httpStatus == 200 && isEventStream(contentType)) {
-      parser = new SseParser(this);
+      parser = dialect.parser(this);
     } else {
       boolean completion = !streamed && httpStatus >= 200 && httpStatus < 300;
       bodyLimit = completion ? MAX_COMPLETION_BYTES : MAX_ERROR_BODY_BYTES;
@@ -327,11 +332,15 @@ final class ResponseListener
     }
   }
 
-  /** One event's data, from the parser, while the chunk that completed it is being handled. */
+  /** Whether the next event's text is wanted: a conversation's, a saved reply's, or reasoning's. */
   @Override
-  public void onData(byte[] buffer, int from, int to) {
-    StreamEvent event =
-        StreamEvent.parse(buffer, from, to, turn != null || reply != null || timer.wantsText());
+  public boolean wantsText() {
+    return turn != null || reply != null || timer.wantsText();
+  }
+
+  /** One event, from the parser, while the chunk that completed it is being handled. */
+  @Override
+  public void onEvent(StreamEvent event) {
     if (reply != null && event.content() != null) {
       reply.append(event.content());
     }
@@ -478,7 +487,7 @@ final class ResponseListener
         answer = timer.answer(action.run().reasoningCounter());
       } else {
         StreamEvent response =
-            streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
+            streamed || text == null ? StreamEvent.EMPTY : dialect.parseResponse(text);
         if (turn != null) {
           turn.onResponse(response);
         }

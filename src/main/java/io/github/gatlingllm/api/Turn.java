@@ -11,6 +11,20 @@ import java.util.Objects;
 public sealed interface Turn {
 
   /**
+   * Chat messages as turns.
+   *
+   * @param messages the messages, never null
+   * @return one {@link Message} each, in order
+   */
+  static java.util.List<Turn> of(java.util.List<io.github.gatlingllm.openai.ChatMessage> messages) {
+    java.util.List<Turn> turns = new java.util.ArrayList<>(messages.size());
+    for (io.github.gatlingllm.openai.ChatMessage m : messages) {
+      turns.add(new Message(m.role(), m.content()));
+    }
+    return turns;
+  }
+
+  /**
    * A message of text.
    *
    * @param role {@code system}, {@code user} or {@code assistant}, never null

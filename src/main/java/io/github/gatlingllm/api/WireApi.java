@@ -1,5 +1,7 @@
 package io.github.gatlingllm.api;
 
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -54,6 +56,45 @@ public enum WireApi {
       case RESPONSES -> ResponsesDialect.INSTANCE;
       case MESSAGES -> MessagesDialect.INSTANCE;
     };
+  }
+
+  /**
+   * The API of an endpoint.
+   *
+   * @param endpoint the endpoint, never null
+   * @return the API of the same name
+   */
+  public static WireApi of(Endpoint endpoint) {
+    return switch (endpoint) {
+      case CHAT -> CHAT;
+      case COMPLETIONS -> COMPLETIONS;
+      case RESPONSES -> RESPONSES;
+      case MESSAGES -> MESSAGES;
+    };
+  }
+
+  /**
+   * The endpoint of this API.
+   *
+   * @return the endpoint of the same name
+   */
+  public Endpoint endpoint() {
+    return switch (this) {
+      case CHAT -> Endpoint.CHAT;
+      case COMPLETIONS -> Endpoint.COMPLETIONS;
+      case RESPONSES -> Endpoint.RESPONSES;
+      case MESSAGES -> Endpoint.MESSAGES;
+    };
+  }
+
+  /**
+   * The dialect of settings' endpoint ({@link RequestSettings#endpoint()}).
+   *
+   * @param settings the settings, never null
+   * @return the dialect, never null
+   */
+  public static Dialect dialect(RequestSettings settings) {
+    return of(settings.endpoint()).dialect();
   }
 
   /**

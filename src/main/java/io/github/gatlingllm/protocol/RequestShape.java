@@ -1,5 +1,7 @@
 package io.github.gatlingllm.protocol;
 
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -52,10 +54,13 @@ final class RequestShape {
 
   /** See {@link RunContext#headers()}. */
   Map<String, String> headers() {
+    return headers(WireApi.CHAT.dialect());
+  }
+
+  /** See {@link RunContext#headers(Dialect)}. */
+  Map<String, String> headers(Dialect dialect) {
     Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
-    if (settings.apiKey() != null) {
-      headers.put("Authorization", "Bearer " + settings.apiKey());
-    }
+    headers.putAll(dialect.headers(settings.apiKey()));
     if ("per-request".equals(settings.connections())) {
       headers.put("Connection", "close");
     }

@@ -28,7 +28,8 @@ import java.util.function.Function;
  *     variable; never logged or recorded
  * @param model the model name sent in each request; null lets the embedded simulator name it, or
  *     for a {@code baseUrl}, the first model the server lists (see {@link #modelFor(ServerInfo)})
- * @param endpoint {@code chat} (chat/completions) or {@code completions}
+ * @param endpoint {@code chat} (chat/completions), {@code completions}, {@code responses} (OpenAI's
+ *     Responses API) or {@code messages} (Anthropic's Messages API)
  * @param promptMode {@code repeat}, {@code unique} or {@code shared-prefix}
  * @param sharedPrefixRatio share of each prompt in its group prefix, in (0, 1); shared-prefix only
  * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
