@@ -245,6 +245,13 @@ final class MessagesDialect implements Dialect {
   /** One stream's events. */
   static final class Decoder extends EventParser.Decoder {
 
+    private static final byte[] BLOCK_DELTA = DeltaScanner.bytes("content_block_delta");
+    private static final byte[] TEXT_DELTA = DeltaScanner.bytes("text_delta");
+    private static final byte[] THINKING_DELTA = DeltaScanner.bytes("thinking_delta");
+    private static final byte[] SIGNATURE_DELTA = DeltaScanner.bytes("signature_delta");
+    private static final byte[] PING = DeltaScanner.bytes("ping");
+
+    private final DeltaScanner scanner = new DeltaScanner();
     private boolean terminal;
     private List<Turn.ToolCall> calls;
     private String toolId;
@@ -284,6 +291,13 @@ final class MessagesDialect implements Dialect {
       if (terminal) {
         out.onEvent(Events.NOTHING);
         return;
+      }
+      if (!keepText && scanner.scan(data, from, to)) {
+        StreamEvent fast = fast();
+        if (fast != null) {
+          out.onEvent(fast);
+          return;
+        }
       }
       int start = Events.objectStart(data, from, to);
       if (start < 0 || !read(data, start, to, keepText)) {
@@ -357,6 +371,23 @@ final class MessagesDialect implements Dialect {
         case "error" -> out.onEvent(Events.error(errorMessage, errorType, null));
         default -> out.onEvent(Events.NOTHING);
       }
+    }
+
+    /** The scanned event, or null when its type needs the Jackson path. */
+    private StreamEvent fast() {
+      if (scanner.typeIs(PING)) {
+        return Events.NOTHING;
+      }
+      if (!scanner.typeIs(BLOCK_DELTA) || scanner.deltaTypeFrom < 0) {
+        return null;
+      }
+      if (scanner.deltaTypeIs(TEXT_DELTA)) {
+        return Events.content(scanner.deltaChars, null);
+      }
+      if (scanner.deltaTypeIs(THINKING_DELTA)) {
+        return Events.reasoning(scanner.deltaChars, null);
+      }
+      return scanner.deltaTypeIs(SIGNATURE_DELTA) ? Events.NOTHING : null;
     }
 
     /** Reads the event's object into the fields; false if it is not one valid JSON object. */

@@ -171,6 +171,30 @@ final class ResponsesDialect implements Dialect {
   /** One stream's events. */
   static final class Decoder extends EventParser.Decoder {
 
+    private static final byte[][] CONTENT =
+        bytesOf("response.output_text.delta", "response.refusal.delta");
+    private static final byte[][] REASONING =
+        bytesOf("response.reasoning_text.delta", "response.reasoning_summary_text.delta");
+    private static final byte[] TOOL = DeltaScanner.bytes("response.function_call_arguments.delta");
+
+    /** Events that carry nothing the decoder keeps: read by the scanner and dropped. */
+    private static final byte[][] NOTHING =
+        bytesOf(
+            "response.in_progress",
+            "response.output_item.added",
+            "response.content_part.added",
+            "response.content_part.done",
+            "response.output_text.done",
+            "response.refusal.done",
+            "response.reasoning_text.done",
+            "response.reasoning_summary_text.done",
+            "response.reasoning_summary_part.added",
+            "response.reasoning_summary_part.done",
+            "response.reasoning_part.added",
+            "response.reasoning_part.done",
+            "response.function_call_arguments.done");
+
+    private final DeltaScanner scanner = new DeltaScanner();
     private boolean terminal;
     private String responseId;
     private List<Turn.ToolCall> calls;
@@ -214,6 +238,13 @@ final class ResponsesDialect implements Dialect {
       if (terminal) {
         out.onEvent(Events.NOTHING);
         return;
+      }
+      if (!keepText && scanner.scan(data, from, to)) {
+        StreamEvent fast = fast();
+        if (fast != null) {
+          out.onEvent(fast);
+          return;
+        }
       }
       int start = Events.objectStart(data, from, to);
       if (start < 0 || !read(data, start, to, keepText)) {
@@ -267,6 +298,37 @@ final class ResponsesDialect implements Dialect {
           out.onEvent(Events.NOTHING);
         }
       }
+    }
+
+    /** The scanned event, or null when its type needs the Jackson path. */
+    private StreamEvent fast() {
+      for (byte[] t : CONTENT) {
+        if (scanner.typeIs(t)) {
+          return scanner.deltaTypeFrom < 0 ? Events.content(scanner.deltaChars, null) : null;
+        }
+      }
+      for (byte[] t : REASONING) {
+        if (scanner.typeIs(t)) {
+          return scanner.deltaTypeFrom < 0 ? Events.reasoning(scanner.deltaChars, null) : null;
+        }
+      }
+      if (scanner.typeIs(TOOL)) {
+        return Events.TOOL_CALL;
+      }
+      for (byte[] t : NOTHING) {
+        if (scanner.typeIs(t)) {
+          return Events.NOTHING;
+        }
+      }
+      return null;
+    }
+
+    private static byte[][] bytesOf(String... names) {
+      byte[][] out = new byte[names.length][];
+      for (int k = 0; k < names.length; k++) {
+        out[k] = DeltaScanner.bytes(names[k]);
+      }
+      return out;
     }
 
     private Usage usage() {

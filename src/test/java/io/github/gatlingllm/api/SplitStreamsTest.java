@@ -61,6 +61,68 @@ class SplitStreamsTest {
     sameEventsAtEverySplit(WireApi.MESSAGES, "anthropic-messages-tool-use.sse");
   }
 
+  /** An event without its texts: what the metrics read when no text is wanted. */
+  private static StreamEvent counts(StreamEvent e) {
+    return new StreamEvent(
+        e.kind(),
+        e.contentChars(),
+        e.reasoningChars(),
+        e.toolCallDeltas(),
+        null,
+        null,
+        e.finishReason(),
+        e.usage(),
+        e.error());
+  }
+
+  /** Events with no text wanted (the byte scanner's path) against every text kept (Jackson's). */
+  private static void scannerCountsAsJackson(WireApi api, String fixture) {
+    List<byte[]> chunks = List.of(StreamFixtures.bytes(fixture));
+    List<StreamEvent> jackson = StreamFixtures.events(api, chunks);
+    List<StreamEvent> fast = new ArrayList<>();
+    EventParser parser =
+        api.dialect()
+            .parser(
+                new EventParser.Listener() {
+                  @Override
+                  public boolean wantsText() {
+                    return false;
+                  }
+
+                  @Override
+                  public void onEvent(StreamEvent event) {
+                    fast.add(event);
+                  }
+                });
+    for (byte[] c : chunks) {
+      parser.feed(c, 0, c.length);
+    }
+    parser.end();
+    assertEquals(jackson.stream().map(SplitStreamsTest::counts).toList(), fast, fixture);
+  }
+
+  @Test
+  void scannerReadsEveryFixtureAsJacksonDoes() {
+    for (String f :
+        List.of(
+            "llamacpp-responses.sse",
+            "openai-responses-reasoning-summary.sse",
+            "vllm-responses-reasoning-text.sse",
+            "openai-responses-function-call.sse",
+            "openai-responses-failed.sse",
+            "openai-responses-error.sse")) {
+      scannerCountsAsJackson(WireApi.RESPONSES, f);
+    }
+    for (String f :
+        List.of(
+            "llamacpp-messages.sse",
+            "anthropic-messages-thinking.sse",
+            "anthropic-messages-tool-use.sse",
+            "anthropic-messages-error.sse")) {
+      scannerCountsAsJackson(WireApi.MESSAGES, f);
+    }
+  }
+
   @Test
   void wholeEventsOfTheVllmFixture() {
     List<StreamEvent> events =
