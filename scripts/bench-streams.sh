@@ -12,6 +12,11 @@
 #     StockSseSimulation    stock Gatling SSE on the same stream, measuring nothing
 #     python                the Python asyncio client of ../shared/bench (vLLM's benchmark client's
 #                           shape; closed loads only; BENCH_PY_CLIENT is its path)
+#     StreamLoadSimulation+live  StreamLoadSimulation with the live /metrics endpoint on
+#                           (-Dllm.prometheusPort on a free port, docs/live-metrics.md) and scraped
+#                           every second by curl on the server's core, as Prometheus would: its CPU
+#                           against StreamLoadSimulation's is the endpoint's cost (the summary gives
+#                           the median ratio of the pairs)
 #   default: StreamLoadSimulation StockSseSimulation.
 # Gatling runs BENCH_WARMUP_SECONDS (60; an open loop's rate ramps up over the first three
 # quarters, a closed loop's users over the first quarter: the JIT compiles on the client's one core)
@@ -82,6 +87,16 @@ for load in "${loads[@]}"; do
     users=0; rate=0
     case "$load" in c*) users=${load#c} ;; *) rate=$load ;; esac
     tag="$sim-$load-$rep"
+    cls=${sim%+live}
+    live_opts=()
+    scraper=
+    if [ "$cls" != "$sim" ]; then
+      live_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+      live_opts=(-Dllm.prometheusPort="$live_port" -Dllm.prometheusLinger=0s)
+      # Prometheus' pace at its shortest usual interval, from the server's core.
+      ${pin[@]:+"${pin[@]}" 0} bash -c "while sleep 1; do curl -sf -o /dev/null http://127.0.0.1:$live_port/metrics || true; done" &
+      scraper=$!
+    fi
     run_id="r$(date +%s%N | cut -c8-16)"
     log="$results/$tag.log"
     cpu="$results/$tag-cpu.json"
@@ -109,8 +124,8 @@ for load in "${loads[@]}"; do
         -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
         -Dllm.baseUrl="$url" -Dllm.endpoint="$endpoint" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
         -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
-        -Dbench.outputTokens="$tokens" \
-        -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
+        -Dbench.outputTokens="$tokens" ${live_opts[@]+"${live_opts[@]}"} \
+        -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$cls" \
         -rf "$results" -nr > "$log" 2>&1 || {
         code=$?
         if [ "$code" -ge 124 ]; then
@@ -118,11 +133,13 @@ for load in "${loads[@]}"; do
         else
           echo "$sim at $load: Gatling failed (exit $code), see $log"
         fi
+        if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; fi
         continue
       }
-      run_folder=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-[0-9]*$" | head -1 || true)
+      run_folder=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$cls-[0-9]*$" | head -1 || true)
       requests_sent=""
     fi
+    if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; wait "$scraper" 2>/dev/null || true; fi
     dump "$results/$tag-server-after.json" "$run_id-"
     "$python" scripts/bench-streams-figures.py "$sim" "$load" "$rep" "$log" "$cpu" "${run_folder:+$results/$run_folder}" \
       "$stamps" "$results/$tag-server-before.json" "$results/$tag-server-after.json" "$run_id" \

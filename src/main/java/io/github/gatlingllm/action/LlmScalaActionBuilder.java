@@ -52,10 +52,7 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       }
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + m, e);
     }
-    Endpoint endpoint =
-        spec.endpoint() != null
-            ? spec.endpoint()
-            : WireApi.of("llm.endpoint", run.settings().endpoint()).endpoint();
+    Endpoint endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
     Dialect dialect = WireApi.of(endpoint).dialect();
     RequestSettings body;
     try {

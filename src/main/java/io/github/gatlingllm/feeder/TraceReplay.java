@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import java.util.ArrayList;
@@ -127,7 +128,7 @@ public final class TraceReplay {
             blocks.counter(),
             blocks.seed(),
             caseId,
-            "measured",
+            Phase.MEASURED.wireName(),
             index -> {
               int row = (int) index;
               return blocks.prompt(

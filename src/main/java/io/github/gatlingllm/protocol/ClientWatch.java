@@ -367,6 +367,20 @@ public final class ClientWatch {
     }
   }
 
+  /** The window of {@link #cpuShareNow()}, in ms. */
+  static final long LIVE_CPU_WINDOW_MS = 5_000;
+
+  /**
+   * The client JVM's CPU share over the last {@value #LIVE_CPU_WINDOW_MS} ms of the 1-second
+   * samples, for the live endpoint's gauge.
+   *
+   * @return the share in [0, 1], or null before two samples
+   */
+  public Double cpuShareNow() {
+    long now = System.currentTimeMillis();
+    return cpu.share(now - LIVE_CPU_WINDOW_MS, now);
+  }
+
   /**
    * The client's figures over a window, for a load level: {@code schedule_lag_ms} (the lags of the
    * open-loop first requests sent in the window: {@code count, mean, min, p50, p90, p95, p99, max},

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.protocol;
 
+import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.openai.Endpoint;
@@ -61,7 +62,7 @@ final class RequestShape {
   Map<String, String> headers(Dialect dialect) {
     Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
     headers.putAll(dialect.headers(settings.apiKey()));
-    if ("per-request".equals(settings.connections())) {
+    if (Connections.of(settings.connections()) == Connections.PER_REQUEST) {
       headers.put("Connection", "close");
     }
     return headers;
@@ -69,6 +70,6 @@ final class RequestShape {
 
   /** See {@link RunContext#shareConnections()}. */
   boolean shareConnections() {
-    return !"per-user".equals(settings.connections());
+    return Connections.of(settings.connections()) != Connections.PER_USER;
   }
 }

@@ -12,6 +12,8 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.live.LiveEndpoint;
+import io.github.gatlingllm.live.LiveMetrics;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
@@ -78,6 +80,7 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
+  private final LiveEndpoint live;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -107,6 +110,12 @@ public final class RunContext {
             gatling::nowMillis,
             scenario -> GatlingInjector.injectionStart(core, scenario));
     this.shard = Shard.current();
+    this.live =
+        LiveEndpoint.start(
+            settings.live(),
+            shard,
+            new LiveMetrics.Gauges(
+                tally::inFlight, () -> levels.current(gatling.nowMillis()), client::cpuShareNow));
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
       StartBarrier.check(startAt, System.currentTimeMillis());
@@ -474,6 +483,7 @@ public final class RunContext {
    */
   public void record(Workload workload, RequestRecord record) {
     recorder.record(record);
+    live.record(record);
     client.recorded(record);
     serverWatch.record(workload, record);
     tally.ended();
@@ -582,5 +592,6 @@ public final class RunContext {
         openRequests,
         failedPercentBelow,
         assertionCheck);
+    live.runRecorded();
   }
 }

@@ -127,8 +127,8 @@ final class RunTarget {
    *     target is not there
    */
   private void preflight(Map<String, String> headers) {
-    WireApi api = WireApi.of("llm.endpoint", settings.endpoint());
-    Endpoint endpoint = api.endpoint();
+    Endpoint endpoint = settings.endpointKind();
+    WireApi api = WireApi.of(endpoint);
     // {"model":M, the prompt "Hi" in the API's shape, "stream":false, the limit 1}
     byte[] bytes =
         api.dialect()

@@ -4,6 +4,7 @@ import static io.github.gatlingllm.settings.SettingValues.*;
 
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.server.ServerInfo;
@@ -103,6 +104,8 @@ import java.util.function.Function;
  * @param targetDown when a target that stopped answering is judged down and whether the run then
  *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
  *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
+ * @param live the live metrics endpoint ({@code llm.prometheusPort}, {@code llm.prometheusLinger});
+ *     {@link LiveSettings#NONE} when null
  */
 public record LlmSettings(
     String baseUrl,
@@ -142,7 +145,8 @@ public record LlmSettings(
     BaselineSettings baseline,
     CancelSettings cancel,
     boolean figuresAsRequests,
-    TargetDownSettings targetDown) {
+    TargetDownSettings targetDown,
+    LiveSettings live) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -182,6 +186,7 @@ public record LlmSettings(
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
     targetDown = targetDown == null ? TargetDownSettings.DEFAULT : targetDown;
+    live = live == null ? LiveSettings.NONE : live;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }
@@ -311,6 +316,21 @@ public record LlmSettings(
   public static long autoSeed() {
     AUTO_SEED_VALUE.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
     return AUTO_SEED_VALUE.get();
+  }
+
+  /**
+   * The endpoint as a value.
+   *
+   * @return the {@link Endpoint} of {@code chat}, {@code completions}, {@code responses} or {@code
+   *     messages}
+   */
+  public Endpoint endpointKind() {
+    return switch (endpoint) {
+      case "completions" -> Endpoint.COMPLETIONS;
+      case "responses" -> Endpoint.RESPONSES;
+      case "messages" -> Endpoint.MESSAGES;
+      default -> Endpoint.CHAT;
+    };
   }
 
   /** The values of {@code llm.connections}. */

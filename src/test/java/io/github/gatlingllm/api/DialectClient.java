@@ -21,9 +21,6 @@ import java.util.Map;
  */
 public final class DialectClient {
 
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
   /**
    * One answer.
    *
@@ -71,8 +68,13 @@ public final class DialectClient {
       request.header(h.getKey(), h.getValue());
     }
     long startNanos = System.nanoTime();
+    // A client a request: llama.cpp closes the connection after each streamed answer without
+    // saying so, and a pooled connection would then answer nothing.
     HttpResponse<InputStream> response =
-        HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .build()
+            .send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
     if (response.statusCode() != 200 || !stream) {
       String text;
       try (InputStream in = response.body()) {

@@ -73,7 +73,10 @@ class LlamaDialectsTest {
     assertTrue(r.timings().promptTokensExact());
     assertEquals(outputTokens, r.timings().completionTokens());
     assertTrue(r.timings().ttftMs() != null && r.timings().ttftMs() > 0);
-    assertEquals(outputTokens - 1, r.timings().itlMs().size());
+    // one gap a token-bearing event after the first; llama.cpp holds back a token whose text ends
+    // inside a UTF-8 sequence and sends it with the next, so a random model's reply can have fewer
+    int gaps = r.timings().itlMs().size();
+    assertTrue(gaps >= 1 && gaps <= outputTokens - 1, "ITL values: " + gaps);
   }
 
   @Test
