@@ -22,6 +22,9 @@
 # quarters, a closed loop's users over the first quarter: the JIT compiles on the client's one core)
 # then BENCH_SECONDS (30) measured, with one Netty event loop (BENCH_EVENT_LOOPS, 1: its one core).
 # The Python client runs C warm-up requests then as many as it serves in about BENCH_SECONDS.
+# BENCH_ENDPOINT (chat) is the API StreamLoadSimulation speaks: chat, completions, responses or
+# messages (-Dllm.endpoint; the BenchServer is the simulator, which serves all four), so a run with
+# BENCH_SIMULATIONS="StreamLoadSimulation" and each endpoint in turn puts their CPU side by side.
 # BENCH_REPEAT=N runs each load's clients N times back to back (pairs side by side: CPU per stream
 # of one setting varies by up to 30% between runs on a shared machine) and ends with the medians and
 # the median of the pairs' ratios. BENCH_JAVA_OPTS reach the Gatling JVM, @TAG@ replaced by the run's
@@ -37,12 +40,13 @@ repeat=${BENCH_REPEAT:-1}
 decode_ms=${BENCH_DECODE_MS:-0}
 tokens=64
 sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
+endpoint=${BENCH_ENDPOINT:-chat}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
 python=${BENCH_PYTHON:-/usr/bin/python3}
 
 # Gatling's SSE opens a socket per stream: give it room (a client that falls behind holds thousands).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-echo "== open files limit: $(ulimit -n); server: TTFT 0, $decode_ms ms a token, $tokens tokens"
+echo "== open files limit: $(ulimit -n); server: TTFT 0, $decode_ms ms a token, $tokens tokens; endpoint $endpoint"
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 ./mvnw -q -B -o test-compile
@@ -118,7 +122,7 @@ for load in "${loads[@]}"; do
       # core hand work to each other through futex wake-ups and context switches.
       ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
         -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
-        -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
+        -Dllm.baseUrl="$url" -Dllm.endpoint="$endpoint" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
         -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
         -Dbench.outputTokens="$tokens" ${live_opts[@]+"${live_opts[@]}"} \
         -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$cls" \

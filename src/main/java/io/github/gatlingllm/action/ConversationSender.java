@@ -2,12 +2,13 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.Turn;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestIdentity;
-import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;
@@ -236,7 +237,8 @@ final class ConversationSender implements Sender {
       Prompt user,
       long now) {
     byte[] bytes =
-        RequestBodies.body(settings, conversation.messagesWith(user))
+        WireApi.dialect(settings)
+            .body(settings, Turn.of(conversation.messagesWith(user)))
             .getBytes(StandardCharsets.UTF_8);
     boolean systemSentBefore =
         conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);

@@ -2,6 +2,7 @@ package io.github.gatlingllm.protocol;
 
 import io.gatling.core.CoreComponents;
 import io.gatling.http.protocol.HttpComponents;
+import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationWorkload;
@@ -353,6 +354,19 @@ public final class RunContext {
    */
   public Map<String, String> headers() {
     return requests.headers();
+  }
+
+  /**
+   * The headers of a request in an API: the protocol's own, the key in the API's header ({@code
+   * Authorization: Bearer}, or {@code x-api-key} and {@code anthropic-version} for Anthropic's
+   * Messages API: {@link Dialect#headers}) and {@code Connection: close} with {@code
+   * llm.connections=per-request}.
+   *
+   * @param dialect the request's API
+   * @return the headers in order, never null
+   */
+  public Map<String, String> headers(Dialect dialect) {
+    return requests.headers(dialect);
   }
 
   /**

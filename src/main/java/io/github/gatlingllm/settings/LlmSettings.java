@@ -29,7 +29,8 @@ import java.util.function.Function;
  *     variable; never logged or recorded
  * @param model the model name sent in each request; null lets the embedded simulator name it, or
  *     for a {@code baseUrl}, the first model the server lists (see {@link #modelFor(ServerInfo)})
- * @param endpoint {@code chat} (chat/completions) or {@code completions}
+ * @param endpoint {@code chat} (chat/completions), {@code completions}, {@code responses} (OpenAI's
+ *     Responses API) or {@code messages} (Anthropic's Messages API)
  * @param promptMode {@code repeat}, {@code unique} or {@code shared-prefix}
  * @param sharedPrefixRatio share of each prompt in its group prefix, in (0, 1); shared-prefix only
  * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
@@ -320,10 +321,16 @@ public record LlmSettings(
   /**
    * The endpoint as a value.
    *
-   * @return {@link Endpoint#CHAT} for {@code chat}, else {@link Endpoint#COMPLETIONS}
+   * @return the {@link Endpoint} of {@code chat}, {@code completions}, {@code responses} or {@code
+   *     messages}
    */
   public Endpoint endpointKind() {
-    return "chat".equals(endpoint) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    return switch (endpoint) {
+      case "completions" -> Endpoint.COMPLETIONS;
+      case "responses" -> Endpoint.RESPONSES;
+      case "messages" -> Endpoint.MESSAGES;
+      default -> Endpoint.CHAT;
+    };
   }
 
   /** The values of {@code llm.connections}. */

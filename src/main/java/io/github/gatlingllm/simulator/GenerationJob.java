@@ -55,6 +55,7 @@ final class GenerationJob implements Scheduler.Admittable {
   private boolean thinkOpen;
   private EventTemplate contentEvent;
   private EventTemplate reasoningEvent;
+  private ApiReply api;
   private ScheduledFuture<?> timer;
   private long[] sentNanos;
   private int sentChunks;
@@ -108,6 +109,23 @@ final class GenerationJob implements Scheduler.Admittable {
     int promptTokens = request.tokens().count();
     cachedTokens = engine.cache.lookup(blockHashes, promptTokens);
     engine.metrics.admitted(promptTokens, cachedTokens);
+    api =
+        switch (request.endpoint()) {
+          case RESPONSES ->
+              new ResponsesReply(
+                  request.stream(),
+                  id,
+                  responseId,
+                  created,
+                  engine.config.model(),
+                  request.reasoningSummary(),
+                  promptTokens,
+                  cachedTokens);
+          case MESSAGES ->
+              new MessagesReply(
+                  request.stream(), responseId, engine.config.model(), promptTokens, cachedTokens);
+          default -> null;
+        };
     GenerationRequest generation =
         new GenerationRequest(
             id,
@@ -164,6 +182,13 @@ final class GenerationJob implements Scheduler.Admittable {
     if (chunk.reasoning()) {
       reasoningTokens += chunk.tokens();
       engine.metrics.reasoning(chunk.tokens());
+    }
+    if (api != null) {
+      api.chunk(ctx, chunk.reasoning(), chunk.text());
+      if (sentNanos != null && chunk.tokens() > 0) {
+        sentNanos[sentChunks++] = System.nanoTime() - arrivalNanos;
+      }
+      return;
     }
     boolean chat = request.endpoint() == ServedEndpoint.CHAT;
     String value = chunk.text();
@@ -259,6 +284,23 @@ final class GenerationJob implements Scheduler.Admittable {
         engine.config.reasoningTokens() > 0
             ? OpenAiJson.usage(promptTokens, sentTokens, cachedTokens, reasoningTokens)
             : OpenAiJson.usage(promptTokens, sentTokens, cachedTokens);
+    if (api != null) {
+      boolean length = sentTokens >= request.maxTokens();
+      if (request.endpoint() == ServedEndpoint.RESPONSES) {
+        List<PromptTokenizer.Message> added = new java.util.ArrayList<>(request.added());
+        added.add(new PromptTokenizer.Message("assistant", api.answer()));
+        engine.stored.put(responseId, new StoredResponses.Stored(request.previous(), added));
+      }
+      if (request.stream()) {
+        api.finish(ctx, length, sentTokens, reasoningTokens);
+        Responses.sseEnd(ctx, keepAlive);
+      } else {
+        Responses.json(
+            ctx, HttpResponseStatus.OK, api.body(length, sentTokens, reasoningTokens), keepAlive);
+      }
+      handler.exchangeDone(ctx, keepAlive);
+      return;
+    }
     if (request.stream()) {
       if (request.endpoint() == ServedEndpoint.CHAT) {
         sendRole();
@@ -334,9 +376,9 @@ final class GenerationJob implements Scheduler.Admittable {
     if (request.stream()) {
       ctx.close();
     } else {
-      ApiError error =
-          ApiError.of(500, "server_error", "The simulator's response strategy failed", null);
-      Responses.error(ctx, error, keepAlive);
+      ErrorReply error =
+          ErrorReply.of(500, "server_error", "The simulator's response strategy failed", null);
+      Responses.error(ctx, error, keepAlive, request.endpoint());
       handler.exchangeDone(ctx, keepAlive);
     }
   }
