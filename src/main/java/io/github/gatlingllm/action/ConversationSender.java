@@ -10,6 +10,7 @@ import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
@@ -134,7 +135,7 @@ final class ConversationSender implements Sender {
           true);
     }
     if (conversation.turnsSent() == 0
-        && !"warmup".equals(conversation.phase())
+        && !Phase.isWarmup(conversation.phase())
         && workload.holdUntilWarmedUp(resume)) {
       // Held until the warmup ends: the wait is the test's own, not a schedule lag.
       return Gate.HELD;

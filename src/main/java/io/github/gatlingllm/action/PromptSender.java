@@ -9,6 +9,7 @@ import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.Gate;
@@ -135,7 +136,7 @@ final class PromptSender implements Sender {
     }
     // One record may carry several requests: each is counted in flight from here to its end.
     fed.workload().begin(fed.claim(), fed.phase());
-    if (!"warmup".equals(fed.phase()) && fed.workload().holdUntilWarmedUp(resume)) {
+    if (!Phase.isWarmup(fed.phase()) && fed.workload().holdUntilWarmedUp(resume)) {
       // Held until the warmup ends: the wait is the test's own, not a schedule lag.
       return Gate.HELD;
     }

@@ -121,8 +121,9 @@ final class RequestRows {
    */
   static Session logCancelled(
       GatlingCore gatling, String name, Session session, long startMs, RequestRecord record) {
-    boolean warmup = "warmup".equals(record.phase());
-    Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
+    boolean warmup = Phase.isWarmup(record.phase());
+    Session s =
+        warmup ? GatlingCore.enterGroup(session, Phase.WARMUP.wireName(), startMs) : session;
     long end = startMs + Math.round(record.e2eMs());
     gatling.logRow(s, name + " CANCELLED", startMs, end, true, null);
     s = GatlingCore.logGroupRequestTimings(s, startMs, end);

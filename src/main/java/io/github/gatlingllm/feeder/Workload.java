@@ -1,6 +1,7 @@
 package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
@@ -165,7 +166,9 @@ public final class Workload {
     this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;
     this.seedAuto = seedAuto;
     this.warmup =
-        this.warmGroups ? measured.forPhaseWarmingGroups("warmup") : measured.forPhase("warmup");
+        this.warmGroups
+            ? measured.forPhaseWarmingGroups(Phase.WARMUP.wireName())
+            : measured.forPhase(Phase.WARMUP.wireName());
     if (warmGroups && !this.warmGroups) {
       LOG.warn(
           "workload {}: warmGroups goes with shared-prefix prompts only, not {}: ignored",
@@ -364,7 +367,7 @@ public final class Workload {
     if (claim.compareAndSet(false, true)) {
       return;
     }
-    phaseBudget.begin("warmup".equals(phase));
+    phaseBudget.begin(Phase.isWarmup(phase));
   }
 
   /**
@@ -508,7 +511,7 @@ public final class Workload {
    * @param phase the record's phase
    */
   public void ended(String phase) {
-    phaseBudget.ended("warmup".equals(phase));
+    phaseBudget.ended(Phase.isWarmup(phase));
   }
 
   /**
