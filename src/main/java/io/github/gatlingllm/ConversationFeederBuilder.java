@@ -4,6 +4,7 @@ import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.prompt.ConversationSource;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.settings.ConversationSettings;
 import io.github.gatlingllm.token.TokenCounter;
 import java.time.Duration;
@@ -225,7 +226,7 @@ public final class ConversationFeederBuilder
             counter,
             s.seed(),
             s.caseId(),
-            "measured",
+            Phase.MEASURED.wireName(),
             s.userTokens(),
             s.systemTokens(),
             s.systemGroups(),

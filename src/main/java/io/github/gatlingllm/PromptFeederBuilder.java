@@ -4,6 +4,7 @@ import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingFeeds;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptFile;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.protocol.FedRuns;
@@ -343,7 +344,12 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
     }
     PromptSource source =
         new PromptSource(
-            s.promptSpec(), counter, s.seed(), s.caseId(), "measured", s.inputTokens());
+            s.promptSpec(),
+            counter,
+            s.seed(),
+            s.caseId(),
+            Phase.MEASURED.wireName(),
+            s.inputTokens());
     String workloadName = Workload.claimName(name, s.promptMode().wireName(), "prompts()");
     return new Workload(
         workloadName,
@@ -393,7 +399,13 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
     String caseId = isSet("caseId") ? s.caseId() : file.path().getFileName().toString();
     PromptSource source =
         PromptSource.ofFile(
-            file, counter, s.seed(), caseId, "measured", files.shuffle(), files.wrap());
+            file,
+            counter,
+            s.seed(),
+            caseId,
+            Phase.MEASURED.wireName(),
+            files.shuffle(),
+            files.wrap());
     String workloadName =
         Workload.claimName(name, file.path().getFileName().toString(), "prompts().fromFile");
     return new Workload(

@@ -12,6 +12,7 @@ import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.prompt.Phase;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +100,7 @@ final class ClientWarmUp {
 
   private static RequestRecord record(String name, long index, RequestTimings timings) {
     return RequestRecord.of(
-        new RequestIdentity(name, "warmup", index, null, null, null, null, null),
+        new RequestIdentity(name, Phase.WARMUP.wireName(), index, null, null, null, null, null),
         timings,
         200,
         RequestStatus.OK,

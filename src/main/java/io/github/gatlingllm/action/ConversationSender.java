@@ -1,5 +1,6 @@
 package io.github.gatlingllm.action;
 
+import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
@@ -9,6 +10,8 @@ import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.protocol.Gate;
+import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -16,80 +19,88 @@ import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
- * Not API. The LLM action's part for conversations: sends a fed conversation's next turn (the
- * system prompt, every earlier message and reply as received, the new user message), or ends it
- * without a request when the turn would exceed {@code llm.maxContextTokens}, or ends the virtual
- * user when the workload's budget is spent. A measured conversation's first turn waits until every
- * warmup conversation has ended.
+ * Not API. Sends a fed conversation's next turn (the system prompt, every earlier message and reply
+ * as received, the new user message), or ends it without a request when the turn would exceed
+ * {@code llm.maxContextTokens}, or ends the virtual user when the workload's budget is spent. A
+ * measured conversation's first turn waits until every warmup conversation has ended.
  */
-final class ConversationSender {
+final class ConversationSender implements Sender {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConversationSender.class);
 
-  private final LlmAction action;
+  private final String name;
+  private final RunContext run;
+  private final RequestSettings settings;
+  private final Dispatcher dispatcher;
+  private final Action next;
   private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
 
-  ConversationSender(LlmAction action) {
-    this.action = action;
+  ConversationSender(
+      String name, RunContext run, RequestSettings settings, Dispatcher dispatcher, Action next) {
+    this.name = name;
+    this.run = run;
+    this.settings = settings;
+    this.dispatcher = dispatcher;
+    this.next = next;
   }
 
   /**
-   * Runs the action for a session inside {@code conversation(...)} or fed a conversation workload.
+   * The answer for a session inside {@code conversation(...)}: the run stops when the user holds no
+   * conversation, one that has ended already, or one whose first turn cannot fit the context; the
+   * user ends when the workload's budget is spent; a measured conversation's first turn is held
+   * until every warmup conversation has ended.
    */
-  void execute(Session session) {
+  @Override
+  public Gate gate(Session session) {
     Option<Object> fed = session.attributes().get(ConversationFeeder.WORKLOAD);
     if (fed.isEmpty()) {
-      action.stop(
-          session,
+      return new Gate.StopRun(
           "conversation(llm(\""
-              + action.name()
+              + name
               + "\")...): the virtual user holds no conversation: feed a conversations() feeder"
               + " before it (feed(conversations()...).exec(conversation(llm(\""
-              + action.name()
-              + "\")...)))");
-      return;
+              + name
+              + "\")...)))",
+          true);
     }
     if (Boolean.TRUE.equals(
         session.attributes().get(ConversationFeeder.DONE).getOrElse(() -> null))) {
-      action.endSpentUser(session);
-      return;
+      return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
     }
     ConversationWorkload workload = (ConversationWorkload) fed.get();
     // In the record's conversations even if no turn is ever sent (every one ended by the window).
-    action.run().conversationStarted(workload);
-    Conversation conversation =
-        (Conversation) session.attributes().get(ConversationFeeder.CONVERSATION).get();
+    run.conversationStarted(workload);
+    Conversation conversation = conversation(session);
     if (conversation.turnsSent() == 0 && !conversation.over()) {
-      String misfit = workload.contextMisfit(action.body().maxTokens());
+      String misfit = workload.contextMisfit(settings.maxTokens());
       if (misfit != null) {
-        action.stop(
-            session,
-            "conversations " + workload.name() + ", llm(\"" + action.name() + "\"): " + misfit);
-        return;
+        return new Gate.StopRun(
+            "conversations " + workload.name() + ", llm(\"" + name + "\"): " + misfit, true);
       }
     }
     if (conversation.over()) {
       // Only on entering a conversation(...) loop: the loop stops once its conversation is over.
-      action.stop(
-          session,
+      return new Gate.StopRun(
           "conversation(llm(\""
-              + action.name()
+              + name
               + "\")...): the fed conversation has ended already (a conversation(...) before this"
               + " one ran it), so this one would send nothing: feed a conversation before each"
               + " conversation(...) (feed(conversations()...).exec(conversation(llm(\""
-              + action.name()
-              + "\")...)))");
-      return;
+              + name
+              + "\")...)))",
+          true);
     }
     if (conversation.turnsSent() == 0
         && !"warmup".equals(conversation.phase())
-        && workload.holdUntilWarmedUp(
-            () -> session.eventLoop().execute(() -> send(session, workload, conversation)))) {
+        && workload.holdUntilWarmedUp(() -> session.eventLoop().execute(() -> send(session)))) {
       // Held until the warmup ends: the wait is the test's own, not a schedule lag.
-      action.run().client().unscheduled(session);
-      return;
+      return Gate.HELD;
     }
-    send(session, workload, conversation);
+    return Gate.GO;
+  }
+
+  private static Conversation conversation(Session session) {
+    return (Conversation) session.attributes().get(ConversationFeeder.CONVERSATION).get();
   }
 
   /**
@@ -131,11 +142,19 @@ final class ConversationSender {
         + " ended_by_context_limit; this is said once)";
   }
 
-  private void send(Session session, ConversationWorkload workload, Conversation conversation) {
-    RequestSettings body = action.body();
+  /**
+   * Sends the conversation's next turn: the system prompt, every earlier message and reply as
+   * received, the new user message; or ends the conversation without a request when the turn would
+   * exceed {@code llm.maxContextTokens}, and the user goes on.
+   */
+  @Override
+  public void send(Session session) {
+    ConversationWorkload workload =
+        (ConversationWorkload) session.attributes().get(ConversationFeeder.WORKLOAD).get();
+    Conversation conversation = conversation(session);
     Prompt user = conversation.nextUserMessage();
-    long now = action.run().gatling().nowMillis();
-    if (conversation.exceeds(user, body.maxTokens(), workload.maxContextTokens())) {
+    long now = run.gatling().nowMillis();
+    if (conversation.exceeds(user, settings.maxTokens(), workload.maxContextTokens())) {
       if (contextLimitSaid.compareAndSet(false, true)) {
         LOG.warn(
             "{}",
@@ -147,70 +166,60 @@ final class ConversationSender {
                 conversation.turns(),
                 conversation.plannedTokens(user) + ConversationPlan.TURN_TEMPLATE_TOKENS,
                 ConversationPlan.TURN_TEMPLATE_TOKENS,
-                body.maxTokens(),
+                settings.maxTokens(),
                 workload.maxContextTokens()));
       }
       conversation.endByContextLimit(now);
-      action.next().$bang(session);
+      next.$bang(session);
       return;
     }
-    ConversationTurn turn = null;
-    boolean started = false;
-    ResponseListener listener = null;
-    try {
-      byte[] bytes =
-          RequestBodies.body(body, conversation.messagesWith(user))
-              .getBytes(StandardCharsets.UTF_8);
-      io.gatling.http.client.Request request =
-          action.http().clientRequest(session.set(LlmScalaActionBuilder.BODY, bytes));
-      boolean systemSentBefore =
-          conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
-      turn = new ConversationTurn(workload, conversation, user, systemSentBefore);
-      RequestIdentity identity =
-          new RequestIdentity(
-              action.name(),
-              conversation.phase(),
-              conversation.index(),
-              user.promptId(),
-              user.digest(),
-              conversation.group(),
-              conversation.system() == null ? null : conversation.system().plannedCount().value(),
-              turn.plannedTokens());
-      listener =
-          new ResponseListener(
-              action,
-              session,
-              identity,
-              null,
-              body.stream(),
-              null,
-              action.run().cacheServer(body.endpoint()),
-              turn,
-              action.run().client().firstSend(session));
-      conversation.sending(now);
-      action.run().levelStarted(session.scenario(), action.name());
-      action.run().started(null, action.name());
-      action.run().conversationStarted(workload);
-      workload.turnSent(conversation);
-      started = true;
-      action.http().send(request, session, action.run().shareConnections(), listener);
-    } catch (RuntimeException e) {
-      LOG.error("llm(\"{}\"): the turn could not be sent: {}", action.name(), e.toString());
-      long end = action.run().gatling().nowMillis();
-      RequestRows.logFailed(
-          action.run().gatling(), session, action.name(), end, end, "not sent: " + e.getMessage());
-      if (listener != null) {
-        listener.abandon();
-      }
-      if (started) {
-        action.run().notSent();
-      }
-      if (turn != null) {
-        turn.failed(end);
-      } else {
-        conversation.failed(end);
-      }
-      action.next().$bang(session.markAsFailed());
-    }
+    dispatcher.send(
+        session,
+        LOG,
+        "turn",
+        () -> outgoing(session, workload, conversation, user, now),
+        (out, endMs) -> {
+          if (out != null) {
+            out.turn().failed(endMs);
+          } else {
+            conversation.failed(endMs);
+          }
+        });
+  }
+
+  private Outgoing outgoing(
+      Session session,
+      ConversationWorkload workload,
+      Conversation conversation,
+      Prompt user,
+      long now) {
+    byte[] bytes =
+        RequestBodies.body(settings, conversation.messagesWith(user))
+            .getBytes(StandardCharsets.UTF_8);
+    boolean systemSentBefore =
+        conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
+    ConversationTurn turn = new ConversationTurn(workload, conversation, user, systemSentBefore);
+    RequestIdentity identity =
+        new RequestIdentity(
+            name,
+            conversation.phase(),
+            conversation.index(),
+            user.promptId(),
+            user.digest(),
+            conversation.group(),
+            conversation.system() == null ? null : conversation.system().plannedCount().value(),
+            turn.plannedTokens());
+    return new Outgoing(
+        identity,
+        bytes,
+        null,
+        null,
+        turn,
+        workload,
+        () -> {
+          conversation.sending(now);
+          workload.turnSent(conversation);
+        },
+        run.client().firstSend(session));
   }
 }

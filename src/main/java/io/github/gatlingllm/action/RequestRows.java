@@ -5,6 +5,7 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.prompt.Phase;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,8 +58,9 @@ final class RequestRows {
     GatlingCore gatling = action.run().gatling();
     String name = action.name();
     Names names = names(name);
-    boolean warmup = "warmup".equals(record.phase());
-    Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
+    boolean warmup = Phase.isWarmup(record.phase());
+    Session s =
+        warmup ? GatlingCore.enterGroup(session, Phase.WARMUP.wireName(), startMs) : session;
     // The figures are groups: measured ones at the top level, whatever the user's groups (so
     // llm.assertions finds them), warmup ones in the warmup group the request is in.
     List<String> parents = warmup ? GatlingCore.groups(s) : List.of();

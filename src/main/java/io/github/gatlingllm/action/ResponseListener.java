@@ -4,7 +4,7 @@ import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
 import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
@@ -84,6 +84,7 @@ final class ResponseListener
   private final LlmAction action;
   private final Session session;
   private final RequestIdentity identity;
+  private final FedPrompt fed;
   private final Workload workload;
   private final boolean streamed;
   private final CachePlan.Sent sent;
@@ -110,36 +111,31 @@ final class ResponseListener
 
   private final Cancellation cancellation;
 
+  /**
+   * The listener of one request, open from now (its clock starts; {@link #onSend()} restarts it).
+   *
+   * @param action the request's action
+   * @param session the virtual user's session as the request left it
+   * @param out the request
+   * @param streamed whether the request asked for a stream
+   * @param cacheServer what the cache plan knows of the server, or null
+   */
   ResponseListener(
       LlmAction action,
       Session session,
-      RequestIdentity identity,
-      Workload workload,
+      Outgoing out,
       boolean streamed,
-      CachePlan.Sent sent,
       CachePlan.Server cacheServer) {
-    this(action, session, identity, workload, streamed, sent, cacheServer, null, null);
-  }
-
-  ResponseListener(
-      LlmAction action,
-      Session session,
-      RequestIdentity identity,
-      Workload workload,
-      boolean streamed,
-      CachePlan.Sent sent,
-      CachePlan.Server cacheServer,
-      ConversationTurn turn,
-      ClientWatch.First first) {
-    this.turn = turn;
+    this.turn = out.turn();
     this.action = action;
     this.session = session;
-    this.identity = identity;
-    this.workload = workload;
+    this.identity = out.identity();
+    this.fed = out.fed();
+    this.workload = out.workload();
     this.streamed = streamed;
-    this.sent = sent;
+    this.sent = out.sent();
     this.cacheServer = cacheServer;
-    this.first = first;
+    this.first = out.first();
     this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
     this.cancellation = Cancellation.choose(action, identity, turn != null);
     start();
@@ -450,15 +446,14 @@ final class ResponseListener
               workload.name(),
               sent == null
                   ? null
-                  : CachePlan.of(cacheServer, sentAsEnded(endNanos), record.promptTokens()));
+                  : CachePlan.of(
+                      cacheServer, workload.planEnded(fed, sent, endNanos), record.promptTokens()));
     }
     if (turn != null) {
       record = turn.complete(record, cacheServer);
     }
-    scala.Option<Object> traceRow =
-        session.attributes().get(io.github.gatlingllm.feeder.TraceReplay.ROW);
-    if (traceRow.isDefined()) {
-      record = record.toBuilder().traceRow(((Integer) traceRow.get()).longValue()).build();
+    if (fed != null && fed.trace() != null) {
+      record = record.toBuilder().traceRow((long) fed.trace().row()).build();
     }
     if (cancellation.chosen()) {
       record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();
@@ -466,20 +461,6 @@ final class ResponseListener
     ClientWatch client = action.run().client();
     return record.withSchedule(
         client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
-  }
-
-  /**
-   * What is known of the request once it ended: the first request of its repeat prompt or group
-   * with another of them sent while it was in flight may have found that one's prefix.
-   */
-  private CachePlan.Sent sentAsEnded(long endNanos) {
-    if (sent.sentBefore()) {
-      return sent;
-    }
-    scala.Option<Object> key = session.attributes().get(PromptFeeder.PREFIX_KEY);
-    return key.isDefined() && workload.sentAgainBy((String) key.get(), endNanos)
-        ? sent.withSentInFlight()
-        : sent;
   }
 
   /** Records the ended request and logs its rows; returns the session to go on with. */

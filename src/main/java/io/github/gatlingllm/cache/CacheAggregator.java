@@ -3,6 +3,7 @@ package io.github.gatlingllm.cache;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.prompt.Phase;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -86,7 +87,7 @@ public final class CacheAggregator {
     if (r.warmStart()) {
       warmStarts++;
     }
-    if (MetricsAggregator.WARMUP.equals(r.phase())) {
+    if (Phase.isWarmup(r.phase())) {
       return;
     }
     if (r.status() == RequestStatus.CUT_BY_RUN_END) {

@@ -2,6 +2,7 @@ package io.github.gatlingllm.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
@@ -88,7 +89,7 @@ final class PromptsCommand implements Callable<Integer> {
   private int outputTokens = 128;
 
   @Option(names = "--phase", paramLabel = "PHASE", description = "measured (default) or warmup.")
-  private String phase = "measured";
+  private String phase = Phase.MEASURED.wireName();
 
   @Option(
       names = "--input-tokens",
@@ -129,7 +130,7 @@ final class PromptsCommand implements Callable<Integer> {
     }
     checkRange("--concurrency", concurrency, 1);
     checkRange("--output-tokens", outputTokens, 1);
-    if (!phase.equals("measured") && !phase.equals("warmup")) {
+    if (!phase.equals(Phase.MEASURED.wireName()) && !phase.equals(Phase.WARMUP.wireName())) {
       throw usage("--phase: must be measured or warmup, got \"" + phase + "\"");
     }
     LongStream order = order();

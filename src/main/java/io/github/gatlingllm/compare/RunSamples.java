@@ -5,6 +5,7 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.report.RequestsFile;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.report.RunReport;
@@ -235,7 +236,7 @@ public final class RunSamples {
   }
 
   private void add(RequestRecord r, SplittableRandom random) {
-    if (MetricsAggregator.WARMUP.equals(r.phase())) {
+    if (Phase.isWarmup(r.phase())) {
       warmup++;
       return;
     }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.prompt.ConversationSource;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import java.util.Arrays;
 import java.util.Collections;
@@ -107,14 +108,14 @@ public final class ConversationWorkload {
     this.warmupBudget = warmupBudget;
     this.maxContextTokens = maxContextTokens;
     this.seedAuto = seedAuto;
-    this.warmup = measured.forPhase("warmup");
+    this.warmup = measured.forPhase(Phase.WARMUP.wireName());
     this.phaseBudget = new PhaseBudget(LOG, name, "conversations", "", budget, warmupBudget, shard);
     Map<String, Object> done = new HashMap<>(4);
     done.put(ConversationFeeder.DONE, true);
     done.put(ConversationFeeder.WORKLOAD, this);
     this.doneRecord = Collections.unmodifiableMap(done);
-    totals.put("warmup", new Totals());
-    totals.put("measured", new Totals());
+    totals.put(Phase.WARMUP.wireName(), new Totals());
+    totals.put(Phase.MEASURED.wireName(), new Totals());
     OPEN.add(this);
   }
 
@@ -198,11 +199,11 @@ public final class ConversationWorkload {
   /** A conversation ended (called once per conversation handed out, by {@link Conversation}). */
   void ended(Conversation conversation) {
     List<Runnable> release = List.of();
-    ConversationSource source = "warmup".equals(conversation.phase()) ? warmup : measured;
+    ConversationSource source = Phase.isWarmup(conversation.phase()) ? warmup : measured;
     source.ended(conversation.index(), conversation.userDigests());
     synchronized (this) {
       totals.get(conversation.phase()).add(conversation);
-      release = phaseBudget.end("warmup".equals(conversation.phase()));
+      release = phaseBudget.end(Phase.isWarmup(conversation.phase()));
     }
     if (conversation.end() == Conversation.End.CONTEXT_LIMIT) {
       LOG.debug(
@@ -224,7 +225,7 @@ public final class ConversationWorkload {
    * @param conversation the conversation
    */
   public void dropped(Conversation conversation) {
-    phaseBudget.ended("warmup".equals(conversation.phase()));
+    phaseBudget.ended(Phase.isWarmup(conversation.phase()));
   }
 
   /**
@@ -233,7 +234,7 @@ public final class ConversationWorkload {
    * @param conversation the conversation
    */
   public void turnSent(Conversation conversation) {
-    ("warmup".equals(conversation.phase()) ? warmupTurnsSent : measuredTurnsSent).incrementAndGet();
+    (Phase.isWarmup(conversation.phase()) ? warmupTurnsSent : measuredTurnsSent).incrementAndGet();
   }
 
   /**
@@ -243,7 +244,7 @@ public final class ConversationWorkload {
    * @return the count
    */
   public long turnsSent(String phase) {
-    return ("warmup".equals(phase) ? warmupTurnsSent : measuredTurnsSent).get();
+    return (Phase.isWarmup(phase) ? warmupTurnsSent : measuredTurnsSent).get();
   }
 
   /**
@@ -389,8 +390,8 @@ public final class ConversationWorkload {
     budgets.put("warmup_conversations", warmupBudget);
     m.put("budget", budgets);
     Map<String, Object> phases = new LinkedHashMap<>();
-    phases.put("warmup", phase(totals.get("warmup"), warmup));
-    phases.put("measured", phase(totals.get("measured"), measured));
+    phases.put(Phase.WARMUP.wireName(), phase(totals.get(Phase.WARMUP.wireName()), warmup));
+    phases.put(Phase.MEASURED.wireName(), phase(totals.get(Phase.MEASURED.wireName()), measured));
     m.put("phases", phases);
     m.put("unfinished", phaseBudget.inFlight());
     return m;

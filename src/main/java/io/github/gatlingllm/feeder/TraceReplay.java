@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import java.util.ArrayList;
@@ -127,7 +128,7 @@ public final class TraceReplay {
             blocks.counter(),
             blocks.seed(),
             caseId,
-            "measured",
+            Phase.MEASURED.wireName(),
             index -> {
               int row = (int) index;
               return blocks.prompt(
@@ -188,15 +189,30 @@ public final class TraceReplay {
     return Math.round((trace.timestampMs(row) - firstTimestamp) * 1e6 / timeScale);
   }
 
-  /** Adds a row's keys to its record. */
-  void annotate(Map<String, Object> record, long index) {
+  /**
+   * The row request index {@code index} replays.
+   *
+   * @param index the request index, from 0
+   * @return the row, never null
+   */
+  TraceRow row(long index) {
     int row = (int) index;
-    record.put(ROW, trace.line(row) - 1);
-    record.put(OUTPUT_TOKENS, trace.outputLength(row));
-    record.put(INPUT_TOKENS, trace.inputLength(row));
-    record.put(HASH_IDS, trace.hashIds(row));
-    if (trace.timed()) {
-      record.put(DUE_NANOS, dueNanos(row));
+    return new TraceRow(
+        trace.line(row) - 1,
+        trace.inputLength(row),
+        trace.outputLength(row),
+        trace.hashIds(row),
+        trace.timed() ? dueNanos(row) : null);
+  }
+
+  /** Adds a row's keys to its record, for Gatling's EL. */
+  void annotate(Map<String, Object> record, TraceRow row) {
+    record.put(ROW, row.row());
+    record.put(OUTPUT_TOKENS, row.outputTokens());
+    record.put(INPUT_TOKENS, row.inputTokens());
+    record.put(HASH_IDS, row.hashIds());
+    if (row.dueNanos() != null) {
+      record.put(DUE_NANOS, row.dueNanos());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
@@ -321,10 +322,15 @@ public final class Workload {
     record.put(PromptFeeder.MESSAGES, messages);
     record.put(PromptFeeder.MAX_TOKENS, prompt.maxTokens() == null ? 0 : prompt.maxTokens());
     record.put(PromptFeeder.DONE, false);
-    record.put(PromptFeeder.CLAIM, new AtomicBoolean());
+    AtomicBoolean claim = new AtomicBoolean();
+    record.put(PromptFeeder.CLAIM, claim);
+    TraceRow row = null;
     if (replay != null) {
-      replay.annotate(record, index);
+      row = replay.row(index);
+      replay.annotate(record, row);
     }
+    record.put(
+        FedPrompt.KEY, new FedPrompt(this, source.phase(), index, prompt, prefixKey, row, claim));
     return record;
   }
 
@@ -395,6 +401,58 @@ public final class Workload {
       sentPrefixes.put(prefixKey, sentNanos);
     }
     return true;
+  }
+
+  /**
+   * What the cache plan knows of a fed prompt as it is sent, each kind of workload answering for
+   * itself: a trace row, the tokens of its leading blocks that earlier requests sent; a generated
+   * prompt, whether its repeat prompt or group prefix was sent before; a prompts file, nothing (its
+   * requests are judged against no plan). Marks the prompt's prefix (or blocks) as sent: call once
+   * per request, in the order requests are sent.
+   *
+   * @param fed a prompt this workload fed, never null and not {@link FedPrompt#spent}
+   * @return the plan's input, or null for a prompts file
+   */
+  public CachePlan.Sent planSent(FedPrompt fed) {
+    Prompt prompt = fed.prompt();
+    Integer planned = prompt.plannedCount().value();
+    if (replay != null) {
+      TraceRow row = fed.trace();
+      int shared = replay.sentBefore(row.hashIds(), row.inputTokens());
+      return new CachePlan.Sent(
+          PromptMode.TRACE,
+          shared > 0,
+          shared,
+          planned,
+          !shard.single(),
+          replay.warmPrefixTokens((int) fed.index()));
+    }
+    if (measured.file() != null) {
+      return null;
+    }
+    return new CachePlan.Sent(
+        measured.spec().mode(),
+        sentBefore(fed.prefixKey()),
+        prompt.sharedPrefixTokens(),
+        planned,
+        !shard.single());
+  }
+
+  /**
+   * What is known of a fed prompt's plan once its request ended: the first request of its repeat
+   * prompt or group with another of them sent while it was in flight may have found that one's
+   * prefix ({@link #sentAgainBy}).
+   *
+   * @param fed the prompt, never null
+   * @param sent its plan as sent ({@link #planSent}), never null
+   * @param endNanos when the request ended, {@link System#nanoTime()}
+   * @return the plan's input as ended
+   */
+  public CachePlan.Sent planEnded(FedPrompt fed, CachePlan.Sent sent, long endNanos) {
+    if (sent.sentBefore()) {
+      return sent;
+    }
+    return sentAgainBy(fed.prefixKey(), endNanos) ? sent.withSentInFlight() : sent;
   }
 
   /**

@@ -5,6 +5,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.metrics.TokenArrivals;
+import io.github.gatlingllm.prompt.Phase;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -349,7 +350,7 @@ public final class LevelTracker {
    */
   public LoadLevel add(String scenario, RequestRecord record) {
     Objects.requireNonNull(record, "record");
-    boolean measured = !MetricsAggregator.WARMUP.equals(record.phase());
+    boolean measured = !Phase.isWarmup(record.phase());
     String s = resolve(scenario);
     Long anchor = s == null ? null : anchors.get(s);
     if (anchor == null) {

@@ -4,6 +4,7 @@ import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.prompt.Phase;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -79,7 +80,7 @@ public final class SweepStep {
    * @param record the request, never null
    */
   public void add(RequestRecord record) {
-    if (MetricsAggregator.WARMUP.equals(record.phase())) {
+    if (Phase.isWarmup(record.phase())) {
       return;
     }
     latencies.add(record);

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.stats.Distribution;
 import io.github.gatlingllm.stats.ValueCounts;
 import java.math.BigDecimal;
@@ -52,8 +53,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class MetricsAggregator {
 
-  /** The phase left out of the overall figures. */
-  public static final String WARMUP = "warmup";
+  /** The phase left out of the overall figures: {@link Phase#WARMUP}'s name. */
+  public static final String WARMUP = Phase.WARMUP.wireName();
 
   /**
    * Distinct values (in thousandths) a metric keeps exact counts of; beyond, its percentiles come
@@ -94,7 +95,7 @@ public final class MetricsAggregator {
       group = groups.computeIfAbsent(key, k -> new Group(k.request, k.phase, slo));
     }
     group.add(record);
-    if (!WARMUP.equals(record.phase())) {
+    if (!Phase.isWarmup(record.phase())) {
       overall.add(record);
     }
   }

@@ -73,7 +73,7 @@ record FileRows(PromptFile file, int[] order, boolean shuffled, boolean wrap) {
               + " rows, expected fewer requests or wrap-around");
     }
     int position = (int) (index % size);
-    if ("warmup".equals(phase)) {
+    if (Phase.isWarmup(phase)) {
       position = size - 1 - position;
     }
     return order[position];

@@ -378,49 +378,53 @@ public final class RunContext {
   }
 
   /**
-   * A request is about to be sent: counts it in flight and notes its workload.
+   * A request is about to be sent, in this order: places its scenario's load levels on the clock at
+   * the scenario's first request and counts the request in its level ({@link LevelWatch}), counts
+   * it in flight and notes its workload, and a conversation turn's workload joins the run record's
+   * {@code conversations}. Every request counted here ends with one {@link #record} or {@link
+   * #notSent}.
    *
-   * @param workload the record's workload, or null for a request with its own prompt and no feeder
-   * @param request the request's name
+   * @param scenario the virtual user's scenario, never null
+   * @param request the request's name, never null
+   * @param workload the fed prompt's workload, or null (a conversation turn, or a request with its
+   *     own prompt and no feeder)
+   * @param conversations a conversation turn's workload, or null
    */
-  public void started(Workload workload, String request) {
+  public void sending(
+      String scenario, String request, Workload workload, ConversationWorkload conversations) {
+    long now = gatling.nowMillis();
+    levels.started(scenario, request, now);
     if (!targetWatch.started()) {
-      targetWatch.firstSent(gatling.nowMillis());
+      targetWatch.firstSent(now);
     }
     tally.started(workload, request);
+    if (conversations != null) {
+      tally.conversationStarted(conversations);
+    }
   }
 
   /**
-   * A virtual user of a scenario is about to send an LLM request: places the scenario's load levels
-   * on the clock at its first request and counts the request in its level. Call just before {@link
-   * #started}.
+   * Whether a virtual user about to send an LLM request must stop, and why, for the whole run: a
+   * saturation stop ({@code llm.stopWhenSaturated}: judges the levels that ended), the target
+   * ({@link TargetWatch}: send, wait while it is not answering, stop the run once it is judged down
+   * with {@code llm.stopWhenTargetDown}, or end the user while the run stops), then the end of its
+   * scenario's injection profile ({@link ProfileEnd}). Each stop is answered once; each question is
+   * asked only when the ones before let the user through ({@link Gate#ofRun}).
    *
-   * @param scenario the virtual user's scenario
-   * @param request the request's name
+   * @param session the user's session, never null
+   * @param mayWait false after the user has waited once for a target that is not answering
+   * @return never null: {@link Gate#GO}, {@link Gate.Wait}, {@link Gate.EndUser} or a {@link
+   *     Gate.StopRun} that is no crash (the caller calls {@link #loadOver()} and stops the load)
    */
-  public void levelStarted(String scenario, String request) {
-    levels.started(scenario, request, gatling.nowMillis());
+  public Gate gate(io.gatling.core.session.Session session, boolean mayWait) {
+    return Gate.ofRun(
+        this::saturationStop,
+        targetWatch::gate,
+        mayWait,
+        () -> profileEnd.past(session, gatling.nowMillis()));
   }
 
-  /**
-   * Whether a virtual user about to send an LLM request is past its scenario's injection profile
-   * and must end instead ({@link ProfileEnd}): says so once per scenario.
-   *
-   * @param session the user's session
-   * @return true when the user must end now, without the request
-   */
-  public boolean pastProfileEnd(io.gatling.core.session.Session session) {
-    return profileEnd.past(session, gatling.nowMillis());
-  }
-
-  /**
-   * Whether the run must stop now because a load level was over-saturated ({@code
-   * llm.stopWhenSaturated}); judges the levels that ended. Returns a message once: the caller stops
-   * the load generator with it.
-   *
-   * @return the message for Gatling, or null to go on
-   */
-  public String saturationStop() {
+  private String saturationStop() {
     String stop = levels.stopNow(gatling.nowMillis());
     if (stop != null) {
       runEnd.saturationStop();
@@ -429,8 +433,9 @@ public final class RunContext {
   }
 
   /**
-   * A turn of a conversation workload is about to be sent (after {@link #started}): the workload
-   * joins the run record's {@code conversations}.
+   * A virtual user fed a conversation workload arrives at its conversation: the workload joins the
+   * run record's {@code conversations} even if no turn is ever sent (every one ended by the context
+   * window).
    *
    * @param workload the conversations' workload, never null
    */
@@ -439,7 +444,7 @@ public final class RunContext {
   }
 
   /**
-   * Records a finished request; call once per request {@link #started}.
+   * Records a finished request; call once per request {@link #sending}.
    *
    * @param record the request, never null
    */
@@ -448,7 +453,7 @@ public final class RunContext {
   }
 
   /**
-   * Records a finished request of a workload; call once per request {@link #started}.
+   * Records a finished request of a workload; call once per request {@link #sending}.
    *
    * @param workload the request's workload, or null when it was not fed one
    * @param record the request, never null
@@ -498,17 +503,6 @@ public final class RunContext {
   }
 
   /**
-   * What a virtual user about to send an LLM request does about the target ({@link TargetWatch}):
-   * send, wait while it is not answering, stop the run once it is judged down ({@code
-   * llm.stopWhenTargetDown}, returned once), or end without a request while the run stops.
-   *
-   * @return never null
-   */
-  public TargetWatch.Gate targetGate() {
-    return targetWatch.gate();
-  }
-
-  /**
    * A request was sent once more on a new connection because the pooled connection it was first
    * written to closed before any answer (Gatling's client retries stale keep-alive connections);
    * counted in the run record as {@code load.stale_connection_resends}.
@@ -517,7 +511,7 @@ public final class RunContext {
     tally.staleConnectionResend();
   }
 
-  /** A request counted by {@link #started} ended without a record: in flight no more. */
+  /** A request counted by {@link #sending} ended without a record: in flight no more. */
   public void notSent() {
     tally.ended();
   }

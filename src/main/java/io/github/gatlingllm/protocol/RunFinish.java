@@ -6,6 +6,7 @@ import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
@@ -217,7 +218,7 @@ final class RunFinish {
       return;
     }
     for (String name : tally.requestNames()) {
-      GroupSummary group = recorder.summary().group(name, "measured");
+      GroupSummary group = recorder.summary().group(name, Phase.MEASURED.wireName());
       Goodput g = group == null ? overall : group.goodput();
       String shortfall = g.shortfall(settings.goodputRatio());
       if (shortfall != null) {

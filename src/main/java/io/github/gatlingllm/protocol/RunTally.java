@@ -2,6 +2,7 @@ package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.report.RunInfo;
 import java.util.ArrayList;
@@ -182,8 +183,8 @@ final class RunTally {
     }
     synchronized (conversations) {
       for (ConversationWorkload w : conversations) {
-        warmup += w.turnsSent("warmup");
-        measured += w.turnsSent("measured");
+        warmup += w.turnsSent(Phase.WARMUP.wireName());
+        measured += w.turnsSent(Phase.MEASURED.wireName());
       }
     }
     return new Fed(prompts, warmup, measured);
@@ -203,8 +204,9 @@ final class RunTally {
   static RunInfo.Prompts prompts(Workload w, Set<String> requestNames) {
     PromptSource m = w.measured();
     Map<String, RunInfo.Phase> phases = new LinkedHashMap<>();
-    phases.put("warmup", new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
-    phases.put("measured", new RunInfo.Phase(m.handedOut(), m.digest()));
+    phases.put(
+        Phase.WARMUP.wireName(), new RunInfo.Phase(w.warmup().handedOut(), w.warmup().digest()));
+    phases.put(Phase.MEASURED.wireName(), new RunInfo.Phase(m.handedOut(), m.digest()));
     // A prompts file's spec names the file, its sha256, rows, order and wrap (mode "file").
     Map<String, Object> spec = new LinkedHashMap<>(m.specRecord());
     if (w.warmGroups()) {

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * never judged down; one that sheds every request with 503 for the whole window serves nothing, and
  * is.
  *
- * <p>Its {@link Gate} is asked by the LLM action before each request ({@link
- * RunContext#targetGate()}).
+ * <p>Its {@link Decision} is asked before each LLM request, as part of the run's {@link Gate}
+ * ({@link RunContext#gate}).
  *
  * <p>Thread-safe. An answer while no streak is open costs two volatile reads; the rest takes a
  * short lock.
@@ -58,7 +58,7 @@ public final class TargetWatch {
   }
 
   /** What a virtual user about to send does, from {@link #gate}. */
-  public enum Gate {
+  public enum Decision {
     /** Send. */
     GO,
     /** The target is not answering: wait {@link #SUSPECT_PAUSE_MS}, then send. */
@@ -228,20 +228,21 @@ public final class TargetWatch {
   /**
    * What a virtual user about to send does now.
    *
-   * @return {@link Gate#STOP_RUN} once when the target is down and {@code llm.stopWhenTargetDown}
-   *     is on, {@link Gate#END_USER} after that; {@link Gate#WAIT_DOWN} when it is down and the run
-   *     goes on; {@link Gate#WAIT} while the target is not answering (a streak of {@code minErrors}
-   *     connect errors or more); else {@link Gate#GO}
+   * @return {@link Decision#STOP_RUN} once when the target is down and {@code
+   *     llm.stopWhenTargetDown} is on, {@link Decision#END_USER} after that; {@link
+   *     Decision#WAIT_DOWN} when it is down and the run goes on; {@link Decision#WAIT} while the
+   *     target is not answering (a streak of {@code minErrors} connect errors or more); else {@link
+   *     Decision#GO}
    */
-  Gate gate() {
-    Gate gate =
+  Decision gate() {
+    Decision gate =
         decide(
             current != null || stopSaid.get(),
             settings.stop(),
             stopSaid.get(),
             streakErrors >= settings.minErrors());
-    if (gate == Gate.STOP_RUN && !stopSaid.compareAndSet(false, true)) {
-      return Gate.END_USER;
+    if (gate == Decision.STOP_RUN && !stopSaid.compareAndSet(false, true)) {
+      return Decision.END_USER;
     }
     return gate;
   }
@@ -256,14 +257,14 @@ public final class TargetWatch {
    *     since the last answer
    * @return never null
    */
-  static Gate decide(boolean down, boolean stop, boolean stopSaid, boolean suspect) {
+  static Decision decide(boolean down, boolean stop, boolean stopSaid, boolean suspect) {
     if (down && stop) {
-      return stopSaid ? Gate.END_USER : Gate.STOP_RUN;
+      return stopSaid ? Decision.END_USER : Decision.STOP_RUN;
     }
     if (down) {
-      return Gate.WAIT_DOWN;
+      return Decision.WAIT_DOWN;
     }
-    return suspect ? Gate.WAIT : Gate.GO;
+    return suspect ? Decision.WAIT : Decision.GO;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.prompt.ConversationSource;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -96,7 +97,8 @@ final class ConversationMerge {
         merged.put(String.valueOf(f.getKey()), f.getValue());
       }
       Map<String, Object> phases = new LinkedHashMap<>();
-      for (String phase : List.of("warmup", "measured")) {
+      for (Phase p : Phase.values()) {
+        String phase = p.wireName();
         phases.put(phase, phase(e.getKey(), phase, parts, requests, sharded));
       }
       merged.put("phases", phases);

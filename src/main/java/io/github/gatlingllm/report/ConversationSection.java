@@ -1,9 +1,9 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.cache.CacheOutcome;
-import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.stats.ValueCounts;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +56,7 @@ final class ConversationSection {
         continue;
       }
       Map<?, ?> phases = w.get("phases") instanceof Map<?, ?> p ? p : Map.of();
-      Map<?, ?> m = phases.get("measured") instanceof Map<?, ?> p ? p : Map.of();
+      Map<?, ?> m = phases.get(Phase.MEASURED.wireName()) instanceof Map<?, ?> p ? p : Map.of();
       Map<?, ?> d = m.get("duration_ms") instanceof Map<?, ?> p ? p : Map.of();
       html.append("<tr><td class=\"l\">").append(ReportPage.esc(w.get("workload"))).append("</td>");
       for (Object v :
@@ -114,7 +114,7 @@ final class ConversationSection {
 
     /** Adds a request (only a measured conversation turn counts). */
     void add(RequestRecord r) {
-      if (r.conversationTurn() == null || MetricsAggregator.WARMUP.equals(r.phase())) {
+      if (r.conversationTurn() == null || Phase.isWarmup(r.phase())) {
         return;
       }
       Turn t = byTurn.computeIfAbsent(r.conversationTurn().turn(), k -> new Turn());

@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PhaseDigests;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ record MergeSource(Path folder, Map<String, Object> run, Stats stats) {
     /** Adds a request of the folder. */
     void add(RequestRecord r) {
       recorded++;
-      if ("warmup".equals(r.phase())) {
+      if (Phase.isWarmup(r.phase())) {
         warmup++;
       } else {
         measured++;

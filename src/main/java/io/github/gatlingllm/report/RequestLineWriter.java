@@ -1,17 +1,17 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.ItlList;
 import io.github.gatlingllm.metrics.RequestRecord;
 import java.util.List;
 
 /**
- * Writes a {@link RequestRecord} as its line of {@code llm-requests.jsonl} straight into a {@link
- * StringBuilder}: the very text Jackson's generator writes through {@link RequestRecordJson#write}
- * (same keys in the same order, strings escaped as Jackson escapes them, whole numbers in decimal,
- * times as {@link Decimals#shortest}), without a generator, a writer or a string a number. Every
- * finished request of a run goes through here on its event loop, so this is on the client's fast
- * path; {@code RequestLineWriterTest} holds it to Jackson's output character for character.
+ * The one writer of {@code llm-requests.jsonl}: a {@link RequestRecord} as its line, straight into
+ * a {@link StringBuilder}, field by field from {@link RecordFields#ALL} (keys in that order,
+ * strings escaped as Jackson escapes them, whole numbers in decimal, times as {@link
+ * Decimals#shortest}), without a generator, a writer or a string a number. It is the project's one
+ * exception to "JSON with Jackson only": every finished request of a run goes through here on its
+ * event loop, on the client's fast path, and {@code RequestLineWriterTest} holds it to the text
+ * Jackson's generator writes (a test oracle) character for character.
  */
 final class RequestLineWriter {
 
@@ -39,159 +39,58 @@ final class RequestLineWriter {
   private RequestLineWriter() {}
 
   /**
-   * Appends a record's JSON object (no line break) to {@code out}.
+   * Appends a record's JSON object (no line break) to {@code out}: each field of {@link
+   * RecordFields#ALL} in its order.
    *
    * @param out the text so far, never null
    * @param r the record, never null
    * @param includeItl whether to write {@code itl_ms}
    */
   static void append(StringBuilder out, RequestRecord r, boolean includeItl) {
-    out.append("{\"request\":");
-    string(out, r.request());
-    out.append(",\"phase\":");
-    string(out, r.phase());
-    out.append(",\"index\":");
-    whole(out, r.index());
-    out.append(",\"prompt_id\":");
-    string(out, r.promptId());
-    out.append(",\"digest\":");
-    string(out, r.digest());
-    out.append(",\"prefix_group\":");
-    whole(out, r.prefixGroup());
-    out.append(",\"shared_prefix_tokens\":");
-    whole(out, r.sharedPrefixTokens());
-    out.append(",\"planned_tokens\":");
-    whole(out, r.plannedTokens());
-    out.append(",\"start_ms\":").append(r.startMs());
-    out.append(",\"prompt_tokens\":");
-    whole(out, r.promptTokens());
-    out.append(",\"prompt_tokens_exact\":").append(r.promptTokensExact());
-    out.append(",\"cached_tokens\":");
-    whole(out, r.cachedTokens());
-    out.append(",\"completion_tokens\":");
-    whole(out, r.completionTokens());
-    out.append(",\"completion_tokens_exact\":").append(r.completionTokensExact());
-    out.append(",\"ttft_ms\":");
-    time(out, r.ttftMs());
-    out.append(",\"time_to_first_event_ms\":");
-    time(out, r.timeToFirstEventMs());
-    if (includeItl) {
-      out.append(",\"itl_ms\":");
-      List<Double> itl = r.itlMs();
-      if (itl == null) {
-        out.append("null");
-      } else {
-        out.append('[');
-        if (itl instanceof ItlList values) {
-          for (int i = 0, n = values.size(); i < n; i++) {
-            if (i > 0) {
-              out.append(',');
-            }
-            time(out, values.at(i));
-          }
-        } else {
-          boolean first = true;
-          for (Double v : itl) {
-            if (!first) {
-              out.append(',');
-            }
-            first = false;
-            time(out, v.doubleValue());
-          }
-        }
-        out.append(']');
+    for (RecordFields.Field f : RecordFields.ALL) {
+      if (f == RecordFields.ITL && !includeItl) {
+        continue;
       }
-    }
-    out.append(",\"tpot_ms\":");
-    time(out, r.tpotMs());
-    out.append(",\"e2e_ms\":");
-    time(out, r.e2eMs());
-    out.append(",\"output_tokens_per_s\":");
-    time(out, r.outputTokensPerS());
-    out.append(",\"finish_reason\":");
-    string(out, r.finishReason());
-    out.append(",\"http_status\":");
-    whole(out, r.httpStatus());
-    out.append(",\"status\":");
-    string(out, r.status().wireName());
-    out.append(",\"error\":");
-    string(out, r.error());
-    out.append(",\"workload\":");
-    string(out, r.workload());
-    out.append(",\"planned_cached_tokens\":");
-    whole(out, r.plannedCachedTokens());
-    out.append(",\"cache_planned\":");
-    string(out, r.cachePlanned() == null ? null : r.cachePlanned().wireName());
-    out.append(",\"cache\":");
-    string(out, r.cache() == null ? null : r.cache().wireName());
-    out.append(",\"cache_warm_start\":");
-    if (r.cacheWarmStart() == null) {
-      out.append("null");
-    } else {
-      out.append(r.cacheWarmStart().booleanValue());
-    }
-    ConversationTurn turn = r.conversationTurn();
-    out.append(",\"conversation\":");
-    if (turn == null) {
-      out.append("null,\"turn\":null,\"context_tokens\":null,\"reply_digest\":null");
-    } else {
-      out.append(turn.conversation());
-      out.append(",\"turn\":").append(turn.turn());
-      out.append(",\"context_tokens\":");
-      whole(out, turn.contextTokens());
-      out.append(",\"reply_digest\":");
-      string(out, turn.replyDigest());
-    }
-    out.append(",\"sent_ms\":");
-    time(out, r.sentMs());
-    out.append(",\"scheduled_ms\":");
-    time(out, r.scheduledMs());
-    out.append(",\"schedule_lag_ms\":");
-    time(out, r.scheduleLagMs());
-    out.append(",\"ttfo_ms\":");
-    time(out, r.ttfoMs());
-    out.append(",\"reasoning_tokens\":");
-    whole(out, r.reasoningTokens());
-    out.append(",\"reasoning_tokens_source\":");
-    string(out, r.reasoningTokensSource());
-    out.append(",\"answer_tokens\":");
-    whole(out, r.answerTokens());
-    out.append(",\"reasoning_tpot_ms\":");
-    time(out, r.reasoningTpotMs());
-    out.append(",\"answer_tpot_ms\":");
-    time(out, r.answerTpotMs());
-    out.append(",\"answer_itl_from\":");
-    whole(out, r.answerItlFrom());
-    out.append(",\"cancel_after_ms\":");
-    time(out, r.cancelAfterMs());
-    if (r.traceRow() != null) {
-      out.append(",\"trace_row\":").append(r.traceRow().longValue());
+      Object v = f.get.apply(r);
+      if (v == null) {
+        if (!f.omittedWhenNull) {
+          out.append(f.prefixNull);
+        }
+        continue;
+      }
+      out.append(f.prefix);
+      switch (f.kind) {
+        case TEXT -> string(out, (String) v);
+        case INT -> out.append(((Integer) v).intValue());
+        case LONG -> out.append(((Long) v).longValue());
+        case TIME -> time(out, ((Double) v).doubleValue());
+        case FLAG, NULLABLE_FLAG -> out.append(((Boolean) v).booleanValue());
+        case TIMES -> times(out, (List<?>) v);
+      }
     }
     out.append('}');
   }
 
-  private static void whole(StringBuilder out, Integer value) {
-    if (value == null) {
-      out.append("null");
+  private static void times(StringBuilder out, List<?> itl) {
+    out.append('[');
+    if (itl instanceof ItlList values) {
+      for (int i = 0, n = values.size(); i < n; i++) {
+        if (i > 0) {
+          out.append(',');
+        }
+        time(out, values.at(i));
+      }
     } else {
-      out.append(value.intValue());
+      boolean first = true;
+      for (Object v : itl) {
+        if (!first) {
+          out.append(',');
+        }
+        first = false;
+        time(out, ((Double) v).doubleValue());
+      }
     }
-  }
-
-  private static void whole(StringBuilder out, Long value) {
-    if (value == null) {
-      out.append("null");
-    } else {
-      out.append(value.longValue());
-    }
-  }
-
-  private static void time(StringBuilder out, Double value) {
-    if (value == null) {
-      out.append("null");
-    } else {
-      time(out, value.doubleValue());
-    }
+    out.append(']');
   }
 
   /**

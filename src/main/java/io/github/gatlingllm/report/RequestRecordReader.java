@@ -2,91 +2,66 @@ package io.github.gatlingllm.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import io.github.gatlingllm.cache.CacheOutcome;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.ConversationTurn;
+import io.github.gatlingllm.metrics.ItlList;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.RequestStatus;
-import java.util.ArrayList;
+import io.github.gatlingllm.metrics.RequestRecordBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The fast way to read a line of {@code llm-requests.jsonl}: one pass of Jackson's streaming parser
- * straight into a {@link RequestRecord}, without a tree of nodes per line (the end of a run reads
- * every line back; a tree per line cost most of its time).
+ * The one reader of {@code llm-requests.jsonl}: one pass of Jackson's streaming parser over a line,
+ * each key's value kept in the slot of its field of {@link RecordFields#ALL}, then set on a {@link
+ * RequestRecordBuilder} in that order. No tree of nodes is built (the end of a run reads every line
+ * back; a tree a line cost most of its time).
  *
- * <p>It reads only what it can read exactly as {@link RequestRecordJson#fromJson} reads it (the
- * reference: same keys, types, defaults, last of duplicate keys): on anything else (a value of
- * another type, a number out of range, text that is not JSON, a record the builder refuses) it
- * gives up and returns null, and the caller reads the line the reference way, which gives the
- * record or its error message. So a valid line reads to the same record either way and an invalid
- * one fails with the same message. Not thread-safe: a reader per thread.
+ * <p>A line reads as a tree of Jackson's nodes would: unknown keys of any shape are skipped, the
+ * last of duplicate keys wins, a missing or null flag is false, a whole number is a valid time, and
+ * nothing after the object is read. A line it refuses (not JSON, not an object, a required key
+ * missing, a value of another kind, a value the record refuses) gets an {@link
+ * IllegalArgumentException} whose message names the key and shows the value (at most 60
+ * characters), as {@code RequestRecordReaderTest} checks against a tree-reading oracle. Where a
+ * line has several faults, the first in the order of the keys (the required {@code request}, {@code
+ * start_ms} and {@code status} first) is the one reported. Not thread-safe: a reader per thread.
  */
 final class RequestRecordReader {
 
-  /** Thrown to give up on a line; never escapes this class. */
-  private static final class GiveUp extends Exception {
-    private static final long serialVersionUID = 1L;
-    static final GiveUp INSTANCE = new GiveUp();
+  /** A value of another kind than its field's: kept until the line is built. */
+  private static final class Wrong {
+    /** The value as JSON (a node's text), or null when it is read again from the line's text. */
+    final String shown;
 
-    private GiveUp() {
-      super(null, null, false, false);
+    Wrong(String shown) {
+      this.shown = shown;
     }
   }
 
   // Jackson's fast double parser rounds as Double.parseDouble does (correctly), in less time.
   private static final JsonFactory FACTORY =
-      JsonFactory.builder()
-          .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
-          .build();
+      JsonFactory.builder().enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER).build();
+
+  /** Shows a refused value as a node's text; used only on a refused line. */
+  private static final ObjectMapper SHOW = new ObjectMapper();
+
+  private static final List<RecordFields.Field> REQUIRED =
+      RecordFields.ALL.stream().filter(f -> f.missing != null).toList();
 
   private final JsonFactory factory;
 
-  // The line's values; each key's last value wins, as in a tree.
-  private String request;
-  private String phase;
-  private Long index;
-  private String promptId;
-  private String digest;
-  private Integer prefixGroup;
-  private Integer sharedPrefixTokens;
-  private Integer plannedTokens;
-  private Long startMs;
-  private Integer promptTokens;
-  private boolean promptTokensExact;
-  private Integer cachedTokens;
-  private Integer completionTokens;
-  private boolean completionTokensExact;
-  private Double ttftMs;
-  private Double timeToFirstEventMs;
-  private List<Double> itlMs;
-  private Double tpotMs;
-  private Double e2eMs;
-  private Double outputTokensPerS;
-  private String finishReason;
-  private Integer httpStatus;
-  private String status;
-  private String error;
-  private String workload;
-  private Integer plannedCachedTokens;
-  private String cachePlanned;
-  private String cache;
-  private Boolean cacheWarmStart;
-  private Long conversation;
-  private Integer turn;
-  private Integer contextTokens;
-  private String replyDigest;
-  private Double sentMs;
-  private Double scheduledMs;
-  private Long traceRow;
-  private Double ttfoMs;
-  private Integer reasoningTokens;
-  private String reasoningTokensSource;
-  private Integer answerTokens;
-  private Double reasoningTpotMs;
-  private Double answerTpotMs;
-  private Integer answerItlFrom;
-  private Double cancelAfterMs;
+  /** The line's values by field; each key's last value wins. */
+  private final Object[] values = new Object[RecordFields.ALL.size()];
+
+  /** The line's text while reading from text (to show a refused array), else null. */
+  private String source;
+
+  private double[] itl = new double[64];
 
   RequestRecordReader(JsonFactory factory) {
     this.factory = factory;
@@ -102,313 +77,244 @@ final class RequestRecordReader {
   }
 
   /**
-   * A reader of lines for one thread: each line read as {@link RequestRecordJson#fromJson} reads
-   * it, most without a tree.
-   *
-   * @return a function from a line to its record, throwing as {@link RequestRecordJson#fromJson}
-   */
-  static java.util.function.Function<String, RequestRecord> lines() {
-    RequestRecordReader reader = new RequestRecordReader(FACTORY);
-    return json -> {
-      RequestRecord fast = reader.read(json);
-      return fast != null ? fast : RequestRecordJson.fromJson(json);
-    };
-  }
-
-  /**
-   * One line, as {@link RequestRecordJson#fromJson} reads it, most often without a tree.
+   * One line, with a new reader.
    *
    * @param json the line
    * @return the record
-   * @throws IllegalArgumentException as {@link RequestRecordJson#fromJson}
+   * @throws IllegalArgumentException as {@link #read(String)}
    */
   static RequestRecord parse(String json) {
-    RequestRecord fast = new RequestRecordReader(FACTORY).read(json);
-    return fast != null ? fast : RequestRecordJson.fromJson(json);
+    return create().read(json);
   }
 
   /**
    * Reads one line.
    *
-   * @param json the line
-   * @return the record, or null when this reader cannot read it exactly as {@link
-   *     RequestRecordJson#fromJson} does (then read it that way)
+   * @param json the line: one JSON object
+   * @return the record
+   * @throws IllegalArgumentException if the text is not a JSON object, {@code request}, {@code
+   *     start_ms} or {@code status} is missing, a value has the wrong type, or the record refuses a
+   *     value; the message names the key
    */
   RequestRecord read(String json) {
+    source = json;
     try (JsonParser p = factory.createParser(json)) {
       return read(p);
-    } catch (java.io.IOException | RuntimeException e) {
-      return null;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "request record is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading a request record in memory failed", e);
+    } finally {
+      source = null;
     }
   }
 
   /**
-   * Reads one line of UTF-8 bytes.
+   * Reads one line of UTF-8 bytes; a line it refuses is read again from its text, so that the
+   * message is the one {@link #read(String)} gives.
    *
    * @param bytes holds the line
    * @param offset where it starts
    * @param length its length in bytes, without the line break
-   * @return the record, or null as {@link #read(String)}
+   * @return the record
+   * @throws IllegalArgumentException as {@link #read(String)}
    */
   RequestRecord read(byte[] bytes, int offset, int length) {
     try (JsonParser p = factory.createParser(bytes, offset, length)) {
       return read(p);
-    } catch (java.io.IOException | RuntimeException e) {
-      return null;
+    } catch (IOException | RuntimeException e) {
+      return read(new String(bytes, offset, length, StandardCharsets.UTF_8));
     }
   }
 
-  private RequestRecord read(JsonParser p) throws java.io.IOException {
-    clear();
-    try {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      String key;
-      while ((key = p.nextFieldName()) != null) {
-        field(p, key);
-      }
-      if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-        return null;
-      }
-      return build();
-    } catch (GiveUp e) {
-      return null;
-    }
-  }
-
-  private RequestRecord build() throws GiveUp {
-    if (request == null || startMs == null || status == null) {
-      throw GiveUp.INSTANCE;
-    }
-    if ((conversation == null) != (turn == null)) {
-      throw GiveUp.INSTANCE;
-    }
-    ConversationTurn conversationTurn =
-        conversation == null
-            ? null
-            : new ConversationTurn(conversation, turn, contextTokens, replyDigest);
-    return RequestRecord.builder()
-        .request(request)
-        .phase(phase)
-        .index(index)
-        .promptId(promptId)
-        .digest(digest)
-        .prefixGroup(prefixGroup)
-        .sharedPrefixTokens(sharedPrefixTokens)
-        .plannedTokens(plannedTokens)
-        .startMs(startMs)
-        .promptTokens(promptTokens)
-        .promptTokensExact(promptTokensExact)
-        .cachedTokens(cachedTokens)
-        .completionTokens(completionTokens)
-        .completionTokensExact(completionTokensExact)
-        .ttftMs(ttftMs)
-        .timeToFirstEventMs(timeToFirstEventMs)
-        .itlMs(itlMs)
-        .tpotMs(tpotMs)
-        .e2eMs(e2eMs)
-        .outputTokensPerS(outputTokensPerS)
-        .finishReason(finishReason)
-        .httpStatus(httpStatus)
-        .status(RequestStatus.fromWireName(status))
-        .error(error)
-        .workload(workload)
-        .plannedCachedTokens(plannedCachedTokens)
-        .cachePlanned(cachePlanned == null ? null : CacheOutcome.fromWireName(cachePlanned))
-        .cache(cache == null ? null : CacheOutcome.fromWireName(cache))
-        .cacheWarmStart(cacheWarmStart)
-        .conversationTurn(conversationTurn)
-        .sentMs(sentMs)
-        .scheduledMs(scheduledMs)
-        .traceRow(traceRow)
-        .ttfoMs(ttfoMs)
-        .reasoningTokens(reasoningTokens)
-        .reasoningTokensSource(reasoningTokensSource)
-        .answerTokens(answerTokens)
-        .reasoningTpotMs(reasoningTpotMs)
-        .answerTpotMs(answerTpotMs)
-        .answerItlFrom(answerItlFrom)
-        .cancelAfterMs(cancelAfterMs)
-        .build();
-  }
-
-  private void field(JsonParser p, String key) throws java.io.IOException, GiveUp {
+  private RequestRecord read(JsonParser p) throws IOException {
+    Arrays.fill(values, null);
     JsonToken t = p.nextToken();
-    switch (key) {
-      case "request" -> request = text(p, t);
-      case "phase" -> phase = text(p, t);
-      case "index" -> index = longValue(p, t);
-      case "prompt_id" -> promptId = text(p, t);
-      case "digest" -> digest = text(p, t);
-      case "prefix_group" -> prefixGroup = intValue(p, t);
-      case "shared_prefix_tokens" -> sharedPrefixTokens = intValue(p, t);
-      case "planned_tokens" -> plannedTokens = intValue(p, t);
-      case "start_ms" -> startMs = longValue(p, t);
-      case "prompt_tokens" -> promptTokens = intValue(p, t);
-      case "prompt_tokens_exact" -> promptTokensExact = bool(t);
-      case "cached_tokens" -> cachedTokens = intValue(p, t);
-      case "completion_tokens" -> completionTokens = intValue(p, t);
-      case "completion_tokens_exact" -> completionTokensExact = bool(t);
-      case "ttft_ms" -> ttftMs = doubleValue(p, t);
-      case "time_to_first_event_ms" -> timeToFirstEventMs = doubleValue(p, t);
-      case "itl_ms" -> itlMs = doubles(p, t);
-      case "tpot_ms" -> tpotMs = doubleValue(p, t);
-      case "e2e_ms" -> e2eMs = doubleValue(p, t);
-      case "output_tokens_per_s" -> outputTokensPerS = doubleValue(p, t);
-      case "finish_reason" -> finishReason = text(p, t);
-      case "http_status" -> httpStatus = intValue(p, t);
-      case "status" -> status = text(p, t);
-      case "error" -> error = text(p, t);
-      case "workload" -> workload = text(p, t);
-      case "planned_cached_tokens" -> plannedCachedTokens = intValue(p, t);
-      case "cache_planned" -> cachePlanned = text(p, t);
-      case "cache" -> cache = text(p, t);
-      case "cache_warm_start" -> cacheWarmStart = t == JsonToken.VALUE_NULL ? null : bool(t);
-      case "conversation" -> conversation = longValue(p, t);
-      case "turn" -> turn = intValue(p, t);
-      case "context_tokens" -> contextTokens = intValue(p, t);
-      case "reply_digest" -> replyDigest = text(p, t);
-      case "sent_ms" -> sentMs = doubleValue(p, t);
-      case "scheduled_ms" -> scheduledMs = doubleValue(p, t);
-      case "trace_row" -> traceRow = longValue(p, t);
-      case "ttfo_ms" -> ttfoMs = doubleValue(p, t);
-      case "reasoning_tokens" -> reasoningTokens = intValue(p, t);
-      case "reasoning_tokens_source" -> reasoningTokensSource = text(p, t);
-      case "answer_tokens" -> answerTokens = intValue(p, t);
-      case "reasoning_tpot_ms" -> reasoningTpotMs = doubleValue(p, t);
-      case "answer_tpot_ms" -> answerTpotMs = doubleValue(p, t);
-      case "answer_itl_from" -> answerItlFrom = intValue(p, t);
-      case "cancel_after_ms" -> cancelAfterMs = doubleValue(p, t);
-      // schedule_lag_ms is derived, not read back; unknown keys are skipped whole
-      default -> p.skipChildren();
+    if (t != JsonToken.START_OBJECT) {
+      if (t != null) {
+        // the rest of the value, as a tree reads it: broken JSON is reported as such
+        p.skipChildren();
+        p.finishToken();
+      }
+      throw new IllegalArgumentException("request record must be a JSON object");
     }
-  }
-
-  private static String text(JsonParser p, JsonToken t) throws java.io.IOException, GiveUp {
-    if (t == JsonToken.VALUE_NULL) {
-      return null;
-    }
-    if (t != JsonToken.VALUE_STRING) {
-      throw GiveUp.INSTANCE;
-    }
-    return p.getText();
-  }
-
-  private static Integer intValue(JsonParser p, JsonToken t) throws java.io.IOException, GiveUp {
-    if (t == JsonToken.VALUE_NULL) {
-      return null;
-    }
-    if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
-      throw GiveUp.INSTANCE;
-    }
-    return p.getIntValue();
-  }
-
-  private static Long longValue(JsonParser p, JsonToken t) throws java.io.IOException, GiveUp {
-    if (t == JsonToken.VALUE_NULL) {
-      return null;
-    }
-    if (t != JsonToken.VALUE_NUMBER_INT) {
-      throw GiveUp.INSTANCE;
-    }
-    JsonParser.NumberType type = p.getNumberType();
-    if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
-      throw GiveUp.INSTANCE;
-    }
-    return p.getLongValue();
-  }
-
-  private static Double doubleValue(JsonParser p, JsonToken t) throws java.io.IOException, GiveUp {
-    if (t == JsonToken.VALUE_NULL) {
-      return null;
-    }
-    return number(p, t);
-  }
-
-  private static double number(JsonParser p, JsonToken t) throws java.io.IOException, GiveUp {
-    if (t == JsonToken.VALUE_NUMBER_FLOAT) {
-      return p.getDoubleValue();
-    }
-    if (t == JsonToken.VALUE_NUMBER_INT) {
-      JsonParser.NumberType type = p.getNumberType();
-      if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
-        return (double) p.getLongValue();
+    String key;
+    while ((key = p.nextFieldName()) != null) {
+      JsonToken v = p.nextToken();
+      RecordFields.Field f = RecordFields.byName(key);
+      if (f == null || (f.set == null && !f.turnPart)) {
+        p.skipChildren();
+        p.finishToken();
+      } else {
+        values[f.index] = value(p, v, f.kind);
       }
     }
-    throw GiveUp.INSTANCE;
+    return build();
   }
 
-  private static boolean bool(JsonToken t) throws GiveUp {
-    if (t == JsonToken.VALUE_NULL || t == JsonToken.VALUE_FALSE) {
-      return false;
-    }
-    if (t != JsonToken.VALUE_TRUE) {
-      throw GiveUp.INSTANCE;
-    }
-    return true;
-  }
-
-  private static List<Double> doubles(JsonParser p, JsonToken t)
-      throws java.io.IOException, GiveUp {
+  private Object value(JsonParser p, JsonToken t, RecordFields.Kind kind) throws IOException {
     if (t == JsonToken.VALUE_NULL) {
       return null;
     }
-    if (t != JsonToken.START_ARRAY) {
-      throw GiveUp.INSTANCE;
+    switch (kind) {
+      case TEXT:
+        if (t == JsonToken.VALUE_STRING) {
+          return p.getText();
+        }
+        break;
+      case INT:
+        if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
+          return p.getIntValue();
+        }
+        break;
+      case LONG:
+        if (t == JsonToken.VALUE_NUMBER_INT
+            && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+          return p.getLongValue();
+        }
+        break;
+      case TIME:
+        if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+          return number(p, t);
+        }
+        break;
+      case FLAG:
+      case NULLABLE_FLAG:
+        if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
+          return t == JsonToken.VALUE_TRUE;
+        }
+        break;
+      case TIMES:
+        if (t == JsonToken.START_ARRAY) {
+          return times(p);
+        }
+        break;
     }
-    List<Double> out = new ArrayList<>();
+    return new Wrong(SHOW.readTree(p).toString());
+  }
+
+  /**
+   * A number as a tree's node gives it: {@link
+   * com.fasterxml.jackson.databind.JsonNode#doubleValue}.
+   */
+  private static double number(JsonParser p, JsonToken t) throws IOException {
+    if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+      return (double) p.getLongValue();
+    }
+    return p.getDoubleValue();
+  }
+
+  /** The array at the parser: its numbers, or {@link Wrong} showing the whole array. */
+  private Object times(JsonParser p) throws IOException {
+    // where the array starts in the text, to show it if refused (text only: bytes are read again)
+    long start = source == null ? -1 : p.currentTokenLocation().getCharOffset();
+    int n = 0;
     JsonToken e;
     while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
-      out.add(number(p, e));
+      if (e != JsonToken.VALUE_NUMBER_INT && e != JsonToken.VALUE_NUMBER_FLOAT) {
+        do {
+          p.skipChildren();
+          p.finishToken();
+        } while (p.nextToken() != JsonToken.END_ARRAY);
+        long end = source == null ? -1 : p.currentTokenLocation().getCharOffset() + 1;
+        String shown = null;
+        if (source != null && start >= 0 && end > start && end <= source.length()) {
+          shown = SHOW.readTree(source.substring((int) start, (int) end)).toString();
+        }
+        return new Wrong(shown);
+      }
+      if (n == itl.length) {
+        itl = Arrays.copyOf(itl, n * 2);
+      }
+      itl[n++] = number(p, e);
     }
-    return out;
+    return ItlList.of(itl, n);
   }
 
-  private void clear() {
-    request = null;
-    phase = null;
-    index = null;
-    promptId = null;
-    digest = null;
-    prefixGroup = null;
-    sharedPrefixTokens = null;
-    plannedTokens = null;
-    startMs = null;
-    promptTokens = null;
-    promptTokensExact = false;
-    cachedTokens = null;
-    completionTokens = null;
-    completionTokensExact = false;
-    ttftMs = null;
-    timeToFirstEventMs = null;
-    itlMs = null;
-    tpotMs = null;
-    e2eMs = null;
-    outputTokensPerS = null;
-    finishReason = null;
-    httpStatus = null;
-    status = null;
-    error = null;
-    workload = null;
-    plannedCachedTokens = null;
-    cachePlanned = null;
-    cache = null;
-    cacheWarmStart = null;
-    conversation = null;
-    turn = null;
-    contextTokens = null;
-    replyDigest = null;
-    sentMs = null;
-    scheduledMs = null;
-    traceRow = null;
-    ttfoMs = null;
-    reasoningTokens = null;
-    reasoningTokensSource = null;
-    answerTokens = null;
-    reasoningTpotMs = null;
-    answerTpotMs = null;
-    answerItlFrom = null;
-    cancelAfterMs = null;
+  private RequestRecord build() {
+    // the required keys first, as they are what makes a line a record
+    for (RecordFields.Field f : REQUIRED) {
+      Object v = values[f.index];
+      // a message that ends in "got " shows the value found, whatever is wrong with it
+      boolean showsValue = f.missing.endsWith("got ");
+      if (v == null) {
+        throw new IllegalArgumentException(showsValue ? f.missing + "null" : f.missing);
+      }
+      if (v instanceof Wrong w && showsValue) {
+        throw new IllegalArgumentException(f.missing + w.shown);
+      }
+      valueOf(f);
+    }
+    RequestRecordBuilder b = RequestRecord.builder();
+    for (RecordFields.Field f : RecordFields.ALL) {
+      if (f.turnPart) {
+        if (f == RecordFields.CONVERSATION) {
+          b.conversationTurn(conversationTurn());
+        }
+        continue;
+      }
+      if (f.set == null) {
+        continue;
+      }
+      Object v = valueOf(f);
+      if (v != null) {
+        f.set.accept(b, v);
+      }
+    }
+    return b.build();
+  }
+
+  /** The value read for a field: null when missing; throws for a value of another kind. */
+  private Object valueOf(RecordFields.Field f) {
+    Object v = values[f.index];
+    if (v instanceof Wrong w) {
+      throw new IllegalArgumentException(
+          "request record field \""
+              + f.name
+              + "\" must be "
+              + f.kind.expected
+              + ", got "
+              + shown(w));
+    }
+    return v;
+  }
+
+  private Object valueOf(String name) {
+    return valueOf(RecordFields.byName(name));
+  }
+
+  /** The conversation turn of its four keys, checked in the order a tree's reader checks them. */
+  private ConversationTurn conversationTurn() {
+    Long conversation = (Long) valueOf("conversation");
+    Integer turn = (Integer) valueOf("turn");
+    if (conversation == null && turn == null) {
+      return null;
+    }
+    if (conversation == null || turn == null) {
+      throw new IllegalArgumentException(
+          "request record: \"conversation\" and \"turn\" go together, got conversation "
+              + conversation
+              + " and turn "
+              + turn);
+    }
+    try {
+      return new ConversationTurn(
+          conversation,
+          turn,
+          (Integer) valueOf("context_tokens"),
+          (String) valueOf("reply_digest"));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("request record: " + e.getMessage(), e);
+    }
+  }
+
+  /** A refused value as shown in a message: at most 60 characters. */
+  private String shown(Wrong w) {
+    String shown = w.shown;
+    if (shown == null) {
+      throw new IllegalStateException("a refused array is shown only when read from text");
+    }
+    return shown.length() > 60 ? shown.substring(0, 57) + "..." : shown;
   }
 }

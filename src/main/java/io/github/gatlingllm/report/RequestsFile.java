@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads {@code llm-requests.jsonl} and writes its CSV form, {@code llm-requests.csv}.
@@ -56,8 +55,7 @@ public final class RequestsFile {
   public static void forEach(Path jsonl, java.util.function.Consumer<? super RequestRecord> each)
       throws IOException {
     // Lines are split as BufferedReader.readLine splits them (\n, \r or \r\n); an ASCII line
-    // is read from its bytes without a tree (RequestRecordReader), any other line (non-ASCII,
-    // blank, or one that reader leaves) is decoded strictly as UTF-8 and read as before.
+    // is read from its bytes, any other line is decoded strictly as UTF-8 and read as text.
     RequestRecordReader reader = RequestRecordReader.create();
     try (java.io.InputStream in = Files.newInputStream(jsonl)) {
       Lines lines = new Lines(in);
@@ -67,9 +65,8 @@ public final class RequestsFile {
         byte[] b = lines.bytes;
         int off = lines.start;
         int len = lines.length;
-        RequestRecord r = lines.ascii ? reader.read(b, off, len) : null;
-        if (r == null) {
-          String line;
+        String line = null;
+        if (!lines.ascii) {
           try {
             line =
                 StandardCharsets.UTF_8
@@ -80,18 +77,29 @@ public final class RequestsFile {
             throw new IllegalArgumentException(
                 jsonl + " line " + n + ": not UTF-8 text (" + e.getMessage() + ")", e);
           }
-          if (line.isBlank()) {
-            continue;
-          }
-          try {
-            r = RequestRecordJson.fromJson(line);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
-          }
+        }
+        if (line == null ? blank(b, off, len) : line.isBlank()) {
+          continue;
+        }
+        RequestRecord r;
+        try {
+          r = line == null ? reader.read(b, off, len) : reader.read(line);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(jsonl + " line " + n + ": " + e.getMessage(), e);
         }
         each.accept(r);
       }
     }
+  }
+
+  /** Whether an ASCII line is empty or only whitespace ({@link String#isBlank}). */
+  private static boolean blank(byte[] b, int off, int len) {
+    for (int i = off; i < off + len; i++) {
+      if (!Character.isWhitespace(b[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The lines of a stream of bytes, one at a time, in a buffer reused (and grown) for all. */
@@ -205,6 +213,7 @@ public final class RequestsFile {
             channels[i] = java.nio.channels.FileChannel.open(files.get(i));
           }
           java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(1 << 16);
+          RequestRecordReader reader = RequestRecordReader.create();
           for (int k = 0; k < n; k++) {
             int seq = (int) (order[k] & 0xffffffffL);
             int file = (int) (where[seq] & 0xff);
@@ -219,8 +228,7 @@ public final class RequestsFile {
               }
             }
             each.accept(
-                RequestRecordReader.parse(
-                    new String(buffer.array(), 0, length[seq], StandardCharsets.UTF_8)));
+                reader.read(new String(buffer.array(), 0, length[seq], StandardCharsets.UTF_8)));
           }
         } finally {
           for (java.nio.channels.FileChannel c : channels) {
@@ -240,6 +248,7 @@ public final class RequestsFile {
       long first = Long.MAX_VALUE;
       byte[] chunk = new byte[1 << 20];
       java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream(4096);
+      RequestRecordReader reader = RequestRecordReader.create();
       for (int f = 0; f < files.size(); f++) {
         if (f > 0xff) {
           throw new IllegalArgumentException("at most 256 folders can be merged in start order");
@@ -256,7 +265,7 @@ public final class RequestsFile {
               if (chunk[i] == '\n') {
                 line.write(chunk, from, i - from);
                 lineNo++;
-                first = Math.min(first, add(file, f, lineNo, lineStart, line));
+                first = Math.min(first, add(reader, file, f, lineNo, lineStart, line));
                 line.reset();
                 from = i + 1;
                 lineStart = position + i + 1;
@@ -266,7 +275,7 @@ public final class RequestsFile {
             position += read;
           }
           if (line.size() > 0) {
-            first = Math.min(first, add(file, f, lineNo + 1, lineStart, line));
+            first = Math.min(first, add(reader, file, f, lineNo + 1, lineStart, line));
             line.reset();
           }
         }
@@ -284,14 +293,19 @@ public final class RequestsFile {
 
     /** Indexes one line (its start kept in {@code order} until sorted); the start, or MAX. */
     private long add(
-        Path file, int f, int lineNo, long offset, java.io.ByteArrayOutputStream line) {
+        RequestRecordReader reader,
+        Path file,
+        int f,
+        int lineNo,
+        long offset,
+        java.io.ByteArrayOutputStream line) {
       String text = line.toString(StandardCharsets.UTF_8);
       if (text.isBlank()) {
         return Long.MAX_VALUE;
       }
       RequestRecord r;
       try {
-        r = RequestRecordReader.parse(text);
+        r = reader.read(text);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(file + " line " + lineNo + ": " + e.getMessage(), e);
       }
@@ -338,9 +352,10 @@ public final class RequestsFile {
 
   /**
    * A CSV being written a record at a time: the header first, then a row per {@link #write}. Each
-   * row is the record's JSON form ({@link RequestRecordJson#write}) written straight to Jackson's
-   * CSV generator, which puts each key's value in its column ({@code itl_ms} joined by {@code ;},
-   * keys without a column skipped), never printed and parsed again. Not thread-safe.
+   * row is the record's fields ({@link RecordFields#ALL}, the same list and order as a JSON line)
+   * written straight to Jackson's CSV generator, which puts each value in its column ({@code
+   * itl_ms} joined by {@code ;}); a field left out of a line when null ({@code trace_row}) has no
+   * column. Not thread-safe.
    */
   public static final class Csv implements java.io.Closeable {
     private final com.fasterxml.jackson.dataformat.csv.CsvGenerator generator;
@@ -360,7 +375,6 @@ public final class RequestsFile {
       generator = CSV.getFactory().createGenerator(out);
       generator.setSchema(schema.build());
       generator.disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-      generator.enable(com.fasterxml.jackson.core.JsonGenerator.Feature.IGNORE_UNKNOWN);
     }
 
     /**
@@ -370,7 +384,34 @@ public final class RequestsFile {
      * @throws IOException if writing fails
      */
     public void write(RequestRecord r) throws IOException {
-      RequestRecordJson.write(generator, r, true);
+      com.fasterxml.jackson.dataformat.csv.CsvGenerator g = generator;
+      g.writeStartObject();
+      for (RecordFields.Field f : RecordFields.ALL) {
+        if (f.omittedWhenNull) {
+          continue;
+        }
+        Object v = f.get.apply(r);
+        g.writeFieldName(f.name);
+        if (v == null) {
+          g.writeNull();
+          continue;
+        }
+        switch (f.kind) {
+          case TEXT -> g.writeString((String) v);
+          case INT -> g.writeNumber(((Integer) v).intValue());
+          case LONG -> g.writeNumber(((Long) v).longValue());
+          case TIME -> g.writeNumber(Decimals.shortest(((Double) v).doubleValue()));
+          case FLAG, NULLABLE_FLAG -> g.writeBoolean(((Boolean) v).booleanValue());
+          case TIMES -> {
+            g.writeStartArray();
+            for (Object d : (List<?>) v) {
+              g.writeNumber(Decimals.shortest(((Double) d).doubleValue()));
+            }
+            g.writeEndArray();
+          }
+        }
+      }
+      g.writeEndObject();
     }
 
     @Override
@@ -379,36 +420,17 @@ public final class RequestsFile {
     }
   }
 
-  /** A value as in the JSON line: a number as its shortest decimal ({@code 2.517}, {@code 34}). */
-  private static String cell(Object value) {
-    return value instanceof Double d ? Decimals.shortest(d) : String.valueOf(value);
-  }
-
-  /** The JSON keys of a record, in order. */
+  /**
+   * The CSV's columns: the keys of {@link RecordFields#ALL} in order, but for those left out of a
+   * line when null.
+   */
   static List<String> columns() {
-    RequestRecord any =
-        RequestRecord.builder()
-            .request("x")
-            .startMs(0)
-            .status(io.github.gatlingllm.metrics.RequestStatus.OK)
-            .build();
-    return new ArrayList<>(Json.map(RequestRecordJson.toJson(any, true)).keySet());
-  }
-
-  /** JSON text to an ordered map. */
-  static final class Json {
-    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER =
-        new com.fasterxml.jackson.databind.ObjectMapper();
-
-    private Json() {}
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> map(String json) {
-      try {
-        return MAPPER.readValue(json, java.util.LinkedHashMap.class);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("not a JSON object: " + e.getMessage(), e);
+    List<String> columns = new ArrayList<>();
+    for (RecordFields.Field f : RecordFields.ALL) {
+      if (!f.omittedWhenNull) {
+        columns.add(f.name);
       }
     }
+    return columns;
   }
 }

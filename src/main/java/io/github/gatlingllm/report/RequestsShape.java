@@ -1,7 +1,7 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.prompt.Phase;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -42,7 +42,7 @@ public final class RequestsShape {
    * @param r the request, never null
    */
   public void add(RequestRecord r) {
-    (MetricsAggregator.WARMUP.equals(r.phase()) ? warmup : measured).add(r);
+    (Phase.isWarmup(r.phase()) ? warmup : measured).add(r);
   }
 
   /**
@@ -74,6 +74,6 @@ public final class RequestsShape {
 
   /** Whether a request is among those the charts cover. */
   boolean charted(RequestRecord r) {
-    return !anyMeasured() || !MetricsAggregator.WARMUP.equals(r.phase());
+    return !anyMeasured() || !Phase.isWarmup(r.phase());
   }
 }

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.prompt.Phase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -213,7 +214,7 @@ final class RunSentences {
     long error = 0;
     long turns = 0;
     for (Object o : workloads) {
-      Map<?, ?> measured = map(map(map(o).get("phases")).get("measured"));
+      Map<?, ?> measured = map(map(map(o).get("phases")).get(Phase.MEASURED.wireName()));
       conversations += count(measured.get("conversations"));
       completed += count(measured.get("completed"));
       contextLimit += count(measured.get("ended_by_context_limit"));

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.prompt.Phase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,8 +59,8 @@ final class ShardMerge {
     Map<?, ?> shard = MergeSource.shard(s.run());
     c.put("shard", shard == null ? null : shard.get("index") + "/" + shard.get("count"));
     c.put("requests_recorded", s.stats().recorded);
-    c.put("measured", s.stats().measured);
-    c.put("warmup", s.stats().warmup);
+    c.put(Phase.MEASURED.wireName(), s.stats().measured);
+    c.put(Phase.WARMUP.wireName(), s.stats().warmup);
     c.put("ok", s.stats().ok);
     long[] window = MergeSource.window(s.stats());
     c.put("first_start", window == null ? null : Instant.ofEpochMilli(window[0]).toString());

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PhaseDigests;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -203,7 +204,7 @@ final class ShardPrompts {
         Map<String, Object> t = new LinkedHashMap<>();
         trace.forEach((k, v) -> t.put(String.valueOf(k), v));
         t.putAll(traceRows.get(workload));
-        if (phases.get("measured") instanceof Map<?, ?> measured) {
+        if (phases.get(Phase.MEASURED.wireName()) instanceof Map<?, ?> measured) {
           t.put("digest", measured.get("digest"));
         }
         w.put("trace", t);

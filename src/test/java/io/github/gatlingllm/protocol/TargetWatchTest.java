@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.protocol.TargetWatch.Back;
+import io.github.gatlingllm.protocol.TargetWatch.Decision;
 import io.github.gatlingllm.protocol.TargetWatch.Down;
-import io.github.gatlingllm.protocol.TargetWatch.Gate;
 import io.github.gatlingllm.protocol.TargetWatch.Kind;
 import io.github.gatlingllm.settings.TargetDownSettings;
 import java.time.ZoneOffset;
@@ -71,7 +71,7 @@ class TargetWatchTest {
       Kind k = i % 2 == 0 ? Kind.NO_CONNECTION : Kind.ANSWERED;
       assertNull(w.ended(k, "HTTP 500", i * 100L));
     }
-    assertEquals(Gate.GO, w.gate());
+    assertEquals(Decision.GO, w.gate());
   }
 
   @Test
@@ -93,9 +93,9 @@ class TargetWatchTest {
   void connectErrorsShorterThanTheWindowAreAHiccup() {
     TargetWatch w = watch(true);
     assertNull(refused(w, 1_000, 1_000, 1));
-    assertEquals(Gate.WAIT, w.gate());
+    assertEquals(Decision.WAIT, w.gate());
     assertNull(w.ended(Kind.ANSWERED, null, 2_500));
-    assertEquals(Gate.GO, w.gate());
+    assertEquals(Decision.GO, w.gate());
     // a streak starts again from the next error
     assertNull(refused(w, 10, 2_600, 100));
     assertNull(w.toRecord(5_000));
@@ -133,31 +133,31 @@ class TargetWatchTest {
     for (int i = 0; i < 10_000; i++) {
       assertNull(w.ended(Kind.NEUTRAL, "timed out", i));
     }
-    assertEquals(Gate.GO, w.gate());
+    assertEquals(Decision.GO, w.gate());
   }
 
   @Test
   void downIsSaidOnceAndTheRunStopsOnce() {
     TargetWatch w = watch(true);
-    assertEquals(Gate.GO, w.gate());
+    assertEquals(Decision.GO, w.gate());
     refused(w, 11, 0, 200);
     assertNull(refused(w, 100, 2_100, 10));
-    assertEquals(Gate.STOP_RUN, w.gate());
-    assertEquals(Gate.END_USER, w.gate());
+    assertEquals(Decision.STOP_RUN, w.gate());
+    assertEquals(Decision.END_USER, w.gate());
     // an answer after the stop does not bring the run back
     w.ended(Kind.ANSWERED, null, 4_000);
-    assertEquals(Gate.END_USER, w.gate());
+    assertEquals(Decision.END_USER, w.gate());
   }
 
   @Test
   void withTheStopOffTheTargetComesBackAndUsersWait() {
     TargetWatch w = watch(false);
     refused(w, 11, 0, 200);
-    assertEquals(Gate.WAIT_DOWN, w.gate());
+    assertEquals(Decision.WAIT_DOWN, w.gate());
     refused(w, 4, 2_100, 100);
     Back back = (Back) w.ended(Kind.ANSWERED, null, 8_000);
     assertEquals(new Back(8_000, new Down(0, 2_000, 11, REFUSED), 15), back);
-    assertEquals(Gate.GO, w.gate());
+    assertEquals(Decision.GO, w.gate());
     assertEquals(
         "TARGET BACK at 00:00:08 (8.0 s into the run): a request was answered again 8.0 s after"
             + " the first failure; 15 requests failed to connect or got a server error meanwhile",
@@ -166,21 +166,21 @@ class TargetWatchTest {
 
   @Test
   void theGatesDecision() {
-    assertEquals(Gate.GO, TargetWatch.decide(false, true, false, false));
-    assertEquals(Gate.WAIT, TargetWatch.decide(false, true, false, true));
-    assertEquals(Gate.STOP_RUN, TargetWatch.decide(true, true, false, true));
-    assertEquals(Gate.END_USER, TargetWatch.decide(true, true, true, true));
-    assertEquals(Gate.WAIT_DOWN, TargetWatch.decide(true, false, false, true));
-    assertEquals(Gate.WAIT_DOWN, TargetWatch.decide(true, false, false, false));
+    assertEquals(Decision.GO, TargetWatch.decide(false, true, false, false));
+    assertEquals(Decision.WAIT, TargetWatch.decide(false, true, false, true));
+    assertEquals(Decision.STOP_RUN, TargetWatch.decide(true, true, false, true));
+    assertEquals(Decision.END_USER, TargetWatch.decide(true, true, true, true));
+    assertEquals(Decision.WAIT_DOWN, TargetWatch.decide(true, false, false, true));
+    assertEquals(Decision.WAIT_DOWN, TargetWatch.decide(true, false, false, false));
   }
 
   @Test
   void suspectAfterMinErrorsOnly() {
     TargetWatch w = watch(true);
     refused(w, 9, 0, 1);
-    assertEquals(Gate.GO, w.gate());
+    assertEquals(Decision.GO, w.gate());
     refused(w, 1, 10, 0);
-    assertEquals(Gate.WAIT, w.gate());
+    assertEquals(Decision.WAIT, w.gate());
   }
 
   @Test

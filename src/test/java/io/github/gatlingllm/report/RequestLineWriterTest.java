@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class RequestLineWriterTest {
 
   private static void assertSameAsJackson(RequestRecord r) {
-    assertEquals(RequestRecordJson.toJsonWithJackson(r, true), RequestRecordJson.toJson(r, true));
-    assertEquals(RequestRecordJson.toJsonWithJackson(r, false), RequestRecordJson.toJson(r, false));
+    assertEquals(JacksonRecordJson.toJsonWithJackson(r, true), RequestRecordJson.toJson(r, true));
+    assertEquals(JacksonRecordJson.toJsonWithJackson(r, false), RequestRecordJson.toJson(r, false));
   }
 
   @Test

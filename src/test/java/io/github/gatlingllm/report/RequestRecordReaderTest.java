@@ -2,15 +2,24 @@ package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.RequestRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The streaming reader reads each line to the record the tree reading gives, and gives up (null) on
- * each line the tree reading refuses or reads another way, so {@link RequestRecordJson#fromJson}
- * keeps its records and its error messages.
+ * The one reader reads each line to the record Jackson's tree oracle ({@link JacksonRecordJson},
+ * the reading of lines before {@link RecordFields}) gives, and refuses each line the oracle refuses
+ * with the same message. (Before the field list it gave up on those lines and left them to the
+ * tree; the tests of those cases now check the message.)
  */
 class RequestRecordReaderTest {
 
@@ -35,23 +44,57 @@ class RequestRecordReaderTest {
     return new RequestRecordReader(new JsonFactory()).read(line);
   }
 
+  private static String refused(String line) {
+    return assertThrows(IllegalArgumentException.class, () -> fast(line)).getMessage();
+  }
+
+  /** Reads a line as text and as bytes, and holds both to the oracle: same record or message. */
+  private static void assertReadsAsTheOracle(String line) {
+    RequestRecord expected = null;
+    String expectedError = null;
+    try {
+      expected = JacksonRecordJson.fromJson(line);
+    } catch (IllegalArgumentException e) {
+      expectedError = e.getMessage();
+    }
+    RequestRecordReader reader = RequestRecordReader.create();
+    byte[] bytes = ("x" + line + "y").getBytes(StandardCharsets.UTF_8);
+    if (expectedError == null) {
+      assertEquals(expected, reader.read(line), line);
+      assertEquals(expected, reader.read(bytes, 1, bytes.length - 2), line);
+    } else {
+      assertEquals(
+          expectedError,
+          assertThrows(IllegalArgumentException.class, () -> reader.read(line), line).getMessage(),
+          line);
+      assertEquals(
+          expectedError,
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> reader.read(bytes, 1, bytes.length - 2),
+                  line)
+              .getMessage(),
+          line);
+    }
+  }
+
   @Test
   void aFullLineReadsToTheTreesRecord() {
     RequestRecord r = fast(FULL);
     assertNotNull(r);
-    assertEquals(RequestRecordJson.fromJson(FULL), r);
+    assertEquals(JacksonRecordJson.fromJson(FULL), r);
   }
 
   @Test
   void aWrittenLineReadsBackToItsRecord() {
-    RequestRecord r = RequestRecordJson.fromJson(FULL);
+    RequestRecord r = JacksonRecordJson.fromJson(FULL);
     assertEquals(r, fast(RequestRecordJson.toJson(r, true)));
   }
 
   @Test
   void aMinimalLineReadsWithItsDefaults() {
     String line = "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"}";
-    assertEquals(RequestRecordJson.fromJson(line), fast(line));
+    assertEquals(JacksonRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -59,14 +102,22 @@ class RequestRecordReaderTest {
     String line =
         "{\"future\":{\"x\":[1,{\"y\":null}]},\"request\":\"r\",\"more\":[[]],\"start_ms\":1,"
             + "\"status\":\"ok\",\"e2e_ms\":12}";
-    assertEquals(RequestRecordJson.fromJson(line), fast(line));
+    assertEquals(JacksonRecordJson.fromJson(line), fast(line));
   }
 
   @Test
   void theLastOfDuplicateKeysWinsAsInATree() {
     String line = "{\"request\":\"a\",\"request\":\"b\",\"start_ms\":1,\"status\":\"ok\"}";
     assertEquals("b", fast(line).request());
-    assertEquals(RequestRecordJson.fromJson(line), fast(line));
+    assertEquals(JacksonRecordJson.fromJson(line), fast(line));
+  }
+
+  @Test
+  void aWrongValueOverwrittenByALaterDuplicateIsNoFault() {
+    String line =
+        "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens\":\"x\","
+            + "\"prompt_tokens\":12}";
+    assertEquals(12, fast(line).promptTokens());
   }
 
   @Test
@@ -74,7 +125,7 @@ class RequestRecordReaderTest {
     String line =
         "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens_exact\":null,"
             + "\"cache_warm_start\":null}";
-    assertEquals(RequestRecordJson.fromJson(line), fast(line));
+    assertEquals(JacksonRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -82,69 +133,93 @@ class RequestRecordReaderTest {
     String line =
         "{\"request\":\"r\",\"index\":12345678901,\"start_ms\":1,\"status\":\"ok\","
             + "\"ttft_ms\":12345678901}";
-    assertEquals(RequestRecordJson.fromJson(line), fast(line));
+    assertEquals(JacksonRecordJson.fromJson(line), fast(line));
   }
 
   @Test
-  void aStringWhereANumberGoesIsLeftToTheTree() {
+  void aStringWhereANumberGoesIsRefusedNamingTheKey() {
     assertEquals(
-        null,
-        fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens\":\"12\"}"));
+        "request record field \"prompt_tokens\" must be a whole number (int), got \"12\"",
+        refused("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens\":\"12\"}"));
   }
 
   @Test
-  void anIntFieldOutOfIntRangeIsLeftToTheTree() {
+  void anIntFieldOutOfIntRangeIsRefused() {
     assertEquals(
-        null,
-        fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens\":3000000000}"));
+        "request record field \"prompt_tokens\" must be a whole number (int), got 3000000000",
+        refused(
+            "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"prompt_tokens\":3000000000}"));
   }
 
   @Test
-  void aFractionalStartIsLeftToTheTree() {
-    assertEquals(null, fast("{\"request\":\"r\",\"start_ms\":1.5,\"status\":\"ok\"}"));
-  }
-
-  @Test
-  void aMissingStatusIsLeftToTheTree() {
-    assertEquals(null, fast("{\"request\":\"r\",\"start_ms\":1}"));
-  }
-
-  @Test
-  void anUnknownStatusIsLeftToTheTree() {
-    assertEquals(null, fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"fine\"}"));
-  }
-
-  @Test
-  void anUnknownCacheOutcomeIsLeftToTheTree() {
+  void aFractionalStartIsRefused() {
     assertEquals(
-        null, fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"cache\":\"warm\"}"));
+        "request record needs \"start_ms\" (epoch milliseconds), got 1.5",
+        refused("{\"request\":\"r\",\"start_ms\":1.5,\"status\":\"ok\"}"));
   }
 
   @Test
-  void aConversationWithoutItsTurnIsLeftToTheTree() {
+  void aMissingStatusIsRefused() {
+    assertEquals("request record needs \"status\"", refused("{\"request\":\"r\",\"start_ms\":1}"));
+  }
+
+  @Test
+  void anUnknownStatusIsRefused() {
     assertEquals(
-        null, fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"conversation\":4}"));
+        "request status must be one of ok, http_error, rejected, timeout, stream_error,"
+            + " connect_error, cut_by_run_end, cancelled, got \"fine\"",
+        refused("{\"request\":\"r\",\"start_ms\":1,\"status\":\"fine\"}"));
   }
 
   @Test
-  void aStringInTheItlsIsLeftToTheTree() {
+  void anUnknownCacheOutcomeIsRefused() {
     assertEquals(
-        null, fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"itl_ms\":[1,\"2\"]}"));
+        "request record field \"cache\": cache outcome: got \"warm\", expected one of hit,"
+            + " partial, miss, unplanned_hit, unknown",
+        refused("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"cache\":\"warm\"}"));
   }
 
   @Test
-  void brokenJsonIsLeftToTheTree() {
-    assertEquals(null, fast("{\"request\":"));
+  void aConversationWithoutItsTurnIsRefused() {
+    assertEquals(
+        "request record: \"conversation\" and \"turn\" go together, got conversation 4 and"
+            + " turn null",
+        refused("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"conversation\":4}"));
   }
 
   @Test
-  void anArrayLineIsLeftToTheTree() {
-    assertEquals(null, fast("[1]"));
+  void aStringInTheItlsIsRefusedShowingTheArray() {
+    assertEquals(
+        "request record field \"itl_ms\" must be an array of numbers, got [1,\"2\"]",
+        refused("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"itl_ms\":[1, \"2\"]}"));
   }
 
   @Test
-  void textAfterTheObjectIsLeftToTheTree() {
-    assertEquals(null, fast("{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"} 7"));
+  void aLongValueIsShownCutTo60Characters() {
+    assertEquals(
+        "request record field \"phase\" must be a string, got"
+            + " [1111111111,2222222222,3333333333,4444444444,5555555555,6...",
+        refused(
+            "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\",\"phase\":[1111111111,"
+                + "2222222222,3333333333,4444444444,5555555555,6666666666]}"));
+  }
+
+  @Test
+  void brokenJsonIsRefusedAsNotJson() {
+    assertEquals(
+        "request record is not valid JSON: Unexpected end-of-input within/between Object entries",
+        refused("{\"request\":"));
+  }
+
+  @Test
+  void anArrayLineIsRefused() {
+    assertEquals("request record must be a JSON object", refused("[1]"));
+  }
+
+  @Test
+  void textAfterTheObjectIsNotReadAsInATree() {
+    String line = "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"} 7";
+    assertEquals(JacksonRecordJson.fromJson(line), fast(line));
   }
 
   @Test
@@ -152,6 +227,81 @@ class RequestRecordReaderTest {
     RequestRecordReader reader = new RequestRecordReader(new JsonFactory());
     reader.read(FULL);
     String line = "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"}";
-    assertEquals(RequestRecordJson.fromJson(line), reader.read(line));
+    assertEquals(JacksonRecordJson.fromJson(line), reader.read(line));
+  }
+
+  @Test
+  void aReaderReadsOnAfterARefusedLine() {
+    RequestRecordReader reader = RequestRecordReader.create();
+    assertThrows(IllegalArgumentException.class, () -> reader.read("{\"request\":1}"));
+    String line = "{\"request\":\"r\",\"start_ms\":1,\"status\":\"ok\"}";
+    assertEquals(JacksonRecordJson.fromJson(line), reader.read(line));
+  }
+
+  @Test
+  void everyPrefixOfALineIsReadOrRefusedAsTheOracleDoes() {
+    for (int i = 0; i <= FULL.length(); i++) {
+      assertReadsAsTheOracle(FULL.substring(0, i));
+    }
+  }
+
+  @Test
+  void everyCharacterInsertedAnywhereIsReadOrRefusedAsTheOracleDoes() {
+    for (int i = 0; i <= FULL.length(); i++) {
+      for (String c : List.of("x", "\"", "{", "]", ",", "-", "\\", " ")) {
+        assertReadsAsTheOracle(FULL.substring(0, i) + c + FULL.substring(i));
+      }
+    }
+  }
+
+  @Test
+  void everyKeyWithEveryKindOfValueIsReadOrRefusedAsTheOracleDoes() throws Exception {
+    Map<String, String> raw = new LinkedHashMap<>();
+    JsonNode full = new ObjectMapper().readTree(FULL);
+    full.fieldNames().forEachRemaining(k -> raw.put(k, full.get(k).toString()));
+    List<String> keys = new ArrayList<>(raw.keySet());
+    keys.add("unknown");
+    List<String> values =
+        List.of(
+            "\"12\"",
+            "12",
+            "0",
+            "-1",
+            "3000000000",
+            "99999999999999999999",
+            "1.5",
+            "1e400",
+            "-0.0",
+            "true",
+            "false",
+            "null",
+            "{\"a\":[1]}",
+            "[]",
+            "[1,2.5]",
+            "[1,\"2\"]",
+            "[1,{\"x\":\"" + "y".repeat(80) + "\"}]",
+            "\"ok\"",
+            "\"hit\"",
+            "\"miss\"",
+            "\"" + "z".repeat(70) + "\"");
+    for (String key : keys) {
+      for (String value : values) {
+        Map<String, String> replaced = new LinkedHashMap<>(raw);
+        replaced.put(key, value);
+        assertReadsAsTheOracle(line(replaced));
+        Map<String, String> removed = new LinkedHashMap<>(raw);
+        removed.remove(key);
+        assertReadsAsTheOracle(line(removed));
+        assertReadsAsTheOracle(line(removed).replace("{", "{\"" + key + "\":" + value + ","));
+      }
+    }
+  }
+
+  private static String line(Map<String, String> raw) {
+    StringBuilder out = new StringBuilder("{");
+    raw.forEach(
+        (k, v) ->
+            out.append(out.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
+    return out.append('}').toString();
   }
 }

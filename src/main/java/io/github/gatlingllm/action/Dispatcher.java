@@ -1,0 +1,93 @@
+package io.github.gatlingllm.action;
+
+import io.gatling.core.session.Session;
+import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.protocol.RunContext;
+import org.slf4j.Logger;
+
+/**
+ * Not API. The one way of an LLM request from its sender to the wire: builds Gatling's request with
+ * the body, makes the request's {@link ResponseListener}, counts the request as sent ({@link
+ * RunContext#sending}) and hands it to Gatling's HTTP engine from the virtual user's event loop.
+ * Anything that fails before the wire is one not-sent cleanup: a KO row with the reason, the
+ * request taken out of flight, the sender's own undo, and the user goes on.
+ */
+final class Dispatcher {
+
+  /** What a sender prepares to send; may throw: the request is then not sent. */
+  interface Prepare {
+    /**
+     * The request to send.
+     *
+     * @return never null
+     */
+    Outgoing outgoing();
+  }
+
+  /** What a sender undoes of a request that was not sent. */
+  interface Undo {
+    /**
+     * The request was not sent.
+     *
+     * @param out the request, or null when it could not be prepared
+     * @param endMs now, epoch ms of Gatling's clock
+     */
+    void notSent(Outgoing out, long endMs);
+  }
+
+  private final LlmAction action;
+  private final RunContext run;
+  private final RequestSettings settings;
+  private final GatlingHttp http;
+
+  Dispatcher(LlmAction action) {
+    this.action = action;
+    this.run = action.run();
+    this.settings = action.body();
+    this.http = action.http();
+  }
+
+  /**
+   * Sends one request once; never throws.
+   *
+   * @param session the virtual user's session
+   * @param log the sender's logger, for the line of a request not sent
+   * @param what {@code request} or {@code turn}, for that line
+   * @param prepare the request's preparation
+   * @param undo the sender's undo of a request not sent
+   */
+  void send(Session session, Logger log, String what, Prepare prepare, Undo undo) {
+    Outgoing out = null;
+    ResponseListener listener = null;
+    boolean counted = false;
+    try {
+      out = prepare.outgoing();
+      io.gatling.http.client.Request request =
+          http.clientRequest(session.set(LlmScalaActionBuilder.BODY, out.body()));
+      listener =
+          new ResponseListener(
+              action, session, out, settings.stream(), run.cacheServer(settings.endpoint()));
+      if (out.sending() != null) {
+        out.sending().run();
+      }
+      run.sending(session.scenario(), action.name(), out.workload(), out.conversations());
+      counted = true;
+      http.send(request, session, run.shareConnections(), listener);
+    } catch (RuntimeException e) {
+      // Nothing reached the wire: a KO row with the reason, the user goes on.
+      log.error("llm(\"{}\"): the {} could not be sent: {}", action.name(), what, e.toString());
+      long now = run.gatling().nowMillis();
+      RequestRows.logFailed(
+          run.gatling(), session, action.name(), now, now, "not sent: " + e.getMessage());
+      if (listener != null) {
+        listener.abandon();
+      }
+      if (counted) {
+        run.notSent();
+      }
+      undo.notSent(out, now);
+      action.next().$bang(session.markAsFailed());
+    }
+  }
+}
