@@ -86,7 +86,11 @@ public final class AgentSource {
       String phase) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.tools = tools;
-    this.text = new PromptSource(PromptSpec.unique(), counter, seed, caseId, phase, 0);
+    // extend() only: the size given here is never used; at least MIN_CONTROLLED_TOKENS, so no
+    // warning.
+    this.text =
+        new PromptSource(
+            PromptSpec.unique(), counter, seed, caseId, phase, PromptSource.MIN_CONTROLLED_TOKENS);
     this.sessionLabel =
         (seed + ":" + caseId + ":" + phase + ":agent:").getBytes(StandardCharsets.UTF_8);
   }

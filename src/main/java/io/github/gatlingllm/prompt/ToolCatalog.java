@@ -122,8 +122,16 @@ public final class ToolCatalog {
     this.seed = seed;
     this.caseId = caseId;
     this.descriptionTokens = descriptionTokens;
+    // extend() only: the size given here is never used; at least MIN_CONTROLLED_TOKENS, so no
+    // warning about small prompts.
     PromptSource text =
-        new PromptSource(PromptSpec.unique(), counter, seed, caseId, "tools", descriptionTokens);
+        new PromptSource(
+            PromptSpec.unique(),
+            counter,
+            seed,
+            caseId,
+            "tools",
+            Math.max(PromptSource.MIN_CONTROLLED_TOKENS, descriptionTokens));
     byte[] label = (seed + ":" + caseId + ":tools:").getBytes(StandardCharsets.UTF_8);
     List<Tool> made = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
