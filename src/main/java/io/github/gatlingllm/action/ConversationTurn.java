@@ -119,6 +119,14 @@ final class ConversationTurn {
     }
   }
 
+  /**
+   * The conversation's session id, the value of {@code llm.sessionHeader}: {@code
+   * {workload}-{phase}-{index}}, the same on every turn of the conversation.
+   */
+  String sessionId() {
+    return workload.name() + "-" + conversation.phase() + "-" + conversation.index();
+  }
+
   /** The planned prompt tokens of the turn. */
   int plannedTokens() {
     return plannedTokens;

@@ -13,8 +13,10 @@ import java.util.function.Function;
  * The settings of agent sessions (issue 32), resolved: each {@code -Dllm.agent.*} property over a
  * builder's value, each checked with one line naming the setting, the value and what is allowed;
  * and {@code llm.sessionHeader}, the header that carries a session's id on each of its requests.
- * Not yet registered among {@link LlmSettings#KNOWN}: the {@code agents()} workload that reads them
- * is not in the DSL yet, and a setting that would do nothing is refused as unknown until it is.
+ * The {@code llm.agent.*} names are not yet registered among {@link LlmSettings#KNOWN}: the {@code
+ * agents()} workload that reads them is not in the DSL yet, and a setting that would do nothing is
+ * refused as unknown until it is; {@code llm.sessionHeader} is ({@link
+ * LlmSettings#sessionHeader()}: conversations' turns carry it).
  *
  * @param sessions measured sessions, at least 1 ({@code llm.agent.sessions}, default 10)
  * @param warmupSessions warmup sessions, at least 0 ({@code llm.agent.warmupSessions}, default 0)
@@ -130,11 +132,20 @@ public record AgentSettings(
    */
   public static String sessionHeader(Properties properties, Map<String, String> values) {
     String raw = properties.getProperty(LlmSettings.PREFIX + "sessionHeader");
+    return sessionHeaderName(raw != null ? raw : values.get("sessionHeader"));
+  }
+
+  /**
+   * A {@code llm.sessionHeader} value checked: the default when null, none when empty, else the
+   * name as {@link #sessionHeader(Properties, Map)} allows it.
+   *
+   * @param raw the value, or null when unset
+   * @return the header name, or null for none
+   * @throws IllegalArgumentException naming the setting, the value and what is allowed
+   */
+  static String sessionHeaderName(String raw) {
     if (raw == null) {
-      raw = values.get("sessionHeader");
-      if (raw == null) {
-        return DEFAULT_SESSION_HEADER;
-      }
+      return DEFAULT_SESSION_HEADER;
     }
     String name = raw.strip();
     if (name.isEmpty()) {

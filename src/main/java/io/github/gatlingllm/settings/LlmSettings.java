@@ -102,6 +102,10 @@ import java.util.function.Function;
  * @param targetDown when a target that stopped answering is judged down and whether the run then
  *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
  *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
+ * @param sessionHeader the header that carries a session's id on each of its requests ({@code
+ *     llm.sessionHeader}, default {@value AgentSettings#DEFAULT_SESSION_HEADER}, issue 32): a
+ *     conversation's turns carry it, its value {@code {workload}-{phase}-{index}}; null when set
+ *     empty (no header)
  */
 public record LlmSettings(
     String baseUrl,
@@ -141,7 +145,8 @@ public record LlmSettings(
     BaselineSettings baseline,
     CancelSettings cancel,
     boolean figuresAsRequests,
-    TargetDownSettings targetDown) {
+    TargetDownSettings targetDown,
+    String sessionHeader) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -434,6 +439,8 @@ public record LlmSettings(
         + cancel
         + ", figuresAsRequests="
         + figuresAsRequests
+        + ", sessionHeader="
+        + sessionHeader
         + "]";
   }
 }

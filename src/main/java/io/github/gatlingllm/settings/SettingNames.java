@@ -94,7 +94,9 @@ final class SettingNames {
           // the full stack traces of a run that stops on a bad input (OneLineErrors)
           "debug",
           // the LLM figures in Gatling's statistics (RequestRows)
-          "figuresAsRequests");
+          "figuresAsRequests",
+          // a session's id on each of its requests (conversations' turns)
+          "sessionHeader");
 
   /**
    * The DSL's method names that name one setting of {@link SettingsReader} as they are: {@code

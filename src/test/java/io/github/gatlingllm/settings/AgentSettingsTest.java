@@ -127,4 +127,31 @@ class AgentSettingsTest {
             + " Transfer-Encoding or X-Request-Id)",
         refused("sessionHeader", "content-type"));
   }
+
+  @Test
+  void theRunsSettingsCarryTheDefaultSessionHeader() {
+    assertEquals(
+        "X-Session-Affinity",
+        LlmSettings.fromBesidePrompts(new Properties(), Map.of(), name -> null).sessionHeader());
+  }
+
+  @Test
+  void theRunsSettingsRefuseABadSessionHeader() {
+    Properties p = new Properties();
+    p.setProperty("llm.sessionHeader", "X:Y");
+    assertEquals(
+        "llm.sessionHeader: got \"X:Y\", expected an HTTP header name (letters, digits and"
+            + " !#$%&'*+-.^_`|~, e.g. X-Session-Affinity), or empty for none",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LlmSettings.fromBesidePrompts(p, Map.of(), name -> null))
+            .getMessage());
+  }
+
+  @Test
+  void theRunsSettingsTakeAnEmptySessionHeaderAsNone() {
+    Properties p = new Properties();
+    p.setProperty("llm.sessionHeader", "");
+    assertNull(LlmSettings.fromBesidePrompts(p, Map.of(), name -> null).sessionHeader());
+  }
 }
