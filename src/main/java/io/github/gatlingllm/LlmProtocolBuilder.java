@@ -67,6 +67,25 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
     public String wireName() {
       return wireName;
     }
+
+    /**
+     * The value of a setting's name.
+     *
+     * @param wireName {@code shared}, {@code per-user} or {@code per-request}
+     * @return the value
+     * @throws IllegalArgumentException for any other name, naming the setting and the values
+     */
+    public static Connections of(String wireName) {
+      for (Connections c : values()) {
+        if (c.wireName.equals(wireName)) {
+          return c;
+        }
+      }
+      throw new IllegalArgumentException(
+          "llm.connections: got \""
+              + wireName
+              + "\", expected one of shared, per-user, per-request");
+    }
   }
 
   private final Map<String, String> values;

@@ -49,21 +49,18 @@ final class Cancellation {
    * and the request's name, phase and index; never for a conversation's turn (a cut reply would end
    * the conversation) or a request without an index.
    *
-   * @param action the request's action
+   * @param cancel the run's cancellation settings ({@code llm.cancelRate}), never null
+   * @param seed the run's seed
    * @param identity the request
    * @param conversationTurn whether the request is a conversation's turn
    * @return its cancellation, never null
    */
-  static Cancellation choose(LlmAction action, RequestIdentity identity, boolean conversationTurn) {
-    CancelSettings cancel = action.run().settings().cancel();
+  static Cancellation choose(
+      CancelSettings cancel, long seed, RequestIdentity identity, boolean conversationTurn) {
     boolean chosen =
         !conversationTurn
             && identity.index() != null
-            && cancel.chosen(
-                action.run().settings().seed(),
-                identity.request(),
-                identity.phase(),
-                identity.index());
+            && cancel.chosen(seed, identity.request(), identity.phase(), identity.index());
     return new Cancellation(chosen ? cancel.afterMs() : null);
   }
 

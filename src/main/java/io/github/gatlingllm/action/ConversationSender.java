@@ -198,7 +198,7 @@ final class ConversationSender implements Sender {
             .getBytes(StandardCharsets.UTF_8);
     boolean systemSentBefore =
         conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
-    ConversationTurn turn = new ConversationTurn(workload, conversation, user, systemSentBefore);
+    SentTurn turn = new SentTurn(workload, conversation, user, systemSentBefore);
     RequestIdentity identity =
         new RequestIdentity(
             name,

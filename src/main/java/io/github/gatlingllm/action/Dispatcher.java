@@ -1,5 +1,6 @@
 package io.github.gatlingllm.action;
 
+import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.openai.RequestSettings;
@@ -36,16 +37,36 @@ final class Dispatcher {
     void notSent(Outgoing out, long endMs);
   }
 
-  private final LlmAction action;
+  private final String name;
   private final RunContext run;
-  private final RequestSettings settings;
   private final GatlingHttp http;
+  private final Action next;
+  private final RequestSink sink;
+  private final ResponseListener.Settings listening;
 
-  Dispatcher(LlmAction action) {
-    this.action = action;
-    this.run = action.run();
-    this.settings = action.body();
-    this.http = action.http();
+  /**
+   * The way to the wire of one action's requests.
+   *
+   * @param spec the request
+   * @param run the run
+   * @param settings the request's body settings
+   * @param http Gatling's HTTP engine and the request built for it
+   * @param next the action after this one
+   */
+  Dispatcher(
+      LlmActionSpec spec, RunContext run, RequestSettings settings, GatlingHttp http, Action next) {
+    this.name = spec.name();
+    this.run = run;
+    this.http = http;
+    this.next = next;
+    this.sink = new ActionSink(name, run, spec.replySaves(), next);
+    this.listening =
+        new ResponseListener.Settings(
+            settings.stream(),
+            run.settings().timeout().toMillis(),
+            run.cacheServer(settings.endpoint()),
+            run.reasoningCounter(),
+            spec.replySaves().text() != null);
   }
 
   /**
@@ -71,19 +92,26 @@ final class Dispatcher {
       io.gatling.http.client.Request request = http.clientRequest(built);
       listener =
           new ResponseListener(
-              action, session, out, settings.stream(), run.cacheServer(settings.endpoint()));
+              sink,
+              listening,
+              session,
+              out,
+              Cancellation.choose(
+                  run.settings().cancel(),
+                  run.settings().seed(),
+                  out.identity(),
+                  out.turn() != null));
       if (out.sending() != null) {
         out.sending().run();
       }
-      run.sending(session.scenario(), action.name(), out.workload(), out.conversations());
+      run.sending(session.scenario(), name, out.workload(), out.conversations());
       counted = true;
       http.send(request, session, run.shareConnections(), listener);
     } catch (RuntimeException e) {
       // Nothing reached the wire: a KO row with the reason, the user goes on.
-      log.error("llm(\"{}\"): the {} could not be sent: {}", action.name(), what, e.toString());
+      log.error("llm(\"{}\"): the {} could not be sent: {}", name, what, e.toString());
       long now = run.gatling().nowMillis();
-      RequestRows.logFailed(
-          run.gatling(), session, action.name(), now, now, "not sent: " + e.getMessage());
+      RequestRows.logFailed(run.gatling(), session, name, now, now, "not sent: " + e.getMessage());
       if (listener != null) {
         listener.abandon();
       }
@@ -91,7 +119,7 @@ final class Dispatcher {
         run.notSent();
       }
       undo.notSent(out, now);
-      action.next().$bang(session.markAsFailed());
+      next.$bang(session.markAsFailed());
     }
   }
 }

@@ -49,7 +49,7 @@ final class LlmAction extends JavaAction {
     this.http = http;
     this.gatling = run.gatling();
     this.next = next;
-    Dispatcher dispatcher = new Dispatcher(this);
+    Dispatcher dispatcher = new Dispatcher(spec, run, body, http, next);
     if (spec.conversation()) {
       this.conversations = new ConversationSender(spec.name(), run, body, dispatcher, next);
       this.prompts = null;

@@ -56,10 +56,7 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       }
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + m, e);
     }
-    Endpoint endpoint =
-        spec.endpoint() != null
-            ? spec.endpoint()
-            : "chat".equals(run.settings().endpoint()) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    Endpoint endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
     RequestSettings body;
     try {
       body = run.requestSettings(endpoint, spec.maxTokens(), spec.body());

@@ -6,6 +6,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.protocol.RunContext;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -48,15 +49,16 @@ final class RequestRows {
    * when the cache outcome is the planned one). Measured figures are top-level groups whatever the
    * user's groups; a warmup request's row and figures are in the group {@code warmup}.
    *
-   * @param action the request's action
+   * @param run the run (Gatling's internals, the SLO, {@code llm.assert.cacheAsPlanned})
+   * @param name the request name
    * @param session the virtual user's session as the request left it
    * @param startMs the request's start, epoch ms of Gatling's clock
    * @param record the request's record
    * @return the session to go on with: out of the warmup group again, marked failed unless OK
    */
-  static Session log(LlmAction action, Session session, long startMs, RequestRecord record) {
-    GatlingCore gatling = action.run().gatling();
-    String name = action.name();
+  static Session log(
+      RunContext run, String name, Session session, long startMs, RequestRecord record) {
+    GatlingCore gatling = run.gatling();
     Names names = names(name);
     boolean warmup = Phase.isWarmup(record.phase());
     Session s =
@@ -91,17 +93,39 @@ final class RequestRows {
       gatling.logFigure(
           scenario, parents, names.ttfo, startMs, startMs + Math.round(record.ttfoMs()), ok);
     }
-    Slo slo = action.run().slo();
+    Slo slo = run.slo();
     if (slo.isSet()) {
       gatling.logFigure(scenario, parents, names.slo, startMs, end, slo.missed(record).isEmpty());
     }
-    if (action.run().settings().cacheAsPlanned() != null && ok && record.cachePlanned() != null) {
+    if (run.settings().cacheAsPlanned() != null && ok && record.cachePlanned() != null) {
       gatling.logFigure(scenario, parents, names.cache, startMs, end, record.cacheAsPlanned());
     }
     s = GatlingCore.logGroupRequestTimings(s, startMs, end);
     if (!ok) {
       s = s.markAsFailed();
     }
+    return warmup ? gatling.exitGroup(s, end) : s;
+  }
+
+  /**
+   * The row of a request the client cancelled ({@code llm.cancelRate}): {@code NAME CANCELLED}, OK,
+   * so that it is visible and neither a failure nor a KO of the request's own row; a warmup
+   * request's in the group {@code warmup}.
+   *
+   * @param gatling Gatling's core internals
+   * @param name the request name
+   * @param session the virtual user's session as the request left it
+   * @param startMs the request's start, epoch ms of Gatling's clock
+   * @param record the request's record
+   * @return the session to go on with, out of the warmup group again
+   */
+  static Session logCancelled(
+      GatlingCore gatling, String name, Session session, long startMs, RequestRecord record) {
+    boolean warmup = "warmup".equals(record.phase());
+    Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
+    long end = startMs + Math.round(record.e2eMs());
+    gatling.logRow(s, name + " CANCELLED", startMs, end, true, null);
+    s = GatlingCore.logGroupRequestTimings(s, startMs, end);
     return warmup ? gatling.exitGroup(s, end) : s;
   }
 

@@ -6,16 +6,13 @@ import io.gatling.http.client.Request;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
-import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
-import io.github.gatlingllm.metrics.AnswerTimings;
 import io.github.gatlingllm.metrics.Exchange;
 import io.github.gatlingllm.metrics.RequestClassifier;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
-import io.github.gatlingllm.metrics.RequestTimings;
 import io.github.gatlingllm.metrics.Verdict;
 import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
@@ -30,15 +27,19 @@ import io.netty.util.concurrent.FastThreadLocal;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.function.ToIntFunction;
 
 /**
  * Not API. One LLM request on the wire, as Gatling's HTTP client reports it: every callback runs on
  * the virtual user's event loop, one at a time. Each body chunk is stamped with {@link
  * System#nanoTime()} before anything else is done with it; an event stream's bytes go through the
  * {@link SseParser} and each event's JSON is parsed from its bytes; any other body (an error
- * answer, a non-streamed completion) is kept, up to a bound, from this very answer. When the
- * exchange ends (last chunk, error, or the client's request timeout), the outcome is classified by
- * {@link RequestClassifier}, recorded, logged as rows, and the virtual user goes on.
+ * answer, a non-streamed completion) is kept, up to a bound, from this very answer. A request ends
+ * one of three ways ({@link RequestEnd}): the exchange completed (last chunk, error, or the
+ * client's request timeout; classified by {@link RequestClassifier}), the client cancelled it, or
+ * the run's end cut it. Each goes through one {@code finish}: the record is made by a pure function
+ * ({@link #recordOf}), handed to the {@link RequestSink} with its rows, and the virtual user goes
+ * on (not after a cut).
  *
  * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
  * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
@@ -81,15 +82,15 @@ final class ResponseListener
         }
       };
 
-  private final LlmAction action;
+  private final RequestSink sink;
+  private final Settings settings;
   private final Session session;
   private final RequestIdentity identity;
   private final FedPrompt fed;
   private final Workload workload;
   private final boolean streamed;
   private final CachePlan.Sent sent;
-  private final CachePlan.Server cacheServer;
-  private final ConversationTurn turn;
+  private final SentTurn turn;
   private final ClientWatch.First first;
 
   /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */
@@ -112,44 +113,61 @@ final class ResponseListener
   private final Cancellation cancellation;
 
   /**
+   * What every request of one action shares, made once when the action is built.
+   *
+   * @param streamed whether the requests ask for a stream
+   * @param timeoutMs the client's request timeout ({@code llm.timeout}), in milliseconds
+   * @param cacheServer what the cache plan knows of the server, or null
+   * @param reasoningCounter counts reasoning text when the server reports no reasoning tokens, or
+   *     null
+   * @param keepsReply whether a {@code saveReplyAs} key asks for the reply's text
+   */
+  record Settings(
+      boolean streamed,
+      long timeoutMs,
+      CachePlan.Server cacheServer,
+      ToIntFunction<String> reasoningCounter,
+      boolean keepsReply) {}
+
+  /**
    * The listener of one request, open from now (its clock starts; {@link #onSend()} restarts it).
    *
-   * @param action the request's action
+   * @param sink where the request's record, rows and user go, never null
+   * @param settings what the action's requests share, never null
    * @param session the virtual user's session as the request left it
-   * @param out the request
-   * @param streamed whether the request asked for a stream
-   * @param cacheServer what the cache plan knows of the server, or null
+   * @param out the request, never null
+   * @param cancellation the request's cancellation ({@link Cancellation#choose}), never null
    */
   ResponseListener(
-      LlmAction action,
+      RequestSink sink,
+      Settings settings,
       Session session,
       Outgoing out,
-      boolean streamed,
-      CachePlan.Server cacheServer) {
+      Cancellation cancellation) {
+    this.sink = sink;
+    this.settings = settings;
     this.turn = out.turn();
-    this.action = action;
     this.session = session;
     this.identity = out.identity();
     this.fed = out.fed();
     this.workload = out.workload();
-    this.streamed = streamed;
+    this.streamed = settings.streamed();
     this.sent = out.sent();
-    this.cacheServer = cacheServer;
     this.first = out.first();
-    this.reply = action.spec().replySaves().text() != null ? new StringBuilder() : null;
-    this.cancellation = Cancellation.choose(action, identity, turn != null);
+    this.reply = settings.keepsReply() ? new StringBuilder() : null;
+    this.cancellation = cancellation;
     start();
-    action.run().openRequests().add(this);
+    sink.opened(this);
   }
 
   /** The request was never handed to the client: it is not open any more. */
   void abandon() {
-    action.run().openRequests().remove(this);
+    sink.closed(this);
   }
 
   /** The request's start: when the client takes it to send, before any connect. */
   private void start() {
-    startMs = action.run().gatling().nowMillis();
+    startMs = sink.nowMillis();
     startNanos = System.nanoTime();
     timer = new RequestTimer(startMs, startNanos);
   }
@@ -181,7 +199,7 @@ final class ResponseListener
     } else if (sends == 2) {
       // A pooled connection closed before any answer (llama.cpp closes after each streamed
       // answer): Gatling's client sends the request again on a new connection. Counted.
-      action.run().staleConnectionResend();
+      sink.staleConnectionResend();
     }
   }
 
@@ -191,71 +209,7 @@ final class ResponseListener
    */
   @Override
   public void cancelNow() {
-    long now = System.nanoTime();
-    Session next;
-    synchronized (this) {
-      if (done) {
-        return;
-      }
-      done = true;
-      cancellation.fire();
-      action.run().openRequests().remove(this);
-      next = recordCancelled(now);
-    }
-    action.run().cancelled(now);
-    action.next().$bang(next);
-  }
-
-  private Session recordCancelled(long endNanos) {
-    boolean recorded = false;
-    try {
-      Integer planned = identity.plannedTokens();
-      RequestTimings timings;
-      AnswerTimings answer;
-      if (parser != null) {
-        timings = timer.finish(endNanos, planned);
-        answer = timer.answer(action.run().reasoningCounter());
-      } else {
-        timings =
-            RequestTimer.nonStreaming(
-                startMs, startNanos, endNanos, StreamEvent.EMPTY, planned, null);
-        answer = AnswerTimings.NONE;
-      }
-      RequestRecord record =
-          complete(
-              endNanos,
-              RequestRecord.of(
-                      identity,
-                      timings,
-                      httpStatus,
-                      RequestStatus.CANCELLED,
-                      cancellation.description())
-                  .toBuilder()
-                  .answer(answer)
-                  .build());
-      action.run().record(workload, record);
-      recorded = true;
-      GatlingCore gatling = action.run().gatling();
-      boolean warmup = "warmup".equals(record.phase());
-      Session s = warmup ? GatlingCore.enterGroup(session, "warmup", startMs) : session;
-      long end = startMs + Math.round(record.e2eMs());
-      // Its own row, OK: visible, and neither a failure nor a KO of the request's own row.
-      gatling.logRow(s, action.name() + " CANCELLED", startMs, end, true, null);
-      s = GatlingCore.logGroupRequestTimings(s, startMs, end);
-      return warmup ? gatling.exitGroup(s, end) : s;
-    } catch (RuntimeException e) {
-      long now = action.run().gatling().nowMillis();
-      RequestRows.logFailed(
-          action.run().gatling(), session, action.name(), startMs, now, e.toString());
-      return session.markAsFailed();
-    } finally {
-      if (!recorded) {
-        action.run().notSent();
-      }
-      if (workload != null) {
-        workload.ended(identity.phase());
-      }
-    }
+    finish(new RequestEnd.Cancelled(cancellation.description()), System.nanoTime());
   }
 
   @Override
@@ -293,7 +247,7 @@ final class ResponseListener
       take(chunk);
     }
     if (last) {
-      end(Exchange.Ending.COMPLETE, null, now);
+      finish(new RequestEnd.Completed(Exchange.Ending.COMPLETE, null), now);
     }
   }
 
@@ -362,22 +316,7 @@ final class ResponseListener
       String words = GatlingHttp.brokenBeforeAnswer(t);
       failure = words != null ? words : oneLine(t);
     }
-    end(ending, failure, now);
-  }
-
-  private void end(Exchange.Ending ending, String failure, long endNanos) {
-    Session next;
-    synchronized (this) {
-      if (done) {
-        // cut by the run's end: recorded there; the virtual user does not go on
-        return;
-      }
-      done = true;
-      cancellation.stop();
-      action.run().openRequests().remove(this);
-      next = record(ending, failure, endNanos);
-    }
-    action.next().$bang(next);
+    finish(new RequestEnd.Completed(ending, failure), now);
   }
 
   /**
@@ -387,55 +326,178 @@ final class ResponseListener
    * the virtual user does not go on.
    */
   @Override
-  public synchronized boolean cutByRunEnd(long endNanos, String reason) {
-    if (done) {
-      return false;
-    }
-    done = true;
-    cancellation.stop();
+  public boolean cutByRunEnd(long endNanos, String reason) {
+    return finish(new RequestEnd.CutByRunEnd(reason), endNanos);
+  }
+
+  /**
+   * The one ending of a request, whichever way it ended: under this listener's lock, once, it stops
+   * (or fires) the cancellation, takes the request out of flight, measures it, records it ({@link
+   * #recordOf}), moves a conversation on and logs its rows; a request that could not be recorded is
+   * a KO row and is counted out of flight; the fed workload always hears of its end. Then, without
+   * the lock, the user goes on (not after a cut).
+   *
+   * @return true when this call ended and recorded the request
+   */
+  private boolean finish(RequestEnd end, long endNanos) {
+    boolean cut = end instanceof RequestEnd.CutByRunEnd;
     boolean recorded = false;
-    try {
-      Integer planned = identity.plannedTokens();
-      RequestTimings timings =
-          streamed
-              ? timer.finish(endNanos, planned)
-              : RequestTimer.nonStreaming(
-                  startMs, startNanos, endNanos, StreamEvent.EMPTY, planned, null);
-      AnswerTimings answer =
-          streamed ? timer.answer(action.run().reasoningCounter()) : AnswerTimings.NONE;
-      RequestRecord record =
-          complete(
-              endNanos,
-              RequestRecord.of(
-                      identity,
-                      timings,
-                      httpStatus,
-                      RequestStatus.CUT_BY_RUN_END,
-                      "still in flight when the run ended (" + reason + ")")
-                  .toBuilder()
-                  .answer(answer)
-                  .build());
-      action.run().record(workload, record);
-      recorded = true;
-      if (turn != null) {
-        turn.ended(record);
+    Session next = null;
+    synchronized (this) {
+      if (done) {
+        // Ended already (a cut by the run's end: recorded there, the user does not go on).
+        return false;
       }
-      return true;
-    } catch (RuntimeException e) {
-      org.slf4j.LoggerFactory.getLogger(ResponseListener.class)
-          .error("could not record a request cut by the run's end: {}", e.toString());
-      return false;
-    } finally {
-      if (!recorded) {
-        action.run().notSent();
+      done = true;
+      if (end instanceof RequestEnd.Cancelled) {
+        cancellation.fire();
+      } else {
+        cancellation.stop();
+      }
+      if (!cut) {
+        sink.closed(this);
+      }
+      try {
+        String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
+        RequestRecord record =
+            complete(
+                endNanos,
+                recordOf(
+                    identity,
+                    end,
+                    measure(end, endNanos, text),
+                    new Response(
+                        streamed, httpStatus, contentType, text, bodyCut, settings.timeoutMs())));
+        sink.record(workload, record);
+        recorded = true;
         if (turn != null) {
-          turn.failed(action.run().gatling().nowMillis());
+          turn.ended(record);
+        }
+        if (end instanceof RequestEnd.Completed) {
+          next = sink.rows(session, startMs, record, reply == null ? null : reply.toString());
+        } else if (end instanceof RequestEnd.Cancelled) {
+          next = sink.cancelledRows(session, startMs, record);
+        }
+      } catch (RuntimeException e) {
+        if (cut) {
+          org.slf4j.LoggerFactory.getLogger(ResponseListener.class)
+              .error("could not record a request cut by the run's end: {}", e.toString());
+        } else {
+          // Never a dead virtual user: the request is a KO row with the reason.
+          sink.failedRow(session, startMs, sink.nowMillis(), e.toString());
+          next = session.markAsFailed();
+        }
+      } finally {
+        if (!recorded) {
+          sink.notSent();
+          if (turn != null) {
+            turn.failed(sink.nowMillis());
+          }
+        }
+        if (workload != null) {
+          workload.ended(identity.phase());
         }
       }
-      if (workload != null) {
-        workload.ended(identity.phase());
-      }
     }
+    if (end instanceof RequestEnd.Cancelled) {
+      sink.cancelled(endNanos);
+    }
+    if (next != null) {
+      sink.next(next);
+    }
+    return recorded;
+  }
+
+  /**
+   * What the request measured until {@code endNanos}. A completed stream ends its parser first; a
+   * completed non-streamed answer is parsed whole (its text kept for the turn and the reply). A
+   * cancelled request is timed by its stream once one began; a cut one whenever it asked for one,
+   * even before any head (both as the record has always had them).
+   */
+  private RequestTimer.Finished measure(RequestEnd end, long endNanos, String text) {
+    Integer planned = identity.plannedTokens();
+    if (end instanceof RequestEnd.Completed) {
+      if (parser != null) {
+        parser.end();
+        return timer.finish(endNanos, planned, settings.reasoningCounter());
+      }
+      StreamEvent response =
+          streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
+      if (turn != null) {
+        turn.onResponse(response);
+      }
+      if (reply != null && response.content() != null) {
+        reply.append(response.content());
+      }
+      return RequestTimer.finishNonStreaming(
+          startMs, startNanos, endNanos, response, planned, settings.reasoningCounter());
+    }
+    boolean timed = end instanceof RequestEnd.CutByRunEnd ? streamed : parser != null;
+    return timed
+        ? timer.finish(endNanos, planned, settings.reasoningCounter())
+        : RequestTimer.unanswered(startMs, startNanos, endNanos, planned);
+  }
+
+  /**
+   * What came back of a request, as {@link RequestClassifier} reads it.
+   *
+   * @param streamed whether the request asked for a stream
+   * @param httpStatus the response status, or null when no head came
+   * @param contentType the response's content type, or null
+   * @param body the kept body of an answer that is no event stream, or null
+   * @param bodyCut whether the kept body was cut at its bound
+   * @param timeoutMs the client's request timeout, in milliseconds
+   */
+  record Response(
+      boolean streamed,
+      Integer httpStatus,
+      String contentType,
+      String body,
+      boolean bodyCut,
+      long timeoutMs) {}
+
+  /**
+   * The record of an ended request, before its cache plan, turn and schedule: its identity, what
+   * was measured, its response status and its status and error (a completed exchange classified by
+   * {@link RequestClassifier}; a cancel or a cut says so). Pure.
+   *
+   * @param identity the request, never null
+   * @param end how it ended, never null
+   * @param measured its timings and answer, never null
+   * @param response what came back, never null
+   * @return the record
+   */
+  static RequestRecord recordOf(
+      RequestIdentity identity, RequestEnd end, RequestTimer.Finished measured, Response response) {
+    RequestStatus status;
+    String error;
+    if (end instanceof RequestEnd.Completed completed) {
+      Verdict verdict =
+          RequestClassifier.classify(
+              new Exchange(
+                  response.streamed(),
+                  response.httpStatus(),
+                  response.contentType(),
+                  response.body(),
+                  response.bodyCut(),
+                  measured.timings(),
+                  completed.ending(),
+                  completed.failure(),
+                  response.timeoutMs()));
+      status = verdict.status();
+      error = verdict.error();
+    } else if (end instanceof RequestEnd.Cancelled cancelled) {
+      status = RequestStatus.CANCELLED;
+      error = cancelled.description();
+    } else {
+      status = RequestStatus.CUT_BY_RUN_END;
+      error =
+          "still in flight when the run ended (" + ((RequestEnd.CutByRunEnd) end).reason() + ")";
+    }
+    return RequestRecord.of(identity, measured.timings(), response.httpStatus(), status, error)
+        .toBuilder()
+        .answer(measured.answer())
+        .build();
   }
 
   /** The record's cache plan, conversation turn and schedule, after its timings and status. */
@@ -447,10 +509,12 @@ final class ResponseListener
               sent == null
                   ? null
                   : CachePlan.of(
-                      cacheServer, workload.planEnded(fed, sent, endNanos), record.promptTokens()));
+                      settings.cacheServer(),
+                      workload.planEnded(fed, sent, endNanos),
+                      record.promptTokens()));
     }
     if (turn != null) {
-      record = turn.complete(record, cacheServer);
+      record = turn.complete(record, settings.cacheServer());
     }
     if (fed != null && fed.trace() != null) {
       record = record.toBuilder().traceRow((long) fed.trace().row()).build();
@@ -458,88 +522,7 @@ final class ResponseListener
     if (cancellation.chosen()) {
       record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();
     }
-    ClientWatch client = action.run().client();
-    return record.withSchedule(
-        client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
-  }
-
-  /** Records the ended request and logs its rows; returns the session to go on with. */
-  private Session record(Exchange.Ending ending, String failure, long endNanos) {
-    Session next;
-    boolean recorded = false;
-    try {
-      Integer planned = identity.plannedTokens();
-      RequestTimings timings;
-      AnswerTimings answer;
-      String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
-      if (parser != null) {
-        parser.end();
-        timings = timer.finish(endNanos, planned);
-        answer = timer.answer(action.run().reasoningCounter());
-      } else {
-        StreamEvent response =
-            streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
-        if (turn != null) {
-          turn.onResponse(response);
-        }
-        if (reply != null && response.content() != null) {
-          reply.append(response.content());
-        }
-        timings = RequestTimer.nonStreaming(startMs, startNanos, endNanos, response, planned, null);
-        answer =
-            RequestTimer.nonStreamingAnswer(
-                response, timings.completionTokens(), action.run().reasoningCounter());
-      }
-      Verdict verdict =
-          RequestClassifier.classify(
-              new Exchange(
-                  streamed,
-                  httpStatus,
-                  contentType,
-                  text,
-                  bodyCut,
-                  timings,
-                  ending,
-                  failure,
-                  action.run().settings().timeout().toMillis()));
-      RequestRecord record =
-          complete(
-              endNanos,
-              RequestRecord.of(identity, timings, httpStatus, verdict.status(), verdict.error())
-                  .toBuilder()
-                  .answer(answer)
-                  .build());
-      action.run().record(workload, record);
-      recorded = true;
-      if (turn != null) {
-        turn.ended(record);
-      }
-      next =
-          action
-              .spec()
-              .replySaves()
-              .apply(
-                  RequestRows.log(action, session, startMs, record),
-                  record,
-                  reply == null ? null : reply.toString());
-    } catch (RuntimeException e) {
-      // Never a dead virtual user: the request is a KO row with the reason.
-      long now = action.run().gatling().nowMillis();
-      RequestRows.logFailed(
-          action.run().gatling(), session, action.name(), startMs, now, e.toString());
-      next = session.markAsFailed();
-    } finally {
-      if (!recorded) {
-        action.run().notSent();
-        if (turn != null) {
-          turn.failed(action.run().gatling().nowMillis());
-        }
-      }
-      if (workload != null) {
-        workload.ended(identity.phase());
-      }
-    }
-    return next;
+    return sink.schedule(record, startNanos, first);
   }
 
   private static boolean isEventStream(String contentType) {

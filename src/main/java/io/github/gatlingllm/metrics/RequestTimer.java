@@ -318,6 +318,79 @@ public final class RequestTimer {
   }
 
   /**
+   * What an ended request measured: its timings and its answer's, made together.
+   *
+   * @param timings the request's timings, never null
+   * @param answer its reasoning and answer phases, never null ({@link AnswerTimings#NONE} when
+   *     nothing of the answer is known)
+   */
+  public record Finished(RequestTimings timings, AnswerTimings answer) {
+    /** Checks both parts. */
+    public Finished {
+      Objects.requireNonNull(timings, "timings");
+      Objects.requireNonNull(answer, "answer");
+    }
+  }
+
+  /**
+   * Ends the timing of the stream at {@code endNanos}: {@link #finish(long, Integer)} and {@link
+   * #answer(ToIntFunction)} in one call.
+   *
+   * @param endNanos the end of the stream, {@link System#nanoTime()} nanoseconds
+   * @param fallbackPromptTokens prompt tokens when the stream reported no usage (not exact), or
+   *     null
+   * @param counter counts reasoning text when the server reports no reasoning tokens, or null
+   * @return the timings and the answer's, never null
+   * @throws IllegalStateException if the request was already finished
+   */
+  public Finished finish(
+      long endNanos, Integer fallbackPromptTokens, ToIntFunction<String> counter) {
+    RequestTimings timings = finish(endNanos, fallbackPromptTokens);
+    return new Finished(timings, answer(counter));
+  }
+
+  /**
+   * A non-streamed request's timings ({@link #nonStreaming}) and its answer's ({@link
+   * #nonStreamingAnswer}), together.
+   *
+   * @param startMs the request start, epoch milliseconds, only recorded
+   * @param startNanos the request start, {@link System#nanoTime()} nanoseconds
+   * @param endNanos the end of the response body, {@link System#nanoTime()} nanoseconds
+   * @param response the parsed body, never null ({@link StreamEvent#EMPTY} when none was read)
+   * @param fallbackPromptTokens prompt tokens when the body has no usage (not exact), or null
+   * @param counter counts reasoning text, or null
+   * @return the timings and the answer's, never null
+   */
+  public static Finished finishNonStreaming(
+      long startMs,
+      long startNanos,
+      long endNanos,
+      StreamEvent response,
+      Integer fallbackPromptTokens,
+      ToIntFunction<String> counter) {
+    RequestTimings timings =
+        nonStreaming(startMs, startNanos, endNanos, response, fallbackPromptTokens, null);
+    return new Finished(timings, nonStreamingAnswer(response, timings.completionTokens(), counter));
+  }
+
+  /**
+   * A request cut before any of its answer was read (cancelled, or cut by the run's end): its E2E
+   * until {@code endNanos} and nothing of an answer.
+   *
+   * @param startMs the request start, epoch milliseconds, only recorded
+   * @param startNanos the request start, {@link System#nanoTime()} nanoseconds
+   * @param endNanos when it was cut, {@link System#nanoTime()} nanoseconds
+   * @param fallbackPromptTokens the planned prompt tokens (not exact), or null
+   * @return the timings and {@link AnswerTimings#NONE}, never null
+   */
+  public static Finished unanswered(
+      long startMs, long startNanos, long endNanos, Integer fallbackPromptTokens) {
+    return new Finished(
+        nonStreaming(startMs, startNanos, endNanos, StreamEvent.EMPTY, fallbackPromptTokens, null),
+        AnswerTimings.NONE);
+  }
+
+  /**
    * The reasoning and answer tokens of a non-streamed reply: from {@code
    * usage.completion_tokens_details.reasoning_tokens}, else its {@code reasoning_content} (or
    * {@code <think>} block) counted with {@code counter}; no TTFO (nothing about arrival is known).

@@ -2,6 +2,7 @@ package io.github.gatlingllm.protocol;
 
 import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.settings.BodyFields;
@@ -65,7 +66,7 @@ public final class ProtocolAssembly {
             .reservedKeys();
     extraBody.forEach((key, value) -> BodyFields.check("llm()", key, value, reserved));
     HttpProtocolBuilder base = (http == null ? HttpDsl.http : http).disableWarmUp();
-    if (!"per-user".equals(settings.connections())) {
+    if (Connections.of(settings.connections()) != Connections.PER_USER) {
       base = base.shareConnections();
     }
     return new LlmProtocol(

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.protocol;
 
+import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -56,7 +57,7 @@ final class RequestShape {
     if (settings.apiKey() != null) {
       headers.put("Authorization", "Bearer " + settings.apiKey());
     }
-    if ("per-request".equals(settings.connections())) {
+    if (Connections.of(settings.connections()) == Connections.PER_REQUEST) {
       headers.put("Connection", "close");
     }
     return headers;
@@ -64,6 +65,6 @@ final class RequestShape {
 
   /** See {@link RunContext#shareConnections()}. */
   boolean shareConnections() {
-    return !"per-user".equals(settings.connections());
+    return Connections.of(settings.connections()) != Connections.PER_USER;
   }
 }

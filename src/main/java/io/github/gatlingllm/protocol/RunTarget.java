@@ -127,7 +127,7 @@ final class RunTarget {
    *     target is not there
    */
   private void preflight(Map<String, String> headers) {
-    Endpoint endpoint = "chat".equals(settings.endpoint()) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    Endpoint endpoint = settings.endpointKind();
     ObjectMapper json = new ObjectMapper();
     ObjectNode body = json.createObjectNode();
     body.put("model", model);

@@ -4,6 +4,7 @@ import static io.github.gatlingllm.settings.SettingValues.*;
 
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.server.ServerInfo;
@@ -315,6 +316,15 @@ public record LlmSettings(
   public static long autoSeed() {
     AUTO_SEED_VALUE.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
     return AUTO_SEED_VALUE.get();
+  }
+
+  /**
+   * The endpoint as a value.
+   *
+   * @return {@link Endpoint#CHAT} for {@code chat}, else {@link Endpoint#COMPLETIONS}
+   */
+  public Endpoint endpointKind() {
+    return "chat".equals(endpoint) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
   }
 
   /** The values of {@code llm.connections}. */

@@ -18,7 +18,7 @@ import java.util.HexFormat;
  * the turn's record (its conversation, turn, context and reply digest, its cache plan) and moves
  * the conversation on. Used from the virtual user's event loop only.
  */
-final class ConversationTurn {
+final class SentTurn {
 
   private final ConversationWorkload workload;
   private final Conversation conversation;
@@ -31,7 +31,7 @@ final class ConversationTurn {
   private final StringBuilder reply = new StringBuilder();
   private boolean ended;
 
-  ConversationTurn(
+  SentTurn(
       ConversationWorkload workload,
       Conversation conversation,
       Prompt user,

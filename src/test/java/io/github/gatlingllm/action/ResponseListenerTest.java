@@ -1,0 +1,388 @@
+package io.github.gatlingllm.action;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gatling.commons.stats.OK$;
+import io.gatling.core.session.Block;
+import io.gatling.core.session.Session;
+import io.gatling.http.client.impl.PrematureCloseException;
+import io.gatling.http.client.impl.RequestTimeoutException;
+import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.protocol.ClientWatch;
+import io.github.gatlingllm.protocol.OpenRequests;
+import io.github.gatlingllm.settings.CancelSettings;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import scala.runtime.BoxedUnit;
+
+/**
+ * The request endings of {@link ResponseListener}, in milliseconds and without Gatling's engine:
+ * the callbacks Gatling's client makes, called in order, and what the listener hands its {@link
+ * RequestSink}. {@code FaultCorpusTest} checks the same endings end to end over real sockets.
+ */
+class ResponseListenerTest {
+
+  private static final String CHUNK_HI =
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}\n\n";
+  private static final String CHUNK_THERE =
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" there\"},"
+          + "\"finish_reason\":\"length\"}]}\n\n";
+  private static final String USAGE =
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2,"
+          + "\"total_tokens\":7}}\n\n";
+  private static final String DONE = "data: [DONE]\n\n";
+
+  /** A sink that writes down what it is handed, in order. */
+  private static class Sink implements RequestSink {
+    final List<String> said = new ArrayList<>();
+    final List<RequestRecord> records = new ArrayList<>();
+    final List<String> replies = new ArrayList<>();
+
+    @Override
+    public long nowMillis() {
+      return 1_000;
+    }
+
+    @Override
+    public void opened(OpenRequests.Open request) {
+      said.add("opened");
+    }
+
+    @Override
+    public void closed(OpenRequests.Open request) {
+      said.add("closed");
+    }
+
+    @Override
+    public void staleConnectionResend() {
+      said.add("resend");
+    }
+
+    @Override
+    public void cancelled(long nanos) {
+      said.add("cancelled");
+    }
+
+    @Override
+    public RequestRecord schedule(RequestRecord record, long startNanos, ClientWatch.First first) {
+      return record;
+    }
+
+    @Override
+    public void record(Workload workload, RequestRecord record) {
+      said.add("record " + record.status().wireName());
+      records.add(record);
+    }
+
+    @Override
+    public void notSent() {
+      said.add("notSent");
+    }
+
+    @Override
+    public Session rows(Session session, long startMs, RequestRecord record, String reply) {
+      said.add("rows");
+      replies.add(reply);
+      return session;
+    }
+
+    @Override
+    public Session cancelledRows(Session session, long startMs, RequestRecord record) {
+      said.add("cancelledRows");
+      return session;
+    }
+
+    @Override
+    public void failedRow(Session session, long startMs, long endMs, String message) {
+      said.add("failedRow " + message);
+    }
+
+    @Override
+    public void next(Session session) {
+      said.add("next");
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Session session() {
+    return new Session(
+        "scn",
+        1L,
+        scala.collection.immutable.Map$.MODULE$.empty(),
+        OK$.MODULE$,
+        (scala.collection.immutable.List<Block>) (Object) scala.collection.immutable.Nil$.MODULE$,
+        s -> BoxedUnit.UNIT,
+        null);
+  }
+
+  private static final RequestIdentity IDENTITY =
+      new RequestIdentity("chat", "measured", 3L, "r-1", "abcd", null, null, 12);
+
+  private final Sink sink = new Sink();
+
+  private ResponseListener listener(boolean streamed, boolean keepsReply, Cancellation cancel) {
+    return new ResponseListener(
+        sink,
+        new ResponseListener.Settings(streamed, 60_000, null, null, keepsReply),
+        session(),
+        new Outgoing(IDENTITY, new byte[0], null, null, null, null, null, null),
+        cancel);
+  }
+
+  private ResponseListener streaming() {
+    return listener(true, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+  }
+
+  private static ByteBuf bytes(String text) {
+    return Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
+  }
+
+  private static HttpHeaders headers(String contentType) {
+    return new DefaultHttpHeaders().add("Content-Type", contentType);
+  }
+
+  private static void eventStreamHead(ResponseListener l) {
+    l.onSend();
+    l.onHttpResponse(HttpResponseStatus.OK, headers("text/event-stream; charset=utf-8"));
+  }
+
+  private static RequestTimeoutException timeout() throws Exception {
+    Constructor<RequestTimeoutException> c =
+        RequestTimeoutException.class.getDeclaredConstructor(long.class, InetSocketAddress.class);
+    c.setAccessible(true);
+    return c.newInstance(60_000L, new InetSocketAddress("127.0.0.1", 8000));
+  }
+
+  @Test
+  void aWholeStreamIsRecordedOkAndTheUserGoesOnOnce() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI + CHUNK_THERE), false);
+    l.onHttpResponseBodyChunk(bytes(USAGE + DONE), true);
+
+    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    RequestRecord r = sink.records.get(0);
+    assertEquals(200, r.httpStatus());
+    assertNull(r.error());
+    assertEquals(2, r.completionTokens());
+    assertEquals(5, r.promptTokens());
+    assertEquals("length", r.finishReason());
+  }
+
+  @Test
+  void aStreamSplitInsideAnEventIsParsedWhole() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    String all = CHUNK_HI + CHUNK_THERE + USAGE + DONE;
+    l.onHttpResponseBodyChunk(bytes(all.substring(0, 17)), false);
+    l.onHttpResponseBodyChunk(bytes(all.substring(17)), true);
+
+    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(2, sink.records.get(0).completionTokens());
+  }
+
+  @Test
+  void theReplyIsKeptWhenASaveAsksForIt() {
+    ResponseListener l =
+        listener(true, true, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI + CHUNK_THERE + USAGE + DONE), true);
+
+    assertEquals(List.of("Hi there"), sink.replies);
+  }
+
+  @Test
+  void aConnectionResetBeforeAnyAnswerIsAConnectError() {
+    ResponseListener l = streaming();
+    l.onSend();
+    l.onThrowable(new IOException("Connection reset by peer"));
+
+    assertEquals(List.of("opened", "closed", "record connect_error", "rows", "next"), sink.said);
+    assertEquals(
+        "connection reset by the server (TCP RST) before any answer", sink.records.get(0).error());
+    assertNull(sink.records.get(0).httpStatus());
+  }
+
+  @Test
+  void aConnectionClosedMidStreamIsAStreamError() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.onThrowable(PrematureCloseException.INSTANCE);
+
+    assertEquals(List.of("opened", "closed", "record stream_error", "rows", "next"), sink.said);
+    RequestRecord r = sink.records.get(0);
+    assertEquals(200, r.httpStatus());
+    assertEquals(1, r.completionTokens());
+  }
+
+  @Test
+  void theClientsRequestTimeoutIsATimeout() throws Exception {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.onThrowable(timeout());
+
+    assertEquals(List.of("opened", "closed", "record timeout", "rows", "next"), sink.said);
+  }
+
+  @Test
+  void anErrorEventIsAStreamError() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(
+        bytes("data: {\"error\":{\"message\":\"out of memory\",\"type\":\"server_error\"}}\n\n"),
+        true);
+
+    assertEquals(List.of("opened", "closed", "record stream_error", "rows", "next"), sink.said);
+    assertTrue(sink.records.get(0).error().contains("out of memory"), sink.records.get(0).error());
+  }
+
+  @Test
+  void anHttpErrorKeepsItsStatus() {
+    ResponseListener l = streaming();
+    l.onSend();
+    l.onHttpResponse(HttpResponseStatus.INTERNAL_SERVER_ERROR, headers("application/json"));
+    l.onHttpResponseBodyChunk(bytes("{\"error\":{\"message\":\"boom\"}}"), true);
+
+    assertEquals(List.of("opened", "closed", "record http_error", "rows", "next"), sink.said);
+    assertEquals(500, sink.records.get(0).httpStatus());
+  }
+
+  @Test
+  void aCancelledRequestIsRecordedWithItsOwnRowAndTheUserGoesOn() {
+    ResponseListener l =
+        listener(true, false, Cancellation.choose(new CancelSettings(1, 50), 0, IDENTITY, false));
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.cancelNow();
+
+    assertEquals(
+        List.of("opened", "closed", "record cancelled", "cancelledRows", "cancelled", "next"),
+        sink.said);
+    RequestRecord r = sink.records.get(0);
+    assertEquals(
+        "cancelled by the client 50 ms after the request was written (llm.cancelRate)", r.error());
+    assertEquals(50.0, r.cancelAfterMs());
+    assertEquals(1, r.completionTokens());
+  }
+
+  @Test
+  void aChunkAfterTheCancelIsIgnored() {
+    ResponseListener l =
+        listener(true, false, Cancellation.choose(new CancelSettings(1, 50), 0, IDENTITY, false));
+    eventStreamHead(l);
+    l.cancelNow();
+    l.onHttpResponseBodyChunk(bytes(DONE), true);
+    l.onThrowable(PrematureCloseException.INSTANCE);
+
+    assertEquals(
+        List.of("opened", "closed", "record cancelled", "cancelledRows", "cancelled", "next"),
+        sink.said);
+  }
+
+  @Test
+  void aRequestCutByTheRunsEndIsRecordedWithoutRowsAndTheUserStays() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+
+    assertTrue(l.cutByRunEnd(System.nanoTime(), "interrupted"));
+    assertEquals(List.of("opened", "record cut_by_run_end"), sink.said);
+    RequestRecord r = sink.records.get(0);
+    assertEquals("still in flight when the run ended (interrupted)", r.error());
+    assertEquals(1, r.completionTokens());
+  }
+
+  @Test
+  void aRequestIsCutOnceAndItsLaterEndIsIgnored() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.cutByRunEnd(System.nanoTime(), "interrupted");
+
+    assertFalse(l.cutByRunEnd(System.nanoTime(), "interrupted"));
+    l.onHttpResponseBodyChunk(bytes(DONE), true);
+    assertEquals(List.of("opened", "record cut_by_run_end"), sink.said);
+  }
+
+  @Test
+  void aRequestCutBeforeItsHeadIsRecordedWithoutAStatus() {
+    ResponseListener l = streaming();
+    l.onSend();
+
+    assertTrue(l.cutByRunEnd(System.nanoTime(), "max duration"));
+    assertNull(sink.records.get(0).httpStatus());
+  }
+
+  @Test
+  void anEndAfterAnEndIsIgnored() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true);
+    l.onThrowable(PrematureCloseException.INSTANCE);
+
+    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+  }
+
+  @Test
+  void aNonStreamedCompletionIsReadWhole() {
+    ResponseListener l =
+        listener(false, true, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    l.onSend();
+    l.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    l.onHttpResponseBodyChunk(
+        bytes(
+            "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},"
+                + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,"
+                + "\"completion_tokens\":1,\"total_tokens\":6}}"),
+        true);
+
+    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(1, sink.records.get(0).completionTokens());
+    assertEquals(List.of("Hi"), sink.replies);
+  }
+
+  @Test
+  void aSinkThatFailsMakesAKoRowAndTheRequestIsCountedOut() {
+    Sink failing =
+        new Sink() {
+          @Override
+          public void record(Workload workload, RequestRecord record) {
+            throw new IllegalStateException("disk full");
+          }
+        };
+    ResponseListener l =
+        new ResponseListener(
+            failing,
+            new ResponseListener.Settings(true, 60_000, null, null, false),
+            session(),
+            new Outgoing(IDENTITY, new byte[0], null, null, null, null, null, null),
+            Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(DONE), true);
+
+    assertEquals(
+        List.of(
+            "opened",
+            "closed",
+            "failedRow java.lang.IllegalStateException: disk full",
+            "notSent",
+            "next"),
+        failing.said);
+  }
+}
