@@ -74,11 +74,51 @@ public final class RequestBodies {
         messages);
   }
 
+  /**
+   * The JSON body of one turn of an agent session (chat only): {@code messages} as given (the
+   * session's history, tool calls and tool messages included), then {@code tools} and {@code
+   * tool_choice} after {@code model} and {@code messages}; the other fields are {@link
+   * #body(RequestSettings, String)}'s.
+   *
+   * @param settings the request settings, never null; its endpoint must be chat
+   * @param messages the messages array, never null
+   * @param tools the function tools, or null (or empty) for none
+   * @param toolChoice {@code auto}, {@code required} or {@code none}, or null to leave it out
+   * @return the body
+   * @throws NullPointerException if settings or messages is null
+   * @throws IllegalArgumentException if the endpoint is not chat
+   */
+  public static String agentBody(
+      RequestSettings settings,
+      com.fasterxml.jackson.databind.JsonNode messages,
+      com.fasterxml.jackson.databind.JsonNode tools,
+      String toolChoice) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(messages, "messages");
+    if (settings.endpoint() != Endpoint.CHAT) {
+      throw new IllegalArgumentException(
+          "an agent session's turn needs the chat endpoint (messages with tools), got "
+              + settings.endpoint());
+    }
+    return body(settings, null, null, new AgentParts(messages, tools, toolChoice));
+  }
+
+  /** An agent turn's own parts of the body. */
+  private record AgentParts(
+      com.fasterxml.jackson.databind.JsonNode messages,
+      com.fasterxml.jackson.databind.JsonNode tools,
+      String toolChoice) {}
+
   private static String body(RequestSettings settings, String prompt, List<ChatMessage> messages) {
+    return body(settings, prompt, messages, null);
+  }
+
+  private static String body(
+      RequestSettings settings, String prompt, List<ChatMessage> messages, AgentParts agent) {
     BuilderWriter out = BUFFERS.get();
     out.reset();
     try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
-      write(g, settings, prompt, messages);
+      write(g, settings, prompt, messages, agent);
     } catch (IOException e) {
       throw new UncheckedIOException("writing a request body in memory failed", e);
     }
@@ -99,15 +139,29 @@ public final class RequestBodies {
    */
   public static void write(JsonGenerator g, RequestSettings settings, String prompt)
       throws IOException {
-    write(g, settings, prompt, null);
+    write(g, settings, prompt, null, null);
   }
 
   private static void write(
-      JsonGenerator g, RequestSettings settings, String prompt, List<ChatMessage> messages)
+      JsonGenerator g,
+      RequestSettings settings,
+      String prompt,
+      List<ChatMessage> messages,
+      AgentParts agent)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("model", settings.model());
-    if (settings.endpoint() == Endpoint.CHAT) {
+    if (agent != null) {
+      g.writeFieldName("messages");
+      Json.MAPPER.writeTree(g, agent.messages());
+      if (agent.tools() != null && !agent.tools().isEmpty()) {
+        g.writeFieldName("tools");
+        Json.MAPPER.writeTree(g, agent.tools());
+        if (agent.toolChoice() != null) {
+          g.writeStringField("tool_choice", agent.toolChoice());
+        }
+      }
+    } else if (settings.endpoint() == Endpoint.CHAT) {
       g.writeArrayFieldStart("messages");
       if (messages == null) {
         g.writeStartObject();
