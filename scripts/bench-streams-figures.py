@@ -21,21 +21,23 @@ def pct(xs, p):
 def summary(path):
     rows = [l.rstrip("\n").split("\t") for l in open(path) if l.strip()]
     steady = {(s, load, rep): float(cpu) for s, load, rep, cpu, ok in rows if ok == "yes"}
-    names = {"StreamLoadSimulation": "gatling-llm", "StockSseSimulation": "stock SSE", "python": "python"}
+    names = {"StreamLoadSimulation": "gatling-llm", "StockSseSimulation": "stock SSE", "python": "python",
+             "StreamLoadSimulation+live": "gatling-llm with /metrics"}
     for load in dict.fromkeys(r[1] for r in rows):
         parts = []
         for sim in dict.fromkeys(r[0] for r in rows if r[1] == load):
             v = [c for (s, l, _), c in steady.items() if s == sim and l == load]
             if v:
                 parts.append("%s %.0f us (%d steady)" % (names.get(sim, sim), statistics.median(v), len(v)))
-        for base in ("StockSseSimulation", "python"):
-            ratios = [steady[("StreamLoadSimulation", load, k)] / steady[(base, load, k)]
-                      for (s, l, k) in steady if s == "StreamLoadSimulation" and l == load
+        for top, base in (("StreamLoadSimulation", "StockSseSimulation"), ("StreamLoadSimulation", "python"),
+                          ("StreamLoadSimulation+live", "StreamLoadSimulation")):
+            ratios = [steady[(top, load, k)] / steady[(base, load, k)]
+                      for (s, l, k) in steady if s == top and l == load
                       and (base, load, k) in steady]
             if ratios:
-                parts.append("gatling-llm / %s: median %.2fx over %d pairs (%s)" % (
-                    names[base], statistics.median(ratios), len(ratios),
-                    ", ".join("%.2f" % x for x in ratios)))
+                parts.append("%s / %s: median %.3fx over %d pairs (%s)" % (
+                    names[top], names[base], statistics.median(ratios), len(ratios),
+                    ", ".join("%.3f" % x for x in ratios)))
         print("== %s: median cpu us a stream: %s" % (load, "; ".join(parts) if parts else "no steady run"))
 
 

@@ -12,11 +12,19 @@
 #     StockSseSimulation    stock Gatling SSE on the same stream, measuring nothing
 #     python                the Python asyncio client of ../shared/bench (vLLM's benchmark client's
 #                           shape; closed loads only; BENCH_PY_CLIENT is its path)
+#     StreamLoadSimulation+live  StreamLoadSimulation with the live /metrics endpoint on
+#                           (-Dllm.prometheusPort on a free port, docs/live-metrics.md) and scraped
+#                           every second by curl on the server's core, as Prometheus would: its CPU
+#                           against StreamLoadSimulation's is the endpoint's cost (the summary gives
+#                           the median ratio of the pairs)
 #   default: StreamLoadSimulation StockSseSimulation.
 # Gatling runs BENCH_WARMUP_SECONDS (60; an open loop's rate ramps up over the first three
 # quarters, a closed loop's users over the first quarter: the JIT compiles on the client's one core)
 # then BENCH_SECONDS (30) measured, with one Netty event loop (BENCH_EVENT_LOOPS, 1: its one core).
 # The Python client runs C warm-up requests then as many as it serves in about BENCH_SECONDS.
+# BENCH_ENDPOINT (chat) is the API StreamLoadSimulation speaks: chat, completions, responses or
+# messages (-Dllm.endpoint; the BenchServer is the simulator, which serves all four), so a run with
+# BENCH_SIMULATIONS="StreamLoadSimulation" and each endpoint in turn puts their CPU side by side.
 # BENCH_REPEAT=N runs each load's clients N times back to back (pairs side by side: CPU per stream
 # of one setting varies by up to 30% between runs on a shared machine) and ends with the medians and
 # the median of the pairs' ratios. BENCH_JAVA_OPTS reach the Gatling JVM, @TAG@ replaced by the run's
@@ -32,12 +40,13 @@ repeat=${BENCH_REPEAT:-1}
 decode_ms=${BENCH_DECODE_MS:-0}
 tokens=64
 sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
+endpoint=${BENCH_ENDPOINT:-chat}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
 python=${BENCH_PYTHON:-/usr/bin/python3}
 
 # Gatling's SSE opens a socket per stream: give it room (a client that falls behind holds thousands).
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-echo "== open files limit: $(ulimit -n); server: TTFT 0, $decode_ms ms a token, $tokens tokens"
+echo "== open files limit: $(ulimit -n); server: TTFT 0, $decode_ms ms a token, $tokens tokens; endpoint $endpoint"
 echo "== machine: $(uname -srm), nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)"
 java -version 2>&1 | head -1
 ./mvnw -q -B -o test-compile
@@ -78,6 +87,16 @@ for load in "${loads[@]}"; do
     users=0; rate=0
     case "$load" in c*) users=${load#c} ;; *) rate=$load ;; esac
     tag="$sim-$load-$rep"
+    cls=${sim%+live}
+    live_opts=()
+    scraper=
+    if [ "$cls" != "$sim" ]; then
+      live_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+      live_opts=(-Dllm.prometheusPort="$live_port" -Dllm.prometheusLinger=0s)
+      # Prometheus' pace at its shortest usual interval, from the server's core.
+      ${pin[@]:+"${pin[@]}" 0} bash -c "while sleep 1; do curl -sf -o /dev/null http://127.0.0.1:$live_port/metrics || true; done" &
+      scraper=$!
+    fi
     run_id="r$(date +%s%N | cut -c8-16)"
     log="$results/$tag.log"
     cpu="$results/$tag-cpu.json"
@@ -103,10 +122,10 @@ for load in "${loads[@]}"; do
       # core hand work to each other through futex wake-ups and context switches.
       ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
         -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
-        -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
+        -Dllm.baseUrl="$url" -Dllm.endpoint="$endpoint" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
         -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
-        -Dbench.outputTokens="$tokens" \
-        -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$sim" \
+        -Dbench.outputTokens="$tokens" ${live_opts[@]+"${live_opts[@]}"} \
+        -cp "$classpath" io.gatling.app.Gatling -s "io.github.gatlingllm.bench.$cls" \
         -rf "$results" -nr > "$log" 2>&1 || {
         code=$?
         if [ "$code" -ge 124 ]; then
@@ -114,11 +133,13 @@ for load in "${loads[@]}"; do
         else
           echo "$sim at $load: Gatling failed (exit $code), see $log"
         fi
+        if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; fi
         continue
       }
-      run_folder=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$sim-[0-9]*$" | head -1 || true)
+      run_folder=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$cls-[0-9]*$" | head -1 || true)
       requests_sent=""
     fi
+    if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; wait "$scraper" 2>/dev/null || true; fi
     dump "$results/$tag-server-after.json" "$run_id-"
     "$python" scripts/bench-streams-figures.py "$sim" "$load" "$rep" "$log" "$cpu" "${run_folder:+$results/$run_folder}" \
       "$stamps" "$results/$tag-server-before.json" "$results/$tag-server-after.json" "$run_id" \

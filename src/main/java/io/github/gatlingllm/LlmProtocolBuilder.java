@@ -563,6 +563,37 @@ public final class LlmProtocolBuilder implements ProtocolBuilder {
   }
 
   /**
+   * Serves Prometheus' {@code /metrics} from the Gatling JVM while the run runs ({@code
+   * llm.prometheusPort}, default none), on all interfaces, through the official Prometheus Java
+   * client: request counts by request name, status and phase, input, output and cached tokens,
+   * TTFT, ITL, TPOT and E2E histograms, and gauges of the requests in flight, the current load
+   * level and the client's schedule lag and CPU share (docs/live-metrics.md). Fed by the same
+   * per-request records as {@code llm-requests.jsonl}; the figures there and in {@code
+   * llm-run.json} are exact, the live ones bucketed. After the run record is written the final
+   * values stay served for {@link #prometheusLinger} (said once on the console).
+   *
+   * @param port a TCP port in [1, 65535]; out of range, or in use when the run starts, is refused
+   *     before any load, naming {@code llm.prometheusPort}
+   * @return a new builder
+   */
+  public LlmProtocolBuilder prometheusPort(int port) {
+    return with("prometheusPort", port);
+  }
+
+  /**
+   * How long the live endpoint ({@link #prometheusPort}) keeps serving the final values once the
+   * run record is written ({@code llm.prometheusLinger}, default 10 s), so a scraper at a 1-5 s
+   * interval sees every request; the JVM exits that much later.
+   *
+   * @param linger from 0 to 10 minutes, whole milliseconds
+   * @return a new builder
+   * @throws NullPointerException if {@code linger} is null
+   */
+  public LlmProtocolBuilder prometheusLinger(Duration linger) {
+    return with("prometheusLinger", Objects.requireNonNull(linger, "linger").toMillis() + "ms");
+  }
+
+  /**
    * Whether one request goes to {@code llm.baseUrl} before any load ({@code llm.preflight}, default
    * true), as vLLM's {@code bench serve} sends one test request first: a target that refuses the
    * connection, answers 404, 401 or 403, or refuses the model stops the run at once with one line

@@ -41,8 +41,36 @@ public final class LlmRequest {
   }
 
   /**
-   * A request to the protocol's endpoint ({@code llm.endpoint}: {@code chat}, the default, or
-   * {@code completions}).
+   * A request to OpenAI's Responses API: {@code POST {baseUrl}/responses} with the prompt as {@code
+   * input} and the limit as {@code max_output_tokens} (served by OpenAI, vLLM, SGLang and
+   * llama.cpp). Timed on its events: TTFT at the first {@code response.output_text.delta}, {@code
+   * response.reasoning_text.delta}, {@code response.reasoning_summary_text.delta} or {@code
+   * response.function_call_arguments.delta}; counts and cached tokens from {@code
+   * response.completed}'s {@code usage} (see docs/apis.md).
+   *
+   * @return the request's action builder
+   */
+  public LlmActionBuilder responses() {
+    return new LlmActionBuilder(name, Endpoint.RESPONSES);
+  }
+
+  /**
+   * A request to Anthropic's Messages API: {@code POST {baseUrl}/messages} with the prompt as the
+   * one user message, {@code max_tokens} always sent, the key as {@code x-api-key} and {@code
+   * anthropic-version: 2023-06-01} (served by Anthropic, vLLM, SGLang and llama.cpp). Timed on its
+   * events: TTFT at the first {@code text_delta}, {@code thinking_delta} or {@code
+   * input_json_delta}; prompt tokens {@code input_tokens + cache_read_input_tokens +
+   * cache_creation_input_tokens}, cached tokens {@code cache_read_input_tokens} (see docs/apis.md).
+   *
+   * @return the request's action builder
+   */
+  public LlmActionBuilder messages() {
+    return new LlmActionBuilder(name, Endpoint.MESSAGES);
+  }
+
+  /**
+   * A request to the protocol's endpoint ({@code llm.endpoint}: {@code chat}, the default, {@code
+   * completions}, {@code responses} or {@code messages}).
    *
    * @return the request's action builder
    */

@@ -42,7 +42,7 @@ public class ConversationSimulation extends Simulation {
           .caseId("chat_t3-5_u96_s512");
 
   ScenarioBuilder chat =
-      scenario("chat").forever().on(feed(chats).exec(conversation(llm("chat").chatCompletion())));
+      scenario("chat").forever().on(feed(chats).exec(conversation(llm("chat").request())));
 
   {
     setUp(chat.injectClosed(constantConcurrentUsers(shardUsers(4)).during(Duration.ofMinutes(5))))

@@ -27,7 +27,7 @@ public class OpenLoopSimulation extends Simulation {
   PromptFeederBuilder prompts =
       prompts().sharedPrefix(0.5, 4).inputTokens(256).requests(200).caseId("open_in256_out32");
 
-  ScenarioBuilder open = scenario("open loop").feed(prompts).exec(llm("chat").chatCompletion());
+  ScenarioBuilder open = scenario("open loop").feed(prompts).exec(llm("chat").request());
 
   {
     setUp(open.injectOpen(constantUsersPerSec(shardRate(RATE)).during(Duration.ofSeconds(20))))

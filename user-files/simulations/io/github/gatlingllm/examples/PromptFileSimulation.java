@@ -32,8 +32,7 @@ public class PromptFileSimulation extends Simulation {
   PromptFeederBuilder prompts =
       prompts().fromFile("user-files/resources/prompts/sample-prompts.jsonl");
 
-  ScenarioBuilder chat =
-      scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+  ScenarioBuilder chat = scenario("chat").forever().on(feed(prompts).exec(llm("chat").request()));
 
   {
     // The run stops when every row of the file (or llm.requests of them) is sent.

@@ -14,12 +14,13 @@ import io.github.gatlingllm.PromptFeederBuilder;
 import java.time.Duration;
 
 /**
- * The quickstart: a closed loop of 8 virtual users sending streamed chat completions with
- * shared-prefix prompts (half of each prompt shared within 4 groups), 8 warmup requests then 200
- * measured ones. Without {@code -Dllm.baseUrl} it runs against the embedded simulator; every value
- * can be changed with {@code -Dllm.*} (the users with {@code -Dllm.concurrency}). In a test run on
- * several machines ({@code -Dllm.shard=I/N}), each runs its part of the users ({@code shardUsers})
- * and of the prompts.
+ * The quickstart: a closed loop of 8 virtual users sending streamed requests to llm.endpoint (chat
+ * completions unless -Dllm.endpoint=completions|responses|messages) with shared-prefix prompts
+ * (half of each prompt shared within 4 groups), 8 warmup requests then 200 measured ones. Without
+ * {@code -Dllm.baseUrl} it runs against the embedded simulator; every value can be changed with
+ * {@code -Dllm.*} (the users with {@code -Dllm.concurrency}). In a test run on several machines
+ * ({@code -Dllm.shard=I/N}), each runs its part of the users ({@code shardUsers}) and of the
+ * prompts.
  */
 public class QuickstartSimulation extends Simulation {
 
@@ -35,8 +36,7 @@ public class QuickstartSimulation extends Simulation {
           .requests(200)
           .caseId("c8_in256_out32");
 
-  ScenarioBuilder chat =
-      scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+  ScenarioBuilder chat = scenario("chat").forever().on(feed(prompts).exec(llm("chat").request()));
 
   {
     // The injection lasts up to 10 minutes; the run stops when the 208 prompts are spent.

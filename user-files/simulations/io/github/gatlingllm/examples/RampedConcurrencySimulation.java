@@ -25,8 +25,7 @@ public class RampedConcurrencySimulation extends Simulation {
   PromptFeederBuilder prompts =
       prompts().unique().inputTokens(256).requests(400).caseId("c32_in256_out32");
 
-  ScenarioBuilder chat =
-      scenario("chat").forever().on(feed(prompts).exec(llm("chat").chatCompletion()));
+  ScenarioBuilder chat = scenario("chat").forever().on(feed(prompts).exec(llm("chat").request()));
 
   {
     setUp(

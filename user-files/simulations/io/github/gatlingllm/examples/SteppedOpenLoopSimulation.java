@@ -30,7 +30,7 @@ public class SteppedOpenLoopSimulation extends Simulation {
   PromptFeederBuilder prompts =
       prompts().unique().inputTokens(128).requests(600).caseId("open_steps_in128_out32");
 
-  ScenarioBuilder open = scenario("open steps").feed(prompts).exec(llm("chat").chatCompletion());
+  ScenarioBuilder open = scenario("open steps").feed(prompts).exec(llm("chat").request());
 
   {
     setUp(

@@ -43,7 +43,7 @@ public class SweepSimulation extends Simulation {
 
   // One request per virtual user: the closed model starts a new user as one ends, and lets the
   // last level's users finish when the sweep is over.
-  ScenarioBuilder chat = scenario("chat").feed(prompts).exec(llm("chat").chatCompletion());
+  ScenarioBuilder chat = scenario("chat").feed(prompts).exec(llm("chat").request());
 
   {
     setUp(chat.injectClosed(sweep.steps())).protocols(llm).assertions(llm.assertions(1.0, "chat"));

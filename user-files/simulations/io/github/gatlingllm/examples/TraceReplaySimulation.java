@@ -29,7 +29,7 @@ public class TraceReplaySimulation extends Simulation {
   TraceFeederBuilder trace =
       trace("user-files/resources/traces/sample_trace.jsonl").blockTokens(512).timeScale(1.0);
 
-  ScenarioBuilder replay = scenario("replay").feed(trace).exec(llm("replay").chatCompletion());
+  ScenarioBuilder replay = scenario("replay").feed(trace).exec(llm("replay").request());
 
   {
     setUp(replay.injectOpen(trace.arrivals()))

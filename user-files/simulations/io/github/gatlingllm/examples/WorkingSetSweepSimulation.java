@@ -40,7 +40,7 @@ public class WorkingSetSweepSimulation extends Simulation {
                 step ->
                     scenario(step.name())
                         .forever()
-                        .on(feed(step.prompts()).exec(llm("chat").chatCompletion()))
+                        .on(feed(step.prompts()).exec(llm("chat").request()))
                         .injectOpen(atOnceUsers(USERS))))
         .protocols(llm)
         .assertions(llm.assertions(1.0, "chat"));

@@ -2,13 +2,13 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
 import io.gatling.core.session.Session$;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
-import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
@@ -63,7 +63,8 @@ final class ClientWarmUp {
       Session session = Session$.MODULE$.apply("gatling-llm warm-up", -1L, null);
       for (int i = 0; i < ROUNDS; i++) {
         byte[] body =
-            RequestBodies.body(settings, "warm-up prompt " + i + " of the client's request path")
+            WireApi.dialect(settings)
+                .body(settings, "warm-up prompt " + i + " of the client's request path")
                 .getBytes(StandardCharsets.UTF_8);
         if (http != null && i < ROUNDS / 10) {
           http.clientRequest(session.set(LlmScalaActionBuilder.BODY, body));

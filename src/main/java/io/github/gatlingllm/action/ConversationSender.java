@@ -2,21 +2,23 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.Turn;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestIdentity;
-import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Option;
 
 /**
  * Not API. Sends a fed conversation's next turn (the system prompt, every earlier message and reply
@@ -33,27 +35,71 @@ final class ConversationSender implements Sender {
   private final RequestSettings settings;
   private final Dispatcher dispatcher;
   private final Action next;
+  private final Consumer<ConversationWorkload> joined;
+  private final Predicate<String> userEndedByBudget;
   private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
 
+  /**
+   * A sender of an action's conversation turns.
+   *
+   * @param name the request name
+   * @param run the run (its clock, client watch)
+   * @param settings the request's body settings
+   * @param dispatcher the way to the wire
+   * @param next the action after this one
+   * @param joined the run's note that a conversation workload has a user ({@link
+   *     RunContext#conversationStarted})
+   * @param userEndedByBudget the run's answer to a user fed past its budget, by scenario ({@link
+   *     RunContext#userEndedByBudget})
+   */
   ConversationSender(
-      String name, RunContext run, RequestSettings settings, Dispatcher dispatcher, Action next) {
+      String name,
+      RunContext run,
+      RequestSettings settings,
+      Dispatcher dispatcher,
+      Action next,
+      Consumer<ConversationWorkload> joined,
+      Predicate<String> userEndedByBudget) {
     this.name = name;
     this.run = run;
     this.settings = settings;
     this.dispatcher = dispatcher;
     this.next = next;
+    this.joined = joined;
+    this.userEndedByBudget = userEndedByBudget;
+  }
+
+  @Override
+  public Gate gate(Session session) {
+    scala.collection.immutable.Map<String, Object> attributes = session.attributes();
+    return admit(
+        (ConversationWorkload) attributes.get(ConversationFeeder.WORKLOAD).getOrElse(() -> null),
+        attributes.get(ConversationFeeder.DONE).getOrElse(() -> null),
+        (Conversation) attributes.get(ConversationFeeder.CONVERSATION).getOrElse(() -> null),
+        session.scenario(),
+        () -> session.eventLoop().execute(() -> send(session)));
   }
 
   /**
-   * The answer for a session inside {@code conversation(...)}: the run stops when the user holds no
+   * The answer for a user inside {@code conversation(...)}: the run stops when the user holds no
    * conversation, one that has ended already, or one whose first turn cannot fit the context; the
    * user ends when the workload's budget is spent; a measured conversation's first turn is held
    * until every warmup conversation has ended.
+   *
+   * @param workload the fed conversation workload, or null when none was fed
+   * @param done the record's {@link ConversationFeeder#DONE}, or null
+   * @param conversation the fed conversation (absent on a {@code DONE} record: then any)
+   * @param scenario the user's scenario
+   * @param resume sends the turn once the warmup has ended (when this returns {@link Gate#HELD})
+   * @return never null
    */
-  @Override
-  public Gate gate(Session session) {
-    Option<Object> fed = session.attributes().get(ConversationFeeder.WORKLOAD);
-    if (fed.isEmpty()) {
+  Gate admit(
+      ConversationWorkload workload,
+      Object done,
+      Conversation conversation,
+      String scenario,
+      Runnable resume) {
+    if (workload == null) {
       return new Gate.StopRun(
           "conversation(llm(\""
               + name
@@ -63,14 +109,11 @@ final class ConversationSender implements Sender {
               + "\")...)))",
           true);
     }
-    if (Boolean.TRUE.equals(
-        session.attributes().get(ConversationFeeder.DONE).getOrElse(() -> null))) {
-      return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
+    if (Boolean.TRUE.equals(done)) {
+      return LlmAction.spentUser(userEndedByBudget.test(scenario));
     }
-    ConversationWorkload workload = (ConversationWorkload) fed.get();
     // In the record's conversations even if no turn is ever sent (every one ended by the window).
-    run.conversationStarted(workload);
-    Conversation conversation = conversation(session);
+    joined.accept(workload);
     if (conversation.turnsSent() == 0 && !conversation.over()) {
       String misfit = workload.contextMisfit(settings.maxTokens());
       if (misfit != null) {
@@ -92,7 +135,7 @@ final class ConversationSender implements Sender {
     }
     if (conversation.turnsSent() == 0
         && !"warmup".equals(conversation.phase())
-        && workload.holdUntilWarmedUp(() -> session.eventLoop().execute(() -> send(session)))) {
+        && workload.holdUntilWarmedUp(resume)) {
       // Held until the warmup ends: the wait is the test's own, not a schedule lag.
       return Gate.HELD;
     }
@@ -194,7 +237,8 @@ final class ConversationSender implements Sender {
       Prompt user,
       long now) {
     byte[] bytes =
-        RequestBodies.body(settings, conversation.messagesWith(user))
+        WireApi.dialect(settings)
+            .body(settings, Turn.of(conversation.messagesWith(user)))
             .getBytes(StandardCharsets.UTF_8);
     boolean systemSentBefore =
         conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);

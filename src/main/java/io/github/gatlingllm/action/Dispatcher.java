@@ -2,6 +2,7 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.protocol.RunContext;
@@ -66,7 +67,8 @@ final class Dispatcher {
             run.settings().timeout().toMillis(),
             run.cacheServer(settings.endpoint()),
             run.reasoningCounter(),
-            spec.replySaves().text() != null);
+            spec.replySaves().text() != null,
+            WireApi.dialect(settings));
   }
 
   /**

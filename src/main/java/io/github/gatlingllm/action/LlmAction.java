@@ -31,8 +31,6 @@ final class LlmAction extends JavaAction {
 
   private final LlmActionSpec spec;
   private final RunContext run;
-  private final RequestSettings body;
-  private final GatlingHttp http;
   private final GatlingCore gatling;
   private final Action next;
   private final AtomicBoolean stopped = new AtomicBoolean();
@@ -46,13 +44,19 @@ final class LlmAction extends JavaAction {
     super(LOG);
     this.spec = spec;
     this.run = run;
-    this.body = body;
-    this.http = http;
     this.gatling = run.gatling();
     this.next = next;
     Dispatcher dispatcher = new Dispatcher(spec, run, body, http, next);
     if (spec.conversation()) {
-      this.conversations = new ConversationSender(spec.name(), run, body, dispatcher, next);
+      this.conversations =
+          new ConversationSender(
+              spec.name(),
+              run,
+              body,
+              dispatcher,
+              next,
+              run::conversationStarted,
+              run::userEndedByBudget);
       this.agents = new AgentSender(spec.name(), run, body, dispatcher, next);
       this.prompts = null;
       this.traces = null;
@@ -67,26 +71,6 @@ final class LlmAction extends JavaAction {
   @Override
   public String name() {
     return spec.name();
-  }
-
-  RequestSettings body() {
-    return body;
-  }
-
-  RunContext run() {
-    return run;
-  }
-
-  Action next() {
-    return next;
-  }
-
-  LlmActionSpec spec() {
-    return spec;
-  }
-
-  GatlingHttp http() {
-    return http;
   }
 
   @Override

@@ -7,6 +7,8 @@ import io.gatling.core.action.Action;
 import io.gatling.core.action.builder.ActionBuilder;
 import io.gatling.core.structure.ScenarioContext;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
@@ -57,9 +59,11 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + m, e);
     }
     Endpoint endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
+    Dialect dialect = WireApi.of(endpoint).dialect();
     RequestSettings body;
     try {
       body = run.requestSettings(endpoint, spec.maxTokens(), spec.body());
+      dialect.check(body);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + e.getMessage(), e);
     }
@@ -70,7 +74,7 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
             .header("Accept", body.stream() ? "text/event-stream" : "application/json")
             .body(ByteArrayBody(session -> (byte[]) session.get(BODY)))
             .requestTimeout(run.settings().timeout());
-    for (Map.Entry<String, String> h : run.headers().entrySet()) {
+    for (Map.Entry<String, String> h : run.headers(dialect).entrySet()) {
       request = request.header(h.getKey(), h.getValue());
     }
     String sessionHeader = run.settings().sessionHeader();

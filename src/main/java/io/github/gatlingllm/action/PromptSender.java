@@ -1,13 +1,13 @@
 package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
-import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.ClientWatch;
@@ -180,7 +180,7 @@ final class PromptSender implements Sender {
         fed == null ? settings : fed.settings(settings, spec.maxTokens() != null);
     String body =
         own || fed == null
-            ? RequestBodies.body(requestSettings, prompt)
+            ? WireApi.dialect(requestSettings).body(requestSettings, prompt)
             : fed.body(requestSettings);
     // Marked as sent in the order requests go out: the first sent of a group plans a miss.
     CachePlan.Sent sent = own || fed == null ? null : fed.planSent();

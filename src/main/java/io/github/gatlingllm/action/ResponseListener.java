@@ -3,6 +3,9 @@ package io.github.gatlingllm.action;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.EventParser;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
@@ -14,7 +17,6 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.Verdict;
-import io.github.gatlingllm.openai.SseParser;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.OpenRequests;
@@ -33,13 +35,13 @@ import java.util.function.ToIntFunction;
  * Not API. One LLM request on the wire, as Gatling's HTTP client reports it: every callback runs on
  * the virtual user's event loop, one at a time. Each body chunk is stamped with {@link
  * System#nanoTime()} before anything else is done with it; an event stream's bytes go through the
- * {@link SseParser} and each event's JSON is parsed from its bytes; any other body (an error
- * answer, a non-streamed completion) is kept, up to a bound, from this very answer. A request ends
- * one of three ways ({@link RequestEnd}): the exchange completed (last chunk, error, or the
- * client's request timeout; classified by {@link RequestClassifier}), the client cancelled it, or
- * the run's end cut it. Each goes through one {@code finish}: the record is made by a pure function
- * ({@link #recordOf}), handed to the {@link RequestSink} with its rows, and the virtual user goes
- * on (not after a cut).
+ * the request's API's {@link EventParser} ({@link Dialect}) and each event's JSON is parsed from
+ * its bytes; any other body (an error answer, a non-streamed completion) is kept, up to a bound,
+ * from this very answer. A request ends one of three ways ({@link RequestEnd}): the exchange
+ * completed (last chunk, error, or the client's request timeout; classified by {@link
+ * RequestClassifier}), the client cancelled it, or the run's end cut it. Each goes through one
+ * {@code finish}: the record is made by a pure function ({@link #recordOf}), handed to the {@link
+ * RequestSink} with its rows, and the virtual user goes on (not after a cut).
  *
  * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
  * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
@@ -61,7 +63,7 @@ import java.util.function.ToIntFunction;
  * listener's lock, so a request ends exactly once, one way or the other.
  */
 final class ResponseListener
-    implements HttpListener, SseParser.Listener, OpenRequests.Open, Cancellation.Target {
+    implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
 
   /** The most bytes kept of an answer that is not an event stream and not a wanted completion. */
   static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -99,7 +101,7 @@ final class ResponseListener
   private long startMs;
   private long startNanos;
   private RequestTimer timer;
-  private SseParser parser;
+  private EventParser parser;
   private ByteArrayOutputStream body;
   private int bodyLimit;
   private boolean bodyCut;
@@ -121,13 +123,26 @@ final class ResponseListener
    * @param reasoningCounter counts reasoning text when the server reports no reasoning tokens, or
    *     null
    * @param keepsReply whether a {@code saveReplyAs} key asks for the reply's text
+   * @param dialect the requests' API: their event parser, terminal event and body reader
    */
   record Settings(
       boolean streamed,
       long timeoutMs,
       CachePlan.Server cacheServer,
       ToIntFunction<String> reasoningCounter,
-      boolean keepsReply) {}
+      boolean keepsReply,
+      Dialect dialect) {
+
+    /** Settings of chat completions requests. */
+    Settings(
+        boolean streamed,
+        long timeoutMs,
+        CachePlan.Server cacheServer,
+        ToIntFunction<String> reasoningCounter,
+        boolean keepsReply) {
+      this(streamed, timeoutMs, cacheServer, reasoningCounter, keepsReply, WireApi.CHAT.dialect());
+    }
+  }
 
   /**
    * The listener of one request, open from now (its clock starts; {@link #onSend()} restarts it).
@@ -169,7 +184,7 @@ final class ResponseListener
   private void start() {
     startMs = sink.nowMillis();
     startNanos = System.nanoTime();
-    timer = new RequestTimer(startMs, startNanos);
+    timer = new RequestTimer(startMs, startNanos, settings.dialect().terminalEvent());
   }
 
   @Override
@@ -228,7 +243,7 @@ final class ResponseListener
     httpStatus = status.code();
     contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
     if (streamed && httpStatus == 200 && isEventStream(contentType)) {
-      parser = new SseParser(this);
+      parser = settings.dialect().parser(this);
     } else {
       boolean completion = !streamed && httpStatus >= 200 && httpStatus < 300;
       bodyLimit = completion ? MAX_COMPLETION_BYTES : MAX_ERROR_BODY_BYTES;
@@ -281,11 +296,15 @@ final class ResponseListener
     }
   }
 
-  /** One event's data, from the parser, while the chunk that completed it is being handled. */
+  /** Whether the next event's text is wanted: a conversation's, a saved reply's, or reasoning's. */
   @Override
-  public void onData(byte[] buffer, int from, int to) {
-    StreamEvent event =
-        StreamEvent.parse(buffer, from, to, turn != null || reply != null || timer.wantsText());
+  public boolean wantsText() {
+    return turn != null || reply != null || timer.wantsText();
+  }
+
+  /** One event, from the parser, while the chunk that completed it is being handled. */
+  @Override
+  public void onEvent(StreamEvent event) {
     if (reply != null && event.content() != null) {
       reply.append(event.content());
     }
@@ -422,7 +441,7 @@ final class ResponseListener
         return timer.finish(endNanos, planned, settings.reasoningCounter());
       }
       StreamEvent response =
-          streamed || text == null ? StreamEvent.EMPTY : StreamEvent.parseResponse(text);
+          streamed || text == null ? StreamEvent.EMPTY : settings.dialect().parseResponse(text);
       if (turn != null) {
         turn.onResponse(response);
       }

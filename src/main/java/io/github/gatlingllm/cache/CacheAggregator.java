@@ -253,71 +253,70 @@ public final class CacheAggregator {
   }
 
   /**
-   * The record, {@code llm-run.json}'s {@code cache}: {@code parameters} first (what the plan knew
-   * of the server), then {@code tolerance}, {@code requests}, {@code planned_hit_ratio}, {@code
-   * observed_hit_ratio}, {@code outcomes} (every outcome's count), {@code as_planned} (requests
-   * whose outcome is the planned one), {@code warm_start}, {@code warm_start_requests}, {@code
-   * warm_start_message} (with a warm start), {@code verdict}, {@code planned_requests} (requests of
-   * any phase and status with a cache plan), {@code verdict_reason} (with the verdict {@code
-   * unknown}: why, in words), {@code latency_by_outcome} (per outcome seen: {@code ttft_ms} and
-   * {@code e2e_ms} distributions), and {@code workloads}: per workload and request name the same
-   * figures and {@code prefix_groups} (per group: {@code group}, {@code requests}, ratios, {@code
-   * outcomes}, {@code ttft_ms}, {@code e2e_ms}).
+   * The record, {@code llm-run.json}'s {@code cache} ({@link CacheSummary}).
    *
-   * @param parameters what the plan knew of the server (block tokens, template tokens...), never
-   *     null
-   * @return an ordered, JSON-ready map
+   * @param parameters what the plan knew of the server (block tokens, template tokens...), in the
+   *     order given, never null
+   * @return the summary
    */
-  public synchronized Map<String, Object> toRecord(Map<String, Object> parameters) {
-    Map<String, Object> m = new LinkedHashMap<>(parameters);
-    m.put("tolerance", tolerance);
-    overall.write(m, tolerance, true);
-    m.put("warm_start", warmStarts > 0);
-    m.put("warm_start_requests", warmStarts);
-    if (warmStarts > 0) {
-      m.put("warm_start_message", warmStartText(warmStarts));
-    }
-    // The verdict after the warm start, as people read it.
-    Object verdict = m.remove("verdict");
+  public synchronized CacheSummary summary(Map<String, Object> parameters) {
     boolean mostFailed = overall.requests > 0 && mostFailed();
-    if (mostFailed) {
-      verdict = UNKNOWN;
-    }
-    m.put("verdict", verdict);
-    m.put("planned_requests", plannedRequests);
-    if (UNKNOWN.equals(verdict)) {
-      m.put(
-          "verdict_reason",
-          overall.requests == 0
-              ? noSuccess()
-              : mostFailed ? mostFailedReason() : "the server reported no cached tokens");
-    }
-    Object latency = m.remove("latency_by_outcome");
-    m.put("latency_by_outcome", latency);
-    List<Object> list = new ArrayList<>();
+    // The verdict after the warm start, as people read it.
+    String verdict = mostFailed ? UNKNOWN : overall.verdict(tolerance);
+    List<CacheSummary.Series> list = new ArrayList<>();
     for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
-      Map<String, Object> w = new LinkedHashMap<>();
-      w.put("workload", e.getKey().workload().isEmpty() ? null : e.getKey().workload());
-      w.put("request", e.getKey().request());
-      e.getValue().all.write(w, tolerance, true);
-      if (mostFailed) {
-        // A run that mostly failed is as planned nowhere, not even in a series.
-        w.put("verdict", UNKNOWN);
-      }
+      Bucket all = e.getValue().all;
+      List<CacheSummary.PrefixGroup> groups = null;
       if (!e.getValue().groups.isEmpty()) {
-        List<Object> groups = new ArrayList<>();
+        groups = new ArrayList<>();
         for (Map.Entry<Integer, Bucket> g : e.getValue().groups.entrySet()) {
-          Map<String, Object> gm = new LinkedHashMap<>();
-          gm.put("group", g.getKey());
-          g.getValue().write(gm, tolerance, false);
-          groups.add(Collections.unmodifiableMap(gm));
+          Bucket b = g.getValue();
+          groups.add(
+              new CacheSummary.PrefixGroup(
+                  g.getKey(),
+                  b.requests,
+                  b.planned(),
+                  b.observed(),
+                  b.outcomeCounts(),
+                  b.asPlanned,
+                  b.ttft.distribution(),
+                  b.e2e.distribution()));
         }
-        w.put("prefix_groups", Collections.unmodifiableList(groups));
       }
-      list.add(Collections.unmodifiableMap(w));
+      list.add(
+          new CacheSummary.Series(
+              e.getKey().workload().isEmpty() ? null : e.getKey().workload(),
+              e.getKey().request(),
+              all.requests,
+              all.planned(),
+              all.observed(),
+              all.outcomeCounts(),
+              all.asPlanned,
+              // A run that mostly failed is as planned nowhere, not even in a series.
+              mostFailed ? UNKNOWN : all.verdict(tolerance),
+              all.latencyByOutcome(),
+              groups));
     }
-    m.put("workloads", Collections.unmodifiableList(list));
-    return Collections.unmodifiableMap(m);
+    return new CacheSummary(
+        parameters,
+        tolerance,
+        overall.requests,
+        overall.planned(),
+        overall.observed(),
+        overall.outcomeCounts(),
+        overall.asPlanned,
+        warmStarts > 0,
+        warmStarts,
+        warmStarts > 0 ? warmStartText(warmStarts) : null,
+        verdict,
+        plannedRequests,
+        UNKNOWN.equals(verdict)
+            ? overall.requests == 0
+                ? noSuccess()
+                : mostFailed ? mostFailedReason() : "the server reported no cached tokens"
+            : null,
+        overall.latencyByOutcome(),
+        list);
   }
 
   private static double round(Double v) {
@@ -416,30 +415,23 @@ public final class CacheAggregator {
       return AS_PLANNED;
     }
 
-    void write(Map<String, Object> m, double tolerance, boolean full) {
-      m.put("requests", requests);
-      m.put("planned_hit_ratio", planned());
-      m.put("observed_hit_ratio", observed());
-      Map<String, Object> counts = new LinkedHashMap<>();
+    Map<String, Long> outcomeCounts() {
+      Map<String, Long> counts = new LinkedHashMap<>();
       for (Map.Entry<CacheOutcome, Long> e : outcomes.entrySet()) {
         counts.put(e.getKey().wireName(), e.getValue());
       }
-      m.put("outcomes", Collections.unmodifiableMap(counts));
-      m.put("as_planned", asPlanned);
-      if (full) {
-        m.put("verdict", verdict(tolerance));
-        Map<String, Object> latency = new LinkedHashMap<>();
-        for (Map.Entry<CacheOutcome, MetricsAggregator.Metric[]> e : byOutcome.entrySet()) {
-          Map<String, Object> d = new LinkedHashMap<>();
-          d.put("ttft_ms", e.getValue()[0].distribution().toRecord());
-          d.put("e2e_ms", e.getValue()[1].distribution().toRecord());
-          latency.put(e.getKey().wireName(), Collections.unmodifiableMap(d));
-        }
-        m.put("latency_by_outcome", Collections.unmodifiableMap(latency));
-      } else {
-        m.put("ttft_ms", ttft.distribution().toRecord());
-        m.put("e2e_ms", e2e.distribution().toRecord());
+      return Collections.unmodifiableMap(counts);
+    }
+
+    Map<String, CacheSummary.Latency> latencyByOutcome() {
+      Map<String, CacheSummary.Latency> latency = new LinkedHashMap<>();
+      for (Map.Entry<CacheOutcome, MetricsAggregator.Metric[]> e : byOutcome.entrySet()) {
+        latency.put(
+            e.getKey().wireName(),
+            new CacheSummary.Latency(
+                e.getValue()[0].distribution(), e.getValue()[1].distribution()));
       }
+      return Collections.unmodifiableMap(latency);
     }
   }
 }

@@ -31,7 +31,7 @@ import java.util.SplittableRandom;
  * of its requests, and the larger of A's and B's spread over them is the least change called better
  * or worse.
  *
- * <p>The verdict ({@link Verdict#of(Double, Double, double[], double, double, boolean)}),
+ * <p>The verdict ({@link ChangeVerdict#of(Double, Double, double[], double, double, boolean)}),
  * direction-aware: {@code same} for identical values; {@code better} or {@code worse} when the
  * whole interval lies beyond both the minimum effect ({@link Settings#minEffectPct()}, default 2%)
  * and the noise floor on that side, {@code same} when it lies within plus or minus the minimum
@@ -39,7 +39,7 @@ import java.util.SplittableRandom;
  * one line.
  *
  * <p>The jobs apart: {@link RunSamples} reads each run, {@code ResampledRun} makes each metric's
- * value and replicates, {@link Bootstrap} the interval, {@link Verdict} the verdict, {@link
+ * value and replicates, {@link Bootstrap} the interval, {@link ChangeVerdict} the verdict, {@link
  * RunDifferences} what the verdicts must be read with, {@link ComparisonOutput} the text and JSON.
  */
 public final class RunComparison {
@@ -123,7 +123,7 @@ public final class RunComparison {
       Double deltaPct,
       double[] ci95Pct,
       Double noiseFloorPct,
-      Verdict verdict,
+      ChangeVerdict verdict,
       boolean lowerIsBetter) {
 
     /**
@@ -444,17 +444,17 @@ public final class RunComparison {
               + String.join(", ", betterText)
               + ")";
     } else if (!worse.isEmpty()) {
-      verdict = Verdict.WORSE.wireName();
+      verdict = ChangeVerdict.WORSE.wireName();
       line = "verdict: B worse (" + String.join(", ", worseText) + ")";
     } else if (!better.isEmpty()) {
-      verdict = Verdict.BETTER.wireName();
+      verdict = ChangeVerdict.BETTER.wireName();
       line = "verdict: B better (" + String.join(", ", betterText) + ")";
     } else if (unclear.isEmpty()) {
-      verdict = Verdict.SAME.wireName();
+      verdict = ChangeVerdict.SAME.wireName();
       line =
           "verdict: same (every metric within +/-" + Decimals.fmt(settings.minEffectPct()) + "%)";
     } else {
-      verdict = Verdict.UNCLEAR.wireName();
+      verdict = ChangeVerdict.UNCLEAR.wireName();
       line =
           "verdict: unclear (no metric better or worse beyond the runs' noise; "
               + (compared - unclear.size())
@@ -559,7 +559,7 @@ public final class RunComparison {
               delta,
               ci,
               floor,
-              Verdict.of(
+              ChangeVerdict.of(
                   va,
                   vb,
                   ci,

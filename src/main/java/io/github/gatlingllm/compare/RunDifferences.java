@@ -1,5 +1,8 @@
 package io.github.gatlingllm.compare;
 
+import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,17 +78,14 @@ public final class RunDifferences {
     int i = 0;
     for (Object o : list) {
       i++;
-      if (!(o instanceof Map<?, ?> prompts)) {
+      RunInfo.Prompts prompts = RunRecordJson.read(o, RunInfo.Prompts.class);
+      if (prompts == null) {
         continue;
       }
-      String name = prompts.get("workload") != null ? prompts.get("workload").toString() : "#" + i;
+      String name = prompts.workload() != null ? prompts.workload() : "#" + i;
       Map<String, Object> phases = new LinkedHashMap<>();
-      if (prompts.get("phases") instanceof Map<?, ?> p) {
-        for (Map.Entry<?, ?> e : p.entrySet()) {
-          phases.put(
-              String.valueOf(e.getKey()),
-              e.getValue() instanceof Map<?, ?> ph ? ph.get("digest") : null);
-        }
+      if (prompts.phases() != null) {
+        prompts.phases().forEach((phase, p) -> phases.put(phase, p == null ? null : p.digest()));
       }
       out.put(name, phases);
     }
@@ -139,9 +139,9 @@ public final class RunDifferences {
               + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
               + ": its figures cover the requests that finished");
     }
-    if (run.get("cache") instanceof Map<?, ?> cache
-        && Boolean.TRUE.equals(cache.get("warm_start"))) {
-      out.add(name + " warm start: " + cache.get("warm_start_message"));
+    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    if (cache != null && cache.warmStart()) {
+      out.add(name + " warm start: " + cache.warmStartMessage());
     }
     if (run.get("client") instanceof Map<?, ?> client
         && client.get("warnings") instanceof List<?> list) {
@@ -153,6 +153,14 @@ public final class RunDifferences {
   }
 
   private static Object target(Map<String, Object> run, String key) {
-    return run.get("target") instanceof Map<?, ?> t ? t.get(key) : null;
+    RunInfo.Target target = RunRecordJson.read(run.get("target"), RunInfo.Target.class);
+    if (target == null) {
+      return null;
+    }
+    return switch (key) {
+      case "model" -> target.model();
+      case "endpoint" -> target.endpoint();
+      default -> throw new IllegalArgumentException("not a compared target field: " + key);
+    };
   }
 }

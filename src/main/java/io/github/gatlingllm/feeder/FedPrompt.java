@@ -1,9 +1,9 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.Turn;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.openai.ChatMessage;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptFile;
@@ -98,16 +98,16 @@ public record FedPrompt(
    */
   public String body(RequestSettings settings) {
     List<PromptFile.Message> rows = prompt.messages();
+    Dialect dialect = WireApi.dialect(settings);
     if (rows == null || rows.isEmpty()) {
-      return RequestBodies.body(settings, prompt.text());
+      return dialect.body(settings, prompt.text());
     }
-    List<ChatMessage> chat = new ArrayList<>(rows.size());
+    List<Turn> turns = new ArrayList<>(rows.size());
     for (PromptFile.Message m : rows) {
-      chat.add(new ChatMessage(m.role(), m.content()));
+      turns.add(new Turn.Message(m.role(), m.content()));
     }
-    return settings.endpoint() == Endpoint.CHAT
-        ? RequestBodies.body(settings, chat)
-        : RequestBodies.body(settings, ChatMessage.transcript(chat));
+    // completions: the messages' transcript (ChatMessage#transcript)
+    return dialect.body(settings, turns);
   }
 
   /**

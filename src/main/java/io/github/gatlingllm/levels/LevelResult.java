@@ -3,6 +3,7 @@ package io.github.gatlingllm.levels;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -193,11 +194,11 @@ public record LevelResult(
    * {@code rate} (open, users/s), {@code start_ms}, {@code end_ms}, {@code duration_s}, {@code
    * measured_from_ms} (only when a warmup took the level's start), {@code measured_to_ms} and
    * {@code cut_short: true} (only when the run stopped before the level's end), then every field of
-   * {@link GroupSummary#toRecord()} with {@code requests_per_s}, {@code output_tokens_per_s} and
-   * the goodput rates per second of the level (served: see the class comment; {@code requests} and
-   * {@code status} count the requests that started in it), then {@code input_tokens_per_s}, {@code
-   * offered_requests_per_s} (started / s), {@code completed_requests} (successful requests
-   * completed in the window), then {@code extra}'s fields.
+   * {@link GroupSummary}'s JSON form ({@link GroupSummary.Json}) with {@code requests_per_s},
+   * {@code output_tokens_per_s} and the goodput rates per second of the level (served: see the
+   * class comment; {@code requests} and {@code status} count the requests that started in it), then
+   * {@code input_tokens_per_s}, {@code offered_requests_per_s} (started / s), {@code
+   * completed_requests} (successful requests completed in the window), then {@code extra}'s fields.
    *
    * @param extra fields of the level's window (start ms, end ms), e.g. the client's schedule lag;
    *     may return null or an empty map; null for none
@@ -219,7 +220,7 @@ public record LevelResult(
       m.put("measured_to_ms", measuredToMs);
       m.put("cut_short", true);
     }
-    m.putAll(summary.toRecord());
+    m.putAll(JsonForm.of(summary));
     m.put("requests_per_s", requestsPerS());
     m.put("output_tokens_per_s", outputTokensPerS());
     Goodput g = summary.goodput();
@@ -231,7 +232,8 @@ public record LevelResult(
       Double tokens = g.outputTokensPerS() == null ? null : g.outputTokensPerS() * window;
       m.put(
           "goodput",
-          new Goodput(
+          JsonForm.of(
+              new Goodput(
                   g.slo(),
                   g.offered(),
                   g.met(),
@@ -239,8 +241,7 @@ public record LevelResult(
                   g.missed(),
                   g.attainment(),
                   g.met() / s,
-                  tokens == null ? (g.met() == 0 ? 0.0 : null) : tokens / s)
-              .toRecord());
+                  tokens == null ? (g.met() == 0 ? 0.0 : null) : tokens / s)));
     }
     m.put("input_tokens_per_s", inputTokensPerS());
     m.put("scenario_index", scenarioIndex);

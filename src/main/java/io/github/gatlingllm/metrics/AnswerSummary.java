@@ -1,9 +1,10 @@
 package io.github.gatlingllm.metrics;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.gatlingllm.stats.Distribution;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -80,39 +81,111 @@ public record AnswerSummary(
   }
 
   /**
-   * The {@code reasoning} object of a group in {@code llm-run.json}: {@code requests_reasoning},
-   * {@code never_answered}, {@code reasoning_tokens}, {@code answer_tokens}, {@code
-   * reasoning_share}, {@code reasoning_tokens_per_request}, {@code reasoning_tpot_ms}, {@code
-   * answer_tpot_ms}.
+   * The {@code reasoning} object of a group in {@code llm-run.json}.
    *
-   * @return an ordered, unmodifiable map of JSON-ready values
+   * @return the reasoning figures
    */
-  public Map<String, Object> reasoningRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("requests_reasoning", reasoningRequests);
-    m.put("never_answered", neverAnswered);
-    m.put("reasoning_tokens", reasoningTokens);
-    m.put("answer_tokens", answerTokens);
-    m.put("reasoning_share", reasoningShare());
-    m.put("reasoning_tokens_per_request", reasoningTokensPerRequest.toRecord());
-    m.put("reasoning_tpot_ms", reasoningTpotMs.toRecord());
-    m.put("answer_tpot_ms", answerTpotMs.toRecord());
-    return Collections.unmodifiableMap(m);
+  public Reasoning reasoning() {
+    return new Reasoning(
+        reasoningRequests,
+        neverAnswered,
+        reasoningTokens,
+        answerTokens,
+        reasoningShare(),
+        reasoningTokensPerRequest,
+        reasoningTpotMs,
+        answerTpotMs);
   }
 
   /**
-   * The {@code cancellation} object of a group in {@code llm-run.json}: {@code chosen}, {@code
-   * cancelled}, {@code completed_first} (chosen but ended before the delay), {@code
-   * cancelled_after_first_token}.
+   * The {@code cancellation} object of a group in {@code llm-run.json}.
    *
-   * @return an ordered, unmodifiable map of JSON-ready values
+   * @return the cancellation counts
    */
-  public Map<String, Object> cancellationRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("chosen", cancelChosen);
-    m.put("cancelled", cancelled);
-    m.put("completed_first", Math.max(0, cancelChosen - cancelled));
-    m.put("cancelled_after_first_token", cancelledWithFirstToken);
-    return Collections.unmodifiableMap(m);
+  public Cancellation cancellation() {
+    return new Cancellation(
+        cancelChosen, cancelled, Math.max(0, cancelChosen - cancelled), cancelledWithFirstToken);
   }
+
+  /**
+   * A summary from its parts in {@code llm-run.json}.
+   *
+   * @param ttfoMs the TTFO distribution, or null ({@link Distribution#EMPTY}: a file from before
+   *     TTFO)
+   * @param reasoning the reasoning figures, or null (zeros and empty distributions)
+   * @param cancellation the cancellation counts, or null (none: a run that cancelled nothing)
+   * @return the summary
+   */
+  public static AnswerSummary of(
+      Distribution ttfoMs, Reasoning reasoning, Cancellation cancellation) {
+    Reasoning r = reasoning == null ? EMPTY.reasoning() : reasoning;
+    Cancellation c = cancellation == null ? EMPTY.cancellation() : cancellation;
+    return new AnswerSummary(
+        ttfoMs == null ? Distribution.EMPTY : ttfoMs,
+        orEmpty(r.reasoningTokensPerRequest()),
+        orEmpty(r.reasoningTpotMs()),
+        orEmpty(r.answerTpotMs()),
+        r.reasoningTokens(),
+        r.answerTokens(),
+        r.requestsReasoning(),
+        r.neverAnswered(),
+        c.chosen(),
+        c.cancelled(),
+        c.cancelledAfterFirstToken());
+  }
+
+  private static Distribution orEmpty(Distribution d) {
+    return d == null ? Distribution.EMPTY : d;
+  }
+
+  /**
+   * The {@code reasoning} object of a group in {@code llm-run.json}, written and read by Jackson in
+   * this order (nulls written). Distributions are null only when read from a file that lacks them.
+   *
+   * @param requestsReasoning successful requests with at least one reasoning token
+   * @param neverAnswered successful streamed requests that reasoned and never answered
+   * @param reasoningTokens reasoning tokens summed (see {@link AnswerSummary#reasoningTokens()})
+   * @param answerTokens answer tokens summed over the same requests
+   * @param reasoningShare {@link AnswerSummary#reasoningShare()}, or null
+   * @param reasoningTokensPerRequest reasoning tokens of each successful request
+   * @param reasoningTpotMs time per reasoning token, milliseconds
+   * @param answerTpotMs time per answer token after the first, milliseconds
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonPropertyOrder({
+    "requests_reasoning",
+    "never_answered",
+    "reasoning_tokens",
+    "answer_tokens",
+    "reasoning_share",
+    "reasoning_tokens_per_request",
+    "reasoning_tpot_ms",
+    "answer_tpot_ms"
+  })
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Reasoning(
+      long requestsReasoning,
+      long neverAnswered,
+      long reasoningTokens,
+      long answerTokens,
+      Double reasoningShare,
+      Distribution reasoningTokensPerRequest,
+      Distribution reasoningTpotMs,
+      Distribution answerTpotMs) {}
+
+  /**
+   * The {@code cancellation} object of a group in {@code llm-run.json}, written and read by Jackson
+   * in this order.
+   *
+   * @param chosen requests the run's cancellation chose, whatever their status
+   * @param cancelled requests cancelled by the client
+   * @param completedFirst chosen requests that ended before their delay ({@code chosen -
+   *     cancelled}, at least 0)
+   * @param cancelledAfterFirstToken cancelled requests that had received their first token
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonPropertyOrder({"chosen", "cancelled", "completed_first", "cancelled_after_first_token"})
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Cancellation(
+      long chosen, long cancelled, long completedFirst, long cancelledAfterFirstToken) {}
 }

@@ -1,12 +1,16 @@
 package io.github.gatlingllm.metrics;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * SLO attainment and goodput of a set of requests (one group, or the measured phase overall).
@@ -17,7 +21,11 @@ import java.util.Objects;
  * request end, as {@link GroupSummary#requestsPerS()}), and also as output tokens per second of the
  * requests that met it.
  *
- * @param slo the objectives, never null
+ * <p>Its JSON form in {@code llm-run.json}, written and read by Jackson: {@code slo} ({@link Slo}'s
+ * form), {@code offered}, {@code met}, {@code failed}, {@code missed} (criterion to count), {@code
+ * attainment}, {@code goodput_requests_per_s}, {@code goodput_output_tokens_per_s}; nulls written.
+ *
+ * @param slo the objectives; {@link Slo#NONE} when null (a record that lacks them)
  * @param offered every request of the group, whatever its status
  * @param met the requests that met the SLO (see {@link Slo#missed})
  * @param failed the requests that did not succeed
@@ -28,6 +36,18 @@ import java.util.Objects;
  * @param outputTokensPerS output tokens of the requests that met the SLO per second of the window,
  *     or null
  */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({
+  "slo",
+  "offered",
+  "met",
+  "failed",
+  "missed",
+  "attainment",
+  "goodput_requests_per_s",
+  "goodput_output_tokens_per_s"
+})
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record Goodput(
     Slo slo,
     long offered,
@@ -35,16 +55,16 @@ public record Goodput(
     long failed,
     Map<String, Long> missed,
     Double attainment,
-    Double requestsPerS,
-    Double outputTokensPerS) {
+    @JsonProperty("goodput_requests_per_s") Double requestsPerS,
+    @JsonProperty("goodput_output_tokens_per_s") Double outputTokensPerS) {
 
   /**
-   * Checks the counts and copies {@code missed}.
+   * Checks the counts and copies {@code missed} (null: none).
    *
    * @throws IllegalArgumentException if a count is negative or {@code met + failed > offered}
    */
   public Goodput {
-    Objects.requireNonNull(slo, "slo");
+    slo = slo == null ? Slo.NONE : slo;
     if (offered < 0 || met < 0 || failed < 0 || met + failed > offered) {
       throw new IllegalArgumentException(
           "goodput counts must be >= 0 with met + failed <= offered, got offered "
@@ -54,7 +74,7 @@ public record Goodput(
               + ", failed "
               + failed);
     }
-    missed = Collections.unmodifiableMap(new LinkedHashMap<>(missed));
+    missed = Collections.unmodifiableMap(new LinkedHashMap<>(missed == null ? Map.of() : missed));
   }
 
   /**
@@ -94,26 +114,6 @@ public record Goodput(
       parts.add(failed + (parts.isEmpty() ? " of " + offered + " requests" : "") + " failed");
     }
     return text.append(String.join(", ", parts)).toString();
-  }
-
-  /**
-   * The JSON form: {@code slo} ({@link Slo#toRecord()}), {@code offered}, {@code met}, {@code
-   * failed}, {@code missed} (criterion to count), {@code attainment}, {@code
-   * goodput_requests_per_s}, {@code goodput_output_tokens_per_s}.
-   *
-   * @return an ordered, unmodifiable map
-   */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("slo", slo.toRecord());
-    m.put("offered", offered);
-    m.put("met", met);
-    m.put("failed", failed);
-    m.put("missed", missed);
-    m.put("attainment", attainment);
-    m.put("goodput_requests_per_s", requestsPerS);
-    m.put("goodput_output_tokens_per_s", outputTokensPerS);
-    return Collections.unmodifiableMap(m);
   }
 
   /**

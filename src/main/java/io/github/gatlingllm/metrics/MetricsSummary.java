@@ -1,20 +1,25 @@
 package io.github.gatlingllm.metrics;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * An immutable snapshot of a {@link MetricsAggregator}: all requests together and each (request
  * name, phase) pair.
  *
+ * <p>Its JSON form in {@code llm-run.json}'s {@code metrics}, written and read by Jackson: {@code
+ * {"overall": {...}, "groups": [{...}, ...]}}, each a {@link GroupSummary.Json}.
+ *
  * @param overall every request, {@code request} and {@code phase} null
  * @param groups one summary per (request name, phase), sorted by name then phase (null phase
  *     first); unmodifiable
  */
+@JsonPropertyOrder({"overall", "groups"})
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record MetricsSummary(GroupSummary overall, List<GroupSummary> groups) {
 
   /**
@@ -24,7 +29,22 @@ public record MetricsSummary(GroupSummary overall, List<GroupSummary> groups) {
    */
   public MetricsSummary {
     Objects.requireNonNull(overall, "overall");
-    groups = List.copyOf(groups);
+    groups = groups == null ? List.of() : List.copyOf(groups);
+  }
+
+  /**
+   * Reads the JSON form. A record without {@code overall} (only hand-made ones) reads as one with
+   * {@link GroupSummary#EMPTY} there.
+   *
+   * @param overall every request, or null
+   * @param groups the groups, or null for none
+   * @return the summary
+   */
+  @JsonCreator
+  public static MetricsSummary of(
+      @JsonProperty("overall") GroupSummary overall,
+      @JsonProperty("groups") List<GroupSummary> groups) {
+    return new MetricsSummary(overall == null ? GroupSummary.EMPTY : overall, groups);
   }
 
   /**
@@ -41,22 +61,5 @@ public record MetricsSummary(GroupSummary overall, List<GroupSummary> groups) {
       }
     }
     return null;
-  }
-
-  /**
-   * The JSON form: {@code {"overall": {...}, "groups": [{...}, ...]}} with {@link
-   * GroupSummary#toRecord()} objects.
-   *
-   * @return an ordered, unmodifiable map of JSON-ready values
-   */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("overall", overall.toRecord());
-    List<Object> list = new ArrayList<>(groups.size());
-    for (GroupSummary g : groups) {
-      list.add(g.toRecord());
-    }
-    m.put("groups", Collections.unmodifiableList(list));
-    return Collections.unmodifiableMap(m);
   }
 }

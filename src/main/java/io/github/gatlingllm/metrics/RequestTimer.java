@@ -64,6 +64,7 @@ public final class RequestTimer {
 
   private final long startMs;
   private final long startNanos;
+  private final String terminalEvent;
   private boolean anyEvent;
   private long firstEventNanos;
   private long lastEventNanos;
@@ -97,8 +98,23 @@ public final class RequestTimer {
    *     measured from it
    */
   public RequestTimer(long startMs, long startNanos) {
+    this(startMs, startNanos, "[DONE]");
+  }
+
+  /**
+   * A timer for a request whose API ends a complete stream with {@code terminalEvent} (the event
+   * its parser turns into {@link StreamEvent.Kind#DONE}; see {@code api.Dialect#terminalEvent()}):
+   * a stream cut short before it is recorded as {@code "stream ended without <terminalEvent>"}.
+   *
+   * @param startMs the request start, epoch milliseconds, as {@link #RequestTimer(long, long)}
+   * @param startNanos the request start, {@link System#nanoTime()} nanoseconds
+   * @param terminalEvent the API's terminal event, for example {@code "message_stop"}; not null
+   * @throws NullPointerException if {@code terminalEvent} is null
+   */
+  public RequestTimer(long startMs, long startNanos, String terminalEvent) {
     this.startMs = startMs;
     this.startNanos = startNanos;
+    this.terminalEvent = Objects.requireNonNull(terminalEvent, "terminalEvent");
   }
 
   /**
@@ -278,7 +294,7 @@ public final class RequestTimer {
       error = null;
     } else {
       outcome = StreamOutcome.NO_DONE;
-      error = anyEvent ? "stream ended without [DONE]" : "stream ended without any event";
+      error = anyEvent ? "stream ended without " + terminalEvent : "stream ended without any event";
     }
     boolean exactPrompt = promptTokens != null;
     return new RequestTimings(

@@ -1,9 +1,15 @@
 package io.github.gatlingllm.metrics;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,13 +43,26 @@ import java.util.Map;
  * and meets a TPOT bound, as vLLM counts its TPOT as 0. A request with one token has no ITL and
  * meets an ITL bound.
  *
+ * <p>Its JSON form in {@code llm-run.json}, written and read by Jackson: {@code ttft_ms, itl_ms,
+ * tpot_ms, e2e_ms} (null when unset), and {@code ttfo_ms} when set; unknown keys are ignored.
+ *
  * @param ttftMs the TTFT bound, or null
  * @param itlMs the bound on every inter-token latency, or null
  * @param tpotMs the TPOT bound, or null
  * @param e2eMs the E2E bound, or null
  * @param ttfoMs the TTFO bound, or null
  */
-public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs, Double ttfoMs) {
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({"ttft_ms", "itl_ms", "tpot_ms", "e2e_ms", "ttfo_ms"})
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Slo(
+    Double ttftMs,
+    Double itlMs,
+    Double tpotMs,
+    Double e2eMs,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Double ttfoMs) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** No bound set. */
   public static final Slo NONE = new Slo(null, null, null, null, null);
@@ -86,6 +105,7 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs, Doub
    *
    * @return false for {@link #NONE}
    */
+  @JsonIgnore
   public boolean isSet() {
     return ttftMs != null || itlMs != null || tpotMs != null || e2eMs != null || ttfoMs != null;
   }
@@ -185,51 +205,25 @@ public record Slo(Double ttftMs, Double itlMs, Double tpotMs, Double e2eMs, Doub
   }
 
   /**
-   * The JSON form: {@code ttft_ms, itl_ms, tpot_ms, e2e_ms} (null when unset), and {@code ttfo_ms}
-   * when set.
-   *
-   * @return an ordered, unmodifiable map
-   */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("ttft_ms", ttftMs);
-    m.put("itl_ms", itlMs);
-    m.put("tpot_ms", tpotMs);
-    m.put("e2e_ms", e2eMs);
-    if (ttfoMs != null) {
-      m.put("ttfo_ms", ttfoMs);
-    }
-    return Collections.unmodifiableMap(m);
-  }
-
-  /**
-   * Reads {@link #toRecord()}'s form.
+   * Reads the JSON form ({@code llm-run.json}'s {@code slo}, as Jackson reads it into a map).
    *
    * @param record the map, or null
    * @return the SLO; {@link #NONE} for null
-   * @throws IllegalArgumentException if a value is not a number above 0
+   * @throws IllegalArgumentException if a value is not a number above 0; the message names it
    */
   public static Slo fromRecord(Map<?, ?> record) {
     if (record == null) {
       return NONE;
     }
-    return new Slo(
-        number(record, "ttft_ms"),
-        number(record, "itl_ms"),
-        number(record, "tpot_ms"),
-        number(record, "e2e_ms"),
-        number(record, "ttfo_ms"));
-  }
-
-  private static Double number(Map<?, ?> record, String key) {
-    Object v = record.get(key);
-    if (v == null) {
-      return null;
+    try {
+      return JSON.convertValue(record, Slo.class);
+    } catch (IllegalArgumentException e) {
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      throw new IllegalArgumentException("slo: " + root.getMessage(), e);
     }
-    if (!(v instanceof Number n)) {
-      throw new IllegalArgumentException("slo." + key + " must be a number, got " + v);
-    }
-    return n.doubleValue();
   }
 
   static String number(double v) {

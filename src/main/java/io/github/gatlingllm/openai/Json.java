@@ -3,18 +3,21 @@ package io.github.gatlingllm.openai;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** The package's shared Jackson objects; both are thread-safe once configured. */
-final class Json {
+/**
+ * The shared Jackson objects of the request and response shapes (this package and {@code api/});
+ * both are thread-safe once configured. Not API.
+ */
+public final class Json {
 
   /**
    * Plain mapper: used to validate and copy extra body values, never per request. Its factory's
    * buffers come from a {@link ParserBuffers} pool rather than a thread-local.
    */
-  static final ObjectMapper MAPPER =
+  public static final ObjectMapper MAPPER =
       new ObjectMapper(JsonFactory.builder().recyclerPool(new ParserBuffers()).build());
 
   /** The factory of the streaming parsers and generators used per request and per event. */
-  static final JsonFactory FACTORY = MAPPER.getFactory();
+  public static final JsonFactory FACTORY = MAPPER.getFactory();
 
   private Json() {}
 }

@@ -100,7 +100,8 @@ public final class RequestBodies {
           "an agent session's turn needs the chat endpoint (messages with tools), got "
               + settings.endpoint());
     }
-    return body(settings, null, null, new AgentParts(messages, tools, toolChoice));
+    AgentParts agent = new AgentParts(messages, tools, toolChoice);
+    return build(g -> write(g, settings, null, null, agent));
   }
 
   /** An agent turn's own parts of the body. */
@@ -110,15 +111,34 @@ public final class RequestBodies {
       String toolChoice) {}
 
   private static String body(RequestSettings settings, String prompt, List<ChatMessage> messages) {
-    return body(settings, prompt, messages, null);
+    return build(g -> write(g, settings, prompt, messages, null));
   }
 
-  private static String body(
-      RequestSettings settings, String prompt, List<ChatMessage> messages, AgentParts agent) {
+  /** Writes one JSON value with a generator; see {@link #build(BodyWriter)}. */
+  @FunctionalInterface
+  public interface BodyWriter {
+    /**
+     * Writes the value.
+     *
+     * @param g the generator, never null; not flushed or closed here
+     * @throws IOException if the generator fails
+     */
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  /**
+   * A request body written by {@code writer} into this class's per-thread buffer (the way every
+   * body here is built, so that a body a request allocates little beyond its string).
+   *
+   * @param writer writes exactly one JSON value, never null
+   * @return the JSON text
+   * @throws UncheckedIOException if writing fails
+   */
+  public static String build(BodyWriter writer) {
     BuilderWriter out = BUFFERS.get();
     out.reset();
     try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
-      write(g, settings, prompt, messages, agent);
+      writer.write(g);
     } catch (IOException e) {
       throw new UncheckedIOException("writing a request body in memory failed", e);
     }
@@ -193,11 +213,23 @@ public final class RequestBodies {
     if (settings.temperature() != null) {
       g.writeNumberField("temperature", settings.temperature());
     }
+    writeExtraBody(g, settings);
+    g.writeEndObject();
+  }
+
+  /**
+   * Writes {@link RequestSettings#extraBody()}'s fields, in their order, into the object being
+   * written.
+   *
+   * @param g the generator, inside an object; not flushed or closed here
+   * @param settings the settings, never null
+   * @throws IOException if the generator fails
+   */
+  public static void writeExtraBody(JsonGenerator g, RequestSettings settings) throws IOException {
     for (Map.Entry<String, Object> e : settings.extraBody().entrySet()) {
       g.writeFieldName(e.getKey());
       writeValue(g, e.getValue());
     }
-    g.writeEndObject();
   }
 
   /** Writes a frozen extra value: null, string, boolean, number, map or list of those. */

@@ -58,7 +58,8 @@ public record RequestSettings(
    */
   public RequestSettings {
     if (endpoint == null) {
-      throw new IllegalArgumentException("endpoint must be one of CHAT, COMPLETIONS, got null");
+      throw new IllegalArgumentException(
+          "endpoint must be one of CHAT, COMPLETIONS, RESPONSES, MESSAGES, got null");
     }
     if (model == null || model.isBlank()) {
       throw new IllegalArgumentException(

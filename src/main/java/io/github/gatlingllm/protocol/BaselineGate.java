@@ -1,11 +1,11 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmDsl;
+import io.github.gatlingllm.compare.ChangeVerdict;
 import io.github.gatlingllm.compare.ComparisonOutput;
 import io.github.gatlingllm.compare.RunComparison;
 import io.github.gatlingllm.compare.RunDifferences;
 import io.github.gatlingllm.compare.RunSamples;
-import io.github.gatlingllm.compare.Verdict;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.settings.BaselineSettings;
@@ -229,7 +229,7 @@ public final class BaselineGate {
 
   /** Why a row fails the gate, or null when it passes. */
   private String failure(RunComparison.Row row) {
-    if (row.verdict() != Verdict.WORSE) {
+    if (row.verdict() != ChangeVerdict.WORSE) {
       return null;
     }
     return String.format(

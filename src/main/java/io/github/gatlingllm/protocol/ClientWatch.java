@@ -9,6 +9,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.stats.Distribution;
+import io.github.gatlingllm.stats.JsonForm;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -367,6 +368,20 @@ public final class ClientWatch {
     }
   }
 
+  /** The window of {@link #cpuShareNow()}, in ms. */
+  static final long LIVE_CPU_WINDOW_MS = 5_000;
+
+  /**
+   * The client JVM's CPU share over the last {@value #LIVE_CPU_WINDOW_MS} ms of the 1-second
+   * samples, for the live endpoint's gauge.
+   *
+   * @return the share in [0, 1], or null before two samples
+   */
+  public Double cpuShareNow() {
+    long now = System.currentTimeMillis();
+    return cpu.share(now - LIVE_CPU_WINDOW_MS, now);
+  }
+
   /**
    * The client's figures over a window, for a load level: {@code schedule_lag_ms} (the lags of the
    * open-loop first requests sent in the window: {@code count, mean, min, p50, p90, p95, p99, max},
@@ -382,7 +397,7 @@ public final class ClientWatch {
     Map<String, Object> m = new LinkedHashMap<>();
     Distribution d = lag.distribution(startMs, endMs);
     if (d.count() > 0) {
-      m.put("schedule_lag_ms", d.toRecord());
+      m.put("schedule_lag_ms", JsonForm.of(d));
     }
     m.put("client_cpu", CpuSamples.round4(cpu.share(startMs, endMs)));
     return m;
@@ -451,7 +466,7 @@ public final class ClientWatch {
       }
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("schedule_lag_ms", all.toRecord());
+    m.put("schedule_lag_ms", JsonForm.of(all));
     m.put("injection_start", injectionStartSource());
     m.put("cpu_share", cpu.toRecord());
     m.put("max_lag_p99_ms", maxLagP99Ms);

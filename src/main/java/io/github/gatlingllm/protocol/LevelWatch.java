@@ -186,6 +186,24 @@ final class LevelWatch {
   }
 
   /**
+   * The load levels in force at an instant (the live endpoint's load-level gauge): one per scenario
+   * whose steady step holds it; none during a ramp, before the first request or after the last
+   * level.
+   *
+   * @param nowMs the instant, epoch ms of Gatling's clock
+   * @return a new list, in start order
+   */
+  List<LoadLevel> current(long nowMs) {
+    List<LoadLevel> now = new ArrayList<>();
+    for (LevelTracker.Slot slot : tracker.slots()) {
+      if (slot.level().contains(nowMs)) {
+        now.add(slot.level());
+      }
+    }
+    return now;
+  }
+
+  /**
    * A request ended and was recorded.
    *
    * @param record the request

@@ -1,6 +1,8 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmProtocolBuilder.Connections;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -53,10 +55,13 @@ final class RequestShape {
 
   /** See {@link RunContext#headers()}. */
   Map<String, String> headers() {
+    return headers(WireApi.CHAT.dialect());
+  }
+
+  /** See {@link RunContext#headers(Dialect)}. */
+  Map<String, String> headers(Dialect dialect) {
     Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
-    if (settings.apiKey() != null) {
-      headers.put("Authorization", "Bearer " + settings.apiKey());
-    }
+    headers.putAll(dialect.headers(settings.apiKey()));
     if (Connections.of(settings.connections()) == Connections.PER_REQUEST) {
       headers.put("Connection", "close");
     }

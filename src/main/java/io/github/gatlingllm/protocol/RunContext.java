@@ -2,6 +2,7 @@ package io.github.gatlingllm.protocol;
 
 import io.gatling.core.CoreComponents;
 import io.gatling.http.protocol.HttpComponents;
+import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationWorkload;
@@ -11,6 +12,8 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.levels.Injection;
+import io.github.gatlingllm.live.LiveEndpoint;
+import io.github.gatlingllm.live.LiveMetrics;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.openai.Endpoint;
@@ -77,6 +80,7 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
+  private final LiveEndpoint live;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -106,6 +110,12 @@ public final class RunContext {
             gatling::nowMillis,
             scenario -> GatlingInjector.injectionStart(core, scenario));
     this.shard = Shard.current();
+    this.live =
+        LiveEndpoint.start(
+            settings.live(),
+            shard,
+            new LiveMetrics.Gauges(
+                tally::inFlight, () -> levels.current(gatling.nowMillis()), client::cpuShareNow));
     this.startAt = StartBarrier.startAt(System.getProperties());
     if (startAt != null) {
       StartBarrier.check(startAt, System.currentTimeMillis());
@@ -347,6 +357,19 @@ public final class RunContext {
   }
 
   /**
+   * The headers of a request in an API: the protocol's own, the key in the API's header ({@code
+   * Authorization: Bearer}, or {@code x-api-key} and {@code anthropic-version} for Anthropic's
+   * Messages API: {@link Dialect#headers}) and {@code Connection: close} with {@code
+   * llm.connections=per-request}.
+   *
+   * @param dialect the request's API
+   * @return the headers in order, never null
+   */
+  public Map<String, String> headers(Dialect dialect) {
+    return requests.headers(dialect);
+  }
+
+  /**
    * Whether requests take connections from the pool shared by all virtual users.
    *
    * @return true unless {@code llm.connections=per-user}
@@ -470,6 +493,7 @@ public final class RunContext {
    */
   public void record(Workload workload, RequestRecord record) {
     recorder.record(record);
+    live.record(record);
     client.recorded(record);
     serverWatch.record(workload, record);
     tally.ended();
@@ -578,5 +602,6 @@ public final class RunContext {
         openRequests,
         failedPercentBelow,
         assertionCheck);
+    live.runRecorded();
   }
 }

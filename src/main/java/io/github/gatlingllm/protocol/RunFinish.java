@@ -275,7 +275,7 @@ final class RunFinish {
         target.toRecord(),
         decoding,
         load,
-        settings.slo().isSet() ? settings.slo().toRecord() : null,
+        settings.slo().isSet() ? settings.slo() : null,
         RunInfo.Assertions.inForce(
             settings.slo().isSet(),
             settings.goodputRatio(),

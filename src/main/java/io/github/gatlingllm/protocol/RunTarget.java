@@ -1,9 +1,9 @@
 package io.github.gatlingllm.protocol;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.server.Preflight;
@@ -128,26 +128,17 @@ final class RunTarget {
    */
   private void preflight(Map<String, String> headers) {
     Endpoint endpoint = settings.endpointKind();
-    ObjectMapper json = new ObjectMapper();
-    ObjectNode body = json.createObjectNode();
-    body.put("model", model);
-    if (endpoint == Endpoint.CHAT) {
-      body.putArray("messages").addObject().put("role", "user").put("content", "Hi");
-    } else {
-      body.put("prompt", "Hi");
-    }
-    body.put("max_tokens", 1);
-    body.put("stream", false);
+    WireApi api = WireApi.of(endpoint);
+    // {"model":M, the prompt "Hi" in the API's shape, "stream":false, the limit 1}
+    byte[] bytes =
+        api.dialect()
+            .body(
+                new RequestSettings(
+                    endpoint, model, 1, RequestSettings.MAX_TOKENS, false, false, null, null, null),
+                "Hi")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     Map<String, String> all = new LinkedHashMap<>(headers);
-    if (settings.apiKey() != null) {
-      all.put("Authorization", "Bearer " + settings.apiKey());
-    }
-    byte[] bytes;
-    try {
-      bytes = json.writeValueAsBytes(body);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("cannot write the pre-flight body", e);
-    }
+    all.putAll(api.dialect().headers(settings.apiKey()));
     Preflight answer =
         ServerProbe.preflight(
             baseUrl + "/" + endpoint.path(),
@@ -331,7 +322,7 @@ final class RunTarget {
       block = DEFAULT_CACHE_BLOCK_TOKENS;
     }
     ChatTemplateLead lead =
-        endpoint != Endpoint.CHAT
+        endpoint == Endpoint.COMPLETIONS
             ? ChatTemplateLead.NONE
             : simulated ? ChatTemplateLead.chatMl(counter) : ChatTemplateLead.ofTemplate(counter);
     boolean exact = simulated || counter instanceof HuggingFaceTokenCounter;

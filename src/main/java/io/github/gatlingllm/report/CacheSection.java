@@ -1,8 +1,10 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.cache.CacheOutcome;
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.stats.Distribution;
 import io.github.gatlingllm.stats.ValueCounts;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,73 +28,71 @@ final class CacheSection {
   private CacheSection() {}
 
   /** The tables of {@code llm-run.json}'s {@code cache}. */
-  static String render(Map<?, ?> cache) {
+  static String render(CacheSummary cache) {
+    Map<String, Object> plan = cache.parameters();
     StringBuilder html = new StringBuilder("<h2 id=\"cache\">Prefix cache</h2>\n<table>\n");
-    html.append(row("verdict", verdictHtml(cache.get("verdict"))));
+    html.append(row("verdict", verdictHtml(cache.verdict())));
     html.append(
         row(
             "hit ratio",
             "observed "
-                + ReportPage.num(cache.get("observed_hit_ratio"))
+                + ReportPage.num(cache.observedHitRatio())
                 + ", planned "
-                + ReportPage.num(cache.get("planned_hit_ratio"))
+                + ReportPage.num(cache.plannedHitRatio())
                 + " (tolerance "
-                + ReportPage.num(cache.get("tolerance"))
+                + ReportPage.num(cache.tolerance())
                 + ")"));
-    html.append(row("outcomes", ReportPage.esc(outcomes(cache.get("outcomes")))));
+    html.append(row("outcomes", ReportPage.esc(outcomes(cache.outcomes()))));
     html.append(
         row(
             "as planned",
-            ReportPage.esc(cache.get("as_planned"))
+            ReportPage.esc(cache.asPlanned())
                 + " of "
-                + ReportPage.esc(cache.get("requests"))
+                + ReportPage.esc(cache.requests())
                 + " measured requests"));
     html.append(
         row(
             "warm start",
-            Boolean.TRUE.equals(cache.get("warm_start"))
-                ? "<span class=\"bad\">yes: "
-                    + ReportPage.esc(cache.get("warm_start_message"))
-                    + "</span>"
+            cache.warmStart()
+                ? "<span class=\"bad\">yes: " + ReportPage.esc(cache.warmStartMessage()) + "</span>"
                 : "no"));
     html.append(
         row(
             "plan",
             "blocks of "
-                + tokens(cache.get("block_tokens"))
+                + tokens(plan.get("block_tokens"))
                 + "; chat template lead "
-                + (Boolean.TRUE.equals(cache.get("template_known"))
-                    ? tokens(cache.get("template_tokens"))
+                + (Boolean.TRUE.equals(plan.get("template_known"))
+                    ? tokens(plan.get("template_tokens"))
                     : "unknown")
                 + "; counts "
-                + (Boolean.FALSE.equals(cache.get("exact_counts"))
+                + (Boolean.FALSE.equals(plan.get("exact_counts"))
                     ? "estimated (not the server's tokenizer)"
                     : "in the server's tokens")));
     html.append("</table>\n");
 
-    List<?> series = (List<?>) cache.get("workloads");
+    List<CacheSummary.Series> series = cache.workloads();
     html.append(
         "<table><tr><th class=\"l\">workload</th><th class=\"l\">request</th><th>requests</th>"
             + "<th>planned hit ratio</th><th>observed hit ratio</th><th class=\"l\">verdict</th>"
             + "<th class=\"l\">outcomes</th><th>as planned</th></tr>\n");
-    for (Object o : series) {
-      Map<?, ?> w = (Map<?, ?>) o;
+    for (CacheSummary.Series w : series) {
       html.append("<tr><td class=\"l\">")
-          .append(ReportPage.esc(w.get("workload")))
+          .append(ReportPage.esc(w.workload()))
           .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(w.get("request")))
+          .append(ReportPage.esc(w.request()))
           .append("</td><td>")
-          .append(ReportPage.esc(w.get("requests")))
+          .append(ReportPage.esc(w.requests()))
           .append("</td><td>")
-          .append(ReportPage.num(w.get("planned_hit_ratio")))
+          .append(ReportPage.num(w.plannedHitRatio()))
           .append("</td><td>")
-          .append(ReportPage.num(w.get("observed_hit_ratio")))
+          .append(ReportPage.num(w.observedHitRatio()))
           .append("</td><td class=\"l\">")
-          .append(verdictHtml(w.get("verdict")))
+          .append(verdictHtml(w.verdict()))
           .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(outcomes(w.get("outcomes"))))
+          .append(ReportPage.esc(outcomes(w.outcomes())))
           .append("</td><td>")
-          .append(ReportPage.esc(w.get("as_planned")))
+          .append(ReportPage.esc(w.asPlanned()))
           .append("</td></tr>\n");
     }
     html.append("</table>\n");
@@ -102,14 +102,10 @@ final class CacheSection {
         .append("<th class=\"l\">outcome</th><th>requests</th>")
         .append("<th>TTFT p50</th><th>TTFT p90</th><th>TTFT p99</th>")
         .append("<th>E2E p50</th><th>E2E p90</th><th>E2E p99</th></tr>\n");
-    latencyRows(html, "all", "", cache.get("latency_by_outcome"));
-    for (Object o : series) {
-      Map<?, ?> w = (Map<?, ?>) o;
+    latencyRows(html, "all", "", cache.latencyByOutcome());
+    for (CacheSummary.Series w : series) {
       latencyRows(
-          html,
-          String.valueOf(w.get("workload")),
-          String.valueOf(w.get("request")),
-          w.get("latency_by_outcome"));
+          html, String.valueOf(w.workload()), String.valueOf(w.request()), w.latencyByOutcome());
     }
     html.append("</table>\n");
 
@@ -120,39 +116,37 @@ final class CacheSection {
                 + "<th class=\"l\">request</th><th>group</th><th>requests</th>"
                 + "<th>planned hit ratio</th><th>observed hit ratio</th><th class=\"l\">outcomes</th>"
                 + "<th>TTFT p50</th><th>TTFT p99</th><th>E2E p50</th><th>E2E p99</th></tr>\n");
-    for (Object o : series) {
-      Map<?, ?> w = (Map<?, ?>) o;
-      if (!(w.get("prefix_groups") instanceof List<?> list)) {
+    for (CacheSummary.Series w : series) {
+      if (w.prefixGroups() == null) {
         continue;
       }
-      for (Object go : list) {
+      for (CacheSummary.PrefixGroup g : w.prefixGroups()) {
         anyGroup = true;
-        Map<?, ?> g = (Map<?, ?>) go;
-        Map<?, ?> ttft = g.get("ttft_ms") instanceof Map<?, ?> t ? t : Map.of();
-        Map<?, ?> e2e = g.get("e2e_ms") instanceof Map<?, ?> e ? e : Map.of();
+        Distribution ttft = orEmpty(g.ttftMs());
+        Distribution e2e = orEmpty(g.e2eMs());
         groups
             .append("<tr><td class=\"l\">")
-            .append(ReportPage.esc(w.get("workload")))
+            .append(ReportPage.esc(w.workload()))
             .append("</td><td class=\"l\">")
-            .append(ReportPage.esc(w.get("request")))
+            .append(ReportPage.esc(w.request()))
             .append("</td><td>")
-            .append(ReportPage.esc(g.get("group")))
+            .append(ReportPage.esc(g.group()))
             .append("</td><td>")
-            .append(ReportPage.esc(g.get("requests")))
+            .append(ReportPage.esc(g.requests()))
             .append("</td><td>")
-            .append(ReportPage.num(g.get("planned_hit_ratio")))
+            .append(ReportPage.num(g.plannedHitRatio()))
             .append("</td><td>")
-            .append(ReportPage.num(g.get("observed_hit_ratio")))
+            .append(ReportPage.num(g.observedHitRatio()))
             .append("</td><td class=\"l\">")
-            .append(ReportPage.esc(outcomes(g.get("outcomes"))))
+            .append(ReportPage.esc(outcomes(g.outcomes())))
             .append("</td><td>")
-            .append(ReportPage.ms(ttft.get("p50")))
+            .append(ReportPage.ms(ttft.p50()))
             .append("</td><td>")
-            .append(ReportPage.ms(ttft.get("p99")))
+            .append(ReportPage.ms(ttft.p99()))
             .append("</td><td>")
-            .append(ReportPage.ms(e2e.get("p50")))
+            .append(ReportPage.ms(e2e.p50()))
             .append("</td><td>")
-            .append(ReportPage.ms(e2e.get("p99")))
+            .append(ReportPage.ms(e2e.p99()))
             .append("</td></tr>\n");
       }
     }
@@ -162,20 +156,26 @@ final class CacheSection {
     return html.toString();
   }
 
+  private static Distribution orEmpty(Distribution d) {
+    return d == null ? Distribution.EMPTY : d;
+  }
+
   private static String tokens(Object n) {
     return ReportPage.esc(n) + (n instanceof Number x && x.longValue() == 1 ? " token" : " tokens");
   }
 
-  private static void latencyRows(StringBuilder html, String workload, String request, Object by) {
-    if (!(by instanceof Map<?, ?> map)) {
+  private static void latencyRows(
+      StringBuilder html, String workload, String request, Map<String, CacheSummary.Latency> by) {
+    if (by == null) {
       return;
     }
     for (String outcome : OUTCOMES) {
-      if (!(map.get(outcome) instanceof Map<?, ?> d)) {
+      CacheSummary.Latency d = by.get(outcome);
+      if (d == null) {
         continue;
       }
-      Map<?, ?> ttft = d.get("ttft_ms") instanceof Map<?, ?> t ? t : Map.of();
-      Map<?, ?> e2e = d.get("e2e_ms") instanceof Map<?, ?> e ? e : Map.of();
+      Distribution ttft = orEmpty(d.ttftMs());
+      Distribution e2e = orEmpty(d.e2eMs());
       html.append("<tr><td class=\"l\">")
           .append(ReportPage.esc(workload))
           .append("</td><td class=\"l\">")
@@ -183,19 +183,19 @@ final class CacheSection {
           .append("</td><td class=\"l\">")
           .append(ReportPage.esc(outcome))
           .append("</td><td>")
-          .append(ReportPage.esc(e2e.get("count")))
+          .append(ReportPage.esc(e2e.count()))
           .append("</td><td>")
-          .append(ReportPage.ms(ttft.get("p50")))
+          .append(ReportPage.ms(ttft.p50()))
           .append("</td><td>")
-          .append(ReportPage.ms(ttft.get("p90")))
+          .append(ReportPage.ms(ttft.p90()))
           .append("</td><td>")
-          .append(ReportPage.ms(ttft.get("p99")))
+          .append(ReportPage.ms(ttft.p99()))
           .append("</td><td>")
-          .append(ReportPage.ms(e2e.get("p50")))
+          .append(ReportPage.ms(e2e.p50()))
           .append("</td><td>")
-          .append(ReportPage.ms(e2e.get("p90")))
+          .append(ReportPage.ms(e2e.p90()))
           .append("</td><td>")
-          .append(ReportPage.ms(e2e.get("p99")))
+          .append(ReportPage.ms(e2e.p99()))
           .append("</td></tr>\n");
     }
   }

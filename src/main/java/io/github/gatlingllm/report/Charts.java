@@ -286,7 +286,8 @@ final class Charts {
         + "</script>\n";
   }
 
-  private static String resource(String path) {
+  /** A resource of the classpath as UTF-8 text, checked to hold no {@code </script}. */
+  static String resource(String path) {
     ClassLoader loader = Charts.class.getClassLoader();
     try (InputStream in = loader.getResourceAsStream(path)) {
       if (in == null) {

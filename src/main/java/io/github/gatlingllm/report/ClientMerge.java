@@ -2,6 +2,7 @@ package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,7 +78,7 @@ final class ClientMerge {
     }
     Map<?, ?> first = (Map<?, ?>) thresholds;
     Map<String, Object> merged = new LinkedHashMap<>();
-    merged.put("schedule_lag_ms", lag.distribution().toRecord());
+    merged.put("schedule_lag_ms", JsonForm.of(lag.distribution()));
     merged.put("injection_start", starts);
     merged.put("cpu_share", null);
     merged.put("max_lag_p99_ms", first.get("max_lag_p99_ms"));

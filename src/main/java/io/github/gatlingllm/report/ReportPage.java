@@ -3,11 +3,15 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.metrics.Goodput;
+import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.stats.Distribution;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,7 +35,7 @@ public final class ReportPage {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final List<String> METRICS = List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms");
+  private static final List<String> METRICS = List.of("TTFT", "ITL", "TPOT", "E2E");
   private static final List<String> STATS =
       List.of("count", "mean", "p50", "p90", "p95", "p99", "max");
 
@@ -100,36 +104,7 @@ public final class ReportPage {
           }
         });
     StringBuilder html = new StringBuilder(131_072);
-    html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<meta http-equiv=\"Content-Security-Policy\" content=\"")
-        .append(CSP)
-        .append("\">")
-        .append("<title>gatling-llm report</title><style>")
-        .append("body{font-family:sans-serif;margin:2em;color:#222}")
-        .append("table{border-collapse:collapse;margin:1em 0}")
-        .append("td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}")
-        .append("th{background:#f0f0f0}td.l,th.l{text-align:left}")
-        .append("code,pre{background:#f7f7f7;padding:2px 4px}")
-        .append(".charts{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}")
-        .append("figure.chart{margin:0;border:1px solid #ddd;padding:6px;width:min-content}")
-        .append("figure.chart .u-title{font-size:14px}figure.chart .u-legend{font-size:12px}")
-        .append("figcaption.note{font-size:12px;color:#555;margin-top:4px}")
-        .append("#summary th{width:16em}#summary td{text-align:left;font-weight:bold}")
-        .append("tr.saturation td{background:#fff4d6}")
-        .append(".good{color:#1d7a3a}.bad{color:#b02a2a}")
-        // Fits a 1280 px window: the levels table in smaller type, scrolling on its own if ever
-        // wider; the charts fill each row (llm-charts.js).
-        .append(".levels-wrap{overflow-x:auto;max-width:100%}")
-        .append("#levels-table{font-size:13px}#levels-table td,#levels-table th{padding:3px 6px}")
-        .append("#what-ran{font-size:15px;line-height:1.4}")
-        .append("</style>\n")
-        .append(Charts.assets())
-        .append("</head><body>\n")
-        .append("<h1>gatling-llm report</h1>\n")
-        .append(
-            "<p><a href=\"index.html\">Gatling's report</a> · <a href=\"llm-run.json\">llm-run.json</a>")
-        .append(" · <a href=\"llm-requests.jsonl\">llm-requests.jsonl</a>")
-        .append(" · <a href=\"llm-requests.csv\">llm-requests.csv</a></p>\n");
+    html.append(head());
     // The run's pass or fail first: Gatling's verdict on each assertion.
     html.append(AssertionsSection.html(run));
     if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
@@ -141,10 +116,10 @@ public final class ReportPage {
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
     }
     targetDown(html, run);
-    Map<?, ?> cache = run.get("cache") instanceof Map<?, ?> c ? c : null;
-    if (cache != null && Boolean.TRUE.equals(cache.get("warm_start"))) {
+    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    if (cache != null && cache.warmStart()) {
       html.append("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: ")
-          .append(esc(cache.get("warm_start_message")))
+          .append(esc(cache.warmStartMessage()))
           .append("</strong></p>\n");
     }
     if (run.get("client") instanceof Map<?, ?> client
@@ -173,22 +148,21 @@ public final class ReportPage {
     html.append(whatRan(run)).append(mostFailed(run));
     html.append(summary(RunSummary.of(run), run));
     html.append(BaselineSection.html(run));
-    Object metrics = run.get("metrics");
-    Map<?, ?> overall =
-        metrics instanceof Map<?, ?> m && m.get("overall") instanceof Map<?, ?> o ? o : null;
-    if (overall != null && overall.get("goodput") instanceof Map<?, ?> goodput) {
-      html.append("<h2>SLO and goodput</h2>\n").append(goodputText(goodput, run));
+    MetricsSummary metrics = RunRecordJson.read(run.get("metrics"), MetricsSummary.class);
+    GroupSummary overall = metrics == null ? null : metrics.overall();
+    if (overall != null && overall.goodput() != null) {
+      html.append("<h2>SLO and goodput</h2>\n").append(goodputText(overall.goodput(), run));
     }
     html.append(LevelsSection.render(run));
     html.append("<h2>Requests</h2>\n");
-    if (metrics instanceof Map<?, ?> m && m.get("groups") instanceof List<?> groups) {
-      html.append(groups(groups, overall));
+    if (metrics != null) {
+      html.append(groups(metrics.groups(), overall));
     }
     String which = shape.anyMeasured() ? "requests outside warmup" : "requests";
     html.append(ErrorsSection.renderRows(errors.rows(), errors.cutLine(which), which));
     html.append("<h2 id=\"charts\">Charts</h2>\n")
         .append(charts(charted.count, charts, cacheCharts, which));
-    if (cache != null && cache.get("workloads") instanceof List<?> series && !series.isEmpty()) {
+    if (cache != null && !cache.workloads().isEmpty()) {
       html.append(CacheSection.render(cache));
     }
     html.append(server.render()).append(SweepSection.render(run));
@@ -221,6 +195,36 @@ public final class ReportPage {
     html.append("</body></html>\n");
     return html.toString();
   }
+
+  /**
+   * The page's head and title lines: {@code llm-report-head.html} with the CSP, the style of {@code
+   * llm-report.css} (its comments left out, its lines joined) and the charts' assets ({@link
+   * Charts#assets()}) put in. Read once.
+   */
+  static String head() {
+    String text = head;
+    if (text == null) {
+      String css =
+          COMMENT
+              .matcher(Charts.resource(RESOURCES + "llm-report.css"))
+              .replaceAll("")
+              .replace("\n", "");
+      text =
+          Charts.resource(RESOURCES + "llm-report-head.html")
+              .replace("{{csp}}", CSP)
+              .replace("{{css}}", css)
+              .replace("{{assets}}", Charts.assets());
+      head = text;
+    }
+    return text;
+  }
+
+  private static final String RESOURCES = "io/github/gatlingllm/report/";
+  private static final java.util.regex.Pattern COMMENT =
+      java.util.regex.Pattern.compile("/\\*.*?\\*/\\n?", java.util.regex.Pattern.DOTALL);
+
+  /** The head once read (a race reads it twice, harmlessly). */
+  private static volatile String head;
 
   /** The first screen: the run's answer in a table, as vLLM's benchmark summary. */
   /** The target that stopped answering, above the figures: a red line, or nothing. */
@@ -321,9 +325,9 @@ public final class ReportPage {
     return html.append(cut < 0 ? "" : escapedStatuses.substring(cut)).toString();
   }
 
-  private static String groups(List<?> groups, Map<?, ?> overall) {
+  private static String groups(List<GroupSummary> groups, GroupSummary overall) {
     StringBuilder html = new StringBuilder();
-    boolean slo = overall != null && overall.get("goodput") != null;
+    boolean slo = overall != null && overall.goodput() != null;
     html.append(
             "<table><tr><th class=\"l\">request</th><th class=\"l\">phase</th><th>requests</th>")
         .append("<th class=\"l\">status</th><th>requests/s</th><th>output tokens/s</th>")
@@ -333,48 +337,42 @@ public final class ReportPage {
                 ? "<th>SLO attainment</th><th>goodput requests/s</th><th>goodput output tokens/s</th>"
                 : "")
         .append("</tr>\n");
-    for (Object g : groups) {
-      Map<?, ?> group = (Map<?, ?>) g;
+    for (GroupSummary group : groups) {
+      Goodput gp = group.goodput();
       html.append("<tr><td class=\"l\">")
-          .append(esc(group.get("request")))
+          .append(esc(group.request()))
           .append("</td><td class=\"l\">")
-          .append(esc(group.get("phase")))
+          .append(esc(group.phase()))
           .append("</td><td>")
-          .append(esc(group.get("requests")))
+          .append(esc(group.requests()))
           .append("</td><td class=\"l\">")
-          .append(statusesHtml(esc(statuses(group.get("status")))))
+          .append(statusesHtml(esc(statuses(group.statuses()))))
           .append("</td><td>")
-          .append(num(group.get("requests_per_s")))
+          .append(num(group.requestsPerS()))
           .append("</td><td>")
-          .append(num(group.get("output_tokens_per_s")))
+          .append(num(group.outputTokensPerS()))
           .append("</td><td>")
-          .append(num(group.get("cache_hit_ratio")))
+          .append(num(group.cacheHitRatio()))
           .append("</td>");
       if (slo) {
-        Map<?, ?> gp = group.get("goodput") instanceof Map<?, ?> x ? x : Map.of();
         html.append("<td>")
-            .append(num(gp.get("attainment")))
+            .append(num(gp == null ? null : gp.attainment()))
             .append("</td><td>")
-            .append(num(gp.get("goodput_requests_per_s")))
+            .append(num(gp == null ? null : gp.requestsPerS()))
             .append("</td><td>")
-            .append(num(gp.get("goodput_output_tokens_per_s")))
+            .append(num(gp == null ? null : gp.outputTokensPerS()))
             .append("</td>");
       }
       html.append("</tr>\n");
     }
     html.append("</table>\n");
-    for (Object g : groups) {
-      Map<?, ?> group = (Map<?, ?>) g;
+    for (GroupSummary group : groups) {
       html.append("<h3>")
-          .append(esc(group.get("request")))
+          .append(esc(group.request()))
           .append(" (")
-          .append(esc(group.get("phase")))
+          .append(esc(group.phase()))
           .append(")</h3>\n");
-      String none =
-          group.get("status") instanceof Map<?, ?> st && group.get("requests") instanceof Number n
-              ? RunSummary.none(
-                  n.doubleValue(), st.get("ok") instanceof Number ok && ok.longValue() > 0)
-              : null;
+      String none = RunSummary.none((double) group.requests(), group.count(RequestStatus.OK) > 0);
       if (none != null) {
         html.append("<p>").append(esc(none)).append(", so there are no latency figures.</p>\n");
         continue;
@@ -384,13 +382,13 @@ public final class ReportPage {
         html.append("<th>").append(stat).append("</th>");
       }
       html.append("</tr>\n");
-      for (String metric : METRICS) {
-        Map<?, ?> d = group.get(metric) instanceof Map<?, ?> dm ? dm : Map.of();
-        html.append("<tr><td class=\"l\">")
-            .append(metric.replace("_ms", "").toUpperCase(Locale.ROOT))
-            .append("</td>");
+      List<Distribution> latencies =
+          List.of(group.ttftMs(), group.itlMs(), group.tpotMs(), group.e2eMs());
+      for (int i = 0; i < METRICS.size(); i++) {
+        Distribution d = latencies.get(i);
+        html.append("<tr><td class=\"l\">").append(METRICS.get(i)).append("</td>");
         for (String stat : STATS) {
-          Object v = d.get(stat);
+          Object v = stat(d, stat);
           html.append("<td>").append("count".equals(stat) ? num(v) : ms(v)).append("</td>");
         }
         html.append("</tr>\n");
@@ -400,23 +398,23 @@ public final class ReportPage {
     return html.toString();
   }
 
-  private static String goodputText(Map<?, ?> goodput, Map<String, Object> run) {
-    Slo slo = Slo.fromRecord(goodput.get("slo") instanceof Map<?, ?> s ? s : null);
+  private static String goodputText(Goodput goodput, Map<String, Object> run) {
+    Slo slo = goodput.slo();
     Object ratio = run.get("assertions") instanceof Map<?, ?> a ? a.get("goodput_ratio") : null;
-    Object attainment = goodput.get("attainment");
+    Double attainment = goodput.attainment();
     StringBuilder html = new StringBuilder("<table>\n");
     html.append(row("objectives", esc(slo.toString())));
-    if (goodput.get("offered") instanceof Number offered && offered.longValue() == 0) {
+    if (goodput.offered() == 0) {
       html.append(row("requests that met them", esc(RunSummary.NO_SLO_JUDGED)));
       return html.append("</table>\n").toString();
     }
     html.append(
         row(
             "requests that met them",
-            esc(goodput.get("met")) + " of " + esc(goodput.get("offered")) + " measured"));
+            esc(goodput.met()) + " of " + esc(goodput.offered()) + " measured"));
     String cls = "";
-    if (ratio instanceof Number r && attainment instanceof Number at) {
-      cls = at.doubleValue() >= r.doubleValue() ? "good" : "bad";
+    if (ratio instanceof Number r && attainment != null) {
+      cls = attainment >= r.doubleValue() ? "good" : "bad";
     }
     html.append(
         row(
@@ -427,21 +425,17 @@ public final class ReportPage {
                 + num(attainment)
                 + "</span>"
                 + (ratio == null ? "" : " (assertion: at least " + esc(ratio) + ")")));
-    if (goodput.get("missed") instanceof Map<?, ?> missed) {
-      StringBuilder text = new StringBuilder();
-      for (Map.Entry<?, ?> e : missed.entrySet()) {
-        if (text.length() > 0) {
-          text.append(", ");
-        }
-        text.append(e.getValue())
-            .append(" missed ")
-            .append(slo.describe(String.valueOf(e.getKey())));
+    StringBuilder text = new StringBuilder();
+    for (Map.Entry<String, Long> e : goodput.missed().entrySet()) {
+      if (text.length() > 0) {
+        text.append(", ");
       }
-      text.append(text.length() > 0 ? ", " : "").append(goodput.get("failed")).append(" failed");
-      html.append(row("missed", esc(text)));
+      text.append(e.getValue()).append(" missed ").append(slo.describe(e.getKey()));
     }
-    html.append(row("goodput, requests/s", num(goodput.get("goodput_requests_per_s"))));
-    html.append(row("goodput, output tokens/s", num(goodput.get("goodput_output_tokens_per_s"))));
+    text.append(text.length() > 0 ? ", " : "").append(goodput.failed()).append(" failed");
+    html.append(row("missed", esc(text)));
+    html.append(row("goodput, requests/s", num(goodput.requestsPerS())));
+    html.append(row("goodput, output tokens/s", num(goodput.outputTokensPerS())));
     return html.append("</table>\n").toString();
   }
 
@@ -522,6 +516,16 @@ public final class ReportPage {
    * {@code ok 200, rejected 3}: the statuses that occurred, in their order; requests cut by the
    * run's end did not fail and come last, apart: {@code ok 188; 12 cut by the run's end}.
    */
+  static String statuses(Map<RequestStatus, Long> statuses) {
+    Map<String, Object> byName = new java.util.LinkedHashMap<>();
+    statuses.forEach((s, n) -> byName.put(s.wireName(), n));
+    return statuses((Object) byName);
+  }
+
+  /**
+   * {@link #statuses(Map)} of a status object as a map read from {@code llm-run.json} (wire name to
+   * count).
+   */
   static String statuses(Object value) {
     if (!(value instanceof Map<?, ?> map)) {
       return String.valueOf(value);
@@ -545,6 +549,23 @@ public final class ReportPage {
       text.append(text.length() > 0 ? "; " : "").append(cut).append(" cut by the run's end");
     }
     return text.length() == 0 ? "none" : text.toString();
+  }
+
+  /**
+   * One figure of a distribution by its JSON name ({@code count}, {@code mean}, {@code p50}...).
+   */
+  private static Object stat(Distribution d, String stat) {
+    return switch (stat) {
+      case "count" -> d.count();
+      case "mean" -> d.mean();
+      case "min" -> d.min();
+      case "p50" -> d.p50();
+      case "p90" -> d.p90();
+      case "p95" -> d.p95();
+      case "p99" -> d.p99();
+      case "max" -> d.max();
+      default -> throw new IllegalArgumentException("no such figure of a distribution: " + stat);
+    };
   }
 
   private static String json(Object value) {

@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import static io.github.gatlingllm.report.RunSentences.map;
 import static io.github.gatlingllm.report.RunSentences.number;
 
+import io.github.gatlingllm.metrics.GroupSummary;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -223,7 +224,8 @@ final class RunDescription {
     Double measured = number(load.get("requests"));
     boolean stopped = Boolean.TRUE.equals(run.get("interrupted"));
     if (stopped) {
-      Double sent = number(map(map(run.get("metrics")).get("overall")).get("requests"));
+      GroupSummary overall = RunSummary.overall(run);
+      Double sent = overall == null ? null : (double) overall.requests();
       measured = sent != null ? sent : measured;
     }
     if (measured == null) {

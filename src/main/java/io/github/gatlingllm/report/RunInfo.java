@@ -1,10 +1,12 @@
 package io.github.gatlingllm.report;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.gatlingllm.metrics.Slo;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +14,8 @@ import java.util.Map;
  * What {@code llm-run.json} says of a run besides its metrics (which {@link RunRecorder} adds): the
  * product, the prompts of each workload, the target, the decoding settings, the load and the SLO.
  * Field names are snake case in the file; users' scripts read them, so fields are only ever added,
- * never renamed or dropped.
+ * never renamed or dropped. Read back (by {@code compare}, through {@link RunRecordJson}) unknown
+ * keys are ignored and missing ones read as null, false or 0, so files of other versions load.
  *
  * @param product always {@code gatling-llm}
  * @param version the product's version, or {@code development build}
@@ -23,7 +26,7 @@ import java.util.Map;
  * @param target where requests went
  * @param decoding what every request asked for
  * @param load how the load was made
- * @param slo the SLO as {@code Slo.toRecord()} gives it, or null (absent) when none is set
+ * @param slo the SLO ({@link Slo}'s JSON form), or null (absent) when none is set
  * @param assertions the goodput assertion's ratio, or null (absent) when no SLO is set
  * @param note a remark on what was not measured, or null (absent)
  * @param shard which shard of a test run on several machines this run was, and its start barrier;
@@ -31,6 +34,7 @@ import java.util.Map;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record RunInfo(
     String product,
     String version,
@@ -41,7 +45,7 @@ public record RunInfo(
     Target target,
     Decoding decoding,
     Load load,
-    Map<String, Object> slo,
+    Slo slo,
     Assertions assertions,
     String note,
     Shard shard) {
@@ -72,6 +76,7 @@ public record RunInfo(
    *     otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Prompts(
       String workload,
       Map<String, Object> spec,
@@ -100,6 +105,7 @@ public record RunInfo(
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Shard(int index, int count, String startAt, Long lateMs) {}
 
   /**
@@ -108,6 +114,7 @@ public record RunInfo(
    * @param requests prompts handed out
    * @param digest the phase digest over them, in index order
    */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Phase(long requests, String digest) {}
 
   /**
@@ -121,6 +128,7 @@ public record RunInfo(
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Target(
       String baseUrl,
       boolean embeddedSimulator,
@@ -138,6 +146,7 @@ public record RunInfo(
    * @param includeUsage whether {@code stream_options.include_usage} was sent
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Decoding(
       int maxTokens, boolean ignoreEos, Double temperature, boolean stream, boolean includeUsage) {}
 
@@ -155,6 +164,7 @@ public record RunInfo(
    * @param profiles descriptions of the injection, when known (empty otherwise)
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Load(
       long concurrency,
       long warmupRequests,
@@ -180,6 +190,7 @@ public record RunInfo(
    *     llm.assertions(bound, names...)} adds one per name), or null when there is none
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Assertions(
       @JsonProperty("goodput_ratio") Double goodputRatio,
       @JsonProperty("cache_as_planned") Double cacheAsPlanned,

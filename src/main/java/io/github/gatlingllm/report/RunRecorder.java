@@ -1,7 +1,5 @@
 package io.github.gatlingllm.report;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
@@ -45,8 +43,6 @@ public final class RunRecorder implements AutoCloseable {
   public static final String REPORT_FILE = "llm-report.html";
 
   private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final int FLUSH_EVERY = 100;
 
   /** A line buffer that grew past this is not kept for the next line. */
@@ -262,10 +258,10 @@ public final class RunRecorder implements AutoCloseable {
       record.put("started_at", Instant.ofEpochMilli(startedMs).toString());
       record.put("ended_at", Instant.now().toString());
       record.put("requests_recorded", recorded);
-      record.put("metrics", aggregator.summary().toRecord());
+      record.put("metrics", aggregator.summary());
       Object parameters = record.remove("cache");
-      record.put("cache", cache.toRecord(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
-      Files.writeString(target.resolve(RUN_FILE), JSON.writeValueAsString(record) + "\n");
+      record.put("cache", cache.summary(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
+      Files.writeString(target.resolve(RUN_FILE), RunRecordJson.text(record));
       String html;
       try (BufferedWriter out =
               Files.newBufferedWriter(

@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.cache.CacheAggregator;
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.Slo;
@@ -42,8 +43,7 @@ public final class RunReport {
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** The plan parameters of {@code llm-run.json}'s {@code cache}, kept when it is recomputed. */
-  static final List<String> CACHE_PARAMETERS =
-      List.of("block_tokens", "template_tokens", "template_known", "exact_counts");
+  static final List<String> CACHE_PARAMETERS = CacheSummary.PARAMETERS;
 
   private final Map<String, Object> record;
   private final RecordedRequests requests;
@@ -97,21 +97,22 @@ public final class RunReport {
     Map<String, Object> record = new LinkedHashMap<>(runs.get(0));
     Slo used = slo != null ? slo : Slo.fromRecord(asMap(record.get("slo")));
     if (used.isSet()) {
-      record.put("slo", used.toRecord());
+      record.put("slo", used);
     } else {
       record.remove("slo");
     }
     Map<String, Object> parameters = new LinkedHashMap<>();
     double tolerance = io.github.gatlingllm.settings.LlmSettings.DEFAULT_CACHE_TOLERANCE;
-    if (record.remove("cache") instanceof Map<?, ?> recorded) {
+    CacheSummary recorded = RunRecordJson.read(record.remove("cache"), CacheSummary.class);
+    if (recorded != null) {
       // What the plan knew of the server, as recorded; the figures are recomputed.
       for (String key : CACHE_PARAMETERS) {
-        if (recorded.containsKey(key)) {
-          parameters.put(key, recorded.get(key));
+        if (recorded.parameters().containsKey(key)) {
+          parameters.put(key, recorded.parameters().get(key));
         }
       }
-      if (recorded.get("tolerance") instanceof Number t) {
-        tolerance = t.doubleValue();
+      if (recorded.tolerance() != null) {
+        tolerance = recorded.tolerance();
       }
     }
     // One pass over each folder's requests: every figure below is aggregated as they stream by.
@@ -176,8 +177,8 @@ public final class RunReport {
       recordedRequests = shape.count();
     }
     record.put("requests_recorded", recordedRequests);
-    record.put("metrics", aggregator.summary().toRecord());
-    record.put("cache", cache.toRecord(parameters));
+    record.put("metrics", aggregator.summary());
+    record.put("cache", cache.summary(parameters));
     return new RunReport(record, requests, shape, List.copyOf(files), List.copyOf(warnings));
   }
 
@@ -269,7 +270,7 @@ public final class RunReport {
     if (csv) {
       Files.move(csvTmp, csvFile, StandardCopyOption.REPLACE_EXISTING);
     }
-    Files.writeString(output.resolve(RunRecorder.RUN_FILE), JSON.writeValueAsString(record) + "\n");
+    Files.writeString(output.resolve(RunRecorder.RUN_FILE), RunRecordJson.text(record));
     Path page = output.resolve(RunRecorder.REPORT_FILE);
     Files.writeString(page, html);
     IndexLink.inject(output);

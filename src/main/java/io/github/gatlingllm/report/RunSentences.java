@@ -1,5 +1,6 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.prompt.Phase;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,15 +26,15 @@ final class RunSentences {
    * @param cache the record's {@code cache}
    * @return the text, or null when no request had a cache plan
    */
-  static String cacheVerdict(Map<?, ?> cache) {
-    Object verdict = cache.get("verdict");
+  static String cacheVerdict(CacheSummary cache) {
+    String verdict = cache.verdict();
     if (verdict == null) {
       return null;
     }
-    boolean series = cache.get("workloads") instanceof List<?> list && !list.isEmpty();
-    Double planned = number(cache.get("planned_requests"));
-    Object reason = cache.get("verdict_reason");
-    Double measured = number(cache.get("requests"));
+    boolean series = !cache.workloads().isEmpty();
+    Double planned = number(cache.plannedRequests());
+    String reason = cache.verdictReason();
+    Double measured = number(cache.requests());
     if (measured != null && measured == 0) {
       if (!series && (planned == null || planned == 0)) {
         return null;
@@ -45,18 +46,13 @@ final class RunSentences {
       return null;
     }
     if (reason != null) {
-      return verdict
-          + ": "
-          + reason
-          + " (planned hit ratio "
-          + num(number(cache.get("planned_hit_ratio")))
-          + ")";
+      return verdict + ": " + reason + " (planned hit ratio " + num(cache.plannedHitRatio()) + ")";
     }
     return verdict
         + " (observed hit ratio "
-        + num(number(cache.get("observed_hit_ratio")))
+        + num(cache.observedHitRatio())
         + ", planned "
-        + num(number(cache.get("planned_hit_ratio")))
+        + num(cache.plannedHitRatio())
         + ")";
   }
 

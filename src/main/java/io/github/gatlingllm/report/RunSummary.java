@@ -5,9 +5,15 @@ import static io.github.gatlingllm.report.RunSentences.ms;
 import static io.github.gatlingllm.report.RunSentences.num;
 import static io.github.gatlingllm.report.RunSentences.number;
 
+import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.metrics.AnswerSummary;
+import io.github.gatlingllm.metrics.Goodput;
+import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.metrics.MetricsSummary;
+import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.stats.Distribution;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,27 +77,26 @@ public final class RunSummary {
    * @return the summary
    */
   static RunSummary of(Map<String, Object> run) {
-    Map<?, ?> overall = map(map(run.get("metrics")).get("overall"));
+    GroupSummary overall = overall(run);
     Map<?, ?> load = map(run.get("load"));
     List<Figure> f = new ArrayList<>();
-    Double start = number(overall.get("window_start_ms"));
-    Double end = number(overall.get("window_end_ms"));
+    Double start = overall == null ? null : number(overall.windowStartMs());
+    Double end = overall == null ? null : number(overall.windowEndMs());
     Double durationS = start != null && end != null ? (end - start) / 1000.0 : null;
     f.add(new Figure("duration", durationS == null ? "–" : Charts.fmt(durationS) + " s"));
-    Map<?, ?> status = map(overall.get("status"));
-    Double requests = number(overall.get("requests"));
+    Double requests = overall == null ? null : (double) overall.requests();
     f.add(
         new Figure(
             "requests",
             (requests == null ? "–" : Charts.fmt(requests))
-                + (status.isEmpty() ? "" : " (" + ReportPage.statuses(status) + ")")));
-    Double ok = number(status.get("ok"));
-    Double prompt = number(overall.get("prompt_tokens"));
-    Double completion = number(overall.get("completion_tokens"));
+                + (overall == null ? "" : " (" + ReportPage.statuses(overall.statuses()) + ")")));
+    Double ok = overall == null ? null : (double) overall.count(RequestStatus.OK);
+    Double prompt = overall == null ? null : (double) overall.promptTokens();
+    Double completion = overall == null ? null : (double) overall.completionTokens();
     boolean window = durationS != null && durationS > 0;
     Double inputPerS = window && prompt != null ? prompt / durationS : null;
-    Double outputPerS = number(overall.get("output_tokens_per_s"));
-    f.add(new Figure("requests/s", num(number(overall.get("requests_per_s")))));
+    Double outputPerS = overall == null ? null : overall.outputTokensPerS();
+    f.add(new Figure("requests/s", num(overall == null ? null : overall.requestsPerS())));
     f.add(new Figure("input tokens/s", num(inputPerS)));
     f.add(new Figure("output tokens/s", num(outputPerS)));
     f.add(
@@ -99,7 +104,7 @@ public final class RunSummary {
             "total tokens/s",
             num(inputPerS != null && outputPerS != null ? inputPerS + outputPerS : null)));
     boolean anyOk = ok != null && ok > 0;
-    String none = status.isEmpty() ? null : none(requests, anyOk);
+    String none = overall == null ? null : none(requests, anyOk);
     f.add(
         new Figure(
             "mean input tokens a request",
@@ -113,45 +118,48 @@ public final class RunSummary {
       peak = load.get("concurrency");
     }
     f.add(new Figure("peak concurrency", num(number(peak))));
-    for (String metric : List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms")) {
-      Map<?, ?> d = map(overall.get(metric));
+    List<String> names = List.of("TTFT", "ITL", "TPOT", "E2E");
+    List<Distribution> latencies =
+        overall == null
+            ? List.of(
+                Distribution.EMPTY, Distribution.EMPTY, Distribution.EMPTY, Distribution.EMPTY)
+            : List.of(overall.ttftMs(), overall.itlMs(), overall.tpotMs(), overall.e2eMs());
+    for (int i = 0; i < names.size(); i++) {
+      Distribution d = latencies.get(i);
       f.add(
           new Figure(
-              metric.replace("_ms", "").toUpperCase(Locale.ROOT) + " p50 / p99, ms",
-              none != null ? none : ms(d.get("p50")) + " / " + ms(d.get("p99"))));
+              names.get(i) + " p50 / p99, ms",
+              none != null ? none : ms(d.p50()) + " / " + ms(d.p99())));
     }
 
     // Reasoning models (issue 21): the wait for the answer, and what the thinking cost.
-    Map<?, ?> reasoning = map(overall.get("reasoning"));
-    Double reasoningRequests = number(reasoning.get("requests_reasoning"));
-    boolean reasoned = reasoningRequests != null && reasoningRequests > 0;
-    if (reasoned) {
-      Map<?, ?> ttfo = map(overall.get("ttfo_ms"));
+    AnswerSummary answer = overall == null ? AnswerSummary.EMPTY : overall.answer();
+    if (answer.reasoningRequests() > 0) {
+      Distribution ttfo = answer.ttfoMs();
       f.add(
           new Figure(
-              "TTFO (first answer token) p50 / p99, ms",
-              ms(ttfo.get("p50")) + " / " + ms(ttfo.get("p99"))));
-      Map<?, ?> perRequest = map(reasoning.get("reasoning_tokens_per_request"));
+              "TTFO (first answer token) p50 / p99, ms", ms(ttfo.p50()) + " / " + ms(ttfo.p99())));
+      Distribution perRequest = answer.reasoningTokensPerRequest();
       f.add(
           new Figure(
               "reasoning tokens a request, mean / p99",
-              num(number(perRequest.get("mean"))) + " / " + num(number(perRequest.get("p99")))));
-      Double share = number(reasoning.get("reasoning_share"));
+              num(perRequest.mean()) + " / " + num(perRequest.p99())));
+      Double share = answer.reasoningShare();
       f.add(
           new Figure(
               "share of output spent reasoning",
               share == null ? "–" : Charts.fmt(Math.round(share * 1000) / 10.0) + "%"));
     }
-    Map<?, ?> cancellation = map(overall.get("cancellation"));
-    if (!cancellation.isEmpty()) {
+    if (answer.cancelChosen() > 0 || answer.cancelled() > 0) {
+      AnswerSummary.Cancellation cancellation = answer.cancellation();
       f.add(
           new Figure(
               "cancelled by the client",
-              num(number(cancellation.get("cancelled")))
+              num((double) cancellation.cancelled())
                   + " of "
-                  + num(number(cancellation.get("chosen")))
+                  + num((double) cancellation.chosen())
                   + " chosen ("
-                  + num(number(cancellation.get("completed_first")))
+                  + num((double) cancellation.completedFirst())
                   + " ended first)"));
     }
 
@@ -181,18 +189,17 @@ public final class RunSummary {
     if (ending != null) {
       warnings.add(ending);
     }
-    Double neverAnswered = number(reasoning.get("never_answered"));
-    if (neverAnswered != null && neverAnswered > 0) {
-      long n = Math.round(neverAnswered);
+    if (answer.neverAnswered() > 0) {
+      long n = answer.neverAnswered();
       warnings.add(
           n
               + (n == 1 ? " request" : " requests")
               + " reasoned and never answered (status ok, no TTFO): max_tokens ran out while"
               + " thinking, or the model gave no answer");
     }
-    Map<?, ?> cache = map(run.get("cache"));
-    if (Boolean.TRUE.equals(cache.get("warm_start"))) {
-      warnings.add("warm start: " + cache.get("warm_start_message"));
+    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    if (cache != null && cache.warmStart()) {
+      warnings.add("warm start: " + cache.warmStartMessage());
     }
     if (client.get("warnings") instanceof List<?> list) {
       for (Object w : list) {
@@ -201,20 +208,20 @@ public final class RunSummary {
       }
     }
 
-    String cacheVerdict = RunSentences.cacheVerdict(cache);
+    String cacheVerdict = cache == null ? null : RunSentences.cacheVerdict(cache);
     String sloVerdict = null;
     Boolean sloPassed = null;
-    if (overall.get("goodput") instanceof Map<?, ?> goodput
-        && Double.valueOf(0).equals(number(goodput.get("offered")))) {
+    Goodput goodput = overall == null ? null : overall.goodput();
+    if (goodput != null && goodput.offered() == 0) {
       sloVerdict = NO_SLO_JUDGED;
-    } else if (overall.get("goodput") instanceof Map<?, ?> goodput) {
-      Double attainment = number(goodput.get("attainment"));
+    } else if (goodput != null) {
+      Double attainment = goodput.attainment();
       Double ratio = number(map(run.get("assertions")).get("goodput_ratio"));
       StringBuilder text =
           new StringBuilder()
-              .append(goodput.get("met"))
+              .append(goodput.met())
               .append(" of ")
-              .append(goodput.get("offered"))
+              .append(goodput.offered())
               .append(" requests met the SLO (attainment ")
               .append(num(attainment))
               .append(')');
@@ -245,21 +252,20 @@ public final class RunSummary {
    *     known)
    */
   static String mostFailed(Map<String, Object> run) {
-    Map<?, ?> overall = map(map(run.get("metrics")).get("overall"));
-    Map<?, ?> status = map(overall.get("status"));
-    Double requests = number(overall.get("requests"));
-    if (status.isEmpty() || requests == null) {
+    GroupSummary overall = overall(run);
+    if (overall == null) {
       return null;
     }
-    double ok = status.get("ok") instanceof Number n ? n.doubleValue() : 0;
-    Double cut = number(status.get("cut_by_run_end"));
-    double failed = requests - ok - (cut == null ? 0 : cut);
+    double requests = overall.requests();
+    double ok = overall.count(RequestStatus.OK);
+    double cut = overall.count(RequestStatus.CUT_BY_RUN_END);
+    double failed = requests - ok - cut;
     if (!(failed > ok) || ok == 0 && failed == 0) {
       return null;
     }
-    Map<Object, Object> failures = new java.util.LinkedHashMap<>();
-    for (Map.Entry<?, ?> e : status.entrySet()) {
-      if (!"ok".equals(e.getKey()) && !"cut_by_run_end".equals(e.getKey())) {
+    Map<RequestStatus, Long> failures = new java.util.EnumMap<>(RequestStatus.class);
+    for (Map.Entry<RequestStatus, Long> e : overall.statuses().entrySet()) {
+      if (e.getKey() != RequestStatus.OK && e.getKey() != RequestStatus.CUT_BY_RUN_END) {
         failures.put(e.getKey(), e.getValue());
       }
     }
@@ -275,6 +281,17 @@ public final class RunSummary {
             : "; the latency and token figures are those of the "
                 + Charts.fmt(ok)
                 + " that succeeded");
+  }
+
+  /**
+   * The run's overall metrics ({@code metrics.overall}).
+   *
+   * @param run the run record
+   * @return the summary, or null when the record has no metrics
+   */
+  static GroupSummary overall(Map<String, Object> run) {
+    MetricsSummary metrics = RunRecordJson.read(run.get("metrics"), MetricsSummary.class);
+    return metrics == null ? null : metrics.overall();
   }
 
   /**

@@ -29,7 +29,8 @@ import java.util.function.Function;
  *     variable; never logged or recorded
  * @param model the model name sent in each request; null lets the embedded simulator name it, or
  *     for a {@code baseUrl}, the first model the server lists (see {@link #modelFor(ServerInfo)})
- * @param endpoint {@code chat} (chat/completions) or {@code completions}
+ * @param endpoint {@code chat} (chat/completions), {@code completions}, {@code responses} (OpenAI's
+ *     Responses API) or {@code messages} (Anthropic's Messages API)
  * @param promptMode {@code repeat}, {@code unique} or {@code shared-prefix}
  * @param sharedPrefixRatio share of each prompt in its group prefix, in (0, 1); shared-prefix only
  * @param prefixGroups number of group prefixes, at least 1; shared-prefix only
@@ -103,6 +104,8 @@ import java.util.function.Function;
  * @param targetDown when a target that stopped answering is judged down and whether the run then
  *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
  *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
+ * @param live the live metrics endpoint ({@code llm.prometheusPort}, {@code llm.prometheusLinger});
+ *     {@link LiveSettings#NONE} when null
  * @param sessionHeader the header that carries a session's id on each of its requests ({@code
  *     llm.sessionHeader}, default {@value AgentSettings#DEFAULT_SESSION_HEADER}, issue 32): a
  *     conversation's turns carry it, its value {@code {workload}-{phase}-{index}}; null when set
@@ -147,6 +150,7 @@ public record LlmSettings(
     CancelSettings cancel,
     boolean figuresAsRequests,
     TargetDownSettings targetDown,
+    LiveSettings live,
     String sessionHeader) {
 
   /** The prefix of every setting's system property. */
@@ -187,6 +191,7 @@ public record LlmSettings(
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
     targetDown = targetDown == null ? TargetDownSettings.DEFAULT : targetDown;
+    live = live == null ? LiveSettings.NONE : live;
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }
@@ -321,10 +326,16 @@ public record LlmSettings(
   /**
    * The endpoint as a value.
    *
-   * @return {@link Endpoint#CHAT} for {@code chat}, else {@link Endpoint#COMPLETIONS}
+   * @return the {@link Endpoint} of {@code chat}, {@code completions}, {@code responses} or {@code
+   *     messages}
    */
   public Endpoint endpointKind() {
-    return "chat".equals(endpoint) ? Endpoint.CHAT : Endpoint.COMPLETIONS;
+    return switch (endpoint) {
+      case "completions" -> Endpoint.COMPLETIONS;
+      case "responses" -> Endpoint.RESPONSES;
+      case "messages" -> Endpoint.MESSAGES;
+      default -> Endpoint.CHAT;
+    };
   }
 
   /** The values of {@code llm.connections}. */

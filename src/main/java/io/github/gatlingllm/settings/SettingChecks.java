@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -32,7 +33,7 @@ final class SettingChecks {
    * @param baseUrl the base URL, or null for the embedded simulator
    * @param apiKey the bearer token, or null
    * @param model the model name, or null
-   * @param endpoint {@code chat} or {@code completions}
+   * @param endpoint {@code chat}, {@code completions}, {@code responses} or {@code messages}
    * @throws IllegalArgumentException naming the first bad one
    */
   static void target(String baseUrl, String apiKey, String model, String endpoint) {
@@ -47,8 +48,8 @@ final class SettingChecks {
     if (model != null && model.isBlank()) {
       throw bad("model", model, "a model name, or unset");
     }
-    if (!"chat".equals(endpoint) && !"completions".equals(endpoint)) {
-      throw bad("endpoint", endpoint, "chat or completions");
+    if (!List.of("chat", "completions", "responses", "messages").contains(endpoint)) {
+      throw bad("endpoint", endpoint, "chat, completions, responses or messages");
     }
   }
 

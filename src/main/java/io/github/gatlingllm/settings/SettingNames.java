@@ -79,6 +79,9 @@ final class SettingNames {
           "stopWhenTargetDown",
           "targetDown.afterMs",
           "targetDown.minErrors",
+          // the live metrics endpoint (LiveSettings)
+          "prometheusPort",
+          "prometheusLinger",
           // trace(path) (TraceSettings)
           "trace",
           "trace.blockTokens",

@@ -163,6 +163,9 @@ final class SettingsReader {
             bool(get, "stopWhenTargetDown", TargetDownSettings.DEFAULT.stop()),
             longInteger(get, "targetDown.afterMs", TargetDownSettings.DEFAULT.afterMs()),
             integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())),
+        new LiveSettings(
+            nullableInteger(get, "prometheusPort"),
+            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),
         AgentSettings.sessionHeaderName(get.apply("sessionHeader")));
   }
 

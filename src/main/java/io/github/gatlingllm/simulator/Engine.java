@@ -12,6 +12,7 @@ final class Engine {
   final RequestParser parser;
   final PrefixCache cache;
   final Scheduler scheduler;
+  final StoredResponses stored = new StoredResponses();
   final SimulatorMetrics metrics = new SimulatorMetrics();
   final long startedEpochSeconds = System.currentTimeMillis() / 1000;
 
@@ -21,7 +22,7 @@ final class Engine {
   Engine(SimulatorConfig config, ResponseStrategy strategy) {
     this.config = config;
     this.strategy = strategy;
-    this.parser = new RequestParser(config);
+    this.parser = new RequestParser(config, stored);
     this.cache = new PrefixCache(config.blockSize(), config.cacheBlocks());
     this.scheduler = new Scheduler(config.maxConcurrent());
   }

@@ -37,15 +37,27 @@ final class EventTemplate {
    * @throws IllegalArgumentException if the slot is not in the JSON exactly once
    */
   static EventTemplate of(ObjectNode event) {
+    return of(null, event);
+  }
+
+  /**
+   * A template of a named event ({@code event: name} before its data), or unnamed when {@code name}
+   * is null.
+   *
+   * @throws IllegalArgumentException if the slot is not in the JSON exactly once
+   */
+  static EventTemplate of(String name, ObjectNode event) {
+    byte[] data =
+        name == null ? DATA : ("event: " + name + "\ndata: ").getBytes(StandardCharsets.US_ASCII);
     byte[] json = Responses.bytes(event);
     byte[] slot = ENCODER.quoteAsUTF8(SLOT);
     int at = indexOf(json, slot, 0);
     if (at < 0 || indexOf(json, slot, at + 1) >= 0) {
       throw new IllegalArgumentException("the event must hold the slot exactly once: " + event);
     }
-    byte[] head = new byte[DATA.length + at];
-    System.arraycopy(DATA, 0, head, 0, DATA.length);
-    System.arraycopy(json, 0, head, DATA.length, at);
+    byte[] head = new byte[data.length + at];
+    System.arraycopy(data, 0, head, 0, data.length);
+    System.arraycopy(json, 0, head, data.length, at);
     int rest = json.length - at - slot.length;
     byte[] tail = new byte[rest + EVENT_END.length];
     System.arraycopy(json, at + slot.length, tail, 0, rest);

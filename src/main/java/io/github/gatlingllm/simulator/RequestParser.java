@@ -22,52 +22,60 @@ final class RequestParser {
 
   private final SimulatorConfig config;
   private final PromptTokenizer tokenizer;
+  private final StoredResponses stored;
 
   /** The tokenizer prompts are counted with. */
   PromptTokenizer tokenizer() {
     return tokenizer;
   }
 
-  RequestParser(SimulatorConfig config) {
+  RequestParser(SimulatorConfig config, StoredResponses stored) {
     this.config = config;
     this.tokenizer = new PromptTokenizer(config.tokenCounter());
+    this.stored = stored;
   }
 
   /**
    * Parses a request body.
    *
-   * @throws ApiError HTTP 400 for invalid JSON, missing or mistyped fields, or a prompt longer than
-   *     the context
+   * @throws ErrorReply HTTP 400 for invalid JSON, missing or mistyped fields, or a prompt longer
+   *     than the context
    */
   ParsedRequest parse(ServedEndpoint endpoint, byte[] body) {
     JsonNode root;
     try {
       root = JSON.readTree(body);
     } catch (JsonProcessingException e) {
-      throw ApiError.badRequest("Invalid JSON body: " + oneLine(e.getOriginalMessage()), null);
+      throw ErrorReply.badRequest("Invalid JSON body: " + oneLine(e.getOriginalMessage()), null);
     } catch (IOException e) {
-      throw ApiError.badRequest("Invalid JSON body: " + oneLine(e.getMessage()), null);
+      throw ErrorReply.badRequest("Invalid JSON body: " + oneLine(e.getMessage()), null);
     }
     if (root == null || !root.isObject()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "The request body must be a JSON object, got "
               + (root == null || root.isMissingNode() ? "nothing" : kind(root)),
           null);
     }
     boolean stream = optionalBoolean(root, "stream", "stream");
+    optionalBoolean(root, "ignore_eos", "ignore_eos");
+    if (endpoint == ServedEndpoint.RESPONSES) {
+      return responses(root, stream);
+    }
+    if (endpoint == ServedEndpoint.MESSAGES) {
+      return messages(root, stream);
+    }
     boolean includeUsage = false;
     JsonNode options = root.get("stream_options");
     if (options != null && !options.isNull()) {
       if (!options.isObject()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'stream_options' must be an object, got " + kind(options), "stream_options");
       }
       includeUsage = optionalBoolean(options, "include_usage", "stream_options.include_usage");
     }
-    optionalBoolean(root, "ignore_eos", "ignore_eos");
     JsonNode n = root.get("n");
     if (n != null && !n.isNull() && !(n.isIntegralNumber() && n.asLong() == 1)) {
-      throw ApiError.badRequest("'n' must be 1 (the simulator makes one choice), got " + n, "n");
+      throw ErrorReply.badRequest("'n' must be 1 (the simulator makes one choice), got " + n, "n");
     }
     int maxTokens = maxTokens(root);
     if (endpoint != ServedEndpoint.CHAT) {
@@ -87,7 +95,7 @@ final class RequestParser {
 
   private void checkContext(PromptTokenizer.Tokens tokens) {
     if (tokens.count() > config.contextLength()) {
-      throw ApiError.exceedContext(tokens.count(), config.contextLength());
+      throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
     }
   }
 
@@ -98,16 +106,20 @@ final class RequestParser {
       field = "max_tokens";
       value = root.get(field);
     }
+    return maxTokens(field, value);
+  }
+
+  private int maxTokens(String field, JsonNode value) {
     if (value == null || value.isNull()) {
       return config.defaultMaxTokens();
     }
     if (!value.isIntegralNumber()) {
-      throw ApiError.badRequest("'" + field + "' must be an integer, got " + kind(value), field);
+      throw ErrorReply.badRequest("'" + field + "' must be an integer, got " + kind(value), field);
     }
     if (!value.canConvertToInt()
         || value.intValue() < 1
         || value.intValue() > config.contextLength()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'"
               + field
               + "' must be between 1 and the context length ("
@@ -122,10 +134,10 @@ final class RequestParser {
   private PromptTokenizer.Tokens chatTokens(JsonNode root, List<JsonNode> tools) {
     JsonNode messages = root.get("messages");
     if (messages == null || messages.isNull()) {
-      throw ApiError.badRequest("'messages' is required", "messages");
+      throw ErrorReply.badRequest("'messages' is required", "messages");
     }
     if (!messages.isArray() || messages.isEmpty()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'messages' must be a non-empty array of messages, got "
               + (messages.isArray() ? "an empty array" : kind(messages)),
           "messages");
@@ -137,11 +149,12 @@ final class RequestParser {
       String where = "messages[" + i + "]";
       JsonNode message = messages.get(i);
       if (!message.isObject()) {
-        throw ApiError.badRequest("'" + where + "' must be an object, got " + kind(message), where);
+        throw ErrorReply.badRequest(
+            "'" + where + "' must be an object, got " + kind(message), where);
       }
       JsonNode role = message.get("role");
       if (role == null || !role.isTextual()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'" + where + ".role' must be a string, got " + kind(role), where + ".role");
       }
       String content = content(message, where);
@@ -193,7 +206,7 @@ final class RequestParser {
       return content.textValue();
     }
     if (!content.isArray()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'" + field + "' must be a string or an array of text parts, got " + kind(content),
           field);
     }
@@ -207,7 +220,7 @@ final class RequestParser {
           || !"text".equals(type.asText())
           || partText == null
           || !partText.isTextual()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'"
                 + field
                 + "["
@@ -224,11 +237,260 @@ final class RequestParser {
     return text.toString();
   }
 
+  /**
+   * A Responses API request: {@code instructions} (a system message, not carried over to a later
+   * response), the stored conversation of {@code previous_response_id}, then {@code input} (a
+   * string, or items: messages, {@code function_call}, {@code function_call_output}), templated as
+   * chat messages; {@code max_output_tokens}; {@code reasoning.summary}.
+   */
+  private ParsedRequest responses(JsonNode root, boolean stream) {
+    int maxTokens = maxTokens("max_output_tokens", root.get("max_output_tokens"));
+    List<PromptTokenizer.Message> all = new ArrayList<>();
+    JsonNode instructions = root.get("instructions");
+    if (instructions != null && !instructions.isNull()) {
+      if (!instructions.isTextual()) {
+        throw ErrorReply.badRequest(
+            "'instructions' must be a string, got " + kind(instructions), "instructions");
+      }
+      all.add(new PromptTokenizer.Message("system", instructions.textValue()));
+    }
+    StoredResponses.Stored previous = null;
+    JsonNode previousId = root.get("previous_response_id");
+    if (previousId != null && !previousId.isNull()) {
+      if (!previousId.isTextual()) {
+        throw ErrorReply.badRequest(
+            "'previous_response_id' must be a string, got " + kind(previousId),
+            "previous_response_id");
+      }
+      previous = stored.get(previousId.textValue());
+      if (previous == null) {
+        throw ErrorReply.badRequest(
+            "Previous response with id '" + previousId.textValue() + "' not found.",
+            "previous_response_id");
+      }
+      all.addAll(previous.context());
+    }
+    List<PromptTokenizer.Message> added = inputItems(root.get("input"));
+    all.addAll(added);
+    JsonNode summary = root.path("reasoning").path("summary");
+    boolean reasoningSummary = summary.isTextual() && !summary.textValue().equals("none");
+    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(all));
+    if (tokens.count() > config.contextLength()) {
+      throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
+    }
+    return new ParsedRequest(
+        ServedEndpoint.RESPONSES,
+        stream,
+        true,
+        maxTokens,
+        tokens,
+        previous,
+        List.copyOf(added),
+        reasoningSummary);
+  }
+
+  private static List<PromptTokenizer.Message> inputItems(JsonNode input) {
+    if (input == null || input.isNull()) {
+      throw ErrorReply.badRequest("'input' is required", "input");
+    }
+    if (input.isTextual()) {
+      return List.of(new PromptTokenizer.Message("user", input.textValue()));
+    }
+    if (!input.isArray() || input.isEmpty()) {
+      throw ErrorReply.badRequest(
+          "'input' must be a string or a non-empty array of items, got "
+              + (input.isArray() ? "an empty array" : kind(input)),
+          "input");
+    }
+    List<PromptTokenizer.Message> messages = new ArrayList<>(input.size());
+    for (int i = 0; i < input.size(); i++) {
+      String where = "input[" + i + "]";
+      JsonNode item = input.get(i);
+      if (!item.isObject()) {
+        throw ErrorReply.badRequest("'" + where + "' must be an object, got " + kind(item), where);
+      }
+      String type = item.path("type").asText("message");
+      switch (type) {
+        case "message" -> {
+          JsonNode role = item.get("role");
+          if (role == null
+              || !role.isTextual()
+              || !List.of("system", "developer", "user", "assistant").contains(role.textValue())) {
+            throw ErrorReply.badRequest(
+                "'" + where + ".role' must be system, developer, user or assistant",
+                where + ".role");
+          }
+          messages.add(
+              new PromptTokenizer.Message(role.textValue(), parts(item.get("content"), where)));
+        }
+        case "function_call" ->
+            messages.add(
+                new PromptTokenizer.Message(
+                    "assistant",
+                    toolCall(text(item, "name", where), text(item, "arguments", where))));
+        case "function_call_output" ->
+            messages.add(new PromptTokenizer.Message("tool", text(item, "output", where)));
+        default ->
+            throw ErrorReply.badRequest(
+                "'"
+                    + where
+                    + ".type' must be message, function_call or function_call_output (the"
+                    + " simulator takes no other item), got '"
+                    + type
+                    + "'",
+                where + ".type");
+      }
+    }
+    return messages;
+  }
+
+  /** A tool call as Qwen's chat template renders it in an assistant turn. */
+  private static String toolCall(String name, String arguments) {
+    return "<tool_call>\n{\"name\": \""
+        + name
+        + "\", \"arguments\": "
+        + arguments
+        + "}\n</tool_call>";
+  }
+
+  private static String text(JsonNode node, String field, String where) {
+    JsonNode v = node.get(field);
+    if (v == null || !v.isTextual()) {
+      throw ErrorReply.badRequest(
+          "'" + where + "." + field + "' must be a string, got " + kind(v), where + "." + field);
+    }
+    return v.textValue();
+  }
+
+  /**
+   * A message's content: a string, or parts of text ({@code input_text}, {@code output_text},
+   * {@code text}, Messages' {@code text}) joined with newlines.
+   */
+  private static String parts(JsonNode content, String where) {
+    String field = where + ".content";
+    if (content == null || content.isNull()) {
+      return "";
+    }
+    if (content.isTextual()) {
+      return content.textValue();
+    }
+    if (!content.isArray()) {
+      throw ErrorReply.badRequest(
+          "'" + field + "' must be a string or an array of text parts, got " + kind(content),
+          field);
+    }
+    StringBuilder text = new StringBuilder();
+    for (int j = 0; j < content.size(); j++) {
+      JsonNode part = content.get(j);
+      String type = part.path("type").asText("");
+      JsonNode partText = part.get("text");
+      if (!List.of("input_text", "output_text", "text").contains(type)
+          || partText == null
+          || !partText.isTextual()) {
+        throw ErrorReply.badRequest(
+            "'" + field + "[" + j + "]' must be a text part; the simulator takes no other content",
+            field);
+      }
+      if (j > 0) {
+        text.append('\n');
+      }
+      text.append(partText.textValue());
+    }
+    return text.toString();
+  }
+
+  /**
+   * An Anthropic Messages request: {@code max_tokens} (required, as Anthropic's API requires it),
+   * {@code system} (a string or text blocks), {@code messages} of user and assistant turns whose
+   * content is a string or blocks ({@code text}, {@code tool_use}, {@code tool_result}, {@code
+   * thinking} is left out), templated as chat messages.
+   */
+  private ParsedRequest messages(JsonNode root, boolean stream) {
+    JsonNode max = root.get("max_tokens");
+    if (max == null || max.isNull()) {
+      throw ErrorReply.badRequest("max_tokens: Field required", "max_tokens");
+    }
+    int maxTokens = maxTokens("max_tokens", max);
+    List<PromptTokenizer.Message> all = new ArrayList<>();
+    JsonNode system = root.get("system");
+    if (system != null && !system.isNull()) {
+      all.add(new PromptTokenizer.Message("system", parts(system, "system")));
+    }
+    JsonNode messages = root.get("messages");
+    if (messages == null || !messages.isArray() || messages.isEmpty()) {
+      throw ErrorReply.badRequest(
+          "'messages' must be a non-empty array of messages, got "
+              + (messages != null && messages.isArray() ? "an empty array" : kind(messages)),
+          "messages");
+    }
+    for (int i = 0; i < messages.size(); i++) {
+      String where = "messages[" + i + "]";
+      JsonNode message = messages.get(i);
+      JsonNode role = message.get("role");
+      if (role == null
+          || !role.isTextual()
+          || !(role.textValue().equals("user") || role.textValue().equals("assistant"))) {
+        throw ErrorReply.badRequest(
+            "'" + where + ".role' must be user or assistant (system goes in 'system')",
+            where + ".role");
+      }
+      JsonNode content = message.get("content");
+      if (content == null || !content.isArray()) {
+        all.add(new PromptTokenizer.Message(role.textValue(), parts(content, where)));
+        continue;
+      }
+      StringBuilder text = new StringBuilder();
+      for (int j = 0; j < content.size(); j++) {
+        String at = where + ".content[" + j + "]";
+        JsonNode block = content.get(j);
+        String type = block.path("type").asText("");
+        switch (type) {
+          case "text" -> append(text, text(block, "text", at));
+          case "tool_use" ->
+              append(
+                  text,
+                  toolCall(
+                      text(block, "name", at),
+                      Responses.JSON.valueToTree(block.path("input")).toString()));
+          case "tool_result" ->
+              all.add(new PromptTokenizer.Message("tool", parts(block.get("content"), at)));
+          case "thinking", "redacted_thinking" -> {
+            // not sent back to the model's template
+          }
+          default ->
+              throw ErrorReply.badRequest(
+                  "'"
+                      + at
+                      + ".type' must be text, tool_use, tool_result or thinking (the simulator"
+                      + " takes no other block), got '"
+                      + type
+                      + "'",
+                  at + ".type");
+        }
+      }
+      if (text.length() > 0) {
+        all.add(new PromptTokenizer.Message(role.textValue(), text.toString()));
+      }
+    }
+    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(all));
+    if (tokens.count() > config.contextLength()) {
+      throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
+    }
+    return new ParsedRequest(ServedEndpoint.MESSAGES, stream, true, maxTokens, tokens);
+  }
+
+  private static void append(StringBuilder text, String part) {
+    if (text.length() > 0) {
+      text.append('\n');
+    }
+    text.append(part);
+  }
+
   /** A completions prompt: a string, an array of one string, or an array of token ids. */
   private PromptTokenizer.Tokens completionTokens(JsonNode root) {
     JsonNode prompt = root.get("prompt");
     if (prompt == null || prompt.isNull()) {
-      throw ApiError.badRequest("'prompt' is required", "prompt");
+      throw ErrorReply.badRequest("'prompt' is required", "prompt");
     }
     if (prompt.isTextual()) {
       return tokenizer.tokens(prompt.textValue());
@@ -250,8 +512,8 @@ final class RequestParser {
     throw promptShape(prompt);
   }
 
-  private static ApiError promptShape(JsonNode prompt) {
-    return ApiError.badRequest(
+  private static ErrorReply promptShape(JsonNode prompt) {
+    return ErrorReply.badRequest(
         "'prompt' must be a string, an array of one string, or a non-empty array of token ids"
             + " (the simulator takes one prompt per request), got "
             + kind(prompt),
@@ -264,7 +526,7 @@ final class RequestParser {
       return false;
     }
     if (!value.isBoolean()) {
-      throw ApiError.badRequest("'" + name + "' must be a boolean, got " + kind(value), name);
+      throw ErrorReply.badRequest("'" + name + "' must be a boolean, got " + kind(value), name);
     }
     return value.booleanValue();
   }

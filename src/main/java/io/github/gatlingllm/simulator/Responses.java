@@ -71,8 +71,14 @@ final class Responses {
     return full(ctx, status, JSON_TYPE, bytes(body), keepAlive);
   }
 
-  static ChannelFuture error(ChannelHandlerContext ctx, ApiError error, boolean keepAlive) {
+  static ChannelFuture error(ChannelHandlerContext ctx, ErrorReply error, boolean keepAlive) {
     return json(ctx, HttpResponseStatus.valueOf(error.status()), error.body(), keepAlive);
+  }
+
+  /** An error answer in the endpoint's shape ({@link ErrorReply#body(ServedEndpoint)}). */
+  static ChannelFuture error(
+      ChannelHandlerContext ctx, ErrorReply error, boolean keepAlive, ServedEndpoint endpoint) {
+    return json(ctx, HttpResponseStatus.valueOf(error.status()), error.body(endpoint), keepAlive);
   }
 
   /** The head of an SSE stream: 200, {@code text/event-stream}, chunked. */
@@ -91,6 +97,23 @@ final class Responses {
     ByteBuf buf = ctx.alloc().buffer(DATA.length + json.length + EVENT_END.length);
     buf.writeBytes(DATA).writeBytes(json).writeBytes(EVENT_END);
     sseEvent(ctx, buf);
+  }
+
+  /**
+   * Writes one named SSE event {@code event: name\ndata: {json}\n\n} (the Responses and Messages
+   * APIs name each event after its {@code type}), not flushed.
+   */
+  static void sseEvent(ChannelHandlerContext ctx, String name, JsonNode data) {
+    byte[] head = ("event: " + name + "\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] json = bytes(data);
+    ByteBuf buf = ctx.alloc().buffer(head.length + DATA.length + json.length + EVENT_END.length);
+    buf.writeBytes(head).writeBytes(DATA).writeBytes(json).writeBytes(EVENT_END);
+    sseEvent(ctx, buf);
+  }
+
+  /** The end of a stream that has no {@code [DONE]}, flushed with every event before. */
+  static ChannelFuture sseEnd(ChannelHandlerContext ctx, boolean keepAlive) {
+    return closeUnlessKeptAlive(ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keepAlive);
   }
 
   /**

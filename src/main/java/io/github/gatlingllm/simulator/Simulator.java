@@ -39,6 +39,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /v1/chat/completions} and {@code POST /v1/completions}, streamed ({@code
  *       "stream": true}: {@code text/event-stream}, one {@code data: {json}\n\n} event per chunk,
  *       then {@code data: [DONE]\n\n}) or not (one JSON body).
+ *   <li>{@code POST /v1/responses} (OpenAI's Responses API, {@link ResponsesReply}: {@code input}
+ *       as a string or items, {@code instructions}, {@code max_output_tokens}, {@code
+ *       previous_response_id} over the last {@value StoredResponses#CAPACITY} responses) and {@code
+ *       POST /v1/messages} (Anthropic's Messages API, {@link MessagesReply}: {@code system},
+ *       content blocks, {@code max_tokens} required), streamed in each API's named events (no
+ *       {@code [DONE]}) or not; their messages and tool calls are templated as chat messages are.
  *   <li>{@code GET /v1/models}: {@code {"object": "list", "data": [{"id": model, ...}]}}.
  *   <li>{@code GET /health}: 200 {@code {"status": "ok"}}.
  *   <li>{@code GET /metrics}: Prometheus text; counters {@code
@@ -52,7 +58,8 @@ import org.slf4j.LoggerFactory;
  *       _cache_block_size_tokens} and {@code _cache_usage_ratio} (blocks held / capacity).
  * </ul>
  *
- * <p>Errors use OpenAI's shape {@code {"error": {"message", "type", "param", "code"}}}: 400 {@code
+ * <p>Errors use OpenAI's shape {@code {"error": {"message", "type", "param", "code"}}} (on {@code
+ * /v1/messages} Anthropic's {@code {"type": "error", "error": {"type", "message"}}}): 400 {@code
  * invalid_request_error} for invalid JSON and missing or mistyped fields, 400 {@code
  * exceed_context_size_error} (with {@code n_prompt_tokens} and {@code n_ctx}, as llama.cpp) for a
  * prompt longer than {@link SimulatorConfig#contextLength()}, 404 for an unknown path, 405 for a

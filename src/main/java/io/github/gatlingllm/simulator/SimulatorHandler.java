@@ -28,7 +28,7 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
 
   private final Engine engine;
   private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
-  private Exchange current;
+  private GenerationJob current;
 
   SimulatorHandler(Engine engine) {
     this.engine = engine;
@@ -69,7 +69,8 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
       if (request.decoderResult().isFailure()) {
         Responses.error(
             ctx,
-            ApiError.badRequest("Malformed HTTP request: " + request.decoderResult().cause(), null),
+            ErrorReply.badRequest(
+                "Malformed HTTP request: " + request.decoderResult().cause(), null),
             false);
         return;
       }
@@ -113,12 +114,22 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
             generate(ctx, request, ServedEndpoint.COMPLETIONS, keepAlive);
           }
         }
+        case "/v1/responses" -> {
+          if (allowed(ctx, request, HttpMethod.POST, keepAlive, true)) {
+            generate(ctx, request, ServedEndpoint.RESPONSES, keepAlive);
+          }
+        }
+        case "/v1/messages" -> {
+          if (allowed(ctx, request, HttpMethod.POST, keepAlive, true)) {
+            generate(ctx, request, ServedEndpoint.MESSAGES, keepAlive);
+          }
+        }
         default ->
             Responses.error(
                 ctx,
-                ApiError.of(
+                ErrorReply.of(
                     404,
-                    ApiError.INVALID_REQUEST,
+                    ErrorReply.INVALID_REQUEST,
                     "Invalid URL (" + method.name() + " " + path + ")",
                     null),
                 keepAlive);
@@ -143,9 +154,9 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
     }
     Responses.error(
         ctx,
-        ApiError.of(
+        ErrorReply.of(
             405,
-            ApiError.INVALID_REQUEST,
+            ErrorReply.INVALID_REQUEST,
             "Method "
                 + request.method().name()
                 + " is not allowed on "
@@ -166,21 +177,22 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
     ParsedRequest parsed;
     try {
       parsed = engine.parser.parse(endpoint, ByteBufUtil.getBytes(request.content()));
-    } catch (ApiError e) {
+    } catch (ErrorReply e) {
       engine.metrics.request(e.status());
-      Responses.error(ctx, e, keepAlive);
+      Responses.error(ctx, e, keepAlive, endpoint);
       return;
     } catch (RuntimeException e) {
       LOG.warn("cannot read a {} request: {}", endpoint.path(), e.toString());
       engine.metrics.request(500);
       Responses.error(
           ctx,
-          ApiError.of(500, "server_error", "The simulator failed to read the request", null),
-          keepAlive);
+          ErrorReply.of(500, "server_error", "The simulator failed to read the request", null),
+          keepAlive,
+          endpoint);
       return;
     }
     current =
-        new Exchange(
+        new GenerationJob(
             engine, ctx, this, parsed, keepAlive, request.headers().get(CLIENT_REQUEST_ID));
     current.start();
   }
@@ -188,7 +200,7 @@ final class SimulatorHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (current != null) {
-      Exchange cancelled = current;
+      GenerationJob cancelled = current;
       current = null;
       cancelled.cancel();
     }

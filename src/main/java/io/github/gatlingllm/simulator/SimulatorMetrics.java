@@ -70,7 +70,7 @@ final class SimulatorMetrics {
         text,
         "requests_total",
         "counter",
-        "Requests to /v1/chat/completions and /v1/completions, by HTTP status.");
+        "Requests to /v1/chat/completions, /v1/completions, /v1/responses and /v1/messages, by HTTP status.");
     stats
         .requestsByStatus()
         .forEach(

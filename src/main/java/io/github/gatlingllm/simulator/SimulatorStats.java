@@ -5,8 +5,8 @@ import java.util.Map;
 /**
  * A snapshot of the simulator's counters and gauges, as {@code GET /metrics} shows them.
  *
- * @param requestsByStatus requests to the two generation endpoints by HTTP status, in status order;
- *     a streamed request counts when it ends; unmodifiable, never null
+ * @param requestsByStatus requests to the generation endpoints by HTTP status, in status order; a
+ *     streamed request counts when it ends; unmodifiable, never null
  * @param promptTokens prompt tokens of admitted requests
  * @param cachedPromptTokens prompt tokens served from the prefix cache
  * @param generationTokens output tokens produced

@@ -76,7 +76,7 @@ final class ToolTurns {
       return List.of();
     }
     if (!tools.isArray()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'tools' must be an array of tools, got " + RequestParser.kind(tools), "tools");
     }
     List<JsonNode> out = new ArrayList<>(tools.size());
@@ -90,12 +90,12 @@ final class ToolTurns {
           || !"function".equals(type.asText())
           || function == null
           || !function.isObject()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'" + where + "' must be {\"type\": \"function\", \"function\": {...}}", where);
       }
       JsonNode name = function.get("name");
       if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'"
                 + where
                 + ".function.name' must be a non-empty string, got "
@@ -104,7 +104,7 @@ final class ToolTurns {
       }
       JsonNode parameters = function.get("parameters");
       if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'"
                 + where
                 + ".function.parameters' must be a JSON schema object, got "
@@ -130,14 +130,14 @@ final class ToolTurns {
             || choice.textValue().equals("auto")
             || choice.textValue().equals("required"))) {
       if (choice.textValue().equals("required") && tools.isEmpty()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'tool_choice' is 'required' but no 'tools' are given", "tool_choice");
       }
       return choice.textValue();
     }
     JsonNode name = choice.isObject() ? choice.path("function").get("name") : null;
     if (name == null || !name.isTextual() || !"function".equals(choice.path("type").asText())) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'tool_choice' must be \"none\", \"auto\", \"required\" or {\"type\": \"function\","
               + " \"function\": {\"name\": ...}}, got "
               + choice,
@@ -148,7 +148,7 @@ final class ToolTurns {
         return name.textValue();
       }
     }
-    throw ApiError.badRequest(
+    throw ErrorReply.badRequest(
         "'tool_choice' names function '" + name.textValue() + "', which is not in 'tools'",
         "tool_choice");
   }
@@ -173,7 +173,7 @@ final class ToolTurns {
       return content;
     }
     if (!calls.isArray()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'" + where + ".tool_calls' must be an array, got " + RequestParser.kind(calls),
           where + ".tool_calls");
     }
@@ -192,7 +192,7 @@ final class ToolTurns {
           || !name.isTextual()
           || arguments == null
           || !arguments.isTextual()) {
-        throw ApiError.badRequest(
+        throw ErrorReply.badRequest(
             "'"
                 + at
                 + "' must be {\"id\": string, \"type\": \"function\", \"function\": {\"name\":"
@@ -212,12 +212,12 @@ final class ToolTurns {
   static String toolResponse(JsonNode message, String content, String where, Set<String> ids) {
     JsonNode id = message.get("tool_call_id");
     if (id == null || !id.isTextual()) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'" + where + ".tool_call_id' must be a string, got " + RequestParser.kind(id),
           where + ".tool_call_id");
     }
     if (!ids.contains(id.textValue())) {
-      throw ApiError.badRequest(
+      throw ErrorReply.badRequest(
           "'"
               + where
               + ".tool_call_id' is '"

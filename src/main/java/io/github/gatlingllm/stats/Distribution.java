@@ -1,8 +1,7 @@
 package io.github.gatlingllm.stats;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
  * Summary statistics of one metric's values (milliseconds with microsecond precision, or tokens per
@@ -16,6 +15,10 @@ import java.util.Map;
  * digits (see {@link MetricsAggregator}). So the p50 of 1, 2, ..., 100 ms is 50 ms, where numpy's
  * default interpolation would say 50.5.
  *
+ * <p>Its JSON form in {@code llm-run.json}, written and read by Jackson: {@code count, mean, min,
+ * p50, p90, p95, p99, max} in that order, nulls written (every value but {@code count} is null when
+ * there are no values); a missing {@code count} reads as 0, unknown keys are ignored.
+ *
  * @param count the number of values, at least 0
  * @param mean the arithmetic mean rounded to the thousandth, or null when {@code count} is 0 (as
  *     all other fields)
@@ -26,6 +29,8 @@ import java.util.Map;
  * @param p99 the 99th percentile
  * @param max the largest value
  */
+@JsonPropertyOrder({"count", "mean", "min", "p50", "p90", "p95", "p99", "max"})
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record Distribution(
     long count,
     Double mean,
@@ -49,23 +54,5 @@ public record Distribution(
     if (count < 0) {
       throw new IllegalArgumentException("count must be >= 0, got " + count);
     }
-  }
-
-  /**
-   * The JSON form: {@code count, mean, min, p50, p90, p95, p99, max} in that order.
-   *
-   * @return an ordered, unmodifiable map; values null when there are no values
-   */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("count", count);
-    m.put("mean", mean);
-    m.put("min", min);
-    m.put("p50", p50);
-    m.put("p90", p90);
-    m.put("p95", p95);
-    m.put("p99", p99);
-    m.put("max", max);
-    return Collections.unmodifiableMap(m);
   }
 }

@@ -112,6 +112,31 @@ public final class RequestPathCost {
         i -> recorder.record(records[i & 4095]),
         OPS);
     recorder.close();
+    // The live endpoint (llm.prometheusPort): the event loop's part, then the drain thread's.
+    io.github.gatlingllm.live.LiveMetrics.Gauges gauges =
+        new io.github.gatlingllm.live.LiveMetrics.Gauges(() -> 0, List::of, () -> null);
+    int port;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    io.github.gatlingllm.live.LiveEndpoint endpoint =
+        io.github.gatlingllm.live.LiveEndpoint.start(
+            new io.github.gatlingllm.settings.LiveSettings(port, java.time.Duration.ZERO),
+            new io.github.gatlingllm.live.LiveMetrics(null, gauges));
+    measure(
+        "live: LiveEndpoint.record (event loop: a queue insert)",
+        rounds,
+        i -> endpoint.record(records[i & 4095]),
+        OPS);
+    endpoint.close();
+    io.github.gatlingllm.live.LiveMetrics live =
+        new io.github.gatlingllm.live.LiveMetrics(null, gauges);
+    measure(
+        "live: LiveMetrics.add (drain thread, 63 ITL observations)",
+        rounds,
+        i -> live.add(records[i & 4095]),
+        OPS);
+    measure("live: a scrape (text format)", rounds, i -> live.scrapeText(), 2_000);
   }
 
   private static RequestTimings parse(List<byte[]> events, long[] eventNanos) {

@@ -75,7 +75,7 @@ public class StreamLoadSimulation extends Simulation {
   {
     ChainBuilder chat =
         exec(cpu::started)
-            .exec(llm("chat").chatCompletion())
+            .exec(llm("chat").request())
             .exec(session -> cpu.finished(session, !session.isFailed()));
     PopulationBuilder load;
     if (USERS > 0) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -80,7 +81,7 @@ class CacheAggregatorTest {
     a.add(hit("s", 0, 2));
     a.add(hit("s", 1, 3));
     a.add(miss("s", 1, 12));
-    Map<String, Object> r = a.toRecord(Map.of());
+    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
     assertEquals(4L, r.get("requests"));
     assertEquals(0.24, r.get("planned_hit_ratio"));
     assertEquals(0.24, r.get("observed_hit_ratio"));
@@ -102,6 +103,39 @@ class CacheAggregatorTest {
   }
 
   @Test
+  void aWarmStartsCacheKeepsTheRecordsKeyOrder() {
+    CacheAggregator a = new CacheAggregator(0.05);
+    a.add(
+        record(
+            "u", "measured", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
+    Map<String, Object> parameters = new java.util.LinkedHashMap<>();
+    parameters.put("block_tokens", 16);
+    parameters.put("template_tokens", null);
+    parameters.put("template_known", false);
+    parameters.put("exact_counts", true);
+    assertEquals(
+        List.of(
+            "block_tokens",
+            "template_tokens",
+            "template_known",
+            "exact_counts",
+            "tolerance",
+            "requests",
+            "planned_hit_ratio",
+            "observed_hit_ratio",
+            "outcomes",
+            "as_planned",
+            "warm_start",
+            "warm_start_requests",
+            "warm_start_message",
+            "verdict",
+            "planned_requests",
+            "latency_by_outcome",
+            "workloads"),
+        List.copyOf(JsonForm.of(a.summary(parameters)).keySet()));
+  }
+
+  @Test
   void aboveAndWarmStartWhenPlannedMissesHit() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(
@@ -110,8 +144,9 @@ class CacheAggregatorTest {
         record(
             "u", "measured", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
     a.add(miss("u", null, 10));
-    Map<String, Object> r = a.toRecord(Map.of("block_tokens", 16));
-    assertEquals(16, r.get("block_tokens"));
+    CacheSummary summary = a.summary(Map.of("block_tokens", 16));
+    Map<String, Object> r = JsonForm.of(summary);
+    assertEquals(16, summary.parameters().get("block_tokens"));
     assertEquals(2L, a.warmStarts());
     assertEquals(true, r.get("warm_start"));
     assertEquals(2L, r.get("warm_start_requests"));
@@ -138,7 +173,7 @@ class CacheAggregatorTest {
   void unknownWhenTheServerReportsNoCachedTokens() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(record("s", "measured", 0, 100, null, 48, CacheOutcome.HIT, CacheOutcome.UNKNOWN, 2));
-    Map<String, Object> r = a.toRecord(Map.of());
+    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
     assertEquals("unknown", r.get("verdict"));
     assertEquals(0.48, r.get("planned_hit_ratio"));
     assertNull(r.get("observed_hit_ratio"));
@@ -153,7 +188,8 @@ class CacheAggregatorTest {
             + " hit ratio 0.48)",
         a.describe());
     assertEquals(
-        "the server reported no cached tokens", a.toRecord(Map.of()).get("verdict_reason"));
+        "the server reported no cached tokens",
+        JsonForm.of(a.summary(Map.of())).get("verdict_reason"));
   }
 
   @Test
@@ -173,7 +209,7 @@ class CacheAggregatorTest {
               2,
               RequestStatus.CONNECT_ERROR));
     }
-    Map<String, Object> r = a.toRecord(Map.of());
+    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
 
     assertEquals(
         "cache: no verdict: none of the 4 measured requests with a cache plan succeeded (4"
@@ -233,7 +269,7 @@ class CacheAggregatorTest {
     a.add(hit("s", 0, 2)); // the one success is as planned on its own
     a.add(failed(RequestStatus.CONNECT_ERROR));
     a.add(failed(RequestStatus.CUT_BY_RUN_END));
-    Map<String, Object> r = a.toRecord(Map.of());
+    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
 
     assertEquals("unknown", a.verdict());
     assertEquals("unknown", r.get("verdict"));
@@ -253,7 +289,7 @@ class CacheAggregatorTest {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(hit("s", 0, 2));
     a.add(failed(RequestStatus.HTTP_ERROR));
-    Map<String, Object> r = a.toRecord(Map.of());
+    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
 
     assertEquals("as planned", a.verdict());
     assertEquals("as planned", r.get("verdict"));
@@ -264,7 +300,7 @@ class CacheAggregatorTest {
   void aVerdictHasNoReason() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(hit("s", 0, 2));
-    assertNull(a.toRecord(Map.of()).get("verdict_reason"));
+    assertNull(JsonForm.of(a.summary(Map.of())).get("verdict_reason"));
   }
 
   @Test
@@ -290,7 +326,7 @@ class CacheAggregatorTest {
             .status(RequestStatus.OK)
             .build());
     assertNull(a.describe());
-    assertEquals(0L, a.toRecord(Map.of()).get("requests"));
+    assertEquals(0L, JsonForm.of(a.summary(Map.of())).get("requests"));
   }
 
   @Test
@@ -298,7 +334,7 @@ class CacheAggregatorTest {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(hit("repeat", null, 2));
     a.add(miss("unique", null, 10));
-    List<?> series = (List<?>) a.toRecord(Map.of()).get("workloads");
+    List<?> series = (List<?>) JsonForm.of(a.summary(Map.of())).get("workloads");
     assertEquals(2, series.size());
     Map<?, ?> repeat = (Map<?, ?>) series.get(0);
     Map<?, ?> unique = (Map<?, ?>) series.get(1);
@@ -314,7 +350,8 @@ class CacheAggregatorTest {
     a.add(hit("s", 0, 2));
     a.add(hit("s", 0, 4));
     a.add(miss("s", 1, 10));
-    Map<String, Object> r = a.toRecord(Map.of());
+    CacheSummary summary = a.summary(Map.of());
+    Map<String, Object> r = JsonForm.of(summary);
     Map<?, ?> latency = (Map<?, ?>) r.get("latency_by_outcome");
     assertEquals(List.of("hit", "miss"), List.copyOf(latency.keySet()));
     Map<?, ?> hitTtft = (Map<?, ?>) ((Map<?, ?>) latency.get("hit")).get("ttft_ms");
@@ -326,12 +363,12 @@ class CacheAggregatorTest {
     Map<?, ?> series = (Map<?, ?>) ((List<?>) r.get("workloads")).get(0);
     List<?> groups = (List<?>) series.get("prefix_groups");
     Map<?, ?> g0 = (Map<?, ?>) groups.get(0);
-    assertEquals(0, g0.get("group"));
+    assertEquals(0, summary.workloads().get(0).prefixGroups().get(0).group());
     assertEquals(2L, g0.get("requests"));
     assertEquals(0.48, g0.get("observed_hit_ratio"));
     assertEquals(3.0, ((Map<?, ?>) g0.get("ttft_ms")).get("mean"));
     Map<?, ?> g1 = (Map<?, ?>) groups.get(1);
-    assertEquals(1, g1.get("group"));
+    assertEquals(1, summary.workloads().get(0).prefixGroups().get(1).group());
     assertEquals(0.0, g1.get("observed_hit_ratio"));
   }
 

@@ -94,13 +94,13 @@ class RunComparisonTest {
       for (String m : metrics) {
         trials++;
         // The interval alone (no noise floor): its coverage is what a 95% level promises.
-        Verdict v = Verdict.of(c.row(m).ci95Pct(), 0, true);
-        if (v == Verdict.BETTER || v == Verdict.WORSE) {
+        ChangeVerdict v = ChangeVerdict.of(c.row(m).ci95Pct(), 0, true);
+        if (v == ChangeVerdict.BETTER || v == ChangeVerdict.WORSE) {
           excludingZero++;
         }
         // The same interval judged with the default 2% minimum effect.
-        Verdict dv = Verdict.of(c.row(m).ci95Pct(), 2, true);
-        if (dv == Verdict.BETTER || dv == Verdict.WORSE) {
+        ChangeVerdict dv = ChangeVerdict.of(c.row(m).ci95Pct(), 2, true);
+        if (dv == ChangeVerdict.BETTER || dv == ChangeVerdict.WORSE) {
           betterOrWorseAtDefault++;
         }
       }
@@ -126,11 +126,11 @@ class RunComparisonTest {
 
     for (String m : List.of("ttft_p50_ms", "itl_p50_ms", "itl_p99_ms", "e2e_p50_ms")) {
       RunComparison.Row row = c.row(m);
-      assertEquals(Verdict.WORSE, row.verdict(), m + " " + row.toMap());
+      assertEquals(ChangeVerdict.WORSE, row.verdict(), m + " " + row.toMap());
       assertTrue(row.ci95Pct()[0] > 0, m + " " + row.toMap());
     }
     RunComparison back = RunComparison.compare(b, a, RunComparison.Settings.DEFAULT, List.of());
-    assertEquals(Verdict.BETTER, back.row("e2e_p50_ms").verdict());
+    assertEquals(ChangeVerdict.BETTER, back.row("e2e_p50_ms").verdict());
   }
 
   @Test
@@ -205,8 +205,8 @@ class RunComparisonTest {
     RunComparison c = RunComparison.compare(a, b, RunComparison.Settings.DEFAULT, List.of());
 
     assertEquals(null, c.row("ttft_p99_ms").ci95Pct());
-    assertEquals(Verdict.UNCLEAR, c.row("ttft_p99_ms").verdict());
-    assertEquals(Verdict.WORSE, c.row("ttft_p90_ms").verdict());
+    assertEquals(ChangeVerdict.UNCLEAR, c.row("ttft_p99_ms").verdict());
+    assertEquals(ChangeVerdict.WORSE, c.row("ttft_p90_ms").verdict());
   }
 
   /** Two closed-loop levels of 100 requests each: 1 user, then 4 users twice as slow. */
@@ -262,7 +262,7 @@ class RunComparisonTest {
             .filter(r -> r.name().equals("e2e_p50_ms"))
             .findFirst()
             .orElseThrow();
-    assertEquals(Verdict.WORSE, second.verdict());
+    assertEquals(ChangeVerdict.WORSE, second.verdict());
     assertEquals(2, ((List<?>) c.toMap().get("levels")).size());
   }
 
@@ -349,7 +349,7 @@ class RunComparisonTest {
     RunComparison c = RunComparison.compare(a, a, RunComparison.Settings.DEFAULT, List.of());
 
     for (RunComparison.Row row : c.rows()) {
-      assertEquals(Verdict.SAME, row.verdict(), row.name() + " " + row.toMap());
+      assertEquals(ChangeVerdict.SAME, row.verdict(), row.name() + " " + row.toMap());
     }
     assertEquals("same", c.overall().verdict());
     assertEquals("verdict: same (every metric within +/-2%)", c.overall().line());
@@ -393,7 +393,7 @@ class RunComparisonTest {
 
     RunComparison.Row e2e = c.row("e2e_p50_ms");
     assertTrue(e2e.noiseFloorPct() > 25, e2e.toMap().toString());
-    assertEquals(Verdict.UNCLEAR, e2e.verdict(), e2e.toMap().toString());
+    assertEquals(ChangeVerdict.UNCLEAR, e2e.verdict(), e2e.toMap().toString());
     assertEquals("unclear", c.overall().verdict());
   }
 

@@ -2,6 +2,7 @@ package io.github.gatlingllm.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -76,17 +77,7 @@ class AnswerSummaryTest {
             .build());
     GroupSummary g = a.summary().overall();
     assertEquals(2, g.count(RequestStatus.CANCELLED));
-    assertEquals(
-        Map.of(
-            "chosen",
-            3L,
-            "cancelled",
-            2L,
-            "completed_first",
-            1L,
-            "cancelled_after_first_token",
-            1L),
-        g.answer().cancellationRecord());
+    assertEquals(new AnswerSummary.Cancellation(3, 2, 1, 1), g.answer().cancellation());
     assertEquals(1, g.goodput().offered());
     assertEquals(0, g.goodput().failed());
     assertEquals(1, g.goodput().met());
@@ -97,7 +88,7 @@ class AnswerSummaryTest {
   void theCancellationObjectIsOnlyInARunThatCancels() {
     MetricsAggregator a = new MetricsAggregator();
     a.add(ok(10, 10.0, 0, 5).build());
-    Map<String, Object> overall = a.summary().overall().toRecord();
+    Map<String, Object> overall = JsonForm.of(a.summary().overall());
     assertEquals(false, overall.containsKey("cancellation"));
     assertEquals(true, overall.containsKey("reasoning"));
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.stats.Distribution;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -240,7 +241,7 @@ class MetricsAggregatorTest {
   void recordForm() {
     MetricsAggregator a = new MetricsAggregator();
     a.add(ok("chat", "measured", 0, 10, List.of(5.0), 1000));
-    Map<String, Object> record = a.summary().toRecord();
+    Map<String, Object> record = JsonForm.of(a.summary());
     assertEquals(List.of("overall", "groups"), List.copyOf(record.keySet()));
     @SuppressWarnings("unchecked")
     Map<String, Object> overall = (Map<String, Object>) record.get("overall");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class SloTest {
   @Test
   void readsItsRecord() {
     Slo slo = new Slo(500.0, null, 25.0, null);
-    assertEquals(slo, Slo.fromRecord(slo.toRecord()));
+    assertEquals(slo, Slo.fromRecord(JsonForm.of(slo)));
     assertEquals(Slo.NONE, Slo.fromRecord(null));
   }
 

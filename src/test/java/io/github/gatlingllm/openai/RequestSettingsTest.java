@@ -28,7 +28,7 @@ class RequestSettingsTest {
   @Test
   void nullEndpointIsRejected() {
     assertEquals(
-        "endpoint must be one of CHAT, COMPLETIONS, got null",
+        "endpoint must be one of CHAT, COMPLETIONS, RESPONSES, MESSAGES, got null",
         message(
             () -> new RequestSettings(null, "m", 1, "max_tokens", true, true, null, null, null)));
   }

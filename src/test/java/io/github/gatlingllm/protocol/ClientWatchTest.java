@@ -216,4 +216,25 @@ class ClientWatchTest {
         .build()
         .withSchedule(sentMs, scheduledMs);
   }
+
+  @Test
+  void theLiveCpuShareIsUnknownBeforeTwoSamples() {
+    assertNull(watch(scenario -> null).cpuShareNow());
+  }
+
+  @Test
+  void theLiveCpuShareIsAShareOnceSampled() throws InterruptedException {
+    ClientWatch watch = watch(scenario -> null);
+    watch.start();
+    try {
+      Double share = null;
+      for (int i = 0; i < 40 && share == null; i++) {
+        Thread.sleep(100);
+        share = watch.cpuShareNow();
+      }
+      assertTrue(share != null && share >= 0 && share <= 1, "share " + share);
+    } finally {
+      watch.finish();
+    }
+  }
 }

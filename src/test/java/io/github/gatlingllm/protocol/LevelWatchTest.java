@@ -231,4 +231,22 @@ class LevelWatchTest {
     Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
     assertEquals(3, saturation.get("levels"));
   }
+
+  @Test
+  void theCurrentLevelIsTheStepThatHoldsTheInstant() {
+    LevelWatch watch = new LevelWatch(List.of(THREE), settings(), null, () -> 0);
+    watch.started("chat", "chat", 0);
+    assertEquals(
+        List.of(
+            List.of(new io.github.gatlingllm.levels.LoadLevel("chat", true, 1, 0, 0, 10_000)),
+            List.of(new io.github.gatlingllm.levels.LoadLevel("chat", true, 2, 1, 10_000, 20_000)),
+            List.of()),
+        List.of(watch.current(9_999), watch.current(10_000), watch.current(30_000)));
+  }
+
+  @Test
+  void beforeTheFirstRequestNoLevelIsCurrent() {
+    LevelWatch watch = new LevelWatch(List.of(THREE), settings(), null, () -> 0);
+    assertEquals(List.of(), watch.current(5_000));
+  }
 }

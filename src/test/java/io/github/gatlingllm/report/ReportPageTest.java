@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,7 @@ class ReportPageTest {
     group.put("request", "chat");
     group.put("phase", "measured");
     group.put("requests", 3);
+    group.put("status", Map.of("ok", 3));
     group.put("ttft_ms", Map.of("count", 3, "p50", 12.5));
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("prompts", prompts);
@@ -77,6 +79,7 @@ class ReportPageTest {
     group.put("request", "chat");
     group.put("phase", "measured");
     group.put("requests", 3);
+    group.put("status", Map.of("ok", 3));
     group.put("ttft_ms", ttft);
     String html = ReportPage.render(Map.of("metrics", Map.of("groups", List.of(group))), List.of());
     assertTrue(
@@ -213,8 +216,8 @@ class ReportPageTest {
       metrics.add(r);
     }
     Map<String, Object> run = new LinkedHashMap<>();
-    run.put("metrics", metrics.summary().toRecord());
-    run.put("cache", cache.toRecord(Map.of()));
+    run.put("metrics", JsonForm.of(metrics.summary()));
+    run.put("cache", JsonForm.of(cache.summary(Map.of())));
     String html = ReportPage.render(run);
     assertTrue(
         html.contains(

@@ -3,12 +3,12 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.gatlingllm.cache.CacheOutcome;
+import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,14 +56,14 @@ class RunReportCacheTest {
         "{\"cache\": {\"block_tokens\": 16, \"template_tokens\": 1, \"template_known\": true,"
             + " \"exact_counts\": true, \"tolerance\": 0.5, \"verdict\": \"stale\"}}");
     RunReport report = RunReport.read(List.of(folder), null);
-    Map<?, ?> cache = (Map<?, ?>) report.record().get("cache");
-    assertEquals(16, cache.get("block_tokens"));
-    assertEquals(1, cache.get("template_tokens"));
-    assertEquals(0.5, cache.get("tolerance"));
-    assertEquals(2L, cache.get("requests"));
-    assertEquals(0.96, cache.get("planned_hit_ratio"));
-    assertEquals(0.48, cache.get("observed_hit_ratio"));
-    assertEquals("as planned", cache.get("verdict"));
-    assertEquals(1L, cache.get("as_planned"));
+    CacheSummary cache = (CacheSummary) report.record().get("cache");
+    assertEquals(16, cache.parameters().get("block_tokens"));
+    assertEquals(1, cache.parameters().get("template_tokens"));
+    assertEquals(0.5, cache.tolerance());
+    assertEquals(2L, cache.requests());
+    assertEquals(0.96, cache.plannedHitRatio());
+    assertEquals(0.48, cache.observedHitRatio());
+    assertEquals("as planned", cache.verdict());
+    assertEquals(1L, cache.asPlanned());
   }
 }

@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.github.gatlingllm.cache.CacheSummary;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ class RunSentencesTest {
     cache.put("workloads", List.of(Map.of()));
     assertEquals(
         "unknown: the server reported no cached tokens (planned hit ratio 0.48)",
-        RunSentences.cacheVerdict(cache));
+        RunSentences.cacheVerdict(RunRecordJson.read(cache, CacheSummary.class)));
   }
 
   @Test

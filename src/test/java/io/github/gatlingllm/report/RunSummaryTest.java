@@ -195,6 +195,9 @@ class RunSummaryTest {
     Map<String, Object> reasoning = new LinkedHashMap<>();
     reasoning.put("requests_reasoning", 8L);
     reasoning.put("never_answered", 1L);
+    // The share as the record writes it, of the tokens beside it.
+    reasoning.put("reasoning_tokens", 6254L);
+    reasoning.put("answer_tokens", 3746L);
     reasoning.put("reasoning_share", 0.6254);
     reasoning.put("reasoning_tokens_per_request", Map.of("mean", 120.5, "p99", 400.0));
     overall.put("reasoning", reasoning);

@@ -6,6 +6,7 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,11 +97,11 @@ final class SyntheticRun {
     }
     s.run.put(
         "prompts", Map.of("phases", Map.of("measured", Map.of("digest", "0123456789abcdef"))));
-    s.run.put("slo", slo.toRecord());
+    s.run.put("slo", JsonForm.of(slo));
     s.run.put("assertions", Map.of("goodput_ratio", 0.9));
     s.run.put("load", Map.of("concurrency", 4, "peak_concurrency", 4));
-    s.run.put("metrics", aggregator.summary().toRecord());
-    s.run.put("cache", cache.toRecord(Map.of("block_tokens", 16)));
+    s.run.put("metrics", JsonForm.of(aggregator.summary()));
+    s.run.put("cache", JsonForm.of(cache.summary(Map.of("block_tokens", 16))));
     s.run.put(
         "levels",
         List.of(level(0, 1, 30.5, 40, 80), level(1, 2, 58.25, 45, 95), level(2, 4, 61.0, 90, 180)));

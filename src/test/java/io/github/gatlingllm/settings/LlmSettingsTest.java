@@ -178,9 +178,19 @@ class LlmSettingsTest {
   }
 
   @Test
+  void responsesEndpointIsAccepted() {
+    assertEquals("responses", settings("llm.endpoint", "responses").endpoint());
+  }
+
+  @Test
+  void messagesEndpointIsAccepted() {
+    assertEquals("messages", settings("llm.endpoint", "messages").endpoint());
+  }
+
+  @Test
   void unknownEndpointIsRejected() {
     assertRejected(
-        "llm.endpoint: got \"embeddings\", expected chat or completions",
+        "llm.endpoint: got \"embeddings\", expected chat, completions, responses or messages",
         "llm.endpoint",
         "embeddings");
   }
@@ -558,7 +568,9 @@ class LlmSettingsTest {
   @Test
   void unknownEndpointInAnotherCaseIsRejected() {
     assertRejected(
-        "llm.endpoint: got \"Chat\", expected chat or completions", "llm.endpoint", "Chat");
+        "llm.endpoint: got \"Chat\", expected chat, completions, responses or messages",
+        "llm.endpoint",
+        "Chat");
   }
 
   @Test

@@ -93,7 +93,7 @@ class SimulatorCancelTest {
         queued.close();
       }
       await("left the queue", () -> simulator.stats().waitingSequences() == 0);
-      assertEquals(1, simulator.stats().requests(Exchange.CLIENT_CLOSED));
+      assertEquals(1, simulator.stats().requests(GenerationJob.CLIENT_CLOSED));
     }
   }
 

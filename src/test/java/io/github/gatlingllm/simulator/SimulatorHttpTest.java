@@ -486,8 +486,8 @@ class SimulatorHttpTest {
     assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.contentType());
     assertEquals(
         """
-        # HELP gatling_llm_simulator_requests_total Requests to /v1/chat/completions and \
-        /v1/completions, by HTTP status.
+        # HELP gatling_llm_simulator_requests_total Requests to /v1/chat/completions, \
+        /v1/completions, /v1/responses and /v1/messages, by HTTP status.
         # TYPE gatling_llm_simulator_requests_total counter
         gatling_llm_simulator_requests_total{status="200"} 2
         gatling_llm_simulator_requests_total{status="400"} 1

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * planned chunks on its connection's event loop (timers, never sleeps), then done or cancelled.
  * Everything but {@link #admitted} runs on that event loop.
  */
-final class Exchange implements Scheduler.Admittable {
+final class GenerationJob implements Scheduler.Admittable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+  private static final Logger LOG = LoggerFactory.getLogger(GenerationJob.class);
 
   /** HTTP status counted for a non-streamed request whose client left before the answer. */
   static final int CLIENT_CLOSED = 499;
@@ -55,13 +55,14 @@ final class Exchange implements Scheduler.Admittable {
   private boolean thinkOpen;
   private EventTemplate contentEvent;
   private EventTemplate reasoningEvent;
+  private ApiReply api;
   private ScheduledFuture<?> timer;
   private ToolTurns.Plan toolPlan;
   private StringBuilder[] toolArguments;
   private long[] sentNanos;
   private int sentChunks;
 
-  Exchange(
+  GenerationJob(
       Engine engine,
       ChannelHandlerContext ctx,
       SimulatorHandler handler,
@@ -110,6 +111,23 @@ final class Exchange implements Scheduler.Admittable {
     int promptTokens = request.tokens().count();
     cachedTokens = engine.cache.lookup(blockHashes, promptTokens);
     engine.metrics.admitted(promptTokens, cachedTokens);
+    api =
+        switch (request.endpoint()) {
+          case RESPONSES ->
+              new ResponsesReply(
+                  request.stream(),
+                  id,
+                  responseId,
+                  created,
+                  engine.config.model(),
+                  request.reasoningSummary(),
+                  promptTokens,
+                  cachedTokens);
+          case MESSAGES ->
+              new MessagesReply(
+                  request.stream(), responseId, engine.config.model(), promptTokens, cachedTokens);
+          default -> null;
+        };
     GenerationRequest generation =
         new GenerationRequest(
             id,
@@ -178,6 +196,13 @@ final class Exchange implements Scheduler.Admittable {
     if (chunk.reasoning()) {
       reasoningTokens += chunk.tokens();
       engine.metrics.reasoning(chunk.tokens());
+    }
+    if (api != null) {
+      api.chunk(ctx, chunk.reasoning(), chunk.text());
+      if (sentNanos != null && chunk.tokens() > 0) {
+        sentNanos[sentChunks++] = System.nanoTime() - arrivalNanos;
+      }
+      return;
     }
     boolean chat = request.endpoint() == ServedEndpoint.CHAT;
     String value = chunk.text();
@@ -306,6 +331,23 @@ final class Exchange implements Scheduler.Admittable {
         engine.config.reasoningTokens() > 0
             ? OpenAiJson.usage(promptTokens, sentTokens, cachedTokens, reasoningTokens)
             : OpenAiJson.usage(promptTokens, sentTokens, cachedTokens);
+    if (api != null) {
+      boolean length = sentTokens >= request.maxTokens();
+      if (request.endpoint() == ServedEndpoint.RESPONSES) {
+        List<PromptTokenizer.Message> added = new java.util.ArrayList<>(request.added());
+        added.add(new PromptTokenizer.Message("assistant", api.answer()));
+        engine.stored.put(responseId, new StoredResponses.Stored(request.previous(), added));
+      }
+      if (request.stream()) {
+        api.finish(ctx, length, sentTokens, reasoningTokens);
+        Responses.sseEnd(ctx, keepAlive);
+      } else {
+        Responses.json(
+            ctx, HttpResponseStatus.OK, api.body(length, sentTokens, reasoningTokens), keepAlive);
+      }
+      handler.exchangeDone(ctx, keepAlive);
+      return;
+    }
     if (request.stream()) {
       if (request.endpoint() == ServedEndpoint.CHAT) {
         sendRole();
@@ -397,9 +439,9 @@ final class Exchange implements Scheduler.Admittable {
     if (request.stream()) {
       ctx.close();
     } else {
-      ApiError error =
-          ApiError.of(500, "server_error", "The simulator's response strategy failed", null);
-      Responses.error(ctx, error, keepAlive);
+      ErrorReply error =
+          ErrorReply.of(500, "server_error", "The simulator's response strategy failed", null);
+      Responses.error(ctx, error, keepAlive, request.endpoint());
       handler.exchangeDone(ctx, keepAlive);
     }
   }

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * An error answer in OpenAI's shape: {@code {"error": {"message", "type", "param", "code"}}}, with
- * {@code code} the HTTP status (as vLLM and llama.cpp send it).
+ * An error answer: in OpenAI's shape {@code {"error": {"message", "type", "param", "code"}}}, with
+ * {@code code} the HTTP status (as vLLM and llama.cpp send it); on the Messages API in Anthropic's
+ * shape {@code {"type": "error", "error": {"type", "message"}}} ({@link #body(ServedEndpoint)}).
+ * (Named apart from {@code openai.ApiError}, the client's reading of such a body.)
  */
-final class ApiError extends RuntimeException {
+final class ErrorReply extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
@@ -19,14 +21,14 @@ final class ApiError extends RuntimeException {
   private final int status;
   private final transient ObjectNode body;
 
-  private ApiError(int status, String message, ObjectNode body) {
+  private ErrorReply(int status, String message, ObjectNode body) {
     super(message, null, false, false);
     this.status = status;
     this.body = body;
   }
 
   /** An error with a type and, optionally, the request field it is about. */
-  static ApiError of(int status, String type, String message, String param) {
+  static ErrorReply of(int status, String type, String message, String param) {
     ObjectNode error = JsonNodeFactory.instance.objectNode();
     error.put("message", message);
     error.put("type", type);
@@ -34,11 +36,11 @@ final class ApiError extends RuntimeException {
     error.put("code", status);
     ObjectNode body = JsonNodeFactory.instance.objectNode();
     body.set("error", error);
-    return new ApiError(status, message, body);
+    return new ErrorReply(status, message, body);
   }
 
   /** HTTP 400 {@code invalid_request_error} about a request field (or null). */
-  static ApiError badRequest(String message, String param) {
+  static ErrorReply badRequest(String message, String param) {
     return of(400, INVALID_REQUEST, message, param);
   }
 
@@ -46,8 +48,8 @@ final class ApiError extends RuntimeException {
    * HTTP 400 as llama.cpp answers a prompt longer than the context: type {@code
    * exceed_context_size_error}, plus {@code n_prompt_tokens} and {@code n_ctx}.
    */
-  static ApiError exceedContext(int promptTokens, int contextLength) {
-    ApiError error =
+  static ErrorReply exceedContext(int promptTokens, int contextLength) {
+    ErrorReply error =
         of(
             400,
             EXCEED_CONTEXT_SIZE,
@@ -70,5 +72,32 @@ final class ApiError extends RuntimeException {
 
   ObjectNode body() {
     return body;
+  }
+
+  /** The body in the endpoint's shape: Anthropic's for {@link ServedEndpoint#MESSAGES}. */
+  ObjectNode body(ServedEndpoint endpoint) {
+    if (endpoint != ServedEndpoint.MESSAGES) {
+      return body;
+    }
+    ObjectNode error = JsonNodeFactory.instance.objectNode();
+    error.put("type", anthropicType());
+    error.put("message", getMessage());
+    ObjectNode anthropic = JsonNodeFactory.instance.objectNode();
+    anthropic.put("type", "error");
+    anthropic.set("error", error);
+    return anthropic;
+  }
+
+  /** Anthropic's error type for this status (its documented list). */
+  private String anthropicType() {
+    return switch (status) {
+      case 401 -> "authentication_error";
+      case 403 -> "permission_error";
+      case 404 -> "not_found_error";
+      case 413 -> "request_too_large";
+      case 429 -> "rate_limit_error";
+      case 529 -> "overloaded_error";
+      default -> status >= 500 ? "api_error" : "invalid_request_error";
+    };
   }
 }

@@ -7,7 +7,7 @@ import java.util.Locale;
  * direction-aware (lower latency is better; higher throughput, attainment and cache-hit ratio are
  * better).
  */
-public enum Verdict {
+public enum ChangeVerdict {
   /** B is better than A by more than the minimum effect, with 95% confidence. */
   BETTER,
   /** B is worse than A by more than the minimum effect, with 95% confidence. */
@@ -36,7 +36,7 @@ public enum Verdict {
    * @param lowerIsBetter whether a lower value is better
    * @return the verdict, never null
    */
-  public static Verdict of(double[] ci, double minEffectPct, boolean lowerIsBetter) {
+  public static ChangeVerdict of(double[] ci, double minEffectPct, boolean lowerIsBetter) {
     return of(null, null, ci, minEffectPct, 0, lowerIsBetter);
   }
 
@@ -64,7 +64,7 @@ public enum Verdict {
    * @param lowerIsBetter whether a lower value is better
    * @return the verdict, never null
    */
-  public static Verdict of(
+  public static ChangeVerdict of(
       Double a,
       Double b,
       double[] ci,

@@ -1,0 +1,55 @@
+package io.github.gatlingllm.api;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+
+/** What the dialects' bodies share. */
+final class Bodies {
+
+  private Bodies() {}
+
+  /** {@code ignore_eos} and {@code temperature} when set, then the extra fields. */
+  static void writeOptional(JsonGenerator g, RequestSettings s) throws IOException {
+    if (s.ignoreEos() != null) {
+      g.writeBooleanField("ignore_eos", s.ignoreEos());
+    }
+    if (s.temperature() != null) {
+      g.writeNumberField("temperature", s.temperature());
+    }
+    RequestBodies.writeExtraBody(g, s);
+  }
+
+  /** Checks a history: not null, not empty, no null turn. */
+  static void requireTurns(List<Turn> turns) {
+    Objects.requireNonNull(turns, "history");
+    if (turns.isEmpty()) {
+      throw new IllegalArgumentException("history must hold at least one turn, got none");
+    }
+    for (Turn t : turns) {
+      Objects.requireNonNull(t, "a turn of the history");
+    }
+  }
+
+  /**
+   * Checks that no extra field is one the dialect writes itself.
+   *
+   * @throws IllegalArgumentException naming the key, the API and the reserved keys
+   */
+  static void checkExtra(WireApi api, RequestSettings s, List<String> reserved) {
+    for (String key : s.extraBody().keySet()) {
+      if (reserved.contains(key)) {
+        throw new IllegalArgumentException(
+            "extraBody must not set \""
+                + key
+                + "\": the "
+                + api.settingName()
+                + " body sets it; reserved keys there: "
+                + String.join(", ", reserved));
+      }
+    }
+  }
+}

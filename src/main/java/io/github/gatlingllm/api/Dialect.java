@@ -1,0 +1,144 @@
+package io.github.gatlingllm.api;
+
+import io.github.gatlingllm.openai.ErrorBody;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.openai.StreamEvent;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One wire API: its request body, its history of turns and tool calls, its headers, its incremental
+ * event parser and its error bodies. Every event is reduced to the {@link StreamEvent}s that {@code
+ * metrics.RequestTimer} times (a token-bearing chunk for reasoning, answer text or a tool call; a
+ * chunk with {@code usage} and the finish reason; {@link StreamEvent.Kind#DONE} at the API's
+ * terminal event; {@link StreamEvent.Kind#ERROR} for a failure the server reports), so that the
+ * caller never asks which API it speaks.
+ *
+ * <p>Implementations are stateless and thread-safe; {@link #parser} makes the one per-request
+ * object.
+ */
+public interface Dialect {
+
+  /**
+   * The API this dialect speaks.
+   *
+   * @return the API, never null
+   */
+  WireApi api();
+
+  /**
+   * The path of the API relative to the base URL, without a leading slash.
+   *
+   * @return for example {@code "responses"}
+   */
+  default String path() {
+    return api().path();
+  }
+
+  /**
+   * The headers a request carries besides {@code Content-Type} and {@code Accept}: the key in the
+   * API's header ({@code Authorization: Bearer KEY}, or Anthropic's {@code x-api-key: KEY}) and any
+   * header the API requires ({@code anthropic-version}).
+   *
+   * @param apiKey the key, or null for none
+   * @return the headers in order, unmodifiable, never null
+   */
+  Map<String, String> headers(String apiKey);
+
+  /**
+   * Checks that settings can make this API's body: their {@code extraBody} must not set a field
+   * this dialect writes itself.
+   *
+   * @param settings the settings, never null
+   * @throws IllegalArgumentException naming the key, the API and the keys it reserves
+   */
+  void check(RequestSettings settings);
+
+  /**
+   * The body of a request of one prompt (the user's message).
+   *
+   * @param settings the model and generation settings, never null ({@link
+   *     RequestSettings#endpoint()} is not read: the dialect is the API)
+   * @param prompt the prompt text, never null
+   * @return the JSON body
+   * @throws NullPointerException if an argument is null
+   */
+  String body(RequestSettings settings, String prompt);
+
+  /**
+   * The body of a conversation's turn: the whole history in this API's shape, ending with the new
+   * user message (or tool results).
+   *
+   * @param settings the model and generation settings, never null
+   * @param history the turns in order, never null nor empty
+   * @return the JSON body
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if the history cannot be written in this API (tool calls on
+   *     completions; arguments that are not a JSON object for Messages)
+   */
+  String body(RequestSettings settings, List<Turn> history);
+
+  /**
+   * Whether this API can keep a conversation's history on the server ({@link #body(RequestSettings,
+   * List, String)}).
+   *
+   * @return true for the Responses API ({@code previous_response_id})
+   */
+  default boolean keepsHistoryOnServer() {
+    return false;
+  }
+
+  /**
+   * The body of a conversation's turn whose history the server keeps: only the turns after the
+   * previous response, and that response's id.
+   *
+   * @param settings the model and generation settings, never null
+   * @param newTurns the turns after the previous response, never null nor empty
+   * @param previousResponseId the previous response's id ({@link EventParser#responseId()}), never
+   *     null
+   * @return the JSON body
+   * @throws UnsupportedOperationException if {@link #keepsHistoryOnServer()} is false
+   */
+  default String body(RequestSettings settings, List<Turn> newTurns, String previousResponseId) {
+    throw new UnsupportedOperationException(
+        api().settingName() + " keeps no history on the server: send the whole history");
+  }
+
+  /**
+   * A parser for one streamed response.
+   *
+   * @param listener receives the events, never null
+   * @return a new parser, not thread-safe
+   */
+  EventParser parser(EventParser.Listener listener);
+
+  /**
+   * Reads a whole non-streamed response body (or an error body), keeping its text. Never throws.
+   *
+   * @param body the body; null is read as {@link StreamEvent.Kind#EMPTY}
+   * @return a {@link StreamEvent.Kind#CHUNK} with the reply's content, reasoning, tool calls, usage
+   *     and finish reason; {@link StreamEvent.Kind#ERROR}; {@link StreamEvent.Kind#MALFORMED} or
+   *     {@link StreamEvent.Kind#EMPTY}
+   */
+  StreamEvent parseResponse(String body);
+
+  /**
+   * The name of the event that ends a complete stream, for the error of a stream cut short.
+   *
+   * @return {@code "[DONE]"}, {@code "response.completed"} or {@code "message_stop"}
+   */
+  String terminalEvent();
+
+  /**
+   * A one-line description of an HTTP error answer's body ({@link ErrorBody#describe}, which reads
+   * OpenAI's {@code {"error":{...}}} and Anthropic's {@code
+   * {"type":"error","error":{"type":..,"message":..}}} alike).
+   *
+   * @param body the body, or null
+   * @param contentType the {@code Content-Type} header value, or null
+   * @return the description, or null for a null or blank body
+   */
+  default String describeError(String body, String contentType) {
+    return ErrorBody.describe(body, contentType);
+  }
+}

@@ -1,0 +1,540 @@
+package io.github.gatlingllm.api;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.gatlingllm.openai.Json;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.openai.Usage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Anthropic's Messages API, {@code POST /v1/messages} (served by Anthropic, vLLM, SGLang and
+ * llama.cpp).
+ *
+ * <p>Headers: {@code x-api-key} with the key, and always {@code anthropic-version: 2023-06-01}.
+ * Body: <code>{"model":M,"system":S,"messages":[...],"stream":B,"max_tokens":N}</code> ({@code
+ * max_tokens} is required by the API and always sent; {@code system} only when the history has
+ * system messages, joined by blank lines), then {@code ignore_eos}, {@code temperature} when set
+ * and the extra fields. Turns of the same role in a row make one message; a message of one text is
+ * {@code "content":TEXT}, else a list of blocks: {@code {"type":"text","text"}}, an assistant's
+ * {@code {"type":"tool_use","id","name","input":{...}}} (the call's arguments as a JSON object) and
+ * a user's {@code {"type":"tool_result","tool_use_id","content"}}.
+ *
+ * <p>Events (the {@code type} of each event's data):
+ *
+ * <ul>
+ *   <li>{@code message_start}: the prompt's usage, prompt tokens = {@code input_tokens +
+ *       cache_read_input_tokens + cache_creation_input_tokens}, cached tokens = {@code
+ *       cache_read_input_tokens};
+ *   <li>{@code content_block_delta}: {@code text_delta} (answer), {@code thinking_delta}
+ *       (reasoning), {@code input_json_delta} (a tool call) are token-bearing; {@code
+ *       signature_delta} and {@code citations_delta} carry nothing;
+ *   <li>{@code message_delta}: {@code usage.output_tokens} and {@code delta.stop_reason} as the
+ *       finish reason (and the prompt's counts again when it repeats them);
+ *   <li>{@code message_stop}: the end of the stream ({@link StreamEvent.Kind#DONE});
+ *   <li>{@code error}: {@link StreamEvent.Kind#ERROR} with {@code error.type} and {@code
+ *       error.message};
+ *   <li>{@code ping}, {@code content_block_start}, {@code content_block_stop}, unknown types: an
+ *       event that carries nothing ({@code tool_use} blocks are assembled into {@link
+ *       EventParser#toolCalls()});
+ *   <li>data without a {@code type}, blank data, {@code [DONE]} and what is not JSON: as {@link
+ *       StreamEvent#parse(byte[], int, int, boolean)} reads them.
+ * </ul>
+ */
+final class MessagesDialect implements Dialect {
+
+  static final MessagesDialect INSTANCE = new MessagesDialect();
+
+  /** The API version sent in {@code anthropic-version}. */
+  static final String VERSION = "2023-06-01";
+
+  private static final List<String> RESERVED =
+      List.of("model", "system", "messages", "stream", "max_tokens");
+
+  private MessagesDialect() {}
+
+  @Override
+  public WireApi api() {
+    return WireApi.MESSAGES;
+  }
+
+  @Override
+  public Map<String, String> headers(String apiKey) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (apiKey != null) {
+      headers.put("x-api-key", apiKey);
+    }
+    headers.put("anthropic-version", VERSION);
+    return Collections.unmodifiableMap(headers);
+  }
+
+  @Override
+  public void check(RequestSettings settings) {
+    Bodies.checkExtra(WireApi.MESSAGES, settings, RESERVED);
+  }
+
+  @Override
+  public String body(RequestSettings settings, String prompt) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    return RequestBodies.build(
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          g.writeArrayFieldStart("messages");
+          g.writeStartObject();
+          g.writeStringField("role", "user");
+          g.writeStringField("content", prompt);
+          g.writeEndObject();
+          g.writeEndArray();
+          tail(g, settings);
+        });
+  }
+
+  @Override
+  public String body(RequestSettings settings, List<Turn> history) {
+    Objects.requireNonNull(settings, "settings");
+    Bodies.requireTurns(history);
+    StringBuilder system = null;
+    List<List<Turn>> groups = new ArrayList<>();
+    List<String> roles = new ArrayList<>();
+    for (Turn t : history) {
+      String role;
+      if (t instanceof Turn.Message m) {
+        if (m.role().equals("system")) {
+          system = system == null ? new StringBuilder() : system.append("\n\n");
+          system.append(m.text());
+          continue;
+        }
+        role = m.role();
+      } else {
+        role = t instanceof Turn.ToolCall ? "assistant" : "user";
+      }
+      if (roles.isEmpty() || !roles.get(roles.size() - 1).equals(role)) {
+        roles.add(role);
+        groups.add(new ArrayList<>(2));
+      }
+      groups.get(groups.size() - 1).add(t);
+    }
+    if (groups.isEmpty()) {
+      throw new IllegalArgumentException(
+          "messages needs at least one user or assistant turn besides the system message");
+    }
+    List<JsonNode> inputs = new ArrayList<>();
+    for (List<Turn> group : groups) {
+      for (Turn t : group) {
+        if (t instanceof Turn.ToolCall c) {
+          inputs.add(arguments(c));
+        }
+      }
+    }
+    String systemText = system == null ? null : system.toString();
+    return RequestBodies.build(
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          if (systemText != null) {
+            g.writeStringField("system", systemText);
+          }
+          g.writeArrayFieldStart("messages");
+          int input = 0;
+          for (int i = 0; i < groups.size(); i++) {
+            List<Turn> group = groups.get(i);
+            g.writeStartObject();
+            g.writeStringField("role", roles.get(i));
+            if (group.size() == 1 && group.get(0) instanceof Turn.Message m) {
+              g.writeStringField("content", m.text());
+            } else {
+              g.writeArrayFieldStart("content");
+              for (Turn t : group) {
+                g.writeStartObject();
+                if (t instanceof Turn.Message m) {
+                  g.writeStringField("type", "text");
+                  g.writeStringField("text", m.text());
+                } else if (t instanceof Turn.ToolCall c) {
+                  g.writeStringField("type", "tool_use");
+                  g.writeStringField("id", c.id());
+                  g.writeStringField("name", c.name());
+                  g.writeFieldName("input");
+                  Json.MAPPER.writeTree(g, inputs.get(input++));
+                } else if (t instanceof Turn.ToolResult r) {
+                  g.writeStringField("type", "tool_result");
+                  g.writeStringField("tool_use_id", r.callId());
+                  g.writeStringField("content", r.output());
+                }
+                g.writeEndObject();
+              }
+              g.writeEndArray();
+            }
+            g.writeEndObject();
+          }
+          g.writeEndArray();
+          tail(g, settings);
+        });
+  }
+
+  /** A tool call's arguments as the JSON object {@code tool_use.input} needs ({} when blank). */
+  private static JsonNode arguments(Turn.ToolCall call) {
+    String text = call.arguments();
+    if (text.isBlank()) {
+      return Json.MAPPER.createObjectNode();
+    }
+    JsonNode node;
+    try {
+      node = Json.MAPPER.readTree(text);
+    } catch (IOException e) {
+      node = null;
+    }
+    if (node == null || !node.isObject()) {
+      String shown = text.length() <= 60 ? text : text.substring(0, 60) + "...";
+      throw new IllegalArgumentException(
+          "the arguments of tool call "
+              + call.id()
+              + " ("
+              + call.name()
+              + ") must be a JSON object for messages (tool_use.input), got: "
+              + shown);
+    }
+    return node;
+  }
+
+  private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
+    g.writeBooleanField("stream", s.stream());
+    g.writeNumberField("max_tokens", s.maxTokens());
+    Bodies.writeOptional(g, s);
+    g.writeEndObject();
+  }
+
+  @Override
+  public EventParser parser(EventParser.Listener listener) {
+    return new EventParser(new Decoder(), listener);
+  }
+
+  @Override
+  public String terminalEvent() {
+    return "message_stop";
+  }
+
+  @Override
+  public StreamEvent parseResponse(String body) {
+    return NonStreamed.messages(body);
+  }
+
+  /** Prompt tokens as Anthropic splits them: input + cache read + cache creation; null if none. */
+  static Integer promptTokens(Integer input, Integer cacheRead, Integer cacheCreation) {
+    if (input == null && cacheRead == null && cacheCreation == null) {
+      return null;
+    }
+    long sum =
+        (long) (input == null ? 0 : input)
+            + (cacheRead == null ? 0 : cacheRead)
+            + (cacheCreation == null ? 0 : cacheCreation);
+    return sum > Integer.MAX_VALUE ? null : (int) sum;
+  }
+
+  /** One stream's events. */
+  static final class Decoder extends EventParser.Decoder {
+
+    private static final byte[] BLOCK_DELTA = DeltaScanner.bytes("content_block_delta");
+    private static final byte[] TEXT_DELTA = DeltaScanner.bytes("text_delta");
+    private static final byte[] THINKING_DELTA = DeltaScanner.bytes("thinking_delta");
+    private static final byte[] SIGNATURE_DELTA = DeltaScanner.bytes("signature_delta");
+    private static final byte[] PING = DeltaScanner.bytes("ping");
+
+    private final DeltaScanner scanner = new DeltaScanner();
+    private boolean terminal;
+    private List<Turn.ToolCall> calls;
+    private String toolId;
+    private String toolName;
+    private StringBuilder toolArguments;
+
+    // the event being read
+    private String type;
+    private String deltaType;
+    private int textChars;
+    private String text;
+    private String partialJson;
+    private String stopReason;
+    private String blockType;
+    private String blockId;
+    private String blockName;
+    private boolean usageSeen;
+    private Integer inputTokens;
+    private Integer cacheRead;
+    private Integer cacheCreation;
+    private Integer outputTokens;
+    private String errorMessage;
+    private String errorType;
+
+    @Override
+    boolean terminal() {
+      return terminal;
+    }
+
+    @Override
+    List<Turn.ToolCall> toolCalls() {
+      return calls == null ? List.of() : List.copyOf(calls);
+    }
+
+    @Override
+    void decode(byte[] data, int from, int to, boolean keepText, EventParser.Listener out) {
+      if (terminal) {
+        out.onEvent(Events.NOTHING);
+        return;
+      }
+      if (!keepText && scanner.scan(data, from, to)) {
+        StreamEvent fast = fast();
+        if (fast != null) {
+          out.onEvent(fast);
+          return;
+        }
+      }
+      int start = Events.objectStart(data, from, to);
+      if (start < 0 || !read(data, start, to, keepText)) {
+        StreamEvent event = StreamEvent.parse(data, from, to, keepText);
+        terminal = event.kind() == StreamEvent.Kind.DONE;
+        out.onEvent(event);
+        return;
+      }
+      if (type == null) {
+        out.onEvent(StreamEvent.parse(data, from, to, keepText));
+        return;
+      }
+      switch (type) {
+        case "content_block_delta" -> {
+          if (deltaType == null) {
+            out.onEvent(Events.NOTHING);
+            return;
+          }
+          switch (deltaType) {
+            case "text_delta" -> out.onEvent(Events.content(textChars, text));
+            case "thinking_delta" -> out.onEvent(Events.reasoning(textChars, text));
+            case "input_json_delta" -> {
+              if (toolArguments != null && partialJson != null) {
+                toolArguments.append(partialJson);
+              }
+              out.onEvent(Events.TOOL_CALL);
+            }
+            default -> out.onEvent(Events.NOTHING);
+          }
+        }
+        case "message_start" -> {
+          Integer prompt = promptTokens(inputTokens, cacheRead, cacheCreation);
+          out.onEvent(
+              prompt == null && cacheRead == null
+                  ? Events.NOTHING
+                  : Events.usage(new Usage(prompt, null, cacheRead), null));
+        }
+        case "message_delta" -> {
+          Integer prompt = promptTokens(inputTokens, cacheRead, cacheCreation);
+          out.onEvent(
+              Events.usage(
+                  usageSeen ? new Usage(prompt, outputTokens, cacheRead) : null, stopReason));
+        }
+        case "message_stop" -> {
+          terminal = true;
+          out.onEvent(StreamEvent.DONE);
+        }
+        case "content_block_start" -> {
+          if ("tool_use".equals(blockType)) {
+            toolId = blockId;
+            toolName = blockName;
+            toolArguments = new StringBuilder();
+          }
+          out.onEvent(Events.NOTHING);
+        }
+        case "content_block_stop" -> {
+          if (toolArguments != null) {
+            if (toolId != null && toolName != null) {
+              if (calls == null) {
+                calls = new ArrayList<>(2);
+              }
+              String args = toolArguments.length() == 0 ? "{}" : toolArguments.toString();
+              calls.add(new Turn.ToolCall(toolId, toolName, args));
+            }
+            toolArguments = null;
+            toolId = null;
+            toolName = null;
+          }
+          out.onEvent(Events.NOTHING);
+        }
+        case "error" -> out.onEvent(Events.error(errorMessage, errorType, null));
+        default -> out.onEvent(Events.NOTHING);
+      }
+    }
+
+    /** The scanned event, or null when its type needs the Jackson path. */
+    private StreamEvent fast() {
+      if (scanner.typeIs(PING)) {
+        return Events.NOTHING;
+      }
+      if (!scanner.typeIs(BLOCK_DELTA) || scanner.deltaTypeFrom < 0) {
+        return null;
+      }
+      if (scanner.deltaTypeIs(TEXT_DELTA)) {
+        return Events.content(scanner.deltaChars, null);
+      }
+      if (scanner.deltaTypeIs(THINKING_DELTA)) {
+        return Events.reasoning(scanner.deltaChars, null);
+      }
+      return scanner.deltaTypeIs(SIGNATURE_DELTA) ? Events.NOTHING : null;
+    }
+
+    /** Reads the event's object into the fields; false if it is not one valid JSON object. */
+    private boolean read(byte[] data, int from, int to, boolean keepText) {
+      type = null;
+      deltaType = null;
+      textChars = 0;
+      text = null;
+      partialJson = null;
+      stopReason = null;
+      blockType = null;
+      blockId = null;
+      blockName = null;
+      usageSeen = false;
+      inputTokens = null;
+      cacheRead = null;
+      cacheCreation = null;
+      outputTokens = null;
+      errorMessage = null;
+      errorType = null;
+      try (JsonParser p = Json.FACTORY.createParser(data, from, to - from)) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return false;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          JsonToken t = p.nextToken();
+          switch (name) {
+            case "type" -> {
+              type = t == JsonToken.VALUE_STRING ? p.getText() : null;
+              p.skipChildren();
+            }
+            case "delta" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readDelta(p, keepText);
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "message" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readMessage(p);
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "usage" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readUsage(p);
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "content_block" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readBlock(p);
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "error" -> {
+              if (t == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                  String field = p.currentName();
+                  JsonToken v = p.nextToken();
+                  switch (field) {
+                    case "type" -> errorType = Events.scalarText(p, v);
+                    case "message" -> errorMessage = Events.scalarText(p, v);
+                    default -> p.skipChildren();
+                  }
+                }
+              } else if (t == JsonToken.VALUE_STRING) {
+                errorMessage = p.getText();
+              } else {
+                p.skipChildren();
+              }
+            }
+            default -> p.skipChildren();
+          }
+        }
+        return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null;
+      } catch (IOException | RuntimeException e) {
+        return false;
+      }
+    }
+
+    private void readDelta(JsonParser p, boolean keepText) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "type" -> deltaType = Events.scalarText(p, t);
+          case "text", "thinking" -> {
+            if (t == JsonToken.VALUE_STRING) {
+              textChars = p.getTextLength();
+              if (textChars > 0 && (keepText || Events.hasThinkTag(p))) {
+                text = p.getText();
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "partial_json" -> partialJson = Events.scalarText(p, t);
+          case "stop_reason" -> stopReason = Events.scalarText(p, t);
+          default -> p.skipChildren();
+        }
+      }
+    }
+
+    private void readMessage(JsonParser p) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        if (name.equals("usage") && t == JsonToken.START_OBJECT) {
+          readUsage(p);
+        } else {
+          p.skipChildren();
+        }
+      }
+    }
+
+    private void readUsage(JsonParser p) throws IOException {
+      usageSeen = true;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "input_tokens" -> inputTokens = Events.count(p, t);
+          case "cache_read_input_tokens" -> cacheRead = Events.count(p, t);
+          case "cache_creation_input_tokens" -> cacheCreation = Events.count(p, t);
+          case "output_tokens" -> outputTokens = Events.count(p, t);
+          default -> p.skipChildren();
+        }
+      }
+    }
+
+    private void readBlock(JsonParser p) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "type" -> blockType = Events.scalarText(p, t);
+          case "id" -> blockId = Events.scalarText(p, t);
+          case "name" -> blockName = Events.scalarText(p, t);
+          default -> p.skipChildren();
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,518 @@
+package io.github.gatlingllm.api;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.github.gatlingllm.openai.Json;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.openai.Usage;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * OpenAI's Responses API, {@code POST /v1/responses} (served by OpenAI, vLLM, SGLang and
+ * llama.cpp).
+ *
+ * <p>Body: <code>{"model":M,"input":PROMPT,"stream":S,"max_output_tokens":N}</code> then {@code
+ * ignore_eos}, {@code temperature} when set and the extra fields. A history is {@code input} as a
+ * list of items: {@code {"type":"message","role":"system"|"user","content":TEXT}}, an assistant's
+ * {@code {"type":"message","role":"assistant","content":[{"type":"output_text","text":TEXT}]}} (the
+ * shape of an output item, which llama.cpp requires), {@code
+ * {"type":"function_call","call_id","name","arguments"}} and {@code
+ * {"type":"function_call_output","call_id","output"}}; with the history kept on the server, {@code
+ * previous_response_id} and only the new items.
+ *
+ * <p>Events (the {@code type} of each event's data; {@code event:} lines are not needed):
+ *
+ * <ul>
+ *   <li>token-bearing: {@code response.output_text.delta} and {@code response.refusal.delta}
+ *       (answer), {@code response.reasoning_text.delta} (vLLM) and {@code
+ *       response.reasoning_summary_text.delta} (OpenAI) (reasoning), {@code
+ *       response.function_call_arguments.delta} (a tool call);
+ *   <li>{@code response.completed} and {@code response.incomplete}: the usage ({@code
+ *       input_tokens}, {@code input_tokens_details.cached_tokens}, {@code output_tokens}, {@code
+ *       output_tokens_details.reasoning_tokens}) and the finish reason (the response's {@code
+ *       status}, or {@code incomplete_details.reason} such as {@code max_output_tokens}), then the
+ *       end of the stream ({@link StreamEvent.Kind#DONE});
+ *   <li>{@code response.failed} ({@code response.error}) and {@code error} (top-level {@code
+ *       code}/{@code message}, or an {@code error} object): {@link StreamEvent.Kind#ERROR};
+ *   <li>everything else ({@code response.created}, {@code response.in_progress}, {@code *.added},
+ *       {@code *.done}, unknown types): an event that carries nothing; {@code response.created}
+ *       gives the {@link EventParser#responseId()}, and a {@code function_call} item's {@code
+ *       response.output_item.done} a {@link EventParser#toolCalls()} entry;
+ *   <li>data without a {@code type}, blank data, {@code [DONE]} and what is not JSON: as {@link
+ *       StreamEvent#parse(byte[], int, int, boolean)} reads them.
+ * </ul>
+ */
+final class ResponsesDialect implements Dialect {
+
+  static final ResponsesDialect INSTANCE = new ResponsesDialect();
+
+  private static final List<String> RESERVED =
+      List.of("model", "input", "stream", "max_output_tokens", "previous_response_id");
+
+  private ResponsesDialect() {}
+
+  @Override
+  public WireApi api() {
+    return WireApi.RESPONSES;
+  }
+
+  @Override
+  public Map<String, String> headers(String apiKey) {
+    return apiKey == null ? Map.of() : Map.of("Authorization", "Bearer " + apiKey);
+  }
+
+  @Override
+  public void check(RequestSettings settings) {
+    Bodies.checkExtra(WireApi.RESPONSES, settings, RESERVED);
+  }
+
+  @Override
+  public String body(RequestSettings settings, String prompt) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    return RequestBodies.build(
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          g.writeStringField("input", prompt);
+          tail(g, settings);
+        });
+  }
+
+  @Override
+  public String body(RequestSettings settings, List<Turn> history) {
+    Objects.requireNonNull(settings, "settings");
+    Bodies.requireTurns(history);
+    return RequestBodies.build(g -> items(g, settings, history, null));
+  }
+
+  @Override
+  public boolean keepsHistoryOnServer() {
+    return true;
+  }
+
+  @Override
+  public String body(RequestSettings settings, List<Turn> newTurns, String previousResponseId) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(previousResponseId, "previousResponseId");
+    Bodies.requireTurns(newTurns);
+    return RequestBodies.build(g -> items(g, settings, newTurns, previousResponseId));
+  }
+
+  private static void items(
+      JsonGenerator g, RequestSettings settings, List<Turn> turns, String previous)
+      throws IOException {
+    g.writeStartObject();
+    g.writeStringField("model", settings.model());
+    if (previous != null) {
+      g.writeStringField("previous_response_id", previous);
+    }
+    g.writeArrayFieldStart("input");
+    for (Turn t : turns) {
+      g.writeStartObject();
+      if (t instanceof Turn.Message m) {
+        g.writeStringField("type", "message");
+        g.writeStringField("role", m.role());
+        if (m.role().equals("assistant")) {
+          g.writeArrayFieldStart("content");
+          g.writeStartObject();
+          g.writeStringField("type", "output_text");
+          g.writeStringField("text", m.text());
+          g.writeEndObject();
+          g.writeEndArray();
+        } else {
+          g.writeStringField("content", m.text());
+        }
+      } else if (t instanceof Turn.ToolCall c) {
+        g.writeStringField("type", "function_call");
+        g.writeStringField("call_id", c.id());
+        g.writeStringField("name", c.name());
+        g.writeStringField("arguments", c.arguments());
+      } else if (t instanceof Turn.ToolResult r) {
+        g.writeStringField("type", "function_call_output");
+        g.writeStringField("call_id", r.callId());
+        g.writeStringField("output", r.output());
+      }
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    tail(g, settings);
+  }
+
+  private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
+    g.writeBooleanField("stream", s.stream());
+    g.writeNumberField("max_output_tokens", s.maxTokens());
+    Bodies.writeOptional(g, s);
+    g.writeEndObject();
+  }
+
+  @Override
+  public EventParser parser(EventParser.Listener listener) {
+    return new EventParser(new Decoder(), listener);
+  }
+
+  @Override
+  public String terminalEvent() {
+    return "response.completed";
+  }
+
+  @Override
+  public StreamEvent parseResponse(String body) {
+    return NonStreamed.responses(body);
+  }
+
+  /** One stream's events. */
+  static final class Decoder extends EventParser.Decoder {
+
+    private static final byte[][] CONTENT =
+        bytesOf("response.output_text.delta", "response.refusal.delta");
+    private static final byte[][] REASONING =
+        bytesOf("response.reasoning_text.delta", "response.reasoning_summary_text.delta");
+    private static final byte[] TOOL = DeltaScanner.bytes("response.function_call_arguments.delta");
+
+    /** Events that carry nothing the decoder keeps: read by the scanner and dropped. */
+    private static final byte[][] NOTHING =
+        bytesOf(
+            "response.in_progress",
+            "response.output_item.added",
+            "response.content_part.added",
+            "response.content_part.done",
+            "response.output_text.done",
+            "response.refusal.done",
+            "response.reasoning_text.done",
+            "response.reasoning_summary_text.done",
+            "response.reasoning_summary_part.added",
+            "response.reasoning_summary_part.done",
+            "response.reasoning_part.added",
+            "response.reasoning_part.done",
+            "response.function_call_arguments.done");
+
+    private final DeltaScanner scanner = new DeltaScanner();
+    private boolean terminal;
+    private String responseId;
+    private List<Turn.ToolCall> calls;
+
+    // the event being read
+    private String type;
+    private int deltaChars;
+    private String deltaText;
+    private String status;
+    private String incompleteReason;
+    private Integer inputTokens;
+    private Integer cachedTokens;
+    private Integer outputTokens;
+    private Integer reasoningTokens;
+    private String errorMessage;
+    private String errorType;
+    private String errorCode;
+    private String itemType;
+    private String itemCallId;
+    private String itemName;
+    private String itemArguments;
+    private String createdId;
+
+    @Override
+    boolean terminal() {
+      return terminal;
+    }
+
+    @Override
+    String responseId() {
+      return responseId;
+    }
+
+    @Override
+    List<Turn.ToolCall> toolCalls() {
+      return calls == null ? List.of() : List.copyOf(calls);
+    }
+
+    @Override
+    void decode(byte[] data, int from, int to, boolean keepText, EventParser.Listener out) {
+      if (terminal) {
+        out.onEvent(Events.NOTHING);
+        return;
+      }
+      if (!keepText && scanner.scan(data, from, to)) {
+        StreamEvent fast = fast();
+        if (fast != null) {
+          out.onEvent(fast);
+          return;
+        }
+      }
+      int start = Events.objectStart(data, from, to);
+      if (start < 0 || !read(data, start, to, keepText)) {
+        StreamEvent event = StreamEvent.parse(data, from, to, keepText);
+        terminal = event.kind() == StreamEvent.Kind.DONE;
+        out.onEvent(event);
+        return;
+      }
+      if (type == null) {
+        out.onEvent(StreamEvent.parse(data, from, to, keepText));
+        return;
+      }
+      switch (type) {
+        case "response.output_text.delta", "response.refusal.delta" ->
+            out.onEvent(Events.content(deltaChars, deltaText));
+        case "response.reasoning_text.delta", "response.reasoning_summary_text.delta" ->
+            out.onEvent(Events.reasoning(deltaChars, deltaText));
+        case "response.function_call_arguments.delta" -> out.onEvent(Events.TOOL_CALL);
+        case "response.completed", "response.incomplete" -> {
+          terminal = true;
+          String finish =
+              incompleteReason != null
+                  ? incompleteReason
+                  : status != null
+                      ? status
+                      : type.equals("response.completed") ? "completed" : "incomplete";
+          out.onEvent(Events.usage(usage(), finish));
+          out.onEvent(StreamEvent.DONE);
+        }
+        case "response.failed" -> {
+          terminal = true;
+          out.onEvent(Events.error(errorMessage, "response.failed", errorCode));
+        }
+        case "error" -> out.onEvent(Events.error(errorMessage, errorType, errorCode));
+        default -> {
+          if (type.equals("response.created") && responseId == null) {
+            // kept from response.created only: the id a later request names
+            responseId = createdId;
+          }
+          if (type.equals("response.output_item.done")
+              && "function_call".equals(itemType)
+              && itemCallId != null
+              && itemName != null) {
+            if (calls == null) {
+              calls = new ArrayList<>(2);
+            }
+            calls.add(
+                new Turn.ToolCall(
+                    itemCallId, itemName, itemArguments == null ? "" : itemArguments));
+          }
+          out.onEvent(Events.NOTHING);
+        }
+      }
+    }
+
+    /** The scanned event, or null when its type needs the Jackson path. */
+    private StreamEvent fast() {
+      for (byte[] t : CONTENT) {
+        if (scanner.typeIs(t)) {
+          return scanner.deltaTypeFrom < 0 ? Events.content(scanner.deltaChars, null) : null;
+        }
+      }
+      for (byte[] t : REASONING) {
+        if (scanner.typeIs(t)) {
+          return scanner.deltaTypeFrom < 0 ? Events.reasoning(scanner.deltaChars, null) : null;
+        }
+      }
+      if (scanner.typeIs(TOOL)) {
+        return Events.TOOL_CALL;
+      }
+      for (byte[] t : NOTHING) {
+        if (scanner.typeIs(t)) {
+          return Events.NOTHING;
+        }
+      }
+      return null;
+    }
+
+    private static byte[][] bytesOf(String... names) {
+      byte[][] out = new byte[names.length][];
+      for (int k = 0; k < names.length; k++) {
+        out[k] = DeltaScanner.bytes(names[k]);
+      }
+      return out;
+    }
+
+    private Usage usage() {
+      return inputTokens == null
+              && outputTokens == null
+              && cachedTokens == null
+              && reasoningTokens == null
+          ? null
+          : new Usage(inputTokens, outputTokens, cachedTokens, reasoningTokens);
+    }
+
+    /** Reads the event's object into the fields; false if it is not one valid JSON object. */
+    private boolean read(byte[] data, int from, int to, boolean keepText) {
+      type = null;
+      deltaChars = 0;
+      deltaText = null;
+      status = null;
+      incompleteReason = null;
+      inputTokens = null;
+      cachedTokens = null;
+      outputTokens = null;
+      reasoningTokens = null;
+      errorMessage = null;
+      errorType = null;
+      errorCode = null;
+      itemType = null;
+      itemCallId = null;
+      itemName = null;
+      itemArguments = null;
+      createdId = null;
+      try (JsonParser p = Json.FACTORY.createParser(data, from, to - from)) {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+          return false;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          JsonToken t = p.nextToken();
+          switch (name) {
+            case "type" -> type = t == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+            case "delta" -> {
+              if (t == JsonToken.VALUE_STRING) {
+                deltaChars = p.getTextLength();
+                if (deltaChars > 0 && (keepText || Events.hasThinkTag(p))) {
+                  deltaText = p.getText();
+                }
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "response" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readResponse(p);
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "item" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readItem(p);
+              } else {
+                p.skipChildren();
+              }
+            }
+            case "message" -> errorMessage = Events.scalarText(p, t);
+            case "code" -> errorCode = Events.scalarText(p, t);
+            case "error" -> {
+              if (t == JsonToken.START_OBJECT) {
+                readError(p);
+              } else if (t == JsonToken.VALUE_STRING) {
+                errorMessage = p.getText();
+              } else {
+                p.skipChildren();
+              }
+            }
+            default -> p.skipChildren();
+          }
+        }
+        return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null;
+      } catch (IOException | RuntimeException e) {
+        return false;
+      }
+    }
+
+    private static String skip(JsonParser p) throws IOException {
+      p.skipChildren();
+      return null;
+    }
+
+    private void readResponse(JsonParser p) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "id" -> createdId = Events.scalarText(p, t);
+          case "status" -> status = Events.scalarText(p, t);
+          case "usage" -> {
+            if (t == JsonToken.START_OBJECT) {
+              readUsage(p);
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "error" -> {
+            if (t == JsonToken.START_OBJECT) {
+              readError(p);
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "incomplete_details" -> {
+            if (t == JsonToken.START_OBJECT) {
+              while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if (field.equals("reason")) {
+                  incompleteReason = Events.scalarText(p, v);
+                } else {
+                  p.skipChildren();
+                }
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+    }
+
+    private void readUsage(JsonParser p) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "input_tokens" -> inputTokens = Events.count(p, t);
+          case "output_tokens" -> outputTokens = Events.count(p, t);
+          case "input_tokens_details", "output_tokens_details" -> {
+            boolean input = name.equals("input_tokens_details");
+            if (t == JsonToken.START_OBJECT) {
+              while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String detail = p.currentName();
+                JsonToken d = p.nextToken();
+                if (input && detail.equals("cached_tokens")) {
+                  cachedTokens = Events.count(p, d);
+                } else if (!input && detail.equals("reasoning_tokens")) {
+                  reasoningTokens = Events.count(p, d);
+                } else {
+                  p.skipChildren();
+                }
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+    }
+
+    private void readError(JsonParser p) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "message" -> errorMessage = Events.scalarText(p, t);
+          case "type" -> errorType = Events.scalarText(p, t);
+          case "code" -> errorCode = Events.scalarText(p, t);
+          default -> p.skipChildren();
+        }
+      }
+    }
+
+    private void readItem(JsonParser p) throws IOException {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken t = p.nextToken();
+        switch (name) {
+          case "type" -> itemType = Events.scalarText(p, t);
+          case "call_id" -> itemCallId = Events.scalarText(p, t);
+          case "name" -> itemName = Events.scalarText(p, t);
+          case "arguments" -> itemArguments = Events.scalarText(p, t);
+          default -> p.skipChildren();
+        }
+      }
+    }
+  }
+}

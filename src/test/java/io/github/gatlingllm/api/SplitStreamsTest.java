@@ -1,0 +1,138 @@
+package io.github.gatlingllm.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.github.gatlingllm.openai.StreamEvent;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every fixture gives the same events however its bytes are cut into chunks. */
+class SplitStreamsTest {
+
+  private static void sameEventsAtEverySplit(WireApi api, String fixture) {
+    byte[] all = StreamFixtures.bytes(fixture);
+    List<StreamEvent> whole = StreamFixtures.events(api, List.of(all));
+    for (int at = 0; at <= all.length; at++) {
+      List<byte[]> two =
+          List.of(Arrays.copyOfRange(all, 0, at), Arrays.copyOfRange(all, at, all.length));
+      assertEquals(whole, StreamFixtures.events(api, two), fixture + " split at byte " + at);
+    }
+    List<byte[]> bytes = new ArrayList<>(all.length);
+    for (byte b : all) {
+      bytes.add(new byte[] {b});
+    }
+    assertEquals(whole, StreamFixtures.events(api, bytes), fixture + " fed a byte at a time");
+  }
+
+  @Test
+  void llamaCppResponses() {
+    sameEventsAtEverySplit(WireApi.RESPONSES, "llamacpp-responses.sse");
+  }
+
+  @Test
+  void openAiReasoningSummary() {
+    sameEventsAtEverySplit(WireApi.RESPONSES, "openai-responses-reasoning-summary.sse");
+  }
+
+  @Test
+  void vllmReasoningTextWithCrlfAndComments() {
+    sameEventsAtEverySplit(WireApi.RESPONSES, "vllm-responses-reasoning-text.sse");
+  }
+
+  @Test
+  void responsesFunctionCall() {
+    sameEventsAtEverySplit(WireApi.RESPONSES, "openai-responses-function-call.sse");
+  }
+
+  @Test
+  void llamaCppMessages() {
+    sameEventsAtEverySplit(WireApi.MESSAGES, "llamacpp-messages.sse");
+  }
+
+  @Test
+  void messagesThinking() {
+    sameEventsAtEverySplit(WireApi.MESSAGES, "anthropic-messages-thinking.sse");
+  }
+
+  @Test
+  void messagesToolUse() {
+    sameEventsAtEverySplit(WireApi.MESSAGES, "anthropic-messages-tool-use.sse");
+  }
+
+  /** An event without its texts: what the metrics read when no text is wanted. */
+  private static StreamEvent counts(StreamEvent e) {
+    return new StreamEvent(
+        e.kind(),
+        e.contentChars(),
+        e.reasoningChars(),
+        e.toolCallDeltas(),
+        null,
+        null,
+        e.finishReason(),
+        e.usage(),
+        e.error());
+  }
+
+  /** Events with no text wanted (the byte scanner's path) against every text kept (Jackson's). */
+  private static void scannerCountsAsJackson(WireApi api, String fixture) {
+    List<byte[]> chunks = List.of(StreamFixtures.bytes(fixture));
+    List<StreamEvent> jackson = StreamFixtures.events(api, chunks);
+    List<StreamEvent> fast = new ArrayList<>();
+    EventParser parser =
+        api.dialect()
+            .parser(
+                new EventParser.Listener() {
+                  @Override
+                  public boolean wantsText() {
+                    return false;
+                  }
+
+                  @Override
+                  public void onEvent(StreamEvent event) {
+                    fast.add(event);
+                  }
+                });
+    for (byte[] c : chunks) {
+      parser.feed(c, 0, c.length);
+    }
+    parser.end();
+    assertEquals(jackson.stream().map(SplitStreamsTest::counts).toList(), fast, fixture);
+  }
+
+  @Test
+  void scannerReadsEveryFixtureAsJacksonDoes() {
+    for (String f :
+        List.of(
+            "llamacpp-responses.sse",
+            "openai-responses-reasoning-summary.sse",
+            "vllm-responses-reasoning-text.sse",
+            "openai-responses-function-call.sse",
+            "openai-responses-failed.sse",
+            "openai-responses-error.sse")) {
+      scannerCountsAsJackson(WireApi.RESPONSES, f);
+    }
+    for (String f :
+        List.of(
+            "llamacpp-messages.sse",
+            "anthropic-messages-thinking.sse",
+            "anthropic-messages-tool-use.sse",
+            "anthropic-messages-error.sse")) {
+      scannerCountsAsJackson(WireApi.MESSAGES, f);
+    }
+  }
+
+  @Test
+  void wholeEventsOfTheVllmFixture() {
+    List<StreamEvent> events =
+        StreamFixtures.events(
+            WireApi.RESPONSES, List.of(StreamFixtures.bytes("vllm-responses-reasoning-text.sse")));
+    // 14 events (two comments dispatch none); response.incomplete gives its usage, then DONE
+    assertEquals(15, events.size());
+    assertEquals(StreamEvent.DONE, events.get(14));
+    assertEquals("Let me", events.get(4).reasoning());
+    assertEquals("été 😀", events.get(12).content());
+    assertEquals(6, events.get(12).contentChars());
+  }
+}

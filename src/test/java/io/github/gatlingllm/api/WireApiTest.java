@@ -1,0 +1,120 @@
+package io.github.gatlingllm.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WireApiTest {
+
+  @Test
+  void settingNamesAreReadCaseInsensitively() {
+    assertEquals(WireApi.RESPONSES, WireApi.of("llm.endpoint", " Responses "));
+    assertEquals(WireApi.MESSAGES, WireApi.of("llm.endpoint", "messages"));
+    assertEquals(WireApi.CHAT, WireApi.of("llm.endpoint", "chat"));
+    assertEquals(WireApi.COMPLETIONS, WireApi.of("llm.endpoint", "completions"));
+  }
+
+  @Test
+  void unknownNameNamesTheSettingAndTheChoices() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> WireApi.of("llm.endpoint", "anthropic"));
+    assertEquals(
+        "llm.endpoint must be one of chat, completions, responses, messages, got \"anthropic\"",
+        e.getMessage());
+  }
+
+  @Test
+  void paths() {
+    assertEquals("chat/completions", WireApi.CHAT.dialect().path());
+    assertEquals("completions", WireApi.COMPLETIONS.dialect().path());
+    assertEquals("responses", WireApi.RESPONSES.dialect().path());
+    assertEquals("messages", WireApi.MESSAGES.dialect().path());
+  }
+
+  @Test
+  void chatDialectWritesTheBodiesOfRequestBodies() {
+    RequestSettings s = RequestSettings.streaming(Endpoint.CHAT, "m", 4);
+    assertEquals(RequestBodies.body(s, "hi"), WireApi.CHAT.dialect().body(s, "hi"));
+  }
+
+  @Test
+  void completionsDialectWritesAPromptWhateverTheSettingsEndpoint() {
+    RequestSettings s = RequestSettings.streaming(Endpoint.CHAT, "m", 4);
+    assertEquals(
+        "{\"model\":\"m\",\"prompt\":\"hi\",\"stream\":true,"
+            + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":4}",
+        WireApi.COMPLETIONS.dialect().body(s, "hi"));
+  }
+
+  @Test
+  void chatHistoryWritesToolCallsAndToolMessages() {
+    RequestSettings s = RequestSettings.streaming(Endpoint.CHAT, "m", 4);
+    assertEquals(
+        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"Weather?\"},"
+            + "{\"role\":\"assistant\",\"content\":\"Checking.\",\"tool_calls\":["
+            + "{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"w\","
+            + "\"arguments\":\"{}\"}}]},"
+            + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"21 C\"},"
+            + "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+            + "{\"id\":\"c2\",\"type\":\"function\",\"function\":{\"name\":\"w\","
+            + "\"arguments\":\"{}\"}}]},"
+            + "{\"role\":\"tool\",\"tool_call_id\":\"c2\",\"content\":\"22 C\"}],"
+            + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":4}",
+        WireApi.CHAT
+            .dialect()
+            .body(
+                s,
+                List.of(
+                    new Turn.Message("user", "Weather?"),
+                    new Turn.Message("assistant", "Checking."),
+                    new Turn.ToolCall("c1", "w", "{}"),
+                    new Turn.ToolResult("c1", "21 C"),
+                    new Turn.ToolCall("c2", "w", "{}"),
+                    new Turn.ToolResult("c2", "22 C"))));
+  }
+
+  @Test
+  void completionsRefuseToolCalls() {
+    RequestSettings s = RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 4);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                WireApi.COMPLETIONS
+                    .dialect()
+                    .body(
+                        s, List.of(new Turn.Message("user", "x"), new Turn.ToolResult("c", "y"))));
+    assertEquals(
+        "completions has no tool calls: a history with tool calls or results needs chat,"
+            + " responses or messages",
+        e.getMessage());
+  }
+
+  @Test
+  void completionsHistoryIsATranscript() {
+    RequestSettings s = RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 4);
+    assertEquals(
+        "{\"model\":\"m\",\"prompt\":\"Hi\\n\\nHello\\n\\nMore\\n\\n\",\"stream\":true,"
+            + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":4}",
+        WireApi.COMPLETIONS
+            .dialect()
+            .body(
+                s,
+                List.of(
+                    new Turn.Message("user", "Hi"),
+                    new Turn.Message("assistant", "Hello"),
+                    new Turn.Message("user", "More"))));
+  }
+
+  @Test
+  void headersOfTheOpenAiApis() {
+    assertEquals(
+        java.util.Map.of("Authorization", "Bearer k"), WireApi.CHAT.dialect().headers("k"));
+    assertEquals("[DONE]", WireApi.CHAT.dialect().terminalEvent());
+  }
+}
