@@ -150,6 +150,62 @@ public final class LlmDsl {
   }
 
   /**
+   * A feeder of agent sessions (issue 32), by default 10 measured sessions of at most 4 tool loops
+   * over 4 function tools; see {@link AgentFeederBuilder} and docs/agents.md. Run its turns with
+   * {@link #agentSession(LlmActionBuilder)}.
+   *
+   * @return a new builder
+   */
+  public static AgentFeederBuilder agents() {
+    return new AgentFeederBuilder(Map.of(), null);
+  }
+
+  /**
+   * The turns of the fed agent session, one request each: the task, then, while the model's reply
+   * calls tools, the reply with its tool calls as received and one tool result a call, sent after
+   * the session's tool latency (a Gatling pause); {@code
+   * feed(agents()...).exec(agentSession(llm("agent").chatCompletion()))}. The chain loops until the
+   * session ends: a reply without tool call ({@code completed}), tool calls after {@code toolCalls}
+   * loops ({@code loop_limit}), a failed turn ({@code error}) or a turn that would exceed {@code
+   * llm.maxContextTokens} ({@code context_limit}, not sent). A virtual user fed past the workload's
+   * budget ends here, as with {@code prompts()}. Every turn carries the session's id in {@code
+   * llm.sessionHeader}.
+   *
+   * @param request the chat request each turn sends, without its own {@code .prompt(...)}
+   * @return the chain
+   * @throws IllegalArgumentException if the request has its own prompt
+   */
+  public static io.gatling.javaapi.core.ChainBuilder agentSession(LlmActionBuilder request) {
+    LlmActionBuilder turn =
+        java.util.Objects.requireNonNull(request, "request").asConversationTurn();
+    String fed = io.github.gatlingllm.feeder.AgentFeeder.WORKLOAD;
+    String done = io.github.gatlingllm.feeder.AgentFeeder.DONE;
+    String held = io.github.gatlingllm.feeder.AgentFeeder.SESSION;
+    String counter = io.github.gatlingllm.feeder.AgentFeeder.LOOP_COUNTER;
+    return io.gatling.javaapi.core.CoreDsl.asLongAs(
+            session ->
+                io.github.gatlingllm.feeder.AgentFeeder.goesOn(
+                    session.contains(fed),
+                    session.contains(done) ? session.get(done) : null,
+                    session.contains(held) ? session.get(held) : null,
+                    session.getInt(counter) == 0),
+            counter)
+        .on(
+            io.gatling.javaapi.core.CoreDsl.exec(turn)
+                .doIf(
+                    session ->
+                        io.github.gatlingllm.feeder.AgentFeeder.toolLatencyMs(
+                                session.contains(held) ? session.get(held) : null)
+                            > 0)
+                .then(
+                    io.gatling.javaapi.core.CoreDsl.pause(
+                        session ->
+                            java.time.Duration.ofMillis(
+                                io.github.gatlingllm.feeder.AgentFeeder.toolLatencyMs(
+                                    session.get(held))))));
+  }
+
+  /**
    * A working-set sweep: the shared-prefix workload of {@code prompts} run with each number of
    * prefix groups in turn, one step after another, to find where the server's prefix cache starts
    * evicting. See {@link WorkingSetSweep}:

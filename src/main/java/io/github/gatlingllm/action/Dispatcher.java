@@ -86,8 +86,12 @@ final class Dispatcher {
     boolean counted = false;
     try {
       out = prepare.outgoing();
-      io.gatling.http.client.Request request =
-          http.clientRequest(session.set(LlmScalaActionBuilder.BODY, out.body()));
+      Session built = session.set(LlmScalaActionBuilder.BODY, out.body());
+      if (out.turn() != null) {
+        // The session header's value (issue 32), read by the header the builder added.
+        built = built.set(LlmScalaActionBuilder.SESSION_ID, out.turn().sessionId());
+      }
+      io.gatling.http.client.Request request = http.clientRequest(built);
       listener =
           new ResponseListener(
               sink,

@@ -35,6 +35,7 @@ final class LlmAction extends JavaAction {
   private final Action next;
   private final AtomicBoolean stopped = new AtomicBoolean();
   private final Sender conversations;
+  private final Sender agents;
   private final PromptSender prompts;
   private final TraceSender traces;
 
@@ -56,10 +57,12 @@ final class LlmAction extends JavaAction {
               next,
               run::conversationStarted,
               run::userEndedByBudget);
+      this.agents = new AgentSender(spec.name(), run, body, dispatcher, next);
       this.prompts = null;
       this.traces = null;
     } else {
       this.conversations = null;
+      this.agents = null;
       this.prompts = new PromptSender(spec, run, body, dispatcher, run::userEndedByBudget);
       this.traces = new TraceSender(prompts, run);
     }
@@ -109,10 +112,13 @@ final class LlmAction extends JavaAction {
     }
   }
 
-  /** The sender of this request: a conversation's turn, else a trace row or a prompt. */
+  /**
+   * The sender of this request: an agent session's turn or a conversation's (from what was fed),
+   * else a trace row or a prompt.
+   */
   private Sender sender(Session session) {
     if (conversations != null) {
-      return conversations;
+      return AgentSender.fed(session) ? agents : conversations;
     }
     FedPrompt fed = PromptSender.fed(session);
     return fed != null && fed.trace() != null ? traces : prompts;

@@ -28,6 +28,12 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
   /** Session key of the request body's bytes, set only on the copy the request is built from. */
   static final String BODY = "llm.body";
 
+  /**
+   * Session key of a conversation turn's session id, the value of {@code llm.sessionHeader}; set
+   * only on the copy the request is built from.
+   */
+  static final String SESSION_ID = "llm.sessionId";
+
   private final LlmActionSpec spec;
 
   /**
@@ -70,6 +76,17 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
             .requestTimeout(run.settings().timeout());
     for (Map.Entry<String, String> h : run.headers(dialect).entrySet()) {
       request = request.header(h.getKey(), h.getValue());
+    }
+    String sessionHeader = run.settings().sessionHeader();
+    if (spec.conversation() && sessionHeader != null) {
+      // Every turn of a session carries its id, as AIPerf's X-Session-Affinity (issue 32).
+      request =
+          request.header(
+              sessionHeader,
+              session -> {
+                Object id = session.get(SESSION_ID);
+                return id == null ? "" : id.toString();
+              });
     }
     run.addRequestName(spec.name());
     GatlingHttp gatlingHttp = GatlingHttp.of(ctx, run.http(), request);

@@ -27,7 +27,7 @@ record Outgoing(
     byte[] body,
     FedPrompt fed,
     CachePlan.Sent sent,
-    SentTurn turn,
+    WireTurn turn,
     ConversationWorkload conversations,
     Runnable sending,
     ClientWatch.First first) {

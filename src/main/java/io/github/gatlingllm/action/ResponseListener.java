@@ -92,7 +92,7 @@ final class ResponseListener
   private final Workload workload;
   private final boolean streamed;
   private final CachePlan.Sent sent;
-  private final SentTurn turn;
+  private final WireTurn turn;
   private final ClientWatch.First first;
 
   /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */

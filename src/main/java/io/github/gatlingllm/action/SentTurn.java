@@ -18,7 +18,7 @@ import java.util.HexFormat;
  * the turn's record (its conversation, turn, context and reply digest, its cache plan) and moves
  * the conversation on. Used from the virtual user's event loop only.
  */
-final class SentTurn {
+final class SentTurn implements WireTurn {
 
   private final ConversationWorkload workload;
   private final Conversation conversation;
@@ -47,14 +47,16 @@ final class SentTurn {
   }
 
   /** One parsed event of the streamed reply, its text kept. */
-  void onEvent(StreamEvent event) {
+  @Override
+  public void onEvent(StreamEvent event) {
     if (event.content() != null) {
       reply.append(event.content());
     }
   }
 
   /** A non-streamed reply's parsed body, its text kept. */
-  void onResponse(StreamEvent response) {
+  @Override
+  public void onResponse(StreamEvent response) {
     onEvent(response);
   }
 
@@ -62,7 +64,8 @@ final class SentTurn {
    * The turn's record: the workload's name, the turn's place in its conversation and its cache plan
    * ({@link ConversationPlan}).
    */
-  RequestRecord complete(RequestRecord record, CachePlan.Server server) {
+  @Override
+  public RequestRecord complete(RequestRecord record, CachePlan.Server server) {
     CachePlan plan =
         server == null
             ? null
@@ -90,7 +93,8 @@ final class SentTurn {
   }
 
   /** The turn ended with this record: the conversation takes the reply, or ends on a failure. */
-  void ended(RequestRecord record) {
+  @Override
+  public void ended(RequestRecord record) {
     if (ended) {
       return;
     }
@@ -99,7 +103,8 @@ final class SentTurn {
   }
 
   /** The turn ended without a record (it could not be sent or recorded): the conversation ends. */
-  void failed(long nowMs) {
+  @Override
+  public void failed(long nowMs) {
     if (ended) {
       return;
     }
@@ -117,6 +122,15 @@ final class SentTurn {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
+  }
+
+  /**
+   * The conversation's session id, the value of {@code llm.sessionHeader}: {@code
+   * {workload}-{phase}-{index}}, the same on every turn of the conversation.
+   */
+  @Override
+  public String sessionId() {
+    return workload.name() + "-" + conversation.phase() + "-" + conversation.index();
   }
 
   /** The planned prompt tokens of the turn. */

@@ -43,10 +43,18 @@ import java.util.zip.GZIPInputStream;
  *       {@code ceil(input_length / blockTokens)} of them.
  * </ul>
  *
- * Other fields ({@code session_id}, {@code delay}, ...) are read past. Blank lines and a leading
- * byte order mark are skipped; a field given twice, or more after a row's object on its line, is
- * refused. A file whose first two bytes are gzip's magic number is read through gzip, whatever its
- * name.
+ * <p>Sessions (issue 32; AIPerf's multi-turn {@code mooncake_trace}): a row may carry {@code
+ * session_id} (a non-empty string or a whole number); the rows of one session, in file order, are
+ * its turns. A session's later row may carry {@code delay}, whole milliseconds from 0 to {@value
+ * #MAX_TIMESTAMP_MS}: it is sent that long after the session's previous row ended (or at its own
+ * {@code timestamp}, if it has one and it is later). In a timed trace a session's first row needs a
+ * timestamp and its later rows need none ({@link #timestampMs} gives them the earliest they can be
+ * sent: the previous row's timestamp plus the delay); timestamps are in file order among the rows
+ * that are not a session's later rows. A {@code delay} on a session's first row is refused; on a
+ * row without {@code session_id} it is read past, as before sessions. Other fields are read past.
+ * Blank lines and a leading byte order mark are skipped; a field given twice, or more after a row's
+ * object on its line, is refused. A file whose first two bytes are gzip's magic number is read
+ * through gzip, whatever its name.
  *
  * <p>Held compactly in memory (three numbers a row and one a hash id): a Mooncake trace of 23,608
  * rows takes about 3 MB. Immutable once read; thread-safe.
@@ -78,6 +86,12 @@ public final class Trace {
   private final int[] idStarts;
   private final long[] ids;
   private final int[] lines;
+  private final int[] sessionOf;
+  private final String[] sessionNames;
+  private final int[] previousOfSession;
+  private final long[] delays;
+  private final boolean[] timestampStated;
+  private final long maxTimestamp;
 
   private Trace(
       Path path,
@@ -88,7 +102,11 @@ public final class Trace {
       int[] outputs,
       int[] idStarts,
       long[] ids,
-      int[] lines) {
+      int[] lines,
+      int[] sessionOf,
+      String[] sessionNames,
+      long[] delays,
+      boolean[] timestampStated) {
     this.path = path;
     this.blockTokens = blockTokens;
     this.sha256 = sha256;
@@ -98,6 +116,32 @@ public final class Trace {
     this.idStarts = idStarts;
     this.ids = ids;
     this.lines = lines;
+    this.sessionOf = sessionOf;
+    this.sessionNames = sessionNames;
+    this.delays = delays;
+    this.timestampStated = timestampStated;
+    long max = 0;
+    if (timestamps != null) {
+      for (long t : timestamps) {
+        max = Math.max(max, t);
+      }
+    }
+    this.maxTimestamp = max;
+    if (sessionOf == null) {
+      this.previousOfSession = null;
+    } else {
+      int[] previous = new int[sessionOf.length];
+      int[] last = new int[sessionNames.length];
+      Arrays.fill(last, -1);
+      for (int row = 0; row < sessionOf.length; row++) {
+        int session = sessionOf[row];
+        previous[row] = session < 0 ? -1 : last[session];
+        if (session >= 0) {
+          last[session] = row;
+        }
+      }
+      this.previousOfSession = previous;
+    }
   }
 
   /**
@@ -222,12 +266,76 @@ public final class Trace {
   }
 
   /**
-   * The trace's span: the last row's timestamp.
+   * The trace's span: the latest row's timestamp (the last row's, in a trace without sessions).
    *
    * @return milliseconds, 0 without timestamps
    */
   public long durationMs() {
-    return timestamps == null ? 0 : timestamps[timestamps.length - 1];
+    return timestamps == null ? 0 : maxTimestamp;
+  }
+
+  /**
+   * The number of sessions: distinct {@code session_id}s.
+   *
+   * @return 0 when no row has one
+   */
+  public int sessions() {
+    return sessionNames == null ? 0 : sessionNames.length;
+  }
+
+  /**
+   * A row's session, numbered by first appearance in the file.
+   *
+   * @param row from 0
+   * @return from 0, or -1 for a row without {@code session_id}
+   */
+  public int session(int row) {
+    return sessionOf == null ? -1 : sessionOf[row];
+  }
+
+  /**
+   * A row's {@code session_id} as the file gives it (a number written out).
+   *
+   * @param row from 0
+   * @return the id, or null for a row without one
+   */
+  public String sessionId(int row) {
+    int session = session(row);
+    return session < 0 ? null : sessionNames[session];
+  }
+
+  /**
+   * The previous row of a row's session.
+   *
+   * @param row from 0
+   * @return the row, from 0; -1 for a session's first row or a row without session
+   */
+  public int previousRowOfSession(int row) {
+    return previousOfSession == null ? -1 : previousOfSession[row];
+  }
+
+  /**
+   * How long after the previous row of its session ended a row is sent.
+   *
+   * @param row from 0
+   * @return milliseconds, or -1 when the row gives none (then 0 counts)
+   */
+  public long delayMs(int row) {
+    return delays == null ? -1 : delays[row];
+  }
+
+  /**
+   * Whether a row's timestamp is in the file, rather than worked out for a session's later row (the
+   * previous row's timestamp plus its delay).
+   *
+   * @param row from 0
+   * @return true for a row of a timed trace whose line has a timestamp
+   */
+  public boolean timestampStated(int row) {
+    if (timestamps == null) {
+      return false;
+    }
+    return timestampStated == null || timestampStated[row];
   }
 
   /**
@@ -335,6 +443,15 @@ public final class Trace {
     private int[] idStarts = new int[1025];
     private long[] ids = new long[8192];
     private int[] lines = new int[1024];
+    private int[] sessionOf = new int[1024];
+    private long[] delays = new long[1024];
+    private boolean[] stated = new boolean[1024];
+    private final java.util.Map<String, Integer> sessionIndex = new java.util.HashMap<>();
+    private final java.util.List<String> sessionNames = new java.util.ArrayList<>();
+    private final java.util.List<Integer> lastRowOfSession = new java.util.ArrayList<>();
+    private boolean anySession;
+    private boolean anyDelay;
+    private long lastAnchorTimestamp = -1;
     private int rows;
     private int idCount;
     private Boolean timed;
@@ -390,8 +507,82 @@ public final class Trace {
       if (node == null || !node.isObject()) {
         throw bad(line, "row", text.strip(), "one JSON object a line");
       }
+      JsonNode sid = node.get("session_id");
+      String sessionName = null;
+      if (sid != null && !sid.isNull()) {
+        if (sid.isTextual() && !sid.textValue().isEmpty()) {
+          sessionName = sid.textValue();
+        } else if (sid.isIntegralNumber()) {
+          sessionName = sid.asText();
+        } else {
+          throw bad(line, "session_id", sid.toString(), "a non-empty string or a whole number");
+        }
+      }
+      int session = -1;
+      int previous = -1;
+      if (sessionName != null) {
+        anySession = true;
+        Integer known = sessionIndex.get(sessionName);
+        if (known == null) {
+          session = sessionNames.size();
+          sessionIndex.put(sessionName, session);
+          sessionNames.add(sessionName);
+          lastRowOfSession.add(rows);
+        } else {
+          session = known;
+          previous = lastRowOfSession.get(session);
+          lastRowOfSession.set(session, rows);
+        }
+      }
+      long delay = -1;
+      JsonNode d = node.get("delay");
+      if (sessionName != null && d != null && !d.isNull()) {
+        delay =
+            whole(
+                line,
+                "delay",
+                d,
+                0,
+                MAX_TIMESTAMP_MS,
+                "milliseconds from 0 to " + MAX_TIMESTAMP_MS);
+        if (previous < 0) {
+          throw bad(
+              line,
+              "delay",
+              d.toString(),
+              "none on session "
+                  + sessionName
+                  + "'s first row (a delay counts from the session's previous row; the first"
+                  + " row starts at its timestamp)");
+        }
+        anyDelay = true;
+      }
       JsonNode ts = node.get("timestamp");
       boolean hasTs = ts != null && !ts.isNull();
+      if (previous >= 0) {
+        // A session's later row: sent after its previous row ended, plus its delay.
+        long timestamp = -1;
+        if (hasTs && Boolean.TRUE.equals(timed)) {
+          timestamp =
+              whole(
+                  line,
+                  "timestamp",
+                  ts,
+                  0,
+                  MAX_TIMESTAMP_MS,
+                  "milliseconds from 0 to " + MAX_TIMESTAMP_MS);
+        } else if (hasTs) {
+          throw bad(
+              line,
+              "timestamp",
+              ts.toString(),
+              "none, as the row of line " + firstLine + " has none (every row has one, or none)");
+        } else if (Boolean.TRUE.equals(timed)) {
+          timestamp = Math.min(MAX_TIMESTAMP_MS, timestamps[previous] + Math.max(0, delay));
+        }
+        finishRow(line, node, timestamp, hasTs, session, delay);
+        return;
+      }
       if (timed == null) {
         timed = hasTs;
         firstLine = line;
@@ -415,16 +606,22 @@ public final class Trace {
                 0,
                 MAX_TIMESTAMP_MS,
                 "milliseconds from 0 to " + MAX_TIMESTAMP_MS);
-        if (rows > 0 && timestamp < timestamps[rows - 1]) {
+        if (lastAnchorTimestamp >= 0 && timestamp < lastAnchorTimestamp) {
           throw bad(
               line,
               "timestamp",
               Long.toString(timestamp),
               "at least the row before's "
-                  + timestamps[rows - 1]
+                  + lastAnchorTimestamp
                   + " (rows in the order they are sent)");
         }
+        lastAnchorTimestamp = timestamp;
       }
+      finishRow(line, node, timestamp, hasTs, session, delay);
+    }
+
+    private void finishRow(
+        int line, JsonNode node, long timestamp, boolean hasTs, int session, long delay) {
       int input =
           (int)
               whole(
@@ -470,6 +667,9 @@ public final class Trace {
         ids[idCount++] = whole(line, "hash_ids", id, 0, Long.MAX_VALUE, "whole numbers >= 0");
       }
       timestamps[rows] = timestamp;
+      sessionOf[rows] = session;
+      delays[rows] = delay;
+      stated[rows] = hasTs;
       inputs[rows] = input;
       outputs[rows] = output;
       lines[rows] = line;
@@ -505,6 +705,9 @@ public final class Trace {
         inputs = Arrays.copyOf(inputs, n);
         outputs = Arrays.copyOf(outputs, n);
         lines = Arrays.copyOf(lines, n);
+        sessionOf = Arrays.copyOf(sessionOf, n);
+        delays = Arrays.copyOf(delays, n);
+        stated = Arrays.copyOf(stated, n);
         idStarts = Arrays.copyOf(idStarts, n + 1);
       }
       while (idCount + blocks > ids.length) {
@@ -522,7 +725,11 @@ public final class Trace {
           Arrays.copyOf(outputs, rows),
           Arrays.copyOf(idStarts, rows + 1),
           Arrays.copyOf(ids, idCount),
-          Arrays.copyOf(lines, rows));
+          Arrays.copyOf(lines, rows),
+          anySession ? Arrays.copyOf(sessionOf, rows) : null,
+          anySession ? sessionNames.toArray(new String[0]) : null,
+          anyDelay ? Arrays.copyOf(delays, rows) : null,
+          anySession && Boolean.TRUE.equals(timed) ? Arrays.copyOf(stated, rows) : null);
     }
   }
 }

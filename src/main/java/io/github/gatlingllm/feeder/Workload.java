@@ -269,7 +269,7 @@ public final class Workload {
         return false;
       }
     }
-    return ConversationWorkload.allSpent();
+    return ConversationWorkload.allSpent() && AgentWorkload.allSpent();
   }
 
   /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */

@@ -67,6 +67,10 @@ import java.util.Objects;
  *     AnswerTimings#reasoningTpotMs()})
  * @param answerTpotMs time per answer token after the first, or null
  * @param answerItlFrom the index in {@code itlMs} where the answer phase's gaps begin, or null
+ * @param sessionId the agent session's id of an agent turn ({@code {case_id}-{phase}-{index}}, the
+ *     value of its session header), or null for any other request (issue 32)
+ * @param toolCalls the tool calls of an agent turn's reply as assembled from its deltas, or null
+ *     for any other request
  * @param cancelAfterMs the delay after which the client was to cancel this request (from the moment
  *     the request was fully written), when the run's cancellation chose it; null otherwise
  */
@@ -111,7 +115,9 @@ public record RequestRecord(
     Double reasoningTpotMs,
     Double answerTpotMs,
     Integer answerItlFrom,
-    Double cancelAfterMs) {
+    Double cancelAfterMs,
+    String sessionId,
+    Integer toolCalls) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -156,6 +162,7 @@ public record RequestRecord(
     time("reasoning_tpot_ms", reasoningTpotMs);
     time("answer_tpot_ms", answerTpotMs);
     time("cancel_after_ms", cancelAfterMs);
+    nonNegative("tool_calls", toolCalls);
     time("scheduled_ms", scheduledMs);
     if (scheduledMs != null && sentMs == null) {
       throw new IllegalArgumentException("scheduled_ms is set but sent_ms is null");
@@ -217,6 +224,23 @@ public record RequestRecord(
       return null;
     }
     return Math.round((sentMs - scheduledMs) * 1000.0) / 1000.0;
+  }
+
+  /**
+   * This record as a conversation's turn.
+   *
+   * @param turn the conversation and turn, or null for none
+   * @return a new record
+   */
+  /**
+   * This record as an agent session's turn (issue 32).
+   *
+   * @param sessionId the session's id ({@code {case_id}-{phase}-{index}}), or null
+   * @param toolCalls the tool calls of the turn's reply, or null
+   * @return a new record
+   */
+  public RequestRecord withSession(String sessionId, Integer toolCalls) {
+    return toBuilder().sessionId(sessionId).toolCalls(toolCalls).build();
   }
 
   /**
@@ -360,6 +384,8 @@ public record RequestRecord(
     b.answerTpotMs = answerTpotMs;
     b.answerItlFrom = answerItlFrom;
     b.cancelAfterMs = cancelAfterMs;
+    b.sessionId = sessionId;
+    b.toolCalls = toolCalls;
     return b;
   }
 

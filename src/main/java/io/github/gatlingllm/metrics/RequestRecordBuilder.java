@@ -49,6 +49,8 @@ public final class RequestRecordBuilder {
   Double answerTpotMs;
   Integer answerItlFrom;
   Double cancelAfterMs;
+  String sessionId;
+  Integer toolCalls;
 
   RequestRecordBuilder() {}
 
@@ -569,6 +571,30 @@ public final class RequestRecordBuilder {
         reasoningTpotMs,
         answerTpotMs,
         answerItlFrom,
-        cancelAfterMs);
+        cancelAfterMs,
+        sessionId,
+        toolCalls);
+  }
+
+  /**
+   * Sets {@code sessionId} (see {@link RequestRecord}).
+   *
+   * @param sessionId the value
+   * @return this builder
+   */
+  public RequestRecordBuilder sessionId(String sessionId) {
+    this.sessionId = sessionId;
+    return this;
+  }
+
+  /**
+   * Sets {@code toolCalls} (see {@link RequestRecord}).
+   *
+   * @param toolCalls the value
+   * @return this builder
+   */
+  public RequestRecordBuilder toolCalls(Integer toolCalls) {
+    this.toolCalls = toolCalls;
+    return this;
   }
 }

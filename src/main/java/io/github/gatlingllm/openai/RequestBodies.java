@@ -74,8 +74,44 @@ public final class RequestBodies {
         messages);
   }
 
+  /**
+   * The JSON body of one turn of an agent session (chat only): {@code messages} as given (the
+   * session's history, tool calls and tool messages included), then {@code tools} and {@code
+   * tool_choice} after {@code model} and {@code messages}; the other fields are {@link
+   * #body(RequestSettings, String)}'s.
+   *
+   * @param settings the request settings, never null; its endpoint must be chat
+   * @param messages the messages array, never null
+   * @param tools the function tools, or null (or empty) for none
+   * @param toolChoice {@code auto}, {@code required} or {@code none}, or null to leave it out
+   * @return the body
+   * @throws NullPointerException if settings or messages is null
+   * @throws IllegalArgumentException if the endpoint is not chat
+   */
+  public static String agentBody(
+      RequestSettings settings,
+      com.fasterxml.jackson.databind.JsonNode messages,
+      com.fasterxml.jackson.databind.JsonNode tools,
+      String toolChoice) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(messages, "messages");
+    if (settings.endpoint() != Endpoint.CHAT) {
+      throw new IllegalArgumentException(
+          "an agent session's turn needs the chat endpoint (messages with tools), got "
+              + settings.endpoint());
+    }
+    AgentParts agent = new AgentParts(messages, tools, toolChoice);
+    return build(g -> write(g, settings, null, null, agent));
+  }
+
+  /** An agent turn's own parts of the body. */
+  private record AgentParts(
+      com.fasterxml.jackson.databind.JsonNode messages,
+      com.fasterxml.jackson.databind.JsonNode tools,
+      String toolChoice) {}
+
   private static String body(RequestSettings settings, String prompt, List<ChatMessage> messages) {
-    return build(g -> write(g, settings, prompt, messages));
+    return build(g -> write(g, settings, prompt, messages, null));
   }
 
   /** Writes one JSON value with a generator; see {@link #build(BodyWriter)}. */
@@ -123,15 +159,29 @@ public final class RequestBodies {
    */
   public static void write(JsonGenerator g, RequestSettings settings, String prompt)
       throws IOException {
-    write(g, settings, prompt, null);
+    write(g, settings, prompt, null, null);
   }
 
   private static void write(
-      JsonGenerator g, RequestSettings settings, String prompt, List<ChatMessage> messages)
+      JsonGenerator g,
+      RequestSettings settings,
+      String prompt,
+      List<ChatMessage> messages,
+      AgentParts agent)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("model", settings.model());
-    if (settings.endpoint() == Endpoint.CHAT) {
+    if (agent != null) {
+      g.writeFieldName("messages");
+      Json.MAPPER.writeTree(g, agent.messages());
+      if (agent.tools() != null && !agent.tools().isEmpty()) {
+        g.writeFieldName("tools");
+        Json.MAPPER.writeTree(g, agent.tools());
+        if (agent.toolChoice() != null) {
+          g.writeStringField("tool_choice", agent.toolChoice());
+        }
+      }
+    } else if (settings.endpoint() == Endpoint.CHAT) {
       g.writeArrayFieldStart("messages");
       if (messages == null) {
         g.writeStartObject();

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.openai;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -39,6 +40,9 @@ import java.util.Objects;
  * @param usage the {@code usage} object when present with at least one count, else null
  * @param error the server's error ({@link Kind#ERROR}) or the reason the payload could not be read
  *     ({@link Kind#MALFORMED}); null for other kinds
+ * @param toolCalls when the text is kept ({@code keepText}): the payload's {@code tool_calls}
+ *     entries (and a legacy {@code function_call}) as received, in order, for {@link
+ *     ToolCallAssembly}; null when the text is not kept or the payload has none; unmodifiable
  */
 public record StreamEvent(
     Kind kind,
@@ -49,7 +53,8 @@ public record StreamEvent(
     String reasoning,
     String finishReason,
     Usage usage,
-    ApiError error) {
+    ApiError error,
+    List<ToolCallDelta> toolCalls) {
 
   /** What a payload is. */
   public enum Kind {
@@ -81,6 +86,7 @@ public record StreamEvent(
    */
   public StreamEvent {
     Objects.requireNonNull(kind, "kind");
+    toolCalls = toolCalls == null || toolCalls.isEmpty() ? null : List.copyOf(toolCalls);
     if (contentChars < 0 || reasoningChars < 0 || toolCallDeltas < 0) {
       throw new IllegalArgumentException(
           "contentChars, reasoningChars and toolCallDeltas must be >= 0, got "
@@ -90,6 +96,44 @@ public record StreamEvent(
               + ", "
               + toolCallDeltas);
     }
+  }
+
+  /**
+   * An event without tool-call entries kept ({@link #toolCalls()} null).
+   *
+   * @param kind what the payload is, never null
+   * @param contentChars chars of content
+   * @param reasoningChars chars of reasoning text
+   * @param toolCallDeltas number of {@code tool_calls} entries
+   * @param content the content text, or null
+   * @param reasoning the reasoning text, or null
+   * @param finishReason the first non-null {@code finish_reason}, or null
+   * @param usage the usage, or null
+   * @param error the error, or null
+   * @throws NullPointerException if {@code kind} is null
+   * @throws IllegalArgumentException if a count is negative
+   */
+  public StreamEvent(
+      Kind kind,
+      int contentChars,
+      int reasoningChars,
+      int toolCallDeltas,
+      String content,
+      String reasoning,
+      String finishReason,
+      Usage usage,
+      ApiError error) {
+    this(
+        kind,
+        contentChars,
+        reasoningChars,
+        toolCallDeltas,
+        content,
+        reasoning,
+        finishReason,
+        usage,
+        error,
+        null);
   }
 
   /**
@@ -110,7 +154,8 @@ public record StreamEvent(
    *
    * @param data the payload; null is read as {@link Kind#EMPTY}
    * @param keepText whether to keep the content and reasoning text ({@link #content()}, {@link
-   *     #reasoning()}); without it only their lengths are kept
+   *     #reasoning()}) and the tool-call entries ({@link #toolCalls()}); without it only their
+   *     lengths and count are kept
    * @return the event, never null
    */
   public static StreamEvent parse(String data, boolean keepText) {
@@ -152,7 +197,8 @@ public record StreamEvent(
    * @param from the index of the payload's first byte, inclusive
    * @param to the index after the payload's last byte, exclusive
    * @param keepText whether to keep the content and reasoning text ({@link #content()}, {@link
-   *     #reasoning()}); without it only their lengths are kept
+   *     #reasoning()}) and the tool-call entries ({@link #toolCalls()}); without it only their
+   *     lengths and count are kept
    * @return the event, never null
    * @throws NullPointerException if {@code data} is null
    * @throws IndexOutOfBoundsException if {@code from} and {@code to} are not a range of {@code
@@ -165,7 +211,7 @@ public record StreamEvent(
   /**
    * Reads a whole non-streamed {@code chat/completions} or {@code completions} response body (or an
    * error body), keeping its text: {@code choices[0].message.content} or {@code choices[0].text},
-   * {@code finish_reason}, {@code usage}. Never throws.
+   * {@code message.tool_calls}, {@code finish_reason}, {@code usage}. Never throws.
    *
    * @param body the response body; null is read as {@link Kind#EMPTY}
    * @return a {@link Kind#CHUNK}, {@link Kind#ERROR}, {@link Kind#MALFORMED} or {@link Kind#EMPTY}

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /** The streaming-parser behind {@link StreamEvent#parse}: one pass, no tree, no exceptions out. */
@@ -34,6 +36,7 @@ final class StreamEventParser {
   private String topType;
   private String topCode;
   private String malformedReason;
+  private List<ToolCallDelta> toolCallDeltas;
 
   private StreamEventParser(boolean keepText) {
     this.keepText = keepText;
@@ -213,7 +216,8 @@ final class StreamEventParser {
         reasoning,
         finishReason,
         usage,
-        null);
+        null,
+        toolCallDeltas);
   }
 
   private void readChoices(JsonParser p) throws IOException {
@@ -281,7 +285,11 @@ final class StreamEventParser {
             JsonToken e;
             while ((e = p.nextToken()) != JsonToken.END_ARRAY && e != null) {
               toolCalls++;
-              p.skipChildren();
+              if (keepText && e == JsonToken.START_OBJECT) {
+                keepToolCall(readToolCall(p, true));
+              } else {
+                p.skipChildren();
+              }
             }
           } else {
             p.skipChildren();
@@ -290,12 +298,68 @@ final class StreamEventParser {
         case "function_call" -> {
           if (v == JsonToken.START_OBJECT) {
             toolCalls++;
+            if (keepText) {
+              keepToolCall(readToolCall(p, false));
+              continue;
+            }
           }
           p.skipChildren();
         }
         default -> p.skipChildren();
       }
     }
+  }
+
+  private void keepToolCall(ToolCallDelta delta) {
+    if (toolCallDeltas == null) {
+      toolCallDeltas = new ArrayList<>(1);
+    }
+    toolCallDeltas.add(delta);
+  }
+
+  /**
+   * Reads one {@code tool_calls} entry ({@code {"index", "id", "function": {"name", "arguments"}}})
+   * or, not {@code nested}, a legacy {@code function_call} ({@code {"name", "arguments"}}), the
+   * parser on its {@code START_OBJECT}; leaves it on the matching {@code END_OBJECT}. Values of
+   * another type than expected are skipped, as absent.
+   */
+  private static ToolCallDelta readToolCall(JsonParser p, boolean nested) throws IOException {
+    Integer index = null;
+    String id = null;
+    String[] function = new String[2];
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      if (nested && name.equals("index")) {
+        index = v == JsonToken.VALUE_NUMBER_INT ? count(p, v) : skip(p);
+      } else if (nested && name.equals("id")) {
+        id = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+      } else if (nested && name.equals("function") && v == JsonToken.START_OBJECT) {
+        readFunction(p, function);
+      } else if (!nested && (name.equals("name") || name.equals("arguments"))) {
+        function[name.equals("name") ? 0 : 1] = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+      } else {
+        p.skipChildren();
+      }
+    }
+    return new ToolCallDelta(index, id, function[0], function[1]);
+  }
+
+  private static void readFunction(JsonParser p, String[] function) throws IOException {
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      if (name.equals("name") || name.equals("arguments")) {
+        function[name.equals("name") ? 0 : 1] = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+      } else {
+        p.skipChildren();
+      }
+    }
+  }
+
+  private static <T> T skip(JsonParser p) throws IOException {
+    p.skipChildren();
+    return null;
   }
 
   private void addContent(JsonParser p) throws IOException {

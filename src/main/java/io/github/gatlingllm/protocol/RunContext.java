@@ -467,6 +467,16 @@ public final class RunContext {
   }
 
   /**
+   * A virtual user fed an agent workload arrives at its session: the workload joins the run
+   * record's {@code sessions} (issue 32) even if no turn is ever sent.
+   *
+   * @param workload the agent workload, never null
+   */
+  public void agentsStarted(io.github.gatlingllm.feeder.AgentWorkload workload) {
+    tally.agentsStarted(workload);
+  }
+
+  /**
    * Records a finished request; call once per request {@link #sending}.
    *
    * @param record the request, never null

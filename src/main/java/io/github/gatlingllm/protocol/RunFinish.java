@@ -160,6 +160,10 @@ final class RunFinish {
       if (conversations != null) {
         info.put("conversations", conversations);
       }
+      List<Map<String, Object>> sessions = tally.agentRecords();
+      if (sessions != null) {
+        info.put("sessions", sessions);
+      }
       info.put("client", client.finish());
       if (baseline != null) {
         // A run ended by its injection (or stopped) is compared now, for the record.

@@ -26,6 +26,8 @@ final class RunTally {
   private final Map<Workload, Set<String>> workloads = new LinkedHashMap<>();
   private final Set<ConversationWorkload> conversations =
       Collections.synchronizedSet(new LinkedHashSet<>());
+  private final Set<io.github.gatlingllm.feeder.AgentWorkload> agents =
+      Collections.synchronizedSet(new LinkedHashSet<>());
   private final AtomicLong inFlight = new AtomicLong();
   private final AtomicLong peakInFlight = new AtomicLong();
   private final AtomicLong usersEndedByBudget = new AtomicLong();
@@ -98,6 +100,28 @@ final class RunTally {
    */
   void conversationStarted(ConversationWorkload workload) {
     conversations.add(workload);
+  }
+
+  /**
+   * An agent workload sent (or ended before) a session's first turn.
+   *
+   * @param workload never null
+   */
+  void agentsStarted(io.github.gatlingllm.feeder.AgentWorkload workload) {
+    agents.add(workload);
+  }
+
+  /**
+   * The agent workloads' records, for the run record's {@code sessions} (issue 32).
+   *
+   * @return in start order; null when no agent workload fed a session
+   */
+  List<Map<String, Object>> agentRecords() {
+    synchronized (agents) {
+      return agents.isEmpty()
+          ? null
+          : agents.stream().map(io.github.gatlingllm.feeder.AgentWorkload::toRecord).toList();
+    }
   }
 
   /**
@@ -187,6 +211,12 @@ final class RunTally {
         measured += w.turnsSent(Phase.MEASURED.wireName());
       }
     }
+    synchronized (agents) {
+      for (io.github.gatlingllm.feeder.AgentWorkload w : agents) {
+        warmup += w.turnsSent(Phase.WARMUP.wireName());
+        measured += w.turnsSent(Phase.MEASURED.wireName());
+      }
+    }
     return new Fed(prompts, warmup, measured);
   }
 
@@ -197,6 +227,9 @@ final class RunTally {
     }
     synchronized (conversations) {
       conversations.forEach(ConversationWorkload::close);
+    }
+    synchronized (agents) {
+      agents.forEach(io.github.gatlingllm.feeder.AgentWorkload::close);
     }
   }
 

@@ -111,10 +111,27 @@ final class ConversationSection {
    */
   static final class Turns {
     private final Map<Integer, Turn> byTurn = new TreeMap<>();
+    private final boolean agents;
 
-    /** Adds a request (only a measured conversation turn counts). */
+    /** The turns of conversations. */
+    Turns() {
+      this(false);
+    }
+
+    /**
+     * The turns of conversations, or of agent sessions (records with a {@code session_id}).
+     *
+     * @param agents true for agent sessions' turns
+     */
+    Turns(boolean agents) {
+      this.agents = agents;
+    }
+
+    /** Adds a request (only a measured turn of this kind counts). */
     void add(RequestRecord r) {
-      if (r.conversationTurn() == null || Phase.isWarmup(r.phase())) {
+      if (r.conversationTurn() == null
+          || Phase.isWarmup(r.phase())
+          || (r.sessionId() != null) != agents) {
         return;
       }
       Turn t = byTurn.computeIfAbsent(r.conversationTurn().turn(), k -> new Turn());

@@ -240,6 +240,10 @@ final class RecordFields {
           time(
               "cancel_after_ms", RequestRecord::cancelAfterMs, RequestRecordBuilder::cancelAfterMs),
           whole("trace_row", RequestRecord::traceRow, RequestRecordBuilder::traceRow)
+              .omittedWhenNull(),
+          text("session_id", RequestRecord::sessionId, RequestRecordBuilder::sessionId)
+              .omittedWhenNull(),
+          integer("tool_calls", RequestRecord::toolCalls, RequestRecordBuilder::toolCalls)
               .omittedWhenNull());
 
   /** The fields by key. */

@@ -91,10 +91,12 @@ public final class ReportPage {
     CacheSection.Collector cacheCharts = new CacheSection.Collector();
     ServerMetricsSection.Collector server = new ServerMetricsSection.Collector(run);
     ConversationSection.Turns turns = new ConversationSection.Turns();
+    ConversationSection.Turns agentTurns = new ConversationSection.Turns(true);
     requests.forEach(
         r -> {
           server.add(r);
           turns.add(r);
+          agentTurns.add(r);
           if (charts != null && shape.charted(r)) {
             errors.add(r);
             charts.add(r);
@@ -165,6 +167,7 @@ public final class ReportPage {
     }
     html.append(server.render()).append(SweepSection.render(run));
     html.append(ConversationSection.render(run, turns));
+    html.append(SessionSection.render(run, agentTurns));
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
       html.append("<h2>Shards</h2>\n").append(rows(shards));
     }

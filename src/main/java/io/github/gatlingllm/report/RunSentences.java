@@ -230,6 +230,58 @@ final class RunSentences {
         + (turns == 1 ? " turn" : " turns");
   }
 
+  /**
+   * The measured agent sessions of every {@code agents()} workload in a line, e.g. {@code agent
+   * sessions: 16 measured (14 completed, 1 loop limit, 0 context limit, 1 error), 48 turns, 40 tool
+   * calls (0 malformed)}; null when the run had none.
+   *
+   * @param run the run record
+   * @return the line without its indent, or null
+   */
+  static String sessions(Map<String, Object> run) {
+    if (!(run.get("sessions") instanceof List<?> workloads) || workloads.isEmpty()) {
+      return null;
+    }
+    long sessions = 0;
+    long completed = 0;
+    long loopLimit = 0;
+    long contextLimit = 0;
+    long error = 0;
+    long turns = 0;
+    long calls = 0;
+    long malformed = 0;
+    for (Object o : workloads) {
+      Map<?, ?> w = map(o);
+      Map<?, ?> measured = map(w.get(Phase.MEASURED.wireName()));
+      Map<?, ?> ends = map(measured.get("ended"));
+      sessions += count(measured.get("count"));
+      completed += count(ends.get("completed"));
+      loopLimit += count(ends.get("loop_limit"));
+      contextLimit += count(ends.get("context_limit"));
+      error += count(ends.get("error"));
+      turns += count(w.get("turns_sent"));
+      calls += count(measured.get("tool_calls"));
+      malformed += count(measured.get("malformed_tool_calls"));
+    }
+    return "agent sessions: "
+        + sessions
+        + " measured ("
+        + completed
+        + " completed, "
+        + loopLimit
+        + " loop limit, "
+        + contextLimit
+        + " context limit, "
+        + error
+        + " error), "
+        + turns
+        + (turns == 1 ? " turn, " : " turns, ")
+        + calls
+        + (calls == 1 ? " tool call (" : " tool calls (")
+        + malformed
+        + " malformed)";
+  }
+
   private static long count(Object value) {
     return value instanceof Number n ? n.longValue() : 0;
   }

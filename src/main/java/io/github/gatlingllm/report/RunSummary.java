@@ -474,6 +474,10 @@ public final class RunSummary {
     if (conversations != null) {
       Console.line(LOG, "  " + conversations);
     }
+    String sessions = RunSentences.sessions(run);
+    if (sessions != null) {
+      Console.line(LOG, "  " + sessions);
+    }
     for (String w : s.warnings()) {
       Console.line(LOG, "  warning: " + w);
     }

@@ -106,6 +106,10 @@ import java.util.function.Function;
  *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
  * @param live the live metrics endpoint ({@code llm.prometheusPort}, {@code llm.prometheusLinger});
  *     {@link LiveSettings#NONE} when null
+ * @param sessionHeader the header that carries a session's id on each of its requests ({@code
+ *     llm.sessionHeader}, default {@value AgentSettings#DEFAULT_SESSION_HEADER}, issue 32): a
+ *     conversation's turns carry it, its value {@code {workload}-{phase}-{index}}; null when set
+ *     empty (no header)
  */
 public record LlmSettings(
     String baseUrl,
@@ -146,7 +150,8 @@ public record LlmSettings(
     CancelSettings cancel,
     boolean figuresAsRequests,
     TargetDownSettings targetDown,
-    LiveSettings live) {
+    LiveSettings live,
+    String sessionHeader) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -455,6 +460,8 @@ public record LlmSettings(
         + cancel
         + ", figuresAsRequests="
         + figuresAsRequests
+        + ", sessionHeader="
+        + sessionHeader
         + "]";
   }
 }

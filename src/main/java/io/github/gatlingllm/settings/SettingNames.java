@@ -97,7 +97,21 @@ final class SettingNames {
           // the full stack traces of a run that stops on a bad input (OneLineErrors)
           "debug",
           // the LLM figures in Gatling's statistics (RequestRows)
-          "figuresAsRequests");
+          "figuresAsRequests",
+          // a session's id on each of its requests (conversations' and agent sessions' turns)
+          "sessionHeader",
+          // agents() (AgentSettings)
+          "agent.sessions",
+          "agent.warmupSessions",
+          "agent.tools",
+          "agent.toolDescriptionTokens",
+          "agent.taskTokens",
+          "agent.systemTokens",
+          "agent.systemGroups",
+          "agent.toolResultTokens",
+          "agent.toolCalls",
+          "agent.toolLatencyMs",
+          "agent.toolChoice");
 
   /**
    * The DSL's method names that name one setting of {@link SettingsReader} as they are: {@code

@@ -165,7 +165,8 @@ final class SettingsReader {
             integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())),
         new LiveSettings(
             nullableInteger(get, "prometheusPort"),
-            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)));
+            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),
+        AgentSettings.sessionHeaderName(get.apply("sessionHeader")));
   }
 
   /** The settings of a generated prompt's shape. */

@@ -57,6 +57,8 @@ final class GenerationJob implements Scheduler.Admittable {
   private EventTemplate reasoningEvent;
   private ApiReply api;
   private ScheduledFuture<?> timer;
+  private ToolTurns.Plan toolPlan;
+  private StringBuilder[] toolArguments;
   private long[] sentNanos;
   private int sentChunks;
 
@@ -135,7 +137,15 @@ final class GenerationJob implements Scheduler.Admittable {
             cachedTokens,
             request.maxTokens());
     try {
-      plan = List.copyOf(engine.strategy.plan(generation, engine.config));
+      if (request.toolCalls().isEmpty()) {
+        plan = List.copyOf(engine.strategy.plan(generation, engine.config));
+      } else {
+        toolPlan =
+            ToolTurns.plan(
+                request.toolCalls(), generation, engine.config, engine.parser.tokenizer());
+        plan = toolPlan.chunks();
+        toolArguments = new StringBuilder[request.toolCalls().size()];
+      }
     } catch (RuntimeException e) {
       LOG.warn("response strategy failed on request {}: {}", responseId, e.toString());
       fail();
@@ -179,6 +189,10 @@ final class GenerationJob implements Scheduler.Admittable {
     fillCache();
     sentTokens += chunk.tokens();
     engine.metrics.generated(chunk.tokens());
+    if (toolPlan != null) {
+      emitToolPiece(chunk, toolPlan.pieces().get(next));
+      return;
+    }
     if (chunk.reasoning()) {
       reasoningTokens += chunk.tokens();
       engine.metrics.reasoning(chunk.tokens());
@@ -252,6 +266,36 @@ final class GenerationJob implements Scheduler.Admittable {
     }
   }
 
+  /**
+   * A piece of a tool-call reply: streamed, a {@code tool_calls} delta as OpenAI sends it (the
+   * call's head with its index, id, type, name and empty arguments; then its index and a piece of
+   * its arguments); not streamed, the arguments are kept for the message's {@code tool_calls}.
+   */
+  private void emitToolPiece(PlannedChunk chunk, ToolTurns.Piece piece) {
+    if (toolArguments[piece.call()] == null) {
+      toolArguments[piece.call()] = new StringBuilder();
+    }
+    toolArguments[piece.call()].append(chunk.text());
+    if (!request.stream()) {
+      return;
+    }
+    sendRole();
+    ToolTurns.Call call = request.toolCalls().get(piece.call());
+    Responses.sseEvent(
+        ctx,
+        OpenAiJson.chatChunk(
+            responseId,
+            created,
+            engine.config.model(),
+            piece.head()
+                ? OpenAiJson.toolCallHead(piece.call(), call.id(), call.name())
+                : OpenAiJson.toolCallArguments(piece.call(), chunk.text()),
+            null));
+    if (sentNanos != null && chunk.tokens() > 0) {
+      sentNanos[sentChunks++] = System.nanoTime() - arrivalNanos;
+    }
+  }
+
   private void sendRole() {
     if (!roleSent) {
       roleSent = true;
@@ -274,7 +318,10 @@ final class GenerationJob implements Scheduler.Admittable {
     fillCache();
     cacheReply();
     state = State.DONE;
-    String finishReason = sentTokens >= request.maxTokens() ? "length" : "stop";
+    String finishReason =
+        toolPlan != null
+            ? (toolPlan.truncated() ? "length" : "tool_calls")
+            : sentTokens >= request.maxTokens() ? "length" : "stop";
     record(true);
     engine.metrics.request(200);
     engine.scheduler.release();
@@ -326,20 +373,33 @@ final class GenerationJob implements Scheduler.Admittable {
       handler.exchangeDone(ctx, keepAlive);
     } else {
       ObjectNode body =
-          request.endpoint() == ServedEndpoint.CHAT
-              ? OpenAiJson.chatCompletion(
-                  responseId,
-                  created,
-                  model,
-                  text.toString(),
-                  reasoningText == null ? null : reasoningText.toString(),
-                  finishReason,
-                  usage)
-              : OpenAiJson.textCompletion(
-                  responseId, created, model, text.toString(), finishReason, usage);
+          toolPlan != null
+              ? OpenAiJson.chatToolCalls(
+                  responseId, created, model, toolCalls(), finishReason, usage)
+              : request.endpoint() == ServedEndpoint.CHAT
+                  ? OpenAiJson.chatCompletion(
+                      responseId,
+                      created,
+                      model,
+                      text.toString(),
+                      reasoningText == null ? null : reasoningText.toString(),
+                      finishReason,
+                      usage)
+                  : OpenAiJson.textCompletion(
+                      responseId, created, model, text.toString(), finishReason, usage);
       Responses.json(ctx, HttpResponseStatus.OK, body, keepAlive);
       handler.exchangeDone(ctx, keepAlive);
     }
+  }
+
+  /** The tool calls sent, with the arguments as far as they went out. */
+  private List<ToolTurns.Call> toolCalls() {
+    List<ToolTurns.Call> sent = new java.util.ArrayList<>();
+    for (int i = 0; i < toolArguments.length && toolArguments[i] != null; i++) {
+      ToolTurns.Call call = request.toolCalls().get(i);
+      sent.add(new ToolTurns.Call(call.id(), call.name(), toolArguments[i].toString()));
+    }
+    return sent;
   }
 
   /**
@@ -358,7 +418,10 @@ final class GenerationJob implements Scheduler.Admittable {
         || (prompt.length + sentTokens - 1) / block == prompt.length / block) {
       return;
     }
-    long[] reply = engine.parser.tokenizer().replyIds(sentTokens);
+    long[] reply =
+        toolPlan != null
+            ? engine.parser.tokenizer().replyIds(toolPlan.text(), sentTokens)
+            : engine.parser.tokenizer().replyIds(sentTokens);
     if (reply == null || reply.length == 0) {
       return;
     }

@@ -72,6 +72,56 @@ final class OpenAiJson {
     return NODES.objectNode().put("content", text);
   }
 
+  /**
+   * The first delta of a streamed tool call, as OpenAI sends it: {@code {"tool_calls": [{"index",
+   * "id", "type": "function", "function": {"name", "arguments": ""}}]}}.
+   */
+  static ObjectNode toolCallHead(int index, String id, String name) {
+    ObjectNode delta = NODES.objectNode();
+    ObjectNode call = delta.putArray("tool_calls").addObject();
+    call.put("index", index);
+    call.put("id", id);
+    call.put("type", "function");
+    call.putObject("function").put("name", name).put("arguments", "");
+    return delta;
+  }
+
+  /** A later delta of a streamed tool call: its index and a piece of its arguments. */
+  static ObjectNode toolCallArguments(int index, String piece) {
+    ObjectNode delta = NODES.objectNode();
+    ObjectNode call = delta.putArray("tool_calls").addObject();
+    call.put("index", index);
+    call.putObject("function").put("arguments", piece);
+    return delta;
+  }
+
+  /** A non-streamed chat completion whose message calls tools ({@code content} null). */
+  static ObjectNode chatToolCalls(
+      String id,
+      long created,
+      String model,
+      java.util.List<ToolTurns.Call> calls,
+      String finishReason,
+      ObjectNode usage) {
+    ObjectNode response = head(id, "chat.completion", created, model);
+    ObjectNode choice = response.putArray("choices").addObject();
+    choice.put("index", 0);
+    ObjectNode message = choice.putObject("message");
+    message.put("role", "assistant");
+    message.putNull("content");
+    ArrayNode toolCalls = message.putArray("tool_calls");
+    for (ToolTurns.Call call : calls) {
+      ObjectNode c = toolCalls.addObject();
+      c.put("id", call.id());
+      c.put("type", "function");
+      c.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+    }
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finishReason);
+    response.set("usage", usage);
+    return response;
+  }
+
   /** The empty delta of the finishing chat chunk. */
   static ObjectNode emptyDelta() {
     return NODES.objectNode();

@@ -1,5 +1,7 @@
 package io.github.gatlingllm.simulator;
 
+import java.util.List;
+
 /**
  * A generation request, read and tokenized.
  *
@@ -15,6 +17,7 @@ package io.github.gatlingllm.simulator;
  * @param reasoningSummary whether a Responses request asked for a reasoning summary ({@code
  *     reasoning.summary}): its reasoning streams as {@code response.reasoning_summary_text.delta}
  *     (OpenAI's events), else as {@code response.reasoning_text.delta} (vLLM's)
+ * @param toolCalls the tool calls the reply makes ({@link ToolTurns}), empty for a text answer
  */
 record ParsedRequest(
     ServedEndpoint endpoint,
@@ -24,7 +27,8 @@ record ParsedRequest(
     PromptTokenizer.Tokens tokens,
     StoredResponses.Stored previous,
     java.util.List<PromptTokenizer.Message> added,
-    boolean reasoningSummary) {
+    boolean reasoningSummary,
+    List<ToolTurns.Call> toolCalls) {
 
   /** A chat or completions request. */
   ParsedRequest(
@@ -33,6 +37,39 @@ record ParsedRequest(
       boolean includeUsage,
       int maxTokens,
       PromptTokenizer.Tokens tokens) {
-    this(endpoint, stream, includeUsage, maxTokens, tokens, null, null, false);
+    this(endpoint, stream, includeUsage, maxTokens, tokens, null, null, false, List.of());
+  }
+
+  /** A chat request whose reply makes tool calls (or none). */
+  ParsedRequest(
+      ServedEndpoint endpoint,
+      boolean stream,
+      boolean includeUsage,
+      int maxTokens,
+      PromptTokenizer.Tokens tokens,
+      List<ToolTurns.Call> toolCalls) {
+    this(endpoint, stream, includeUsage, maxTokens, tokens, null, null, false, toolCalls);
+  }
+
+  /** A Responses or Messages request (no tool calls). */
+  ParsedRequest(
+      ServedEndpoint endpoint,
+      boolean stream,
+      boolean includeUsage,
+      int maxTokens,
+      PromptTokenizer.Tokens tokens,
+      StoredResponses.Stored previous,
+      java.util.List<PromptTokenizer.Message> added,
+      boolean reasoningSummary) {
+    this(
+        endpoint,
+        stream,
+        includeUsage,
+        maxTokens,
+        tokens,
+        previous,
+        added,
+        reasoningSummary,
+        List.of());
   }
 }

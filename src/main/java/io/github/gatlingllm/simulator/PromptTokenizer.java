@@ -70,6 +70,17 @@ final class PromptTokenizer {
     return null;
   }
 
+  /**
+   * The ids of the first {@code tokens} tokens of a reply's text (a tool-call reply, {@link
+   * ToolTurns}), as they follow the prompt when the next turn sends the reply back.
+   *
+   * @return the ids, at most {@code tokens}, or null when this counter gives no ids
+   */
+  long[] replyIds(String text, int tokens) {
+    long[] ids = tokens(text).ids();
+    return ids == null ? null : Arrays.copyOf(ids, Math.min(ids.length, Math.max(0, tokens)));
+  }
+
   /** Tokens given as ids (a completions prompt of token ids). */
   static Tokens ids(long[] ids) {
     return new Tokens(ids.length, ids);

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Reads the JSON body of a generation request, checks it as vLLM and llama.cpp do for the fields
@@ -77,12 +78,25 @@ final class RequestParser {
       throw ErrorReply.badRequest("'n' must be 1 (the simulator makes one choice), got " + n, "n");
     }
     int maxTokens = maxTokens(root);
-    PromptTokenizer.Tokens tokens =
-        endpoint == ServedEndpoint.CHAT ? chatTokens(root) : completionTokens(root);
+    if (endpoint != ServedEndpoint.CHAT) {
+      PromptTokenizer.Tokens tokens = completionTokens(root);
+      checkContext(tokens);
+      return new ParsedRequest(endpoint, stream, includeUsage, maxTokens, tokens, List.of());
+    }
+    List<JsonNode> tools = ToolTurns.tools(root);
+    String choice = ToolTurns.choice(root, tools);
+    PromptTokenizer.Tokens tokens = chatTokens(root, tools);
+    checkContext(tokens);
+    List<ToolTurns.Call> calls =
+        ToolTurns.calls(
+            tools, choice, ToolTurns.loops(root.get("messages")), ToolTurns.promptHash(tokens));
+    return new ParsedRequest(endpoint, stream, includeUsage, maxTokens, tokens, calls);
+  }
+
+  private void checkContext(PromptTokenizer.Tokens tokens) {
     if (tokens.count() > config.contextLength()) {
       throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
     }
-    return new ParsedRequest(endpoint, stream, includeUsage, maxTokens, tokens);
   }
 
   private int maxTokens(JsonNode root) {
@@ -117,7 +131,7 @@ final class RequestParser {
     return value.intValue();
   }
 
-  private PromptTokenizer.Tokens chatTokens(JsonNode root) {
+  private PromptTokenizer.Tokens chatTokens(JsonNode root, List<JsonNode> tools) {
     JsonNode messages = root.get("messages");
     if (messages == null || messages.isNull()) {
       throw ErrorReply.badRequest("'messages' is required", "messages");
@@ -128,7 +142,9 @@ final class RequestParser {
               + (messages.isArray() ? "an empty array" : kind(messages)),
           "messages");
     }
-    List<PromptTokenizer.Message> parsed = new ArrayList<>(messages.size());
+    List<PromptTokenizer.Message> parsed = new ArrayList<>(messages.size() + 1);
+    Set<String> callIds = ToolTurns.newIds();
+    boolean toolGroup = false;
     for (int i = 0; i < messages.size(); i++) {
       String where = "messages[" + i + "]";
       JsonNode message = messages.get(i);
@@ -141,7 +157,40 @@ final class RequestParser {
         throw ErrorReply.badRequest(
             "'" + where + ".role' must be a string, got " + kind(role), where + ".role");
       }
-      parsed.add(new PromptTokenizer.Message(role.textValue(), content(message, where)));
+      String content = content(message, where);
+      switch (role.textValue()) {
+        case "assistant" -> {
+          callIds = ToolTurns.newIds();
+          content = ToolTurns.assistantContent(message, content, where, callIds);
+        }
+        case "tool" -> {
+          // Consecutive tool results make one user message, as Qwen's template renders them.
+          String part = ToolTurns.toolResponse(message, content, where, callIds);
+          if (toolGroup) {
+            PromptTokenizer.Message last = parsed.remove(parsed.size() - 1);
+            parsed.add(new PromptTokenizer.Message("user", last.content() + "\n" + part));
+          } else {
+            parsed.add(new PromptTokenizer.Message("user", part));
+          }
+          toolGroup = true;
+          continue;
+        }
+        default -> {
+          // system, user and any other role: its text as it is
+        }
+      }
+      toolGroup = false;
+      parsed.add(new PromptTokenizer.Message(role.textValue(), content));
+    }
+    if (!tools.isEmpty()) {
+      String block = ToolTurns.toolsBlock(tools);
+      if (!parsed.isEmpty() && parsed.get(0).role().equals("system")) {
+        PromptTokenizer.Message system = parsed.get(0);
+        String head = system.content().isEmpty() ? "" : system.content() + "\n\n";
+        parsed.set(0, new PromptTokenizer.Message("system", head + block));
+      } else {
+        parsed.add(0, new PromptTokenizer.Message("system", block));
+      }
     }
     return tokenizer.tokens(PromptTokenizer.chatTemplate(parsed));
   }

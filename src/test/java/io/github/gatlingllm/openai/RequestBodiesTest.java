@@ -124,4 +124,57 @@ class RequestBodiesTest {
     // The next turn's transcript starts with this one and the reply as received.
     assertEquals("Be brief.\n\n[a1] hi\n\n", ChatMessage.transcript(CONVERSATION.subList(0, 2)));
   }
+
+  @Test
+  void agentTurnKeepsMessagesAsGivenThenToolsAndToolChoice() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper m =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    assertEquals(
+        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"do\"},"
+            + "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\","
+            + "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": 1}\"}}]},"
+            + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r\"}],"
+            + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],"
+            + "\"tool_choice\":\"required\",\"stream\":true,"
+            + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
+        RequestBodies.agentBody(
+            RequestSettings.streaming(Endpoint.CHAT, "m", 64),
+            m.readTree(
+                "[{\"role\":\"user\",\"content\":\"do\"},{\"role\":\"assistant\",\"content\":null,"
+                    + "\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":"
+                    + "{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": 1}\"}}]},"
+                    + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r\"}]"),
+            m.readTree("[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]"),
+            "required"));
+  }
+
+  @Test
+  void agentTurnWithoutToolsSendsNoToolChoice() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper m =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    assertEquals(
+        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"do\"}],"
+            + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
+        RequestBodies.agentBody(
+            RequestSettings.streaming(Endpoint.CHAT, "m", 64),
+            m.readTree("[{\"role\":\"user\",\"content\":\"do\"}]"),
+            m.readTree("[]"),
+            "auto"));
+  }
+
+  @Test
+  void agentTurnOnCompletionsIsRefused() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                RequestBodies.agentBody(
+                    RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 64),
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode(),
+                    null,
+                    null));
+    assertEquals(
+        "an agent session's turn needs the chat endpoint (messages with tools), got COMPLETIONS",
+        e.getMessage());
+  }
 }

@@ -126,6 +126,74 @@ class StreamEventTest {
   }
 
   @Test
+  void toolCallFirstDeltaKeptWithText() {
+    assertEquals(
+        List.of(new ToolCallDelta(0, "call_1", "get_weather", "")),
+        StreamEvent.parse(
+                "{\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":null,"
+                    + "\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\","
+                    + "\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}",
+                true)
+            .toolCalls());
+  }
+
+  @Test
+  void toolCallArgumentPieceKeptAsReceived() {
+    assertEquals(
+        List.of(new ToolCallDelta(1, null, null, "{\"city\": \"Par")),
+        StreamEvent.parse(
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,"
+                    + "\"function\":{\"arguments\":\"{\\\"city\\\": \\\"Par\"}}]}}]}",
+                true)
+            .toolCalls());
+  }
+
+  @Test
+  void toolCallEntriesFromBytesAsFromString() {
+    String data =
+        "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\","
+            + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},{\"index\":1,\"id\":\"b\","
+            + "\"function\":{\"name\":\"g\",\"arguments\":\"{\\\"x\\\":1}\"}}]}}]}";
+    byte[] bytes = data.getBytes(UTF_8);
+    assertEquals(
+        List.of(new ToolCallDelta(0, "a", "f", "{}"), new ToolCallDelta(1, "b", "g", "{\"x\":1}")),
+        StreamEvent.parse(bytes, 0, bytes.length, true).toolCalls());
+  }
+
+  @Test
+  void toolCallEntriesNotKeptWithoutText() {
+    assertEquals(
+        null,
+        StreamEvent.parse(
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\","
+                    + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}",
+                false)
+            .toolCalls());
+  }
+
+  @Test
+  void toolCallEntryOfWrongTypesKeptAsAbsent() {
+    assertEquals(
+        List.of(new ToolCallDelta(null, null, null, null)),
+        StreamEvent.parse(
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":\"0\",\"id\":7,"
+                    + "\"function\":{\"name\":[\"f\"],\"arguments\":{\"x\":1}}}]}}]}",
+                true)
+            .toolCalls());
+  }
+
+  @Test
+  void legacyFunctionCallKeptAsAnEntry() {
+    assertEquals(
+        List.of(new ToolCallDelta(null, null, "f", "{\"a\"")),
+        StreamEvent.parse(
+                "{\"choices\":[{\"delta\":{\"function_call\":{\"name\":\"f\","
+                    + "\"arguments\":\"{\\\"a\\\"\"}}}]}",
+                true)
+            .toolCalls());
+  }
+
+  @Test
   void emptyToolCallsArrayIsNotAToken() {
     assertFalse(
         StreamEvent.parse("{\"choices\":[{\"delta\":{\"content\":\"\",\"tool_calls\":[]}}]}")
@@ -315,8 +383,20 @@ class StreamEventTest {
 
   @Test
   void nonStreamedToolCallResponse() {
+    // Issue 32 keeps a whole response's tool calls (parseResponse keeps the text): the call is
+    // now part of the event.
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 0, 0, 1, null, null, "tool_calls", null, null),
+        new StreamEvent(
+            Kind.CHUNK,
+            0,
+            0,
+            1,
+            null,
+            null,
+            "tool_calls",
+            null,
+            null,
+            List.of(new ToolCallDelta(null, "c", "f", "{}"))),
         StreamEvent.parseResponse(
             "{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":null,"
                 + "\"tool_calls\":[{\"id\":\"c\",\"type\":\"function\","

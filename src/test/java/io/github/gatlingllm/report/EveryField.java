@@ -56,6 +56,8 @@ final class EveryField {
         .answerTpotMs(12.5)
         .answerItlFrom(29)
         .cancelAfterMs(100.0)
+        .sessionId("agent_l4_r256_t128-measured-7")
+        .toolCalls(2)
         .build();
   }
 

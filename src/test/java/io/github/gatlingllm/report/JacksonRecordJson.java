@@ -139,6 +139,12 @@ final class JacksonRecordJson {
     if (r.traceRow() != null) {
       g.writeNumberField("trace_row", r.traceRow());
     }
+    if (r.sessionId() != null) {
+      g.writeStringField("session_id", r.sessionId());
+    }
+    if (r.toolCalls() != null) {
+      g.writeNumberField("tool_calls", r.toolCalls());
+    }
     g.writeEndObject();
   }
 
@@ -210,6 +216,8 @@ final class JacksonRecordJson {
         .sentMs(doubleValue(n, "sent_ms"))
         .scheduledMs(doubleValue(n, "scheduled_ms"))
         .traceRow(longValue(n, "trace_row"))
+        .sessionId(text(n, "session_id"))
+        .toolCalls(intValue(n, "tool_calls"))
         .ttfoMs(doubleValue(n, "ttfo_ms"))
         .reasoningTokens(intValue(n, "reasoning_tokens"))
         .reasoningTokensSource(text(n, "reasoning_tokens_source"))

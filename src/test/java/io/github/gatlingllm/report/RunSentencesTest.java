@@ -150,4 +150,51 @@ class RunSentencesTest {
             + " tokens/s) (2 stepped scenarios (chat, batch) shared the server)",
         RunSentences.saturations(Map.of("saturation", s, "saturations", List.of(s, open))));
   }
+
+  @Test
+  void agentSessionsInOneLineAcrossWorkloads() {
+    Map<String, Object> run =
+        Map.of(
+            "sessions",
+            List.of(
+                Map.of(
+                    "workload",
+                    "agents",
+                    "turns_sent",
+                    40,
+                    "measured",
+                    Map.of(
+                        "count",
+                        12,
+                        "ended",
+                        Map.of("completed", 9, "loop_limit", 1, "context_limit", 1, "error", 1),
+                        "tool_calls",
+                        30,
+                        "malformed_tool_calls",
+                        2)),
+                Map.of(
+                    "workload",
+                    "agents-2",
+                    "turns_sent",
+                    8,
+                    "measured",
+                    Map.of(
+                        "count",
+                        4,
+                        "ended",
+                        Map.of("completed", 4, "loop_limit", 0, "context_limit", 0, "error", 0),
+                        "tool_calls",
+                        4,
+                        "malformed_tool_calls",
+                        0))));
+    assertEquals(
+        "agent sessions: 16 measured (13 completed, 1 loop limit, 1 context limit, 1 error), 48"
+            + " turns, 34 tool calls (2 malformed)",
+        RunSentences.sessions(run));
+  }
+
+  @Test
+  void noAgentSessionsNoLine() {
+    assertNull(RunSentences.sessions(Map.of("metrics", Map.of())));
+  }
 }

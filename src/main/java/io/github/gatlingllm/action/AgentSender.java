@@ -1,0 +1,280 @@
+package io.github.gatlingllm.action;
+
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.feeder.AgentFeeder;
+import io.github.gatlingllm.feeder.AgentSession;
+import io.github.gatlingllm.feeder.AgentWorkload;
+import io.github.gatlingllm.metrics.ConversationTurn;
+import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.RequestBodies;
+import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.openai.ToolCallAssembly;
+import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.protocol.Gate;
+import io.github.gatlingllm.protocol.RunContext;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Option;
+
+/**
+ * Not API. Sends a fed agent session's next turn (issue 32): the system prompt, the task, every
+ * earlier reply with its {@code tool_calls} exactly as received and one {@code tool} message a
+ * call, with the workload's {@code tools} and {@code tool_choice}; or ends the session without a
+ * request when the turn would exceed the context window, or ends the virtual user when the
+ * workload's budget is spent. A measured session's first turn waits until every warmup session has
+ * ended. The tool latency between turns is the chain's pause ({@code LlmDsl.agentSession}), on
+ * Gatling's scheduler.
+ */
+final class AgentSender implements Sender {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentSender.class);
+
+  private final String name;
+  private final RunContext run;
+  private final RequestSettings settings;
+  private final Dispatcher dispatcher;
+  private final Action next;
+  private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
+
+  AgentSender(
+      String name, RunContext run, RequestSettings settings, Dispatcher dispatcher, Action next) {
+    this.name = name;
+    this.run = run;
+    this.settings = settings;
+    this.dispatcher = dispatcher;
+    this.next = next;
+  }
+
+  /** Whether the user was fed an agents() workload. */
+  static boolean fed(Session session) {
+    return session.attributes().get(AgentFeeder.WORKLOAD).isDefined();
+  }
+
+  private static AgentSession agentSession(Session session) {
+    return (AgentSession) session.attributes().get(AgentFeeder.SESSION).get();
+  }
+
+  @Override
+  public Gate gate(Session session) {
+    if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
+      return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
+    }
+    if (settings.endpoint() != Endpoint.CHAT) {
+      return new Gate.StopRun(
+          "agentSession(llm(\""
+              + name
+              + "\")...): an agent session needs the chat endpoint (tools and tool messages), got "
+              + settings.endpoint()
+              + ": use llm(\""
+              + name
+              + "\").chatCompletion()",
+          true);
+    }
+    Option<Object> fed = session.attributes().get(AgentFeeder.SESSION);
+    AgentSession agent = (AgentSession) fed.get();
+    if (agent.over()) {
+      return new Gate.StopRun(
+          "agentSession(llm(\""
+              + name
+              + "\")...): the fed agent session has ended already (an agentSession(...) before"
+              + " this one ran it): feed a session before each agentSession(...)"
+              + " (feed(agents()...).exec(agentSession(llm(\""
+              + name
+              + "\")...)))",
+          true);
+    }
+    AgentWorkload workload = (AgentWorkload) session.attributes().get(AgentFeeder.WORKLOAD).get();
+    run.agentsStarted(workload);
+    if (agent.nextTurn() == 1
+        && !"warmup".equals(agent.phase())
+        && workload.holdUntilWarmedUp(() -> session.eventLoop().execute(() -> send(session)))) {
+      return Gate.HELD;
+    }
+    return Gate.GO;
+  }
+
+  @Override
+  public void send(Session session) {
+    AgentWorkload workload = (AgentWorkload) session.attributes().get(AgentFeeder.WORKLOAD).get();
+    AgentSession agent = agentSession(session);
+    long now = run.gatling().nowMillis();
+    if (agent.exceeds(settings.maxTokens())) {
+      if (contextLimitSaid.compareAndSet(false, true)) {
+        LOG.warn(
+            "agents {}: {} ends before turn {}: its prompt of about {} tokens and max_tokens {}"
+                + " would exceed llm.maxContextTokens={}; the turn is not sent (each such end is"
+                + " counted in llm-run.json's sessions, ends.context_limit; this is said once)",
+            workload.name(),
+            agent,
+            agent.nextTurn(),
+            agent.plannedTokens(),
+            settings.maxTokens(),
+            workload.source().spec().maxContextTokens());
+      }
+      agent.endByContextLimit(now);
+      workload.ended(agent);
+      next.$bang(session);
+      return;
+    }
+    dispatcher.send(
+        session,
+        LOG,
+        "turn",
+        () -> outgoing(session, workload, agent, now),
+        (out, endMs) -> {
+          if (out != null) {
+            out.turn().failed(endMs);
+          } else {
+            agent.failed(endMs);
+            workload.ended(agent);
+          }
+        });
+  }
+
+  private Outgoing outgoing(Session session, AgentWorkload workload, AgentSession agent, long now) {
+    boolean first = agent.nextTurn() == 1;
+    String body =
+        RequestBodies.agentBody(
+            settings,
+            agent.messages(),
+            workload.source().tools().functions(),
+            workload.source().spec().toolChoice());
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    boolean prefixSentBefore = first && workload.prefixSentBefore(agent);
+    AgentTurn turn = new AgentTurn(workload, agent, prefixSentBefore);
+    List<Prompt> texts = agent.newTexts();
+    Prompt lead = texts.get(0);
+    RequestIdentity identity =
+        new RequestIdentity(
+            name,
+            agent.phase(),
+            agent.index(),
+            lead.promptId(),
+            lead.digest(),
+            agent.group(),
+            turn.prefixTokens,
+            (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens()));
+    return new Outgoing(
+        identity,
+        bytes,
+        null,
+        null,
+        turn,
+        null,
+        () -> {
+          agent.sending(now);
+          workload.turnSent(agent);
+        },
+        run.client().firstSend(session));
+  }
+
+  /**
+   * One turn of an agent session on the wire: keeps the reply's content and assembles its tool
+   * calls as they arrive, then makes the turn's record (its session, turn, tool calls and cache
+   * plan) and moves the session on.
+   */
+  static final class AgentTurn implements WireTurn {
+
+    private final AgentWorkload workload;
+    private final AgentSession agent;
+    private final int turn;
+    private final int contextTokens;
+    private final boolean exactContext;
+    private final boolean prefixSentBefore;
+    private final Integer prefixTokens;
+    private final int plannedTokens;
+    private final StringBuilder reply = new StringBuilder();
+    private final ToolCallAssembly calls = new ToolCallAssembly();
+    private boolean ended;
+
+    AgentTurn(AgentWorkload workload, AgentSession agent, boolean prefixSentBefore) {
+      this.workload = workload;
+      this.agent = agent;
+      this.turn = agent.nextTurn();
+      this.contextTokens = agent.contextTokens();
+      this.exactContext = agent.exactContext();
+      this.prefixSentBefore = prefixSentBefore;
+      int prefix =
+          (agent.group() == null
+                  ? 0
+                  : workload.source().system(agent.group()).plannedCount().value())
+              + workload.source().tools().tokens();
+      this.prefixTokens = prefix == 0 ? null : prefix;
+      this.plannedTokens = (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens());
+    }
+
+    @Override
+    public void onEvent(StreamEvent event) {
+      if (event.content() != null) {
+        reply.append(event.content());
+      }
+      if (event.toolCalls() != null) {
+        calls.add(event.toolCalls());
+      }
+    }
+
+    @Override
+    public void onResponse(StreamEvent response) {
+      onEvent(response);
+    }
+
+    @Override
+    public RequestRecord complete(RequestRecord record, CachePlan.Server server) {
+      CachePlan plan =
+          server == null
+              ? null
+              : turn == 1
+                  ? ConversationPlan.first(
+                      server,
+                      prefixTokens,
+                      prefixSentBefore,
+                      plannedTokens,
+                      !workload.shard().single(),
+                      record.promptTokens())
+                  : ConversationPlan.later(
+                      server, contextTokens, exactContext, record.promptTokens());
+      return record
+          .withCache(workload.name(), plan)
+          .withConversationTurn(new ConversationTurn(agent.index(), turn, contextTokens, null))
+          .withSession(agent.sessionId(), calls.calls().size());
+    }
+
+    @Override
+    public void ended(RequestRecord record) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      boolean ok = record.status() == RequestStatus.OK;
+      agent.answered(record, ok ? reply.toString() : null, calls);
+      if (agent.over()) {
+        workload.ended(agent);
+      }
+    }
+
+    @Override
+    public void failed(long nowMs) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      agent.failed(nowMs);
+      workload.ended(agent);
+    }
+
+    @Override
+    public String sessionId() {
+      return agent.sessionId();
+    }
+  }
+}

@@ -1,0 +1,386 @@
+package io.github.gatlingllm.feeder;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.metrics.SessionEnd;
+import io.github.gatlingllm.metrics.SessionResult;
+import io.github.gatlingllm.metrics.SessionTally;
+import io.github.gatlingllm.openai.ToolCall;
+import io.github.gatlingllm.openai.ToolCallAssembly;
+import io.github.gatlingllm.prompt.AgentSource;
+import io.github.gatlingllm.prompt.AgentSpec;
+import io.github.gatlingllm.prompt.Prompt;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Not API. One agent session as a virtual user holds it (issue 32): its plan ({@link
+ * AgentSource.Script}), the replies received so far with their tool calls exactly as received, and
+ * how it ended. The session's loop: the model's reply; when it calls tools, each call is answered
+ * by a {@code tool} message whose content is the seeded result of {@code toolResultTokens} tokens
+ * ({@link AgentSource#toolResult}), sent after the loop's tool latency; the session ends when a
+ * reply calls no tool ({@link SessionEnd#COMPLETED}), when a reply calls tools after {@code
+ * toolCalls} loops ({@link SessionEnd#LOOP_LIMIT}), at a failed turn ({@link SessionEnd#ERROR}) or
+ * before a turn that would exceed the context window ({@link SessionEnd#CONTEXT_LIMIT}).
+ *
+ * <p>Memory: the session keeps the replies' text and tool calls (what no one else can give back)
+ * and a few counters; the system prompt, task and tool results are the source's, made again when a
+ * turn is sent, so an open session holds little beyond the history its next turn must send.
+ *
+ * <p>Turns run one after another, so one virtual user uses it at a time; not thread-safe beyond the
+ * ordering an actor mailbox gives.
+ */
+public final class AgentSession {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** One answered turn: its reply as received. */
+  private record Reply(String content, List<ToolCall> calls) {}
+
+  private final AgentSource source;
+  private final AgentSource.Script script;
+  private final List<Reply> replies = new ArrayList<>();
+  private final List<String> sentDigests = new ArrayList<>();
+  private final SessionTally tally = new SessionTally();
+  private int answered;
+  private int loops;
+  private Integer lastPromptTokens;
+  private Integer lastCompletionTokens;
+  private boolean lastExact;
+  private SessionEnd end;
+  private SessionResult result;
+
+  /**
+   * A session that has sent nothing yet.
+   *
+   * @param source the sessions' source, never null
+   * @param script this session's plan ({@link AgentSource#script}), never null
+   * @throws NullPointerException if an argument is null
+   */
+  public AgentSession(AgentSource source, AgentSource.Script script) {
+    this.source = Objects.requireNonNull(source, "source");
+    this.script = Objects.requireNonNull(script, "script");
+  }
+
+  /**
+   * The session's index in its phase.
+   *
+   * @return from 0
+   */
+  public long index() {
+    return script.index();
+  }
+
+  /**
+   * The phase.
+   *
+   * @return e.g. {@code measured}
+   */
+  public String phase() {
+    return source.phase();
+  }
+
+  /**
+   * The session's id: the value of its affinity header and of its records' {@code session_id}:
+   * {@code {case_id}-{phase}-{index}}, unique within a run's workload.
+   *
+   * @return never null
+   */
+  public String sessionId() {
+    return source.caseId() + "-" + phase() + "-" + index();
+  }
+
+  /**
+   * The next turn to send.
+   *
+   * @return from 1
+   */
+  public int nextTurn() {
+    return answered + 1;
+  }
+
+  /**
+   * The loops done: replies with tool calls answered by tool results.
+   *
+   * @return at least 0
+   */
+  public int loops() {
+    return loops;
+  }
+
+  /**
+   * The system prompt's group.
+   *
+   * @return the group, or null without a system prompt
+   */
+  public Integer group() {
+    return script.group();
+  }
+
+  /**
+   * Whether the session has ended.
+   *
+   * @return true once ended
+   */
+  public boolean over() {
+    return end != null;
+  }
+
+  /**
+   * How it ended.
+   *
+   * @return the end, or null while it goes on
+   */
+  public SessionEnd end() {
+    return end;
+  }
+
+  /**
+   * The next turn's messages, as the chat API takes them: the system prompt (when the group has
+   * one), the task, then for each answered turn its reply ({@code content} as received, null when
+   * empty with tool calls; {@code tool_calls} with each call's id, name and arguments as received)
+   * and, for a reply with calls, one {@code tool} message a call ({@code tool_call_id} and the
+   * seeded result). A call the server sent without an id is given {@code call_{turn}_{i}}, so that
+   * its result can answer it.
+   *
+   * @return a new array
+   */
+  public ArrayNode messages() {
+    ArrayNode messages = NODES.arrayNode();
+    if (script.system() != null) {
+      messages.addObject().put("role", "system").put("content", script.system().text());
+    }
+    messages.addObject().put("role", "user").put("content", script.task().text());
+    for (int t = 0; t < replies.size(); t++) {
+      Reply reply = replies.get(t);
+      ObjectNode assistant = messages.addObject().put("role", "assistant");
+      if (reply.calls().isEmpty()) {
+        assistant.put("content", reply.content());
+        continue;
+      }
+      if (reply.content().isEmpty()) {
+        assistant.putNull("content");
+      } else {
+        assistant.put("content", reply.content());
+      }
+      ArrayNode calls = assistant.putArray("tool_calls");
+      for (int i = 0; i < reply.calls().size(); i++) {
+        ToolCall call = reply.calls().get(i);
+        ObjectNode c = calls.addObject();
+        c.put("id", callId(call, t + 1, i));
+        c.put("type", "function");
+        c.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+      }
+      for (int i = 0; i < reply.calls().size(); i++) {
+        messages
+            .addObject()
+            .put("role", "tool")
+            .put("tool_call_id", callId(reply.calls().get(i), t + 1, i))
+            .put("content", source.toolResult(index(), t + 1, i).text());
+      }
+    }
+    return messages;
+  }
+
+  private static String callId(ToolCall call, int turn, int i) {
+    return call.id() != null ? call.id() : "call_" + turn + "_" + i;
+  }
+
+  /**
+   * The new texts the next turn sends of its own: the task on turn 1, else the previous reply's
+   * tool results.
+   *
+   * @return prompts, in the order sent
+   */
+  public List<Prompt> newTexts() {
+    if (answered == 0) {
+      return List.of(script.task());
+    }
+    List<Prompt> results = new ArrayList<>();
+    int calls = replies.get(answered - 1).calls().size();
+    for (int i = 0; i < calls; i++) {
+      results.add(source.toolResult(index(), answered, i));
+    }
+    return results;
+  }
+
+  /**
+   * The tokens before the next turn's new messages a prefix cache can hold: on turn 1 the system
+   * prompt's and the tools' planned tokens (what every session of the group shares); later {@code P
+   * + C - 1} of the previous turn (the tool results are new tokens).
+   *
+   * @return tokens, at least 0
+   */
+  public int contextTokens() {
+    if (answered == 0) {
+      return (script.system() == null ? 0 : script.system().plannedCount().value())
+          + source.tools().tokens();
+    }
+    return Math.max(0, lastPromptTokens + lastCompletionTokens - 1);
+  }
+
+  /**
+   * Whether {@link #contextTokens()} is the server's count.
+   *
+   * @return true from turn 2 when the server reported the previous turn's prompt and completion
+   *     tokens
+   */
+  public boolean exactContext() {
+    return answered > 0 && lastExact;
+  }
+
+  /**
+   * The next turn's planned prompt tokens, without the template around its new messages ({@link
+   * AgentSpec#firstTurnTokens}, {@link AgentSpec#laterTurnTokens}).
+   *
+   * @return tokens
+   */
+  public long plannedTokens() {
+    AgentSpec spec = source.spec();
+    if (answered == 0) {
+      return (script.system() == null ? 0 : script.system().plannedCount().value())
+          + source.tools().tokens()
+          + (long) script.task().plannedCount().value();
+    }
+    return spec.laterTurnTokens(
+        lastPromptTokens, lastCompletionTokens, replies.get(answered - 1).calls().size());
+  }
+
+  /**
+   * Whether the next turn would exceed the context window ({@link AgentSpec#exceeds}).
+   *
+   * @param maxTokens the request's {@code max_tokens}
+   * @return true when the turn must not be sent
+   */
+  public boolean exceeds(int maxTokens) {
+    return source.spec().exceeds(plannedTokens(), maxTokens);
+  }
+
+  /**
+   * A turn is being sent: its new texts join the session's digest.
+   *
+   * @param nowMs epoch milliseconds (Gatling's clock)
+   */
+  public void sending(long nowMs) {
+    tally.sending(nowMs);
+    for (Prompt p : newTexts()) {
+      sentDigests.add(p.digest());
+    }
+  }
+
+  /**
+   * The turn sent ended. With a reply and tool calls the session goes on (a loop more), unless it
+   * ran its {@code toolCalls} loops; with a reply and no call it completes; without a reply it ends
+   * as an error.
+   *
+   * @param record the turn's record, never null
+   * @param content the reply's content as received (empty when none), or null when no reply was
+   *     kept
+   * @param calls the reply's tool calls, assembled from its deltas, never null
+   * @return true when the session goes on: the next turn is due after {@link #toolLatencyMs()}
+   */
+  public boolean answered(RequestRecord record, String content, ToolCallAssembly calls) {
+    Objects.requireNonNull(record, "record");
+    Objects.requireNonNull(calls, "calls");
+    List<ToolCall> made = calls.calls();
+    long planned = plannedTokens();
+    tally.turn(record, made.size(), calls.malformed());
+    answered++;
+    long endMs = (long) Math.ceil(record.endMs());
+    if (record.status() != RequestStatus.OK || content == null) {
+      finish(SessionEnd.ERROR, endMs);
+      return false;
+    }
+    if (made.isEmpty()) {
+      finish(SessionEnd.COMPLETED, endMs);
+      return false;
+    }
+    if (loops >= source.spec().toolCalls()) {
+      finish(SessionEnd.LOOP_LIMIT, endMs);
+      return false;
+    }
+    replies.add(new Reply(content, made));
+    loops++;
+    lastPromptTokens =
+        record.promptTokens() != null
+            ? record.promptTokens()
+            : (int) Math.min(Integer.MAX_VALUE, planned);
+    lastCompletionTokens = record.completionTokens() == null ? 0 : record.completionTokens();
+    lastExact = record.promptTokensExact() && record.completionTokensExact();
+    return true;
+  }
+
+  /**
+   * The pause before the next turn, standing for the tools' run.
+   *
+   * @return milliseconds, at least 0
+   */
+  public long toolLatencyMs() {
+    return loops == 0 ? 0 : source.toolLatencyMs(index(), loops);
+  }
+
+  /**
+   * The turn being sent ended without a record (it could not be sent): the session ends as an
+   * error.
+   *
+   * @param nowMs epoch milliseconds
+   */
+  public void failed(long nowMs) {
+    finish(SessionEnd.ERROR, nowMs);
+  }
+
+  /**
+   * The next turn would exceed the context window: the session ends without sending it.
+   *
+   * @param nowMs epoch milliseconds
+   */
+  public void endByContextLimit(long nowMs) {
+    finish(SessionEnd.CONTEXT_LIMIT, nowMs);
+  }
+
+  /**
+   * The session's figures, once ended.
+   *
+   * @return the result, or null while it goes on
+   */
+  public SessionResult result() {
+    return result;
+  }
+
+  /**
+   * The digests of the texts it sent of its own (task, tool results), in order.
+   *
+   * @return an unmodifiable copy
+   */
+  public List<String> sentDigests() {
+    return List.copyOf(sentDigests);
+  }
+
+  private void finish(SessionEnd how, long nowMs) {
+    if (end != null) {
+      return;
+    }
+    end = how;
+    result = tally.finish(how, nowMs);
+    if (tally.requests() > 0) {
+      source.ended(index(), sentDigests);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "agent session "
+        + phase()
+        + " "
+        + index()
+        + " (turn "
+        + nextTurn()
+        + ", loop "
+        + loops
+        + ")";
+  }
+}

@@ -1,0 +1,261 @@
+package io.github.gatlingllm.dsl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.sun.net.httpserver.HttpServer;
+import io.github.gatlingllm.simulator.Simulator;
+import io.github.gatlingllm.simulator.SimulatorConfig;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 32: agent sessions end to end on the simulator's tool-calling mode (it calls tools in the
+ * first 2 loops under {@code tool_choice: auto}). A recording proxy in front of a simulator keeps
+ * each chat request's body and session header and the reply's bytes, so the test sees what went on
+ * the wire: turn n+1 sends turn n's tool calls exactly as received.
+ */
+@Tag("forked")
+class AgentSessionRunsTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path results;
+
+  /** One chat exchange as the proxy saw it. */
+  private record Exchange(String session, JsonNode request, String reply) {}
+
+  private record Proxied(DslRun run, List<Exchange> exchanges) {}
+
+  private Proxied run(String name, String... properties) throws Exception {
+    List<Exchange> seen = Collections.synchronizedList(new ArrayList<>());
+    HttpClient client = HttpClient.newHttpClient();
+    try (Simulator simulator =
+        Simulator.start(
+            SimulatorConfig.defaults()
+                .withBaseTtftMs(2)
+                .withPrefillUsPerToken(20)
+                .withDecodeMsPerToken(1),
+            0)) {
+      HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      proxy.createContext(
+          "/",
+          exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            HttpRequest.Builder forward =
+                HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:"
+                            + simulator.port()
+                            + exchange.getRequestURI().toString()));
+            String type = exchange.getRequestHeaders().getFirst("Content-Type");
+            if (type != null) {
+              forward.header("Content-Type", type);
+            }
+            forward.method(
+                exchange.getRequestMethod(),
+                body.length == 0
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
+            try {
+              HttpResponse<byte[]> answer =
+                  client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
+              if (exchange.getRequestURI().getPath().endsWith("/chat/completions")) {
+                String session = exchange.getRequestHeaders().getFirst("X-Session-Affinity");
+                seen.add(
+                    new Exchange(
+                        session,
+                        JSON.readTree(body),
+                        new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8)));
+              }
+              answer
+                  .headers()
+                  .firstValue("Content-Type")
+                  .ifPresent(v -> exchange.getResponseHeaders().set("Content-Type", v));
+              exchange.sendResponseHeaders(answer.statusCode(), answer.body().length);
+              exchange.getResponseBody().write(answer.body());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              exchange.sendResponseHeaders(502, -1);
+            } finally {
+              exchange.close();
+            }
+          });
+      proxy.start();
+      try {
+        List<String> all = new ArrayList<>();
+        all.add("-Dllm.baseUrl=http://127.0.0.1:" + proxy.getAddress().getPort() + "/v1");
+        all.add("-Dllm.seed=7");
+        all.add("-Dllm.tokenizer=estimate");
+        all.addAll(List.of(properties));
+        Path folder = Files.createDirectories(results.resolve(name));
+        DslRun run = DslRun.run(AgentTurnsSimulation.class, folder, all.toArray(String[]::new));
+        assertEquals(0, run.exitCode, run.log);
+        return new Proxied(run, new ArrayList<>(seen));
+      } finally {
+        proxy.stop(0);
+      }
+    }
+  }
+
+  /** The tool calls of a reply, streamed or not: [{id, type, function: {name, arguments}}]. */
+  private static ArrayNode replyCalls(String reply) throws Exception {
+    ArrayNode calls = JSON.createArrayNode();
+    if (!reply.startsWith("data:")) {
+      JsonNode c = JSON.readTree(reply).path("choices").path(0).path("message").path("tool_calls");
+      if (c.isArray()) {
+        calls.addAll((ArrayNode) c);
+      }
+      return calls;
+    }
+    Map<Integer, String[]> byIndex = new TreeMap<>();
+    for (String line : reply.split("\n")) {
+      if (!line.startsWith("data:") || line.contains("[DONE]")) {
+        continue;
+      }
+      JsonNode deltas = JSON.readTree(line.substring(5)).path("choices").path(0).path("delta");
+      for (JsonNode d : deltas.path("tool_calls")) {
+        String[] call = byIndex.computeIfAbsent(d.path("index").asInt(), i -> new String[3]);
+        if (call[0] == null && d.hasNonNull("id")) {
+          call[0] = d.get("id").asText();
+        }
+        JsonNode f = d.path("function");
+        if (call[1] == null && f.hasNonNull("name")) {
+          call[1] = f.get("name").asText();
+        }
+        if (f.hasNonNull("arguments")) {
+          call[2] = (call[2] == null ? "" : call[2]) + f.get("arguments").asText();
+        }
+      }
+    }
+    for (String[] c : byIndex.values()) {
+      var o = calls.addObject().put("id", c[0]).put("type", "function");
+      o.putObject("function").put("name", c[1]).put("arguments", c[2] == null ? "" : c[2]);
+    }
+    return calls;
+  }
+
+  private static Map<String, List<Exchange>> bySession(List<Exchange> exchanges) {
+    Map<String, List<Exchange>> by = new LinkedHashMap<>();
+    for (Exchange e : exchanges) {
+      if (e.session() != null) {
+        by.computeIfAbsent(e.session(), k -> new ArrayList<>()).add(e);
+      }
+    }
+    return by;
+  }
+
+  @Test
+  void turnsAreThreadedEndsCountedRecordsCarryTheSessionAndTheCacheHoldsItsPlan() throws Exception {
+    Proxied p = run("completed");
+    Map<String, List<Exchange>> sessions = bySession(p.exchanges());
+    // 1 warmup and 4 measured sessions of 3 turns: 2 loops of tool calls, then a plain reply
+    assertEquals(5, sessions.size(), sessions.keySet().toString());
+    for (Map.Entry<String, List<Exchange>> e : sessions.entrySet()) {
+      List<Exchange> turns = e.getValue();
+      assertEquals(3, turns.size(), e.getKey());
+      for (int t = 0; t + 1 < turns.size(); t++) {
+        ArrayNode sent = (ArrayNode) turns.get(t).request().get("messages");
+        ArrayNode next = (ArrayNode) turns.get(t + 1).request().get("messages");
+        ArrayNode calls = replyCalls(turns.get(t).reply());
+        assertTrue(calls.size() > 0, e.getKey() + " turn " + (t + 1) + ": " + turns.get(t).reply());
+        // the next turn sends everything so far, then the reply, then one tool message a call
+        for (int i = 0; i < sent.size(); i++) {
+          assertEquals(sent.get(i), next.get(i), e.getKey() + " message " + i);
+        }
+        JsonNode assistant = next.get(sent.size());
+        assertEquals("assistant", assistant.get("role").asText());
+        assertEquals(calls, assistant.get("tool_calls"), e.getKey() + " turn " + (t + 2));
+        assertEquals(sent.size() + 1 + calls.size(), next.size(), e.getKey());
+        for (int i = 0; i < calls.size(); i++) {
+          JsonNode tool = next.get(sent.size() + 1 + i);
+          assertEquals("tool", tool.get("role").asText());
+          assertEquals(calls.get(i).get("id").asText(), tool.get("tool_call_id").asText());
+        }
+        assertEquals("auto", turns.get(t).request().get("tool_choice").asText());
+        assertEquals(3, turns.get(t).request().get("tools").size());
+      }
+      assertEquals(0, replyCalls(turns.get(2).reply()).size(), e.getKey());
+    }
+
+    JsonNode block = p.run().record().get("sessions").get(0);
+    assertEquals("agents", block.get("workload").asText());
+    assertEquals(12, block.get("turns_sent").asLong());
+    assertEquals(4, block.get("measured").get("count").asLong());
+    assertEquals(4, block.get("measured").get("ended").get("completed").asLong());
+    assertEquals(0, block.get("measured").get("ended").get("loop_limit").asLong());
+    // the simulator's first loop calls 1 tool, its second 2
+    assertEquals(12, block.get("measured").get("tool_calls").asLong());
+    assertEquals(1, block.get("warmup").get("count").asLong());
+
+    int measured = 0;
+    for (JsonNode r : p.run().requests()) {
+      if (!"measured".equals(r.get("phase").asText())) {
+        continue;
+      }
+      measured++;
+      String id = r.get("session_id").asText();
+      assertTrue(id.matches("agenttest-measured-[0-3]"), id);
+      int turn = r.get("turn").asInt();
+      List<Exchange> turns = sessions.get(id);
+      assertNotNull(turns, id);
+      assertEquals(replyCalls(turns.get(turn - 1).reply()).size(), r.get("tool_calls").asInt());
+      // one user: every turn's cache is as planned, later turns to the token
+      assertEquals(r.get("cache_planned").asText(), r.get("cache").asText(), r.toString());
+      if (turn > 1) {
+        assertEquals(
+            r.get("planned_cached_tokens").asInt(), r.get("cached_tokens").asInt(), r.toString());
+      }
+    }
+    assertEquals(12, measured);
+
+    // A/A: the same seed twice sends the same texts
+    Proxied again = run("again");
+    assertEquals(
+        block.get("phase_digest").asText(),
+        again.run().record().get("sessions").get(0).get("phase_digest").asText());
+    assertEquals(digests(p.run().requests()), digests(again.run().requests()));
+  }
+
+  private static Map<String, String> digests(List<JsonNode> requests) {
+    Map<String, String> by = new TreeMap<>();
+    for (JsonNode r : requests) {
+      by.put(r.get("session_id").asText() + "#" + r.get("turn").asInt(), r.get("digest").asText());
+    }
+    return by;
+  }
+
+  @Test
+  void aLoopLimitAndAContextLimitEndSessions() throws Exception {
+    JsonNode loops = run("loops", "-Dllm.agent.toolCalls=1").run().record().get("sessions").get(0);
+    assertEquals(4, loops.get("measured").get("ended").get("loop_limit").asLong());
+    assertEquals(8, loops.get("turns_sent").asLong());
+
+    // turns 1 and 2 fit 300 tokens with max_tokens 24; turn 3 (two more tool results) does not
+    DslRun windowRun = run("window", "-Dllm.maxContextTokens=300").run();
+    JsonNode window = windowRun.record().get("sessions").get(0);
+    assertEquals(4, window.get("measured").get("ended").get("context_limit").asLong());
+    assertEquals(8, window.get("turns_sent").asLong(), windowRun.requests().toString());
+    for (JsonNode r : windowRun.requests()) {
+      assertTrue(r.get("prompt_tokens").asInt() + 24 <= 300, r.toString());
+    }
+  }
+}
