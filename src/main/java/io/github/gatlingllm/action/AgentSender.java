@@ -16,6 +16,7 @@ import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.openai.ToolCallAssembly;
+import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
@@ -96,7 +97,7 @@ final class AgentSender implements Sender {
     AgentWorkload workload = (AgentWorkload) session.attributes().get(AgentFeeder.WORKLOAD).get();
     run.agentsStarted(workload);
     if (agent.nextTurn() == 1
-        && !"warmup".equals(agent.phase())
+        && !Phase.isWarmup(agent.phase())
         && workload.holdUntilWarmedUp(() -> session.eventLoop().execute(() -> send(session)))) {
       return Gate.HELD;
     }
