@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * One entry of {@code llm-run.json}'s {@code levels}, typed both ways: written by {@link
- * LevelResult#toRecord}, read back from a file's map by {@link #of(Map)} (through {@code
+ * LevelResult#entry}, read back from a file's map by {@link #of(Map)} (through {@code
  * report.RunRecordJson.read}). The keys, in the file's order: {@code index}, {@code scenario},
  * {@code kind}, {@code concurrency} (closed) or {@code rate} (open, users/s), {@code start_ms},
  * {@code end_ms}, {@code duration_s}, {@code measured_from_ms}, {@code measured_to_ms} and {@code
