@@ -1,7 +1,9 @@
 package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.compare.ResampledRun.Estimates;
+import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.report.Decimals;
+import io.github.gatlingllm.report.RunRecordJson;
 import io.github.gatlingllm.stats.Bootstrap;
 import io.github.gatlingllm.stats.NearestRank;
 import java.util.ArrayList;
@@ -612,12 +614,8 @@ public final class RunComparison {
   /** Each load level's {@code index} in the record (from 0), or its place when it has none. */
   private static List<Integer> levelIndices(Map<String, Object> record) {
     List<Integer> out = new ArrayList<>();
-    if (record.get("levels") instanceof List<?> list) {
-      for (Object o : list) {
-        if (o instanceof Map<?, ?> l) {
-          out.add(l.get("index") instanceof Number n ? n.intValue() : out.size());
-        }
-      }
+    for (LevelEntry l : levels(record)) {
+      out.add(l.index() != null ? l.index() : out.size());
     }
     return out;
   }
@@ -625,20 +623,26 @@ public final class RunComparison {
   /** Each load level described, e.g. {@code chat 8 users}; empty without levels. */
   private static List<String> levelKeys(Map<String, Object> record) {
     List<String> keys = new ArrayList<>();
+    for (LevelEntry l : levels(record)) {
+      Number load = l.concurrency() != null ? l.concurrency() : l.rate();
+      String unit = l.concurrency() != null ? " users" : " users/s";
+      keys.add(
+          l.scenario() + " " + (load != null ? Decimals.fmt(load.doubleValue()) + unit : l.kind()));
+    }
+    return keys;
+  }
+
+  /** The record's load levels, typed; entries that do not read are left out. */
+  private static List<LevelEntry> levels(Map<String, Object> record) {
+    List<LevelEntry> out = new ArrayList<>();
     if (record.get("levels") instanceof List<?> list) {
       for (Object o : list) {
-        if (o instanceof Map<?, ?> l) {
-          Object load = l.get("concurrency") != null ? l.get("concurrency") : l.get("rate");
-          String unit = l.get("concurrency") != null ? " users" : " users/s";
-          keys.add(
-              l.get("scenario")
-                  + " "
-                  + (load instanceof Number n
-                      ? Decimals.fmt(n.doubleValue()) + unit
-                      : l.get("kind")));
+        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
+        if (l != null) {
+          out.add(l);
         }
       }
     }
-    return keys;
+    return out;
   }
 }

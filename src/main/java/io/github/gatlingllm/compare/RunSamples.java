@@ -1,12 +1,14 @@
 package io.github.gatlingllm.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.report.RequestsFile;
+import io.github.gatlingllm.report.RunRecordJson;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.report.RunReport;
 import java.io.IOException;
@@ -218,12 +220,10 @@ public final class RunSamples {
       return;
     }
     for (Object o : levels) {
-      if (o instanceof Map<?, ?> level
-          && level.get("start_ms") instanceof Number start
-          && level.get("end_ms") instanceof Number end) {
-        long from =
-            level.get("measured_from_ms") instanceof Number f ? f.longValue() : start.longValue();
-        long to = level.get("measured_to_ms") instanceof Number t ? t.longValue() : end.longValue();
+      LevelEntry level = RunRecordJson.read(o, LevelEntry.class);
+      if (level != null && level.startMs() != null && level.endMs() != null) {
+        long from = level.measuredFromMs() != null ? level.measuredFromMs() : level.startMs();
+        long to = level.measuredToMs() != null ? level.measuredToMs() : level.endMs();
         levelWindows.add(new long[] {from, to});
         itlByLevel.add(new MetricsAggregator.Metric());
       } else {

@@ -3,9 +3,6 @@ package io.github.gatlingllm.levels;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.stats.JsonForm;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
@@ -189,71 +186,86 @@ public record LevelResult(
   }
 
   /**
-   * The JSON form of {@code llm-run.json}'s {@code levels} entries: {@code index} (over every
-   * scenario, in start order), {@code scenario}, {@code kind}, {@code concurrency} (closed) or
-   * {@code rate} (open, users/s), {@code start_ms}, {@code end_ms}, {@code duration_s}, {@code
-   * measured_from_ms} (only when a warmup took the level's start), {@code measured_to_ms} and
-   * {@code cut_short: true} (only when the run stopped before the level's end), then every field of
-   * {@link GroupSummary}'s JSON form ({@link GroupSummary.Json}) with {@code requests_per_s},
-   * {@code output_tokens_per_s} and the goodput rates per second of the level (served: see the
-   * class comment; {@code requests} and {@code status} count the requests that started in it), then
-   * {@code input_tokens_per_s}, {@code offered_requests_per_s} (started / s), {@code
-   * completed_requests} (successful requests completed in the window), then {@code extra}'s fields.
+   * {@code llm-run.json}'s {@code levels} entry of this level ({@link LevelEntry}, which gives the
+   * keys and their order): {@code index} (over every scenario, in start order), {@code scenario},
+   * {@code kind}, {@code concurrency} (closed) or {@code rate} (open, users/s), {@code start_ms},
+   * {@code end_ms}, {@code duration_s}, {@code measured_from_ms} (only when a warmup took the
+   * level's start), {@code measured_to_ms} and {@code cut_short: true} (only when the run stopped
+   * before the level's end), then the level's {@link GroupSummary.Json} with {@code
+   * requests_per_s}, {@code output_tokens_per_s} and the goodput rates per second of the level
+   * (served: see the class comment; {@code requests} and {@code status} count the requests that
+   * started in it), then {@code input_tokens_per_s}, {@code scenario_index}, {@code
+   * offered_requests_per_s} (started / s), {@code completed_requests} (successful requests
+   * completed in the window), then {@code extra}'s fields.
    *
    * @param extra fields of the level's window (start ms, end ms), e.g. the client's schedule lag;
    *     may return null or an empty map; null for none
-   * @return an ordered, unmodifiable map
+   * @return the entry, never null
    */
-  public Map<String, Object> toRecord(BiFunction<Long, Long, Map<String, Object>> extra) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("index", index);
-    m.put("scenario", level.scenario());
-    m.put("kind", level.kind());
-    m.put(level.closed() ? "concurrency" : "rate", loadValue());
-    m.put("start_ms", level.startMs());
-    m.put("end_ms", level.endMs());
-    m.put("duration_s", durationS());
-    if (measuredFromMs != level.startMs()) {
-      m.put("measured_from_ms", measuredFromMs);
-    }
-    if (cutShort()) {
-      m.put("measured_to_ms", measuredToMs);
-      m.put("cut_short", true);
-    }
-    m.putAll(JsonForm.of(summary));
-    m.put("requests_per_s", requestsPerS());
-    m.put("output_tokens_per_s", outputTokensPerS());
+  public LevelEntry entry(BiFunction<Long, Long, Map<String, Object>> extra) {
+    GroupSummary.Json s = summary.json();
     Goodput g = summary.goodput();
+    Goodput goodput = null;
     if (g != null) {
-      double s = durationS();
+      double d = durationS();
       Long start = summary.windowStartMs();
       Long end = summary.windowEndMs();
       double window = start == null ? 0 : (end - start) / 1000.0;
       Double tokens = g.outputTokensPerS() == null ? null : g.outputTokensPerS() * window;
-      m.put(
-          "goodput",
-          JsonForm.of(
-              new Goodput(
-                  g.slo(),
-                  g.offered(),
-                  g.met(),
-                  g.failed(),
-                  g.missed(),
-                  g.attainment(),
-                  g.met() / s,
-                  tokens == null ? (g.met() == 0 ? 0.0 : null) : tokens / s)));
+      goodput =
+          new Goodput(
+              g.slo(),
+              g.offered(),
+              g.met(),
+              g.failed(),
+              g.missed(),
+              g.attainment(),
+              g.met() / d,
+              tokens == null ? (g.met() == 0 ? 0.0 : null) : tokens / d);
     }
-    m.put("input_tokens_per_s", inputTokensPerS());
-    m.put("scenario_index", scenarioIndex);
-    m.put("offered_requests_per_s", offeredRequestsPerS());
-    m.put("completed_requests", served.completed());
-    if (extra != null) {
-      Map<String, Object> more = extra.apply(level.startMs(), level.endMs());
-      if (more != null) {
-        m.putAll(more);
-      }
-    }
-    return Collections.unmodifiableMap(m);
+    GroupSummary.Json json =
+        new GroupSummary.Json(
+            s.request(),
+            s.phase(),
+            s.requests(),
+            s.status(),
+            s.promptTokens(),
+            s.cachedTokens(),
+            s.cacheHitRatio(),
+            s.completionTokens(),
+            s.windowStartMs(),
+            s.windowEndMs(),
+            requestsPerS(),
+            outputTokensPerS(),
+            s.ttftMs(),
+            s.itlMs(),
+            s.tpotMs(),
+            s.e2eMs(),
+            s.outputTokensPerSPerRequest(),
+            goodput,
+            s.ttfoMs(),
+            s.reasoning(),
+            s.cancellation());
+    Number load = loadValue();
+    Map<String, Object> more = extra == null ? null : extra.apply(level.startMs(), level.endMs());
+    return new LevelEntry(
+        index,
+        level.scenario(),
+        level.kind(),
+        level.closed() ? load : null,
+        level.closed() ? null : load,
+        level.startMs(),
+        level.endMs(),
+        durationS(),
+        measuredFromMs != level.startMs() ? measuredFromMs : null,
+        cutShort() ? measuredToMs : null,
+        cutShort() ? Boolean.TRUE : null,
+        json,
+        inputTokensPerS(),
+        scenarioIndex,
+        offeredRequestsPerS(),
+        served.completed(),
+        more);
   }
 
   /**

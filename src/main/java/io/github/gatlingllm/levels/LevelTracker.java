@@ -558,8 +558,8 @@ public final class LevelTracker {
    *
    * @param results the levels, from {@link #results(List, long)}
    * @param extra fields of each level's window (start ms, end ms), or null: see {@link
-   *     LevelResult#toRecord}
-   * @return {@code levels} (a list of {@link LevelResult#toRecord} maps), {@code levels_note} and
+   *     LevelResult#entry}
+   * @return {@code levels} (a list of {@link LevelResult#entry} entries), {@code levels_note} and
    *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}), {@code
    *     levels_anchor} ({@code epoch_ms}, {@code source}: where the root scenarios' profiles start
    *     and how that was found); empty when there is no level
@@ -569,9 +569,9 @@ public final class LevelTracker {
     if (results.isEmpty()) {
       return Map.of();
     }
-    List<Object> levels = new ArrayList<>();
+    List<LevelEntry> levels = new ArrayList<>();
     for (LevelResult r : results) {
-      levels.add(r.toRecord(extra));
+      levels.add(r.entry(extra));
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("levels", Collections.unmodifiableList(levels));

@@ -1,5 +1,8 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.levels.LevelEntry;
+import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.stats.Distribution;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -38,11 +41,12 @@ final class LevelsSection {
    * @return the HTML, empty when the run has no level
    */
   static String render(Map<String, Object> run) {
-    List<Map<?, ?>> levels = new ArrayList<>();
+    List<LevelEntry> levels = new ArrayList<>();
     if (run.get("levels") instanceof List<?> list) {
       for (Object o : list) {
-        if (o instanceof Map<?, ?> m) {
-          levels.add(m);
+        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
+        if (l != null) {
+          levels.add(l);
         }
       }
     }
@@ -104,14 +108,14 @@ final class LevelsSection {
    */
   private static String table(
       Map<String, Object> run,
-      List<Map<?, ?>> levels,
+      List<LevelEntry> levels,
       Set<Object> saturationLevels,
       Set<Object> overCapacityLevels) {
-    boolean slo = levels.stream().anyMatch(l -> l.get("goodput") instanceof Map<?, ?>);
-    boolean lag = levels.stream().anyMatch(l -> l.get("schedule_lag_ms") instanceof Map<?, ?>);
-    boolean cpu = levels.stream().anyMatch(l -> l.get("client_cpu") instanceof Number);
+    boolean slo = levels.stream().anyMatch(l -> l.summary().goodput() != null);
+    boolean lag = levels.stream().anyMatch(l -> l.extra().get("schedule_lag_ms") instanceof Map);
+    boolean cpu = levels.stream().anyMatch(l -> l.extra().get("client_cpu") instanceof Number);
     boolean scenarios =
-        levels.stream().map(l -> String.valueOf(l.get("scenario"))).distinct().count() > 1;
+        levels.stream().map(l -> String.valueOf(l.scenario())).distinct().count() > 1;
     StringBuilder html =
         new StringBuilder("<div class=\"levels-wrap\">")
             .append("<table id=\"levels-table\"><tr><th>level</th>")
@@ -127,10 +131,10 @@ final class LevelsSection {
         .append(lag ? "<th>schedule lag p99, ms</th>" : "")
         .append(cpu ? "<th>client CPU</th>" : "")
         .append("</tr>\n");
-    for (Map<?, ?> l : levels) {
-      boolean saturated = saturationLevels.contains(l.get("index"));
-      boolean cut =
-          Boolean.TRUE.equals(l.get("cut_short")) && stepped(run, levels, l.get("scenario"));
+    for (LevelEntry l : levels) {
+      GroupSummary.Json summary = l.summary();
+      boolean saturated = saturationLevels.contains(l.index());
+      boolean cut = Boolean.TRUE.equals(l.cutShort()) && stepped(run, levels, l.scenario());
       html.append(
               saturated
                   ? "<tr class=\"saturation\" title=\"saturation\">"
@@ -138,49 +142,49 @@ final class LevelsSection {
                       ? "<tr class=\"cut-short\" title=\"cut short: the run stopped in it\">"
                       : "<tr>")
           .append("<td>")
-          .append(ReportPage.esc(l.get("index")))
+          .append(ReportPage.esc(l.index()))
           .append("</td>");
       if (scenarios) {
-        html.append("<td class=\"l\">").append(ReportPage.esc(l.get("scenario"))).append("</td>");
+        html.append("<td class=\"l\">").append(ReportPage.esc(l.scenario())).append("</td>");
       }
       html.append("<td>")
           .append(ReportPage.esc(load(l)))
           .append(
               saturated
                   ? " (saturation)"
-                  : overCapacityLevels.contains(l.get("index")) ? " (over capacity)" : "")
+                  : overCapacityLevels.contains(l.index()) ? " (over capacity)" : "")
           .append("</td><td>")
-          .append(ReportPage.num(l.get("duration_s")))
+          .append(ReportPage.num(l.durationS()))
           .append(cut ? " (cut short)" : "")
           .append("</td><td>")
-          .append(ReportPage.esc(l.get("requests")))
-          .append(failures(l.get("status")))
+          .append(ReportPage.esc(summary.requests()))
+          .append(failures(summary.status()))
           .append("</td><td>")
-          .append(ReportPage.num(l.get("requests_per_s")))
+          .append(ReportPage.num(summary.requestsPerS()))
           .append("</td><td>")
-          .append(ReportPage.num(l.get("input_tokens_per_s")))
+          .append(ReportPage.num(l.inputTokensPerS()))
           .append(" / ")
-          .append(ReportPage.num(l.get("output_tokens_per_s")))
+          .append(ReportPage.num(summary.outputTokensPerS()))
           .append("</td>");
       for (String metric : LATENCIES) {
-        Map<?, ?> d = l.get(metric) instanceof Map<?, ?> m ? m : Map.of();
+        Distribution d = latency(l, metric);
         html.append("<td>")
-            .append(ReportPage.ms(d.get("p50")))
+            .append(ReportPage.ms(d == null ? null : d.p50()))
             .append(" / ")
-            .append(ReportPage.ms(d.get("p99")))
+            .append(ReportPage.ms(d == null ? null : d.p99()))
             .append("</td>");
       }
-      html.append("<td>").append(ReportPage.num(l.get("cache_hit_ratio"))).append("</td>");
+      html.append("<td>").append(ReportPage.num(summary.cacheHitRatio())).append("</td>");
       if (slo) {
-        Object attainment = l.get("goodput") instanceof Map<?, ?> g ? g.get("attainment") : null;
+        Object attainment = summary.goodput() == null ? null : summary.goodput().attainment();
         html.append("<td>").append(ReportPage.num(attainment)).append("</td>");
       }
       if (lag) {
-        Object p99 = l.get("schedule_lag_ms") instanceof Map<?, ?> s ? s.get("p99") : null;
+        Object p99 = l.extra().get("schedule_lag_ms") instanceof Map<?, ?> s ? s.get("p99") : null;
         html.append("<td>").append(ReportPage.ms(p99)).append("</td>");
       }
       if (cpu) {
-        html.append("<td>").append(ReportPage.num(l.get("client_cpu"))).append("</td>");
+        html.append("<td>").append(ReportPage.num(l.extra().get("client_cpu"))).append("</td>");
       }
       html.append("</tr>\n");
     }
@@ -228,7 +232,8 @@ final class LevelsSection {
    * Whether a scenario's profile has 2 levels or more: from {@code load.injection}'s steps marked
    * {@code level}, else from the levels recorded.
    */
-  private static boolean stepped(Map<String, Object> run, List<Map<?, ?>> levels, Object scenario) {
+  private static boolean stepped(
+      Map<String, Object> run, List<LevelEntry> levels, Object scenario) {
     if (run.get("load") instanceof Map<?, ?> load && load.get("injection") instanceof List<?> all) {
       for (Object o : all) {
         if (o instanceof Map<?, ?> i
@@ -243,36 +248,36 @@ final class LevelsSection {
       }
     }
     return levels.stream()
-            .filter(l -> String.valueOf(scenario).equals(String.valueOf(l.get("scenario"))))
+            .filter(l -> String.valueOf(scenario).equals(String.valueOf(l.scenario())))
             .count()
         >= 2;
   }
 
   /** {@code 4 users} (closed loop) or {@code 2.5 users/s} (open loop). */
-  static String load(Map<?, ?> level) {
-    if (level.get("rate") instanceof Number r) {
-      return Charts.fmt(r.doubleValue()) + " users/s";
+  static String load(LevelEntry level) {
+    if (level.rate() != null) {
+      return Charts.fmt(level.rate().doubleValue()) + " users/s";
     }
-    if (level.get("concurrency") instanceof Number c) {
+    if (level.concurrency() != null) {
+      Number c = level.concurrency();
       return Charts.fmt(c.doubleValue()) + (c.doubleValue() == 1 ? " user" : " users");
     }
     return "–";
   }
 
-  private static Double loadValue(Map<?, ?> level) {
-    Object v = level.get("rate") instanceof Number r ? r : level.get("concurrency");
-    return v instanceof Number n ? n.doubleValue() : null;
+  private static Double loadValue(LevelEntry level) {
+    return level.load();
   }
 
   /** The level curves: throughput against latency, then each figure against the load. */
-  static List<Charts.Chart> charts(List<Map<?, ?>> levels) {
+  static List<Charts.Chart> charts(List<LevelEntry> levels) {
     Set<String> scenarios = new LinkedHashSet<>();
     boolean open = false;
     boolean closed = false;
-    for (Map<?, ?> l : levels) {
-      scenarios.add(String.valueOf(l.get("scenario")));
-      open |= l.get("rate") instanceof Number;
-      closed |= !(l.get("rate") instanceof Number);
+    for (LevelEntry l : levels) {
+      scenarios.add(String.valueOf(l.scenario()));
+      open |= l.rate() != null;
+      closed |= l.rate() == null;
     }
     String loadLabel =
         open && closed ? "concurrency (users) or rate (users/s)" : open ? "users/s" : "users";
@@ -286,7 +291,7 @@ final class LevelsSection {
             "ITL p99, ms",
             levels,
             scenarios,
-            l -> number(l.get("output_tokens_per_s")),
+            l -> l.summary().outputTokensPerS(),
             List.of(
                 new Stat("TTFT p99", l -> stat(l, "ttft_ms", "p99"), false, false),
                 new Stat("ITL p99", l -> stat(l, "itl_ms", "p99"), true, true))));
@@ -300,7 +305,7 @@ final class LevelsSection {
             levels,
             scenarios,
             LevelsSection::loadValue,
-            List.of(new Stat("", l -> number(l.get("output_tokens_per_s")), false, false))));
+            List.of(new Stat("", l -> l.summary().outputTokensPerS(), false, false))));
     for (String metric : LATENCIES) {
       String name = metric.replace("_ms", "").toUpperCase(java.util.Locale.ROOT);
       charts.add(
@@ -322,7 +327,7 @@ final class LevelsSection {
 
   /** A statistic drawn per scenario. */
   private record Stat(
-      String name, Function<Map<?, ?>, Double> value, boolean rightAxis, boolean dashed) {}
+      String name, Function<LevelEntry, Double> value, boolean rightAxis, boolean dashed) {}
 
   /**
    * Points (x, y) of every scenario on one x axis: the levels sorted by x, each series null where
@@ -334,19 +339,19 @@ final class LevelsSection {
       String xLabel,
       String yLabel,
       String y2Label,
-      List<Map<?, ?>> levels,
+      List<LevelEntry> levels,
       Set<String> scenarios,
-      Function<Map<?, ?>, Double> x,
+      Function<LevelEntry, Double> x,
       List<Stat> stats) {
-    List<Map<?, ?>> points = new ArrayList<>();
-    for (Map<?, ?> l : levels) {
+    List<LevelEntry> points = new ArrayList<>();
+    for (LevelEntry l : levels) {
       if (x.apply(l) != null) {
         points.add(l);
       }
     }
     points.sort(Comparator.comparingDouble(l -> x.apply(l)));
     List<Double> xs = new ArrayList<>();
-    for (Map<?, ?> l : points) {
+    for (LevelEntry l : points) {
       xs.add(x.apply(l));
     }
     List<Charts.Series> series = new ArrayList<>();
@@ -355,8 +360,8 @@ final class LevelsSection {
       String color = Charts.color(k++);
       for (Stat stat : stats) {
         List<Double> ys = new ArrayList<>();
-        for (Map<?, ?> l : points) {
-          ys.add(scenario.equals(String.valueOf(l.get("scenario"))) ? stat.value().apply(l) : null);
+        for (LevelEntry l : points) {
+          ys.add(scenario.equals(String.valueOf(l.scenario())) ? stat.value().apply(l) : null);
         }
         String label =
             scenarios.size() == 1 && !stat.name().isEmpty()
@@ -369,11 +374,20 @@ final class LevelsSection {
         id, title, Charts.Kind.XY, xLabel, yLabel, y2Label, null, xs, null, series, null);
   }
 
-  private static Double stat(Map<?, ?> level, String metric, String stat) {
-    return level.get(metric) instanceof Map<?, ?> d ? number(d.get(stat)) : null;
+  private static Double stat(LevelEntry level, String metric, String stat) {
+    Distribution d = latency(level, metric);
+    return d == null ? null : "p50".equals(stat) ? d.p50() : d.p99();
   }
 
-  private static Double number(Object v) {
-    return v instanceof Number n ? n.doubleValue() : null;
+  /** A level's latency distribution by its key ({@code ttft_ms}...), or null. */
+  private static Distribution latency(LevelEntry level, String metric) {
+    GroupSummary.Json s = level.summary();
+    return switch (metric) {
+      case "ttft_ms" -> s.ttftMs();
+      case "itl_ms" -> s.itlMs();
+      case "tpot_ms" -> s.tpotMs();
+      case "e2e_ms" -> s.e2eMs();
+      default -> throw new IllegalArgumentException("not a latency of a level: " + metric);
+    };
   }
 }

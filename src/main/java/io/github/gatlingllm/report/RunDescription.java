@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import static io.github.gatlingllm.report.RunSentences.map;
 import static io.github.gatlingllm.report.RunSentences.number;
 
+import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.GroupSummary;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -165,26 +166,26 @@ final class RunDescription {
    * neither is known.
    */
   private static String load(Map<String, Object> run) {
-    Map<String, List<Map<?, ?>>> byScenario = new LinkedHashMap<>();
+    Map<String, List<LevelEntry>> byScenario = new LinkedHashMap<>();
     if (run.get("levels") instanceof List<?> levels) {
       for (Object o : levels) {
-        Map<?, ?> l = map(o);
-        byScenario
-            .computeIfAbsent(String.valueOf(l.get("scenario")), k -> new ArrayList<>())
-            .add(l);
+        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
+        if (l != null) {
+          byScenario.computeIfAbsent(String.valueOf(l.scenario()), k -> new ArrayList<>()).add(l);
+        }
       }
     }
     List<String> parts = new ArrayList<>();
-    for (Map.Entry<String, List<Map<?, ?>>> e : byScenario.entrySet()) {
-      List<Map<?, ?>> levels = e.getValue();
-      boolean open = levels.get(0).get("rate") instanceof Number;
+    for (Map.Entry<String, List<LevelEntry>> e : byScenario.entrySet()) {
+      List<LevelEntry> levels = e.getValue();
+      boolean open = levels.get(0).rate() != null;
       double lo = Double.MAX_VALUE;
       double hi = -Double.MAX_VALUE;
-      for (Map<?, ?> l : levels) {
-        Double v = number(open ? l.get("rate") : l.get("concurrency"));
+      for (LevelEntry l : levels) {
+        Number v = open ? l.rate() : l.concurrency();
         if (v != null) {
-          lo = Math.min(lo, v);
-          hi = Math.max(hi, v);
+          lo = Math.min(lo, v.doubleValue());
+          hi = Math.max(hi, v.doubleValue());
         }
       }
       if (lo > hi) {

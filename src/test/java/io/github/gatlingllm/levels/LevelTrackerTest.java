@@ -3,12 +3,16 @@ package io.github.gatlingllm.levels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.levels.Injection.Step;
 import io.github.gatlingllm.levels.Injection.Type;
+import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -130,7 +134,7 @@ class LevelTrackerTest {
     assertEquals(5.0, level.outputTokensPerS());
     assertEquals(50.0, level.inputTokensPerS());
     assertEquals(1.0 / 6, level.errorRatio());
-    Map<String, Object> record = level.toRecord(null);
+    Map<String, Object> record = JsonForm.of(level.entry(null));
     assertEquals(
         List.of(
             "index",
@@ -160,7 +164,7 @@ class LevelTrackerTest {
     LevelResult level = t.results().get(0);
     assertEquals(1_100, level.measuredFromMs());
     assertEquals(9.9, level.durationS());
-    assertEquals(1_100L, level.toRecord(null).get("measured_from_ms"));
+    assertEquals(1_100L, level.entry(null).measuredFromMs());
     assertEquals(1, level.summary().requests());
   }
 
@@ -179,8 +183,8 @@ class LevelTrackerTest {
     assertEquals(4.1, results.get(0).durationS());
     assertEquals(3 / 4.1, results.get(0).requestsPerS(), 1e-12);
     assertEquals(true, results.get(0).cutShort());
-    assertEquals(true, results.get(0).toRecord(null).get("cut_short"));
-    assertEquals(5_100L, results.get(0).toRecord(null).get("measured_to_ms"));
+    assertEquals(true, results.get(0).entry(null).cutShort());
+    assertEquals(5_100L, results.get(0).entry(null).measuredToMs());
   }
 
   @Test
@@ -220,9 +224,8 @@ class LevelTrackerTest {
     LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
     t.started("chat", 1_000);
     t.add("chat", ok(2_000));
-    Map<String, Object> record =
-        t.results().get(0).toRecord((start, end) -> Map.of("window", end - start));
-    assertEquals(10_000L, record.get("window"));
+    LevelEntry record = t.results().get(0).entry((start, end) -> Map.of("window", end - start));
+    assertEquals(10_000L, record.extra().get("window"));
   }
 
   @Test
@@ -241,8 +244,8 @@ class LevelTrackerTest {
     t.add("chat", ok(3_500));
     LevelResult level = t.results().get(0);
     assertEquals(new LoadLevel("chat", false, 2.5, 1, 3_000, 7_000), level.level());
-    assertEquals(2.5, level.toRecord(null).get("rate"));
-    assertEquals("open", level.toRecord(null).get("kind"));
+    assertEquals(2.5, level.entry(null).rate());
+    assertEquals("open", level.entry(null).kind());
   }
 
   @Test
@@ -303,18 +306,60 @@ class LevelTrackerTest {
     assertEquals(1, t.slots().get(0).pending());
   }
 
+  /** A level's entry as llm-run.json writes it (Jackson, one line). */
+  private static String json(LevelResult level, Map<String, Object> extra) throws Exception {
+    return new ObjectMapper().writeValueAsString(level.entry((start, end) -> extra));
+  }
+
+  @Test
+  void anEntryWithAWarmupAGoodputACutAndExtraFieldsIsWrittenInTheRecordsOrder() throws Exception {
+    // The text the hand-built map wrote before the entry was typed: the keys, their order and
+    // their values (the goodput's rates per second of the level, the extra fields last).
+    LevelTracker t = new LevelTracker(List.of(STEPPED), new Slo(50.0, null, null, null));
+    t.started("chat", 1_000);
+    t.add("chat", request("warmup", 1_000, RequestStatus.OK)); // ends at 1 100
+    t.add("chat", ok(1_350));
+    t.add("chat", ok(1_400));
+    LevelResult level = t.results(t.slots(), 2_050).get(0);
+    assertEquals(
+        "{\"index\":0,\"scenario\":\"chat\",\"kind\":\"closed\",\"concurrency\":1,\"start_ms\":1000,"
+            + "\"end_ms\":11000,\"duration_s\":0.15,\"measured_from_ms\":1350,\"measured_to_ms\":1500,"
+            + "\"cut_short\":true,\"requests\":2,\"status\":{\"ok\":2,\"http_error\":0,\"rejected\":0,"
+            + "\"timeout\":0,\"stream_error\":0,\"connect_error\":0,\"cut_by_run_end\":0,\"cancelled\":0},"
+            + "\"prompt_tokens\":200,\"cached_tokens\":0,\"cache_hit_ratio\":null,\"completion_tokens\":20,"
+            + "\"window_start_ms\":1350,\"window_end_ms\":1500,\"requests_per_s\":13.333333333333334,"
+            + "\"output_tokens_per_s\":133.33333333333334,\"ttft_ms\":{\"count\":2,\"mean\":20.0,"
+            + "\"min\":20.0,\"p50\":20.0,\"p90\":20.0,\"p95\":20.0,\"p99\":20.0,\"max\":20.0},\"itl_ms\":{\"count\":2,"
+            + "\"mean\":5.0,\"min\":5.0,\"p50\":5.0,\"p90\":5.0,\"p95\":5.0,\"p99\":5.0,\"max\":5.0},"
+            + "\"tpot_ms\":{\"count\":2,\"mean\":5.0,\"min\":5.0,\"p50\":5.0,\"p90\":5.0,\"p95\":5.0,"
+            + "\"p99\":5.0,\"max\":5.0},\"e2e_ms\":{\"count\":2,\"mean\":100.0,\"min\":100.0,\"p50\":100.0,"
+            + "\"p90\":100.0,\"p95\":100.0,\"p99\":100.0,\"max\":100.0},\"output_tokens_per_s_per_request\":{\"count\":2,"
+            + "\"mean\":100.0,\"min\":100.0,\"p50\":100.0,\"p90\":100.0,\"p95\":100.0,\"p99\":100.0,"
+            + "\"max\":100.0},\"goodput\":{\"slo\":{\"ttft_ms\":50.0,\"itl_ms\":null,\"tpot_ms\":null,"
+            + "\"e2e_ms\":null},\"offered\":2,\"met\":2,\"failed\":0,\"missed\":{\"ttft\":0},\"attainment\":1.0,"
+            + "\"goodput_requests_per_s\":13.333333333333334,\"goodput_output_tokens_per_s\":133.33333333333334},"
+            + "\"ttfo_ms\":{\"count\":0,\"mean\":null,\"min\":null,\"p50\":null,\"p90\":null,\"p95\":null,"
+            + "\"p99\":null,\"max\":null},\"reasoning\":{\"requests_reasoning\":0,\"never_answered\":0,"
+            + "\"reasoning_tokens\":0,\"answer_tokens\":0,\"reasoning_share\":null,\"reasoning_tokens_per_request\":{\"count\":0,"
+            + "\"mean\":null,\"min\":null,\"p50\":null,\"p90\":null,\"p95\":null,\"p99\":null,\"max\":null},"
+            + "\"reasoning_tpot_ms\":{\"count\":0,\"mean\":null,\"min\":null,\"p50\":null,\"p90\":null,"
+            + "\"p95\":null,\"p99\":null,\"max\":null},\"answer_tpot_ms\":{\"count\":0,\"mean\":null,"
+            + "\"min\":null,\"p50\":null,\"p90\":null,\"p95\":null,\"p99\":null,\"max\":null}},\"input_tokens_per_s\":1333.3333333333335,"
+            + "\"scenario_index\":0,\"offered_requests_per_s\":13.333333333333334,\"completed_requests\":2,"
+            + "\"client_cpu\":0.5}",
+        json(level, new LinkedHashMap<>(Map.of("client_cpu", 0.5))));
+  }
+
   @Test
   void goodputRatesArePerSecondOfTheLevel() {
     LevelTracker t = new LevelTracker(List.of(STEPPED), new Slo(50.0, null, null, null));
     t.started("chat", 1_000);
     t.add("chat", ok(1_000));
     t.add("chat", ok(2_000));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> goodput =
-        (Map<String, Object>) t.results().get(0).toRecord(null).get("goodput");
-    assertEquals(1.0, goodput.get("attainment"));
-    assertEquals(0.2, goodput.get("goodput_requests_per_s"));
-    assertEquals(2.0, goodput.get("goodput_output_tokens_per_s"));
+    Goodput goodput = t.results().get(0).entry(null).summary().goodput();
+    assertEquals(1.0, goodput.attainment());
+    assertEquals(0.2, goodput.requestsPerS());
+    assertEquals(2.0, goodput.outputTokensPerS());
   }
 
   @Test
@@ -384,10 +429,10 @@ class LevelTrackerTest {
     assertEquals(1.0, second.requestsPerS());
     assertEquals(7.5, second.outputTokensPerS());
     assertEquals(50.0, second.inputTokensPerS());
-    Map<String, Object> record = second.toRecord(null);
-    assertEquals(1, record.get("scenario_index"));
-    assertEquals(0.5, record.get("offered_requests_per_s"));
-    assertEquals(2L, record.get("completed_requests"));
+    LevelEntry record = second.entry(null);
+    assertEquals(1, record.scenarioIndex());
+    assertEquals(0.5, record.offeredRequestsPerS());
+    assertEquals(2L, record.completedRequests());
   }
 
   @Test

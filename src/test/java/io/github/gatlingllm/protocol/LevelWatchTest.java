@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.levels.Injection.Step;
 import io.github.gatlingllm.levels.Injection.Type;
+import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -88,10 +89,10 @@ class LevelWatchTest {
     Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 20)));
     watch.addTo(info, 2, 25_000, (start, end) -> Map.of("client_cpu", 0.5));
     @SuppressWarnings("unchecked")
-    List<Map<String, Object>> levels = (List<Map<String, Object>>) info.get("levels");
+    List<LevelEntry> levels = (List<LevelEntry>) info.get("levels");
     // the third level began after the stop and has no request
     assertEquals(2, levels.size());
-    assertEquals(0.5, levels.get(1).get("client_cpu"));
+    assertEquals(0.5, levels.get(1).extra().get("client_cpu"));
     @SuppressWarnings("unchecked")
     Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
     assertEquals(true, saturation.get("stopped_early"));
@@ -210,11 +211,11 @@ class LevelWatchTest {
     // the run ends 110 ms before the last level's end: its last user arrived and was served
     Map<String, Object> info = openStepsEndingAt(RunEnd.Reason.INJECTION_OVER, 39_890);
     @SuppressWarnings("unchecked")
-    List<Map<String, Object>> levels = (List<Map<String, Object>>) info.get("levels");
+    List<LevelEntry> levels = (List<LevelEntry>) info.get("levels");
     assertEquals(4, levels.size());
-    assertNull(levels.get(3).get("cut_short"));
-    assertEquals(10.0, levels.get(3).get("duration_s"));
-    assertEquals(4.0, levels.get(3).get("requests_per_s"));
+    assertNull(levels.get(3).cutShort());
+    assertEquals(10.0, levels.get(3).durationS());
+    assertEquals(4.0, levels.get(3).summary().requestsPerS());
     @SuppressWarnings("unchecked")
     Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
     assertEquals(4, saturation.get("levels"));
@@ -225,8 +226,8 @@ class LevelWatchTest {
   void anOpenLoopStoppedBeforeItsLastLevelsEndCutsThatLevel() {
     Map<String, Object> info = openStepsEndingAt(RunEnd.Reason.TARGET_DOWN, 39_890);
     @SuppressWarnings("unchecked")
-    List<Map<String, Object>> levels = (List<Map<String, Object>>) info.get("levels");
-    assertEquals(true, levels.get(3).get("cut_short"));
+    List<LevelEntry> levels = (List<LevelEntry>) info.get("levels");
+    assertEquals(true, levels.get(3).cutShort());
     @SuppressWarnings("unchecked")
     Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
     assertEquals(3, saturation.get("levels"));

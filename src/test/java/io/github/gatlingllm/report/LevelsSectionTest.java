@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.levels.LevelEntry;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,7 +146,9 @@ class LevelsSectionTest {
             level(0, "chat", "rate", 1, 100, 50),
             level(1, "chat", "rate", 2, 190, 60),
             level(2, "rag", "rate", 1, 150, 70));
-    List<Charts.Chart> charts = LevelsSection.charts(levels);
+    List<Charts.Chart> charts =
+        LevelsSection.charts(
+            levels.stream().map(l -> RunRecordJson.read(l, LevelEntry.class)).toList());
     assertEquals(
         List.of(
             "levels-throughput-latency",

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
@@ -41,11 +42,16 @@ class RunRecordJsonTest {
   }
 
   private static Object typed(String key, Object value) {
+    if ("levels".equals(key)) {
+      // A list of entries, each its class.
+      return ((java.util.List<?>) value).stream().map(l -> typed("level", l)).toList();
+    }
     Class<?> type =
         switch (key) {
           case "metrics" -> MetricsSummary.class;
           case "slo" -> Slo.class;
           case "cache" -> CacheSummary.class;
+          case "level" -> LevelEntry.class;
           default -> null;
         };
     if (type == null) {
