@@ -146,7 +146,15 @@ class LlamaDialectsTest {
               new Turn.ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"),
               new Turn.ToolResult("call_1", "{\"temp\":21}"),
               new Turn.Message("user", "Thanks"));
-      complete(send(api, api.dialect().body(settings(3), history)), 3);
+      Result r = send(api, api.dialect().body(settings(3), history));
+      // accepted: answered, streamed to its end, 3 tokens. Not the prompt's usage: llama.cpp
+      // (b11669) leaves out message_start, and with it the Messages API's only input_tokens, when
+      // its first token ends inside a UTF-8 sequence (seen about 1 in 15 here); the run then counts
+      // the prompt itself and marks the count not exact, as it should
+      assertEquals(
+          StreamOutcome.COMPLETE, r.timings().outcome(), api + ": " + r.timings().streamError());
+      assertEquals(3, r.timings().completionTokens(), api.toString());
+      assertTrue(r.timings().ttftMs() != null && r.timings().ttftMs() > 0, api.toString());
     }
   }
 }
