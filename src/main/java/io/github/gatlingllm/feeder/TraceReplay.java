@@ -73,6 +73,11 @@ public final class TraceReplay {
   private long requestsSent;
   private final long firstTimestamp;
   private final int[] warmPrefix;
+  // per session (numbered as Trace#session): its latest row that ended on this JVM, and when
+  private final int[] sessionEndedRow;
+  private final long[] sessionEndedNanos;
+  // the rows waiting for a session's previous row, keyed by that previous row: one a session
+  private final Map<Integer, java.util.function.LongConsumer> waiting = new java.util.HashMap<>();
 
   /**
    * A replay.
@@ -123,6 +128,9 @@ public final class TraceReplay {
       }
     }
     this.warmPrefix = warmPrefixes(trace);
+    this.sessionEndedRow = new int[trace.sessions()];
+    java.util.Arrays.fill(sessionEndedRow, -1);
+    this.sessionEndedNanos = new long[trace.sessions()];
     this.source =
         PromptSource.ofRows(
             blocks.counter(),
@@ -187,6 +195,91 @@ public final class TraceReplay {
       return -1;
     }
     return Math.round((trace.timestampMs(row) - firstTimestamp) * 1e6 / timeScale);
+  }
+
+  /**
+   * The due-time rule of a session's later row (AIPerf's multi-turn replay): it goes at its own
+   * timestamp's due time or its delay after the session's previous row ended, whichever is later.
+   * All three on one clock ({@link System#nanoTime()}).
+   *
+   * @param timestampDueNanos when the row's timestamp makes it due
+   * @param previousEndedNanos when the session's previous row ended
+   * @param delayNanos the row's {@link #delayNanos}, at least 0
+   * @return when the row is due, nanoseconds on the same clock
+   */
+  public static long sessionDueNanos(
+      long timestampDueNanos, long previousEndedNanos, long delayNanos) {
+    long afterPrevious = previousEndedNanos + delayNanos;
+    return afterPrevious - timestampDueNanos > 0 ? afterPrevious : timestampDueNanos;
+  }
+
+  /**
+   * How long after its session's previous row ended a row goes, at the replay's speed.
+   *
+   * @param row from 0
+   * @return nanoseconds: the row's {@code delay} divided by the time scale; 0 without a delay
+   */
+  public long delayNanos(int row) {
+    long delayMs = trace.delayMs(row);
+    return delayMs <= 0 ? 0 : Math.round(delayMs * 1e6 / timeScale);
+  }
+
+  /**
+   * Waits for a row's session's previous row to end, when that row is this shard's: {@code resume}
+   * then gets the earliest the row may go ({@link System#nanoTime()}: the previous row's end plus
+   * {@link #delayNanos}) on the thread that ended it, or on this one if it has ended already. A row
+   * without session, a session's first row, or one whose previous row is another shard's (that
+   * ending is not seen here: the row goes at its timestamp) does not wait.
+   *
+   * @param row from 0
+   * @param shard the run's shard, never null
+   * @param resume gets the earliest time, once; never null
+   * @return true when {@code resume} was or will be called, false when the row need not wait
+   */
+  public boolean afterPrevious(int row, Shard shard, java.util.function.LongConsumer resume) {
+    int previous = trace.previousRowOfSession(row);
+    if (previous < 0 || !shard.owns(previous)) {
+      return false;
+    }
+    long delay = delayNanos(row);
+    long ended;
+    synchronized (this) {
+      int session = trace.session(row);
+      if (sessionEndedRow[session] < previous) {
+        waiting.put(previous, end -> resume.accept(end + delay));
+        return true;
+      }
+      ended = sessionEndedNanos[session];
+    }
+    resume.accept(ended + delay);
+    return true;
+  }
+
+  /**
+   * A row's request ended, however (answered, failed, cut or never sent): releases its session's
+   * next row if it waits ({@link #afterPrevious}), on this thread. The trace is the traffic: a
+   * failed row's next row goes all the same.
+   *
+   * @param row from 0
+   * @param endNanos when it ended, {@link System#nanoTime()}
+   */
+  public void rowEnded(int row, long endNanos) {
+    int session = trace.session(row);
+    if (session < 0) {
+      return;
+    }
+    java.util.function.LongConsumer next;
+    synchronized (this) {
+      if (sessionEndedRow[session] >= row) {
+        return; // a second request on one fed row: its first ending counted
+      }
+      sessionEndedRow[session] = row;
+      sessionEndedNanos[session] = endNanos;
+      next = waiting.remove(row);
+    }
+    if (next != null) {
+      next.accept(endNanos);
+    }
   }
 
   /**
