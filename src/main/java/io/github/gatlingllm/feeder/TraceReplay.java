@@ -390,7 +390,9 @@ public final class TraceReplay {
    * Gatling injection windows that start each of a shard's rows before it is due: {@code {offset
    * ms, users}} pairs in time order, one per window of {@code max(1 s, span / 2000)} that holds
    * rows due {@value #LEAD_MS} ms after it or later, its users starting at the window's start (the
-   * LLM action then holds each row until it is due).
+   * LLM action then holds each row until it is due). The users take the rows in file order, so a
+   * row counts at the earliest due time of itself and the shard's rows after it (a session's later
+   * row may be due before an earlier row of the file).
    *
    * @param shard the shard whose rows count, never null
    * @return the windows, never empty
@@ -404,11 +406,20 @@ public final class TraceReplay {
               + " has no timestamps, so it has no arrivals of its own: inject its rows with any"
               + " injection profile (e.g. constantUsersPerSec), one user a row");
     }
-    long spanMs = dueNanos(trace.rows() - 1) / 1_000_000L;
+    long spanMs = Math.round((trace.durationMs() - firstTimestamp) / timeScale);
     long window = Math.max(MIN_WINDOW_MS, (spanMs + MAX_WINDOWS - 1) / MAX_WINDOWS);
+    // Users take the rows in file order, and a session's later row may be due before an earlier
+    // row of the file: each user starts by the earliest due time of its row and all after it.
+    int count = (int) shard.share(trace.rows());
+    long[] startBy = new long[count];
+    long earliest = Long.MAX_VALUE;
+    for (int k = count - 1; k >= 0; k--) {
+      earliest = Math.min(earliest, dueNanos(shard.index() + k * shard.count()));
+      startBy[k] = earliest;
+    }
     List<long[]> windows = new ArrayList<>();
-    for (int row = shard.index(); row < trace.rows(); row += shard.count()) {
-      long start = Math.max(0, dueNanos(row) / 1_000_000L - LEAD_MS) / window * window;
+    for (int k = 0; k < count; k++) {
+      long start = Math.max(0, startBy[k] / 1_000_000L - LEAD_MS) / window * window;
       if (!windows.isEmpty() && windows.get(windows.size() - 1)[0] == start) {
         windows.get(windows.size() - 1)[1]++;
       } else {

@@ -129,4 +129,20 @@ class TraceSessionReplayTest {
     assertFalse(r.afterPrevious(2, new Shard(0, 2), resumed::add));
     assertEquals(List.of(), resumed);
   }
+
+  @Test
+  void eachUserStartsByTheEarliestDueTimeOfItsRowAndTheRowsAfterIt() throws IOException {
+    TraceReplay r =
+        replay(
+            1.0,
+            row("\"session_id\": \"a\", \"timestamp\": 0, "),
+            row("\"session_id\": \"b\", \"timestamp\": 3000, "),
+            row("\"session_id\": \"a\", \"delay\": 2000, "),
+            row("\"session_id\": \"c\", \"timestamp\": 5000, "));
+    // Row 2 is due at 2000 ms: the second user (row 1's, due at 3000) starts by then.
+    List<long[]> w = r.arrivalWindows(Shard.SINGLE);
+    assertEquals(
+        List.of(List.of(0L, 1L), List.of(1000L, 2L), List.of(4000L, 1L)),
+        w.stream().map(x -> List.of(x[0], x[1])).toList());
+  }
 }
