@@ -165,6 +165,10 @@ final class PromptSender implements Sender {
         (out, endMs) -> {
           if (fed != null) {
             fed.workload().ended(phase);
+            if (fed.trace() != null && fed.workload().replay() != null) {
+              // not sent: its session's next trace row goes all the same
+              fed.workload().replay().rowEnded((int) fed.index(), System.nanoTime());
+            }
           }
         });
   }

@@ -416,6 +416,10 @@ final class ResponseListener
         if (workload != null) {
           workload.ended(identity.phase());
         }
+        if (fed != null && fed.trace() != null && fed.workload().replay() != null) {
+          // a session's next trace row waits for this one's end, however it ended
+          fed.workload().replay().rowEnded((int) fed.index(), endNanos);
+        }
       }
     }
     if (end instanceof RequestEnd.Cancelled) {
@@ -536,7 +540,12 @@ final class ResponseListener
       record = turn.complete(record, settings.cacheServer());
     }
     if (fed != null && fed.trace() != null) {
-      record = record.toBuilder().traceRow((long) fed.trace().row()).build();
+      io.github.gatlingllm.metrics.RequestRecordBuilder withRow =
+          record.toBuilder().traceRow((long) fed.trace().row());
+      if (fed.workload().replay() != null) {
+        withRow.sessionId(fed.workload().replay().trace().sessionId((int) fed.index()));
+      }
+      record = withRow.build();
     }
     if (cancellation.chosen()) {
       record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();

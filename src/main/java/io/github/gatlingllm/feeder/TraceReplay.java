@@ -73,6 +73,11 @@ public final class TraceReplay {
   private long requestsSent;
   private final long firstTimestamp;
   private final int[] warmPrefix;
+  // per session (numbered as Trace#session): its latest row that ended on this JVM, and when
+  private final int[] sessionEndedRow;
+  private final long[] sessionEndedNanos;
+  // the rows waiting for a session's previous row, keyed by that previous row: one a session
+  private final Map<Integer, java.util.function.LongConsumer> waiting = new java.util.HashMap<>();
 
   /**
    * A replay.
@@ -123,6 +128,9 @@ public final class TraceReplay {
       }
     }
     this.warmPrefix = warmPrefixes(trace);
+    this.sessionEndedRow = new int[trace.sessions()];
+    java.util.Arrays.fill(sessionEndedRow, -1);
+    this.sessionEndedNanos = new long[trace.sessions()];
     this.source =
         PromptSource.ofRows(
             blocks.counter(),
@@ -187,6 +195,91 @@ public final class TraceReplay {
       return -1;
     }
     return Math.round((trace.timestampMs(row) - firstTimestamp) * 1e6 / timeScale);
+  }
+
+  /**
+   * The due-time rule of a session's later row (AIPerf's multi-turn replay): it goes at its own
+   * timestamp's due time or its delay after the session's previous row ended, whichever is later.
+   * All three on one clock ({@link System#nanoTime()}).
+   *
+   * @param timestampDueNanos when the row's timestamp makes it due
+   * @param previousEndedNanos when the session's previous row ended
+   * @param delayNanos the row's {@link #delayNanos}, at least 0
+   * @return when the row is due, nanoseconds on the same clock
+   */
+  public static long sessionDueNanos(
+      long timestampDueNanos, long previousEndedNanos, long delayNanos) {
+    long afterPrevious = previousEndedNanos + delayNanos;
+    return afterPrevious - timestampDueNanos > 0 ? afterPrevious : timestampDueNanos;
+  }
+
+  /**
+   * How long after its session's previous row ended a row goes, at the replay's speed.
+   *
+   * @param row from 0
+   * @return nanoseconds: the row's {@code delay} divided by the time scale; 0 without a delay
+   */
+  public long delayNanos(int row) {
+    long delayMs = trace.delayMs(row);
+    return delayMs <= 0 ? 0 : Math.round(delayMs * 1e6 / timeScale);
+  }
+
+  /**
+   * Waits for a row's session's previous row to end, when that row is this shard's: {@code resume}
+   * then gets the earliest the row may go ({@link System#nanoTime()}: the previous row's end plus
+   * {@link #delayNanos}) on the thread that ended it, or on this one if it has ended already. A row
+   * without session, a session's first row, or one whose previous row is another shard's (that
+   * ending is not seen here: the row goes at its timestamp) does not wait.
+   *
+   * @param row from 0
+   * @param shard the run's shard, never null
+   * @param resume gets the earliest time, once; never null
+   * @return true when {@code resume} was or will be called, false when the row need not wait
+   */
+  public boolean afterPrevious(int row, Shard shard, java.util.function.LongConsumer resume) {
+    int previous = trace.previousRowOfSession(row);
+    if (previous < 0 || !shard.owns(previous)) {
+      return false;
+    }
+    long delay = delayNanos(row);
+    long ended;
+    synchronized (this) {
+      int session = trace.session(row);
+      if (sessionEndedRow[session] < previous) {
+        waiting.put(previous, end -> resume.accept(end + delay));
+        return true;
+      }
+      ended = sessionEndedNanos[session];
+    }
+    resume.accept(ended + delay);
+    return true;
+  }
+
+  /**
+   * A row's request ended, however (answered, failed, cut or never sent): releases its session's
+   * next row if it waits ({@link #afterPrevious}), on this thread. The trace is the traffic: a
+   * failed row's next row goes all the same.
+   *
+   * @param row from 0
+   * @param endNanos when it ended, {@link System#nanoTime()}
+   */
+  public void rowEnded(int row, long endNanos) {
+    int session = trace.session(row);
+    if (session < 0) {
+      return;
+    }
+    java.util.function.LongConsumer next;
+    synchronized (this) {
+      if (sessionEndedRow[session] >= row) {
+        return; // a second request on one fed row: its first ending counted
+      }
+      sessionEndedRow[session] = row;
+      sessionEndedNanos[session] = endNanos;
+      next = waiting.remove(row);
+    }
+    if (next != null) {
+      next.accept(endNanos);
+    }
   }
 
   /**
@@ -297,7 +390,9 @@ public final class TraceReplay {
    * Gatling injection windows that start each of a shard's rows before it is due: {@code {offset
    * ms, users}} pairs in time order, one per window of {@code max(1 s, span / 2000)} that holds
    * rows due {@value #LEAD_MS} ms after it or later, its users starting at the window's start (the
-   * LLM action then holds each row until it is due).
+   * LLM action then holds each row until it is due). The users take the rows in file order, so a
+   * row counts at the earliest due time of itself and the shard's rows after it (a session's later
+   * row may be due before an earlier row of the file).
    *
    * @param shard the shard whose rows count, never null
    * @return the windows, never empty
@@ -311,11 +406,20 @@ public final class TraceReplay {
               + " has no timestamps, so it has no arrivals of its own: inject its rows with any"
               + " injection profile (e.g. constantUsersPerSec), one user a row");
     }
-    long spanMs = dueNanos(trace.rows() - 1) / 1_000_000L;
+    long spanMs = Math.round((trace.durationMs() - firstTimestamp) / timeScale);
     long window = Math.max(MIN_WINDOW_MS, (spanMs + MAX_WINDOWS - 1) / MAX_WINDOWS);
+    // Users take the rows in file order, and a session's later row may be due before an earlier
+    // row of the file: each user starts by the earliest due time of its row and all after it.
+    int count = (int) shard.share(trace.rows());
+    long[] startBy = new long[count];
+    long earliest = Long.MAX_VALUE;
+    for (int k = count - 1; k >= 0; k--) {
+      earliest = Math.min(earliest, dueNanos(shard.index() + k * shard.count()));
+      startBy[k] = earliest;
+    }
     List<long[]> windows = new ArrayList<>();
-    for (int row = shard.index(); row < trace.rows(); row += shard.count()) {
-      long start = Math.max(0, dueNanos(row) / 1_000_000L - LEAD_MS) / window * window;
+    for (int k = 0; k < count; k++) {
+      long start = Math.max(0, startBy[k] / 1_000_000L - LEAD_MS) / window * window;
       if (!windows.isEmpty() && windows.get(windows.size() - 1)[0] == start) {
         windows.get(windows.size() - 1)[1]++;
       } else {
