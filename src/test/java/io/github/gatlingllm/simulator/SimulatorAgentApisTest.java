@@ -4,6 +4,7 @@ import static io.github.gatlingllm.simulator.SimulatorClient.words;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.gatlingllm.api.DialectClient;
 import io.github.gatlingllm.api.DialectClient.Result;
 import io.github.gatlingllm.api.Turn;
@@ -94,5 +95,44 @@ class SimulatorAgentApisTest {
   @Test
   void messagesCallsToolsAsToolUseBlocksAndFindsTheThreadedCallsCached() throws Exception {
     twoLoops(WireApi.MESSAGES, "toolu_ea08ea9b96c5f564", "toolu_");
+  }
+
+  private JsonNode whole(WireApi api) throws Exception {
+    simulator = Simulator.start(SimulatorConfig.zeroDelay(), 0);
+    Result r =
+        DialectClient.send(
+            simulator.baseUrl(),
+            api,
+            api.dialect()
+                .agentBody(
+                    settings(false),
+                    List.of(new Turn.Message("user", words("task", 36))),
+                    Json.MAPPER.readTree(TOOLS),
+                    "auto"),
+            null,
+            false);
+    assertEquals(200, r.status(), r.body());
+    return Json.MAPPER.readTree(r.body());
+  }
+
+  @Test
+  void notStreamedTheResponseOutputHoldsTheFunctionCall() throws Exception {
+    JsonNode output = whole(WireApi.RESPONSES).get("output");
+    assertEquals(1, output.size(), output.toString());
+    assertEquals(
+        "{\"id\":\"fc_1_0\",\"type\":\"function_call\",\"status\":\"completed\","
+            + "\"arguments\":\"{\\\"city\\\":\\\"the model is\\\",\\\"days\\\":2}\","
+            + "\"call_id\":\"call_ea08ea9b96c5f564\",\"name\":\"get_weather\"}",
+        output.get(0).toString());
+  }
+
+  @Test
+  void notStreamedTheMessageHoldsTheToolUseAndStopsForIt() throws Exception {
+    JsonNode message = whole(WireApi.MESSAGES);
+    assertEquals("tool_use", message.get("stop_reason").asText());
+    assertEquals(
+        "[{\"type\":\"tool_use\",\"id\":\"toolu_ea08ea9b96c5f564\",\"name\":\"get_weather\","
+            + "\"input\":{\"city\":\"the model is\",\"days\":2}}]",
+        message.get("content").toString());
   }
 }
