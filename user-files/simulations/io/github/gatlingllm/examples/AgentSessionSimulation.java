@@ -45,9 +45,7 @@ public class AgentSessionSimulation extends Simulation {
           .maxContextTokens(8192);
 
   ScenarioBuilder agent =
-      scenario("agent")
-          .forever()
-          .on(feed(sessions).exec(agentSession(llm("agent").chatCompletion())));
+      scenario("agent").forever().on(feed(sessions).exec(agentSession(llm("agent").request())));
 
   {
     setUp(agent.injectClosed(constantConcurrentUsers(shardUsers(4)).during(Duration.ofMinutes(5))))

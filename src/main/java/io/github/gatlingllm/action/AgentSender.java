@@ -2,6 +2,8 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.Turn;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.AgentFeeder;
@@ -30,11 +32,12 @@ import scala.Option;
 /**
  * Not API. Sends a fed agent session's next turn (issue 32): the system prompt, the task, every
  * earlier reply with its {@code tool_calls} exactly as received and one {@code tool} message a
- * call, with the workload's {@code tools} and {@code tool_choice}; or ends the session without a
- * request when the turn would exceed the context window, or ends the virtual user when the
- * workload's budget is spent. A measured session's first turn waits until every warmup session has
- * ended. The tool latency between turns is the chain's pause ({@code LlmDsl.agentSession}), on
- * Gatling's scheduler.
+ * call, with the workload's {@code tools} and {@code tool_choice} (on the Responses and Messages
+ * APIs the same history as that API's items or blocks, through its dialect, and the calls read by
+ * its parser); or ends the session without a request when the turn would exceed the context window,
+ * or ends the virtual user when the workload's budget is spent. A measured session's first turn
+ * waits until every warmup session has ended. The tool latency between turns is the chain's pause
+ * ({@code LlmDsl.agentSession}), on Gatling's scheduler.
  */
 final class AgentSender implements Sender {
 
@@ -70,15 +73,25 @@ final class AgentSender implements Sender {
     if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
       return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
     }
-    if (settings.endpoint() != Endpoint.CHAT) {
+    if (settings.endpoint() == Endpoint.COMPLETIONS) {
       return new Gate.StopRun(
           "agentSession(llm(\""
               + name
-              + "\")...): an agent session needs the chat endpoint (tools and tool messages), got "
+              + "\")...): an agent session needs an API with tools (chat, responses or messages),"
+              + " got "
               + settings.endpoint()
               + ": use llm(\""
               + name
               + "\").chatCompletion()",
+          true);
+    }
+    if (settings.endpoint() != Endpoint.CHAT && !settings.stream()) {
+      return new Gate.StopRun(
+          "agentSession(llm(\""
+              + name
+              + "\")...): an agent session on "
+              + settings.endpoint()
+              + " reads its tool calls from the stream: set llm.stream=true (got false)",
           true);
     }
     Option<Object> fed = session.attributes().get(AgentFeeder.SESSION);
@@ -145,14 +158,22 @@ final class AgentSender implements Sender {
   private Outgoing outgoing(Session session, AgentWorkload workload, AgentSession agent, long now) {
     boolean first = agent.nextTurn() == 1;
     String body =
-        RequestBodies.agentBody(
-            settings,
-            agent.messages(),
-            workload.source().tools().functions(),
-            workload.source().spec().toolChoice());
+        settings.endpoint() == Endpoint.CHAT
+            ? RequestBodies.agentBody(
+                settings,
+                agent.messages(),
+                workload.source().tools().functions(),
+                workload.source().spec().toolChoice())
+            : WireApi.dialect(settings)
+                .agentBody(
+                    settings,
+                    agent.turns(),
+                    workload.source().tools().functions(),
+                    workload.source().spec().toolChoice());
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     boolean prefixSentBefore = first && workload.prefixSentBefore(agent);
-    AgentTurn turn = new AgentTurn(workload, agent, prefixSentBefore);
+    AgentTurn turn =
+        new AgentTurn(workload, agent, prefixSentBefore, settings.endpoint() != Endpoint.CHAT);
     List<Prompt> texts = agent.newTexts();
     Prompt lead = texts.get(0);
     RequestIdentity identity =
@@ -196,9 +217,12 @@ final class AgentSender implements Sender {
     private final int plannedTokens;
     private final StringBuilder reply = new StringBuilder();
     private final ToolCallAssembly calls = new ToolCallAssembly();
+    private final boolean wholeCalls;
     private boolean ended;
 
-    AgentTurn(AgentWorkload workload, AgentSession agent, boolean prefixSentBefore) {
+    AgentTurn(
+        AgentWorkload workload, AgentSession agent, boolean prefixSentBefore, boolean wholeCalls) {
+      this.wholeCalls = wholeCalls;
       this.workload = workload;
       this.agent = agent;
       this.turn = agent.nextTurn();
@@ -227,6 +251,16 @@ final class AgentSender implements Sender {
     @Override
     public void onResponse(StreamEvent response) {
       onEvent(response);
+    }
+
+    /** Responses and Messages: the calls their parser completed, each whole, in order. */
+    @Override
+    public void onToolCalls(List<Turn.ToolCall> completed) {
+      if (wholeCalls) {
+        for (Turn.ToolCall c : completed) {
+          calls.addWhole(c.id(), c.name(), c.arguments());
+        }
+      }
     }
 
     @Override

@@ -442,6 +442,9 @@ final class ResponseListener
     if (end instanceof RequestEnd.Completed) {
       if (parser != null) {
         parser.end();
+        if (turn != null) {
+          turn.onToolCalls(parser.toolCalls());
+        }
         return timer.finish(endNanos, planned, settings.reasoningCounter());
       }
       StreamEvent response =

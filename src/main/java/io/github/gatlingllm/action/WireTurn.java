@@ -35,4 +35,13 @@ interface WireTurn {
 
   /** The session's id, the value of {@code llm.sessionHeader}, never null. */
   String sessionId();
+
+  /**
+   * The tool calls the request's parser completed whole (Responses {@code function_call} items,
+   * Messages {@code tool_use} blocks), once the stream has ended; chat's come as deltas through
+   * {@link #onEvent} instead.
+   *
+   * @param calls the calls in order, never null, possibly empty
+   */
+  default void onToolCalls(java.util.List<io.github.gatlingllm.api.Turn.ToolCall> calls) {}
 }

@@ -79,6 +79,33 @@ public interface Dialect {
   String body(RequestSettings settings, List<Turn> history);
 
   /**
+   * The body of an agent session's turn (issue 32): the whole history in this API's shape, then the
+   * function tools in this API's {@code tools} shape and {@code tool_choice} in its own.
+   *
+   * @param settings the model and generation settings, never null
+   * @param history the turns in order (system, the task, each reply's text and tool calls as
+   *     received, each tool result), never null nor empty
+   * @param tools the function tools as the chat API writes them ({@code
+   *     [{"type":"function","function":{"name","description","parameters"}}]}), or null (or empty)
+   *     for none
+   * @param toolChoice {@code auto}, {@code required} or {@code none}, or null to leave it out;
+   *     written only with tools
+   * @return the JSON body
+   * @throws NullPointerException if settings or history is null
+   * @throws IllegalArgumentException if the history cannot be written in this API
+   * @throws UnsupportedOperationException if this API takes no tools (completions) or its agent
+   *     turns are written elsewhere (chat: {@code openai.RequestBodies#agentBody})
+   */
+  default String agentBody(
+      RequestSettings settings,
+      List<Turn> history,
+      com.fasterxml.jackson.databind.JsonNode tools,
+      String toolChoice) {
+    throw new UnsupportedOperationException(
+        api().settingName() + " writes no agent turn through its dialect");
+  }
+
+  /**
    * Whether this API can keep a conversation's history on the server ({@link #body(RequestSettings,
    * List, String)}).
    *

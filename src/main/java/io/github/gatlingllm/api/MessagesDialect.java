@@ -103,6 +103,24 @@ final class MessagesDialect implements Dialect {
 
   @Override
   public String body(RequestSettings settings, List<Turn> history) {
+    return write(settings, history, null, null);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each tool as a Messages tool, {@code {"name","description","input_schema"}}; {@code
+   * tool_choice} as {@code {"type":"auto"}}, {@code {"type":"any"}} for {@code required} or {@code
+   * {"type":"none"}}. A call's arguments become {@code tool_use.input}, the JSON object they are.
+   */
+  @Override
+  public String agentBody(
+      RequestSettings settings, List<Turn> history, JsonNode tools, String toolChoice) {
+    return write(settings, history, tools, toolChoice);
+  }
+
+  private String write(
+      RequestSettings settings, List<Turn> history, JsonNode tools, String toolChoice) {
     Objects.requireNonNull(settings, "settings");
     Bodies.requireTurns(history);
     StringBuilder system = null;
@@ -179,8 +197,39 @@ final class MessagesDialect implements Dialect {
             g.writeEndObject();
           }
           g.writeEndArray();
+          tools(g, tools, toolChoice);
           tail(g, settings);
         });
+  }
+
+  private static void tools(JsonGenerator g, JsonNode tools, String toolChoice) throws IOException {
+    if (tools == null || tools.isEmpty()) {
+      return;
+    }
+    g.writeArrayFieldStart("tools");
+    for (JsonNode tool : tools) {
+      JsonNode function = tool.path("function");
+      g.writeStartObject();
+      g.writeStringField("name", function.path("name").asText());
+      if (function.has("description")) {
+        g.writeStringField("description", function.get("description").asText());
+      }
+      g.writeFieldName("input_schema");
+      if (function.has("parameters")) {
+        Json.MAPPER.writeTree(g, function.get("parameters"));
+      } else {
+        g.writeStartObject();
+        g.writeStringField("type", "object");
+        g.writeEndObject();
+      }
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    if (toolChoice != null) {
+      g.writeObjectFieldStart("tool_choice");
+      g.writeStringField("type", toolChoice.equals("required") ? "any" : toolChoice);
+      g.writeEndObject();
+    }
   }
 
   /** A tool call's arguments as the JSON object {@code tool_use.input} needs ({} when blank). */

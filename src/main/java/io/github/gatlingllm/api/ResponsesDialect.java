@@ -3,6 +3,7 @@ package io.github.gatlingllm.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.gatlingllm.openai.Json;
 import io.github.gatlingllm.openai.RequestBodies;
 import io.github.gatlingllm.openai.RequestSettings;
@@ -90,7 +91,22 @@ final class ResponsesDialect implements Dialect {
   public String body(RequestSettings settings, List<Turn> history) {
     Objects.requireNonNull(settings, "settings");
     Bodies.requireTurns(history);
-    return RequestBodies.build(g -> items(g, settings, history, null));
+    return RequestBodies.build(g -> items(g, settings, history, null, null, null));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each tool as a Responses function tool, {@code
+   * {"type":"function","name","description","parameters"}} (flat, not under {@code function}), and
+   * {@code tool_choice} as the string it is.
+   */
+  @Override
+  public String agentBody(
+      RequestSettings settings, List<Turn> history, JsonNode tools, String toolChoice) {
+    Objects.requireNonNull(settings, "settings");
+    Bodies.requireTurns(history);
+    return RequestBodies.build(g -> items(g, settings, history, null, tools, toolChoice));
   }
 
   @Override
@@ -103,11 +119,16 @@ final class ResponsesDialect implements Dialect {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(previousResponseId, "previousResponseId");
     Bodies.requireTurns(newTurns);
-    return RequestBodies.build(g -> items(g, settings, newTurns, previousResponseId));
+    return RequestBodies.build(g -> items(g, settings, newTurns, previousResponseId, null, null));
   }
 
   private static void items(
-      JsonGenerator g, RequestSettings settings, List<Turn> turns, String previous)
+      JsonGenerator g,
+      RequestSettings settings,
+      List<Turn> turns,
+      String previous,
+      JsonNode tools,
+      String toolChoice)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("model", settings.model());
@@ -143,6 +164,27 @@ final class ResponsesDialect implements Dialect {
       g.writeEndObject();
     }
     g.writeEndArray();
+    if (tools != null && !tools.isEmpty()) {
+      g.writeArrayFieldStart("tools");
+      for (JsonNode tool : tools) {
+        JsonNode function = tool.path("function");
+        g.writeStartObject();
+        g.writeStringField("type", "function");
+        g.writeStringField("name", function.path("name").asText());
+        if (function.has("description")) {
+          g.writeStringField("description", function.get("description").asText());
+        }
+        if (function.has("parameters")) {
+          g.writeFieldName("parameters");
+          Json.MAPPER.writeTree(g, function.get("parameters"));
+        }
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      if (toolChoice != null) {
+        g.writeStringField("tool_choice", toolChoice);
+      }
+    }
     tail(g, settings);
   }
 

@@ -3,6 +3,7 @@ package io.github.gatlingllm.feeder;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.SessionEnd;
@@ -184,6 +185,39 @@ public final class AgentSession {
       }
     }
     return messages;
+  }
+
+  /**
+   * The next turn's history in no API's shape, for the Responses and Messages APIs: the system
+   * prompt (when the group has one), the task, then for each answered turn its reply's text (when
+   * not empty), its tool calls (id, name and arguments as received; an id the server did not send
+   * is named as in {@link #messages()}) and one result a call.
+   *
+   * @return a new list, never empty
+   */
+  public List<Turn> turns() {
+    List<Turn> turns = new ArrayList<>();
+    if (script.system() != null) {
+      turns.add(new Turn.Message("system", script.system().text()));
+    }
+    turns.add(new Turn.Message("user", script.task().text()));
+    for (int t = 0; t < replies.size(); t++) {
+      Reply reply = replies.get(t);
+      if (!reply.content().isEmpty() || reply.calls().isEmpty()) {
+        turns.add(new Turn.Message("assistant", reply.content()));
+      }
+      for (int i = 0; i < reply.calls().size(); i++) {
+        ToolCall call = reply.calls().get(i);
+        turns.add(new Turn.ToolCall(callId(call, t + 1, i), call.name(), call.arguments()));
+      }
+      for (int i = 0; i < reply.calls().size(); i++) {
+        turns.add(
+            new Turn.ToolResult(
+                callId(reply.calls().get(i), t + 1, i),
+                source.toolResult(index(), t + 1, i).text()));
+      }
+    }
+    return turns;
   }
 
   private static String callId(ToolCall call, int turn, int i) {

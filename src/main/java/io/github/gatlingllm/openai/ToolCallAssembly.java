@@ -92,6 +92,25 @@ public final class ToolCallAssembly {
   }
 
   /**
+   * Adds one whole call, as an API that sends each call complete gives it (a Responses {@code
+   * function_call} item, a Messages {@code tool_use} block), after every call added before.
+   *
+   * @param id the call's id, or null when none was sent
+   * @param name the function's name, never null
+   * @param arguments the arguments as received, never null
+   * @throws NullPointerException if name or arguments is null
+   */
+  public void addWhole(String id, String name, String arguments) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(arguments, "arguments");
+    Builder b = new Builder();
+    b.id = id;
+    b.name = name;
+    b.arguments.append(arguments);
+    calls.put(calls.isEmpty() ? 0 : calls.lastKey() + 1, b);
+  }
+
+  /**
    * Whether any tool-call entry was received.
    *
    * @return true once one was

@@ -24,4 +24,19 @@ interface ApiReply {
 
   /** The answer text so far (reasoning left out): the reply a later request's context holds. */
   String answer();
+
+  /**
+   * One piece of a tool-call reply, in this API's events: the head of call {@code call} (its id and
+   * name, empty arguments: a Responses {@code function_call} item, a Messages {@code tool_use}
+   * block) or a piece of its arguments. Kept for the whole reply either way.
+   *
+   * @param ctx the channel
+   * @param call the call's index in the reply, from 0
+   * @param id the call's id
+   * @param name the function's name
+   * @param head whether this is the call's head rather than a piece of its arguments
+   * @param arguments the piece of the arguments; empty for a head
+   */
+  void toolPiece(
+      ChannelHandlerContext ctx, int call, String id, String name, boolean head, String arguments);
 }

@@ -276,11 +276,18 @@ final class GenerationJob implements Scheduler.Admittable {
       toolArguments[piece.call()] = new StringBuilder();
     }
     toolArguments[piece.call()].append(chunk.text());
+    ToolTurns.Call call = request.toolCalls().get(piece.call());
+    if (api != null) {
+      api.toolPiece(ctx, piece.call(), call.id(), call.name(), piece.head(), chunk.text());
+      if (sentNanos != null && chunk.tokens() > 0) {
+        sentNanos[sentChunks++] = System.nanoTime() - arrivalNanos;
+      }
+      return;
+    }
     if (!request.stream()) {
       return;
     }
     sendRole();
-    ToolTurns.Call call = request.toolCalls().get(piece.call());
     Responses.sseEvent(
         ctx,
         OpenAiJson.chatChunk(
@@ -332,10 +339,12 @@ final class GenerationJob implements Scheduler.Admittable {
             ? OpenAiJson.usage(promptTokens, sentTokens, cachedTokens, reasoningTokens)
             : OpenAiJson.usage(promptTokens, sentTokens, cachedTokens);
     if (api != null) {
-      boolean length = sentTokens >= request.maxTokens();
+      boolean length = toolPlan != null ? toolPlan.truncated() : sentTokens >= request.maxTokens();
       if (request.endpoint() == ServedEndpoint.RESPONSES) {
         List<PromptTokenizer.Message> added = new java.util.ArrayList<>(request.added());
-        added.add(new PromptTokenizer.Message("assistant", api.answer()));
+        added.add(
+            new PromptTokenizer.Message(
+                "assistant", toolPlan != null ? toolPlan.text() : api.answer()));
         engine.stored.put(responseId, new StoredResponses.Stored(request.previous(), added));
       }
       if (request.stream()) {

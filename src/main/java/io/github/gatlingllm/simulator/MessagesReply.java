@@ -13,7 +13,10 @@ import io.netty.channel.ChannelHandlerContext;
  * signature_delta}) when the reply reasons, a {@code text} block ({@code text_delta}s), each opened
  * with {@code content_block_start} and closed with {@code content_block_stop}; {@code
  * message_delta} with {@code stop_reason} ({@code max_tokens} at the limit, else {@code end_turn})
- * and {@code usage.output_tokens}; {@code message_stop}. Not thread-safe.
+ * and {@code usage.output_tokens}; {@code message_stop}. A reply of tool calls (a request with
+ * {@code tools}, {@link ToolTurns}) is one {@code tool_use} block a call ({@code id}, {@code name},
+ * {@code input} {}), its input streamed as {@code input_json_delta}s, and ends with {@code
+ * stop_reason: tool_use}, as Anthropic streams it. Not thread-safe.
  */
 final class MessagesReply implements ApiReply {
 
@@ -34,6 +37,9 @@ final class MessagesReply implements ApiReply {
   private final StringBuilder answer = new StringBuilder();
   private EventTemplate thinkingDelta;
   private EventTemplate textDelta;
+  private final java.util.List<String[]> calls = new java.util.ArrayList<>(2);
+  private final java.util.List<StringBuilder> callInputs = new java.util.ArrayList<>(2);
+  private boolean toolOpen;
 
   MessagesReply(boolean stream, String id, String model, int promptTokens, int cachedTokens) {
     this.stream = stream;
@@ -74,8 +80,17 @@ final class MessagesReply implements ApiReply {
             .put("thinking", thinking.toString())
             .put("signature", SIGNATURE);
       }
-      if (answer.length() > 0 || thinking == null) {
+      if (answer.length() > 0 || (thinking == null && calls.isEmpty())) {
         content.addObject().put("type", "text").put("text", answer.toString());
+      }
+      for (int i = 0; i < calls.size(); i++) {
+        ObjectNode use =
+            content
+                .addObject()
+                .put("type", "tool_use")
+                .put("id", calls.get(i)[0])
+                .put("name", calls.get(i)[1]);
+        use.set("input", input(callInputs.get(i).toString()));
       }
     }
     message.put("model", model);
@@ -142,7 +157,54 @@ final class MessagesReply implements ApiReply {
     Responses.sseEvent(ctx, template.render(ctx.alloc(), text));
   }
 
+  /** A call's input: its arguments as a JSON object, {} when they are not one (cut short). */
+  private static com.fasterxml.jackson.databind.JsonNode input(String arguments) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode node = Responses.JSON.readTree(arguments);
+      return node != null && node.isObject() ? node : NODES.objectNode();
+    } catch (java.io.IOException e) {
+      return NODES.objectNode();
+    }
+  }
+
+  @Override
+  public void toolPiece(
+      ChannelHandlerContext ctx, int call, String id, String name, boolean head, String args) {
+    if (head) {
+      calls.add(new String[] {id, name});
+      callInputs.add(new StringBuilder());
+    }
+    callInputs.get(callInputs.size() - 1).append(args);
+    if (!stream) {
+      return;
+    }
+    start(ctx);
+    if (head) {
+      close(ctx);
+      index++;
+      toolOpen = true;
+      ObjectNode start = event("content_block_start");
+      start.put("index", index);
+      ObjectNode block = start.putObject("content_block");
+      block.put("type", "tool_use").put("id", id).put("name", name);
+      block.putObject("input");
+      send(ctx, start);
+      return;
+    }
+    ObjectNode delta = event("content_block_delta");
+    delta.put("index", index);
+    delta.putObject("delta").put("type", "input_json_delta").put("partial_json", args);
+    send(ctx, delta);
+  }
+
   private void close(ChannelHandlerContext ctx) {
+    if (toolOpen) {
+      toolOpen = false;
+      ObjectNode stop = event("content_block_stop");
+      stop.put("index", index);
+      send(ctx, stop);
+      return;
+    }
     if (open == null) {
       return;
     }
@@ -164,10 +226,7 @@ final class MessagesReply implements ApiReply {
     start(ctx);
     close(ctx);
     ObjectNode delta = event("message_delta");
-    delta
-        .putObject("delta")
-        .put("stop_reason", length ? "max_tokens" : "end_turn")
-        .putNull("stop_sequence");
+    delta.putObject("delta").put("stop_reason", stopReason(length)).putNull("stop_sequence");
     delta.putObject("usage").put("output_tokens", outputTokens);
     send(ctx, delta);
     send(ctx, event("message_stop"));
@@ -175,7 +234,11 @@ final class MessagesReply implements ApiReply {
 
   @Override
   public ObjectNode body(boolean length, int outputTokens, int reasoningTokens) {
-    return message(length ? "max_tokens" : "end_turn", outputTokens);
+    return message(stopReason(length), outputTokens);
+  }
+
+  private String stopReason(boolean length) {
+    return length ? "max_tokens" : calls.isEmpty() ? "end_turn" : "tool_use";
   }
 
   @Override

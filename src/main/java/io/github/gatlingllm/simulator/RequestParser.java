@@ -270,11 +270,15 @@ final class RequestParser {
       }
       all.addAll(previous.context());
     }
-    List<PromptTokenizer.Message> added = inputItems(root.get("input"));
+    java.util.Set<PromptTokenizer.Message> calls = new java.util.HashSet<>();
+    List<PromptTokenizer.Message> added = inputItems(root.get("input"), calls);
     all.addAll(added);
     JsonNode summary = root.path("reasoning").path("summary");
     boolean reasoningSummary = summary.isTextual() && !summary.textValue().equals("none");
-    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(all));
+    List<JsonNode> tools = ToolTurns.responsesTools(root);
+    String choice = ToolTurns.responsesChoice(root, tools);
+    List<PromptTokenizer.Message> templated = ToolTurns.qwen(all, tools, calls);
+    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(templated));
     if (tokens.count() > config.contextLength()) {
       throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
     }
@@ -286,10 +290,12 @@ final class RequestParser {
         tokens,
         previous,
         List.copyOf(added),
-        reasoningSummary);
+        reasoningSummary,
+        ToolTurns.calls(tools, choice, ToolTurns.loops(templated), ToolTurns.promptHash(tokens)));
   }
 
-  private static List<PromptTokenizer.Message> inputItems(JsonNode input) {
+  private static List<PromptTokenizer.Message> inputItems(
+      JsonNode input, java.util.Set<PromptTokenizer.Message> calls) {
     if (input == null || input.isNull()) {
       throw ErrorReply.badRequest("'input' is required", "input");
     }
@@ -323,11 +329,13 @@ final class RequestParser {
           messages.add(
               new PromptTokenizer.Message(role.textValue(), parts(item.get("content"), where)));
         }
-        case "function_call" ->
-            messages.add(
-                new PromptTokenizer.Message(
-                    "assistant",
-                    toolCall(text(item, "name", where), text(item, "arguments", where))));
+        case "function_call" -> {
+          PromptTokenizer.Message call =
+              new PromptTokenizer.Message(
+                  "assistant", toolCall(text(item, "name", where), text(item, "arguments", where)));
+          calls.add(call);
+          messages.add(call);
+        }
         case "function_call_output" ->
             messages.add(new PromptTokenizer.Message("tool", text(item, "output", where)));
         default ->
@@ -472,11 +480,25 @@ final class RequestParser {
         all.add(new PromptTokenizer.Message(role.textValue(), text.toString()));
       }
     }
-    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(all));
+    List<JsonNode> tools = ToolTurns.messagesTools(root);
+    String choice = ToolTurns.messagesChoice(root, tools);
+    List<PromptTokenizer.Message> templated = ToolTurns.qwen(all, tools, java.util.Set.of());
+    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(templated));
     if (tokens.count() > config.contextLength()) {
       throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
     }
-    return new ParsedRequest(ServedEndpoint.MESSAGES, stream, true, maxTokens, tokens);
+    return new ParsedRequest(
+        ServedEndpoint.MESSAGES,
+        stream,
+        true,
+        maxTokens,
+        tokens,
+        null,
+        null,
+        false,
+        ToolTurns.anthropicIds(
+            ToolTurns.calls(
+                tools, choice, ToolTurns.loops(templated), ToolTurns.promptHash(tokens))));
   }
 
   private static void append(StringBuilder text, String part) {

@@ -14,7 +14,11 @@ import io.netty.channel.ChannelHandlerContext;
  * with {@code *.done}; then {@code response.completed}, or {@code response.incomplete} with {@code
  * incomplete_details.reason: max_output_tokens} when the reply reached its limit, carrying {@code
  * usage} ({@code input_tokens}, {@code input_tokens_details.cached_tokens}, {@code output_tokens},
- * {@code output_tokens_details.reasoning_tokens}). No {@code [DONE]}. Not thread-safe.
+ * {@code output_tokens_details.reasoning_tokens}). A reply of tool calls (a request with {@code
+ * tools}, {@link ToolTurns}) is one {@code function_call} item a call ({@code id}, {@code call_id},
+ * {@code name}), its arguments streamed as {@code response.function_call_arguments.delta}, closed
+ * by {@code response.function_call_arguments.done} and {@code response.output_item.done} with the
+ * whole arguments, as OpenAI streams them. No {@code [DONE]}. Not thread-safe.
  */
 final class ResponsesReply implements ApiReply {
 
@@ -23,8 +27,12 @@ final class ResponsesReply implements ApiReply {
   private enum Phase {
     NONE,
     REASONING,
-    ANSWER
+    ANSWER,
+    TOOL
   }
+
+  /** One function_call item of the reply. */
+  private record Call(String itemId, String callId, String name, StringBuilder arguments) {}
 
   private final boolean stream;
   private final String id;
@@ -42,6 +50,8 @@ final class ResponsesReply implements ApiReply {
   private final StringBuilder answer = new StringBuilder();
   private EventTemplate reasoningDelta;
   private EventTemplate answerDelta;
+  private final java.util.List<Call> calls = new java.util.ArrayList<>(2);
+  private final long requestId;
 
   ResponsesReply(
       boolean stream,
@@ -53,6 +63,7 @@ final class ResponsesReply implements ApiReply {
       int promptTokens,
       int cachedTokens) {
     this.stream = stream;
+    this.requestId = requestId;
     this.id = id;
     this.reasoningId = "rs_" + requestId;
     this.messageId = "msg_" + requestId;
@@ -224,8 +235,61 @@ final class ResponsesReply implements ApiReply {
       itemDone.put("output_index", outputIndex);
       itemDone.set("item", messageItem());
       send(ctx, itemDone);
+    } else if (phase == Phase.TOOL) {
+      Call c = calls.get(calls.size() - 1);
+      ObjectNode done = event("response.function_call_arguments.done");
+      done.put("item_id", c.itemId());
+      done.put("output_index", outputIndex);
+      done.put("arguments", c.arguments().toString());
+      send(ctx, done);
+      ObjectNode itemDone = event("response.output_item.done");
+      itemDone.put("output_index", outputIndex);
+      itemDone.set("item", functionCall(c, "completed"));
+      send(ctx, itemDone);
     }
     phase = Phase.NONE;
+  }
+
+  @Override
+  public void toolPiece(
+      ChannelHandlerContext ctx, int call, String callId, String name, boolean head, String args) {
+    if (head && stream) {
+      start(ctx);
+      close(ctx);
+    }
+    if (head) {
+      calls.add(new Call("fc_" + requestId + "_" + call, callId, name, new StringBuilder()));
+    }
+    Call c = calls.get(calls.size() - 1);
+    c.arguments().append(args);
+    if (!stream) {
+      return;
+    }
+    if (head) {
+      phase = Phase.TOOL;
+      outputIndex++;
+      ObjectNode added = event("response.output_item.added");
+      added.put("output_index", outputIndex);
+      added.set("item", functionCall(c, "in_progress"));
+      send(ctx, added);
+      return;
+    }
+    ObjectNode delta = event("response.function_call_arguments.delta");
+    delta.put("item_id", c.itemId());
+    delta.put("output_index", outputIndex);
+    delta.put("delta", args);
+    send(ctx, delta);
+  }
+
+  private static ObjectNode functionCall(Call c, String status) {
+    ObjectNode item = NODES.objectNode();
+    item.put("id", c.itemId());
+    item.put("type", "function_call");
+    item.put("status", status);
+    item.put("arguments", status.equals("in_progress") ? "" : c.arguments().toString());
+    item.put("call_id", c.callId());
+    item.put("name", c.name());
+    return item;
   }
 
   private static void outputText(ObjectNode part, String text) {
@@ -272,8 +336,11 @@ final class ResponsesReply implements ApiReply {
     if (reasoning != null) {
       output.add(reasoningItem());
     }
-    if (answer.length() > 0 || reasoning == null) {
+    if (answer.length() > 0 || (reasoning == null && calls.isEmpty())) {
       output.add(messageItem());
+    }
+    for (Call c : calls) {
+      output.add(functionCall(c, "completed"));
     }
     ObjectNode usage = response.putObject("usage");
     usage.put("input_tokens", promptTokens);

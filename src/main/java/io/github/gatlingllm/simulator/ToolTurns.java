@@ -395,6 +395,237 @@ final class ToolTurns {
     return new Plan(List.copyOf(chunks), List.copyOf(pieces), text.toString(), truncated);
   }
 
+  /**
+   * The function tools of a Responses request ({@code {"type":"function","name","description",
+   * "parameters"}}), checked, in chat's shape, so that they template and call as chat's do; empty
+   * when it has none.
+   */
+  static List<JsonNode> responsesTools(JsonNode root) {
+    JsonNode tools = root.get("tools");
+    if (tools == null || tools.isNull()) {
+      return List.of();
+    }
+    if (!tools.isArray()) {
+      throw ErrorReply.badRequest(
+          "'tools' must be an array of tools, got " + RequestParser.kind(tools), "tools");
+    }
+    List<JsonNode> out = new ArrayList<>(tools.size());
+    for (int i = 0; i < tools.size(); i++) {
+      JsonNode tool = tools.get(i);
+      String where = "tools[" + i + "]";
+      if (!tool.isObject() || !"function".equals(tool.path("type").asText())) {
+        throw ErrorReply.badRequest(
+            "'"
+                + where
+                + "' must be {\"type\": \"function\", \"name\": ...} (the simulator takes no"
+                + " other tool)",
+            where);
+      }
+      out.add(chatShape(tool, tool.get("parameters"), where, "parameters"));
+    }
+    return out;
+  }
+
+  /**
+   * The tools of a Messages request ({@code {"name","description","input_schema"}}), checked, in
+   * chat's shape; empty when it has none.
+   */
+  static List<JsonNode> messagesTools(JsonNode root) {
+    JsonNode tools = root.get("tools");
+    if (tools == null || tools.isNull()) {
+      return List.of();
+    }
+    if (!tools.isArray()) {
+      throw ErrorReply.badRequest(
+          "'tools' must be an array of tools, got " + RequestParser.kind(tools), "tools");
+    }
+    List<JsonNode> out = new ArrayList<>(tools.size());
+    for (int i = 0; i < tools.size(); i++) {
+      JsonNode tool = tools.get(i);
+      String where = "tools[" + i + "]";
+      if (!tool.isObject()) {
+        throw ErrorReply.badRequest(
+            "'" + where + "' must be {\"name\": ..., \"input_schema\": {...}}", where);
+      }
+      JsonNode schema = tool.get("input_schema");
+      if (schema == null || !schema.isObject()) {
+        throw ErrorReply.badRequest(
+            "'"
+                + where
+                + ".input_schema' must be a JSON schema object, got "
+                + RequestParser.kind(schema),
+            where + ".input_schema");
+      }
+      out.add(chatShape(tool, schema, where, "input_schema"));
+    }
+    return out;
+  }
+
+  private static JsonNode chatShape(
+      JsonNode tool, JsonNode parameters, String where, String schemaField) {
+    JsonNode name = tool.get("name");
+    if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
+      throw ErrorReply.badRequest(
+          "'" + where + ".name' must be a non-empty string, got " + RequestParser.kind(name),
+          where + ".name");
+    }
+    if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
+      throw ErrorReply.badRequest(
+          "'"
+              + where
+              + "."
+              + schemaField
+              + "' must be a JSON schema object, got "
+              + RequestParser.kind(parameters),
+          where + "." + schemaField);
+    }
+    ObjectNode chat = NODES.objectNode().put("type", "function");
+    ObjectNode function = chat.putObject("function").put("name", name.textValue());
+    JsonNode description = tool.get("description");
+    if (description != null && description.isTextual()) {
+      function.put("description", description.textValue());
+    }
+    if (parameters != null && !parameters.isNull()) {
+      function.set("parameters", parameters);
+    }
+    return chat;
+  }
+
+  /**
+   * A Responses request's {@code tool_choice} as chat's: {@code none}, {@code auto}, {@code
+   * required}, or {@code {"type":"function","name":N}} as {@code N}.
+   */
+  static String responsesChoice(JsonNode root, List<JsonNode> tools) {
+    JsonNode choice = root.get("tool_choice");
+    if (choice != null && choice.isObject()) {
+      if ("function".equals(choice.path("type").asText()) && choice.path("name").isTextual()) {
+        return named(choice.get("name").textValue(), tools);
+      }
+      throw ErrorReply.badRequest(
+          "'tool_choice' must be none, auto, required or {\"type\": \"function\", \"name\":"
+              + " ...}",
+          "tool_choice");
+    }
+    return choice(root, tools);
+  }
+
+  /**
+   * A Messages request's {@code tool_choice} as chat's: {@code {"type":"auto"}}, {@code
+   * {"type":"any"}} as {@code required}, {@code {"type":"none"}}, {@code {"type":"tool","name":N}}
+   * as {@code N}; {@code auto} when absent.
+   */
+  static String messagesChoice(JsonNode root, List<JsonNode> tools) {
+    JsonNode choice = root.get("tool_choice");
+    if (choice == null || choice.isNull()) {
+      return "auto";
+    }
+    String type = choice.path("type").asText("");
+    switch (type) {
+      case "auto", "none" -> {
+        return type;
+      }
+      case "any" -> {
+        if (tools.isEmpty()) {
+          throw ErrorReply.badRequest(
+              "'tool_choice' is {\"type\": \"any\"} but no 'tools' are given", "tool_choice");
+        }
+        return "required";
+      }
+      case "tool" -> {
+        if (choice.path("name").isTextual()) {
+          return named(choice.get("name").textValue(), tools);
+        }
+      }
+      default -> {
+        // refused below
+      }
+    }
+    throw ErrorReply.badRequest(
+        "'tool_choice' must be {\"type\": auto, any, none or tool (with a name)}, got " + choice,
+        "tool_choice");
+  }
+
+  private static String named(String name, List<JsonNode> tools) {
+    for (JsonNode tool : tools) {
+      if (name.equals(tool.get("function").get("name").textValue())) {
+        return name;
+      }
+    }
+    throw ErrorReply.badRequest(
+        "'tool_choice' names the function '" + name + "', which is not in 'tools'", "tool_choice");
+  }
+
+  /**
+   * A Responses or Messages history as Qwen's chat template renders it, as chat's is: a tool call
+   * follows the assistant text before it on a new line in one assistant message; consecutive tool
+   * results make one {@code user} message of {@code <tool_response>} parts; the tools block ends
+   * the system message (or is one).
+   *
+   * @param messages the history, with calls as {@link #render} and results as role {@code tool}
+   * @param tools the tools in chat's shape
+   * @param calls which messages are tool calls, by identity
+   */
+  static List<PromptTokenizer.Message> qwen(
+      List<PromptTokenizer.Message> messages,
+      List<JsonNode> tools,
+      java.util.Set<PromptTokenizer.Message> calls) {
+    List<PromptTokenizer.Message> out = new ArrayList<>(messages.size() + 1);
+    PromptTokenizer.Message previous = null;
+    for (PromptTokenizer.Message m : messages) {
+      PromptTokenizer.Message last = out.isEmpty() ? null : out.get(out.size() - 1);
+      if (m.role().equals("tool")) {
+        String part = "<tool_response>\n" + m.content() + "\n</tool_response>";
+        if (previous != null && previous.role().equals("tool")) {
+          out.set(
+              out.size() - 1, new PromptTokenizer.Message("user", last.content() + "\n" + part));
+        } else {
+          out.add(new PromptTokenizer.Message("user", part));
+        }
+      } else if (calls.contains(m)
+          && previous != null
+          && previous.role().equals("assistant")
+          && last != null
+          && last.role().equals("assistant")) {
+        String head = last.content().isEmpty() ? "" : last.content() + "\n";
+        out.set(out.size() - 1, new PromptTokenizer.Message("assistant", head + m.content()));
+      } else {
+        out.add(m);
+      }
+      previous = m;
+    }
+    if (!tools.isEmpty()) {
+      String block = toolsBlock(tools);
+      if (!out.isEmpty() && out.get(0).role().equals("system")) {
+        PromptTokenizer.Message system = out.get(0);
+        String head = system.content().isEmpty() ? "" : system.content() + "\n\n";
+        out.set(0, new PromptTokenizer.Message("system", head + block));
+      } else {
+        out.add(0, new PromptTokenizer.Message("system", block));
+      }
+    }
+    return out;
+  }
+
+  /** Assistant messages of a templated history that hold a tool call. */
+  static int loops(List<PromptTokenizer.Message> messages) {
+    int loops = 0;
+    for (PromptTokenizer.Message m : messages) {
+      if (m.role().equals("assistant") && m.content().contains("<tool_call>\n")) {
+        loops++;
+      }
+    }
+    return loops;
+  }
+
+  /** Calls with their ids as Anthropic names them ({@code toolu_...}). */
+  static List<Call> anthropicIds(List<Call> calls) {
+    List<Call> out = new ArrayList<>(calls.size());
+    for (Call c : calls) {
+      out.add(new Call("toolu_" + c.id().substring("call_".length()), c.name(), c.arguments()));
+    }
+    return List.copyOf(out);
+  }
+
   /** Empty, for callers that need a fresh id set. */
   static Set<String> newIds() {
     return new HashSet<>();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.Json;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.openai.Usage;
@@ -17,6 +18,17 @@ class MessagesDialectTest {
   private static final Dialect MESSAGES = WireApi.MESSAGES.dialect();
   private static final RequestSettings STREAMING =
       RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64);
+
+  private static final String TOOLS =
+      "[{\"type\":\"function\",\"function\":{\"name\":\"grep\",\"description\":\"Search files.\","
+          + "\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}}]";
+
+  private static final List<Turn> AGENT_HISTORY =
+      List.of(
+          new Turn.Message("system", "Be terse."),
+          new Turn.Message("user", "Fix the bug."),
+          new Turn.ToolCall("call_1", "grep", "{\"q\":\"bug\"}"),
+          new Turn.ToolResult("call_1", "src/A.java:3"));
 
   @Test
   void promptBodyAlwaysSendsMaxTokens() {
@@ -190,5 +202,34 @@ class MessagesDialectTest {
                 + "\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":9009,"
                 + "\"n_ctx\":8192}}",
             "application/json; charset=utf-8"));
+  }
+
+  @Test
+  void agentBodyWritesInputSchemaToolsAndAnyForRequired() throws Exception {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"system\":\"Be terse.\",\"messages\":["
+            + "{\"role\":\"user\",\"content\":\"Fix the bug.\"},"
+            + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"call_1\","
+            + "\"name\":\"grep\",\"input\":{\"q\":\"bug\"}}]},"
+            + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"call_1\","
+            + "\"content\":\"src/A.java:3\"}]}],"
+            + "\"tools\":[{\"name\":\"grep\",\"description\":\"Search files.\","
+            + "\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}],"
+            + "\"tool_choice\":{\"type\":\"any\"},\"stream\":true,\"max_tokens\":64}",
+        MESSAGES.agentBody(STREAMING, AGENT_HISTORY, Json.MAPPER.readTree(TOOLS), "required"));
+  }
+
+  @Test
+  void agentBodyWritesAutoToolChoiceAsItsType() throws Exception {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"messages\":[{\"role\":\"user\",\"content\":\"Fix the bug.\"}],"
+            + "\"tools\":[{\"name\":\"grep\",\"description\":\"Search files.\","
+            + "\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}],"
+            + "\"tool_choice\":{\"type\":\"auto\"},\"stream\":true,\"max_tokens\":64}",
+        MESSAGES.agentBody(
+            STREAMING,
+            List.of(new Turn.Message("user", "Fix the bug.")),
+            Json.MAPPER.readTree(TOOLS),
+            "auto"));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.openai.Json;
 import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.openai.Usage;
@@ -19,6 +20,17 @@ class ResponsesDialectTest {
   private static final Dialect RESPONSES = WireApi.RESPONSES.dialect();
   private static final RequestSettings STREAMING =
       RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64);
+
+  private static final String TOOLS =
+      "[{\"type\":\"function\",\"function\":{\"name\":\"grep\",\"description\":\"Search files.\","
+          + "\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}}]";
+
+  private static final List<Turn> AGENT_HISTORY =
+      List.of(
+          new Turn.Message("system", "Be terse."),
+          new Turn.Message("user", "Fix the bug."),
+          new Turn.ToolCall("call_1", "grep", "{\"q\":\"bug\"}"),
+          new Turn.ToolResult("call_1", "src/A.java:3"));
 
   @Test
   void promptBodyIsInputWithMaxOutputTokens() {
@@ -163,5 +175,30 @@ class ResponsesDialectTest {
   void notJsonIsMalformed() {
     StreamEvent e = RESPONSES.parseResponse("<html>");
     assertEquals(StreamEvent.Kind.MALFORMED, e.kind());
+  }
+
+  @Test
+  void agentBodyWritesFlatFunctionToolsAndToolChoice() throws Exception {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"input\":["
+            + "{\"type\":\"message\",\"role\":\"system\",\"content\":\"Be terse.\"},"
+            + "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Fix the bug.\"},"
+            + "{\"type\":\"function_call\",\"call_id\":\"call_1\",\"name\":\"grep\","
+            + "\"arguments\":\"{\\\"q\\\":\\\"bug\\\"}\"},"
+            + "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":\"src/A.java:3\"}],"
+            + "\"tools\":[{\"type\":\"function\",\"name\":\"grep\",\"description\":\"Search files.\","
+            + "\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}],"
+            + "\"tool_choice\":\"required\",\"stream\":true,\"max_output_tokens\":64}",
+        RESPONSES.agentBody(STREAMING, AGENT_HISTORY, Json.MAPPER.readTree(TOOLS), "required"));
+  }
+
+  @Test
+  void agentBodyWithoutToolsWritesNoToolChoice() {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"input\":["
+            + "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Fix the bug.\"}],"
+            + "\"stream\":true,\"max_output_tokens\":64}",
+        RESPONSES.agentBody(
+            STREAMING, List.of(new Turn.Message("user", "Fix the bug.")), null, "auto"));
   }
 }

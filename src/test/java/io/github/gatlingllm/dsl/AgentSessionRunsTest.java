@@ -78,7 +78,10 @@ class AgentSessionRunsTest {
             try {
               HttpResponse<byte[]> answer =
                   client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
-              if (exchange.getRequestURI().getPath().endsWith("/chat/completions")) {
+              String path = exchange.getRequestURI().getPath();
+              if (path.endsWith("/chat/completions")
+                  || path.endsWith("/responses")
+                  || path.endsWith("/messages")) {
                 String session = exchange.getRequestHeaders().getFirst("X-Session-Affinity");
                 seen.add(
                     new Exchange(
@@ -257,5 +260,139 @@ class AgentSessionRunsTest {
     for (JsonNode r : windowRun.requests()) {
       assertTrue(r.get("prompt_tokens").asInt() + 24 <= 300, r.toString());
     }
+  }
+
+  /** The tool calls of a Responses or Messages stream, in order: [id, name, arguments]. */
+  private static List<List<String>> streamedCalls(String reply) throws Exception {
+    List<List<String>> calls = new ArrayList<>();
+    StringBuilder input = null;
+    String[] open = null;
+    for (String line : reply.split("\n")) {
+      if (!line.startsWith("data:")) {
+        continue;
+      }
+      JsonNode e = JSON.readTree(line.substring(5));
+      String type = e.path("type").asText();
+      if (type.equals("response.output_item.done")
+          && e.path("item").path("type").asText().equals("function_call")) {
+        JsonNode item = e.get("item");
+        calls.add(
+            List.of(
+                item.get("call_id").asText(),
+                item.get("name").asText(),
+                item.get("arguments").asText()));
+      } else if (type.equals("content_block_start")
+          && e.path("content_block").path("type").asText().equals("tool_use")) {
+        open =
+            new String[] {
+              e.get("content_block").get("id").asText(), e.get("content_block").get("name").asText()
+            };
+        input = new StringBuilder();
+      } else if (type.equals("content_block_delta")
+          && e.path("delta").path("type").asText().equals("input_json_delta")) {
+        input.append(e.get("delta").get("partial_json").asText());
+      } else if (type.equals("content_block_stop") && open != null) {
+        calls.add(List.of(open[0], open[1], input.toString()));
+        open = null;
+      }
+    }
+    return calls;
+  }
+
+  /** The history array a Responses ({@code input}) or Messages ({@code messages}) body sends. */
+  private static JsonNode history(JsonNode request) {
+    return request.has("input") ? request.get("input") : request.get("messages");
+  }
+
+  /** Every tool call a Responses or Messages body threads back, in order: [id, name, arguments]. */
+  private static List<List<String>> sentCalls(JsonNode request) {
+    List<List<String>> calls = new ArrayList<>();
+    for (JsonNode item : history(request)) {
+      if (item.path("type").asText().equals("function_call")) {
+        calls.add(
+            List.of(
+                item.get("call_id").asText(),
+                item.get("name").asText(),
+                item.get("arguments").asText()));
+      }
+      for (JsonNode block : item.path("content")) {
+        if (block.path("type").asText().equals("tool_use")) {
+          calls.add(
+              List.of(
+                  block.get("id").asText(),
+                  block.get("name").asText(),
+                  block.get("input").toString()));
+        }
+      }
+    }
+    return calls;
+  }
+
+  private void runsOn(String endpoint) throws Exception {
+    Proxied p = run(endpoint, "-Dllm.endpoint=" + endpoint);
+    JsonNode block = p.run().record().get("sessions").get(0);
+    assertEquals(12, block.get("turns_sent").asLong(), p.run().log);
+    assertEquals(4, block.get("measured").get("ended").get("completed").asLong());
+    assertEquals(12, block.get("measured").get("tool_calls").asLong());
+
+    Map<String, List<Exchange>> sessions = bySession(p.exchanges());
+    assertEquals(5, sessions.size(), sessions.keySet().toString());
+    for (Map.Entry<String, List<Exchange>> e : sessions.entrySet()) {
+      List<Exchange> turns = e.getValue();
+      assertEquals(3, turns.size(), e.getKey());
+      for (int t = 0; t + 1 < turns.size(); t++) {
+        JsonNode sent = history(turns.get(t).request());
+        JsonNode next = history(turns.get(t + 1).request());
+        for (int i = 0; i < sent.size(); i++) {
+          assertEquals(sent.get(i), next.get(i), e.getKey() + " item " + i);
+        }
+        List<List<String>> replied = streamedCalls(turns.get(t).reply());
+        assertTrue(replied.size() > 0, e.getKey() + " turn " + (t + 1));
+        List<List<String>> threaded = new ArrayList<>(sentCalls(turns.get(t).request()));
+        threaded.addAll(replied);
+        // the calls as received, byte for byte (Messages: the input object as streamed)
+        assertEquals(threaded, sentCalls(turns.get(t + 1).request()), e.getKey());
+      }
+      assertEquals(0, streamedCalls(turns.get(2).reply()).size(), e.getKey());
+      JsonNode request = turns.get(0).request();
+      assertEquals(3, request.get("tools").size());
+      if (endpoint.equals("responses")) {
+        assertEquals("function", request.at("/tools/0/type").asText());
+        assertTrue(request.at("/tools/0/parameters").isObject(), request.toString());
+        assertEquals("auto", request.get("tool_choice").asText());
+      } else {
+        assertTrue(request.at("/tools/0/input_schema").isObject(), request.toString());
+        assertEquals("{\"type\":\"auto\"}", request.get("tool_choice").toString());
+      }
+    }
+
+    int measured = 0;
+    for (JsonNode r : p.run().requests()) {
+      if (!"measured".equals(r.get("phase").asText())) {
+        continue;
+      }
+      measured++;
+      String id = r.get("session_id").asText();
+      int turn = r.get("turn").asInt();
+      assertEquals(
+          streamedCalls(sessions.get(id).get(turn - 1).reply()).size(),
+          r.get("tool_calls").asInt());
+      assertEquals(r.get("cache_planned").asText(), r.get("cache").asText(), r.toString());
+      if (turn > 1) {
+        assertEquals(
+            r.get("planned_cached_tokens").asInt(), r.get("cached_tokens").asInt(), r.toString());
+      }
+    }
+    assertEquals(12, measured);
+  }
+
+  @Test
+  void onTheResponsesApiSessionsThreadFunctionCallsAndCacheAsPlanned() throws Exception {
+    runsOn("responses");
+  }
+
+  @Test
+  void onTheMessagesApiSessionsThreadToolUseBlocksAndCacheAsPlanned() throws Exception {
+    runsOn("messages");
   }
 }

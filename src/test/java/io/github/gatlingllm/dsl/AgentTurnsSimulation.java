@@ -37,9 +37,7 @@ public class AgentTurnsSimulation extends Simulation {
           .caseId("agenttest");
 
   ScenarioBuilder agent =
-      scenario("agent")
-          .forever()
-          .on(feed(sessions).exec(agentSession(llm("agent").chatCompletion())));
+      scenario("agent").forever().on(feed(sessions).exec(agentSession(llm("agent").request())));
 
   {
     setUp(agent.injectOpen(atOnceUsers(1))).protocols(llm);

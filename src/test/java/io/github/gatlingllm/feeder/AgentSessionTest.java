@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.SessionEnd;
@@ -106,6 +107,44 @@ class AgentSessionTest {
     s.answered(ok(0, 300, 20), "", calls(new ToolCallDelta(0, null, "f", "{}")));
     assertEquals("call_1_0", s.messages().get(1).at("/tool_calls/0/id").asText());
     assertEquals("call_1_0", s.messages().get(2).get("tool_call_id").asText());
+  }
+
+  @Test
+  void theFirstTurnsHistoryIsTheTask() {
+    assertEquals(
+        List.of(
+            new Turn.Message("user", "[2a755a10016d] profile inference latency throughput memory")),
+        session(4).turns());
+  }
+
+  @Test
+  void turnsThreadWholeCallsBackAsReceivedWithOneSeededResultACall() {
+    AgentSession s = session(4);
+    s.sending(0);
+    ToolCallAssembly whole = new ToolCallAssembly();
+    whole.addWhole("fc_1", "search", "{\"q\": 1}");
+    whole.addWhole(null, "get", "{\"broken\"");
+    assertTrue(s.answered(ok(0, 300, 20), "Let me look.", whole));
+    AgentSource src = source(4, null);
+    assertEquals(
+        List.of(
+            new Turn.Message("user", "[2a755a10016d] profile inference latency throughput memory"),
+            new Turn.Message("assistant", "Let me look."),
+            new Turn.ToolCall("fc_1", "search", "{\"q\": 1}"),
+            new Turn.ToolCall("call_1_1", "get", "{\"broken\""),
+            new Turn.ToolResult("fc_1", src.toolResult(0, 1, 0).text()),
+            new Turn.ToolResult("call_1_1", src.toolResult(0, 1, 1).text())),
+        s.turns());
+  }
+
+  @Test
+  void turnsLeaveOutAnEmptyReplyTextBeforeItsCalls() {
+    AgentSession s = session(4);
+    s.sending(0);
+    ToolCallAssembly whole = new ToolCallAssembly();
+    whole.addWhole("toolu_1", "f", "{}");
+    s.answered(ok(0, 300, 20), "", whole);
+    assertEquals(new Turn.ToolCall("toolu_1", "f", "{}"), s.turns().get(1));
   }
 
   @Test

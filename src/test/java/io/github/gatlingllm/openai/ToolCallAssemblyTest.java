@@ -146,4 +146,17 @@ class ToolCallAssemblyTest {
     assertFalse(calls.isEmpty());
     assertEquals(List.of(new ToolCall(null, "", "", false)), calls.calls());
   }
+
+  @Test
+  void wholeCallsComeOutInTheOrderAddedAsReceived() {
+    ToolCallAssembly calls = new ToolCallAssembly();
+    calls.addWhole("fc_1", "grep", "{\"q\":\"bug\"}");
+    calls.addWhole("fc_2", "read", "{\"path\"");
+    assertEquals(
+        List.of(
+            new ToolCall("fc_1", "grep", "{\"q\":\"bug\"}", true),
+            new ToolCall("fc_2", "read", "{\"path\"", false)),
+        calls.calls());
+    assertEquals(1, calls.malformed());
+  }
 }
