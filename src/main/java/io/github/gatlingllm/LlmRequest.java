@@ -1,6 +1,6 @@
 package io.github.gatlingllm;
 
-import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.api.Endpoint;
 import java.util.Objects;
 
 /**

@@ -2,6 +2,7 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.ConversationPlan;
@@ -9,7 +10,6 @@ import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestIdentity;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;

@@ -2,9 +2,9 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.protocol.RunContext;
 import org.slf4j.Logger;
 

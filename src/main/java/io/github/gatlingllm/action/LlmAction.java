@@ -2,11 +2,11 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.internal.JavaAction;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
 import java.util.concurrent.TimeUnit;

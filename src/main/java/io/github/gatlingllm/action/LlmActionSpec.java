@@ -1,7 +1,7 @@
 package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
-import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.api.Endpoint;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
@@ -8,7 +9,6 @@ import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.ClientWatch;

@@ -1,11 +1,11 @@
 package io.github.gatlingllm.action;
 
+import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.prompt.Prompt;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

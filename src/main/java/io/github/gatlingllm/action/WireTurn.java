@@ -1,8 +1,8 @@
 package io.github.gatlingllm.action;
 
+import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.openai.StreamEvent;
 
 /**
  * Not API. One turn of a multi-turn workload on the wire (a conversation's, {@link SentTurn}; an

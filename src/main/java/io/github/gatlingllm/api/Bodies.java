@@ -1,8 +1,6 @@
 package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.github.gatlingllm.openai.RequestBodies;
-import io.github.gatlingllm.openai.RequestSettings;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;

@@ -1,8 +1,5 @@
 package io.github.gatlingllm.api;
 
-import io.github.gatlingllm.openai.ErrorBody;
-import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
 import java.util.List;
 import java.util.Map;
 

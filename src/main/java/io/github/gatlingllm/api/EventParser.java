@@ -1,7 +1,5 @@
 package io.github.gatlingllm.api;
 
-import io.github.gatlingllm.openai.SseParser;
-import io.github.gatlingllm.openai.StreamEvent;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;

@@ -2,9 +2,6 @@ package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.github.gatlingllm.openai.ApiError;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.Usage;
 import java.io.IOException;
 
 /** What the Responses and Messages decoders share: Jackson helpers and event makers. */

@@ -1,9 +1,6 @@
 package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.gatlingllm.openai.Json;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.Usage;
 import java.io.IOException;
 
 /**

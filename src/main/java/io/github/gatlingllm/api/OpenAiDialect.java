@@ -1,11 +1,6 @@
 package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.github.gatlingllm.openai.ChatMessage;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestBodies;
-import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

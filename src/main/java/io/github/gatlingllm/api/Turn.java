@@ -16,9 +16,9 @@ public sealed interface Turn {
    * @param messages the messages, never null
    * @return one {@link Message} each, in order
    */
-  static java.util.List<Turn> of(java.util.List<io.github.gatlingllm.openai.ChatMessage> messages) {
+  static java.util.List<Turn> of(java.util.List<io.github.gatlingllm.api.ChatMessage> messages) {
     java.util.List<Turn> turns = new java.util.ArrayList<>(messages.size());
-    for (io.github.gatlingllm.openai.ChatMessage m : messages) {
+    for (io.github.gatlingllm.api.ChatMessage m : messages) {
       turns.add(new Message(m.role(), m.content()));
     }
     return turns;

@@ -1,7 +1,5 @@
 package io.github.gatlingllm.api;
 
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

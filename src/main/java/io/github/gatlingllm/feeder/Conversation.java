@@ -1,9 +1,9 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.api.ChatMessage;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.openai.ChatMessage;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.Prompt;
 import java.util.ArrayList;

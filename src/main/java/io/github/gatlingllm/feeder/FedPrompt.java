@@ -1,10 +1,10 @@
 package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptFile;
 import java.util.ArrayList;

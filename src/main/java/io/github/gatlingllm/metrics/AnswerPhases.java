@@ -1,6 +1,6 @@
 package io.github.gatlingllm.metrics;
 
-import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.api.StreamEvent;
 import java.util.function.ToIntFunction;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.api.ErrorBody;
 import io.github.gatlingllm.metrics.Exchange.Ending;
 import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
-import io.github.gatlingllm.openai.ErrorBody;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 

@@ -1,9 +1,9 @@
 package io.github.gatlingllm.metrics;
 
+import io.github.gatlingllm.api.ApiError;
+import io.github.gatlingllm.api.StreamEvent;
+import io.github.gatlingllm.api.Usage;
 import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
-import io.github.gatlingllm.openai.ApiError;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.Usage;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.ToIntFunction;

@@ -2,9 +2,9 @@ package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;

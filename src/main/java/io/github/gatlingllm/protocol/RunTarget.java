@@ -1,9 +1,9 @@
 package io.github.gatlingllm.protocol;
 
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.server.Preflight;

@@ -1,7 +1,7 @@
 package io.github.gatlingllm.settings;
 
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

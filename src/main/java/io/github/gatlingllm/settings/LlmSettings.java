@@ -2,9 +2,9 @@ package io.github.gatlingllm.settings;
 
 import static io.github.gatlingllm.settings.SettingValues.*;
 
+import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.openai.Endpoint;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.server.ServerInfo;

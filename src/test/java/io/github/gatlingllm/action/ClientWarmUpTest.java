@@ -3,9 +3,9 @@ package io.github.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.metrics.RequestTimings;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import org.junit.jupiter.api.Test;
 
 /** The client's warm-up runs the whole path on its synthetic answer, and sends nothing. */

@@ -3,12 +3,12 @@ package io.github.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Shard;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.token.EstimatedTokenCounter;

@@ -3,10 +3,10 @@ package io.github.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
 import io.github.gatlingllm.protocol.Gate;

@@ -3,7 +3,6 @@ package io.github.gatlingllm.api;
 import io.github.gatlingllm.metrics.AnswerTimings;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
-import io.github.gatlingllm.openai.StreamEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -4,11 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.Json;
-import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.Usage;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.Json;
-import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.Usage;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

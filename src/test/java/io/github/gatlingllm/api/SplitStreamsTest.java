@@ -2,7 +2,6 @@ package io.github.gatlingllm.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.github.gatlingllm.openai.StreamEvent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,9 +3,6 @@ package io.github.gatlingllm.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestBodies;
-import io.github.gatlingllm.openai.RequestSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

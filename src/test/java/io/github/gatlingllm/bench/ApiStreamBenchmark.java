@@ -1,12 +1,12 @@
 package io.github.gatlingllm.bench;
 
+import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.EventParser;
+import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.simulator.Simulator;
 import io.github.gatlingllm.simulator.SimulatorConfig;
 import java.net.URI;

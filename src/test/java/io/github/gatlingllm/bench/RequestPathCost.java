@@ -1,13 +1,13 @@
 package io.github.gatlingllm.bench;
 
+import io.github.gatlingllm.api.SseParser;
+import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
-import io.github.gatlingllm.openai.SseParser;
-import io.github.gatlingllm.openai.StreamEvent;
 import io.github.gatlingllm.report.RequestRecordJson;
 import io.github.gatlingllm.report.RunFolders;
 import io.github.gatlingllm.report.RunRecorder;

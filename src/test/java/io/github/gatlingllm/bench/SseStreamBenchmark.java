@@ -1,7 +1,7 @@
 package io.github.gatlingllm.bench;
 
-import io.github.gatlingllm.openai.SseParser;
-import io.github.gatlingllm.openai.StreamEvent;
+import io.github.gatlingllm.api.SseParser;
+import io.github.gatlingllm.api.StreamEvent;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.api.ToolCallAssembly;
+import io.github.gatlingllm.api.ToolCallDelta;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.openai.ToolCallAssembly;
-import io.github.gatlingllm.openai.ToolCallDelta;
 import io.github.gatlingllm.prompt.AgentSource;
 import io.github.gatlingllm.prompt.AgentSpec;
 import io.github.gatlingllm.token.EstimatedTokenCounter;

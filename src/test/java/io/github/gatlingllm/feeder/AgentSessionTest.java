@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.api.ToolCallAssembly;
+import io.github.gatlingllm.api.ToolCallDelta;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.SessionEnd;
-import io.github.gatlingllm.openai.ToolCallAssembly;
-import io.github.gatlingllm.openai.ToolCallDelta;
 import io.github.gatlingllm.prompt.AgentSource;
 import io.github.gatlingllm.prompt.AgentSpec;
 import io.github.gatlingllm.token.EstimatedTokenCounter;

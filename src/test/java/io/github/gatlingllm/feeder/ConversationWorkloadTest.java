@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.api.ChatMessage;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
-import io.github.gatlingllm.openai.ChatMessage;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.token.EstimatedTokenCounter;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
 import io.github.gatlingllm.prompt.PromptFile;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;

@@ -3,8 +3,8 @@ package io.github.gatlingllm.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
-import io.github.gatlingllm.openai.StreamEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.LlmProtocolBuilder.Connections;
-import io.github.gatlingllm.openai.Endpoint;
+import io.github.gatlingllm.api.Endpoint;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;

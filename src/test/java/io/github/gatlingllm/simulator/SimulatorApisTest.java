@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.api.DialectClient;
 import io.github.gatlingllm.api.DialectClient.Result;
+import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.Turn;
+import io.github.gatlingllm.api.Usage;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.metrics.AnswerTimings;
 import io.github.gatlingllm.metrics.RequestTimings.StreamOutcome;
-import io.github.gatlingllm.openai.Endpoint;
-import io.github.gatlingllm.openai.RequestSettings;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.Usage;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -5,9 +5,9 @@ import static io.github.gatlingllm.simulator.SimulatorClient.words;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.gatlingllm.openai.StreamEvent;
-import io.github.gatlingllm.openai.ToolCall;
-import io.github.gatlingllm.openai.ToolCallAssembly;
+import io.github.gatlingllm.api.StreamEvent;
+import io.github.gatlingllm.api.ToolCall;
+import io.github.gatlingllm.api.ToolCallAssembly;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

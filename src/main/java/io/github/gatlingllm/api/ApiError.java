@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 /**
  * An error reported by the server in a stream event or a response body, or the reason a payload

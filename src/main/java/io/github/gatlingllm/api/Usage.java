@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 /**
  * The {@code usage} object of a response or stream chunk, as far as it was reported.

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;

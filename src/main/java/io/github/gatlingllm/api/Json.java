@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;

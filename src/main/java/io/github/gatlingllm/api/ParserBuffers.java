@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.RecyclerPool;

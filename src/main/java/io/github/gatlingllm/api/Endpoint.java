@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 /**
  * The endpoint a request goes to, and so the shape of its body: OpenAI's chat completions and

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 /**
  * One entry of a streamed {@code choices[].delta.tool_calls} array (or of a whole response's {@code

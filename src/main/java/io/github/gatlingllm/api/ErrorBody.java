@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

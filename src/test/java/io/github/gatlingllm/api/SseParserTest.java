@@ -1,4 +1,4 @@
-package io.github.gatlingllm.openai;
+package io.github.gatlingllm.api;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
