@@ -70,9 +70,10 @@ def vocabulary(tokenizer):
 # fetch_orders_0 is the first tool of agents().tools(n, ...) for seed 7 and case id "llamatools"
 # (prompt/ToolCatalog); its one required parameter "unit" is an integer from 1 to 100.
 TOOL_CALL_CONTEXT = ["<|im_start|>", "assistant", "\n"]
-TOOL_CALL_REPLY = ["<tool_call>", "\n", '{"', "name", '":', ' "', "fetch", "_orders", "_", "0", '",',
-                   ' "', "arguments", '":', ' {"', "unit", '":', " ", "7", "}}\n", "</tool_call>",
-                   "<|im_end|>"]
+# (Written as JSON: ToolCallModelTest reads this list and checks it against the catalog and tokenizer.)
+TOOL_CALL_REPLY = ["<tool_call>", "\n", "{\"", "name", "\":", " \"", "fetch", "_orders", "_", "0",
+                   "\",", " \"", "arguments", "\":", " {\"", "unit", "\":", " ", "7", "}}\n",
+                   "</tool_call>", "<|im_end|>"]
 
 
 def byte_level(text):
