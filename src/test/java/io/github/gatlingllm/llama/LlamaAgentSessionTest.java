@@ -211,6 +211,14 @@ class LlamaAgentSessionTest {
     for (Map.Entry<String, List<Exchange>> e : run.wire().entrySet()) {
       List<Exchange> turns = e.getValue();
       for (int t = 0; t < turns.size(); t++) {
+        JsonNode request = turns.get(t).request();
+        if (endpoint.equals("responses")) {
+          assertEquals("required", request.get("tool_choice").asText());
+          assertEquals("fetch_orders_0", request.at("/tools/0/name").asText());
+        } else {
+          assertEquals("{\"type\":\"any\"}", request.get("tool_choice").toString());
+          assertEquals("fetch_orders_0", request.at("/tools/0/name").asText());
+        }
         List<List<String>> replied = RecordingProxy.streamedCalls(turns.get(t).reply());
         assertEquals(1, replied.size(), e.getKey() + " turn " + (t + 1) + turns.get(t).reply());
         assertEquals("fetch_orders_0", replied.get(0).get(1));
