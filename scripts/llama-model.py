@@ -5,8 +5,13 @@ The engine that serves it (llama.cpp) does all its real work on it: tokenizer, c
 cache, prefix cache, batching, sampling. Only the weights are random (seeded normal, std 0.02), so
 the generated text is meaningless and a request runs to max_tokens when EOS is ignored.
 
+With --tool-call it writes a crafted model instead (same vocabulary and chat template): its weights
+make greedy and sampled decoding alike answer every chat turn with one fixed tool call, so that a
+real engine's tool-call template, grammar and parser can be exercised by a model that cannot think.
+See tool_call_model() for how.
+
 Usage: llama-model.py --tokenizer DIR --out FILE [--dim 256 --layers 4 --heads 4 --ff 768
-                      --context 8192 --type q8_0|f16 --seed 0]
+                      --context 8192 --type q8_0|f16 --seed 0] [--tool-call]
 DIR holds tokenizer.json (a byte-level BPE model, as Qwen's) and tokenizer_config.json (the chat
 template, eos/pad/bos tokens). Needs numpy and the gguf package (python3-gguf) on PYTHONPATH.
 """
@@ -57,6 +62,148 @@ def vocabulary(tokenizer):
     return tokens, token_types, merges
 
 
+# What the --tool-call model says after "<|im_start|>assistant\n", token by token: the Qwen3 chat
+# template's rendering of the assistant message {"tool_calls": [{"function": {"name":
+# "fetch_orders_0", "arguments": {"unit": 7}}}]}, as the Qwen3 tokenizer splits it (checked with
+# llama-server's /tokenize), then <|im_end|>. Sent back in the next turn, the call renders to the
+# same text and the same tokens, so the server's prefix cache covers the previous prompt and reply.
+# fetch_orders_0 is the first tool of agents().tools(n, ...) for seed 7 and case id "llamatools"
+# (prompt/ToolCatalog); its one required parameter "unit" is an integer from 1 to 100.
+TOOL_CALL_CONTEXT = ["<|im_start|>", "assistant", "\n"]
+# (Written as JSON: ToolCallModelTest reads this list and checks it against the catalog and tokenizer.)
+TOOL_CALL_REPLY = ["<tool_call>", "\n", "{\"", "name", "\":", " \"", "fetch", "_orders", "_", "0",
+                   "\",", " \"", "arguments", "\":", " {\"", "unit", "\":", " ", "7", "}}\n",
+                   "</tool_call>", "<|im_end|>"]
+
+
+def byte_level(text):
+    """A text as a byte-level BPE vocabulary spells it (GPT-2's bytes_to_unicode)."""
+    printable = (list(range(ord("!"), ord("~") + 1)) + list(range(ord("\u00a1"), ord("\u00ac") + 1))
+                 + list(range(ord("\u00ae"), ord("\u00ff") + 1)))
+    table, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return "".join(table[b] for b in text.encode("utf-8"))
+
+
+def tool_call_model(a, w, ids, tokens):
+    """Writes the weights of a model that answers every chat turn with TOOL_CALL_REPLY.
+
+    A "trigram machine" of one layer. Each token of the reply is predicted from the last two tokens:
+    the last one through its embedding (the residual stream), the one before through one attention
+    head that looks exactly one position back. Embeddings: every token has 1 in dimension 0 (a
+    constant the attention reads); each token of the context and reply has 1 in a dimension of its
+    own (block A), every other token 1 in one shared dimension, so all embeddings have one norm.
+    The head's query and key read only dimension 0, so they are the same at every position; RoPE then
+    makes their product a function of the distance alone, cos(theta_f * (d - 1)) summed over the
+    frequencies, largest at d = 1 by a margin of `gap` logits over every other distance up to the
+    context size; its value copies block A into block B (the previous token). The feed-forward
+    output is zero. The output head gives the next token of each (previous, last) pair `margin`
+    logits for each of the two that matches; every other token gets 0. The pairs must be distinct
+    and no other reply token may match both: checked here, the writer fails otherwise.
+    """
+    context, reply = TOOL_CALL_CONTEXT, TOOL_CALL_REPLY
+    seq = []
+    for piece in context + reply:
+        key = piece if piece in ids else byte_level(piece)
+        if key not in ids:
+            sys.exit(f"llama-model.py: --tool-call: the vocabulary has no token {piece!r}")
+        seq.append(ids[key])
+    distinct = sorted(set(seq))
+    slot = {t: i for i, t in enumerate(distinct)}
+    dim, heads = a.dim, a.heads
+    head_dim = dim // heads
+    n = len(distinct)
+    if 2 + 2 * n > dim or n > head_dim or head_dim % 2:
+        sys.exit(f"llama-model.py: --tool-call needs --dim >= {2 + 2 * n} and --dim/--heads >= {n}, even")
+    other, a0, b0 = 1, 2, 2 + n  # dimension 0: constant; 1: any other token; A and B blocks
+    # (previous, last) -> next, for each token of the reply
+    steps = {}
+    for i in range(len(context) - 1, len(seq) - 1):
+        pair = (seq[i - 1], seq[i])
+        if pair in steps and steps[pair] != seq[i + 1]:
+            sys.exit(f"llama-model.py: --tool-call: the pair {[tokens[t] for t in pair]} is followed"
+                     f" by two tokens; a trigram machine cannot say this reply")
+        steps[pair] = seq[i + 1]
+    targets = {}
+    for (prev, last), nxt in steps.items():
+        targets.setdefault(nxt, set()).update({("A", last), ("B", prev)})
+    for (prev, last), nxt in steps.items():
+        for y, feats in targets.items():
+            if y != nxt and ("A", last) in feats and ("B", prev) in feats:
+                sys.exit(f"llama-model.py: --tool-call: after {[tokens[prev], tokens[last]]}"
+                         f" {tokens[y]!r} would tie with {tokens[nxt]!r}")
+
+    def f32(name, data):
+        w.add_tensor(name, np.ascontiguousarray(data, dtype=np.float32))
+
+    def q8(name, data):
+        w.add_tensor(name, quants.quantize(np.ascontiguousarray(data, dtype=np.float32),
+                                           gguf.GGMLQuantizationType.Q8_0),
+                     raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+
+    vocab = len(tokens)
+    embd = np.zeros((vocab, dim), dtype=np.float32)
+    embd[:, 0] = 1.0
+    embd[:, other] = 1.0
+    for t, i in slot.items():
+        embd[t, other] = 0.0
+        embd[t, a0 + i] = 1.0
+    q8("token_embd.weight", embd)
+    del embd
+
+    # RMS norm of an embedding (two ones in `dim` dimensions): each one becomes sqrt(dim / 2).
+    h0 = np.sqrt(dim / 2.0)
+    theta = a.rope_base ** (-np.arange(head_dim // 2) * 2.0 / head_dim)
+    distance = np.arange(0, a.context + 1)
+    kernel = np.cos(np.outer(distance - 1, theta)).sum(axis=1)
+    unit_gap = kernel[1] - np.delete(kernel, 1).max()  # per unit of amplitude, before the scale
+    gap = 24.0  # logits between the previous position and any other: leak < context * e^-24
+    amplitude = gap * np.sqrt(head_dim) / unit_gap  # q . k per frequency, at d = 1
+    wq = np.zeros((dim, dim), dtype=np.float32)
+    wk = np.zeros((dim, dim), dtype=np.float32)
+    per = np.sqrt(amplitude) / h0
+    for f, th in enumerate(theta):
+        # query (per, 0); key per * (cos th, sin th): after RoPE their product is cos(th * (d - 1))
+        wq[2 * f, 0] = per
+        wk[2 * f, 0] = per * np.cos(th)
+        wk[2 * f + 1, 0] = per * np.sin(th)
+    wv = np.zeros((dim, dim), dtype=np.float32)
+    wo = np.zeros((dim, dim), dtype=np.float32)
+    for i in range(n):
+        wv[i, a0 + i] = 1.0 / h0  # head 0's value: the attended token's A block, as ones
+        wo[b0 + i, i] = 1.0  # into the B block
+    layer = 0
+    w.add_tensor(f"blk.{layer}.attn_norm.weight", np.ones(dim, dtype=np.float32))
+    f32(f"blk.{layer}.attn_q.weight", wq)
+    f32(f"blk.{layer}.attn_k.weight", wk)
+    f32(f"blk.{layer}.attn_v.weight", wv)
+    f32(f"blk.{layer}.attn_output.weight", wo)
+    w.add_tensor(f"blk.{layer}.ffn_norm.weight", np.ones(dim, dtype=np.float32))
+    zeros = np.zeros((a.ff, dim), dtype=np.float32)
+    q8(f"blk.{layer}.ffn_gate.weight", zeros)
+    q8(f"blk.{layer}.ffn_up.weight", zeros)
+    q8(f"blk.{layer}.ffn_down.weight", np.zeros((dim, a.ff), dtype=np.float32))
+    w.add_tensor("output_norm.weight", np.ones(dim, dtype=np.float32))
+    # After the layer the residual holds three ones (constant, last, previous): normed, each is
+    # sqrt(dim / 3); a matching feature adds margin logits.
+    margin = 40.0
+    weight = margin / np.sqrt(dim / 3.0)
+    out = np.zeros((vocab, dim), dtype=np.float32)
+    for y, feats in targets.items():
+        for block, t in feats:
+            out[y, (a0 if block == "A" else b0) + slot[t]] = weight
+    q8("output.weight", out)
+    text = "".join(tokens[t] for t in seq[len(context):])
+    print(f"model: tool-call reply of {len(reply)} tokens ({n} distinct with the context),"
+          f" attention gap {gap:.0f} logits (rope base {a.rope_base:g}, unit gap {unit_gap:.3f}),"
+          f" margin {margin:.0f} logits: {text!r}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tokenizer", required=True)
@@ -68,8 +215,17 @@ def main():
     p.add_argument("--context", type=int, default=8192)
     p.add_argument("--type", choices=["q8_0", "f16"], default="q8_0")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--name", default="random-llama-qwen3-vocab")
+    p.add_argument("--name", default=None)
+    p.add_argument("--tool-call", action="store_true",
+                   help="write the crafted tool-call model (one layer) instead of random weights")
+    p.add_argument("--rope-base", type=float, default=None)
     a = p.parse_args()
+    if a.name is None:
+        a.name = "tool-call-llama-qwen3-vocab" if a.tool_call else "random-llama-qwen3-vocab"
+    if a.rope_base is None:
+        a.rope_base = 100.0 if a.tool_call else 1_000_000.0
+    if a.tool_call:
+        a.layers = 1
     if a.dim % a.heads != 0:
         sys.exit(f"llama-model.py: --dim {a.dim} is not a multiple of --heads {a.heads}")
     if a.type == "q8_0" and (a.dim % 32 or a.ff % 32):
@@ -92,7 +248,11 @@ def main():
 
     w = gguf.GGUFWriter(a.out + ".tmp", "llama")
     w.add_name(a.name)
-    w.add_description("random weights (seed %d), vocabulary of %s" % (a.seed, a.tokenizer))
+    if a.tool_call:
+        w.add_description("crafted weights: every chat turn answers one fixed tool call; vocabulary"
+                          " of %s" % a.tokenizer)
+    else:
+        w.add_description("random weights (seed %d), vocabulary of %s" % (a.seed, a.tokenizer))
     w.add_context_length(a.context)
     w.add_embedding_length(a.dim)
     w.add_block_count(a.layers)
@@ -100,7 +260,7 @@ def main():
     w.add_head_count(a.heads)
     w.add_head_count_kv(a.heads)
     w.add_rope_dimension_count(a.dim // a.heads)
-    w.add_rope_freq_base(1_000_000.0)
+    w.add_rope_freq_base(a.rope_base)
     w.add_layer_norm_rms_eps(1e-6)
     w.add_vocab_size(len(tokens))
     w.add_file_type(gguf.LlamaFileType.MOSTLY_Q8_0 if a.type == "q8_0" else gguf.LlamaFileType.MOSTLY_F16)
@@ -118,6 +278,11 @@ def main():
         w.add_pad_token_id(pad)
     if config.get("chat_template"):
         w.add_chat_template(config["chat_template"])
+
+    if a.tool_call:
+        tool_call_model(a, w, ids, tokens)
+        finish(w, a)
+        return
 
     rng = np.random.default_rng(a.seed)
 
@@ -144,14 +309,17 @@ def main():
         matrix(f"blk.{i}.ffn_down.weight", a.dim, a.ff)
     norm("output_norm.weight", a.dim)
     # No output.weight: llama.cpp ties the output head to token_embd.
+    finish(w, a)
+    params = len(tokens) * a.dim + a.layers * (4 * a.dim * a.dim + 3 * a.dim * a.ff)
+    print(f"model: {a.out}: llama, {params / 1e6:.1f}M parameters, vocabulary {len(tokens)}, {a.type}")
 
+
+def finish(w, a):
     w.write_header_to_file()
     w.write_kv_data_to_file()
     w.write_tensors_to_file()
     w.close()
     os.replace(a.out + ".tmp", a.out)
-    params = len(tokens) * a.dim + a.layers * (4 * a.dim * a.dim + 3 * a.dim * a.ff)
-    print(f"model: {a.out}: llama, {params / 1e6:.1f}M parameters, vocabulary {len(tokens)}, {a.type}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 # KV cache, prefix cache and streaming are real; the generated text is meaningless.
 #
 # Usage: scripts/llama-server.sh [install|model|start|stop|status|env]   (default: start)
+#        scripts/llama-server.sh [model-tools|start-tools|stop-tools|status-tools|env-tools]
 #   install  download llama.cpp-tools and what it needs from Debian sid with a private apt state
 #            (own sources.list naming this machine's Debian mirror, own lists and cache), unpack
 #            each package with dpkg-deb -x; the system's apt setup is not touched
@@ -14,6 +15,11 @@
 #   stop     stop the server named in the state file, by its pid
 #   status   say whether that server is up (exit 0) or not (exit 1)
 #   env      print the state file (LLAMA_BASE_URL, LLAMA_PID, ...) when the server is up
+#   *-tools  the same for a second, independent server of the tool-call model: the same engine,
+#            vocabulary and chat template, crafted weights (llama-model.py --tool-call) that answer
+#            every chat turn with one fixed tool call (fetch_orders_0 {"unit": 7}), for tests of
+#            agent sessions; its own port, one slot, state file $LLAMA_CACHE/tools-server.env
+#            (LLAMA_TOOLS_BASE_URL, LLAMA_TOOLS_PORT, LLAMA_TOOLS_PID, ...)
 #
 # Everything is cached under $LLAMA_CACHE (default .cache/llama): a second start takes seconds.
 # The install is keyed by the package versions, the model by its parameters, the tokenizer's
@@ -31,11 +37,15 @@
 #   LLAMA_PORT        port                               (a free one)
 #   LLAMA_MIRROR      Debian mirror URL                  (the first one in /etc/apt/sources*)
 #   LLAMA_EXTRA_ARGS  more llama-server arguments
+#   LLAMA_TOOLS_STATE LLAMA_TOOLS_CTX LLAMA_TOOLS_PORT LLAMA_TOOLS_ALIAS   the tool-call server's
+#                     state file, context (4096), port (a free one), name (qwen3-tool-call); it
+#                     runs 1 slot on 1 thread, without the host-memory prompt cache
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LLAMA_CACHE:-"$root/.cache/llama"}
 state=${LLAMA_STATE:-"$cache/server.env"}
+tools_state=${LLAMA_TOOLS_STATE:-"$cache/tools-server.env"}
 tokenizer=${LLAMA_TOKENIZER:-"$root/.cache/tokenizers/qwen3"}
 packages=(llama.cpp-tools libllama0 libggml0 libc6 libstdc++6 libgcc-s1 libgomp1 libssl3t64 python3-gguf)
 
@@ -177,11 +187,18 @@ python_with_numpy() {
   fail "model: find numpy" "no python3 here imports numpy; apt-get install python3-numpy"
 }
 
-# model: sets $model to the GGUF file for the current shape and tokenizer.
+# model [tools]: sets $model to the GGUF file for the current shape and tokenizer (tools: the
+# crafted tool-call model, one layer of a fixed shape).
 model() {
   install
   local dim=${LLAMA_DIM:-256} layers=${LLAMA_LAYERS:-4} heads=${LLAMA_HEADS:-4} ff=${LLAMA_FF:-768}
   local type=${LLAMA_TYPE:-q8_0}
+  local kind=random-llama
+  local extra=()
+  if [ "${1:-}" = tools ]; then
+    dim=256 layers=1 heads=4 ff=256 type=q8_0 kind=tool-call-llama
+    extra=(--tool-call --context 4096)
+  fi
   if [ -z "${LLAMA_TOKENIZER:-}" ] && [ ! -f "$tokenizer/tokenizer.json" ]; then
     "$root/scripts/fetch-tokenizers.sh" >&2 || fail "model: fetch the tokenizer" "scripts/fetch-tokenizers.sh failed"
   fi
@@ -191,12 +208,12 @@ model() {
   gguf_version=$(sed 's/.*python3-gguf=\([^ ]*\).*/\1/' "$sysroot/.complete")
   local key
   key=$({
-    echo "dim=$dim layers=$layers heads=$heads ff=$ff type=$type gguf=$gguf_version"
+    echo "dim=$dim layers=$layers heads=$heads ff=$ff type=$type gguf=$gguf_version ${extra[*]}"
     sha256sum <"$tokenizer/tokenizer.json"
     sha256sum <"$tokenizer/tokenizer_config.json"
     sha256sum <"$root/scripts/llama-model.py"
   } | sha256sum | cut -c1-12)
-  model="$cache/models/random-llama-d$dim-l$layers-h$heads-ff$ff-$type-$key.gguf"
+  model="$cache/models/$kind-d$dim-l$layers-h$heads-ff$ff-$type-$key.gguf"
   if [ -f "$model" ]; then
     say "model: cached $model"
     return
@@ -208,7 +225,7 @@ model() {
   py=$(python_with_numpy)
   PYTHONPATH="$sysroot/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}" "$py" \
     "$root/scripts/llama-model.py" --tokenizer "$tokenizer" --out "$model" --dim "$dim" \
-    --layers "$layers" --heads "$heads" --ff "$ff" --type "$type" >&2 ||
+    --layers "$layers" --heads "$heads" --ff "$ff" --type "$type" "${extra[@]}" >&2 ||
     fail "model: write GGUF" "scripts/llama-model.py exited $? (see above)"
   say "model: written in $(since "$t0") s"
 }
@@ -220,10 +237,25 @@ healthy() {
     head -1 <&3 | grep -q " 200 "' _ "$1" 2>/dev/null
 }
 
+# The server a command acts on: "main" (the random model) or "tools" (the tool-call model). Sets
+# $st (its state file), $pre (its variables' prefix), $what (its name in messages).
+flavor() {
+  if [ "$1" = tools ]; then
+    st=$tools_state pre=LLAMA_TOOLS what="tool-call server"
+  else
+    st=$state pre=LLAMA what=server
+  fi
+}
+
 read_state() {
-  [ -f "$state" ] || return 1
+  [ -f "$st" ] || return 1
   # shellcheck disable=SC1090
-  . "$state"
+  . "$st"
+}
+
+var() { # var NAME: the current flavor's ${pre}_NAME from its state file
+  local name="${pre}_$1"
+  echo "${!name:-}"
 }
 
 # Whether the pid still runs our llama-server (never kill a recycled pid).
@@ -233,7 +265,7 @@ ours() {
 }
 
 up() {
-  read_state && ours "${LLAMA_PID:-}" && healthy "$LLAMA_PORT"
+  read_state && ours "$(var PID)" && healthy "$(var PORT)"
 }
 
 free_port() {
@@ -248,30 +280,42 @@ free_port() {
   fail "start: free port" "no free port found in 50 tries"
 }
 
-start() {
+start() { # start main|tools
+  flavor "$1"
   if up; then
-    say "start: already up, pid $LLAMA_PID"
-    cat "$state"
+    say "start: $what already up, pid $(var PID)"
+    cat "$st"
     return
   fi
   local t_all
   t_all=$(now)
-  model
+  local port alias ctx slots threads extra
+  if [ "$1" = tools ]; then
+    model tools
+    port=${LLAMA_TOOLS_PORT:-$(free_port)}
+    alias=${LLAMA_TOOLS_ALIAS:-qwen3-tool-call}
+    # --cache-ram 0: no host-memory prompt cache, so what a turn finds cached is the one slot's
+    # last prompt and reply, as a single user's session plan has it (not an earlier run's turn).
+    ctx=${LLAMA_TOOLS_CTX:-4096} slots=1 threads=1 extra="--cache-ram 0"
+  else
+    model
+    port=${LLAMA_PORT:-$(free_port)}
+    alias=${LLAMA_ALIAS:-qwen3-vocab-random}
+    ctx=${LLAMA_CTX:-8192} slots=${LLAMA_SLOTS:-1} threads=${LLAMA_THREADS:-2} extra=${LLAMA_EXTRA_ARGS:-}
+  fi
   local lib
   lib=$(libdir)
   local backend
   backend=$(cpu_backend)
-  local port=${LLAMA_PORT:-$(free_port)}
-  local alias=${LLAMA_ALIAS:-qwen3-vocab-random}
   local log="$cache/server-$port.log"
   local t0
   t0=$(now)
   # shellcheck disable=SC2086
   GGML_BACKEND_PATH="$backend" OMP_WAIT_POLICY=PASSIVE setsid \
     "$lib/ld-linux-x86-64.so.2" --library-path "$lib:$lib/llama" "$sysroot/usr/bin/llama-server" \
-    --host 127.0.0.1 --port "$port" -m "$model" -c "${LLAMA_CTX:-8192}" -np "${LLAMA_SLOTS:-1}" \
-    -t "${LLAMA_THREADS:-2}" --alias "$alias" --metrics --no-webui --reasoning-format none \
-    ${LLAMA_EXTRA_ARGS:-} </dev/null >"$log" 2>&1 &
+    --host 127.0.0.1 --port "$port" -m "$model" -c "$ctx" -np "$slots" \
+    -t "$threads" --alias "$alias" --metrics --no-webui --reasoning-format none \
+    $extra </dev/null >"$log" 2>&1 &
   local pid=$!
   local deadline=$((SECONDS + 60))
   until healthy "$port"; do
@@ -285,55 +329,70 @@ $(tail -5 "$log")"
     fi
     sleep 0.2
   done
-  mkdir -p "$(dirname "$state")"
-  cat >"$state" <<EOF
-LLAMA_BASE_URL=http://127.0.0.1:$port/v1
-LLAMA_PORT=$port
-LLAMA_PID=$pid
-LLAMA_MODEL=$alias
-LLAMA_LOG=$log
+  mkdir -p "$(dirname "$st")"
+  cat >"$st" <<EOF
+${pre}_BASE_URL=http://127.0.0.1:$port/v1
+${pre}_PORT=$port
+${pre}_PID=$pid
+${pre}_MODEL=$alias
+${pre}_LOG=$log
 EOF
-  say "start: pid $pid healthy on port $port after $(since "$t0") s (whole start $(since "$t_all") s)"
-  cat "$state"
+  say "start: $what pid $pid healthy on port $port after $(since "$t0") s (whole start $(since "$t_all") s)"
+  cat "$st"
 }
 
-stop() {
+stop() { # stop main|tools
+  flavor "$1"
   if ! read_state; then
-    say "stop: no state file $state; nothing to stop"
+    say "stop: no state file $st; nothing to stop"
     return
   fi
-  if ours "${LLAMA_PID:-}"; then
-    kill "$LLAMA_PID"
+  local pid
+  pid=$(var PID)
+  if ours "$pid"; then
+    kill "$pid"
     for _ in $(seq 1 50); do
-      kill -0 "$LLAMA_PID" 2>/dev/null || break
+      kill -0 "$pid" 2>/dev/null || break
       sleep 0.2
     done
-    if kill -0 "$LLAMA_PID" 2>/dev/null; then
-      kill -9 "$LLAMA_PID" || fail stop "cannot kill pid $LLAMA_PID"
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -9 "$pid" || fail stop "cannot kill pid $pid"
     fi
-    say "stop: stopped pid $LLAMA_PID"
+    say "stop: stopped $what pid $pid"
   else
-    say "stop: pid ${LLAMA_PID:-?} is not running llama-server; nothing to stop"
+    say "stop: pid ${pid:-?} is not running llama-server; nothing to stop"
   fi
-  rm -f "$state"
+  rm -f "$st"
+}
+
+status() { # status main|tools
+  flavor "$1"
+  if up; then
+    say "status: $what up, pid $(var PID), $(var BASE_URL)"
+  else
+    say "status: $what not running"
+    exit 1
+  fi
+}
+
+show_env() { # show_env main|tools
+  flavor "$1"
+  local suffix=
+  [ "$1" = tools ] && suffix=-tools
+  up && cat "$st" || fail env "the $what is not running (scripts/llama-server.sh start$suffix)"
 }
 
 case "${1:-start}" in
   install) install "${2:-}" ;;
   model) model && echo "$model" ;;
-  start) start ;;
-  stop) stop ;;
-  status)
-    if up; then
-      say "status: up, pid $LLAMA_PID, $LLAMA_BASE_URL"
-    else
-      say "status: not running"
-      exit 1
-    fi
-    ;;
-  env) up && cat "$state" || fail env "the server is not running (scripts/llama-server.sh start)" ;;
+  model-tools) model tools && echo "$model" ;;
+  start | stop | status) "${1:-start}" main ;;
+  env) show_env main ;;
+  start-tools | stop-tools | status-tools) "${1%-tools}" tools ;;
+  env-tools) show_env tools ;;
   *)
     echo "usage: scripts/llama-server.sh [install [--refresh]|model|start|stop|status|env]" >&2
+    echo "       scripts/llama-server.sh [model-tools|start-tools|stop-tools|status-tools|env-tools]" >&2
     exit 2
     ;;
 esac
