@@ -215,6 +215,8 @@ final class AgentSender implements Sender {
     private final boolean prefixSentBefore;
     private final Integer prefixTokens;
     private final int plannedTokens;
+    private final boolean tools;
+    private final int taskTokens;
     private final StringBuilder reply = new StringBuilder();
     private final ToolCallAssembly calls = new ToolCallAssembly();
     private final boolean wholeCalls;
@@ -235,6 +237,8 @@ final class AgentSender implements Sender {
                   : workload.source().system(agent.group()).plannedCount().value())
               + workload.source().tools().tokens();
       this.prefixTokens = prefix == 0 ? null : prefix;
+      this.tools = workload.source().tools().tokens() > 0;
+      this.taskTokens = agent.taskTokens();
       this.plannedTokens = (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens());
     }
 
@@ -271,7 +275,11 @@ final class AgentSender implements Sender {
               : turn == 1
                   ? ConversationPlan.first(
                       server,
-                      prefixTokens,
+                      tools
+                          ? Integer.valueOf(
+                              ConversationPlan.toolsPrefix(
+                                  server, prefixTokens, taskTokens, record.promptTokens()))
+                          : prefixTokens,
                       prefixSentBefore,
                       plannedTokens,
                       !workload.shard().single(),

@@ -71,6 +71,32 @@ public final class ConversationPlan {
   }
 
   /**
+   * The shared prefix of a first turn whose request carries tools (an agent session's turn 1), in
+   * the server's tokens without the template's lead: what every session of the group sends before
+   * its task. A server's chat template renders the tools its own way (Qwen3's adds about 170 tokens
+   * of instructions around the catalog; each re-serializes the JSON schemas), so our count of the
+   * catalog is only an estimate of that part. When the server's prompt tokens are known and exact,
+   * the prefix is taken from them: {@code P - L - task - }{@value #TURN_TEMPLATE_TOKENS} ({@code L}
+   * the template's known lead, 0 when unknown; the last term the template's tokens around the task,
+   * allowed generously, so the plan errs by at most that many tokens low, within a hit's tolerance
+   * above it); otherwise the planned count.
+   *
+   * @param server what is known of the server, never null
+   * @param plannedPrefixTokens our count of the system prompt and the tools catalog, at least 0
+   * @param taskTokens the task's planned tokens, at least 0
+   * @param promptTokens the server's prompt tokens of the turn, or null when it reported none
+   * @return tokens, at least 0
+   */
+  public static int toolsPrefix(
+      CachePlan.Server server, int plannedPrefixTokens, int taskTokens, Integer promptTokens) {
+    if (promptTokens == null || !server.exact()) {
+      return plannedPrefixTokens;
+    }
+    int lead = server.templateKnown() ? server.templateTokens() : 0;
+    return Math.max(0, promptTokens - lead - taskTokens - TURN_TEMPLATE_TOKENS);
+  }
+
+  /**
    * The plan of a later turn.
    *
    * @param server what is known of the server, never null

@@ -268,6 +268,15 @@ public final class AgentSession {
   }
 
   /**
+   * The task's planned tokens (the user message of turn 1), in the run's counter.
+   *
+   * @return tokens, at least 0
+   */
+  public int taskTokens() {
+    return script.task().plannedCount().value();
+  }
+
+  /**
    * The next turn's planned prompt tokens, without the template around its new messages ({@link
    * AgentSpec#firstTurnTokens}, {@link AgentSpec#laterTurnTokens}).
    *

@@ -77,4 +77,30 @@ class ConversationPlanTest {
                 IllegalArgumentException.class, () -> ConversationPlan.later(LLAMA, -1, true, 10))
             .getMessage());
   }
+
+  @Test
+  void aFirstTurnWithToolsTakesItsSharedPrefixFromTheServersPromptTokens() {
+    // 48-token system prompt and 3 tools of 24 tokens (our count: 120), a 64-token task; the
+    // server's template renders the tools with ~170 tokens of instructions: 580 prompt tokens.
+    assertEquals(497, ConversationPlan.toolsPrefix(LLAMA, 120, 64, 580));
+    CachePlan plan = ConversationPlan.first(LLAMA, 497, true, 184, false, 580);
+    // the server found 503 (its rendered system prompt and tools, the user header): a hit as
+    // planned
+    assertEquals(500, plan.plannedCachedTokens());
+    assertEquals(CacheOutcome.HIT, plan.outcome(503));
+    assertEquals(false, plan.warmStart(503));
+    // the planned count alone would call the same 503 an unplanned hit
+    CachePlan fromOurCount = ConversationPlan.first(LLAMA, 120, true, 184, false, 580);
+    assertEquals(CacheOutcome.UNPLANNED_HIT, fromOurCount.outcome(503));
+  }
+
+  @Test
+  void aFirstTurnWithToolsKeepsThePlannedPrefixWithoutTheServersExactCount() {
+    assertEquals(120, ConversationPlan.toolsPrefix(LLAMA, 120, 64, null));
+    CachePlan.Server estimated = new CachePlan.Server(3, true, 1, false);
+    assertEquals(120, ConversationPlan.toolsPrefix(estimated, 120, 64, 580));
+    // a template that renders the tools in fewer tokens than our count: the server's count wins
+    assertEquals(61, ConversationPlan.toolsPrefix(LLAMA, 120, 64, 144));
+    assertEquals(0, ConversationPlan.toolsPrefix(LLAMA, 120, 64, 70));
+  }
 }
