@@ -130,7 +130,8 @@ public final class AgentWorkload extends SessionWorkload {
 
   /**
    * The workload's entry in {@code llm-run.json}'s {@code sessions}: its name, spec, budgets, the
-   * turns sent and each phase's {@link io.github.gatlingllm.metrics.SessionSummary#toRecord()}.
+   * turns sent and each phase's {@link SessionAggregator#toRecord()} (its figures and what a merge
+   * of shards needs).
    *
    * @return a new map, in a fixed key order
    */
@@ -144,8 +145,8 @@ public final class AgentWorkload extends SessionWorkload {
     m.put("tool_choice", measured.spec().toolChoice());
     m.put("turns_sent", turnsSent(Phase.MEASURED.wireName()));
     m.put("warmup_turns_sent", turnsSent(Phase.WARMUP.wireName()));
-    m.put("measured", measuredSessions.summary().toRecord());
-    m.put("warmup", warmupSessions.summary().toRecord());
+    m.put("measured", measuredSessions.toRecord());
+    m.put("warmup", warmupSessions.toRecord());
     m.put("phase_digest", measured.digest());
     return m;
   }
