@@ -1,8 +1,8 @@
 package io.github.gatlingllm.feeder;
 
-import io.github.gatlingllm.metrics.SessionAggregator;
 import io.github.gatlingllm.prompt.AgentSource;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.session.SessionAggregator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

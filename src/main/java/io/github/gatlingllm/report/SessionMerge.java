@@ -1,7 +1,7 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.metrics.SessionAggregator;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.session.SessionAggregator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.metrics;
+package io.github.gatlingllm.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
