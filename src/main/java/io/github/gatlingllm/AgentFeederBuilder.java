@@ -20,7 +20,8 @@ import java.util.Objects;
  * naming the setting when the builder is called or the workload is made. Immutable: each method
  * returns a new builder.
  */
-public final class AgentFeederBuilder extends WorkloadBuilder<AgentFeederBuilder, AgentWorkload> {
+public final class AgentFeederBuilder
+    extends SessionFeederBuilder<AgentFeederBuilder, AgentWorkload> {
 
   AgentFeederBuilder(Map<String, String> values, String name) {
     super(values, name);
@@ -92,11 +93,7 @@ public final class AgentFeederBuilder extends WorkloadBuilder<AgentFeederBuilder
    * @return a new builder
    */
   public AgentFeederBuilder systemPrompt(int tokens, int groups) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException(
-          "agents().systemPrompt: got " + tokens + " tokens, expected >= 1");
-    }
-    return with("agent.systemTokens", tokens, "agent.systemGroups", groups);
+    return withSystemPrompt("agent.systemTokens", tokens, "agent.systemGroups", groups);
   }
 
   /**
@@ -139,11 +136,7 @@ public final class AgentFeederBuilder extends WorkloadBuilder<AgentFeederBuilder
    * @return a new builder
    */
   public AgentFeederBuilder toolLatency(Duration min, Duration max) {
-    return with(
-        "agent.toolLatencyMs",
-        Objects.requireNonNull(min, "min").toMillis()
-            + "-"
-            + Objects.requireNonNull(max, "max").toMillis());
+    return with("agent.toolLatencyMs", millisRange(min, max));
   }
 
   /**
@@ -155,17 +148,6 @@ public final class AgentFeederBuilder extends WorkloadBuilder<AgentFeederBuilder
    */
   public AgentFeederBuilder toolChoice(String choice) {
     return with("agent.toolChoice", Objects.requireNonNull(choice, "choice"));
-  }
-
-  /**
-   * The context window a turn must fit ({@code llm.maxContextTokens}): a turn that would not ends
-   * its session as {@code context_limit}.
-   *
-   * @param tokens at least 1
-   * @return a new builder
-   */
-  public AgentFeederBuilder maxContextTokens(int tokens) {
-    return with("maxContextTokens", tokens);
   }
 
   @Override
@@ -202,24 +184,7 @@ public final class AgentFeederBuilder extends WorkloadBuilder<AgentFeederBuilder
         new AgentSource(s.spec(), counter, llm.seed(), caseId, Phase.MEASURED.wireName());
     synchronized (AgentFeederBuilder.class) {
       return new AgentWorkload(
-          workloadName(name), source, s.sessions(), s.warmupSessions(), Shard.current());
+          AgentWorkload.claimName(name), source, s.sessions(), s.warmupSessions(), Shard.current());
     }
-  }
-
-  private static String workloadName(String explicit) {
-    if (explicit != null) {
-      if (AgentWorkload.nameTaken(explicit)) {
-        throw new IllegalArgumentException(
-            "agents().name: got \""
-                + explicit
-                + "\", which another agents() workload of this run has, expected a name of its own");
-      }
-      return explicit;
-    }
-    String name = "agents";
-    for (int i = 2; AgentWorkload.nameTaken(name); i++) {
-      name = "agents-" + i;
-    }
-    return name;
   }
 }

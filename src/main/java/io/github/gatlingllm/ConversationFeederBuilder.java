@@ -56,7 +56,7 @@ import java.util.Objects;
  * with the request's {@code max_tokens} before the first turn is sent.
  */
 public final class ConversationFeederBuilder
-    extends WorkloadBuilder<ConversationFeederBuilder, ConversationWorkload> {
+    extends SessionFeederBuilder<ConversationFeederBuilder, ConversationWorkload> {
 
   ConversationFeederBuilder(Map<String, String> values, String name) {
     super(values, name);
@@ -120,11 +120,7 @@ public final class ConversationFeederBuilder
    * @throws IllegalArgumentException if out of range
    */
   public ConversationFeederBuilder systemPrompt(int tokens, int groups) {
-    if (tokens < 1) {
-      throw new IllegalArgumentException(
-          "conversations().systemPrompt: got " + tokens + " tokens, expected >= 1");
-    }
-    return with("systemTokens", tokens).with("systemGroups", groups);
+    return withSystemPrompt("systemTokens", tokens, "systemGroups", groups);
   }
 
   /**
@@ -167,26 +163,7 @@ public final class ConversationFeederBuilder
    * @return a new builder
    */
   public ConversationFeederBuilder thinkTime(Duration min, Duration max) {
-    return with(
-        "thinkTimeMs",
-        Objects.requireNonNull(min, "min").toMillis()
-            + "-"
-            + Objects.requireNonNull(max, "max").toMillis());
-  }
-
-  /**
-   * The model's context window: a turn whose prompt (estimated from the previous turn's prompt and
-   * reply tokens, the new message and 16 tokens of template) and {@code max_tokens} would exceed it
-   * is not sent, and its conversation ends there (counted in {@code llm-run.json}'s {@code
-   * conversations} as {@code ended_by_context_limit}), rather than drawing a 400 from the server on
-   * every later turn. Default: no limit.
-   *
-   * @param tokens at least the first turn's system prompt, user message, 16 tokens of template and
-   *     {@code max_tokens} (checked when the feeder is made and before the first turn)
-   * @return a new builder
-   */
-  public ConversationFeederBuilder maxContextTokens(int tokens) {
-    return with("maxContextTokens", tokens);
+    return with("thinkTimeMs", millisRange(min, max));
   }
 
   /**
@@ -236,50 +213,13 @@ public final class ConversationFeederBuilder
             s.maxThinkMs());
     synchronized (ConversationFeederBuilder.class) {
       return new ConversationWorkload(
-          workloadName(name),
+          ConversationWorkload.claimName(name),
           source,
           s.conversations(),
           s.warmupConversations(),
           Shard.current(),
           s.maxContextTokens(),
           s.seedAuto());
-    }
-  }
-
-  /**
-   * The name of a new workload: an explicit name must be free (two workloads under one name would
-   * share one entry of {@code llm-run.json}'s {@code conversations} and the report); an unnamed
-   * workload is {@code conversations}, or {@code conversations-2}, {@code -3}... when taken, said
-   * in the log.
-   *
-   * @param explicit the name given by {@link #name}, or null
-   * @return the name
-   * @throws IllegalArgumentException if {@code explicit} is taken
-   */
-  static String workloadName(String explicit) {
-    synchronized (ConversationFeederBuilder.class) {
-      if (explicit != null) {
-        if (ConversationWorkload.nameTaken(explicit)) {
-          throw new IllegalArgumentException(
-              "conversations().name: got \""
-                  + explicit
-                  + "\", which another conversations() workload of this run has, expected a name of"
-                  + " its own (each workload is one entry of llm-run.json's conversations)");
-        }
-        return explicit;
-      }
-      String name = "conversations";
-      for (int i = 2; ConversationWorkload.nameTaken(name); i++) {
-        name = "conversations-" + i;
-      }
-      if (!name.equals("conversations")) {
-        org.slf4j.LoggerFactory.getLogger(ConversationFeederBuilder.class)
-            .info(
-                "conversations(): another unnamed conversations() workload is in this run: this one"
-                    + " is named {} (give each its own .name(...) to choose)",
-                name);
-      }
-      return name;
     }
   }
 }

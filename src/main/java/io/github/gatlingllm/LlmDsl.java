@@ -1,10 +1,19 @@
 package io.github.gatlingllm;
 
+import static io.gatling.javaapi.core.CoreDsl.asLongAs;
 import static io.gatling.javaapi.core.CoreDsl.details;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.pause;
 
 import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.github.gatlingllm.feeder.AgentFeeder;
+import io.github.gatlingllm.feeder.ConversationFeeder;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.ToLongFunction;
 
 /**
  * The entry point of gatling-llm: {@code import static io.github.gatlingllm.LlmDsl.*;}. A user's
@@ -119,34 +128,15 @@ public final class LlmDsl {
    * @return the chain
    * @throws IllegalArgumentException if the request has its own prompt
    */
-  public static io.gatling.javaapi.core.ChainBuilder conversation(LlmActionBuilder request) {
-    LlmActionBuilder turn =
-        java.util.Objects.requireNonNull(request, "request").asConversationTurn();
-    String fed = io.github.gatlingllm.feeder.ConversationFeeder.WORKLOAD;
-    String done = io.github.gatlingllm.feeder.ConversationFeeder.DONE;
-    String held = io.github.gatlingllm.feeder.ConversationFeeder.CONVERSATION;
-    return io.gatling.javaapi.core.CoreDsl.asLongAs(
-            session ->
-                io.github.gatlingllm.feeder.ConversationFeeder.goesOn(
-                    session.contains(fed),
-                    session.contains(done) ? session.get(done) : null,
-                    session.contains(held) ? session.get(held) : null,
-                    session.getInt(io.github.gatlingllm.feeder.ConversationFeeder.LOOP_COUNTER)
-                        == 0),
-            io.github.gatlingllm.feeder.ConversationFeeder.LOOP_COUNTER)
-        .on(
-            io.gatling.javaapi.core.CoreDsl.exec(turn)
-                .doIf(
-                    session ->
-                        io.github.gatlingllm.feeder.ConversationFeeder.thinkMs(
-                                session.contains(held) ? session.get(held) : null)
-                            > 0)
-                .then(
-                    io.gatling.javaapi.core.CoreDsl.pause(
-                        session ->
-                            java.time.Duration.ofMillis(
-                                io.github.gatlingllm.feeder.ConversationFeeder.thinkMs(
-                                    session.get(held))))));
+  public static ChainBuilder conversation(LlmActionBuilder request) {
+    return sessionTurns(
+        Objects.requireNonNull(request, "request").asConversationTurn(),
+        ConversationFeeder.WORKLOAD,
+        ConversationFeeder.DONE,
+        ConversationFeeder.CONVERSATION,
+        ConversationFeeder.LOOP_COUNTER,
+        ConversationFeeder::goesOn,
+        ConversationFeeder::thinkMs);
   }
 
   /**
@@ -175,34 +165,57 @@ public final class LlmDsl {
    * @return the chain
    * @throws IllegalArgumentException if the request has its own prompt
    */
-  public static io.gatling.javaapi.core.ChainBuilder agentSession(LlmActionBuilder request) {
-    LlmActionBuilder turn =
-        java.util.Objects.requireNonNull(request, "request").asConversationTurn();
-    String fed = io.github.gatlingllm.feeder.AgentFeeder.WORKLOAD;
-    String done = io.github.gatlingllm.feeder.AgentFeeder.DONE;
-    String held = io.github.gatlingllm.feeder.AgentFeeder.SESSION;
-    String counter = io.github.gatlingllm.feeder.AgentFeeder.LOOP_COUNTER;
-    return io.gatling.javaapi.core.CoreDsl.asLongAs(
+  public static ChainBuilder agentSession(LlmActionBuilder request) {
+    return sessionTurns(
+        Objects.requireNonNull(request, "request").asConversationTurn(),
+        AgentFeeder.WORKLOAD,
+        AgentFeeder.DONE,
+        AgentFeeder.SESSION,
+        AgentFeeder.LOOP_COUNTER,
+        AgentFeeder::goesOn,
+        AgentFeeder::toolLatencyMs);
+  }
+
+  /** Whether a session loop runs (again): the feeder's {@code goesOn}. */
+  private interface GoesOn {
+    boolean test(boolean fed, Object done, Object held, boolean entering);
+  }
+
+  /**
+   * The loop of a fed session's turns, {@code conversation(...)}'s and {@code agentSession(...)}'s:
+   * {@code asLongAs(goesOn, counter)} around the turn and, while the pause before the next turn is
+   * above 0, that pause.
+   *
+   * @param turn the request each turn sends
+   * @param fed the session key of the fed workload
+   * @param done the session key of the workload's {@code DONE} flag
+   * @param held the session key of the fed session
+   * @param counter the loop's counter, which also tells the action which loop holds it
+   * @param goesOn whether the loop runs (again)
+   * @param pauseMs the pause before the held session's next turn, milliseconds
+   */
+  private static ChainBuilder sessionTurns(
+      LlmActionBuilder turn,
+      String fed,
+      String done,
+      String held,
+      String counter,
+      GoesOn goesOn,
+      ToLongFunction<Object> pauseMs) {
+    return asLongAs(
             session ->
-                io.github.gatlingllm.feeder.AgentFeeder.goesOn(
+                goesOn.test(
                     session.contains(fed),
                     session.contains(done) ? session.get(done) : null,
                     session.contains(held) ? session.get(held) : null,
                     session.getInt(counter) == 0),
             counter)
         .on(
-            io.gatling.javaapi.core.CoreDsl.exec(turn)
+            exec(turn)
                 .doIf(
                     session ->
-                        io.github.gatlingllm.feeder.AgentFeeder.toolLatencyMs(
-                                session.contains(held) ? session.get(held) : null)
-                            > 0)
-                .then(
-                    io.gatling.javaapi.core.CoreDsl.pause(
-                        session ->
-                            java.time.Duration.ofMillis(
-                                io.github.gatlingllm.feeder.AgentFeeder.toolLatencyMs(
-                                    session.get(held))))));
+                        pauseMs.applyAsLong(session.contains(held) ? session.get(held) : null) > 0)
+                .then(pause(session -> Duration.ofMillis(pauseMs.applyAsLong(session.get(held))))));
   }
 
   /**

@@ -64,6 +64,11 @@ final class AgentSender implements Sender {
     return session.attributes().get(AgentFeeder.WORKLOAD).isDefined();
   }
 
+  /** Whether the user's turn is inside {@code agentSession(...)}'s loop (its counter is set). */
+  static boolean inLoop(Session session) {
+    return session.attributes().contains(AgentFeeder.LOOP_COUNTER);
+  }
+
   private static AgentSession agentSession(Session session) {
     return (AgentSession) session.attributes().get(AgentFeeder.SESSION).get();
   }

@@ -113,12 +113,17 @@ final class LlmAction extends JavaAction {
   }
 
   /**
-   * The sender of this request: an agent session's turn or a conversation's (from what was fed),
-   * else a trace row or a prompt.
+   * The sender of this request: an agent session's turn (inside {@code agentSession(...)}) or a
+   * conversation's, or the refusal of a loop fed the wrong kind ({@link Misfed}); else a trace row
+   * or a prompt.
    */
   private Sender sender(Session session) {
     if (conversations != null) {
-      return AgentSender.fed(session) ? agents : conversations;
+      Misfed misfed = Misfed.of(spec.name(), session);
+      if (misfed != null) {
+        return misfed;
+      }
+      return AgentSender.fed(session) && AgentSender.inLoop(session) ? agents : conversations;
     }
     FedPrompt fed = PromptSender.fed(session);
     return fed != null && fed.trace() != null ? traces : prompts;

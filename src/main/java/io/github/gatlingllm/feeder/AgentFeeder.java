@@ -1,15 +1,11 @@
 package io.github.gatlingllm.feeder;
 
-import java.util.Iterator;
-import java.util.Map;
-import java.util.Objects;
-
 /**
  * Not API. The Gatling feeder of an {@code agents()} workload: each record holds the workload
  * ({@link #WORKLOAD}), one new {@link AgentSession} ({@link #SESSION}) and whether the budgets are
  * spent ({@link #DONE}); never runs dry (a spent workload feeds {@code DONE} records).
  */
-public final class AgentFeeder implements Iterator<Map<String, Object>> {
+public final class AgentFeeder extends PhasedFeeder<AgentWorkload> {
 
   /** Session key of the fed workload. */
   public static final String WORKLOAD = "llm.agents";
@@ -23,25 +19,13 @@ public final class AgentFeeder implements Iterator<Map<String, Object>> {
   /** Gatling's counter of {@code agentSession(...)}'s loop. */
   public static final String LOOP_COUNTER = "gatling-llm.agent.turn";
 
-  private final AgentWorkload workload;
-
   /**
    * The feeder of a workload.
    *
    * @param workload never null
    */
   public AgentFeeder(AgentWorkload workload) {
-    this.workload = Objects.requireNonNull(workload, "workload");
-  }
-
-  @Override
-  public boolean hasNext() {
-    return true;
-  }
-
-  @Override
-  public Map<String, Object> next() {
-    return workload.next();
+    super(workload);
   }
 
   /**

@@ -1,16 +1,11 @@
 package io.github.gatlingllm.feeder;
 
-import io.github.gatlingllm.metrics.SessionAggregator;
 import io.github.gatlingllm.prompt.AgentSource;
 import io.github.gatlingllm.prompt.Phase;
-import java.util.Collections;
-import java.util.HashMap;
+import io.github.gatlingllm.session.SessionAggregator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,26 +18,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class AgentWorkload {
+public final class AgentWorkload extends SessionWorkload {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentWorkload.class);
 
-  /** The agent workloads made in this JVM and not yet closed by a run's end. */
-  private static final List<AgentWorkload> OPEN = new CopyOnWriteArrayList<>();
-
-  private final String name;
   private final AgentSource measured;
   private final AgentSource warmup;
-  private final long budget;
-  private final long warmupBudget;
-  private final Shard shard;
-  private final PhaseBudget phaseBudget;
-  private final Map<String, Object> doneRecord;
   private final SessionAggregator measuredSessions = new SessionAggregator();
   private final SessionAggregator warmupSessions = new SessionAggregator();
-  private final AtomicLong measuredTurns = new AtomicLong();
-  private final AtomicLong warmupTurns = new AtomicLong();
-  private final java.util.Set<String> sentPrefixes = new java.util.HashSet<>();
 
   /**
    * A workload.
@@ -56,89 +39,51 @@ public final class AgentWorkload {
    */
   public AgentWorkload(
       String name, AgentSource measured, long budget, long warmupBudget, Shard shard) {
-    this.name = Objects.requireNonNull(name, "name");
+    super(
+        LOG,
+        name,
+        budget,
+        warmupBudget,
+        shard,
+        "agent.sessions",
+        "agent.warmupSessions",
+        "agent sessions",
+        AgentFeeder.WORKLOAD,
+        AgentFeeder.DONE);
     this.measured = Objects.requireNonNull(measured, "measured");
-    this.shard = Objects.requireNonNull(shard, "shard");
-    if (budget < 1) {
-      throw new IllegalArgumentException("agent.sessions: got " + budget + ", expected >= 1");
-    }
-    if (warmupBudget < 0) {
-      throw new IllegalArgumentException(
-          "agent.warmupSessions: got " + warmupBudget + ", expected >= 0");
-    }
-    this.budget = budget;
-    this.warmupBudget = warmupBudget;
     this.warmup = measured.forPhase(Phase.WARMUP.wireName());
-    this.phaseBudget =
-        new PhaseBudget(LOG, name, "agent sessions", "", budget, warmupBudget, shard);
-    Map<String, Object> done = new HashMap<>(4);
-    done.put(AgentFeeder.DONE, true);
-    done.put(AgentFeeder.WORKLOAD, this);
-    this.doneRecord = Collections.unmodifiableMap(done);
-    OPEN.add(this);
+    open();
   }
 
   /**
-   * Whether every agent workload made in this JVM and not yet closed is spent.
+   * The name of a new agent workload: an explicit name must be free (two workloads under one name
+   * would share one entry of {@code llm-run.json}'s {@code sessions}); an unnamed workload is
+   * {@code agents}, or {@code agents-2}, {@code -3}... when taken, said in the log.
    *
-   * @return true when none has anything more to send or wait for
+   * @param explicit the name given by the builder's {@code name(...)}, or null
+   * @return the name
+   * @throws IllegalArgumentException if {@code explicit} is taken
    */
-  public static boolean allSpent() {
-    for (AgentWorkload w : OPEN) {
-      if (!w.phaseBudget.spent()) {
-        return false;
-      }
-    }
-    return true;
+  public static String claimName(String explicit) {
+    return claimName(
+        AgentWorkload.class, explicit, "agents", "agents()", "agents() workload", "sessions");
   }
 
   /**
-   * Whether an agent workload made in this JVM and not yet closed has this name.
+   * The record of session {@code index} of a phase ({@link #next()} hands out warmup sessions
+   * first, then measured ones, then {@link AgentFeeder#DONE} records once both budgets are handed
+   * out).
    *
-   * @param name a workload name
-   * @return true when one has
-   */
-  public static boolean nameTaken(String name) {
-    for (AgentWorkload w : OPEN) {
-      if (w.name.equals(name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
-  public void close() {
-    OPEN.remove(this);
-  }
-
-  /**
-   * The next record: a warmup session, then measured ones, then {@link AgentFeeder#DONE} records
-   * once both budgets are handed out.
-   *
+   * @param warm whether the session belongs to the warmup phase
+   * @param index the session index in its phase
    * @return the record, never null
    */
-  public Map<String, Object> next() {
-    PhaseBudget.Slot slot = phaseBudget.take();
-    if (slot == null) {
-      return doneRecord;
-    }
-    AgentSource source = slot.warmup() ? warmup : measured;
-    Map<String, Object> record = new HashMap<>(4);
-    record.put(AgentFeeder.WORKLOAD, this);
-    record.put(AgentFeeder.SESSION, new AgentSession(source, source.script(slot.index())));
-    record.put(AgentFeeder.DONE, false);
+  @Override
+  Map<String, Object> record(boolean warm, long index) {
+    AgentSource source = warm ? warmup : measured;
+    Map<String, Object> record = record(4);
+    record.put(AgentFeeder.SESSION, new AgentSession(source, source.script(index)));
     return record;
-  }
-
-  /**
-   * Holds a measured session's first turn until every warmup session has ended.
-   *
-   * @param resume runs once the warmup has ended, or never when this returns false
-   * @return true if the turn must wait for {@code resume}
-   */
-  public boolean holdUntilWarmedUp(Runnable resume) {
-    return phaseBudget.holdUntilWarmedUp(resume);
   }
 
   /**
@@ -147,7 +92,7 @@ public final class AgentWorkload {
    * @param session the session, never null
    */
   public void turnSent(AgentSession session) {
-    (Phase.isWarmup(session.phase()) ? warmupTurns : measuredTurns).incrementAndGet();
+    countTurn(session.phase());
   }
 
   /**
@@ -157,18 +102,8 @@ public final class AgentWorkload {
    * @param session the session, never null
    * @return true when its prefix was sent before
    */
-  public synchronized boolean prefixSentBefore(AgentSession session) {
-    return !sentPrefixes.add(session.phase() + ":" + session.group());
-  }
-
-  /**
-   * The turns sent of a phase.
-   *
-   * @param phase {@code warmup} or {@code measured}
-   * @return at least 0
-   */
-  public long turnsSent(String phase) {
-    return (Phase.isWarmup(phase) ? warmupTurns : measuredTurns).get();
+  public boolean prefixSentBefore(AgentSession session) {
+    return groupPrefixSentBefore(session.phase(), session.group());
   }
 
   /**
@@ -185,15 +120,6 @@ public final class AgentWorkload {
   }
 
   /**
-   * The workload's name.
-   *
-   * @return never null
-   */
-  public String name() {
-    return name;
-  }
-
-  /**
    * The measured phase's source.
    *
    * @return never null
@@ -203,38 +129,30 @@ public final class AgentWorkload {
   }
 
   /**
-   * The indices this JVM hands out.
-   *
-   * @return never null
-   */
-  public Shard shard() {
-    return shard;
-  }
-
-  /**
    * The workload's entry in {@code llm-run.json}'s {@code sessions}: its name, spec, budgets, the
-   * turns sent and each phase's {@link io.github.gatlingllm.metrics.SessionSummary#toRecord()}.
+   * turns sent and each phase's {@link SessionAggregator#toRecord()} (its figures and what a merge
+   * of shards needs).
    *
    * @return a new map, in a fixed key order
    */
   public Map<String, Object> toRecord() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("workload", name);
-    m.put("sessions_budget", budget);
-    m.put("warmup_sessions_budget", warmupBudget);
+    m.put("workload", name());
+    m.put("sessions_budget", budget());
+    m.put("warmup_sessions_budget", warmupBudget());
     m.put("tools", measured.spec().tools());
     m.put("tool_calls_limit", measured.spec().toolCalls());
     m.put("tool_choice", measured.spec().toolChoice());
-    m.put("turns_sent", measuredTurns.get());
-    m.put("warmup_turns_sent", warmupTurns.get());
-    m.put("measured", measuredSessions.summary().toRecord());
-    m.put("warmup", warmupSessions.summary().toRecord());
+    m.put("turns_sent", turnsSent(Phase.MEASURED.wireName()));
+    m.put("warmup_turns_sent", turnsSent(Phase.WARMUP.wireName()));
+    m.put("measured", measuredSessions.toRecord());
+    m.put("warmup", warmupSessions.toRecord());
     m.put("phase_digest", measured.digest());
     return m;
   }
 
   @Override
   public String toString() {
-    return "agents " + name;
+    return "agents " + name();
   }
 }

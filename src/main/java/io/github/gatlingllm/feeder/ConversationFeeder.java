@@ -1,9 +1,5 @@
 package io.github.gatlingllm.feeder;
 
-import java.util.Iterator;
-import java.util.Map;
-import java.util.Objects;
-
 /**
  * Not API. A Gatling feeder over one {@link ConversationWorkload}: one record per conversation
  * (warmup ones first), then records that hold only {@link #DONE}{@code = true}. It never reports
@@ -13,7 +9,7 @@ import java.util.Objects;
  * <p>Session keys: {@link #WORKLOAD} (the {@link ConversationWorkload}), {@link #CONVERSATION} (the
  * {@link Conversation}, absent on a {@code DONE} record), {@link #DONE} (boolean).
  */
-public final class ConversationFeeder implements Iterator<Map<String, Object>> {
+public final class ConversationFeeder extends PhasedFeeder<ConversationWorkload> {
 
   /** Session key: the {@link ConversationWorkload} the record came from. */
   public static final String WORKLOAD = "llm.conversations";
@@ -24,26 +20,13 @@ public final class ConversationFeeder implements Iterator<Map<String, Object>> {
   /** Session key: true once the workload's budgets are handed out. */
   public static final String DONE = "llm.conversationsDone";
 
-  private final ConversationWorkload workload;
-
   /**
    * A feeder over a workload.
    *
    * @param workload the workload, never null
    */
   public ConversationFeeder(ConversationWorkload workload) {
-    this.workload = Objects.requireNonNull(workload, "workload");
-  }
-
-  /** Always true: an empty feeder would stop the whole simulation. */
-  @Override
-  public boolean hasNext() {
-    return true;
-  }
-
-  @Override
-  public Map<String, Object> next() {
-    return workload.next();
+    super(workload);
   }
 
   /**
@@ -89,14 +72,5 @@ public final class ConversationFeeder implements Iterator<Map<String, Object>> {
    */
   public static long thinkMs(Object conversation) {
     return conversation instanceof Conversation c && !c.over() ? c.thinkMs() : 0;
-  }
-
-  /**
-   * The workload.
-   *
-   * @return never null
-   */
-  public ConversationWorkload workload() {
-    return workload;
   }
 }

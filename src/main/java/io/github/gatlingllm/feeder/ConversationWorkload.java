@@ -4,15 +4,10 @@ import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,29 +23,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class ConversationWorkload {
+public final class ConversationWorkload extends SessionWorkload {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConversationWorkload.class);
 
-  /** The conversation workloads made in this JVM and not yet closed by a run's end. */
-  private static final List<ConversationWorkload> OPEN = new CopyOnWriteArrayList<>();
-
-  private final String name;
   private final ConversationSource measured;
   private final ConversationSource warmup;
-  private final long budget;
-  private final long warmupBudget;
-  private final Shard shard;
   private final Integer maxContextTokens;
   private final boolean seedAuto;
-  private final Map<String, Object> doneRecord;
-  private final Set<String> sentSystems = new HashSet<>();
   private final Map<String, Totals> totals = new LinkedHashMap<>();
-  private final PhaseBudget phaseBudget;
-  private final java.util.concurrent.atomic.AtomicLong warmupTurnsSent =
-      new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.concurrent.atomic.AtomicLong measuredTurnsSent =
-      new java.util.concurrent.atomic.AtomicLong();
 
   /** What the conversations of one phase came to. */
   private static final class Totals {
@@ -94,94 +75,62 @@ public final class ConversationWorkload {
       Shard shard,
       Integer maxContextTokens,
       boolean seedAuto) {
-    this.name = Objects.requireNonNull(name, "name");
+    super(
+        LOG,
+        name,
+        budget,
+        warmupBudget,
+        shard,
+        "conversations",
+        "warmupConversations",
+        "conversations",
+        ConversationFeeder.WORKLOAD,
+        ConversationFeeder.DONE);
     this.measured = Objects.requireNonNull(measured, "measured");
-    this.shard = Objects.requireNonNull(shard, "shard");
-    if (budget < 1) {
-      throw new IllegalArgumentException("conversations: got " + budget + ", expected >= 1");
-    }
-    if (warmupBudget < 0) {
-      throw new IllegalArgumentException(
-          "warmupConversations: got " + warmupBudget + ", expected >= 0");
-    }
-    this.budget = budget;
-    this.warmupBudget = warmupBudget;
     this.maxContextTokens = maxContextTokens;
     this.seedAuto = seedAuto;
     this.warmup = measured.forPhase(Phase.WARMUP.wireName());
-    this.phaseBudget = new PhaseBudget(LOG, name, "conversations", "", budget, warmupBudget, shard);
-    Map<String, Object> done = new HashMap<>(4);
-    done.put(ConversationFeeder.DONE, true);
-    done.put(ConversationFeeder.WORKLOAD, this);
-    this.doneRecord = Collections.unmodifiableMap(done);
     totals.put(Phase.WARMUP.wireName(), new Totals());
     totals.put(Phase.MEASURED.wireName(), new Totals());
-    OPEN.add(this);
+    open();
   }
 
   /**
-   * Whether every conversation workload made in this JVM and not yet closed is {@link #spent()}.
+   * The name of a new conversation workload: an explicit name must be free (two workloads under one
+   * name would share one entry of {@code llm-run.json}'s {@code conversations} and the report); an
+   * unnamed workload is {@code conversations}, or {@code conversations-2}, {@code -3}... when
+   * taken, said in the log.
    *
-   * @return true when none has anything more to send or wait for
+   * @param explicit the name given by the builder's {@code name(...)}, or null
+   * @return the name
+   * @throws IllegalArgumentException if {@code explicit} is taken
    */
-  public static boolean allSpent() {
-    for (ConversationWorkload w : OPEN) {
-      if (!w.spent()) {
-        return false;
-      }
-    }
-    return true;
+  public static String claimName(String explicit) {
+    return claimName(
+        ConversationWorkload.class,
+        explicit,
+        "conversations",
+        "conversations()",
+        "conversations() workload",
+        "conversations");
   }
 
   /**
-   * Whether a conversation workload made in this JVM and not yet closed has this name.
+   * The record of conversation {@code index} of a phase ({@link #next()} hands out warmup
+   * conversations first, then measured ones, then {@link ConversationFeeder#DONE} records once both
+   * budgets are handed out).
    *
-   * @param name a workload name
-   * @return true when one has
-   */
-  public static boolean nameTaken(String name) {
-    for (ConversationWorkload w : OPEN) {
-      if (w.name.equals(name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
-  public void close() {
-    OPEN.remove(this);
-  }
-
-  /**
-   * The next record: a warmup conversation, then measured ones, then {@link
-   * ConversationFeeder#DONE} records once both budgets are handed out.
-   *
+   * @param warm whether the conversation belongs to the warmup phase
+   * @param index the conversation index in its phase
    * @return the record, never null
    */
-  public synchronized Map<String, Object> next() {
-    PhaseBudget.Slot slot = phaseBudget.take();
-    if (slot == null) {
-      return doneRecord;
-    }
-    ConversationSource source = slot.warmup() ? warmup : measured;
-    long index = slot.index();
-    Map<String, Object> record = new HashMap<>(4);
-    record.put(ConversationFeeder.WORKLOAD, this);
+  @Override
+  Map<String, Object> record(boolean warm, long index) {
+    ConversationSource source = warm ? warmup : measured;
+    Map<String, Object> record = record(4);
     record.put(
         ConversationFeeder.CONVERSATION, new Conversation(this, source, source.script(index)));
-    record.put(ConversationFeeder.DONE, false);
     return record;
-  }
-
-  /**
-   * Holds a measured conversation's first turn until every warmup conversation has ended.
-   *
-   * @param resume runs once the warmup has ended, or never when this returns false
-   * @return true if the turn must wait for {@code resume}
-   */
-  public boolean holdUntilWarmedUp(Runnable resume) {
-    return phaseBudget.holdUntilWarmedUp(resume);
   }
 
   /**
@@ -191,9 +140,9 @@ public final class ConversationWorkload {
    * @param conversation the conversation, never null
    * @return true when its system prompt was sent before
    */
-  public synchronized boolean systemSentBefore(Conversation conversation) {
+  public boolean systemSentBefore(Conversation conversation) {
     return conversation.group() != null
-        && !sentSystems.add(conversation.phase() + ":" + conversation.group());
+        && groupPrefixSentBefore(conversation.phase(), conversation.group());
   }
 
   /** A conversation ended (called once per conversation handed out, by {@link Conversation}). */
@@ -209,7 +158,7 @@ public final class ConversationWorkload {
       LOG.debug(
           "workload {}: {} conversation {} ended before turn {} of {}: the turn would exceed"
               + " llm.maxContextTokens={}",
-          name,
+          name(),
           conversation.phase(),
           conversation.index(),
           conversation.nextTurn(),
@@ -234,35 +183,7 @@ public final class ConversationWorkload {
    * @param conversation the conversation
    */
   public void turnSent(Conversation conversation) {
-    (Phase.isWarmup(conversation.phase()) ? warmupTurnsSent : measuredTurnsSent).incrementAndGet();
-  }
-
-  /**
-   * The turns sent so far in a phase, of every conversation, ended or not.
-   *
-   * @param phase {@code warmup} or {@code measured}
-   * @return the count
-   */
-  public long turnsSent(String phase) {
-    return (Phase.isWarmup(phase) ? warmupTurnsSent : measuredTurnsSent).get();
-  }
-
-  /**
-   * Whether every conversation is handed out and has ended.
-   *
-   * @return true when the workload has nothing more to send or wait for
-   */
-  public boolean spent() {
-    return phaseBudget.spent();
-  }
-
-  /**
-   * The workload's name.
-   *
-   * @return never null
-   */
-  public String name() {
-    return name;
+    countTurn(conversation.phase());
   }
 
   /**
@@ -342,15 +263,6 @@ public final class ConversationWorkload {
   }
 
   /**
-   * The shard this JVM runs.
-   *
-   * @return never null
-   */
-  public Shard shard() {
-    return shard;
-  }
-
-  /**
    * The workload as {@code llm-run.json} records it, one entry of {@code conversations}: {@code
    * workload}, {@code generator_version}, {@code seed} ({@code seed_auto} when from the clock),
    * {@code case_id}, {@code tokenizer}, {@code spec} ({@code turns_min}, {@code turns_max}, {@code
@@ -367,7 +279,7 @@ public final class ConversationWorkload {
    */
   public synchronized Map<String, Object> toRecord() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("workload", name);
+    m.put("workload", name());
     m.put("generator_version", PromptSource.GENERATOR_VERSION);
     m.put("seed", measured.seed());
     if (seedAuto) {
@@ -386,8 +298,8 @@ public final class ConversationWorkload {
     spec.put("max_context_tokens", maxContextTokens);
     m.put("spec", spec);
     Map<String, Object> budgets = new LinkedHashMap<>();
-    budgets.put("conversations", budget);
-    budgets.put("warmup_conversations", warmupBudget);
+    budgets.put("conversations", budget());
+    budgets.put("warmup_conversations", warmupBudget());
     m.put("budget", budgets);
     Map<String, Object> phases = new LinkedHashMap<>();
     phases.put(Phase.WARMUP.wireName(), phase(totals.get(Phase.WARMUP.wireName()), warmup));
@@ -432,6 +344,6 @@ public final class ConversationWorkload {
 
   @Override
   public String toString() {
-    return "conversations " + name;
+    return "conversations " + name();
   }
 }

@@ -1,9 +1,5 @@
 package io.github.gatlingllm.feeder;
 
-import java.util.Iterator;
-import java.util.Map;
-import java.util.Objects;
-
 /**
  * Not API. A Gatling feeder over one {@link Workload}: its warmup records, then its measured ones
  * (record {@code n} of a phase carries the prompt of request index {@code n} of that phase, in feed
@@ -19,7 +15,7 @@ import java.util.Objects;
  * {@link #DONE} (boolean). {@code docs/gatling-http.md} documents them for simulations that post
  * with Gatling's own {@code http()}.
  */
-public final class PromptFeeder implements Iterator<Map<String, Object>> {
+public final class PromptFeeder extends PhasedFeeder<Workload> {
 
   /** Session key: the {@link Workload} the record came from. */
   public static final String WORKLOAD = "llm.workload";
@@ -78,34 +74,12 @@ public final class PromptFeeder implements Iterator<Map<String, Object>> {
   /** Session key: true once the workload's budgets are handed out. */
   public static final String DONE = "llm.done";
 
-  private final Workload workload;
-
   /**
    * A feeder over a workload.
    *
    * @param workload the workload, never null
    */
   public PromptFeeder(Workload workload) {
-    this.workload = Objects.requireNonNull(workload, "workload");
-  }
-
-  /** Always true: an empty feeder would stop the whole simulation. */
-  @Override
-  public boolean hasNext() {
-    return true;
-  }
-
-  @Override
-  public Map<String, Object> next() {
-    return workload.next();
-  }
-
-  /**
-   * The workload.
-   *
-   * @return never null
-   */
-  public Workload workload() {
-    return workload;
+    super(workload);
   }
 }

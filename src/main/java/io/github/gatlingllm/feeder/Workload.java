@@ -6,7 +6,6 @@ import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,22 +27,12 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: Gatling polls a feeder from one actor at a time, possibly on different threads;
  * the LLM action reports completions from every event loop.
  */
-public final class Workload {
+public final class Workload extends PhasedWorkload {
 
   private static final Logger LOG = LoggerFactory.getLogger(Workload.class);
 
-  /**
-   * The workloads made in this JVM and not yet ended by a run: a run stops its injection once all
-   * of them are spent. Gatling builds a simulation's feeders before its load starts but gives them
-   * no handle on the run, hence this one process-wide list.
-   */
-  private static final List<Workload> OPEN = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-  private final String name;
   private final PromptSource measured;
   private final PromptSource warmup;
-  private final long budget;
-  private final long warmupBudget;
   private final boolean warmGroups;
   private final boolean seedAuto;
 
@@ -54,9 +43,6 @@ public final class Workload {
   private final Map<String, Long> sentPrefixes = new java.util.HashMap<>();
 
   private static final Long SENT_ONCE = Long.MIN_VALUE;
-  private final Shard shard;
-  private final Map<String, Object> doneRecord;
-  private final PhaseBudget phaseBudget;
   private volatile SweepStep sweepStep;
   private final TraceReplay replay;
 
@@ -142,27 +128,20 @@ public final class Workload {
       boolean warmGroups,
       boolean seedAuto,
       TraceReplay replay) {
+    super(
+        LOG,
+        name,
+        budget,
+        warmupBudget,
+        shard,
+        "requests",
+        "warmup",
+        "requests",
+        " (the injection outlasts the prompt budget)",
+        PromptFeeder.WORKLOAD,
+        PromptFeeder.DONE);
     this.replay = replay;
-    this.name = Objects.requireNonNull(name, "name");
-    this.shard = Objects.requireNonNull(shard, "shard");
     this.measured = Objects.requireNonNull(measured, "measured");
-    if (budget < 1) {
-      throw new IllegalArgumentException("requests: got " + budget + ", expected >= 1");
-    }
-    if (warmupBudget < 0) {
-      throw new IllegalArgumentException("warmup: got " + warmupBudget + ", expected >= 0");
-    }
-    this.budget = budget;
-    this.warmupBudget = warmupBudget;
-    this.phaseBudget =
-        new PhaseBudget(
-            LOG,
-            name,
-            "requests",
-            " (the injection outlasts the prompt budget)",
-            budget,
-            warmupBudget,
-            shard);
     this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;
     this.seedAuto = seedAuto;
     this.warmup =
@@ -188,10 +167,6 @@ public final class Workload {
     if (warmupBudget > 0) {
       warmup.warm();
     }
-    Map<String, Object> done = new HashMap<>(4);
-    done.put(PromptFeeder.DONE, true);
-    done.put(PromptFeeder.WORKLOAD, this);
-    this.doneRecord = java.util.Collections.unmodifiableMap(done);
     if (!shard.single()) {
       LOG.info(
           "workload {}: shard {} hands out request indices {}, {}, ...: {} of the {} measured"
@@ -205,7 +180,7 @@ public final class Workload {
           shard.share(warmupBudget),
           warmupBudget);
     }
-    OPEN.add(this);
+    open();
   }
 
   /**
@@ -221,80 +196,25 @@ public final class Workload {
    * @return the name to use
    * @throws IllegalArgumentException if {@code explicit} is another open workload's name
    */
-  public static synchronized String claimName(String explicit, String fallback, String dsl) {
-    if (explicit != null) {
-      if (nameTaken(explicit)) {
-        throw new IllegalArgumentException(
-            dsl
-                + ".name: got \""
-                + explicit
-                + "\", which another workload of this run has, expected a name of its own (each"
-                + " workload is one entry of llm-run.json's workloads)");
-      }
-      return explicit;
-    }
-    String name = fallback;
-    for (int i = 2; nameTaken(name); i++) {
-      name = fallback + "-" + i;
-    }
-    if (!name.equals(fallback)) {
-      LOG.info(
-          "{}: another unnamed workload of this run is named {}: this one is named {} (give each"
-              + " its own .name(...) to choose)",
-          dsl,
-          fallback,
-          name);
-    }
-    return name;
-  }
-
-  private static boolean nameTaken(String name) {
-    for (Workload w : OPEN) {
-      if (w.name.equals(name)) {
-        return true;
-      }
-    }
-    return false;
+  public static String claimName(String explicit, String fallback, String dsl) {
+    return claimName(Workload.class, explicit, fallback, dsl, "workload", "workloads");
   }
 
   /**
-   * Whether every workload made in this JVM and not yet closed is {@link #spent()}, conversation
-   * workloads ({@link ConversationWorkload}) included.
+   * The record of request {@code index} of a phase ({@link #next()} hands out warmup prompts first,
+   * then measured ones, then {@link PromptFeeder#DONE} records once both budgets are handed out). A
+   * prompt is taken and forgotten at once: the source keeps its digest, the record holds its text.
    *
-   * @return true when no workload has anything more to send or wait for
-   */
-  public static boolean allSpent() {
-    for (Workload w : OPEN) {
-      if (!w.spent()) {
-        return false;
-      }
-    }
-    return ConversationWorkload.allSpent() && AgentWorkload.allSpent();
-  }
-
-  /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
-  public void close() {
-    OPEN.remove(this);
-  }
-
-  /**
-   * The next record: warmup prompts first, then measured ones, then {@link PromptFeeder#DONE}
-   * records once both budgets are handed out. A prompt is taken and forgotten at once: the source
-   * keeps its digest, the record holds its text.
-   *
+   * @param warm whether the request belongs to the warmup phase
+   * @param index the request index in its phase
    * @return the record, never null
    */
-  public synchronized Map<String, Object> next() {
-    PhaseBudget.Slot slot = phaseBudget.take();
-    if (slot == null) {
-      return doneRecord;
-    }
-    PromptSource source = slot.warmup() ? warmup : measured;
-    long index = slot.index();
+  @Override
+  Map<String, Object> record(boolean warm, long index) {
+    PromptSource source = warm ? warmup : measured;
     Prompt prompt = source.take(index);
     source.forget(index);
-    Map<String, Object> record = new HashMap<>(16);
-    record.put(PromptFeeder.WORKLOAD, this);
+    Map<String, Object> record = record(16);
     record.put(PromptFeeder.INDEX, index);
     record.put(PromptFeeder.PHASE, source.phase());
     record.put(PromptFeeder.TEXT, prompt.text());
@@ -324,7 +244,6 @@ public final class Workload {
     }
     record.put(PromptFeeder.MESSAGES, messages);
     record.put(PromptFeeder.MAX_TOKENS, prompt.maxTokens() == null ? 0 : prompt.maxTokens());
-    record.put(PromptFeeder.DONE, false);
     AtomicBoolean claim = new AtomicBoolean();
     record.put(PromptFeeder.CLAIM, claim);
     TraceRow row = null;
@@ -427,7 +346,7 @@ public final class Workload {
           shared > 0,
           shared,
           planned,
-          !shard.single(),
+          !shard().single(),
           replay.warmPrefixTokens((int) fed.index()));
     }
     if (measured.file() != null) {
@@ -438,7 +357,7 @@ public final class Workload {
         sentBefore(fed.prefixKey()),
         prompt.sharedPrefixTokens(),
         planned,
-        !shard.single());
+        !shard().single());
   }
 
   /**
@@ -492,18 +411,6 @@ public final class Workload {
   }
 
   /**
-   * Holds a measured request back until every warmup request has ended, so the measured phase
-   * starts on the state the warmup left (no measured request overlaps a warmup one).
-   *
-   * @param resume runs once the warmup has ended (on the thread that ends the last warmup request),
-   *     or never when this returns false
-   * @return true if the request must wait for {@code resume}, false if it may go now
-   */
-  public boolean holdUntilWarmedUp(Runnable resume) {
-    return phaseBudget.holdUntilWarmedUp(resume);
-  }
-
-  /**
    * A fed record's request ended or was dropped (one call per {@link #begin}): updates what is in
    * flight and releases the measured requests held by {@link #holdUntilWarmedUp} when the last
    * warmup request ends.
@@ -512,24 +419,6 @@ public final class Workload {
    */
   public void ended(String phase) {
     phaseBudget.ended(Phase.isWarmup(phase));
-  }
-
-  /**
-   * Whether every prompt is handed out and every request of them has ended.
-   *
-   * @return true when the workload has nothing more to send or wait for
-   */
-  public boolean spent() {
-    return phaseBudget.spent();
-  }
-
-  /**
-   * The workload's name.
-   *
-   * @return never null
-   */
-  public String name() {
-    return name;
   }
 
   /**
@@ -557,24 +446,6 @@ public final class Workload {
    */
   public PromptSource warmup() {
     return warmup;
-  }
-
-  /**
-   * The measured budget.
-   *
-   * @return at least 1
-   */
-  public long budget() {
-    return budget;
-  }
-
-  /**
-   * The warmup budget.
-   *
-   * @return at least 0
-   */
-  public long warmupBudget() {
-    return warmupBudget;
   }
 
   /**
@@ -606,15 +477,6 @@ public final class Workload {
   }
 
   /**
-   * The shard of the test this workload hands out.
-   *
-   * @return {@link Shard#SINGLE} on one machine
-   */
-  public Shard shard() {
-    return shard;
-  }
-
-  /**
    * The trace this workload replays, if any.
    *
    * @return the replay, or null for generated prompts
@@ -625,6 +487,6 @@ public final class Workload {
 
   @Override
   public String toString() {
-    return "workload " + name;
+    return "workload " + name();
   }
 }

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.levels;
 
-import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -67,8 +66,8 @@ import java.util.Objects;
  *     #saturated()})
  * @param overCapacity the first level, in load order, over capacity against the one below it
  *     ({@link #overSaturated}), or null when none is
- * @param overCapacityReason why it is, in one clause without the level ({@link #overCapacity(
- *     LevelResult, LevelResult, SaturationSettings)}), or null
+ * @param overCapacityReason why it is, in one clause without the level ({@link
+ *     OverCapacity#overCapacity( LevelResult, LevelResult, SaturationSettings)}), or null
  * @param tolerance the throughput gain under which throughput is flat ({@link
  *     SaturationSettings#throughputGain()})
  */
@@ -201,7 +200,7 @@ public record Saturation(
     LevelResult overCapacity = null;
     String overCapacityReason = null;
     for (int i = 1; i < levels.size() && overCapacity == null; i++) {
-      overCapacityReason = overCapacity(levels.get(i - 1), levels.get(i), settings);
+      overCapacityReason = OverCapacity.overCapacity(levels.get(i - 1), levels.get(i), settings);
       if (overCapacityReason != null) {
         overCapacity = levels.get(i);
       }
@@ -408,15 +407,14 @@ public record Saturation(
 
   /**
    * An open-loop level must fall short of its offered load by more than this many requests to be
-   * over capacity: a request or two started near a level's end complete in the next one whatever
-   * the load, and must not make a level of a few requests look over capacity.
+   * over capacity ({@link OverCapacity#MIN_SHORTFALL_REQUESTS}).
    */
-  public static final int MIN_SHORTFALL_REQUESTS = 3;
+  public static final int MIN_SHORTFALL_REQUESTS = OverCapacity.MIN_SHORTFALL_REQUESTS;
 
   /**
    * Whether a level is over-saturated (over capacity) against the one before it of the same
-   * scenario (see {@link SaturationSettings}): the rule of {@code llm.stopWhenSaturated} and of the
-   * verdict ({@link #saturated()}).
+   * scenario: the rule of {@code llm.stopWhenSaturated} and of the verdict ({@link #saturated()}),
+   * {@link OverCapacity#overSaturated}.
    *
    * @param previous the level before, never null
    * @param current the level, never null
@@ -425,102 +423,11 @@ public record Saturation(
    */
   public static String overSaturated(
       LevelResult previous, LevelResult current, SaturationSettings settings) {
-    String why = overCapacity(previous, current, settings);
-    return why == null
-        ? null
-        : "level " + current.index() + " (" + current.level().describeLoad() + "): " + why;
-  }
-
-  /**
-   * Why a level is over capacity against the one before it, without naming it: more than {@code
-   * errorRatio} of its requests failed; or its TTFT p50 (E2E p50 when not streamed) grew by at
-   * least {@code ttftGrowth} times while, in a closed loop, its output tokens/s grew by less than
-   * {@code throughputGain}, or, in an open loop, it served (completed) fewer requests than were
-   * offered (started) in it, by more than {@code throughputGain} of the offered and more than
-   * {@value #MIN_SHORTFALL_REQUESTS} requests: the server queued the added load instead of serving
-   * it, whatever its throughput did.
-   *
-   * @param previous the level before, never null
-   * @param current the level, never null
-   * @param settings the thresholds
-   * @return the clause, or null when it is not over capacity
-   */
-  static String overCapacity(
-      LevelResult previous, LevelResult current, SaturationSettings settings) {
-    long n = current.summary().requests();
-    if (n == 0) {
-      return null;
-    }
-    if (current.errorRatio() > settings.errorRatio()) {
-      return String.format(
-          Locale.ROOT,
-          "%d of %d requests failed (%s), more than llm.saturation.errorRatio %s",
-          n - current.summary().count(RequestStatus.OK),
-          n,
-          percent(current.errorRatio()),
-          LoadLevel.describeNumber(settings.errorRatio()));
-    }
-    boolean streamed = current.summary().ttftMs().p50() != null;
-    Double before = p50(previous, streamed);
-    Double now = p50(current, streamed);
-    if (before == null || now == null) {
-      return null;
-    }
-    double growth = before > 0 ? now / before : now > 0 ? Double.POSITIVE_INFINITY : 1;
-    if (growth < settings.ttftGrowth()) {
-      return null;
-    }
-    String latency =
-        String.format(
-            Locale.ROOT,
-            "%s p50 grew %.1fx over level %d (%s)",
-            streamed ? "TTFT" : "E2E",
-            growth,
-            previous.index(),
-            previous.level().describeLoad());
-    if (!current.level().closed()) {
-      long served = current.served().completed();
-      long shortfall = n - served;
-      if (shortfall > MIN_SHORTFALL_REQUESTS && shortfall > settings.throughputGain() * n) {
-        return String.format(
-            Locale.ROOT,
-            "served %.2f of %.2f offered requests/s (%s short) while %s, %.0f -> %.0f ms"
-                + " (llm.saturation.ttftGrowth %s, llm.saturation.throughputGain %s)",
-            current.requestsPerS(),
-            current.offeredRequestsPerS(),
-            percent((double) shortfall / n),
-            latency,
-            before,
-            now,
-            LoadLevel.describeNumber(settings.ttftGrowth()),
-            LoadLevel.describeNumber(settings.throughputGain()));
-      }
-      return null;
-    }
-    double tpsBefore = previous.outputTokensPerS();
-    if (tpsBefore <= 0) {
-      return null;
-    }
-    double gain = current.outputTokensPerS() / tpsBefore - 1;
-    if (gain < settings.throughputGain()) {
-      return String.format(
-          Locale.ROOT,
-          "%s while output throughput changed by %s (llm.saturation.ttftGrowth %s,"
-              + " llm.saturation.throughputGain %s)",
-          latency,
-          (gain >= 0 ? "+" : "") + percent(gain),
-          LoadLevel.describeNumber(settings.ttftGrowth()),
-          LoadLevel.describeNumber(settings.throughputGain()));
-    }
-    return null;
-  }
-
-  private static Double p50(LevelResult r, boolean streamed) {
-    return streamed ? r.summary().ttftMs().p50() : r.summary().e2eMs().p50();
+    return OverCapacity.overSaturated(previous, current, settings);
   }
 
   private static String percent(double share) {
-    return String.format(Locale.ROOT, "%.1f%%", share * 100);
+    return OverCapacity.percent(share);
   }
 
   /**

@@ -169,6 +169,11 @@ public final class RunReport {
       if (conversations != null) {
         record.put("conversations", conversations);
       }
+      record.remove("sessions");
+      List<Map<String, Object>> sessions = SessionMerge.merge(runs, warnings);
+      if (sessions != null) {
+        record.put("sessions", sessions);
+      }
       ClientMerge.apply(record, sources, lag);
       if (MergeSource.sharded(sources)) {
         requests = RequestsFile.byStart(files);

@@ -1,5 +1,6 @@
-package io.github.gatlingllm.metrics;
+package io.github.gatlingllm.session;
 
+import io.github.gatlingllm.metrics.RequestRecord;
 import java.util.Objects;
 
 /**

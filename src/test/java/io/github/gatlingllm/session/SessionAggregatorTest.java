@@ -1,9 +1,11 @@
-package io.github.gatlingllm.metrics;
+package io.github.gatlingllm.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

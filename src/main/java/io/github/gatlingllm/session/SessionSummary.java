@@ -1,4 +1,4 @@
-package io.github.gatlingllm.metrics;
+package io.github.gatlingllm.session;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.metrics;
+package io.github.gatlingllm.session;
 
 /** How an agent session ended (issue 32). */
 public enum SessionEnd {

@@ -1,0 +1,107 @@
+package io.github.gatlingllm.action;
+
+import io.gatling.core.session.Session;
+import io.github.gatlingllm.feeder.AgentFeeder;
+import io.github.gatlingllm.feeder.ConversationFeeder;
+import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.protocol.Gate;
+
+/**
+ * Not API. A session's turn inside a loop fed the wrong kind of workload: {@code agentSession(...)}
+ * without an {@code agents()} record, or {@code conversation(...)} with an {@code agents()} record
+ * and no conversation. It stops the run with one line naming what was fed and what the loop
+ * expects, before its first request is sent. (A {@code conversation(...)} fed nothing, or prompts,
+ * is {@link ConversationSender}'s to refuse, in its own words.)
+ */
+final class Misfed implements Sender {
+
+  private final String message;
+
+  private Misfed(String message) {
+    this.message = message;
+  }
+
+  /**
+   * The refusal for a user's turn, if its loop was fed the wrong kind.
+   *
+   * @param name the request's name
+   * @param session the user's session
+   * @return the refusing sender, or null when the fed kind suits the loop
+   */
+  static Misfed of(String name, Session session) {
+    scala.collection.immutable.Map<String, Object> attributes = session.attributes();
+    String message =
+        message(
+            name,
+            attributes.contains(AgentFeeder.LOOP_COUNTER),
+            attributes.contains(AgentFeeder.WORKLOAD),
+            attributes.contains(ConversationFeeder.WORKLOAD),
+            attributes.get(PromptFeeder.WORKLOAD).getOrElse(() -> null));
+    return message == null ? null : new Misfed(message);
+  }
+
+  /**
+   * The one line for a turn whose loop was fed the wrong kind of workload.
+   *
+   * @param name the request's name
+   * @param agentLoop whether the turn is inside {@code agentSession(...)} (else {@code
+   *     conversation(...)})
+   * @param agentsFed whether the user holds an {@code agents()} record
+   * @param conversationsFed whether the user holds a {@code conversations()} record
+   * @param promptWorkload the user's {@code prompts()} or {@code trace()} workload, or null
+   * @return the message, or null when the fed kind suits the loop (or, for {@code
+   *     conversation(...)}, when no agents() record is the trouble)
+   */
+  static String message(
+      String name,
+      boolean agentLoop,
+      boolean agentsFed,
+      boolean conversationsFed,
+      Object promptWorkload) {
+    if (agentLoop) {
+      if (agentsFed) {
+        return null;
+      }
+      return "agentSession(llm(\""
+          + name
+          + "\")...): the virtual user was fed "
+          + fed(conversationsFed, promptWorkload)
+          + ", but agentSession(...) runs the sessions of an agents() feeder: feed one before it"
+          + " (feed(agents()...).exec(agentSession(llm(\""
+          + name
+          + "\")...)))";
+    }
+    if (!agentsFed || conversationsFed) {
+      return null;
+    }
+    return "conversation(llm(\""
+        + name
+        + "\")...): the virtual user was fed an agents() feeder, but conversation(...) runs the"
+        + " conversations of a conversations() feeder: run agents() sessions with agentSession(...)"
+        + " (feed(agents()...).exec(agentSession(llm(\""
+        + name
+        + "\")...)))";
+  }
+
+  /** What the user was fed, in the DSL's words. */
+  private static String fed(boolean conversationsFed, Object promptWorkload) {
+    if (conversationsFed) {
+      return "a conversations() feeder";
+    }
+    if (promptWorkload instanceof Workload w) {
+      return w.replay() != null ? "a trace() feeder" : "a prompts() feeder";
+    }
+    return "no LLM feeder";
+  }
+
+  @Override
+  public Gate gate(Session session) {
+    return new Gate.StopRun(message, true);
+  }
+
+  @Override
+  public void send(Session session) {
+    throw new IllegalStateException(message);
+  }
+}
