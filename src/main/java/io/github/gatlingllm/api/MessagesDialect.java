@@ -22,8 +22,9 @@ import java.util.Objects;
  * system messages, joined by blank lines), then {@code ignore_eos}, {@code temperature} when set
  * and the extra fields. Turns of the same role in a row make one message; a message of one text is
  * {@code "content":TEXT}, else a list of blocks: {@code {"type":"text","text"}}, an assistant's
- * {@code {"type":"tool_use","id","name","input":{...}}} (the call's arguments as a JSON object) and
- * a user's {@code {"type":"tool_result","tool_use_id","content"}}.
+ * {@code {"type":"tool_use","id","name","input":{...}}} (the call's arguments as a JSON object;
+ * ones that are not, a call cut at the output limit, as {@link PartialJson} completes them) and a
+ * user's {@code {"type":"tool_result","tool_use_id","content"}}.
  *
  * <p>Events (the {@code type} of each event's data):
  *
@@ -106,7 +107,8 @@ final class MessagesDialect implements Dialect {
    *
    * <p>Each tool as a Messages tool, {@code {"name","description","input_schema"}}; {@code
    * tool_choice} as {@code {"type":"auto"}}, {@code {"type":"any"}} for {@code required} or {@code
-   * {"type":"none"}}. A call's arguments become {@code tool_use.input}, the JSON object they are.
+   * {"type":"none"}}. A call's arguments become {@code tool_use.input}, the JSON object they are
+   * (or their start closed, {@link PartialJson}).
    */
   @Override
   public String agentBody(
@@ -227,29 +229,15 @@ final class MessagesDialect implements Dialect {
     }
   }
 
-  /** A tool call's arguments as the JSON object {@code tool_use.input} needs ({} when blank). */
+  /**
+   * A tool call's arguments as the JSON object {@code tool_use.input} needs: the object they are,
+   * or, when they are not one (a reply cut at its limit mid-call), the object their start makes
+   * once closed, as Anthropic's client libraries read a cut {@code partial_json} ({@link
+   * PartialJson}); {@code {}} when blank or no object's start. The call is counted malformed where
+   * its reply was recorded ({@code ToolCallAssembly#malformed}).
+   */
   private static JsonNode arguments(Turn.ToolCall call) {
-    String text = call.arguments();
-    if (text.isBlank()) {
-      return Json.MAPPER.createObjectNode();
-    }
-    JsonNode node;
-    try {
-      node = Json.MAPPER.readTree(text);
-    } catch (IOException e) {
-      node = null;
-    }
-    if (node == null || !node.isObject()) {
-      String shown = text.length() <= 60 ? text : text.substring(0, 60) + "...";
-      throw new IllegalArgumentException(
-          "the arguments of tool call "
-              + call.id()
-              + " ("
-              + call.name()
-              + ") must be a JSON object for messages (tool_use.input), got: "
-              + shown);
-    }
-    return node;
+    return PartialJson.object(call.arguments());
   }
 
   private static void tail(JsonGenerator g, RequestSettings s) throws IOException {

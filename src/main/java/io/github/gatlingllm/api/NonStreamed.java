@@ -2,11 +2,17 @@ package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Whole (non-streamed) response bodies of the Responses and Messages APIs, read once a request with
- * Jackson's tree model. A body that is not one JSON object, or has neither the API's shape nor an
- * error, is read as {@link StreamEvent#parseResponse(String)} reads it.
+ * Jackson's tree model. Each tool call (a Responses {@code function_call} item, a Messages {@code
+ * tool_use} block) is one {@link StreamEvent#toolCalls()} entry with its index, id, name and
+ * arguments ({@code arguments} as received; a {@code tool_use}'s {@code input} object as JSON
+ * text), for {@link ToolCallAssembly}, as a chat body's {@code tool_calls}. A body that is not one
+ * JSON object, or has neither the API's shape nor an error, is read as {@link
+ * StreamEvent#parseResponse(String)} reads it.
  */
 final class NonStreamed {
 
@@ -33,7 +39,7 @@ final class NonStreamed {
     }
     StringBuilder content = null;
     StringBuilder reasoning = null;
-    int calls = 0;
+    List<ToolCallDelta> calls = new ArrayList<>(0);
     for (JsonNode item : output) {
       String type = text(item, "type");
       if ("message".equals(type)) {
@@ -56,7 +62,13 @@ final class NonStreamed {
           }
         }
       } else if ("function_call".equals(type)) {
-        calls++;
+        String arguments = text(item, "arguments");
+        calls.add(
+            new ToolCallDelta(
+                calls.size(),
+                text(item, "call_id"),
+                text(item, "name"),
+                arguments == null ? "" : arguments));
       }
     }
     JsonNode usage = root.get("usage");
@@ -74,6 +86,18 @@ final class NonStreamed {
       finish = text(root, "status");
     }
     return chunk(content, reasoning, calls, finish, u);
+  }
+
+  /**
+   * A Responses API body's {@code id}.
+   *
+   * @return the top-level {@code id} of a response object, else null
+   */
+  static String responseId(String body) {
+    JsonNode root = tree(body);
+    return root == null || root.has("error") && root.get("error").isObject()
+        ? null
+        : text(root, "id");
   }
 
   /**
@@ -96,7 +120,7 @@ final class NonStreamed {
     }
     StringBuilder content = null;
     StringBuilder reasoning = null;
-    int calls = 0;
+    List<ToolCallDelta> calls = new ArrayList<>(0);
     for (JsonNode block : blocks) {
       String type = text(block, "type");
       if ("text".equals(type) && text(block, "text") != null) {
@@ -104,7 +128,14 @@ final class NonStreamed {
       } else if ("thinking".equals(type) && text(block, "thinking") != null) {
         reasoning = append(reasoning, text(block, "thinking"));
       } else if ("tool_use".equals(type)) {
-        calls++;
+        // the input object as JSON text, as a stream's input_json_deltas put it together
+        JsonNode input = block.get("input");
+        calls.add(
+            new ToolCallDelta(
+                calls.size(),
+                text(block, "id"),
+                text(block, "name"),
+                input == null || input.isNull() ? "" : input.toString()));
       }
     }
     JsonNode usage = root.get("usage");
@@ -125,17 +156,22 @@ final class NonStreamed {
   }
 
   private static StreamEvent chunk(
-      StringBuilder content, StringBuilder reasoning, int calls, String finish, Usage usage) {
+      StringBuilder content,
+      StringBuilder reasoning,
+      List<ToolCallDelta> calls,
+      String finish,
+      Usage usage) {
     return new StreamEvent(
         StreamEvent.Kind.CHUNK,
         content == null ? 0 : content.length(),
         reasoning == null ? 0 : reasoning.length(),
-        calls,
+        calls.size(),
         content == null ? null : content.toString(),
         reasoning == null ? null : reasoning.toString(),
         finish,
         usage,
-        null);
+        null,
+        calls);
   }
 
   private static Usage usage(

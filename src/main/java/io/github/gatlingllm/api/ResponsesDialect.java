@@ -117,6 +117,25 @@ final class ResponsesDialect implements Dialect {
     return RequestBodies.build(g -> items(g, settings, newTurns, previousResponseId, null, null));
   }
 
+  @Override
+  public String agentBody(
+      RequestSettings settings,
+      List<Turn> newTurns,
+      JsonNode tools,
+      String toolChoice,
+      String previousResponseId) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(previousResponseId, "previousResponseId");
+    Bodies.requireTurns(newTurns);
+    return RequestBodies.build(
+        g -> items(g, settings, newTurns, previousResponseId, tools, toolChoice));
+  }
+
+  @Override
+  public String responseId(String body) {
+    return NonStreamed.responseId(body);
+  }
+
   private static void items(
       JsonGenerator g,
       RequestSettings settings,

@@ -7,18 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.sun.net.httpserver.HttpServer;
-import io.github.gatlingllm.simulator.Simulator;
-import io.github.gatlingllm.simulator.SimulatorConfig;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,83 +30,18 @@ class AgentSessionRunsTest {
 
   @TempDir Path results;
 
-  /** One chat exchange as the proxy saw it. */
   private record Exchange(String session, JsonNode request, String reply) {}
 
   private record Proxied(DslRun run, List<Exchange> exchanges) {}
 
   private Proxied run(String name, String... properties) throws Exception {
-    List<Exchange> seen = Collections.synchronizedList(new ArrayList<>());
-    HttpClient client = HttpClient.newHttpClient();
-    try (Simulator simulator =
-        Simulator.start(
-            SimulatorConfig.defaults()
-                .withBaseTtftMs(2)
-                .withPrefillUsPerToken(20)
-                .withDecodeMsPerToken(1),
-            0)) {
-      HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      proxy.createContext(
-          "/",
-          exchange -> {
-            byte[] body = exchange.getRequestBody().readAllBytes();
-            HttpRequest.Builder forward =
-                HttpRequest.newBuilder(
-                    URI.create(
-                        "http://127.0.0.1:"
-                            + simulator.port()
-                            + exchange.getRequestURI().toString()));
-            String type = exchange.getRequestHeaders().getFirst("Content-Type");
-            if (type != null) {
-              forward.header("Content-Type", type);
-            }
-            forward.method(
-                exchange.getRequestMethod(),
-                body.length == 0
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofByteArray(body));
-            try {
-              HttpResponse<byte[]> answer =
-                  client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
-              String path = exchange.getRequestURI().getPath();
-              if (path.endsWith("/chat/completions")
-                  || path.endsWith("/responses")
-                  || path.endsWith("/messages")) {
-                String session = exchange.getRequestHeaders().getFirst("X-Session-Affinity");
-                seen.add(
-                    new Exchange(
-                        session,
-                        JSON.readTree(body),
-                        new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8)));
-              }
-              answer
-                  .headers()
-                  .firstValue("Content-Type")
-                  .ifPresent(v -> exchange.getResponseHeaders().set("Content-Type", v));
-              exchange.sendResponseHeaders(answer.statusCode(), answer.body().length);
-              exchange.getResponseBody().write(answer.body());
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              exchange.sendResponseHeaders(502, -1);
-            } finally {
-              exchange.close();
-            }
-          });
-      proxy.start();
-      try {
-        List<String> all = new ArrayList<>();
-        all.add("-Dllm.baseUrl=http://127.0.0.1:" + proxy.getAddress().getPort() + "/v1");
-        all.add("-Dllm.seed=7");
-        all.add("-Dllm.tokenizer=estimate");
-        all.addAll(List.of(properties));
-        Path folder = Files.createDirectories(results.resolve(name));
-        DslRun run = DslRun.run(AgentTurnsSimulation.class, folder, all.toArray(String[]::new));
-        assertEquals(0, run.exitCode, run.log);
-        return new Proxied(run, new ArrayList<>(seen));
-      } finally {
-        proxy.stop(0);
-      }
+    ProxiedRun p = ProxiedRun.run(AgentTurnsSimulation.class, results.resolve(name), properties);
+    assertEquals(0, p.run().exitCode, p.run().log);
+    List<Exchange> seen = new ArrayList<>();
+    for (ProxiedRun.Exchange e : p.exchanges()) {
+      seen.add(new Exchange(e.session(), e.request(), e.reply()));
     }
+    return new Proxied(p.run(), seen);
   }
 
   /** The tool calls of a reply, streamed or not: [{id, type, function: {name, arguments}}]. */
