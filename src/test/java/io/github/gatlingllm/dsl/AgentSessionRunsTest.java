@@ -1,6 +1,7 @@
 package io.github.gatlingllm.dsl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 32: agent sessions end to end on the simulator's tool-calling mode (it calls tools in the
@@ -319,5 +322,66 @@ class AgentSessionRunsTest {
   @Test
   void onTheMessagesApiSessionsThreadToolUseBlocksAndCacheAsPlanned() throws Exception {
     runsOn("messages");
+  }
+
+  /** The tool calls of a whole Responses or Messages body, in order: [id, name, arguments]. */
+  private static List<List<String>> bodyCalls(String reply) throws Exception {
+    List<List<String>> calls = new ArrayList<>();
+    JsonNode body = JSON.readTree(reply);
+    for (JsonNode item : body.path("output")) {
+      if (item.path("type").asText().equals("function_call")) {
+        calls.add(
+            List.of(
+                item.get("call_id").asText(),
+                item.get("name").asText(),
+                item.get("arguments").asText()));
+      }
+    }
+    for (JsonNode block : body.path("content")) {
+      if (block.path("type").asText().equals("tool_use")) {
+        calls.add(
+            List.of(
+                block.get("id").asText(),
+                block.get("name").asText(),
+                block.get("input").toString()));
+      }
+    }
+    return calls;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"responses", "messages"})
+  void nonStreamedSessionsReadTheirCallsFromTheWholeBody(String endpoint) throws Exception {
+    Proxied p = run(endpoint + "-whole", "-Dllm.endpoint=" + endpoint, "-Dllm.stream=false");
+    JsonNode block = p.run().record().get("sessions").get(0);
+    assertEquals(12, block.get("turns_sent").asLong(), p.run().log);
+    assertEquals(4, block.get("measured").get("ended").get("completed").asLong());
+    assertEquals(12, block.get("measured").get("tool_calls").asLong());
+    assertEquals(0, block.get("measured").get("malformed_tool_calls").asLong());
+    Map<String, List<Exchange>> sessions = bySession(p.exchanges());
+    assertEquals(5, sessions.size(), sessions.keySet().toString());
+    for (Map.Entry<String, List<Exchange>> e : sessions.entrySet()) {
+      List<Exchange> turns = e.getValue();
+      assertEquals(3, turns.size(), e.getKey());
+      for (int t = 0; t + 1 < turns.size(); t++) {
+        assertFalse(turns.get(t).request().get("stream").asBoolean());
+        List<List<String>> replied = bodyCalls(turns.get(t).reply());
+        assertTrue(replied.size() > 0, e.getKey() + " turn " + (t + 1));
+        List<List<String>> threaded = new ArrayList<>(sentCalls(turns.get(t).request()));
+        threaded.addAll(replied);
+        assertEquals(threaded, sentCalls(turns.get(t + 1).request()), e.getKey());
+      }
+      assertEquals(0, bodyCalls(turns.get(2).reply()).size(), e.getKey());
+    }
+    for (JsonNode r : p.run().requests()) {
+      assertEquals("ok", r.get("status").asText(), r.toString());
+      if ("measured".equals(r.get("phase").asText())) {
+        String id = r.get("session_id").asText();
+        int turn = r.get("turn").asInt();
+        assertEquals(
+            bodyCalls(sessions.get(id).get(turn - 1).reply()).size(), r.get("tool_calls").asInt());
+        assertEquals(r.get("cache_planned").asText(), r.get("cache").asText(), r.toString());
+      }
+    }
   }
 }
