@@ -4,8 +4,6 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Not API. One action's server-side history ({@code llm.responses.history=server}, the Responses
@@ -18,8 +16,6 @@ import org.slf4j.LoggerFactory;
  * error, never a refusal. Thread-safe.
  */
 final class ServerHistory {
-
-  private static final Logger LOG = LoggerFactory.getLogger(ServerHistory.class);
 
   /** Off: every turn sends its whole history. */
   static final ServerHistory OFF = new ServerHistory(false);
@@ -56,10 +52,8 @@ final class ServerHistory {
         || status == 429) {
       return;
     }
-    String line = refusalLine(status, record.error());
-    if (refusal.compareAndSet(null, line)) {
-      LOG.error("{}", line);
-    }
+    // said once, when the run stops at the next gate (LlmAction logs the stop line)
+    refusal.compareAndSet(null, refusalLine(status, record.error()));
   }
 
   /**
@@ -73,13 +67,21 @@ final class ServerHistory {
 
   /**
    * The one line of a refusal, e.g. {@code llm.responses.history=server: the server refused
-   * previous_response_id (HTTP 400: llama.cpp does not support 'previous_response_id') ...}.
+   * previous_response_id on its first use (HTTP 400: invalid_request_error (400): llama.cpp does
+   * not support 'previous_response_id'.), ...}.
+   *
+   * @param status the HTTP status
+   * @param error the record's error (which names the status already when it starts with {@code HTTP
+   *     }), or null
    */
   static String refusalLine(int status, String error) {
+    String said =
+        error == null || error.isBlank()
+            ? "HTTP " + status
+            : error.startsWith("HTTP ") ? error : "HTTP " + status + ": " + error;
     return "llm.responses.history=server: the server refused previous_response_id on its first use"
-        + " (HTTP "
-        + status
-        + (error == null || error.isBlank() ? "" : ": " + error)
+        + " ("
+        + said
         + "), so it keeps no conversation history for later turns: set"
         + " llm.responses.history=client (the default) to send each turn's whole history";
   }

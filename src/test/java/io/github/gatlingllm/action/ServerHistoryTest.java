@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 
 class ServerHistoryTest {
 
+  /** The record's error of llama.cpp's answer (b11669). */
   private static final String LLAMA =
-      "invalid_request_error (400): llama.cpp does not support 'previous_response_id'.";
+      "HTTP 400: invalid_request_error (400): llama.cpp does not support 'previous_response_id'.";
 
   private static RequestRecord record(Integer http, RequestStatus status, String error) {
     return RequestRecord.builder()
@@ -30,6 +31,17 @@ class ServerHistoryTest {
         "llm.responses.history=server: the server refused previous_response_id on its first use"
             + " (HTTP 400: invalid_request_error (400): llama.cpp does not support"
             + " 'previous_response_id'.), so it keeps no conversation history for later turns: set"
+            + " llm.responses.history=client (the default) to send each turn's whole history",
+        history.refusal());
+  }
+
+  @Test
+  void anErrorWithoutTheStatusIsGivenIt() {
+    ServerHistory history = new ServerHistory(true);
+    history.ended(record(404, RequestStatus.HTTP_ERROR, "Not Found"));
+    assertEquals(
+        "llm.responses.history=server: the server refused previous_response_id on its first use"
+            + " (HTTP 404: Not Found), so it keeps no conversation history for later turns: set"
             + " llm.responses.history=client (the default) to send each turn's whole history",
         history.refusal());
   }
