@@ -241,10 +241,7 @@ final class MessagesDialect implements Dialect {
   }
 
   private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
-    g.writeBooleanField("stream", s.stream());
-    g.writeNumberField("max_tokens", s.maxTokens());
-    Bodies.writeOptional(g, s);
-    g.writeEndObject();
+    Bodies.writeTail(g, s, "max_tokens");
   }
 
   @Override
@@ -275,7 +272,7 @@ final class MessagesDialect implements Dialect {
   }
 
   /** One stream's events. */
-  static final class Decoder extends EventParser.Decoder {
+  static final class Decoder extends TypedEventDecoder {
 
     private static final byte[] BLOCK_DELTA = DeltaScanner.bytes("content_block_delta");
     private static final byte[] TEXT_DELTA = DeltaScanner.bytes("text_delta");
@@ -283,8 +280,6 @@ final class MessagesDialect implements Dialect {
     private static final byte[] SIGNATURE_DELTA = DeltaScanner.bytes("signature_delta");
     private static final byte[] PING = DeltaScanner.bytes("ping");
 
-    private final DeltaScanner scanner = new DeltaScanner();
-    private boolean terminal;
     private List<Turn.ToolCall> calls;
     private String toolId;
     private String toolName;
@@ -309,39 +304,17 @@ final class MessagesDialect implements Dialect {
     private String errorType;
 
     @Override
-    boolean terminal() {
-      return terminal;
-    }
-
-    @Override
     List<Turn.ToolCall> toolCalls() {
       return calls == null ? List.of() : List.copyOf(calls);
     }
 
     @Override
-    void decode(byte[] data, int from, int to, boolean keepText, EventParser.Listener out) {
-      if (terminal) {
-        out.onEvent(Events.NOTHING);
-        return;
-      }
-      if (!keepText && scanner.scan(data, from, to)) {
-        StreamEvent fast = fast();
-        if (fast != null) {
-          out.onEvent(fast);
-          return;
-        }
-      }
-      int start = Events.objectStart(data, from, to);
-      if (start < 0 || !read(data, start, to, keepText)) {
-        StreamEvent event = StreamEvent.parse(data, from, to, keepText);
-        terminal = event.kind() == StreamEvent.Kind.DONE;
-        out.onEvent(event);
-        return;
-      }
-      if (type == null) {
-        out.onEvent(StreamEvent.parse(data, from, to, keepText));
-        return;
-      }
+    String type() {
+      return type;
+    }
+
+    @Override
+    void decodeTyped(String type, EventParser.Listener out) {
       switch (type) {
         case "content_block_delta" -> {
           if (deltaType == null) {
@@ -405,8 +378,8 @@ final class MessagesDialect implements Dialect {
       }
     }
 
-    /** The scanned event, or null when its type needs the Jackson path. */
-    private StreamEvent fast() {
+    @Override
+    StreamEvent fast() {
       if (scanner.typeIs(PING)) {
         return Events.NOTHING;
       }
@@ -422,8 +395,8 @@ final class MessagesDialect implements Dialect {
       return scanner.deltaTypeIs(SIGNATURE_DELTA) ? Events.NOTHING : null;
     }
 
-    /** Reads the event's object into the fields; false if it is not one valid JSON object. */
-    private boolean read(byte[] data, int from, int to, boolean keepText) {
+    @Override
+    boolean read(byte[] data, int from, int to, boolean keepText) {
       type = null;
       deltaType = null;
       textChars = 0;

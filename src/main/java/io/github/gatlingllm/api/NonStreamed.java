@@ -25,18 +25,12 @@ final class NonStreamed {
    * error}.
    */
   static StreamEvent responses(String body) {
-    JsonNode root = tree(body);
-    if (root == null) {
-      return StreamEvent.parseResponse(body);
+    Read read = read(body, "output");
+    if (read.answer() != null) {
+      return read.answer();
     }
-    JsonNode error = root.get("error");
-    if (error != null && error.isObject()) {
-      return Events.error(text(error, "message"), text(error, "type"), text(error, "code"));
-    }
-    JsonNode output = root.get("output");
-    if (output == null || !output.isArray()) {
-      return StreamEvent.parseResponse(body);
-    }
+    JsonNode root = read.root();
+    JsonNode output = read.items();
     StringBuilder content = null;
     StringBuilder reasoning = null;
     List<ToolCallDelta> calls = new ArrayList<>(0);
@@ -106,18 +100,12 @@ final class NonStreamed {
    * body {@code {"type":"error","error":{...}}}.
    */
   static StreamEvent messages(String body) {
-    JsonNode root = tree(body);
-    if (root == null) {
-      return StreamEvent.parseResponse(body);
+    Read read = read(body, "content");
+    if (read.answer() != null) {
+      return read.answer();
     }
-    JsonNode error = root.get("error");
-    if (error != null && error.isObject()) {
-      return Events.error(text(error, "message"), text(error, "type"), text(error, "code"));
-    }
-    JsonNode blocks = root.get("content");
-    if (blocks == null || !blocks.isArray()) {
-      return StreamEvent.parseResponse(body);
-    }
+    JsonNode root = read.root();
+    JsonNode blocks = read.items();
     StringBuilder content = null;
     StringBuilder reasoning = null;
     List<ToolCallDelta> calls = new ArrayList<>(0);
@@ -153,6 +141,31 @@ final class NonStreamed {
               null);
     }
     return chunk(content, reasoning, calls, text(root, "stop_reason"), u);
+  }
+
+  /**
+   * A body read up to its array of items: the root and the array, or the event the body already is
+   * (an error, or what is not the API's shape, read as chat's).
+   */
+  private record Read(JsonNode root, JsonNode items, StreamEvent answer) {}
+
+  private static Read read(String body, String field) {
+    JsonNode root = tree(body);
+    if (root == null) {
+      return new Read(null, null, StreamEvent.parseResponse(body));
+    }
+    JsonNode error = root.get("error");
+    if (error != null && error.isObject()) {
+      return new Read(
+          null,
+          null,
+          Events.error(text(error, "message"), text(error, "type"), text(error, "code")));
+    }
+    JsonNode items = root.get(field);
+    if (items == null || !items.isArray()) {
+      return new Read(null, null, StreamEvent.parseResponse(body));
+    }
+    return new Read(root, items, null);
   }
 
   private static StreamEvent chunk(
