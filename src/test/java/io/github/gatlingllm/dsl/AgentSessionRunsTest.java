@@ -384,4 +384,43 @@ class AgentSessionRunsTest {
       }
     }
   }
+
+  @Test
+  void onMessagesCallsCutAtTheOutputLimitAreThreadedAsObjectsAndCounted() throws Exception {
+    // 6 output tokens cut the simulator's tool calls mid-arguments (finish max_tokens)
+    Proxied p = run("messages-cut", "-Dllm.endpoint=messages", "-Dllm.outputTokens=6");
+    JsonNode measured = p.run().record().get("sessions").get(0).get("measured");
+    assertTrue(measured.get("malformed_tool_calls").asLong() > 0, measured.toString());
+    assertEquals(0, measured.get("ended").get("error").asLong(), measured.toString());
+    assertFalse(p.run().log.contains("not sent"), p.run().log);
+    int cut = 0;
+    for (Map.Entry<String, List<Exchange>> e : bySession(p.exchanges()).entrySet()) {
+      List<Exchange> turns = e.getValue();
+      for (int t = 0; t + 1 < turns.size(); t++) {
+        List<List<String>> replied = streamedCalls(turns.get(t).reply());
+        List<List<String>> sent = sentCalls(turns.get(t + 1).request());
+        List<List<String>> threaded = sent.subList(sent.size() - replied.size(), sent.size());
+        for (int i = 0; i < replied.size(); i++) {
+          String received = replied.get(i).get(2);
+          JsonNode input = JSON.readTree(threaded.get(i).get(2));
+          assertTrue(input.isObject(), e.getKey() + ": " + threaded.get(i));
+          assertEquals(replied.get(i).subList(0, 2), threaded.get(i).subList(0, 2), e.getKey());
+          boolean whole;
+          try {
+            whole = JSON.readTree(received).isObject();
+          } catch (java.io.IOException x) {
+            whole = false;
+          }
+          if (!whole) {
+            cut++;
+            // the received start of the object, closed: every key received that had a value
+            assertTrue(received.startsWith("{"), received);
+          } else {
+            assertEquals(JSON.readTree(received), input, e.getKey());
+          }
+        }
+      }
+    }
+    assertTrue(cut > 0, "no call was cut");
+  }
 }
