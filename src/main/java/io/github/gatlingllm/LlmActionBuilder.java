@@ -173,7 +173,9 @@ public final class LlmActionBuilder implements ActionBuilder {
   /**
    * Saves the server's {@code finish_reason} ({@code stop}, {@code length}, {@code tool_calls}...)
    * into the session under {@code key}, a {@link String}; removed when the request does not end OK
-   * or the server sent none.
+   * or the server sent none. On the Responses and Messages APIs it is that API's word ({@code
+   * completed}, {@code max_output_tokens}; {@code end_turn}, {@code max_tokens}, {@code tool_use}):
+   * {@link io.github.gatlingllm.api.FinishReason#of} reads each as one kind.
    *
    * @param key the session key; not blank and not starting with {@code llm.}
    * @return a new builder

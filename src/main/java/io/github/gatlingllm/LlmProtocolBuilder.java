@@ -153,13 +153,30 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
 
   /**
    * The endpoint of requests that do not name theirs ({@code llm(name).request()}): {@code chat}
-   * (the default) or {@code completions}.
+   * (the default), {@code completions}, {@code responses} or {@code messages}.
    *
-   * @param endpoint {@code chat} or {@code completions}
+   * @param endpoint {@code chat}, {@code completions}, {@code responses} or {@code messages}
    * @return a new builder
    */
   public LlmProtocolBuilder endpoint(String endpoint) {
     return with("endpoint", endpoint);
+  }
+
+  /**
+   * Where conversations and agent sessions keep their history on the Responses API ({@code
+   * llm.responses.history}): {@code client} (the default: each turn sends the whole history as
+   * input items) or {@code server} (turn 1 sends the whole history; each later turn sends only its
+   * new items, the user message or the tool results, and {@code previous_response_id}, the id of
+   * the previous reply, so the server threads the rest, as OpenAI's stored responses do). The
+   * server's context, hence the cache plan, is the same either way. {@code server} is refused
+   * before any load on a request of another API; a server that refuses {@code previous_response_id}
+   * on its first use (llama.cpp answers HTTP 400) stops the run with one line naming this setting.
+   *
+   * @param history {@code client} or {@code server}
+   * @return a new builder
+   */
+  public LlmProtocolBuilder responsesHistory(String history) {
+    return with("responses.history", history);
   }
 
   /**

@@ -50,8 +50,27 @@ final class AgentSender implements Sender {
   private final Action next;
   private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
 
+  private final ServerHistory history;
+
   AgentSender(
       String name, RunContext run, RequestSettings settings, Dispatcher dispatcher, Action next) {
+    this(name, run, settings, dispatcher, next, ServerHistory.OFF);
+  }
+
+  /**
+   * A sender of an action's agent turns.
+   *
+   * @param history whether later turns send only their tool results and {@code
+   *     previous_response_id}, and whether the server refused it
+   */
+  AgentSender(
+      String name,
+      RunContext run,
+      RequestSettings settings,
+      Dispatcher dispatcher,
+      Action next,
+      ServerHistory history) {
+    this.history = history;
     this.name = name;
     this.run = run;
     this.settings = settings;
@@ -75,6 +94,10 @@ final class AgentSender implements Sender {
 
   @Override
   public Gate gate(Session session) {
+    String refused = history.refusal();
+    if (refused != null) {
+      return new Gate.StopRun(refused, true);
+    }
     if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
       return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
     }
@@ -88,15 +111,6 @@ final class AgentSender implements Sender {
               + ": use llm(\""
               + name
               + "\").chatCompletion()",
-          true);
-    }
-    if (settings.endpoint() != Endpoint.CHAT && !settings.stream()) {
-      return new Gate.StopRun(
-          "agentSession(llm(\""
-              + name
-              + "\")...): an agent session on "
-              + settings.endpoint()
-              + " reads its tool calls from the stream: set llm.stream=true (got false)",
           true);
     }
     Option<Object> fed = session.attributes().get(AgentFeeder.SESSION);
@@ -162,6 +176,7 @@ final class AgentSender implements Sender {
 
   private Outgoing outgoing(Session session, AgentWorkload workload, AgentSession agent, long now) {
     boolean first = agent.nextTurn() == 1;
+    boolean namesPrevious = history.on() && !first;
     String body =
         settings.endpoint() == Endpoint.CHAT
             ? RequestBodies.agentBody(
@@ -169,16 +184,29 @@ final class AgentSender implements Sender {
                 agent.messages(),
                 workload.source().tools().functions(),
                 workload.source().spec().toolChoice())
-            : WireApi.dialect(settings)
-                .agentBody(
-                    settings,
-                    agent.turns(),
-                    workload.source().tools().functions(),
-                    workload.source().spec().toolChoice());
+            : namesPrevious
+                ? WireApi.dialect(settings)
+                    .agentBody(
+                        settings,
+                        agent.newTurns(),
+                        workload.source().tools().functions(),
+                        workload.source().spec().toolChoice(),
+                        ConversationSender.previousId(agent.previousResponseId(), agent.nextTurn()))
+                : WireApi.dialect(settings)
+                    .agentBody(
+                        settings,
+                        agent.turns(),
+                        workload.source().tools().functions(),
+                        workload.source().spec().toolChoice());
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     boolean prefixSentBefore = first && workload.prefixSentBefore(agent);
     AgentTurn turn =
-        new AgentTurn(workload, agent, prefixSentBefore, settings.endpoint() != Endpoint.CHAT);
+        new AgentTurn(
+            workload,
+            agent,
+            prefixSentBefore,
+            settings.endpoint() != Endpoint.CHAT,
+            namesPrevious ? history : null);
     List<Prompt> texts = agent.newTexts();
     Prompt lead = texts.get(0);
     RequestIdentity identity =
@@ -225,10 +253,17 @@ final class AgentSender implements Sender {
     private final StringBuilder reply = new StringBuilder();
     private final ToolCallAssembly calls = new ToolCallAssembly();
     private final boolean wholeCalls;
+    private final ServerHistory history;
+    private String responseId;
     private boolean ended;
 
     AgentTurn(
-        AgentWorkload workload, AgentSession agent, boolean prefixSentBefore, boolean wholeCalls) {
+        AgentWorkload workload,
+        AgentSession agent,
+        boolean prefixSentBefore,
+        boolean wholeCalls,
+        ServerHistory history) {
+      this.history = history;
       this.wholeCalls = wholeCalls;
       this.workload = workload;
       this.agent = agent;
@@ -273,6 +308,11 @@ final class AgentSender implements Sender {
     }
 
     @Override
+    public void onResponseId(String id) {
+      responseId = id;
+    }
+
+    @Override
     public RequestRecord complete(RequestRecord record, CachePlan.Server server) {
       CachePlan plan =
           server == null
@@ -303,8 +343,11 @@ final class AgentSender implements Sender {
         return;
       }
       ended = true;
+      if (history != null) {
+        history.ended(record);
+      }
       boolean ok = record.status() == RequestStatus.OK;
-      agent.answered(record, ok ? reply.toString() : null, calls);
+      agent.answered(record, ok ? reply.toString() : null, calls, responseId);
       if (agent.over()) {
         workload.ended(agent);
       }

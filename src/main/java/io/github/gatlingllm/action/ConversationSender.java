@@ -2,6 +2,7 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
@@ -15,6 +16,7 @@ import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -39,9 +41,10 @@ final class ConversationSender implements Sender {
   private final Consumer<ConversationWorkload> joined;
   private final Predicate<String> userEndedByBudget;
   private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
+  private final ServerHistory history;
 
   /**
-   * A sender of an action's conversation turns.
+   * A sender of an action's conversation turns, each sending its whole history.
    *
    * @param name the request name
    * @param run the run (its clock, client watch)
@@ -61,6 +64,25 @@ final class ConversationSender implements Sender {
       Action next,
       Consumer<ConversationWorkload> joined,
       Predicate<String> userEndedByBudget) {
+    this(name, run, settings, dispatcher, next, joined, userEndedByBudget, ServerHistory.OFF);
+  }
+
+  /**
+   * A sender of an action's conversation turns.
+   *
+   * @param history whether later turns send only their new message and {@code
+   *     previous_response_id}, and whether the server refused it
+   */
+  ConversationSender(
+      String name,
+      RunContext run,
+      RequestSettings settings,
+      Dispatcher dispatcher,
+      Action next,
+      Consumer<ConversationWorkload> joined,
+      Predicate<String> userEndedByBudget,
+      ServerHistory history) {
+    this.history = history;
     this.name = name;
     this.run = run;
     this.settings = settings;
@@ -72,6 +94,10 @@ final class ConversationSender implements Sender {
 
   @Override
   public Gate gate(Session session) {
+    String refused = history.refusal();
+    if (refused != null) {
+      return new Gate.StopRun(refused, true);
+    }
     scala.collection.immutable.Map<String, Object> attributes = session.attributes();
     return admit(
         (ConversationWorkload) attributes.get(ConversationFeeder.WORKLOAD).getOrElse(() -> null),
@@ -231,19 +257,43 @@ final class ConversationSender implements Sender {
         });
   }
 
+  /**
+   * The previous reply's id a later turn names ({@code llm.responses.history=server}).
+   *
+   * @throws IllegalStateException when the previous reply gave none: the turn is not sent
+   */
+  static String previousId(String id, int turn) {
+    if (id == null) {
+      throw new IllegalStateException(
+          "llm.responses.history=server: turn "
+              + turn
+              + " must name the previous reply's id (previous_response_id), but that reply gave"
+              + " none (no response.created with response.id, nor an id in its body)");
+    }
+    return id;
+  }
+
   private Outgoing outgoing(
       Session session,
       ConversationWorkload workload,
       Conversation conversation,
       Prompt user,
       long now) {
-    byte[] bytes =
-        WireApi.dialect(settings)
-            .body(settings, Turn.of(conversation.messagesWith(user)))
-            .getBytes(StandardCharsets.UTF_8);
+    Dialect dialect = WireApi.dialect(settings);
+    boolean namesPrevious = history.on() && conversation.turnsSent() > 0;
+    String body =
+        namesPrevious
+            ? dialect.body(
+                settings,
+                List.of(new Turn.Message("user", user.text())),
+                previousId(conversation.previousResponseId(), conversation.nextTurn()))
+            : dialect.body(settings, Turn.of(conversation.messagesWith(user)));
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     boolean systemSentBefore =
         conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
-    SentTurn turn = new SentTurn(workload, conversation, user, systemSentBefore);
+    SentTurn turn =
+        new SentTurn(
+            workload, conversation, user, systemSentBefore, namesPrevious ? history : null);
     RequestIdentity identity =
         new RequestIdentity(
             name,

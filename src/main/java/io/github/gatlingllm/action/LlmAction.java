@@ -48,6 +48,7 @@ final class LlmAction extends JavaAction {
     this.next = next;
     Dispatcher dispatcher = new Dispatcher(spec, run, body, http, next);
     if (spec.conversation()) {
+      ServerHistory history = new ServerHistory(run.settings().historyOnServer());
       this.conversations =
           new ConversationSender(
               spec.name(),
@@ -56,8 +57,9 @@ final class LlmAction extends JavaAction {
               dispatcher,
               next,
               run::conversationStarted,
-              run::userEndedByBudget);
-      this.agents = new AgentSender(spec.name(), run, body, dispatcher, next);
+              run::userEndedByBudget,
+              history);
+      this.agents = new AgentSender(spec.name(), run, body, dispatcher, next, history);
       this.prompts = null;
       this.traces = null;
     } else {

@@ -45,6 +45,21 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
     this.spec = Objects.requireNonNull(spec, "spec");
   }
 
+  /**
+   * The line that refuses {@code llm.responses.history=server} for a request of an API that keeps
+   * no history on the server.
+   */
+  static String historyRefusal(String name, String api) {
+    return "llm.responses.history: got \"server\", but llm(\""
+        + name
+        + "\") speaks "
+        + api
+        + ", which keeps no history on the server (only the Responses API has"
+        + " previous_response_id): use llm.endpoint=responses (or llm(\""
+        + name
+        + "\").responses()), or llm.responses.history=client";
+  }
+
   @Override
   public Action build(ScenarioContext ctx, Action next) {
     RunContext run;
@@ -60,6 +75,10 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
     }
     Endpoint endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
     Dialect dialect = WireApi.of(endpoint).dialect();
+    if (run.settings().historyOnServer() && !dialect.keepsHistoryOnServer()) {
+      throw new IllegalArgumentException(
+          historyRefusal(spec.name(), WireApi.of(endpoint).settingName()));
+    }
     RequestSettings body;
     try {
       body = run.requestSettings(endpoint, spec.maxTokens(), spec.body());

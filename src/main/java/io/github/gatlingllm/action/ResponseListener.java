@@ -444,6 +444,7 @@ final class ResponseListener
         parser.end();
         if (turn != null) {
           turn.onToolCalls(parser.toolCalls());
+          turn.onResponseId(parser.responseId());
         }
         return timer.finish(endNanos, planned, settings.reasoningCounter());
       }
@@ -451,6 +452,7 @@ final class ResponseListener
           streamed || text == null ? StreamEvent.EMPTY : settings.dialect().parseResponse(text);
       if (turn != null) {
         turn.onResponse(response);
+        turn.onResponseId(streamed || text == null ? null : settings.dialect().responseId(text));
       }
       if (reply != null && response.content() != null) {
         reply.append(response.content());

@@ -29,6 +29,8 @@ final class SentTurn implements WireTurn {
   private final boolean systemSentBefore;
   private final int plannedTokens;
   private final StringBuilder reply = new StringBuilder();
+  private final ServerHistory history;
+  private String responseId;
   private boolean ended;
 
   SentTurn(
@@ -36,6 +38,22 @@ final class SentTurn implements WireTurn {
       Conversation conversation,
       Prompt user,
       boolean systemSentBefore) {
+    this(workload, conversation, user, systemSentBefore, null);
+  }
+
+  /**
+   * A turn on the wire.
+   *
+   * @param history the action's server-side history when this turn names {@code
+   *     previous_response_id} (it hears how the turn ended), else null
+   */
+  SentTurn(
+      ConversationWorkload workload,
+      Conversation conversation,
+      Prompt user,
+      boolean systemSentBefore,
+      ServerHistory history) {
+    this.history = history;
     this.workload = workload;
     this.conversation = conversation;
     this.user = user;
@@ -58,6 +76,11 @@ final class SentTurn implements WireTurn {
   @Override
   public void onResponse(StreamEvent response) {
     onEvent(response);
+  }
+
+  @Override
+  public void onResponseId(String id) {
+    responseId = id;
   }
 
   /**
@@ -99,7 +122,10 @@ final class SentTurn implements WireTurn {
       return;
     }
     ended = true;
-    conversation.answered(user, record, ok(record) ? reply.toString() : null);
+    if (history != null) {
+      history.ended(record);
+    }
+    conversation.answered(user, record, ok(record) ? reply.toString() : null, responseId);
   }
 
   /** The turn ended without a record (it could not be sent or recorded): the conversation ends. */

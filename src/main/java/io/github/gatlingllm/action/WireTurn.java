@@ -44,4 +44,12 @@ interface WireTurn {
    * @param calls the calls in order, never null, possibly empty
    */
   default void onToolCalls(java.util.List<io.github.gatlingllm.api.Turn.ToolCall> calls) {}
+
+  /**
+   * The reply's id, for a later turn to name ({@code previous_response_id}), once the exchange has
+   * ended: a Responses stream's {@code response.created} id, or a whole body's {@code id}.
+   *
+   * @param id the id, or null when the reply gave none (or its API has none)
+   */
+  default void onResponseId(String id) {}
 }

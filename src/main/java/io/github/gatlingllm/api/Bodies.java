@@ -10,6 +10,19 @@ final class Bodies {
 
   private Bodies() {}
 
+  /**
+   * The end of a Responses or Messages body: {@code stream}, the output limit under the API's name,
+   * the optional fields ({@link #writeOptional}), and the object's end.
+   *
+   * @param limitField {@code max_output_tokens} or {@code max_tokens}
+   */
+  static void writeTail(JsonGenerator g, RequestSettings s, String limitField) throws IOException {
+    g.writeBooleanField("stream", s.stream());
+    g.writeNumberField(limitField, s.maxTokens());
+    writeOptional(g, s);
+    g.writeEndObject();
+  }
+
   /** {@code ignore_eos} and {@code temperature} when set, then the extra fields. */
   static void writeOptional(JsonGenerator g, RequestSettings s) throws IOException {
     if (s.ignoreEos() != null) {

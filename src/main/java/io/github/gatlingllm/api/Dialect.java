@@ -71,7 +71,7 @@ public interface Dialect {
    * @return the JSON body
    * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if the history cannot be written in this API (tool calls on
-   *     completions; arguments that are not a JSON object for Messages)
+   *     completions)
    */
   String body(RequestSettings settings, List<Turn> history);
 
@@ -126,6 +126,42 @@ public interface Dialect {
   default String body(RequestSettings settings, List<Turn> newTurns, String previousResponseId) {
     throw new UnsupportedOperationException(
         api().settingName() + " keeps no history on the server: send the whole history");
+  }
+
+  /**
+   * The body of an agent session's turn whose history the server keeps: only the turns after the
+   * previous response (its tool results), that response's id, and the tools as in {@link
+   * #agentBody(RequestSettings, List, com.fasterxml.jackson.databind.JsonNode, String)} (a stored
+   * response carries no tools over: OpenAI's Responses API wants them on every request).
+   *
+   * @param settings the model and generation settings, never null
+   * @param newTurns the turns after the previous response, never null nor empty
+   * @param tools the function tools as the chat API writes them, or null (or empty) for none
+   * @param toolChoice {@code auto}, {@code required} or {@code none}, or null to leave it out
+   * @param previousResponseId the previous response's id, never null
+   * @return the JSON body
+   * @throws UnsupportedOperationException if {@link #keepsHistoryOnServer()} is false
+   */
+  default String agentBody(
+      RequestSettings settings,
+      List<Turn> newTurns,
+      com.fasterxml.jackson.databind.JsonNode tools,
+      String toolChoice,
+      String previousResponseId) {
+    throw new UnsupportedOperationException(
+        api().settingName() + " keeps no history on the server: send the whole history");
+  }
+
+  /**
+   * The id of a whole (non-streamed) response, for a later request to name ({@code
+   * previous_response_id}); a stream's is {@link EventParser#responseId()}.
+   *
+   * @param body the body, or null
+   * @return the Responses API's top-level {@code id}; null for another API, or when the body has
+   *     none
+   */
+  default String responseId(String body) {
+    return null;
   }
 
   /**

@@ -22,8 +22,9 @@ import java.util.Objects;
  * system messages, joined by blank lines), then {@code ignore_eos}, {@code temperature} when set
  * and the extra fields. Turns of the same role in a row make one message; a message of one text is
  * {@code "content":TEXT}, else a list of blocks: {@code {"type":"text","text"}}, an assistant's
- * {@code {"type":"tool_use","id","name","input":{...}}} (the call's arguments as a JSON object) and
- * a user's {@code {"type":"tool_result","tool_use_id","content"}}.
+ * {@code {"type":"tool_use","id","name","input":{...}}} (the call's arguments as a JSON object;
+ * ones that are not, a call cut at the output limit, as {@link PartialJson} completes them) and a
+ * user's {@code {"type":"tool_result","tool_use_id","content"}}.
  *
  * <p>Events (the {@code type} of each event's data):
  *
@@ -106,7 +107,8 @@ final class MessagesDialect implements Dialect {
    *
    * <p>Each tool as a Messages tool, {@code {"name","description","input_schema"}}; {@code
    * tool_choice} as {@code {"type":"auto"}}, {@code {"type":"any"}} for {@code required} or {@code
-   * {"type":"none"}}. A call's arguments become {@code tool_use.input}, the JSON object they are.
+   * {"type":"none"}}. A call's arguments become {@code tool_use.input}, the JSON object they are
+   * (or their start closed, {@link PartialJson}).
    */
   @Override
   public String agentBody(
@@ -227,36 +229,19 @@ final class MessagesDialect implements Dialect {
     }
   }
 
-  /** A tool call's arguments as the JSON object {@code tool_use.input} needs ({} when blank). */
+  /**
+   * A tool call's arguments as the JSON object {@code tool_use.input} needs: the object they are,
+   * or, when they are not one (a reply cut at its limit mid-call), the object their start makes
+   * once closed, as Anthropic's client libraries read a cut {@code partial_json} ({@link
+   * PartialJson}); {@code {}} when blank or no object's start. The call is counted malformed where
+   * its reply was recorded ({@code ToolCallAssembly#malformed}).
+   */
   private static JsonNode arguments(Turn.ToolCall call) {
-    String text = call.arguments();
-    if (text.isBlank()) {
-      return Json.MAPPER.createObjectNode();
-    }
-    JsonNode node;
-    try {
-      node = Json.MAPPER.readTree(text);
-    } catch (IOException e) {
-      node = null;
-    }
-    if (node == null || !node.isObject()) {
-      String shown = text.length() <= 60 ? text : text.substring(0, 60) + "...";
-      throw new IllegalArgumentException(
-          "the arguments of tool call "
-              + call.id()
-              + " ("
-              + call.name()
-              + ") must be a JSON object for messages (tool_use.input), got: "
-              + shown);
-    }
-    return node;
+    return PartialJson.object(call.arguments());
   }
 
   private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
-    g.writeBooleanField("stream", s.stream());
-    g.writeNumberField("max_tokens", s.maxTokens());
-    Bodies.writeOptional(g, s);
-    g.writeEndObject();
+    Bodies.writeTail(g, s, "max_tokens");
   }
 
   @Override
@@ -287,7 +272,7 @@ final class MessagesDialect implements Dialect {
   }
 
   /** One stream's events. */
-  static final class Decoder extends EventParser.Decoder {
+  static final class Decoder extends TypedEventDecoder {
 
     private static final byte[] BLOCK_DELTA = DeltaScanner.bytes("content_block_delta");
     private static final byte[] TEXT_DELTA = DeltaScanner.bytes("text_delta");
@@ -295,8 +280,6 @@ final class MessagesDialect implements Dialect {
     private static final byte[] SIGNATURE_DELTA = DeltaScanner.bytes("signature_delta");
     private static final byte[] PING = DeltaScanner.bytes("ping");
 
-    private final DeltaScanner scanner = new DeltaScanner();
-    private boolean terminal;
     private List<Turn.ToolCall> calls;
     private String toolId;
     private String toolName;
@@ -321,39 +304,17 @@ final class MessagesDialect implements Dialect {
     private String errorType;
 
     @Override
-    boolean terminal() {
-      return terminal;
-    }
-
-    @Override
     List<Turn.ToolCall> toolCalls() {
       return calls == null ? List.of() : List.copyOf(calls);
     }
 
     @Override
-    void decode(byte[] data, int from, int to, boolean keepText, EventParser.Listener out) {
-      if (terminal) {
-        out.onEvent(Events.NOTHING);
-        return;
-      }
-      if (!keepText && scanner.scan(data, from, to)) {
-        StreamEvent fast = fast();
-        if (fast != null) {
-          out.onEvent(fast);
-          return;
-        }
-      }
-      int start = Events.objectStart(data, from, to);
-      if (start < 0 || !read(data, start, to, keepText)) {
-        StreamEvent event = StreamEvent.parse(data, from, to, keepText);
-        terminal = event.kind() == StreamEvent.Kind.DONE;
-        out.onEvent(event);
-        return;
-      }
-      if (type == null) {
-        out.onEvent(StreamEvent.parse(data, from, to, keepText));
-        return;
-      }
+    String type() {
+      return type;
+    }
+
+    @Override
+    void decodeTyped(String type, EventParser.Listener out) {
       switch (type) {
         case "content_block_delta" -> {
           if (deltaType == null) {
@@ -417,8 +378,8 @@ final class MessagesDialect implements Dialect {
       }
     }
 
-    /** The scanned event, or null when its type needs the Jackson path. */
-    private StreamEvent fast() {
+    @Override
+    StreamEvent fast() {
       if (scanner.typeIs(PING)) {
         return Events.NOTHING;
       }
@@ -434,8 +395,8 @@ final class MessagesDialect implements Dialect {
       return scanner.deltaTypeIs(SIGNATURE_DELTA) ? Events.NOTHING : null;
     }
 
-    /** Reads the event's object into the fields; false if it is not one valid JSON object. */
-    private boolean read(byte[] data, int from, int to, boolean keepText) {
+    @Override
+    boolean read(byte[] data, int from, int to, boolean keepText) {
       type = null;
       deltaType = null;
       textChars = 0;

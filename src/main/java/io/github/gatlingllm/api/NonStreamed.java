@@ -2,11 +2,17 @@ package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Whole (non-streamed) response bodies of the Responses and Messages APIs, read once a request with
- * Jackson's tree model. A body that is not one JSON object, or has neither the API's shape nor an
- * error, is read as {@link StreamEvent#parseResponse(String)} reads it.
+ * Jackson's tree model. Each tool call (a Responses {@code function_call} item, a Messages {@code
+ * tool_use} block) is one {@link StreamEvent#toolCalls()} entry with its index, id, name and
+ * arguments ({@code arguments} as received; a {@code tool_use}'s {@code input} object as JSON
+ * text), for {@link ToolCallAssembly}, as a chat body's {@code tool_calls}. A body that is not one
+ * JSON object, or has neither the API's shape nor an error, is read as {@link
+ * StreamEvent#parseResponse(String)} reads it.
  */
 final class NonStreamed {
 
@@ -19,21 +25,15 @@ final class NonStreamed {
    * error}.
    */
   static StreamEvent responses(String body) {
-    JsonNode root = tree(body);
-    if (root == null) {
-      return StreamEvent.parseResponse(body);
+    Read read = read(body, "output");
+    if (read.answer() != null) {
+      return read.answer();
     }
-    JsonNode error = root.get("error");
-    if (error != null && error.isObject()) {
-      return Events.error(text(error, "message"), text(error, "type"), text(error, "code"));
-    }
-    JsonNode output = root.get("output");
-    if (output == null || !output.isArray()) {
-      return StreamEvent.parseResponse(body);
-    }
+    JsonNode root = read.root();
+    JsonNode output = read.items();
     StringBuilder content = null;
     StringBuilder reasoning = null;
-    int calls = 0;
+    List<ToolCallDelta> calls = new ArrayList<>(0);
     for (JsonNode item : output) {
       String type = text(item, "type");
       if ("message".equals(type)) {
@@ -56,7 +56,13 @@ final class NonStreamed {
           }
         }
       } else if ("function_call".equals(type)) {
-        calls++;
+        String arguments = text(item, "arguments");
+        calls.add(
+            new ToolCallDelta(
+                calls.size(),
+                text(item, "call_id"),
+                text(item, "name"),
+                arguments == null ? "" : arguments));
       }
     }
     JsonNode usage = root.get("usage");
@@ -77,26 +83,32 @@ final class NonStreamed {
   }
 
   /**
+   * A Responses API body's {@code id}.
+   *
+   * @return the top-level {@code id} of a response object, else null
+   */
+  static String responseId(String body) {
+    JsonNode root = tree(body);
+    return root == null || root.has("error") && root.get("error").isObject()
+        ? null
+        : text(root, "id");
+  }
+
+  /**
    * A Messages API body: {@code content[]} blocks ({@code text}, {@code thinking}, {@code
    * tool_use}), {@code usage} (prompt tokens as in a stream), {@code stop_reason}, and an error
    * body {@code {"type":"error","error":{...}}}.
    */
   static StreamEvent messages(String body) {
-    JsonNode root = tree(body);
-    if (root == null) {
-      return StreamEvent.parseResponse(body);
+    Read read = read(body, "content");
+    if (read.answer() != null) {
+      return read.answer();
     }
-    JsonNode error = root.get("error");
-    if (error != null && error.isObject()) {
-      return Events.error(text(error, "message"), text(error, "type"), text(error, "code"));
-    }
-    JsonNode blocks = root.get("content");
-    if (blocks == null || !blocks.isArray()) {
-      return StreamEvent.parseResponse(body);
-    }
+    JsonNode root = read.root();
+    JsonNode blocks = read.items();
     StringBuilder content = null;
     StringBuilder reasoning = null;
-    int calls = 0;
+    List<ToolCallDelta> calls = new ArrayList<>(0);
     for (JsonNode block : blocks) {
       String type = text(block, "type");
       if ("text".equals(type) && text(block, "text") != null) {
@@ -104,7 +116,14 @@ final class NonStreamed {
       } else if ("thinking".equals(type) && text(block, "thinking") != null) {
         reasoning = append(reasoning, text(block, "thinking"));
       } else if ("tool_use".equals(type)) {
-        calls++;
+        // the input object as JSON text, as a stream's input_json_deltas put it together
+        JsonNode input = block.get("input");
+        calls.add(
+            new ToolCallDelta(
+                calls.size(),
+                text(block, "id"),
+                text(block, "name"),
+                input == null || input.isNull() ? "" : input.toString()));
       }
     }
     JsonNode usage = root.get("usage");
@@ -124,18 +143,48 @@ final class NonStreamed {
     return chunk(content, reasoning, calls, text(root, "stop_reason"), u);
   }
 
+  /**
+   * A body read up to its array of items: the root and the array, or the event the body already is
+   * (an error, or what is not the API's shape, read as chat's).
+   */
+  private record Read(JsonNode root, JsonNode items, StreamEvent answer) {}
+
+  private static Read read(String body, String field) {
+    JsonNode root = tree(body);
+    if (root == null) {
+      return new Read(null, null, StreamEvent.parseResponse(body));
+    }
+    JsonNode error = root.get("error");
+    if (error != null && error.isObject()) {
+      return new Read(
+          null,
+          null,
+          Events.error(text(error, "message"), text(error, "type"), text(error, "code")));
+    }
+    JsonNode items = root.get(field);
+    if (items == null || !items.isArray()) {
+      return new Read(null, null, StreamEvent.parseResponse(body));
+    }
+    return new Read(root, items, null);
+  }
+
   private static StreamEvent chunk(
-      StringBuilder content, StringBuilder reasoning, int calls, String finish, Usage usage) {
+      StringBuilder content,
+      StringBuilder reasoning,
+      List<ToolCallDelta> calls,
+      String finish,
+      Usage usage) {
     return new StreamEvent(
         StreamEvent.Kind.CHUNK,
         content == null ? 0 : content.length(),
         reasoning == null ? 0 : reasoning.length(),
-        calls,
+        calls.size(),
         content == null ? null : content.toString(),
         reasoning == null ? null : reasoning.toString(),
         finish,
         usage,
-        null);
+        null,
+        calls);
   }
 
   private static Usage usage(

@@ -117,6 +117,25 @@ final class ResponsesDialect implements Dialect {
     return RequestBodies.build(g -> items(g, settings, newTurns, previousResponseId, null, null));
   }
 
+  @Override
+  public String agentBody(
+      RequestSettings settings,
+      List<Turn> newTurns,
+      JsonNode tools,
+      String toolChoice,
+      String previousResponseId) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(previousResponseId, "previousResponseId");
+    Bodies.requireTurns(newTurns);
+    return RequestBodies.build(
+        g -> items(g, settings, newTurns, previousResponseId, tools, toolChoice));
+  }
+
+  @Override
+  public String responseId(String body) {
+    return NonStreamed.responseId(body);
+  }
+
   private static void items(
       JsonGenerator g,
       RequestSettings settings,
@@ -184,10 +203,7 @@ final class ResponsesDialect implements Dialect {
   }
 
   private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
-    g.writeBooleanField("stream", s.stream());
-    g.writeNumberField("max_output_tokens", s.maxTokens());
-    Bodies.writeOptional(g, s);
-    g.writeEndObject();
+    Bodies.writeTail(g, s, "max_output_tokens");
   }
 
   @Override
@@ -206,7 +222,7 @@ final class ResponsesDialect implements Dialect {
   }
 
   /** One stream's events. */
-  static final class Decoder extends EventParser.Decoder {
+  static final class Decoder extends TypedEventDecoder {
 
     private static final byte[][] CONTENT =
         bytesOf("response.output_text.delta", "response.refusal.delta");
@@ -231,8 +247,6 @@ final class ResponsesDialect implements Dialect {
             "response.reasoning_part.done",
             "response.function_call_arguments.done");
 
-    private final DeltaScanner scanner = new DeltaScanner();
-    private boolean terminal;
     private String responseId;
     private List<Turn.ToolCall> calls;
 
@@ -256,11 +270,6 @@ final class ResponsesDialect implements Dialect {
     private String createdId;
 
     @Override
-    boolean terminal() {
-      return terminal;
-    }
-
-    @Override
     String responseId() {
       return responseId;
     }
@@ -271,29 +280,12 @@ final class ResponsesDialect implements Dialect {
     }
 
     @Override
-    void decode(byte[] data, int from, int to, boolean keepText, EventParser.Listener out) {
-      if (terminal) {
-        out.onEvent(Events.NOTHING);
-        return;
-      }
-      if (!keepText && scanner.scan(data, from, to)) {
-        StreamEvent fast = fast();
-        if (fast != null) {
-          out.onEvent(fast);
-          return;
-        }
-      }
-      int start = Events.objectStart(data, from, to);
-      if (start < 0 || !read(data, start, to, keepText)) {
-        StreamEvent event = StreamEvent.parse(data, from, to, keepText);
-        terminal = event.kind() == StreamEvent.Kind.DONE;
-        out.onEvent(event);
-        return;
-      }
-      if (type == null) {
-        out.onEvent(StreamEvent.parse(data, from, to, keepText));
-        return;
-      }
+    String type() {
+      return type;
+    }
+
+    @Override
+    void decodeTyped(String type, EventParser.Listener out) {
       switch (type) {
         case "response.output_text.delta", "response.refusal.delta" ->
             out.onEvent(Events.content(deltaChars, deltaText));
@@ -337,8 +329,8 @@ final class ResponsesDialect implements Dialect {
       }
     }
 
-    /** The scanned event, or null when its type needs the Jackson path. */
-    private StreamEvent fast() {
+    @Override
+    StreamEvent fast() {
       for (byte[] t : CONTENT) {
         if (scanner.typeIs(t)) {
           return scanner.deltaTypeFrom < 0 ? Events.content(scanner.deltaChars, null) : null;
@@ -377,8 +369,8 @@ final class ResponsesDialect implements Dialect {
           : new Usage(inputTokens, outputTokens, cachedTokens, reasoningTokens);
     }
 
-    /** Reads the event's object into the fields; false if it is not one valid JSON object. */
-    private boolean read(byte[] data, int from, int to, boolean keepText) {
+    @Override
+    boolean read(byte[] data, int from, int to, boolean keepText) {
       type = null;
       deltaChars = 0;
       deltaText = null;

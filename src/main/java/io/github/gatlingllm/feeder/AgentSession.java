@@ -53,6 +53,7 @@ public final class AgentSession {
   private Integer lastCompletionTokens;
   private boolean lastExact;
   private SessionEnd end;
+  private String previousResponseId;
   private SessionResult result;
 
   /**
@@ -220,6 +221,37 @@ public final class AgentSession {
     return turns;
   }
 
+  /**
+   * The next turn's new history when the server keeps the rest (the Responses API's {@code
+   * previous_response_id}): on turn 1 the whole {@link #turns()}, later only the previous reply's
+   * tool results (its text and calls are the server's stored reply).
+   *
+   * @return a new list, never empty
+   */
+  public List<Turn> newTurns() {
+    if (answered == 0) {
+      return turns();
+    }
+    List<ToolCall> calls = replies.get(replies.size() - 1).calls();
+    List<Turn> results = new ArrayList<>(calls.size());
+    for (int i = 0; i < calls.size(); i++) {
+      results.add(
+          new Turn.ToolResult(
+              callId(calls.get(i), answered, i), source.toolResult(index(), answered, i).text()));
+    }
+    return results;
+  }
+
+  /**
+   * The id the server gave the last reply, which the next turn names when the server keeps the
+   * history.
+   *
+   * @return the id, or null before the first reply or when the reply gave none
+   */
+  public String previousResponseId() {
+    return previousResponseId;
+  }
+
   private static String callId(ToolCall call, int turn, int i) {
     return call.id() != null ? call.id() : "call_" + turn + "_" + i;
   }
@@ -327,7 +359,23 @@ public final class AgentSession {
    * @return true when the session goes on: the next turn is due after {@link #toolLatencyMs()}
    */
   public boolean answered(RequestRecord record, String content, ToolCallAssembly calls) {
+    return answered(record, content, calls, null);
+  }
+
+  /**
+   * The turn sent ended, with the reply's id as the server named it ({@link
+   * #previousResponseId()}).
+   *
+   * @param record the turn's record, never null
+   * @param content the reply's content as received, or null when no reply was kept
+   * @param calls the reply's tool calls, never null
+   * @param responseId the reply's id, or null
+   * @return true when the session goes on
+   */
+  public boolean answered(
+      RequestRecord record, String content, ToolCallAssembly calls, String responseId) {
     Objects.requireNonNull(record, "record");
+    previousResponseId = responseId;
     Objects.requireNonNull(calls, "calls");
     List<ToolCall> made = calls.calls();
     long planned = plannedTokens();

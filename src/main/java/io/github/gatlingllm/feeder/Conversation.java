@@ -56,6 +56,7 @@ public final class Conversation {
   private long startMs = -1;
   private long endMs = -1;
   private End end;
+  private String previousResponseId;
 
   Conversation(
       ConversationWorkload workload, ConversationSource source, ConversationSource.Script script) {
@@ -247,6 +248,19 @@ public final class Conversation {
    * @param reply the reply text as received, or null when none was kept
    */
   public void answered(Prompt user, RequestRecord record, String reply) {
+    answered(user, record, reply, null);
+  }
+
+  /**
+   * The turn sent ended, with the reply's id as the server named it.
+   *
+   * @param user the user message the turn sent, never null
+   * @param record the turn's record, never null
+   * @param reply the reply text as received, or null when none was kept
+   * @param responseId the reply's id ({@link #previousResponseId()} of the next turn), or null
+   */
+  public void answered(Prompt user, RequestRecord record, String reply, String responseId) {
+    previousResponseId = responseId;
     userDigests.add(user.digest());
     answered++;
     boolean ok = record.status() == RequestStatus.OK && reply != null;
@@ -284,6 +298,16 @@ public final class Conversation {
    */
   public void endByContextLimit(long nowMs) {
     finish(End.CONTEXT_LIMIT, nowMs);
+  }
+
+  /**
+   * The id the server gave the last reply, which a later turn names when the server keeps the
+   * history (the Responses API's {@code previous_response_id}).
+   *
+   * @return the id, or null before the first reply or when the reply gave none
+   */
+  public String previousResponseId() {
+    return previousResponseId;
   }
 
   /**

@@ -110,6 +110,10 @@ import java.util.function.Function;
  *     llm.sessionHeader}, default {@value AgentSettings#DEFAULT_SESSION_HEADER}, issue 32): a
  *     conversation's turns carry it, its value {@code {workload}-{phase}-{index}}; null when set
  *     empty (no header)
+ * @param responsesHistory where a conversation's or agent session's history is kept on the
+ *     Responses API ({@code llm.responses.history}): {@code client} (the default: each turn sends
+ *     the whole history) or {@code server} (each later turn sends only its new items and {@code
+ *     previous_response_id}, the id of the previous reply); null reads as {@code client}
  */
 public record LlmSettings(
     String baseUrl,
@@ -151,7 +155,8 @@ public record LlmSettings(
     boolean figuresAsRequests,
     TargetDownSettings targetDown,
     LiveSettings live,
-    String sessionHeader) {
+    String sessionHeader,
+    String responsesHistory) {
 
   /** The prefix of every setting's system property. */
   public static final String PREFIX = "llm.";
@@ -192,6 +197,14 @@ public record LlmSettings(
     cancel = cancel == null ? CancelSettings.NONE : cancel;
     targetDown = targetDown == null ? TargetDownSettings.DEFAULT : targetDown;
     live = live == null ? LiveSettings.NONE : live;
+    responsesHistory = responsesHistory == null ? HISTORY_CLIENT : responsesHistory;
+    if (!responsesHistory.equals(HISTORY_CLIENT) && !responsesHistory.equals(HISTORY_SERVER)) {
+      throw bad(
+          "responses.history",
+          responsesHistory,
+          "client (each turn sends the whole history) or server (previous_response_id; the"
+              + " Responses API only)");
+    }
     if (goodputRatio != null && !(goodputRatio > 0 && goodputRatio <= 1)) {
       throw bad("assert.goodputRatio", goodputRatio, "a share in (0, 1], e.g. 0.95");
     }
@@ -338,6 +351,25 @@ public record LlmSettings(
     };
   }
 
+  /** {@code llm.responses.history=client}: each turn sends its whole history (the default). */
+  public static final String HISTORY_CLIENT = "client";
+
+  /**
+   * {@code llm.responses.history=server}: a later turn sends its new items and {@code
+   * previous_response_id} (the Responses API only).
+   */
+  public static final String HISTORY_SERVER = "server";
+
+  /**
+   * Whether conversations and agent sessions keep their history on the server ({@code
+   * llm.responses.history=server}).
+   *
+   * @return true for {@code server}
+   */
+  public boolean historyOnServer() {
+    return responsesHistory.equals(HISTORY_SERVER);
+  }
+
   /** The values of {@code llm.connections}. */
   public static final java.util.List<String> CONNECTIONS =
       java.util.List.of("shared", "per-user", "per-request");
@@ -462,6 +494,8 @@ public record LlmSettings(
         + figuresAsRequests
         + ", sessionHeader="
         + sessionHeader
+        + ", responsesHistory="
+        + responsesHistory
         + "]";
   }
 }

@@ -100,6 +100,8 @@ final class SettingNames {
           "figuresAsRequests",
           // a session's id on each of its requests (conversations' and agent sessions' turns)
           "sessionHeader",
+          // where a conversation's history is kept on the Responses API (previous_response_id)
+          "responses.history",
           // agents() (AgentSettings)
           "agent.sessions",
           "agent.warmupSessions",

@@ -166,7 +166,8 @@ final class SettingsReader {
         new LiveSettings(
             nullableInteger(get, "prometheusPort"),
             duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),
-        AgentSettings.sessionHeaderName(get.apply("sessionHeader")));
+        AgentSettings.sessionHeaderName(get.apply("sessionHeader")),
+        emptyToNull(get.apply("responses.history")));
   }
 
   /** The settings of a generated prompt's shape. */

@@ -2,6 +2,7 @@ package io.github.gatlingllm.action;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
@@ -156,5 +157,21 @@ class ConversationSenderTest {
             + " ended_by_context_limit; this is said once)",
         ConversationSender.contextLimitMessage(
             "conversations", "measured", 3, 4, 6, 7900, 16, 512, 8192));
+  }
+
+  @Test
+  void aLaterServerHistoryTurnNamesThePreviousReply() {
+    assertEquals("resp_1", ConversationSender.previousId("resp_1", 2));
+  }
+
+  @Test
+  void aLaterServerHistoryTurnWithoutThePreviousReplysIdIsNotSent() {
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> ConversationSender.previousId(null, 3));
+    assertEquals(
+        "llm.responses.history=server: turn 3 must name the previous reply's id"
+            + " (previous_response_id), but that reply gave none (no response.created with"
+            + " response.id, nor an id in its body)",
+        e.getMessage());
   }
 }

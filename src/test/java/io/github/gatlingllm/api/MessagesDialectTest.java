@@ -85,18 +85,25 @@ class MessagesDialectTest {
   }
 
   @Test
-  void argumentsThatAreNoObjectAreRefused() {
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                MESSAGES.body(
-                    STREAMING,
-                    List.of(new Turn.Message("user", "x"), new Turn.ToolCall("t", "f", "[1]"))));
+  void argumentsCutShortAreSentAsTheObjectTheirStartMakes() {
     assertEquals(
-        "the arguments of tool call t (f) must be a JSON object for messages (tool_use.input),"
-            + " got: [1]",
-        e.getMessage());
+        "{\"model\":\"qwen3\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"},"
+            + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\","
+            + "\"name\":\"f\",\"input\":{\"path\":\"src/ma\"}}]}],\"stream\":true,\"max_tokens\":64}",
+        MESSAGES.body(
+            STREAMING,
+            List.of(
+                new Turn.Message("user", "x"), new Turn.ToolCall("t", "f", "{\"path\":\"src/ma"))));
+  }
+
+  @Test
+  void argumentsThatAreNoObjectAreSentAsAnEmptyInput() {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"},"
+            + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\","
+            + "\"name\":\"f\",\"input\":{}}]}],\"stream\":true,\"max_tokens\":64}",
+        MESSAGES.body(
+            STREAMING, List.of(new Turn.Message("user", "x"), new Turn.ToolCall("t", "f", "[1]"))));
   }
 
   @Test
@@ -226,5 +233,26 @@ class MessagesDialectTest {
             List.of(new Turn.Message("user", "Fix the bug.")),
             Json.MAPPER.readTree(TOOLS),
             "auto"));
+  }
+
+  @Test
+  void nonStreamedToolUseBlocksAreToolCallEntriesWithTheirInputAsText() {
+    StreamEvent e =
+        MESSAGES.parseResponse(
+            "{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"Let me look.\"},"
+                + "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"grep\","
+                + "\"input\":{\"q\": \"bug\"}},{\"type\":\"tool_use\",\"id\":\"toolu_2\","
+                + "\"name\":\"ls\",\"input\":{}}],\"stop_reason\":\"tool_use\"}");
+    assertEquals(
+        List.of(
+            new ToolCallDelta(0, "toolu_1", "grep", "{\"q\":\"bug\"}"),
+            new ToolCallDelta(1, "toolu_2", "ls", "{}")),
+        e.toolCalls());
+    assertEquals("Let me look.", e.content());
+  }
+
+  @Test
+  void aMessagesBodyGivesNoResponseId() {
+    assertEquals(null, MESSAGES.responseId("{\"id\":\"msg_1\",\"type\":\"message\"}"));
   }
 }

@@ -196,4 +196,52 @@ class ResponsesDialectTest {
         RESPONSES.agentBody(
             STREAMING, List.of(new Turn.Message("user", "Fix the bug.")), null, "auto"));
   }
+
+  @Test
+  void agentBodyOfServerHistoryNamesThePreviousResponseAndSendsToolsAgain() throws Exception {
+    assertEquals(
+        "{\"model\":\"qwen3\",\"previous_response_id\":\"resp_7\",\"input\":["
+            + "{\"type\":\"function_call_output\",\"call_id\":\"call_1\",\"output\":\"src/A.java:3\"}],"
+            + "\"tools\":[{\"type\":\"function\",\"name\":\"grep\",\"description\":\"Search files.\","
+            + "\"parameters\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}}],"
+            + "\"tool_choice\":\"auto\",\"stream\":true,\"max_output_tokens\":64}",
+        RESPONSES.agentBody(
+            STREAMING,
+            List.of(new Turn.ToolResult("call_1", "src/A.java:3")),
+            Json.MAPPER.readTree(TOOLS),
+            "auto",
+            "resp_7"));
+  }
+
+  @Test
+  void nonStreamedFunctionCallsAreToolCallEntries() {
+    StreamEvent e =
+        RESPONSES.parseResponse(
+            "{\"id\":\"resp_9\",\"object\":\"response\",\"status\":\"completed\","
+                + "\"output\":[{\"type\":\"function_call\",\"call_id\":\"call_a\",\"name\":\"grep\","
+                + "\"arguments\":\"{\\\"q\\\":\\\"x\\\"}\"},{\"type\":\"function_call\","
+                + "\"call_id\":\"call_b\",\"name\":\"ls\",\"arguments\":\"{\\\"p\\\":\"}],"
+                + "\"usage\":{\"input_tokens\":4,\"output_tokens\":9}}");
+    assertEquals(
+        List.of(
+            new ToolCallDelta(0, "call_a", "grep", "{\"q\":\"x\"}"),
+            new ToolCallDelta(1, "call_b", "ls", "{\"p\":")),
+        e.toolCalls());
+    assertEquals(2, e.toolCallDeltas());
+  }
+
+  @Test
+  void nonStreamedBodyGivesItsIdForTheNextTurn() {
+    assertEquals(
+        "resp_9",
+        RESPONSES.responseId(
+            "{\"id\":\"resp_9\",\"object\":\"response\",\"error\":null,\"output\":[]}"));
+  }
+
+  @Test
+  void anErrorBodyGivesNoId() {
+    assertNull(
+        RESPONSES.responseId(
+            "{\"id\":\"x\",\"error\":{\"message\":\"no\",\"type\":\"invalid_request_error\"}}"));
+  }
 }

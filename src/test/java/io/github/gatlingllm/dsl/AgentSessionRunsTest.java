@@ -1,24 +1,15 @@
 package io.github.gatlingllm.dsl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.sun.net.httpserver.HttpServer;
-import io.github.gatlingllm.simulator.Simulator;
-import io.github.gatlingllm.simulator.SimulatorConfig;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +17,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 32: agent sessions end to end on the simulator's tool-calling mode (it calls tools in the
@@ -40,83 +33,18 @@ class AgentSessionRunsTest {
 
   @TempDir Path results;
 
-  /** One chat exchange as the proxy saw it. */
   private record Exchange(String session, JsonNode request, String reply) {}
 
   private record Proxied(DslRun run, List<Exchange> exchanges) {}
 
   private Proxied run(String name, String... properties) throws Exception {
-    List<Exchange> seen = Collections.synchronizedList(new ArrayList<>());
-    HttpClient client = HttpClient.newHttpClient();
-    try (Simulator simulator =
-        Simulator.start(
-            SimulatorConfig.defaults()
-                .withBaseTtftMs(2)
-                .withPrefillUsPerToken(20)
-                .withDecodeMsPerToken(1),
-            0)) {
-      HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      proxy.createContext(
-          "/",
-          exchange -> {
-            byte[] body = exchange.getRequestBody().readAllBytes();
-            HttpRequest.Builder forward =
-                HttpRequest.newBuilder(
-                    URI.create(
-                        "http://127.0.0.1:"
-                            + simulator.port()
-                            + exchange.getRequestURI().toString()));
-            String type = exchange.getRequestHeaders().getFirst("Content-Type");
-            if (type != null) {
-              forward.header("Content-Type", type);
-            }
-            forward.method(
-                exchange.getRequestMethod(),
-                body.length == 0
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofByteArray(body));
-            try {
-              HttpResponse<byte[]> answer =
-                  client.send(forward.build(), HttpResponse.BodyHandlers.ofByteArray());
-              String path = exchange.getRequestURI().getPath();
-              if (path.endsWith("/chat/completions")
-                  || path.endsWith("/responses")
-                  || path.endsWith("/messages")) {
-                String session = exchange.getRequestHeaders().getFirst("X-Session-Affinity");
-                seen.add(
-                    new Exchange(
-                        session,
-                        JSON.readTree(body),
-                        new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8)));
-              }
-              answer
-                  .headers()
-                  .firstValue("Content-Type")
-                  .ifPresent(v -> exchange.getResponseHeaders().set("Content-Type", v));
-              exchange.sendResponseHeaders(answer.statusCode(), answer.body().length);
-              exchange.getResponseBody().write(answer.body());
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-              exchange.sendResponseHeaders(502, -1);
-            } finally {
-              exchange.close();
-            }
-          });
-      proxy.start();
-      try {
-        List<String> all = new ArrayList<>();
-        all.add("-Dllm.baseUrl=http://127.0.0.1:" + proxy.getAddress().getPort() + "/v1");
-        all.add("-Dllm.seed=7");
-        all.add("-Dllm.tokenizer=estimate");
-        all.addAll(List.of(properties));
-        Path folder = Files.createDirectories(results.resolve(name));
-        DslRun run = DslRun.run(AgentTurnsSimulation.class, folder, all.toArray(String[]::new));
-        assertEquals(0, run.exitCode, run.log);
-        return new Proxied(run, new ArrayList<>(seen));
-      } finally {
-        proxy.stop(0);
-      }
+    ProxiedRun p = ProxiedRun.run(AgentTurnsSimulation.class, results.resolve(name), properties);
+    assertEquals(0, p.run().exitCode, p.run().log);
+    List<Exchange> seen = new ArrayList<>();
+    for (ProxiedRun.Exchange e : p.exchanges()) {
+      seen.add(new Exchange(e.session(), e.request(), e.reply()));
     }
+    return new Proxied(p.run(), seen);
   }
 
   /** The tool calls of a reply, streamed or not: [{id, type, function: {name, arguments}}]. */
@@ -394,5 +322,105 @@ class AgentSessionRunsTest {
   @Test
   void onTheMessagesApiSessionsThreadToolUseBlocksAndCacheAsPlanned() throws Exception {
     runsOn("messages");
+  }
+
+  /** The tool calls of a whole Responses or Messages body, in order: [id, name, arguments]. */
+  private static List<List<String>> bodyCalls(String reply) throws Exception {
+    List<List<String>> calls = new ArrayList<>();
+    JsonNode body = JSON.readTree(reply);
+    for (JsonNode item : body.path("output")) {
+      if (item.path("type").asText().equals("function_call")) {
+        calls.add(
+            List.of(
+                item.get("call_id").asText(),
+                item.get("name").asText(),
+                item.get("arguments").asText()));
+      }
+    }
+    for (JsonNode block : body.path("content")) {
+      if (block.path("type").asText().equals("tool_use")) {
+        calls.add(
+            List.of(
+                block.get("id").asText(),
+                block.get("name").asText(),
+                block.get("input").toString()));
+      }
+    }
+    return calls;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"responses", "messages"})
+  void nonStreamedSessionsReadTheirCallsFromTheWholeBody(String endpoint) throws Exception {
+    Proxied p = run(endpoint + "-whole", "-Dllm.endpoint=" + endpoint, "-Dllm.stream=false");
+    JsonNode block = p.run().record().get("sessions").get(0);
+    assertEquals(12, block.get("turns_sent").asLong(), p.run().log);
+    assertEquals(4, block.get("measured").get("ended").get("completed").asLong());
+    assertEquals(12, block.get("measured").get("tool_calls").asLong());
+    assertEquals(0, block.get("measured").get("malformed_tool_calls").asLong());
+    Map<String, List<Exchange>> sessions = bySession(p.exchanges());
+    assertEquals(5, sessions.size(), sessions.keySet().toString());
+    for (Map.Entry<String, List<Exchange>> e : sessions.entrySet()) {
+      List<Exchange> turns = e.getValue();
+      assertEquals(3, turns.size(), e.getKey());
+      for (int t = 0; t + 1 < turns.size(); t++) {
+        assertFalse(turns.get(t).request().get("stream").asBoolean());
+        List<List<String>> replied = bodyCalls(turns.get(t).reply());
+        assertTrue(replied.size() > 0, e.getKey() + " turn " + (t + 1));
+        List<List<String>> threaded = new ArrayList<>(sentCalls(turns.get(t).request()));
+        threaded.addAll(replied);
+        assertEquals(threaded, sentCalls(turns.get(t + 1).request()), e.getKey());
+      }
+      assertEquals(0, bodyCalls(turns.get(2).reply()).size(), e.getKey());
+    }
+    for (JsonNode r : p.run().requests()) {
+      assertEquals("ok", r.get("status").asText(), r.toString());
+      if ("measured".equals(r.get("phase").asText())) {
+        String id = r.get("session_id").asText();
+        int turn = r.get("turn").asInt();
+        assertEquals(
+            bodyCalls(sessions.get(id).get(turn - 1).reply()).size(), r.get("tool_calls").asInt());
+        assertEquals(r.get("cache_planned").asText(), r.get("cache").asText(), r.toString());
+      }
+    }
+  }
+
+  @Test
+  void onMessagesCallsCutAtTheOutputLimitAreThreadedAsObjectsAndCounted() throws Exception {
+    // 6 output tokens cut the simulator's tool calls mid-arguments (finish max_tokens)
+    Proxied p = run("messages-cut", "-Dllm.endpoint=messages", "-Dllm.outputTokens=6");
+    JsonNode measured = p.run().record().get("sessions").get(0).get("measured");
+    assertTrue(measured.get("malformed_tool_calls").asLong() > 0, measured.toString());
+    assertEquals(0, measured.get("ended").get("error").asLong(), measured.toString());
+    assertFalse(p.run().log.contains("not sent"), p.run().log);
+    int cut = 0;
+    for (Map.Entry<String, List<Exchange>> e : bySession(p.exchanges()).entrySet()) {
+      List<Exchange> turns = e.getValue();
+      for (int t = 0; t + 1 < turns.size(); t++) {
+        List<List<String>> replied = streamedCalls(turns.get(t).reply());
+        List<List<String>> sent = sentCalls(turns.get(t + 1).request());
+        List<List<String>> threaded = sent.subList(sent.size() - replied.size(), sent.size());
+        for (int i = 0; i < replied.size(); i++) {
+          String received = replied.get(i).get(2);
+          JsonNode input = JSON.readTree(threaded.get(i).get(2));
+          assertTrue(input.isObject(), e.getKey() + ": " + threaded.get(i));
+          assertEquals(replied.get(i).subList(0, 2), threaded.get(i).subList(0, 2), e.getKey());
+          boolean whole;
+          try {
+            whole = JSON.readTree(received).isObject();
+          } catch (java.io.IOException x) {
+            whole = false;
+          }
+          if (!whole) {
+            cut++;
+            // the received start of the object, closed: every key received that had a value
+            assertTrue(received.startsWith("{"), received);
+          } else {
+            assertEquals(JSON.readTree(received), input, e.getKey());
+          }
+        }
+      }
+    }
+    assertTrue(cut > 0, "no call was cut");
   }
 }

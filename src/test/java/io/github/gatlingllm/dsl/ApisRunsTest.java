@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.gatlingllm.api.FinishReason;
 import io.github.gatlingllm.examples.ConversationSimulation;
 import io.github.gatlingllm.examples.PromptFileSimulation;
 import io.github.gatlingllm.examples.QuickstartSimulation;
@@ -40,6 +41,8 @@ class ApisRunsTest {
     for (JsonNode r : requests) {
       assertEquals("ok", r.path("status").asText(), r.toString());
       assertEquals(finish(api), r.path("finish_reason").asText(), r.toString());
+      assertEquals(
+          FinishReason.LENGTH, FinishReason.of(r.path("finish_reason").asText()), r.toString());
       assertTrue(r.path("prompt_tokens_exact").asBoolean(), r.toString());
       assertTrue(r.path("completion_tokens_exact").asBoolean(), r.toString());
       assertTrue(r.path("ttft_ms").asDouble() > 0, r.toString());

@@ -138,6 +138,30 @@ class AgentSessionTest {
   }
 
   @Test
+  void theFirstTurnsNewTurnsAreTheWholeHistory() {
+    AgentSession s = session(4);
+    assertEquals(s.turns(), s.newTurns());
+    assertNull(s.previousResponseId());
+  }
+
+  @Test
+  void laterNewTurnsAreThePreviousRepliesResultsAndItsIdIsKept() {
+    AgentSession s = session(4);
+    s.sending(0);
+    ToolCallAssembly whole = new ToolCallAssembly();
+    whole.addWhole("fc_1", "search", "{\"q\": 1}");
+    whole.addWhole(null, "get", "{}");
+    assertTrue(s.answered(ok(0, 300, 20), "Let me look.", whole, "resp_1"));
+    AgentSource src = source(4, null);
+    assertEquals(
+        List.of(
+            new Turn.ToolResult("fc_1", src.toolResult(0, 1, 0).text()),
+            new Turn.ToolResult("call_1_1", src.toolResult(0, 1, 1).text())),
+        s.newTurns());
+    assertEquals("resp_1", s.previousResponseId());
+  }
+
+  @Test
   void turnsLeaveOutAnEmptyReplyTextBeforeItsCalls() {
     AgentSession s = session(4);
     s.sending(0);

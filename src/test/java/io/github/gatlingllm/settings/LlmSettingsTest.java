@@ -188,6 +188,25 @@ class LlmSettingsTest {
   }
 
   @Test
+  void historyIsKeptByTheClientByDefault() {
+    assertEquals(false, settings("llm.endpoint", "responses").historyOnServer());
+  }
+
+  @Test
+  void serverHistoryIsAccepted() {
+    assertEquals(true, settings("llm.responses.history", "server").historyOnServer());
+  }
+
+  @Test
+  void unknownHistoryIsRejected() {
+    assertRejected(
+        "llm.responses.history: got \"stored\", expected client (each turn sends the whole"
+            + " history) or server (previous_response_id; the Responses API only)",
+        "llm.responses.history",
+        "stored");
+  }
+
+  @Test
   void unknownEndpointIsRejected() {
     assertRejected(
         "llm.endpoint: got \"embeddings\", expected chat, completions, responses or messages",
