@@ -1,6 +1,8 @@
 package io.github.gatlingllm.api;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The fast path of {@link StreamEventParser} for the payload a stream sends once a token: a
@@ -34,6 +36,11 @@ final class ChunkScanner extends JsonBytes {
   private static final byte[] REASONING = bytes("reasoning");
   private static final byte[] TOOL_CALLS = bytes("tool_calls");
   private static final byte[] FUNCTION_CALL = bytes("function_call");
+  private static final byte[] INDEX = bytes("index");
+  private static final byte[] ID = bytes("id");
+  private static final byte[] FUNCTION = bytes("function");
+  private static final byte[] NAME = bytes("name");
+  private static final byte[] ARGUMENTS = bytes("arguments");
   private static final byte[] PROMPT_TOKENS = bytes("prompt_tokens");
   private static final byte[] COMPLETION_TOKENS = bytes("completion_tokens");
   private static final byte[] PROMPT_TOKENS_DETAILS = bytes("prompt_tokens_details");
@@ -52,6 +59,7 @@ final class ChunkScanner extends JsonBytes {
   private Integer reasoningTokens;
   private String content;
   private String reasoning;
+  private List<ToolCallDelta> toolCallDeltas;
 
   private ChunkScanner(byte[] b, int from, int to, boolean keepText) {
     reset(b, from, to);
@@ -138,7 +146,8 @@ final class ChunkScanner extends JsonBytes {
         reasoning,
         finishReason,
         usage,
-        null);
+        null,
+        toolCallDeltas);
   }
 
   private void choices() {
@@ -220,13 +229,14 @@ final class ChunkScanner extends JsonBytes {
         if (c == '[') {
           expect('[');
           if (!emptyContainer(']')) {
-            if (keepText) {
-              throw GIVE_UP; // its entries are read into deltas by the Jackson path
-            }
             do {
               toolCalls++;
               skipSpace();
-              skipValue(5);
+              if (keepText && peek() == '{') {
+                toolCall(true);
+              } else {
+                skipValue(5);
+              }
             } while (next(']'));
           }
         } else {
@@ -234,16 +244,75 @@ final class ChunkScanner extends JsonBytes {
         }
       } else if (is(FUNCTION_CALL)) {
         if (c == '{') {
-          if (keepText) {
-            throw GIVE_UP; // read into a delta by the Jackson path
-          }
           toolCalls++;
+          if (keepText) {
+            toolCall(false);
+          } else {
+            skipValue(4);
+          }
+        } else {
+          skipValue(4);
         }
-        skipValue(4);
       } else {
         skipValue(4);
       }
     } while (next('}'));
+  }
+
+  /**
+   * A tool call kept as a {@link ToolCallDelta} (the next value, an object), as the Jackson path's
+   * {@code readToolCall}: {@code nested}, a {@code tool_calls} entry ({@code index}, {@code id},
+   * {@code function.name}, {@code function.arguments}); else a legacy {@code function_call} ({@code
+   * name}, {@code arguments}). A value of another type than expected is read as absent; a key given
+   * twice, the last wins.
+   */
+  private void toolCall(boolean nested) {
+    expect('{');
+    Integer index = null;
+    String id = null;
+    String[] function = new String[2];
+    if (!emptyContainer('}')) {
+      do {
+        key();
+        byte c = peek();
+        if (nested && is(INDEX)) {
+          index = count();
+        } else if (nested && is(ID)) {
+          id = c == '"' ? text() : skipped();
+        } else if (nested && is(FUNCTION) && c == '{') {
+          expect('{');
+          if (!emptyContainer('}')) {
+            do {
+              key();
+              nameOrArguments(function);
+            } while (next('}'));
+          }
+        } else if (!nested) {
+          nameOrArguments(function);
+        } else {
+          skipValue(6);
+        }
+      } while (next('}'));
+    }
+    if (toolCallDeltas == null) {
+      toolCallDeltas = new ArrayList<>(1);
+    }
+    toolCallDeltas.add(new ToolCallDelta(index, id, function[0], function[1]));
+  }
+
+  /** After a key: a function's {@code name} or {@code arguments} into {@code function}. */
+  private void nameOrArguments(String[] function) {
+    if (is(NAME) || is(ARGUMENTS)) {
+      function[is(NAME) ? 0 : 1] = peek() == '"' ? text() : skipped();
+    } else {
+      skipValue(7);
+    }
+  }
+
+  /** Skips the next value; null. */
+  private String skipped() {
+    skipValue(7);
+    return null;
   }
 
   /** A content text (the next value, a string): counted, and joined to the last when kept. */

@@ -96,13 +96,31 @@ class ChunkScannerTest {
           "{\"message\":\"hi\",\"type\":\"x\",\"code\":1,\"choices\":[]}",
           "{}");
 
-  /** Payloads the fast path leaves to the Jackson path when the text is wanted: tool calls. */
-  private static final List<String> LEFT_TEXT =
+  /** Tool calls the fast path reads into deltas when the text is wanted. */
+  private static final List<String> READ_TOOL_CALLS =
       List.of(
           "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\","
               + "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}",
+          "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,"
+              + "\"function\":{\"arguments\":\":\\\"th\"}}]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":null,\"function\":"
+              + "{\"name\":7,\"arguments\":\"\\u00e9\",\"arguments\":\"x\"}},{\"index\":\"2\"},3]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":\"f\",\"name\":\"n\",\"id\":\"a\",\"id\":\"b\"}]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{}],\"content\":\"x\"}}]}",
           "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[1]}}]}",
-          "{\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"name\":\"f\"}}}]}");
+          "{\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"name\":\"f\"}}}]}",
+          "{\"choices\":[{\"delta\":{\"function_call\":{\"index\":3,\"id\":\"i\",\"arguments\":\"{}\"}}}]}",
+          "{\"choices\":[{\"message\":{\"tool_calls\":[{\"id\":\"c\",\"type\":\"function\","
+              + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}");
+
+  /** Tool calls the fast path leaves to the Jackson path when the text is wanted. */
+  private static final List<String> LEFT_TEXT =
+      List.of(
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":-1}]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1.0}]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":12345678901}]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"a\u0001\"}]}}]}",
+          "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,}]}}]}");
 
   /** Payloads the fast path leaves to the Jackson path. */
   private static final List<String> LEFT =
@@ -228,7 +246,39 @@ class ChunkScannerTest {
   }
 
   @Test
-  void toolCallsAreLeftToTheJacksonPathWhenTheTextIsWanted() {
+  void toolCallsAreReadAsTheJacksonPathReadsThemWhenTheTextIsWanted() {
+    for (String payload : READ_TOOL_CALLS) {
+      byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
+      StreamEvent fast = ChunkScanner.scan(bytes, 0, bytes.length, true);
+      assertNotNull(fast, payload);
+      assertEquals(jackson(bytes, true), fast, payload);
+    }
+  }
+
+  @Test
+  void aToolCallDeltaIsKept() {
+    byte[] bytes =
+        ("{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\","
+                + "\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\"}}]},"
+                + "\"finish_reason\":null}]}")
+            .getBytes(StandardCharsets.UTF_8);
+    assertEquals(
+        new StreamEvent(
+            StreamEvent.Kind.CHUNK,
+            0,
+            0,
+            1,
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(new ToolCallDelta(0, "call_1", "search", "{\"q"))),
+        ChunkScanner.scan(bytes, 0, bytes.length, true));
+  }
+
+  @Test
+  void oddToolCallsAreLeftToTheJacksonPathWhenTheTextIsWanted() {
     for (String payload : LEFT_TEXT) {
       byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
       assertNull(ChunkScanner.scan(bytes, 0, bytes.length, true), payload);
@@ -351,7 +401,10 @@ class ChunkScannerTest {
     "code",
     "model",
     "created",
-    "logprobs"
+    "logprobs",
+    "function",
+    "name",
+    "arguments"
   };
 
   private static final String[] STRINGS = {
@@ -409,7 +462,8 @@ class ChunkScannerTest {
             || key.equals("usage")
             || key.equals("delta")
             || key.equals("message")
-            || key.equals("function_call"))
+            || key.equals("function_call")
+            || key.equals("function"))
         && pick < 7) {
       object(random, out, depth, false);
     } else if (pick < 5) {
