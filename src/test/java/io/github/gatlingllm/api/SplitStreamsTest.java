@@ -94,26 +94,7 @@ class SplitStreamsTest {
         }
       }
     }
-    List<StreamEvent> events = new ArrayList<>();
-    EventParser parser =
-        WireApi.CHAT
-            .dialect()
-            .parser(
-                new EventParser.Listener() {
-                  @Override
-                  public boolean wantsText() {
-                    return keepText;
-                  }
-
-                  @Override
-                  public void onEvent(StreamEvent event) {
-                    events.add(event);
-                  }
-                });
-    for (byte[] c : chunks) {
-      parser.feed(c, 0, c.length);
-    }
-    parser.end();
+    List<StreamEvent> events = StreamFixtures.events(WireApi.CHAT, chunks, keepText);
     assertEquals(reference, events, fixture);
   }
 
@@ -184,25 +165,7 @@ class SplitStreamsTest {
   private static void scannerCountsAsJackson(WireApi api, String fixture) {
     List<byte[]> chunks = List.of(StreamFixtures.bytes(fixture));
     List<StreamEvent> jackson = StreamFixtures.events(api, chunks);
-    List<StreamEvent> fast = new ArrayList<>();
-    EventParser parser =
-        api.dialect()
-            .parser(
-                new EventParser.Listener() {
-                  @Override
-                  public boolean wantsText() {
-                    return false;
-                  }
-
-                  @Override
-                  public void onEvent(StreamEvent event) {
-                    fast.add(event);
-                  }
-                });
-    for (byte[] c : chunks) {
-      parser.feed(c, 0, c.length);
-    }
-    parser.end();
+    List<StreamEvent> fast = StreamFixtures.events(api, chunks, false);
     assertEquals(jackson.stream().map(SplitStreamsTest::counts).toList(), fast, fixture);
   }
 
