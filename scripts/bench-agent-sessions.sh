@@ -25,6 +25,9 @@
 #   turn  agent turn 40.10 -> 25.42 us a 64-token stream, 1.66x -> 1.04x a prompt request (load ~6)
 #   e2e   agent turn 185.5 -> 148.4 us CPU, prompt request 130.5 -> 126.6 us: 1.488x -> 1.174x
 #         (median of 3 pairs, load 10-17); 526 -> 770 sessions/s sustained on one client core
+#   e2e at the issue's scale (BENCH_USERS=1000, the BENCH_AGENT_OPTS above: 10 tool-call turns of
+#         ~11 reply tokens): 1.35x/1.95x before, 1.33x/1.36x after (2 pairs, load 7-10), 88-139
+#         sessions/s; there the history body and the regenerated tool results are the rest.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
