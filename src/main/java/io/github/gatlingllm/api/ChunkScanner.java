@@ -1,35 +1,27 @@
 package io.github.gatlingllm.api;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The fast path of {@link StreamEventParser} for the payload a stream sends once a token: a
- * completion chunk in plain ASCII, read straight from its bytes with no Jackson parser made (a
- * parser, its contexts, buffers and symbol table a streamed event were most of the client's
- * allocation in a profile at 1,000 streams/s). It reads only a strict subset of JSON and gives up
- * (returns null, and the caller reads the payload with Jackson as before) on anything outside it: a
- * byte outside ASCII, a {@code \\u} escape, a {@code <} in a content text (a {@code <think>} tag
- * may start there), an {@code error} key, {@code "object":"error"}, a count that is not a plain
- * whole number of at most 9 digits, nesting deeper than 64, and anything that is not valid JSON.
- * What it reads, it reads as {@link StreamEventParser}'s Jackson path does, key by key in order (a
- * key given twice counts twice, as there); only the texts are never kept (it is used when they are
- * not wanted). So for every payload it either gives the very event the Jackson path gives, or null;
- * {@code ChunkScannerTest} checks that on the parser's test payloads and on many generated ones.
+ * completion chunk, read straight from its bytes with no Jackson parser made (a parser, its
+ * contexts, buffers and symbol table a streamed event were most of the client's allocation in a
+ * profile at 1,000 streams/s). It reads only the strict JSON subset of {@link JsonBytes} and gives
+ * up (returns null, and the caller reads the payload with Jackson as before) on anything outside
+ * it, on an {@code error} key, {@code "object":"error"}, a count that is not a plain whole number
+ * of at most 9 digits, a {@code finish_reason} with an escape or a byte outside ASCII; when the
+ * text is not wanted, on a {@code <} in a content text (a {@code <think>} tag may start there,
+ * whose text the Jackson path keeps); when it is wanted, on a non-empty {@code tool_calls} array or
+ * a {@code function_call} object (their entries are read into {@link ToolCallDelta}s by the Jackson
+ * path: a few events a reply). What it reads, it reads as {@link StreamEventParser}'s Jackson path
+ * does, key by key in order (a key given twice counts twice, as there; content texts are joined,
+ * the first reasoning text is kept). So for every payload it either gives the very event the
+ * Jackson path gives, or null; {@code ChunkScannerTest} checks that on the parser's test payloads
+ * and on many generated ones, with and without the text.
  */
-final class ChunkScanner {
-
-  /** Thrown to give up; never escapes {@link #scan}. Made once, without a stack trace. */
-  private static final class GiveUp extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    GiveUp() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static final GiveUp GIVE_UP = new GiveUp();
-  private static final int MAX_DEPTH = 64;
-  private static final int MAX_NUMBER_BYTES = 100;
+final class ChunkScanner extends JsonBytes {
 
   private static final byte[] CHOICES = bytes("choices");
   private static final byte[] USAGE = bytes("usage");
@@ -44,6 +36,11 @@ final class ChunkScanner {
   private static final byte[] REASONING = bytes("reasoning");
   private static final byte[] TOOL_CALLS = bytes("tool_calls");
   private static final byte[] FUNCTION_CALL = bytes("function_call");
+  private static final byte[] INDEX = bytes("index");
+  private static final byte[] ID = bytes("id");
+  private static final byte[] FUNCTION = bytes("function");
+  private static final byte[] NAME = bytes("name");
+  private static final byte[] ARGUMENTS = bytes("arguments");
   private static final byte[] PROMPT_TOKENS = bytes("prompt_tokens");
   private static final byte[] COMPLETION_TOKENS = bytes("completion_tokens");
   private static final byte[] PROMPT_TOKENS_DETAILS = bytes("prompt_tokens_details");
@@ -51,15 +48,7 @@ final class ChunkScanner {
   private static final byte[] COMPLETION_TOKENS_DETAILS = bytes("completion_tokens_details");
   private static final byte[] REASONING_TOKENS = bytes("reasoning_tokens");
 
-  private final byte[] b;
-  private final int end;
-  private int i;
-
-  /** The key just read: {@code b[keyFrom, keyTo)}, its bytes between the quotes. */
-  private int keyFrom;
-
-  private int keyTo;
-
+  private final boolean keepText;
   private int contentChars;
   private int reasoningChars;
   private int toolCalls;
@@ -68,24 +57,28 @@ final class ChunkScanner {
   private Integer completionTokens;
   private Integer cachedTokens;
   private Integer reasoningTokens;
+  private String content;
+  private String reasoning;
+  private List<ToolCallDelta> toolCallDeltas;
 
-  private ChunkScanner(byte[] b, int from, int to) {
-    this.b = b;
-    this.i = from;
-    this.end = to;
+  private ChunkScanner(byte[] b, int from, int to, boolean keepText) {
+    reset(b, from, to);
+    this.keepText = keepText;
   }
 
   /**
-   * Reads a payload whose text is not wanted.
+   * Reads a payload.
    *
    * @param data the array holding the payload, UTF-8
    * @param from the index of its first byte
    * @param to the index after its last byte
-   * @return the event {@link StreamEventParser}'s Jackson path gives with {@code keepText} false,
-   *     or null when the payload is outside this reader's subset
+   * @param keepText whether the content and reasoning texts are wanted ({@link
+   *     StreamEvent#content()}, {@link StreamEvent#reasoning()})
+   * @return the event {@link StreamEventParser}'s Jackson path gives with this {@code keepText}, or
+   *     null when the payload is outside this reader's subset
    */
-  static StreamEvent scan(byte[] data, int from, int to) {
-    ChunkScanner s = new ChunkScanner(data, from, to);
+  static StreamEvent scan(byte[] data, int from, int to, boolean keepText) {
+    ChunkScanner s = new ChunkScanner(data, from, to, keepText);
     try {
       return s.payload();
     } catch (GiveUp e) {
@@ -116,7 +109,7 @@ final class ChunkScanner {
           if (c == '"') {
             int from = i + 1;
             int to = plainString();
-            if (to - from == ERROR.length && equals(from, to, ERROR)) {
+            if (to - from == ERROR.length && equals(from, ERROR)) {
               throw GIVE_UP; // "object": "error": an error payload
             }
           } else if (c == '{' || c == '[') {
@@ -149,11 +142,12 @@ final class ChunkScanner {
         contentChars,
         reasoningChars,
         toolCalls,
-        null,
-        null,
+        content,
+        reasoning,
         finishReason,
         usage,
-        null);
+        null,
+        toolCallDeltas);
   }
 
   private void choices() {
@@ -227,11 +221,7 @@ final class ChunkScanner {
         }
       } else if (is(REASONING_CONTENT) || is(REASONING)) {
         if (c == '"') {
-          int n = stringChars(false);
-          if (n > 0) {
-            // Some servers send both names with the same text: count it once.
-            reasoningChars = Math.max(reasoningChars, n);
-          }
+          addReasoning();
         } else {
           skipValue(4);
         }
@@ -242,7 +232,11 @@ final class ChunkScanner {
             do {
               toolCalls++;
               skipSpace();
-              skipValue(5);
+              if (keepText && peek() == '{') {
+                toolCall(true);
+              } else {
+                skipValue(5);
+              }
             } while (next(']'));
           }
         } else {
@@ -251,19 +245,103 @@ final class ChunkScanner {
       } else if (is(FUNCTION_CALL)) {
         if (c == '{') {
           toolCalls++;
+          if (keepText) {
+            toolCall(false);
+          } else {
+            skipValue(4);
+          }
+        } else {
+          skipValue(4);
         }
-        skipValue(4);
       } else {
         skipValue(4);
       }
     } while (next('}'));
   }
 
-  private void addContent() {
-    int n = stringChars(true);
-    if (n > 0) {
-      contentChars += n;
+  /**
+   * A tool call kept as a {@link ToolCallDelta} (the next value, an object), as the Jackson path's
+   * {@code readToolCall}: {@code nested}, a {@code tool_calls} entry ({@code index}, {@code id},
+   * {@code function.name}, {@code function.arguments}); else a legacy {@code function_call} ({@code
+   * name}, {@code arguments}). A value of another type than expected is read as absent; a key given
+   * twice, the last wins.
+   */
+  private void toolCall(boolean nested) {
+    expect('{');
+    Integer index = null;
+    String id = null;
+    String[] function = new String[2];
+    if (!emptyContainer('}')) {
+      do {
+        key();
+        byte c = peek();
+        if (nested && is(INDEX)) {
+          index = count();
+        } else if (nested && is(ID)) {
+          id = c == '"' ? text() : skipped();
+        } else if (nested && is(FUNCTION) && c == '{') {
+          expect('{');
+          if (!emptyContainer('}')) {
+            do {
+              key();
+              nameOrArguments(function);
+            } while (next('}'));
+          }
+        } else if (!nested) {
+          nameOrArguments(function);
+        } else {
+          skipValue(6);
+        }
+      } while (next('}'));
     }
+    if (toolCallDeltas == null) {
+      toolCallDeltas = new ArrayList<>(1);
+    }
+    toolCallDeltas.add(new ToolCallDelta(index, id, function[0], function[1]));
+  }
+
+  /** After a key: a function's {@code name} or {@code arguments} into {@code function}. */
+  private void nameOrArguments(String[] function) {
+    if (is(NAME) || is(ARGUMENTS)) {
+      function[is(NAME) ? 0 : 1] = peek() == '"' ? text() : skipped();
+    } else {
+      skipValue(7);
+    }
+  }
+
+  /** Skips the next value; null. */
+  private String skipped() {
+    skipValue(7);
+    return null;
+  }
+
+  /** A content text (the next value, a string): counted, and joined to the last when kept. */
+  private void addContent() {
+    if (keepText) {
+      String text = text();
+      if (!text.isEmpty()) {
+        contentChars += text.length();
+        content = content == null ? text : content + text;
+      }
+    } else {
+      contentChars += stringChars(true);
+    }
+  }
+
+  /** A reasoning text (the next value, a string): counted, and kept when it is the first. */
+  private void addReasoning() {
+    int n;
+    if (keepText) {
+      String text = text();
+      n = text.length();
+      if (n > 0 && reasoning == null) {
+        reasoning = text;
+      }
+    } else {
+      n = stringChars(false);
+    }
+    // Some servers send both names with the same text: count it once.
+    reasoningChars = Math.max(reasoningChars, n);
   }
 
   private void usage() {
@@ -326,220 +404,5 @@ final class ChunkScanner {
     }
     skipValue(3);
     return null;
-  }
-
-  // ---- the JSON subset ----
-
-  /** Reads {@code "key"} and its colon; the value's first byte is next (after any space). */
-  private void key() {
-    skipSpace();
-    keyFrom = i + 1;
-    keyTo = plainString();
-    skipSpace();
-    expect(':');
-    skipSpace();
-  }
-
-  private boolean is(byte[] name) {
-    return keyTo - keyFrom == name.length && equals(keyFrom, keyTo, name);
-  }
-
-  private boolean equals(int from, int to, byte[] name) {
-    for (int k = 0; k < name.length; k++) {
-      if (b[from + k] != name[k]) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** A string without escapes, from its opening quote; returns the index of its closing quote. */
-  private int plainString() {
-    expect('"');
-    while (i < end) {
-      byte c = b[i];
-      if (c == '"') {
-        return i++;
-      }
-      if (c < 0x20 || c == '\\') { // control, escape or (negative) a byte outside ASCII
-        throw GIVE_UP;
-      }
-      i++;
-    }
-    throw GIVE_UP;
-  }
-
-  /**
-   * A string from its opening quote: its length in chars once decoded. Escapes other than {@code
-   * \\u} count one char each; {@code noAngle} gives up on a {@code <}.
-   */
-  private int stringChars(boolean noAngle) {
-    expect('"');
-    int chars = 0;
-    while (i < end) {
-      byte c = b[i++];
-      if (c == '"') {
-        return chars;
-      }
-      if (c == '\\') {
-        if (i >= end) {
-          throw GIVE_UP;
-        }
-        byte e = b[i++];
-        if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r'
-            && e != 't') {
-          throw GIVE_UP; // \\u (it may spell a '<' or a char outside ASCII) or invalid
-        }
-      } else if (c < 0x20 || (noAngle && c == '<')) { // (negative: a byte outside ASCII)
-        throw GIVE_UP;
-      }
-      chars++;
-    }
-    throw GIVE_UP;
-  }
-
-  /** Skips any one value (the next byte is its first); gives up deeper than {@link #MAX_DEPTH}. */
-  private void skipValue(int depth) {
-    if (depth > MAX_DEPTH) {
-      throw GIVE_UP;
-    }
-    byte c = peek();
-    switch (c) {
-      case '"' -> stringChars(false);
-      case '{' -> {
-        i++;
-        if (!emptyContainer('}')) {
-          do {
-            key();
-            skipValue(depth + 1);
-          } while (next('}'));
-        }
-      }
-      case '[' -> {
-        i++;
-        if (!emptyContainer(']')) {
-          do {
-            skipSpace();
-            skipValue(depth + 1);
-          } while (next(']'));
-        }
-      }
-      case 't' -> literal("true");
-      case 'f' -> literal("false");
-      case 'n' -> literal("null");
-      default -> number();
-    }
-  }
-
-  private void literal(String word) {
-    if (end - i < word.length()) {
-      throw GIVE_UP;
-    }
-    for (int k = 0; k < word.length(); k++) {
-      if (b[i + k] != word.charAt(k)) {
-        throw GIVE_UP;
-      }
-    }
-    i += word.length();
-  }
-
-  /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}, at most 100 bytes. */
-  private void number() {
-    int from = i;
-    if (i < end && b[i] == '-') {
-      i++;
-    }
-    if (i >= end || b[i] < '0' || b[i] > '9') {
-      throw GIVE_UP;
-    }
-    if (b[i] == '0') {
-      i++;
-      if (i < end && b[i] >= '0' && b[i] <= '9') {
-        throw GIVE_UP;
-      }
-    } else {
-      digits();
-    }
-    if (i < end && b[i] == '.') {
-      i++;
-      if (digits() == 0) {
-        throw GIVE_UP;
-      }
-    }
-    if (i < end && (b[i] == 'e' || b[i] == 'E')) {
-      i++;
-      if (i < end && (b[i] == '+' || b[i] == '-')) {
-        i++;
-      }
-      if (digits() == 0) {
-        throw GIVE_UP;
-      }
-    }
-    if (i - from > MAX_NUMBER_BYTES) {
-      throw GIVE_UP;
-    }
-  }
-
-  private int digits() {
-    int from = i;
-    while (i < end && b[i] >= '0' && b[i] <= '9') {
-      i++;
-    }
-    return i - from;
-  }
-
-  /**
-   * After a container's opening bracket: true (and past it) when the container is empty, else false
-   * with the first member or element next.
-   */
-  private boolean emptyContainer(char close) {
-    skipSpace();
-    if (peek() == close) {
-      i++;
-      return true;
-    }
-    return false;
-  }
-
-  /** After a member or element: true past a comma, false past {@code close}; else gives up. */
-  private boolean next(char close) {
-    skipSpace();
-    byte c = peek();
-    i++;
-    if (c == ',') {
-      return true;
-    }
-    if (c == close) {
-      return false;
-    }
-    throw GIVE_UP;
-  }
-
-  private void expect(char c) {
-    if (peek() != c) {
-      throw GIVE_UP;
-    }
-    i++;
-  }
-
-  private byte peek() {
-    if (i >= end) {
-      throw GIVE_UP;
-    }
-    return b[i];
-  }
-
-  private void skipSpace() {
-    while (i < end) {
-      byte c = b[i];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-        return;
-      }
-      i++;
-    }
-  }
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }

@@ -112,9 +112,9 @@ final class StreamEventParser {
       return malformed(
           "not a JSON object", new String(data, from, to - from, StandardCharsets.UTF_8));
     }
-    if (!keepText && scanner) {
+    if (scanner) {
       // The payload of nearly every event, read without a Jackson parser when it can be.
-      StreamEvent fast = ChunkScanner.scan(data, from, to);
+      StreamEvent fast = ChunkScanner.scan(data, from, to, keepText);
       if (fast != null) {
         return fast;
       }

@@ -2,6 +2,7 @@ package io.github.gatlingllm.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,6 +61,92 @@ class SplitStreamsTest {
     sameEventsAtEverySplit(WireApi.MESSAGES, "anthropic-messages-tool-use.sse");
   }
 
+  @Test
+  void llamaCppChat() {
+    sameEventsAtEverySplit(WireApi.CHAT, "llamacpp-chat.sse");
+  }
+
+  @Test
+  void chatToolCalls() {
+    sameEventsAtEverySplit(WireApi.CHAT, "openai-chat-tool-calls.sse");
+  }
+
+  @Test
+  void vllmChatReasoningWithCrlfAndComments() {
+    sameEventsAtEverySplit(WireApi.CHAT, "vllm-chat-reasoning.sse");
+  }
+
+  private static final List<String> CHAT_FIXTURES =
+      List.of("llamacpp-chat.sse", "openai-chat-tool-calls.sse", "vllm-chat-reasoning.sse");
+
+  /**
+   * The chat dialect's events (its byte scanner where it reads, with or without the text) against
+   * each {@code data:} payload read by the Jackson path alone.
+   */
+  private static void chatAsJackson(String fixture, boolean keepText) {
+    List<byte[]> chunks = List.of(StreamFixtures.bytes(fixture));
+    List<StreamEvent> reference = new ArrayList<>();
+    for (byte[] block : StreamFixtures.blocks(chunks.get(0))) {
+      for (String line : new String(block, StandardCharsets.UTF_8).split("\r?\n")) {
+        if (line.startsWith("data: ")) {
+          byte[] payload = line.substring(6).getBytes(StandardCharsets.UTF_8);
+          reference.add(StreamEventParser.parse(payload, 0, payload.length, keepText, false));
+        }
+      }
+    }
+    List<StreamEvent> events = StreamFixtures.events(WireApi.CHAT, chunks, keepText);
+    assertEquals(reference, events, fixture);
+  }
+
+  @Test
+  void chatScannerWithTheTextReadsEveryFixtureAsJacksonDoes() {
+    for (String f : CHAT_FIXTURES) {
+      chatAsJackson(f, true);
+    }
+  }
+
+  @Test
+  void chatScannerWithoutTheTextReadsEveryFixtureAsJacksonDoes() {
+    for (String f : CHAT_FIXTURES) {
+      chatAsJackson(f, false);
+    }
+  }
+
+  @Test
+  void everyPayloadOfTheChatFixturesIsReadByTheScanner() {
+    int read = 0;
+    int left = 0;
+    for (String f : CHAT_FIXTURES) {
+      for (String line : new String(StreamFixtures.bytes(f), StandardCharsets.UTF_8).split("\n")) {
+        if (line.startsWith("data: {")) {
+          byte[] payload = line.substring(6).strip().getBytes(StandardCharsets.UTF_8);
+          if (ChunkScanner.scan(payload, 0, payload.length, true) != null) {
+            read++;
+          } else {
+            left++;
+          }
+        }
+      }
+    }
+    // 15 + 11 + 7 payloads, the tool-call fixture's 8 tool_calls deltas among them.
+    assertEquals(33, read);
+    assertEquals(0, left);
+  }
+
+  @Test
+  void wholeEventsOfTheVllmChatFixture() {
+    List<StreamEvent> events =
+        StreamFixtures.events(
+            WireApi.CHAT, List.of(StreamFixtures.bytes("vllm-chat-reasoning.sse")));
+    assertEquals(8, events.size());
+    assertEquals(" think: a < b", events.get(2).reasoning());
+    assertEquals("\u00c9t\u00e9 ", events.get(3).content());
+    assertEquals("\u00e9t\u00e9 \ud83d\ude00 \"quoted\"\n", events.get(4).content());
+    assertEquals(16, events.get(4).contentChars());
+    assertEquals("\ud83d\ude00 <b>", events.get(5).content());
+    assertEquals(StreamEvent.DONE, events.get(7));
+  }
+
   /** An event without its texts: what the metrics read when no text is wanted. */
   private static StreamEvent counts(StreamEvent e) {
     return new StreamEvent(
@@ -78,25 +165,7 @@ class SplitStreamsTest {
   private static void scannerCountsAsJackson(WireApi api, String fixture) {
     List<byte[]> chunks = List.of(StreamFixtures.bytes(fixture));
     List<StreamEvent> jackson = StreamFixtures.events(api, chunks);
-    List<StreamEvent> fast = new ArrayList<>();
-    EventParser parser =
-        api.dialect()
-            .parser(
-                new EventParser.Listener() {
-                  @Override
-                  public boolean wantsText() {
-                    return false;
-                  }
-
-                  @Override
-                  public void onEvent(StreamEvent event) {
-                    fast.add(event);
-                  }
-                });
-    for (byte[] c : chunks) {
-      parser.feed(c, 0, c.length);
-    }
-    parser.end();
+    List<StreamEvent> fast = StreamFixtures.events(api, chunks, false);
     assertEquals(jackson.stream().map(SplitStreamsTest::counts).toList(), fast, fixture);
   }
 

@@ -100,6 +100,11 @@ final class StreamFixtures {
 
   /** The events of chunks fed in order, every text kept. */
   static List<StreamEvent> events(WireApi api, List<byte[]> chunks) {
+    return events(api, chunks, true);
+  }
+
+  /** The events of chunks fed in order, every text kept or none. */
+  static List<StreamEvent> events(WireApi api, List<byte[]> chunks, boolean wantsText) {
     List<StreamEvent> events = new ArrayList<>();
     EventParser parser =
         api.dialect()
@@ -107,7 +112,7 @@ final class StreamFixtures {
                 new EventParser.Listener() {
                   @Override
                   public boolean wantsText() {
-                    return true;
+                    return wantsText;
                   }
 
                   @Override
