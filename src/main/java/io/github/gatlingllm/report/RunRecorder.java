@@ -1,7 +1,6 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.cache.CacheAggregator;
-import io.github.gatlingllm.metrics.AggregatorThread;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -31,12 +30,6 @@ import org.slf4j.LoggerFactory;
  * and writes {@code llm-run.json}, {@code llm-requests.csv} and {@code llm-report.html} beside it;
  * when the run folder cannot be found (a run stopped before Gatling made it), the scratch folder is
  * renamed {@code llm-<millis>/} and keeps all three files. Thread-safe; {@link #finish} runs once.
- *
- * <p>The aggregates and the line are made off the caller's thread (an {@link AggregatorThread}
- * named {@value #THREAD_NAME}): {@link #record} only queues the record, so that a Netty event loop
- * goes back to stamping chunks; every reader ({@link #summary}, {@link #cache}, {@link #recorded},
- * {@link #close}, {@link #finish}) first applies what is queued, so it sees every record handed in
- * before it. After {@link #close} or {@link #finish} a record is applied on the caller's thread.
  */
 public final class RunRecorder implements AutoCloseable {
 
@@ -51,15 +44,6 @@ public final class RunRecorder implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(RunRecorder.class);
   private static final int FLUSH_EVERY = 100;
-
-  /** The name of the thread that aggregates and writes the records. */
-  public static final String THREAD_NAME = "gatling-llm-recorder";
-
-  /**
-   * Records queued for the thread at most: 64 seconds of 1,000 requests a second; past that {@link
-   * #record} applies them itself.
-   */
-  static final int QUEUE_CAPACITY = 65_536;
 
   /** A line buffer that grew past this is not kept for the next line. */
   private static final int KEPT_LINE_CHARS = 64 * 1024;
@@ -76,7 +60,6 @@ public final class RunRecorder implements AutoCloseable {
   private char[] chars = new char[2048];
   private long late;
   private boolean finished;
-  private final AggregatorThread<RequestRecord> pipe;
 
   /**
    * Starts recording.
@@ -137,22 +120,15 @@ public final class RunRecorder implements AutoCloseable {
       throw new UncheckedIOException(
           "cannot make the scratch folder for llm-requests.jsonl in " + folders.results(), e);
     }
-    this.pipe = new AggregatorThread<>(THREAD_NAME, QUEUE_CAPACITY, this, this::apply);
   }
 
   /**
-   * Records one finished request: queues it for the recorder's thread.
+   * Records one finished request.
    *
    * @param record the request, never null
-   * @throws NullPointerException if {@code record} is null
    */
   public void record(RequestRecord record) {
-    pipe.add(record);
-  }
-
-  // Under this recorder's lock (AggregatorThread calls it so).
-  private void apply(RequestRecord record) {
-    {
+    synchronized (this) {
       if (finished) {
         // Requests in flight are cut and recorded before the record is written: only a request
         // sent after that (a virtual user still running during a JVM shutdown) lands here.
@@ -198,7 +174,6 @@ public final class RunRecorder implements AutoCloseable {
    * @return a snapshot
    */
   public MetricsSummary summary() {
-    pipe.drain();
     return aggregator.summary();
   }
 
@@ -208,7 +183,6 @@ public final class RunRecorder implements AutoCloseable {
    * @return the live aggregator
    */
   public CacheAggregator cache() {
-    pipe.drain();
     return cache;
   }
 
@@ -217,11 +191,8 @@ public final class RunRecorder implements AutoCloseable {
    *
    * @return the count
    */
-  public long recorded() {
-    synchronized (this) {
-      pipe.drain();
-      return recorded;
-    }
+  public synchronized long recorded() {
+    return recorded;
   }
 
   /**
@@ -257,8 +228,6 @@ public final class RunRecorder implements AutoCloseable {
     if (finished) {
       return folders.find().orElse(scratch);
     }
-    // Every record handed in so far, before the file is closed.
-    pipe.close();
     finished = true;
     try {
       requests.close();
@@ -342,13 +311,9 @@ public final class RunRecorder implements AutoCloseable {
     return scratch;
   }
 
-  /**
-   * Flushes what was recorded, without finishing; stops the recorder's thread (later records are
-   * applied on the caller's thread).
-   */
+  /** Flushes what was recorded, without finishing. */
   @Override
   public synchronized void close() {
-    pipe.close();
     if (!finished) {
       try {
         requests.flush();
