@@ -6,7 +6,7 @@ import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.SseParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.WireApi;
-import io.github.gatlingllm.internal.GatlingHttp;
+import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -20,11 +20,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Not API. Runs a request's client-side path on synthetic bytes before the load starts, so that the
  * first virtual users do not pay for class loading and the interpreter: building the body
- * (Jackson), resolving Gatling's HTTP request for a session, parsing a streamed answer ({@link
- * SseParser}, {@link StreamEvent}), timing it ({@link RequestTimer}) and making its record. Without
- * it the first open-loop user of a run is sent tens of milliseconds late (94 ms measured on this
- * project's machines), which is the JVM's warm-up, not the client's pace, yet weighs on the
- * schedule lag.
+ * (Jackson), resolving Gatling's HTTP request for a session (when Gatling accepts the synthetic
+ * session), parsing a streamed answer ({@link SseParser}, {@link StreamEvent}), timing it ({@link
+ * RequestTimer}), making its record and adding it to a throwaway aggregate ({@link
+ * MetricsAggregator}: the exact tables). Without it the first open-loop user of a run is sent tens
+ * of milliseconds late (94 ms measured on this project's machines), which is the JVM's warm-up, not
+ * the client's pace, yet weighs on the schedule lag.
  *
  * <p>Nothing is sent and nothing is recorded: the synthetic session, request and record are thrown
  * away, and no counter of the run is touched. A failure here is logged at debug level and ignored:
@@ -53,32 +54,53 @@ final class ClientWarmUp {
    *
    * @param name the request's name
    * @param settings its body settings, never null
-   * @param http its Gatling request, or null to leave Gatling's request building out
+   * @param http Gatling's request of a session ({@code GatlingHttp#clientRequest}), or null to
+   *     leave it out; a failure leaves it out of the later rounds
    * @return how many rounds ran to their end (fewer when one failed)
    */
-  static int run(String name, RequestSettings settings, GatlingHttp http) {
+  static int run(
+      String name, RequestSettings settings, java.util.function.Function<Session, ?> http) {
     long t0 = System.nanoTime();
     int done = 0;
+    int requests = 0;
+    Session session = null;
     try {
-      Session session = Session$.MODULE$.apply("gatling-llm warm-up", -1L, null);
+      session = Session$.MODULE$.apply("gatling-llm warm-up", -1L, null);
+    } catch (RuntimeException | LinkageError e) {
+      LOG.debug("llm(\"{}\"): no warm-up session: {}", name, e.toString());
+    }
+    // A throwaway aggregate: the exact tables and histograms of every metric, as the run's.
+    MetricsAggregator aggregate = new MetricsAggregator();
+    try {
       for (int i = 0; i < ROUNDS; i++) {
         byte[] body =
             WireApi.dialect(settings)
                 .body(settings, "warm-up prompt " + i + " of the client's request path")
                 .getBytes(StandardCharsets.UTF_8);
-        if (http != null && i < ROUNDS / 10) {
-          http.clientRequest(session.set(LlmScalaActionBuilder.BODY, body));
+        // Gatling's request for a synthetic session, apart: it may refuse one (the session lacks
+        // what HTTP's per-user start puts in, such as the DNS resolver), and that must not stop
+        // the rest of the warm-up, which it did until issue 35 (0 rounds ran in every run).
+        if (http != null && session != null && requests >= 0 && i < ROUNDS / 10) {
+          try {
+            http.apply(session.set(LlmScalaActionBuilder.BODY, body));
+            requests++;
+          } catch (RuntimeException | LinkageError e) {
+            LOG.debug(
+                "llm(\"{}\"): Gatling's request left out of the warm-up: {}", name, e.toString());
+            requests = -1;
+          }
         }
-        record(name, i, answer()).hashCode();
+        aggregate.add(record(name, i, answer()));
         done++;
       }
     } catch (RuntimeException | LinkageError e) {
       LOG.debug("llm(\"{}\"): the client warm-up stopped: {}", name, e.toString());
     }
     LOG.debug(
-        "llm(\"{}\"): client warm-up, {} rounds in {} ms",
+        "llm(\"{}\"): client warm-up, {} rounds ({} with Gatling's request) in {} ms",
         name,
         done,
+        Math.max(requests, 0),
         (System.nanoTime() - t0) / 1_000_000);
     return done;
   }

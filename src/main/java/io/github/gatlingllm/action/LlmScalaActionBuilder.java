@@ -110,7 +110,7 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
     run.addRequestName(spec.name());
     GatlingHttp gatlingHttp = GatlingHttp.of(ctx, run.http(), request);
     // Before the load starts: the first users must not pay for the JVM's warm-up (issue 29).
-    ClientWarmUp.run(spec.name(), body, gatlingHttp);
+    ClientWarmUp.run(spec.name(), body, gatlingHttp::clientRequest);
     return new LlmAction(spec, run, body, gatlingHttp, next);
   }
 }

@@ -174,7 +174,8 @@ public final class TraceReplay {
   /**
    * Does the one-off prompt work before the clock starts, as {@link PromptSource#warm()} does:
    * builds and drops the prompts of the first rows (not handed out, so not in the digest), which
-   * makes the block fillers and warms the generator's code.
+   * makes the block fillers and warms the generator's code; then starts building the first rows'
+   * prompts ahead of use ({@link PromptSource#warm(int)}).
    *
    * @param sample how many rows, at least 0
    */
@@ -182,6 +183,8 @@ public final class TraceReplay {
     for (int row = 0; row < Math.min(sample, trace.rows()); row++) {
       blocks.prompt(trace.hashIds(row), trace.inputLength(row), "warm");
     }
+    // The first rows' prompts, built ahead on the lookahead's thread (a burst is due at once).
+    source.warm(0);
   }
 
   /**

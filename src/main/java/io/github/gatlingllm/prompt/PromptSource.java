@@ -55,6 +55,18 @@ public final class PromptSource {
   private final java.util.function.LongFunction<Prompt> rows;
   private final FileRows file;
   private final GeneratedPrompts generator;
+  private final PromptLookahead lookahead;
+
+  /**
+   * Prompts built ahead of use for generated prompts and prompt files ({@link PromptLookahead}).
+   */
+  static final int LOOKAHEAD = 16;
+
+  /**
+   * Prompts built ahead of use for a trace's rows: more than the 10-20 rows a burst of a Mooncake
+   * trace has due at once.
+   */
+  static final int TRACE_LOOKAHEAD = 32;
 
   /**
    * The prompts of one phase.
@@ -204,6 +216,7 @@ public final class PromptSource {
             repeated,
             prefixPhase,
             roundRobinGroups);
+    this.lookahead = new PromptLookahead(this::build, rows != null ? TRACE_LOOKAHEAD : LOOKAHEAD);
     if (file == null
         && spec.mode() != PromptMode.REPEAT
         && spec.mode() != PromptMode.TRACE
@@ -279,7 +292,9 @@ public final class PromptSource {
   }
 
   /**
-   * Builds, or returns the built, prompt for one request, and records its digest.
+   * Builds, or returns the built, prompt for one request, and records its digest. The next prompts
+   * are built ahead of use on another thread ({@link PromptLookahead}: the same prompts, their
+   * digests recorded only when handed out here).
    *
    * @param index the request index, any value (0, 1, 2, ... in a run)
    * @return the prompt, never null
@@ -287,7 +302,10 @@ public final class PromptSource {
   public Prompt prompt(long index) {
     Prompt prompt = prompts.get(index);
     if (prompt == null) {
-      prompt = build(index);
+      prompt = lookahead.take(index);
+      if (prompt == null) {
+        prompt = build(index);
+      }
       Prompt raced = prompts.putIfAbsent(index, prompt);
       if (raced != null) {
         prompt = raced;
@@ -319,8 +337,8 @@ public final class PromptSource {
   /**
    * Does the phase's one-off prompt work before its clock starts: the repeated prompt, every group
    * prefix, and the filler for each length that the first {@value #DEFAULT_WARM_SAMPLE} nonces
-   * leave room for. The sample prompts are not handed out, so they are not part of {@link
-   * #digest()}.
+   * leave room for; and starts building the first prompts ahead (of a file or a trace too). The
+   * sample prompts are not handed out, so they are not part of {@link #digest()}.
    */
   public void warm() {
     warm(DEFAULT_WARM_SAMPLE);
@@ -332,6 +350,7 @@ public final class PromptSource {
    * @param sample how many prompts to build and drop, at least 0
    */
   public void warm(int sample) {
+    lookahead.start(0);
     if (rows != null || file != null) {
       return;
     }

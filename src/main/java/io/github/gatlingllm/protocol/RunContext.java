@@ -16,6 +16,7 @@ import io.github.gatlingllm.internal.GatlingInjector;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.live.LiveEndpoint;
 import io.github.gatlingllm.live.LiveMetrics;
+import io.github.gatlingllm.metrics.AggregatorThread;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.report.Console;
@@ -82,6 +83,18 @@ public final class RunContext {
   private final TargetWatch targetWatch;
   private final LiveEndpoint live;
 
+  /** The thread the run record's and the load levels' per-request bookkeeping runs on. */
+  public static final String AGGREGATOR_THREAD = "gatling-llm-aggregator";
+
+  /**
+   * Records queued for the aggregator thread at most (64 s of 1,000 requests a second); past that
+   * the event loop that ends a request aggregates itself.
+   */
+  static final int AGGREGATOR_QUEUE = 65_536;
+
+  private final Object aggregating = new Object();
+  private final AggregatorThread<RequestRecord> aggregator;
+
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
     this.settings = protocol.settings();
@@ -123,6 +136,8 @@ public final class RunContext {
     this.http = GatlingHttp.newComponents(core, protocol.http());
     this.target = RunTarget.start(protocol);
     this.recorder = RunStart.recorder(protocol, target);
+    this.aggregator =
+        new AggregatorThread<>(AGGREGATOR_THREAD, AGGREGATOR_QUEUE, aggregating, this::aggregate);
     Simulator simulator = target.simulator();
     this.serverWatch =
         ServerWatch.start(
@@ -187,6 +202,7 @@ public final class RunContext {
       return;
     }
     try {
+      aggregator.drain();
       recorder.close();
       Map<String, Object> target = new LinkedHashMap<>();
       target.put("model", this.target.model());
@@ -492,13 +508,23 @@ public final class RunContext {
    * @param record the request, never null
    */
   public void record(Workload workload, RequestRecord record) {
-    recorder.record(record);
+    aggregator.add(record);
     live.record(record);
     client.recorded(record);
     serverWatch.record(workload, record);
     tally.ended();
-    levels.record(record, gatling.nowMillis());
     targetEnded(record);
+  }
+
+  /**
+   * The per-request bookkeeping that takes time (exact tables, the JSONL line, the load levels'
+   * aggregates), on the aggregator thread ({@link AggregatorThread}), off the event loops: the run
+   * record and the levels see a request a few milliseconds after it ended; {@link #finish} and the
+   * baseline's judgement drain the queue first, so nothing is lost.
+   */
+  private void aggregate(RequestRecord record) {
+    recorder.record(record);
+    levels.record(record, gatling.nowMillis());
     if (record.warmStart() && tally.warmStart()) {
       LOG.warn(
           "WARM START: {}",
@@ -594,6 +620,8 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
+    // Every record queued so far; the requests cut at the end are then aggregated by their caller.
+    aggregator.close();
     end.finish(
         interrupted,
         crashed.get(),

@@ -27,4 +27,29 @@ class ClientWarmUpTest {
         ClientWarmUp.ROUNDS,
         ClientWarmUp.run("chat", RequestSettings.streaming(Endpoint.CHAT, "m", 32), null));
   }
+
+  @Test
+  void aGatlingRequestThatFailsLeavesTheOtherRoundsRunning() {
+    int[] calls = {0};
+    assertEquals(
+        ClientWarmUp.ROUNDS,
+        ClientWarmUp.run(
+            "chat",
+            RequestSettings.streaming(Endpoint.CHAT, "m", 32),
+            session -> {
+              calls[0]++;
+              throw new IllegalArgumentException("DnsNameResolver missing from Session");
+            }));
+    assertEquals(1, calls[0]);
+  }
+
+  @Test
+  void gatlingsRequestIsBuiltInTheFirstTenthOfTheRounds() {
+    int[] calls = {0};
+    assertEquals(
+        ClientWarmUp.ROUNDS,
+        ClientWarmUp.run(
+            "chat", RequestSettings.streaming(Endpoint.CHAT, "m", 32), session -> calls[0]++));
+    assertEquals(ClientWarmUp.ROUNDS / 10, calls[0]);
+  }
 }
