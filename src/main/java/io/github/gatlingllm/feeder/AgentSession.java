@@ -40,7 +40,12 @@ public final class AgentSession {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** One answered turn: its reply as received. */
-  private record Reply(String content, List<ToolCall> calls) {}
+  /**
+   * An answered turn: its text and calls as received, and the seeded result of each call, made once
+   * when the reply is kept (every later turn sends them again: history text, not regenerated a
+   * turn).
+   */
+  private record Reply(String content, List<ToolCall> calls, List<Prompt> results) {}
 
   private final AgentSource source;
   private final AgentSource.Script script;
@@ -182,7 +187,7 @@ public final class AgentSession {
             .addObject()
             .put("role", "tool")
             .put("tool_call_id", callId(reply.calls().get(i), t + 1, i))
-            .put("content", source.toolResult(index(), t + 1, i).text());
+            .put("content", reply.results().get(i).text());
       }
     }
     return messages;
@@ -214,8 +219,7 @@ public final class AgentSession {
       for (int i = 0; i < reply.calls().size(); i++) {
         turns.add(
             new Turn.ToolResult(
-                callId(reply.calls().get(i), t + 1, i),
-                source.toolResult(index(), t + 1, i).text()));
+                callId(reply.calls().get(i), t + 1, i), reply.results().get(i).text()));
       }
     }
     return turns;
@@ -232,12 +236,12 @@ public final class AgentSession {
     if (answered == 0) {
       return turns();
     }
-    List<ToolCall> calls = replies.get(replies.size() - 1).calls();
-    List<Turn> results = new ArrayList<>(calls.size());
-    for (int i = 0; i < calls.size(); i++) {
+    Reply last = replies.get(replies.size() - 1);
+    List<Turn> results = new ArrayList<>(last.calls().size());
+    for (int i = 0; i < last.calls().size(); i++) {
       results.add(
           new Turn.ToolResult(
-              callId(calls.get(i), answered, i), source.toolResult(index(), answered, i).text()));
+              callId(last.calls().get(i), answered, i), last.results().get(i).text()));
     }
     return results;
   }
@@ -266,12 +270,7 @@ public final class AgentSession {
     if (answered == 0) {
       return List.of(script.task());
     }
-    List<Prompt> results = new ArrayList<>();
-    int calls = replies.get(answered - 1).calls().size();
-    for (int i = 0; i < calls; i++) {
-      results.add(source.toolResult(index(), answered, i));
-    }
-    return results;
+    return replies.get(answered - 1).results();
   }
 
   /**
@@ -394,7 +393,11 @@ public final class AgentSession {
       finish(SessionEnd.LOOP_LIMIT, endMs);
       return false;
     }
-    replies.add(new Reply(content, made));
+    List<Prompt> results = new ArrayList<>(made.size());
+    for (int i = 0; i < made.size(); i++) {
+      results.add(source.toolResult(index(), answered, i));
+    }
+    replies.add(new Reply(content, made, List.copyOf(results)));
     loops++;
     lastPromptTokens =
         record.promptTokens() != null
