@@ -513,18 +513,20 @@ public final class RunContext {
     client.recorded(record);
     serverWatch.record(workload, record);
     tally.ended();
+    // The load levels stay on the caller's thread: a level's verdict rows (SLO LOAD) must reach
+    // Gatling while it still takes rows, before the run's last user ends.
+    levels.record(record, gatling.nowMillis());
     targetEnded(record);
   }
 
   /**
-   * The per-request bookkeeping that takes time (exact tables, the JSONL line, the load levels'
-   * aggregates), on the aggregator thread ({@link AggregatorThread}), off the event loops: the run
-   * record and the levels see a request a few milliseconds after it ended; {@link #finish} and the
-   * baseline's judgement drain the queue first, so nothing is lost.
+   * The per-request bookkeeping that takes time (the run record's exact tables and the JSONL line),
+   * on the aggregator thread ({@link AggregatorThread}), off the event loops: the run record sees a
+   * request a few milliseconds after it ended; {@link #finish} and the baseline's judgement drain
+   * the queue first, so nothing is lost.
    */
   private void aggregate(RequestRecord record) {
     recorder.record(record);
-    levels.record(record, gatling.nowMillis());
     if (record.warmStart() && tally.warmStart()) {
       LOG.warn(
           "WARM START: {}",
