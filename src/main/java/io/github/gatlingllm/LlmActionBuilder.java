@@ -5,7 +5,7 @@ import io.gatling.javaapi.core.Session;
 import io.github.gatlingllm.action.LlmActionSpec;
 import io.github.gatlingllm.action.LlmScalaActionBuilder;
 import io.github.gatlingllm.action.ReplySaves;
-import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.settings.BodyFields;
 import java.util.LinkedHashMap;
@@ -32,20 +32,20 @@ import java.util.function.Function;
 public final class LlmActionBuilder implements ActionBuilder {
 
   private final String name;
-  private final Endpoint endpoint;
+  private final WireApi endpoint;
   private final Function<Session, String> prompt;
   private final Integer maxTokens;
   private final Map<String, Object> body;
   private final boolean conversation;
   private final ReplySaves replySaves;
 
-  LlmActionBuilder(String name, Endpoint endpoint) {
+  LlmActionBuilder(String name, WireApi endpoint) {
     this(name, endpoint, null, null, Map.of());
   }
 
   private LlmActionBuilder(
       String name,
-      Endpoint endpoint,
+      WireApi endpoint,
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body) {
@@ -54,7 +54,7 @@ public final class LlmActionBuilder implements ActionBuilder {
 
   private LlmActionBuilder(
       String name,
-      Endpoint endpoint,
+      WireApi endpoint,
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body,

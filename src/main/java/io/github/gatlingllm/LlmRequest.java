@@ -1,6 +1,6 @@
 package io.github.gatlingllm;
 
-import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.WireApi;
 import java.util.Objects;
 
 /**
@@ -28,7 +28,7 @@ public final class LlmRequest {
    * @return the request's action builder
    */
   public LlmActionBuilder chatCompletion() {
-    return new LlmActionBuilder(name, Endpoint.CHAT);
+    return new LlmActionBuilder(name, WireApi.CHAT);
   }
 
   /**
@@ -37,7 +37,7 @@ public final class LlmRequest {
    * @return the request's action builder
    */
   public LlmActionBuilder completion() {
-    return new LlmActionBuilder(name, Endpoint.COMPLETIONS);
+    return new LlmActionBuilder(name, WireApi.COMPLETIONS);
   }
 
   /**
@@ -51,7 +51,7 @@ public final class LlmRequest {
    * @return the request's action builder
    */
   public LlmActionBuilder responses() {
-    return new LlmActionBuilder(name, Endpoint.RESPONSES);
+    return new LlmActionBuilder(name, WireApi.RESPONSES);
   }
 
   /**
@@ -65,7 +65,7 @@ public final class LlmRequest {
    * @return the request's action builder
    */
   public LlmActionBuilder messages() {
-    return new LlmActionBuilder(name, Endpoint.MESSAGES);
+    return new LlmActionBuilder(name, WireApi.MESSAGES);
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.github.gatlingllm.action;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
-import io.github.gatlingllm.api.Endpoint;
-import io.github.gatlingllm.api.RequestBodies;
+import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.ToolCallAssembly;
@@ -101,7 +101,7 @@ final class AgentSender implements Sender {
     if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
       return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
     }
-    if (settings.endpoint() == Endpoint.COMPLETIONS) {
+    if (settings.endpoint() == WireApi.COMPLETIONS) {
       return new Gate.StopRun(
           "agentSession(llm(\""
               + name
@@ -177,27 +177,18 @@ final class AgentSender implements Sender {
   private Outgoing outgoing(Session session, AgentWorkload workload, AgentSession agent, long now) {
     boolean first = agent.nextTurn() == 1;
     boolean namesPrevious = history.on() && !first;
+    Dialect dialect = settings.endpoint().dialect();
+    JsonNode tools = workload.source().tools().functions();
+    String toolChoice = workload.source().spec().toolChoice();
     String body =
-        settings.endpoint() == Endpoint.CHAT
-            ? RequestBodies.agentBody(
+        namesPrevious
+            ? dialect.agentBody(
                 settings,
-                agent.messages(),
-                workload.source().tools().functions(),
-                workload.source().spec().toolChoice())
-            : namesPrevious
-                ? WireApi.dialect(settings)
-                    .agentBody(
-                        settings,
-                        agent.newTurns(),
-                        workload.source().tools().functions(),
-                        workload.source().spec().toolChoice(),
-                        ConversationSender.previousId(agent.previousResponseId(), agent.nextTurn()))
-                : WireApi.dialect(settings)
-                    .agentBody(
-                        settings,
-                        agent.turns(),
-                        workload.source().tools().functions(),
-                        workload.source().spec().toolChoice());
+                agent.newTurns(),
+                tools,
+                toolChoice,
+                ConversationSender.previousId(agent.previousResponseId(), agent.nextTurn()))
+            : dialect.agentBody(settings, agent.turns(), tools, toolChoice);
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     boolean prefixSentBefore = first && workload.prefixSentBefore(agent);
     AgentTurn turn =
@@ -205,7 +196,7 @@ final class AgentSender implements Sender {
             workload,
             agent,
             prefixSentBefore,
-            settings.endpoint() != Endpoint.CHAT,
+            settings.endpoint() != WireApi.CHAT,
             namesPrevious ? history : null);
     List<Prompt> texts = agent.newTexts();
     Prompt lead = texts.get(0);

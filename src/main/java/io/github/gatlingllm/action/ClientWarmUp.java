@@ -5,7 +5,6 @@ import io.gatling.core.session.Session$;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.SseParser;
 import io.github.gatlingllm.api.StreamEvent;
-import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -74,7 +73,9 @@ final class ClientWarmUp {
     try {
       for (int i = 0; i < ROUNDS; i++) {
         byte[] body =
-            WireApi.dialect(settings)
+            settings
+                .endpoint()
+                .dialect()
                 .body(settings, "warm-up prompt " + i + " of the client's request path")
                 .getBytes(StandardCharsets.UTF_8);
         // Gatling's request for a synthetic session, apart: it may refuse one (the session lacks

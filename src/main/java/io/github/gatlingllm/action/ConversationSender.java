@@ -5,7 +5,6 @@ import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
-import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
@@ -279,7 +278,7 @@ final class ConversationSender implements Sender {
       Conversation conversation,
       Prompt user,
       long now) {
-    Dialect dialect = WireApi.dialect(settings);
+    Dialect dialect = settings.endpoint().dialect();
     boolean namesPrevious = history.on() && conversation.turnsSent() > 0;
     String body =
         namesPrevious

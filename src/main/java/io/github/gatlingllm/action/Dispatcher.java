@@ -3,7 +3,6 @@ package io.github.gatlingllm.action;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.RequestSettings;
-import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.protocol.RunContext;
 import org.slf4j.Logger;
@@ -68,7 +67,7 @@ final class Dispatcher {
             run.cacheServer(settings.endpoint()),
             run.reasoningCounter(),
             spec.replySaves().text() != null,
-            WireApi.dialect(settings));
+            settings.endpoint().dialect());
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
-import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.WireApi;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -20,7 +20,7 @@ import java.util.function.Function;
  */
 public record LlmActionSpec(
     String name,
-    Endpoint endpoint,
+    WireApi endpoint,
     Function<Session, String> prompt,
     Integer maxTokens,
     Map<String, Object> body,
@@ -39,7 +39,7 @@ public record LlmActionSpec(
    */
   public LlmActionSpec(
       String name,
-      Endpoint endpoint,
+      WireApi endpoint,
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body,
@@ -58,7 +58,7 @@ public record LlmActionSpec(
    */
   public LlmActionSpec(
       String name,
-      Endpoint endpoint,
+      WireApi endpoint,
       Function<Session, String> prompt,
       Integer maxTokens,
       Map<String, Object> body) {

@@ -8,7 +8,6 @@ import io.gatling.core.action.builder.ActionBuilder;
 import io.gatling.core.structure.ScenarioContext;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import io.github.gatlingllm.api.Dialect;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.internal.GatlingHttp;
@@ -73,11 +72,10 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       }
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + m, e);
     }
-    Endpoint endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
-    Dialect dialect = WireApi.of(endpoint).dialect();
+    WireApi endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
+    Dialect dialect = endpoint.dialect();
     if (run.settings().historyOnServer() && !dialect.keepsHistoryOnServer()) {
-      throw new IllegalArgumentException(
-          historyRefusal(spec.name(), WireApi.of(endpoint).settingName()));
+      throw new IllegalArgumentException(historyRefusal(spec.name(), endpoint.settingName()));
     }
     RequestSettings body;
     try {

@@ -2,7 +2,6 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.RequestSettings;
-import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.FedPrompt;
@@ -185,7 +184,7 @@ final class PromptSender implements Sender {
         fed == null ? settings : fed.settings(settings, spec.maxTokens() != null);
     String body =
         own || fed == null
-            ? WireApi.dialect(requestSettings).body(requestSettings, prompt)
+            ? requestSettings.endpoint().dialect().body(requestSettings, prompt)
             : fed.body(requestSettings);
     // Marked as sent in the order requests go out: the first sent of a group plans a miss.
     CachePlan.Sent sent = own || fed == null ? null : fed.planSent();

@@ -90,8 +90,7 @@ public interface Dialect {
    * @return the JSON body
    * @throws NullPointerException if settings or history is null
    * @throws IllegalArgumentException if the history cannot be written in this API
-   * @throws UnsupportedOperationException if this API takes no tools (completions) or its agent
-   *     turns are written elsewhere (chat: {@code openai.RequestBodies#agentBody})
+   * @throws UnsupportedOperationException if this API takes no tools (completions)
    */
   default String agentBody(
       RequestSettings settings,
@@ -99,7 +98,7 @@ public interface Dialect {
       com.fasterxml.jackson.databind.JsonNode tools,
       String toolChoice) {
     throw new UnsupportedOperationException(
-        api().settingName() + " writes no agent turn through its dialect");
+        api().settingName() + " takes no tools: an agent turn needs chat, responses or messages");
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,16 +18,13 @@ import java.util.Objects;
  */
 final class OpenAiDialect implements Dialect {
 
-  static final OpenAiDialect CHAT = new OpenAiDialect(WireApi.CHAT, Endpoint.CHAT);
-  static final OpenAiDialect COMPLETIONS =
-      new OpenAiDialect(WireApi.COMPLETIONS, Endpoint.COMPLETIONS);
+  static final OpenAiDialect CHAT = new OpenAiDialect(WireApi.CHAT);
+  static final OpenAiDialect COMPLETIONS = new OpenAiDialect(WireApi.COMPLETIONS);
 
   private final WireApi api;
-  private final Endpoint endpoint;
 
-  private OpenAiDialect(WireApi api, Endpoint endpoint) {
+  private OpenAiDialect(WireApi api) {
     this.api = api;
-    this.endpoint = endpoint;
   }
 
   @Override
@@ -73,10 +71,28 @@ final class OpenAiDialect implements Dialect {
               + " responses or messages");
     }
     RequestSettings s = forEndpoint(settings);
-    return RequestBodies.build(g -> writeChat(g, s, history));
+    return RequestBodies.build(g -> writeChat(g, s, history, null, null));
   }
 
-  private static void writeChat(JsonGenerator g, RequestSettings s, List<Turn> history)
+  /**
+   * Chat's agent turn: the history as {@code messages} (an assistant reply's calls as its {@code
+   * tool_calls}, {@code content} null when it had no text; one {@code tool} message a result), then
+   * {@code tools} and {@code tool_choice}. Completions takes no tools.
+   */
+  @Override
+  public String agentBody(
+      RequestSettings settings, List<Turn> history, JsonNode tools, String toolChoice) {
+    if (api == WireApi.COMPLETIONS) {
+      return Dialect.super.agentBody(settings, history, tools, toolChoice);
+    }
+    Objects.requireNonNull(settings, "settings");
+    Bodies.requireTurns(history);
+    RequestSettings s = forEndpoint(settings);
+    return RequestBodies.build(g -> writeChat(g, s, history, tools, toolChoice));
+  }
+
+  private static void writeChat(
+      JsonGenerator g, RequestSettings s, List<Turn> history, JsonNode tools, String toolChoice)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("model", s.model());
@@ -134,6 +150,13 @@ final class OpenAiDialect implements Dialect {
       g.writeEndObject();
     }
     g.writeEndArray();
+    if (tools != null && !tools.isEmpty()) {
+      g.writeFieldName("tools");
+      Json.MAPPER.writeTree(g, tools);
+      if (toolChoice != null) {
+        g.writeStringField("tool_choice", toolChoice);
+      }
+    }
     g.writeBooleanField("stream", s.stream());
     if (s.sendsStreamOptions()) {
       g.writeObjectFieldStart("stream_options");
@@ -147,11 +170,11 @@ final class OpenAiDialect implements Dialect {
 
   private RequestSettings forEndpoint(RequestSettings s) {
     Objects.requireNonNull(s, "settings");
-    if (s.endpoint() == endpoint) {
+    if (s.endpoint() == api) {
       return s;
     }
     return new RequestSettings(
-        endpoint,
+        api,
         s.model(),
         s.maxTokens(),
         s.maxTokensField(),

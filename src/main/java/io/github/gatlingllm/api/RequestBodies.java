@@ -13,7 +13,7 @@ import java.util.Objects;
 /**
  * Builds the JSON body of one request, with Jackson's streaming generator.
  *
- * <p>Chat ({@link Endpoint#CHAT}):
+ * <p>Chat ({@link WireApi#CHAT}):
  *
  * <pre>{@code
  * {"model":M,"messages":[{"role":"user","content":PROMPT}],"stream":S,
@@ -24,7 +24,7 @@ import java.util.Objects;
  *  ...extraBody}
  * }</pre>
  *
- * <p>Completions ({@link Endpoint#COMPLETIONS}): the same with {@code "prompt":PROMPT} in place of
+ * <p>Completions ({@link WireApi#COMPLETIONS}): the same with {@code "prompt":PROMPT} in place of
  * {@code messages}.
  *
  * <p>Runs once per request, so it writes into a buffer kept per thread and allocates little beyond
@@ -70,48 +70,12 @@ public final class RequestBodies {
     Objects.requireNonNull(messages, "messages");
     return body(
         settings,
-        settings.endpoint() == Endpoint.CHAT ? null : ChatMessage.transcript(messages),
+        settings.endpoint() == WireApi.CHAT ? null : ChatMessage.transcript(messages),
         messages);
   }
 
-  /**
-   * The JSON body of one turn of an agent session (chat only): {@code messages} as given (the
-   * session's history, tool calls and tool messages included), then {@code tools} and {@code
-   * tool_choice} after {@code model} and {@code messages}; the other fields are {@link
-   * #body(RequestSettings, String)}'s.
-   *
-   * @param settings the request settings, never null; its endpoint must be chat
-   * @param messages the messages array, never null
-   * @param tools the function tools, or null (or empty) for none
-   * @param toolChoice {@code auto}, {@code required} or {@code none}, or null to leave it out
-   * @return the body
-   * @throws NullPointerException if settings or messages is null
-   * @throws IllegalArgumentException if the endpoint is not chat
-   */
-  public static String agentBody(
-      RequestSettings settings,
-      com.fasterxml.jackson.databind.JsonNode messages,
-      com.fasterxml.jackson.databind.JsonNode tools,
-      String toolChoice) {
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(messages, "messages");
-    if (settings.endpoint() != Endpoint.CHAT) {
-      throw new IllegalArgumentException(
-          "an agent session's turn needs the chat endpoint (messages with tools), got "
-              + settings.endpoint());
-    }
-    AgentParts agent = new AgentParts(messages, tools, toolChoice);
-    return build(g -> write(g, settings, null, null, agent));
-  }
-
-  /** An agent turn's own parts of the body. */
-  private record AgentParts(
-      com.fasterxml.jackson.databind.JsonNode messages,
-      com.fasterxml.jackson.databind.JsonNode tools,
-      String toolChoice) {}
-
   private static String body(RequestSettings settings, String prompt, List<ChatMessage> messages) {
-    return build(g -> write(g, settings, prompt, messages, null));
+    return build(g -> write(g, settings, prompt, messages));
   }
 
   /** Writes one JSON value with a generator; see {@link #build(BodyWriter)}. */
@@ -159,29 +123,15 @@ public final class RequestBodies {
    */
   public static void write(JsonGenerator g, RequestSettings settings, String prompt)
       throws IOException {
-    write(g, settings, prompt, null, null);
+    write(g, settings, prompt, null);
   }
 
   private static void write(
-      JsonGenerator g,
-      RequestSettings settings,
-      String prompt,
-      List<ChatMessage> messages,
-      AgentParts agent)
+      JsonGenerator g, RequestSettings settings, String prompt, List<ChatMessage> messages)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("model", settings.model());
-    if (agent != null) {
-      g.writeFieldName("messages");
-      Json.MAPPER.writeTree(g, agent.messages());
-      if (agent.tools() != null && !agent.tools().isEmpty()) {
-        g.writeFieldName("tools");
-        Json.MAPPER.writeTree(g, agent.tools());
-        if (agent.toolChoice() != null) {
-          g.writeStringField("tool_choice", agent.toolChoice());
-        }
-      }
-    } else if (settings.endpoint() == Endpoint.CHAT) {
+    if (settings.endpoint() == WireApi.CHAT) {
       g.writeArrayFieldStart("messages");
       if (messages == null) {
         g.writeStartObject();

@@ -31,7 +31,7 @@ import java.util.Set;
  *     scalars, maps, lists or anything else Jackson can serialize
  */
 public record RequestSettings(
-    Endpoint endpoint,
+    WireApi endpoint,
     String model,
     int maxTokens,
     String maxTokensField,
@@ -90,7 +90,7 @@ public record RequestSettings(
    * @return the settings
    * @throws IllegalArgumentException as the canonical constructor
    */
-  public static RequestSettings streaming(Endpoint endpoint, String model, int maxTokens) {
+  public static RequestSettings streaming(WireApi endpoint, String model, int maxTokens) {
     return new RequestSettings(
         endpoint, model, maxTokens, MAX_TOKENS, true, true, null, null, null);
   }

@@ -4,7 +4,11 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The wire APIs a request can speak, each with its {@link Dialect}. */
+/**
+ * The wire APIs a request can speak, and so the endpoint it goes to and the shape of its body:
+ * OpenAI's chat completions and completions, OpenAI's Responses API and Anthropic's Messages API,
+ * each with its {@link Dialect}.
+ */
 public enum WireApi {
   /** OpenAI's {@code POST /v1/chat/completions}. */
   CHAT("chat", "chat/completions"),
@@ -54,45 +58,6 @@ public enum WireApi {
       case RESPONSES -> ResponsesDialect.INSTANCE;
       case MESSAGES -> MessagesDialect.INSTANCE;
     };
-  }
-
-  /**
-   * The API of an endpoint.
-   *
-   * @param endpoint the endpoint, never null
-   * @return the API of the same name
-   */
-  public static WireApi of(Endpoint endpoint) {
-    return switch (endpoint) {
-      case CHAT -> CHAT;
-      case COMPLETIONS -> COMPLETIONS;
-      case RESPONSES -> RESPONSES;
-      case MESSAGES -> MESSAGES;
-    };
-  }
-
-  /**
-   * The endpoint of this API.
-   *
-   * @return the endpoint of the same name
-   */
-  public Endpoint endpoint() {
-    return switch (this) {
-      case CHAT -> Endpoint.CHAT;
-      case COMPLETIONS -> Endpoint.COMPLETIONS;
-      case RESPONSES -> Endpoint.RESPONSES;
-      case MESSAGES -> Endpoint.MESSAGES;
-    };
-  }
-
-  /**
-   * The dialect of settings' endpoint ({@link RequestSettings#endpoint()}).
-   *
-   * @param settings the settings, never null
-   * @return the dialect, never null
-   */
-  public static Dialect dialect(RequestSettings settings) {
-    return of(settings.endpoint()).dialect();
   }
 
   /**

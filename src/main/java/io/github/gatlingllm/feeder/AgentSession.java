@@ -1,8 +1,5 @@
 package io.github.gatlingllm.feeder;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.gatlingllm.api.ToolCall;
 import io.github.gatlingllm.api.ToolCallAssembly;
 import io.github.gatlingllm.api.Turn;
@@ -37,9 +34,6 @@ import java.util.Objects;
  */
 public final class AgentSession {
 
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-
-  /** One answered turn: its reply as received. */
   /**
    * An answered turn: its text and calls as received, and the seeded result of each call, made once
    * when the reply is kept (every later turn sends them again: history text, not regenerated a
@@ -147,57 +141,11 @@ public final class AgentSession {
   }
 
   /**
-   * The next turn's messages, as the chat API takes them: the system prompt (when the group has
-   * one), the task, then for each answered turn its reply ({@code content} as received, null when
-   * empty with tool calls; {@code tool_calls} with each call's id, name and arguments as received)
-   * and, for a reply with calls, one {@code tool} message a call ({@code tool_call_id} and the
-   * seeded result). A call the server sent without an id is given {@code call_{turn}_{i}}, so that
-   * its result can answer it.
-   *
-   * @return a new array
-   */
-  public ArrayNode messages() {
-    ArrayNode messages = NODES.arrayNode();
-    if (script.system() != null) {
-      messages.addObject().put("role", "system").put("content", script.system().text());
-    }
-    messages.addObject().put("role", "user").put("content", script.task().text());
-    for (int t = 0; t < replies.size(); t++) {
-      Reply reply = replies.get(t);
-      ObjectNode assistant = messages.addObject().put("role", "assistant");
-      if (reply.calls().isEmpty()) {
-        assistant.put("content", reply.content());
-        continue;
-      }
-      if (reply.content().isEmpty()) {
-        assistant.putNull("content");
-      } else {
-        assistant.put("content", reply.content());
-      }
-      ArrayNode calls = assistant.putArray("tool_calls");
-      for (int i = 0; i < reply.calls().size(); i++) {
-        ToolCall call = reply.calls().get(i);
-        ObjectNode c = calls.addObject();
-        c.put("id", callId(call, t + 1, i));
-        c.put("type", "function");
-        c.putObject("function").put("name", call.name()).put("arguments", call.arguments());
-      }
-      for (int i = 0; i < reply.calls().size(); i++) {
-        messages
-            .addObject()
-            .put("role", "tool")
-            .put("tool_call_id", callId(reply.calls().get(i), t + 1, i))
-            .put("content", reply.results().get(i).text());
-      }
-    }
-    return messages;
-  }
-
-  /**
-   * The next turn's history in no API's shape, for the Responses and Messages APIs: the system
-   * prompt (when the group has one), the task, then for each answered turn its reply's text (when
-   * not empty), its tool calls (id, name and arguments as received; an id the server did not send
-   * is named as in {@link #messages()}) and one result a call.
+   * The next turn's history in no API's shape, which each API's dialect writes in its own: the
+   * system prompt (when the group has one), the task, then for each answered turn its reply's text
+   * (when not empty, or when it made no call), its tool calls (id, name and arguments as received;
+   * a call the server sent without an id is given {@code call_{turn}_{i}}, so that its result can
+   * answer it) and one seeded result a call.
    *
    * @return a new list, never empty
    */

@@ -3,7 +3,6 @@ package io.github.gatlingllm.feeder;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
-import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptFile;
@@ -98,7 +97,7 @@ public record FedPrompt(
    */
   public String body(RequestSettings settings) {
     List<PromptFile.Message> rows = prompt.messages();
-    Dialect dialect = WireApi.dialect(settings);
+    Dialect dialect = settings.endpoint().dialect();
     if (rows == null || rows.isEmpty()) {
       return dialect.body(settings, prompt.text());
     }

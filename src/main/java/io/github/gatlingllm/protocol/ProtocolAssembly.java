@@ -3,8 +3,8 @@ package io.github.gatlingllm.protocol;
 import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.gatlingllm.LlmProtocolBuilder.Connections;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.settings.BodyFields;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.settings.SimulatorSettings;
@@ -54,7 +54,7 @@ public final class ProtocolAssembly {
     // The fields the body sets with these settings (temperature, ignore_eos...), before any load.
     List<String> reserved =
         new RequestSettings(
-                Endpoint.CHAT,
+                WireApi.CHAT,
                 "model",
                 settings.outputTokens(),
                 RequestSettings.MAX_TOKENS,

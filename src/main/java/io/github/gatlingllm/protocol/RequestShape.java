@@ -2,7 +2,6 @@ package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.api.Dialect;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -32,13 +31,13 @@ final class RequestShape {
     this.target = target;
   }
 
-  /** See {@link RunContext#url(Endpoint)}. */
-  String url(Endpoint endpoint) {
+  /** See {@link RunContext#url(WireApi)}. */
+  String url(WireApi endpoint) {
     return target.baseUrl() + "/" + endpoint.path();
   }
 
-  /** See {@link RunContext#requestSettings(Endpoint, Integer, Map)}. */
-  RequestSettings requestSettings(Endpoint endpoint, Integer maxTokens, Map<String, Object> extra) {
+  /** See {@link RunContext#requestSettings(WireApi, Integer, Map)}. */
+  RequestSettings requestSettings(WireApi endpoint, Integer maxTokens, Map<String, Object> extra) {
     Map<String, Object> body = new LinkedHashMap<>(protocol.extraBody());
     body.putAll(extra);
     return new RequestSettings(

@@ -3,8 +3,8 @@ package io.github.gatlingllm.protocol;
 import io.gatling.core.CoreComponents;
 import io.gatling.http.protocol.HttpComponents;
 import io.github.gatlingllm.api.Dialect;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CacheAggregator;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationWorkload;
@@ -65,7 +65,7 @@ public final class RunContext {
   private final Long startAt;
   private final Long lateMs;
   private final AtomicBoolean crashed = new AtomicBoolean();
-  private final Map<Endpoint, CachePlan.Server> cacheServers;
+  private final Map<WireApi, CachePlan.Server> cacheServers;
   private final RunFinish end;
   private final Thread shutdownHook;
   private final List<Injection> injections;
@@ -158,7 +158,7 @@ public final class RunContext {
             serverWatch,
             levels,
             client,
-            cacheServers.get(Endpoint.CHAT),
+            cacheServers.get(WireApi.CHAT),
             shard,
             startAt);
     this.shutdownHook = new Thread(() -> finish(true), "gatling-llm-run-record");
@@ -345,7 +345,7 @@ public final class RunContext {
    * @param endpoint the endpoint
    * @return the absolute URL, credentials included when the base URL has them
    */
-  public String url(Endpoint endpoint) {
+  public String url(WireApi endpoint) {
     return requests.url(endpoint);
   }
 
@@ -359,7 +359,7 @@ public final class RunContext {
    * @throws IllegalArgumentException if an extra field is one the body sets itself
    */
   public RequestSettings requestSettings(
-      Endpoint endpoint, Integer maxTokens, Map<String, Object> extra) {
+      WireApi endpoint, Integer maxTokens, Map<String, Object> extra) {
     return requests.requestSettings(endpoint, maxTokens, extra);
   }
 
@@ -403,7 +403,7 @@ public final class RunContext {
    * @param endpoint the request's endpoint
    * @return never null
    */
-  public CachePlan.Server cacheServer(Endpoint endpoint) {
+  public CachePlan.Server cacheServer(WireApi endpoint) {
     return cacheServers.get(endpoint);
   }
 

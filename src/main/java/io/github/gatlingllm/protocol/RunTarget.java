@@ -1,6 +1,5 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
@@ -127,22 +126,21 @@ final class RunTarget {
    *     target is not there
    */
   private void preflight(Map<String, String> headers) {
-    Endpoint endpoint = settings.endpointKind();
-    WireApi api = WireApi.of(endpoint);
+    WireApi api = settings.endpointKind();
     // {"model":M, the prompt "Hi" in the API's shape, "stream":false, the limit 1}
     byte[] bytes =
         api.dialect()
             .body(
                 new RequestSettings(
-                    endpoint, model, 1, RequestSettings.MAX_TOKENS, false, false, null, null, null),
+                    api, model, 1, RequestSettings.MAX_TOKENS, false, false, null, null, null),
                 "Hi")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     Map<String, String> all = new LinkedHashMap<>(headers);
     all.putAll(api.dialect().headers(settings.apiKey()));
     Preflight answer =
         ServerProbe.preflight(
-            baseUrl + "/" + endpoint.path(),
-            stripSlash(settings.redactedBaseUrl()) + "/" + endpoint.path(),
+            baseUrl + "/" + api.path(),
+            stripSlash(settings.redactedBaseUrl()) + "/" + api.path(),
             model,
             bytes,
             all,
@@ -264,17 +262,17 @@ final class RunTarget {
 
   /**
    * What the cache plan knows of the server for each endpoint (see {@link
-   * RunContext#cacheServer(Endpoint)}); logs the chat endpoint's plan.
+   * RunContext#cacheServer(WireApi)}); logs the chat endpoint's plan.
    *
    * @return one entry per endpoint, unmodifiable
    */
-  Map<Endpoint, CachePlan.Server> planCache() {
-    Map<Endpoint, CachePlan.Server> servers = new EnumMap<>(Endpoint.class);
-    for (Endpoint endpoint : Endpoint.values()) {
+  Map<WireApi, CachePlan.Server> planCache() {
+    Map<WireApi, CachePlan.Server> servers = new EnumMap<>(WireApi.class);
+    for (WireApi endpoint : WireApi.values()) {
       servers.put(endpoint, cacheServer(endpoint, settings, counter, simulator, server));
     }
-    Map<Endpoint, CachePlan.Server> plan = Collections.unmodifiableMap(servers);
-    CachePlan.Server chat = plan.get(Endpoint.CHAT);
+    Map<WireApi, CachePlan.Server> plan = Collections.unmodifiableMap(servers);
+    CachePlan.Server chat = plan.get(WireApi.CHAT);
     LOG.info(
         "cache plan: blocks of {} ({}), a chat template lead of {}, counts {}",
         tokens(chat.blockTokens()),
@@ -304,7 +302,7 @@ final class RunTarget {
   }
 
   private static CachePlan.Server cacheServer(
-      Endpoint endpoint,
+      WireApi endpoint,
       LlmSettings settings,
       TokenCounter counter,
       Simulator simulator,
@@ -322,7 +320,7 @@ final class RunTarget {
       block = DEFAULT_CACHE_BLOCK_TOKENS;
     }
     ChatTemplateLead lead =
-        endpoint == Endpoint.COMPLETIONS
+        endpoint == WireApi.COMPLETIONS
             ? ChatTemplateLead.NONE
             : simulated ? ChatTemplateLead.chatMl(counter) : ChatTemplateLead.ofTemplate(counter);
     boolean exact = simulated || counter instanceof HuggingFaceTokenCounter;

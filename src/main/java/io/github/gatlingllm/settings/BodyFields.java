@@ -1,7 +1,7 @@
 package io.github.gatlingllm.settings;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +46,7 @@ public final class BodyFields {
 
   private static final List<String> ALWAYS_RESERVED =
       new RequestSettings(
-              Endpoint.CHAT, "model", 1, RequestSettings.MAX_TOKENS, false, false, null, null, null)
+              WireApi.CHAT, "model", 1, RequestSettings.MAX_TOKENS, false, false, null, null, null)
           .reservedKeys();
 
   private static final Map<String, String> INSTEAD =

@@ -2,7 +2,7 @@ package io.github.gatlingllm.settings;
 
 import static io.github.gatlingllm.settings.SettingValues.*;
 
-import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.PromptMode;
@@ -339,15 +339,15 @@ public record LlmSettings(
   /**
    * The endpoint as a value.
    *
-   * @return the {@link Endpoint} of {@code chat}, {@code completions}, {@code responses} or {@code
+   * @return the {@link WireApi} of {@code chat}, {@code completions}, {@code responses} or {@code
    *     messages}
    */
-  public Endpoint endpointKind() {
+  public WireApi endpointKind() {
     return switch (endpoint) {
-      case "completions" -> Endpoint.COMPLETIONS;
-      case "responses" -> Endpoint.RESPONSES;
-      case "messages" -> Endpoint.MESSAGES;
-      default -> Endpoint.CHAT;
+      case "completions" -> WireApi.COMPLETIONS;
+      case "responses" -> WireApi.RESPONSES;
+      case "messages" -> WireApi.MESSAGES;
+      default -> WireApi.CHAT;
     };
   }
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * An error answer: in OpenAI's shape {@code {"error": {"message", "type", "param", "code"}}}, with
  * {@code code} the HTTP status (as vLLM and llama.cpp send it); on the Messages API in Anthropic's
  * shape {@code {"type": "error", "error": {"type", "message"}}} ({@link #body(ServedEndpoint)}).
- * (Named apart from {@code openai.ApiError}, the client's reading of such a body.)
+ * (Named apart from {@code api.ApiError}, the client's reading of such a body.)
  */
 final class ErrorReply extends RuntimeException {
 

@@ -3,8 +3,8 @@ package io.github.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.metrics.RequestTimings;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +25,7 @@ class ClientWarmUpTest {
   void everyRoundRunsWithoutAGatlingRequest() {
     assertEquals(
         ClientWarmUp.ROUNDS,
-        ClientWarmUp.run("chat", RequestSettings.streaming(Endpoint.CHAT, "m", 32), null));
+        ClientWarmUp.run("chat", RequestSettings.streaming(WireApi.CHAT, "m", 32), null));
   }
 
   @Test
@@ -35,7 +35,7 @@ class ClientWarmUpTest {
         ClientWarmUp.ROUNDS,
         ClientWarmUp.run(
             "chat",
-            RequestSettings.streaming(Endpoint.CHAT, "m", 32),
+            RequestSettings.streaming(WireApi.CHAT, "m", 32),
             session -> {
               calls[0]++;
               throw new IllegalArgumentException("DnsNameResolver missing from Session");
@@ -49,7 +49,7 @@ class ClientWarmUpTest {
     assertEquals(
         ClientWarmUp.ROUNDS,
         ClientWarmUp.run(
-            "chat", RequestSettings.streaming(Endpoint.CHAT, "m", 32), session -> calls[0]++));
+            "chat", RequestSettings.streaming(WireApi.CHAT, "m", 32), session -> calls[0]++));
     assertEquals(ClientWarmUp.ROUNDS / 10, calls[0]);
   }
 }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
@@ -61,7 +61,7 @@ class ConversationSenderTest {
     return new ConversationSender(
         "chat",
         null,
-        RequestSettings.streaming(Endpoint.CHAT, "m", 16),
+        RequestSettings.streaming(WireApi.CHAT, "m", 16),
         null,
         null,
         joined::add,

@@ -3,8 +3,8 @@ package io.github.gatlingllm.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.PromptSource;
@@ -55,7 +55,7 @@ class PromptSenderTest {
         new LlmActionSpec(
             "chat", null, ownPrompt ? s -> "own" : null, null, Map.of(), false, ReplySaves.NONE),
         null,
-        RequestSettings.streaming(Endpoint.CHAT, "m", 16),
+        RequestSettings.streaming(WireApi.CHAT, "m", 16),
         null,
         userEndedByBudget);
   }

@@ -12,7 +12,7 @@ class MessagesDialectTest {
 
   private static final Dialect MESSAGES = WireApi.MESSAGES.dialect();
   private static final RequestSettings STREAMING =
-      RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64);
+      RequestSettings.streaming(WireApi.CHAT, "qwen3", 64);
 
   private static final String TOOLS =
       "[{\"type\":\"function\",\"function\":{\"name\":\"grep\",\"description\":\"Search files.\","
@@ -37,7 +37,7 @@ class MessagesDialectTest {
   void maxTokensIsSentUnderItsOwnNameWhateverTheChatFieldSetting() {
     RequestSettings s =
         new RequestSettings(
-            Endpoint.CHAT, "m", 5, "max_completion_tokens", false, true, null, null, null);
+            WireApi.CHAT, "m", 5, "max_completion_tokens", false, true, null, null, null);
     assertEquals(
         "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],"
             + "\"stream\":false,\"max_tokens\":5}",
@@ -140,7 +140,7 @@ class MessagesDialectTest {
   void extraBodyMustNotSetSystem() {
     RequestSettings s =
         new RequestSettings(
-            Endpoint.CHAT, "m", 8, "max_tokens", true, true, null, null, Map.of("system", "x"));
+            WireApi.CHAT, "m", 8, "max_tokens", true, true, null, null, Map.of("system", "x"));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> MESSAGES.check(s));
     assertEquals(

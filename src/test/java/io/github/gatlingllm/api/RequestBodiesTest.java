@@ -14,7 +14,7 @@ class RequestBodiesTest {
     assertEquals(
         "{\"model\":\"qwen3\",\"messages\":[{\"role\":\"user\",\"content\":\"Hello\"}],"
             + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
-        RequestBodies.body(RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64), "Hello"));
+        RequestBodies.body(RequestSettings.streaming(WireApi.CHAT, "qwen3", 64), "Hello"));
   }
 
   @Test
@@ -22,7 +22,7 @@ class RequestBodiesTest {
     assertEquals(
         "{\"model\":\"qwen3\",\"prompt\":\"Hello\",\"stream\":true,"
             + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
-        RequestBodies.body(RequestSettings.streaming(Endpoint.COMPLETIONS, "qwen3", 64), "Hello"));
+        RequestBodies.body(RequestSettings.streaming(WireApi.COMPLETIONS, "qwen3", 64), "Hello"));
   }
 
   @Test
@@ -31,7 +31,7 @@ class RequestBodiesTest {
         "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}],\"stream\":true,"
             + "\"max_tokens\":8}",
         RequestBodies.body(
-            new RequestSettings(Endpoint.CHAT, "m", 8, "max_tokens", true, false, null, null, null),
+            new RequestSettings(WireApi.CHAT, "m", 8, "max_tokens", true, false, null, null, null),
             "x"));
   }
 
@@ -41,7 +41,7 @@ class RequestBodiesTest {
         "{\"model\":\"m\",\"prompt\":\"x\",\"stream\":false,\"max_tokens\":8}",
         RequestBodies.body(
             new RequestSettings(
-                Endpoint.COMPLETIONS, "m", 8, "max_tokens", false, true, null, null, null),
+                WireApi.COMPLETIONS, "m", 8, "max_tokens", false, true, null, null, null),
             "x"));
   }
 
@@ -59,7 +59,7 @@ class RequestBodiesTest {
             + "\"logit_bias\":{\"50256\":-100},\"user\":null}",
         RequestBodies.body(
             new RequestSettings(
-                Endpoint.CHAT, "m", 128, "max_completion_tokens", true, true, true, 0.0, extra),
+                WireApi.CHAT, "m", 128, "max_completion_tokens", true, true, true, 0.0, extra),
             "x"));
   }
 
@@ -70,7 +70,7 @@ class RequestBodiesTest {
             + "\"max_tokens\":1}",
         RequestBodies.body(
             new RequestSettings(
-                Endpoint.COMPLETIONS, "m", 1, "max_tokens", false, false, null, null, null),
+                WireApi.COMPLETIONS, "m", 1, "max_tokens", false, false, null, null, null),
             "say \"hi\"\n\tté \u0001\\"));
   }
 
@@ -81,13 +81,13 @@ class RequestBodiesTest {
             + "\"temperature\":0.7}",
         RequestBodies.body(
             new RequestSettings(
-                Endpoint.COMPLETIONS, "m", 1, "max_tokens", false, false, false, 0.7, null),
+                WireApi.COMPLETIONS, "m", 1, "max_tokens", false, false, false, 0.7, null),
             "x"));
   }
 
   @Test
   void theThreadBufferIsReusedWithoutLeftovers() {
-    RequestSettings s = RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 1);
+    RequestSettings s = RequestSettings.streaming(WireApi.COMPLETIONS, "m", 1);
     RequestBodies.body(s, "a much longer prompt than the next one");
     assertEquals(
         "{\"model\":\"m\",\"prompt\":\"b\",\"stream\":true,"
@@ -110,7 +110,7 @@ class RequestBodiesTest {
             + "{\"role\":\"assistant\",\"content\":\"the model\"},"
             + "{\"role\":\"user\",\"content\":\"[b2] more\"}],"
             + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
-        RequestBodies.body(RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64), CONVERSATION));
+        RequestBodies.body(RequestSettings.streaming(WireApi.CHAT, "qwen3", 64), CONVERSATION));
   }
 
   @Test
@@ -120,61 +120,8 @@ class RequestBodiesTest {
             + "[b2] more\\n\\n\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
             + "\"max_tokens\":64}",
         RequestBodies.body(
-            RequestSettings.streaming(Endpoint.COMPLETIONS, "qwen3", 64), CONVERSATION));
+            RequestSettings.streaming(WireApi.COMPLETIONS, "qwen3", 64), CONVERSATION));
     // The next turn's transcript starts with this one and the reply as received.
     assertEquals("Be brief.\n\n[a1] hi\n\n", ChatMessage.transcript(CONVERSATION.subList(0, 2)));
-  }
-
-  @Test
-  void agentTurnKeepsMessagesAsGivenThenToolsAndToolChoice() throws Exception {
-    com.fasterxml.jackson.databind.ObjectMapper m =
-        new com.fasterxml.jackson.databind.ObjectMapper();
-    assertEquals(
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"do\"},"
-            + "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\","
-            + "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": 1}\"}}]},"
-            + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r\"}],"
-            + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],"
-            + "\"tool_choice\":\"required\",\"stream\":true,"
-            + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
-        RequestBodies.agentBody(
-            RequestSettings.streaming(Endpoint.CHAT, "m", 64),
-            m.readTree(
-                "[{\"role\":\"user\",\"content\":\"do\"},{\"role\":\"assistant\",\"content\":null,"
-                    + "\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\",\"function\":"
-                    + "{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": 1}\"}}]},"
-                    + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r\"}]"),
-            m.readTree("[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]"),
-            "required"));
-  }
-
-  @Test
-  void agentTurnWithoutToolsSendsNoToolChoice() throws Exception {
-    com.fasterxml.jackson.databind.ObjectMapper m =
-        new com.fasterxml.jackson.databind.ObjectMapper();
-    assertEquals(
-        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"do\"}],"
-            + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
-        RequestBodies.agentBody(
-            RequestSettings.streaming(Endpoint.CHAT, "m", 64),
-            m.readTree("[{\"role\":\"user\",\"content\":\"do\"}]"),
-            m.readTree("[]"),
-            "auto"));
-  }
-
-  @Test
-  void agentTurnOnCompletionsIsRefused() {
-    IllegalArgumentException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                RequestBodies.agentBody(
-                    RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 64),
-                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode(),
-                    null,
-                    null));
-    assertEquals(
-        "an agent session's turn needs the chat endpoint (messages with tools), got COMPLETIONS",
-        e.getMessage());
   }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class RequestSettingsTest {
 
   private static RequestSettings withExtra(Map<String, Object> extra) {
-    return new RequestSettings(Endpoint.CHAT, "m", 16, "max_tokens", true, true, null, null, extra);
+    return new RequestSettings(WireApi.CHAT, "m", 16, "max_tokens", true, true, null, null, extra);
   }
 
   private static String message(Runnable r) {
@@ -21,8 +21,8 @@ class RequestSettingsTest {
 
   @Test
   void endpointPaths() {
-    assertEquals("chat/completions", Endpoint.CHAT.path());
-    assertEquals("completions", Endpoint.COMPLETIONS.path());
+    assertEquals("chat/completions", WireApi.CHAT.path());
+    assertEquals("completions", WireApi.COMPLETIONS.path());
   }
 
   @Test
@@ -37,14 +37,14 @@ class RequestSettingsTest {
   void blankModelIsRejected() {
     assertEquals(
         "model must be a non-blank name, got \"  \"",
-        message(() -> RequestSettings.streaming(Endpoint.CHAT, "  ", 16)));
+        message(() -> RequestSettings.streaming(WireApi.CHAT, "  ", 16)));
   }
 
   @Test
   void zeroMaxTokensIsRejected() {
     assertEquals(
         "maxTokens must be >= 1, got 0",
-        message(() -> RequestSettings.streaming(Endpoint.CHAT, "m", 0)));
+        message(() -> RequestSettings.streaming(WireApi.CHAT, "m", 0)));
   }
 
   @Test
@@ -54,7 +54,7 @@ class RequestSettingsTest {
         message(
             () ->
                 new RequestSettings(
-                    Endpoint.CHAT, "m", 1, "max_new_tokens", true, true, null, null, null)));
+                    WireApi.CHAT, "m", 1, "max_new_tokens", true, true, null, null, null)));
   }
 
   @Test
@@ -64,7 +64,7 @@ class RequestSettingsTest {
         message(
             () ->
                 new RequestSettings(
-                    Endpoint.CHAT, "m", 1, "max_tokens", true, true, null, -0.5, null)));
+                    WireApi.CHAT, "m", 1, "max_tokens", true, true, null, -0.5, null)));
   }
 
   @Test
@@ -74,7 +74,7 @@ class RequestSettingsTest {
         message(
             () ->
                 new RequestSettings(
-                    Endpoint.CHAT, "m", 1, "max_tokens", true, true, null, Double.NaN, null)));
+                    WireApi.CHAT, "m", 1, "max_tokens", true, true, null, Double.NaN, null)));
   }
 
   @Test
@@ -99,7 +99,7 @@ class RequestSettingsTest {
   void extraBodyMaySetStreamOptionsWithoutIncludeUsage() {
     RequestSettings s =
         new RequestSettings(
-            Endpoint.CHAT,
+            WireApi.CHAT,
             "m",
             16,
             "max_tokens",
@@ -120,7 +120,7 @@ class RequestSettingsTest {
         message(
             () ->
                 new RequestSettings(
-                    Endpoint.CHAT,
+                    WireApi.CHAT,
                     "m",
                     1,
                     "max_tokens",
@@ -181,7 +181,7 @@ class RequestSettingsTest {
             "max_completion_tokens",
             "ignore_eos"),
         new RequestSettings(
-                Endpoint.COMPLETIONS, "m", 1, "max_tokens", false, true, true, null, null)
+                WireApi.COMPLETIONS, "m", 1, "max_tokens", false, true, true, null, null)
             .reservedKeys());
   }
 }

@@ -14,7 +14,7 @@ class ResponsesDialectTest {
 
   private static final Dialect RESPONSES = WireApi.RESPONSES.dialect();
   private static final RequestSettings STREAMING =
-      RequestSettings.streaming(Endpoint.CHAT, "qwen3", 64);
+      RequestSettings.streaming(WireApi.CHAT, "qwen3", 64);
 
   private static final String TOOLS =
       "[{\"type\":\"function\",\"function\":{\"name\":\"grep\",\"description\":\"Search files.\","
@@ -41,7 +41,7 @@ class ResponsesDialectTest {
     extra.put("reasoning", Map.of("summary", "auto"));
     RequestSettings s =
         new RequestSettings(
-            Endpoint.COMPLETIONS, "m", 8, "max_completion_tokens", false, true, true, 0.5, extra);
+            WireApi.COMPLETIONS, "m", 8, "max_completion_tokens", false, true, true, 0.5, extra);
     assertEquals(
         "{\"model\":\"m\",\"input\":\"x\",\"stream\":false,\"max_output_tokens\":8,"
             + "\"ignore_eos\":true,\"temperature\":0.5,\"store\":false,"
@@ -95,7 +95,7 @@ class ResponsesDialectTest {
   void extraBodyMustNotSetInput() {
     RequestSettings s =
         new RequestSettings(
-            Endpoint.CHAT, "m", 8, "max_tokens", true, true, null, null, Map.of("input", "x"));
+            WireApi.CHAT, "m", 8, "max_tokens", true, true, null, null, Map.of("input", "x"));
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> RESPONSES.check(s));
     assertEquals(

@@ -35,13 +35,13 @@ class WireApiTest {
 
   @Test
   void chatDialectWritesTheBodiesOfRequestBodies() {
-    RequestSettings s = RequestSettings.streaming(Endpoint.CHAT, "m", 4);
+    RequestSettings s = RequestSettings.streaming(WireApi.CHAT, "m", 4);
     assertEquals(RequestBodies.body(s, "hi"), WireApi.CHAT.dialect().body(s, "hi"));
   }
 
   @Test
   void completionsDialectWritesAPromptWhateverTheSettingsEndpoint() {
-    RequestSettings s = RequestSettings.streaming(Endpoint.CHAT, "m", 4);
+    RequestSettings s = RequestSettings.streaming(WireApi.CHAT, "m", 4);
     assertEquals(
         "{\"model\":\"m\",\"prompt\":\"hi\",\"stream\":true,"
             + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":4}",
@@ -50,7 +50,7 @@ class WireApiTest {
 
   @Test
   void chatHistoryWritesToolCallsAndToolMessages() {
-    RequestSettings s = RequestSettings.streaming(Endpoint.CHAT, "m", 4);
+    RequestSettings s = RequestSettings.streaming(WireApi.CHAT, "m", 4);
     assertEquals(
         "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"Weather?\"},"
             + "{\"role\":\"assistant\",\"content\":\"Checking.\",\"tool_calls\":["
@@ -77,7 +77,7 @@ class WireApiTest {
 
   @Test
   void completionsRefuseToolCalls() {
-    RequestSettings s = RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 4);
+    RequestSettings s = RequestSettings.streaming(WireApi.COMPLETIONS, "m", 4);
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -94,7 +94,7 @@ class WireApiTest {
 
   @Test
   void completionsHistoryIsATranscript() {
-    RequestSettings s = RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 4);
+    RequestSettings s = RequestSettings.streaming(WireApi.COMPLETIONS, "m", 4);
     assertEquals(
         "{\"model\":\"m\",\"prompt\":\"Hi\\n\\nHello\\n\\nMore\\n\\n\",\"stream\":true,"
             + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":4}",
@@ -113,5 +113,59 @@ class WireApiTest {
     assertEquals(
         java.util.Map.of("Authorization", "Bearer k"), WireApi.CHAT.dialect().headers("k"));
     assertEquals("[DONE]", WireApi.CHAT.dialect().terminalEvent());
+  }
+
+  @Test
+  void chatAgentTurnWritesMessagesThenToolsAndToolChoice() throws Exception {
+    assertEquals(
+        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"do\"},"
+            + "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\","
+            + "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\": 1}\"}}]},"
+            + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"r\"}],"
+            + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],"
+            + "\"tool_choice\":\"required\",\"stream\":true,"
+            + "\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
+        WireApi.CHAT
+            .dialect()
+            .agentBody(
+                RequestSettings.streaming(WireApi.CHAT, "m", 64),
+                List.of(
+                    new Turn.Message("user", "do"),
+                    new Turn.ToolCall("c1", "f", "{\"a\": 1}"),
+                    new Turn.ToolResult("c1", "r")),
+                Json.MAPPER.readTree("[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]"),
+                "required"));
+  }
+
+  @Test
+  void chatAgentTurnWithoutToolsSendsNoToolChoice() throws Exception {
+    assertEquals(
+        "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"do\"}],"
+            + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"max_tokens\":64}",
+        WireApi.CHAT
+            .dialect()
+            .agentBody(
+                RequestSettings.streaming(WireApi.CHAT, "m", 64),
+                List.of(new Turn.Message("user", "do")),
+                Json.MAPPER.readTree("[]"),
+                "auto"));
+  }
+
+  @Test
+  void completionsWriteNoAgentTurn() {
+    UnsupportedOperationException e =
+        assertThrows(
+            UnsupportedOperationException.class,
+            () ->
+                WireApi.COMPLETIONS
+                    .dialect()
+                    .agentBody(
+                        RequestSettings.streaming(WireApi.COMPLETIONS, "m", 64),
+                        List.of(new Turn.Message("user", "do")),
+                        null,
+                        null));
+    assertEquals(
+        "completions takes no tools: an agent turn needs chat, responses or messages",
+        e.getMessage());
   }
 }

@@ -1,7 +1,6 @@
 package io.github.gatlingllm.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.Json;
 import io.github.gatlingllm.api.RequestSettings;
@@ -151,7 +150,7 @@ public final class AgentTurnCpu {
     String body =
         WireApi.CHAT
             .dialect()
-            .body(RequestSettings.streaming(Endpoint.CHAT, "m", tokens), prompt.toString());
+            .body(RequestSettings.streaming(WireApi.CHAT, "m", tokens), prompt.toString());
     if (tools) {
       ObjectNode root = (ObjectNode) Json.MAPPER.readTree(body);
       ObjectNode function = root.putArray("tools").addObject().put("type", "function");

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.bench;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.StreamEvent;
@@ -77,7 +76,7 @@ public class ApiStreamBenchmark {
     }
     try (Simulator simulator = Simulator.start(SimulatorConfig.zeroDelay(), 0)) {
       String body =
-          wire.dialect().body(RequestSettings.streaming(Endpoint.CHAT, "m", 64), prompt.toString());
+          wire.dialect().body(RequestSettings.streaming(WireApi.CHAT, "m", 64), prompt.toString());
       HttpRequest.Builder request =
           HttpRequest.newBuilder(URI.create(simulator.baseUrl() + "/" + wire.path()))
               .header("Content-Type", "application/json")

@@ -32,7 +32,7 @@ final class AgentSessionHeapBench {
     return memory.getHeapMemoryUsage().getUsed();
   }
 
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) throws Exception {
     int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int loops = args.length > 1 ? Integer.parseInt(args[1]) : 9;
     AgentSpec spec = new AgentSpec(4, 48, 128, 0, 1, 384, loops, 0, 0, "auto", null);
@@ -72,7 +72,23 @@ final class AgentSessionHeapBench {
     long text = 0;
     long planned = 0;
     for (AgentSession session : open) {
-      text += session.messages().toString().getBytes(StandardCharsets.UTF_8).length;
+      // the history as chat's messages array
+      String body =
+          io.github.gatlingllm.api.WireApi.CHAT
+              .dialect()
+              .agentBody(
+                  io.github.gatlingllm.api.RequestSettings.streaming(
+                      io.github.gatlingllm.api.WireApi.CHAT, "m", 8),
+                  session.turns(),
+                  null,
+                  null);
+      text +=
+          io.github.gatlingllm.api.Json.MAPPER
+              .readTree(body)
+              .get("messages")
+              .toString()
+              .getBytes(StandardCharsets.UTF_8)
+              .length;
       planned += session.plannedTokens();
     }
     long retained = after - before;

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.gatlingllm.api.Json;
+import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.ToolCallAssembly;
 import io.github.gatlingllm.api.ToolCallDelta;
 import io.github.gatlingllm.api.Turn;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.AgentSource;
@@ -49,6 +53,21 @@ class AgentSessionTest {
         .build();
   }
 
+  /** The {@code messages} of the session's next turn in a chat body. */
+  private static JsonNode chatMessages(AgentSession s) {
+    try {
+      return Json.MAPPER
+          .readTree(
+              WireApi.CHAT
+                  .dialect()
+                  .agentBody(
+                      RequestSettings.streaming(WireApi.CHAT, "m", 8), s.turns(), null, null))
+          .get("messages");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   private static ToolCallAssembly calls(ToolCallDelta... deltas) {
     ToolCallAssembly a = new ToolCallAssembly();
     for (ToolCallDelta d : deltas) {
@@ -62,7 +81,7 @@ class AgentSessionTest {
     assertEquals(
         "[{\"role\":\"user\",\"content\":\"[2a755a10016d] profile inference latency throughput"
             + " memory\"}]",
-        session(4).messages().toString());
+        chatMessages(session(4)).toString());
   }
 
   @Test
@@ -89,7 +108,7 @@ class AgentSessionTest {
             + "\"},{\"role\":\"tool\",\"tool_call_id\":\"call_y\",\"content\":\""
             + src.toolResult(0, 1, 1).text()
             + "\"}]",
-        s.messages().toString());
+        chatMessages(s).toString());
   }
 
   @Test
@@ -97,7 +116,7 @@ class AgentSessionTest {
     AgentSession s = session(4);
     s.sending(0);
     s.answered(ok(0, 300, 20), "Let me look.", calls(new ToolCallDelta(0, "c", "f", "{}")));
-    assertEquals("Let me look.", s.messages().get(1).get("content").asText());
+    assertEquals("Let me look.", chatMessages(s).get(1).get("content").asText());
   }
 
   @Test
@@ -105,8 +124,8 @@ class AgentSessionTest {
     AgentSession s = session(4);
     s.sending(0);
     s.answered(ok(0, 300, 20), "", calls(new ToolCallDelta(0, null, "f", "{}")));
-    assertEquals("call_1_0", s.messages().get(1).at("/tool_calls/0/id").asText());
-    assertEquals("call_1_0", s.messages().get(2).get("tool_call_id").asText());
+    assertEquals("call_1_0", chatMessages(s).get(1).at("/tool_calls/0/id").asText());
+    assertEquals("call_1_0", chatMessages(s).get(2).get("tool_call_id").asText());
   }
 
   @Test

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.prompt.PromptFile;
 import io.github.gatlingllm.prompt.PromptMode;
@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FedPromptTest {
 
-  private static final RequestSettings CHAT = RequestSettings.streaming(Endpoint.CHAT, "m", 64);
+  private static final RequestSettings CHAT = RequestSettings.streaming(WireApi.CHAT, "m", 64);
   private static final RequestSettings COMPLETIONS =
-      RequestSettings.streaming(Endpoint.COMPLETIONS, "m", 64);
+      RequestSettings.streaming(WireApi.COMPLETIONS, "m", 64);
 
   @TempDir Path dir;
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.DialectClient;
 import io.github.gatlingllm.api.DialectClient.Result;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
@@ -49,7 +48,7 @@ class LlamaDialectsTest {
 
   private static RequestSettings settings(int maxTokens) {
     return new RequestSettings(
-        Endpoint.CHAT, "qwen3-vocab-random", maxTokens, "max_tokens", true, true, true, null, null);
+        WireApi.CHAT, "qwen3-vocab-random", maxTokens, "max_tokens", true, true, true, null, null);
   }
 
   private static Result send(WireApi api, String body) throws Exception {

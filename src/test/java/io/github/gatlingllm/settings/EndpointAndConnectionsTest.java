@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.LlmProtocolBuilder.Connections;
-import io.github.gatlingllm.api.Endpoint;
+import io.github.gatlingllm.api.WireApi;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -20,12 +20,12 @@ class EndpointAndConnectionsTest {
 
   @Test
   void chatIsTheChatEndpoint() {
-    assertEquals(Endpoint.CHAT, read("llm.endpoint", "chat").endpointKind());
+    assertEquals(WireApi.CHAT, read("llm.endpoint", "chat").endpointKind());
   }
 
   @Test
   void completionsIsTheCompletionsEndpoint() {
-    assertEquals(Endpoint.COMPLETIONS, read("llm.endpoint", "completions").endpointKind());
+    assertEquals(WireApi.COMPLETIONS, read("llm.endpoint", "completions").endpointKind());
   }
 
   @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.gatlingllm.api.DialectClient;
 import io.github.gatlingllm.api.DialectClient.Result;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.Json;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
@@ -45,8 +44,7 @@ class SimulatorAgentApisTest {
   }
 
   private static RequestSettings settings(boolean stream) {
-    return new RequestSettings(
-        Endpoint.CHAT, "m", 40, "max_tokens", stream, true, null, null, null);
+    return new RequestSettings(WireApi.CHAT, "m", 40, "max_tokens", stream, true, null, null, null);
   }
 
   private Result send(WireApi api, List<Turn> history, String choice) throws Exception {

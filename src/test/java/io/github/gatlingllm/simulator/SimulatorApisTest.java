@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.api.DialectClient;
 import io.github.gatlingllm.api.DialectClient.Result;
-import io.github.gatlingllm.api.Endpoint;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.Turn;
@@ -51,7 +50,7 @@ class SimulatorApisTest {
 
   private static RequestSettings settings(boolean stream, int maxTokens) {
     return new RequestSettings(
-        Endpoint.CHAT, "m", maxTokens, "max_tokens", stream, true, null, null, null);
+        WireApi.CHAT, "m", maxTokens, "max_tokens", stream, true, null, null, null);
   }
 
   private static String words(int n) {
@@ -131,7 +130,7 @@ class SimulatorApisTest {
     Simulator s = start(fast().withReasoningTokens(3));
     RequestSettings summary =
         new RequestSettings(
-            Endpoint.CHAT,
+            WireApi.CHAT,
             "m",
             8,
             "max_tokens",
