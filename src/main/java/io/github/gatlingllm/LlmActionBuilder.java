@@ -8,8 +8,6 @@ import io.github.gatlingllm.action.ReplySaves;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.settings.BodyFields;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -31,42 +29,14 @@ import java.util.function.Function;
  */
 public final class LlmActionBuilder implements ActionBuilder {
 
-  private final String name;
-  private final WireApi endpoint;
-  private final Function<Session, String> prompt;
-  private final Integer maxTokens;
-  private final Map<String, Object> body;
-  private final boolean conversation;
-  private final ReplySaves replySaves;
+  private final LlmActionSpec spec;
 
   LlmActionBuilder(String name, WireApi endpoint) {
-    this(name, endpoint, null, null, Map.of());
+    this(LlmActionSpec.of(name, endpoint));
   }
 
-  private LlmActionBuilder(
-      String name,
-      WireApi endpoint,
-      Function<Session, String> prompt,
-      Integer maxTokens,
-      Map<String, Object> body) {
-    this(name, endpoint, prompt, maxTokens, body, false, ReplySaves.NONE);
-  }
-
-  private LlmActionBuilder(
-      String name,
-      WireApi endpoint,
-      Function<Session, String> prompt,
-      Integer maxTokens,
-      Map<String, Object> body,
-      boolean conversation,
-      ReplySaves replySaves) {
-    this.name = name;
-    this.endpoint = endpoint;
-    this.prompt = prompt;
-    this.maxTokens = maxTokens;
-    this.body = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(body));
-    this.conversation = conversation;
-    this.replySaves = replySaves;
+  private LlmActionBuilder(LlmActionSpec spec) {
+    this.spec = spec;
   }
 
   /**
@@ -75,14 +45,14 @@ public final class LlmActionBuilder implements ActionBuilder {
    * @throws IllegalArgumentException if the request has its own {@link #prompt}
    */
   LlmActionBuilder asConversationTurn() {
-    if (prompt != null) {
+    if (spec.prompt() != null) {
       throw new IllegalArgumentException(
           "conversation(llm(\""
-              + name
+              + spec.name()
               + "\")...): a conversation sends its own messages (the fed conversation's turns);"
               + " remove .prompt(...) from this request");
     }
-    return new LlmActionBuilder(name, endpoint, null, maxTokens, body, true, replySaves);
+    return new LlmActionBuilder(spec.asConversationTurn());
   }
 
   /**
@@ -92,14 +62,8 @@ public final class LlmActionBuilder implements ActionBuilder {
    * @return a new builder
    */
   public LlmActionBuilder prompt(Function<Session, String> prompt) {
-    return new LlmActionBuilder(
-        name,
-        endpoint,
-        Objects.requireNonNull(prompt, "prompt"),
-        maxTokens,
-        body,
-        conversation,
-        replySaves);
+    Objects.requireNonNull(prompt, "prompt");
+    return new LlmActionBuilder(spec.withPrompt(session -> prompt.apply(new Session(session))));
   }
 
   /**
@@ -123,9 +87,13 @@ public final class LlmActionBuilder implements ActionBuilder {
   public LlmActionBuilder maxTokens(int tokens) {
     if (tokens < 1) {
       throw new IllegalArgumentException(
-          "llm(\"" + name + "\").maxTokens: got " + tokens + ", expected a whole number >= 1");
+          "llm(\""
+              + spec.name()
+              + "\").maxTokens: got "
+              + tokens
+              + ", expected a whole number >= 1");
     }
-    return new LlmActionBuilder(name, endpoint, prompt, tokens, body, conversation, replySaves);
+    return new LlmActionBuilder(spec.withMaxTokens(tokens));
   }
 
   /**
@@ -140,13 +108,11 @@ public final class LlmActionBuilder implements ActionBuilder {
    */
   public LlmActionBuilder body(String key, Object value) {
     BodyFields.check(
-        "llm(\"" + name + "\")",
+        "llm(\"" + spec.name() + "\")",
         Objects.requireNonNull(key, "key"),
         value,
         BodyFields.alwaysReserved());
-    Map<String, Object> next = new LinkedHashMap<>(body);
-    next.put(key, value);
-    return new LlmActionBuilder(name, endpoint, prompt, maxTokens, next, conversation, replySaves);
+    return new LlmActionBuilder(spec.withBody(key, value));
   }
 
   /**
@@ -167,7 +133,7 @@ public final class LlmActionBuilder implements ActionBuilder {
    * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
    */
   public LlmActionBuilder saveReplyAs(String key) {
-    return withSaves(replySaves.withText(Objects.requireNonNull(key, "key")));
+    return withSaves(spec.replySaves().withText(Objects.requireNonNull(key, "key")));
   }
 
   /**
@@ -182,7 +148,7 @@ public final class LlmActionBuilder implements ActionBuilder {
    * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
    */
   public LlmActionBuilder saveFinishReasonAs(String key) {
-    return withSaves(replySaves.withFinishReason(Objects.requireNonNull(key, "key")));
+    return withSaves(spec.replySaves().withFinishReason(Objects.requireNonNull(key, "key")));
   }
 
   /**
@@ -195,7 +161,7 @@ public final class LlmActionBuilder implements ActionBuilder {
    * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
    */
   public LlmActionBuilder savePromptTokensAs(String key) {
-    return withSaves(replySaves.withPromptTokens(Objects.requireNonNull(key, "key")));
+    return withSaves(spec.replySaves().withPromptTokens(Objects.requireNonNull(key, "key")));
   }
 
   /**
@@ -208,25 +174,16 @@ public final class LlmActionBuilder implements ActionBuilder {
    * @throws IllegalArgumentException if the key is blank or starts with {@code llm.}
    */
   public LlmActionBuilder saveCompletionTokensAs(String key) {
-    return withSaves(replySaves.withCompletionTokens(Objects.requireNonNull(key, "key")));
+    return withSaves(spec.replySaves().withCompletionTokens(Objects.requireNonNull(key, "key")));
   }
 
   private LlmActionBuilder withSaves(ReplySaves saves) {
-    return new LlmActionBuilder(name, endpoint, prompt, maxTokens, body, conversation, saves);
+    return new LlmActionBuilder(spec.withReplySaves(saves));
   }
 
   @Override
   public io.gatling.core.action.builder.ActionBuilder asScala() {
-    Function<Session, String> text = prompt;
-    return new LlmScalaActionBuilder(
-        new LlmActionSpec(
-            name,
-            endpoint,
-            text == null ? null : session -> text.apply(new Session(session)),
-            maxTokens,
-            body,
-            conversation,
-            replySaves));
+    return new LlmScalaActionBuilder(spec);
   }
 
   /** The session key of the fed prompt, for {@code .prompt(...)} functions that adapt it. */
