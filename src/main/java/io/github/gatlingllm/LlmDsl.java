@@ -9,6 +9,7 @@ import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.github.gatlingllm.feeder.AgentFeeder;
 import io.github.gatlingllm.feeder.ConversationFeeder;
+import io.github.gatlingllm.protocol.LlmProtocol;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -349,13 +350,13 @@ public final class LlmDsl {
   }
 
   /** The name of the row {@link #sloLoadMet()} asserts on. */
-  public static final String SLO_LOAD_ROW = "SLO LOAD";
+  public static final String SLO_LOAD_ROW = LlmProtocol.SLO_LOAD_ROW;
 
   /**
    * The first word of the rows {@link #noRegression(String)} asserts on: {@code BASELINE
    * ttft_p50_ms} etc.
    */
-  public static final String BASELINE_ROW = "BASELINE";
+  public static final String BASELINE_ROW = LlmProtocol.BASELINE_ROW;
 
   /**
    * A Gatling assertion that a metric is not worse than the baseline's ({@code llm.baseline})

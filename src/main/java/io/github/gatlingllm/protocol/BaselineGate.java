@@ -1,6 +1,5 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmDsl;
 import io.github.gatlingllm.compare.ChangeVerdict;
 import io.github.gatlingllm.compare.ComparisonOutput;
 import io.github.gatlingllm.compare.RunComparison;
@@ -90,12 +89,12 @@ public final class BaselineGate {
     if (settings.gated()
         && assertedPaths != null
         && assertedPaths.stream()
-            .noneMatch(p -> p.size() == 1 && p.get(0).startsWith(LlmDsl.BASELINE_ROW + " "))) {
+            .noneMatch(p -> p.size() == 1 && p.get(0).startsWith(LlmProtocol.BASELINE_ROW + " "))) {
       throw new IllegalArgumentException(
           "llm.assert.noRegressionPct: got "
               + describe(settings.noRegressionPct())
               + ", but setUp(...) has no assertion on the "
-              + LlmDsl.BASELINE_ROW
+              + LlmProtocol.BASELINE_ROW
               + " rows, so the run would pass whatever the change: add llm.assertions(...) to"
               + " setUp (setUp(...).protocols(llm).assertions(llm.assertions(1.0, \"chat\")))");
     }
@@ -186,7 +185,7 @@ public final class BaselineGate {
       } else {
         notLogged =
             "the run ended by its injection profile, after Gatling stopped taking rows, so its "
-                + LlmDsl.BASELINE_ROW
+                + LlmProtocol.BASELINE_ROW
                 + " rows were not logged and their assertions fail: end the run by its prompt"
                 + " budget (prompts().requests(N)) to gate it";
         LOG.error("llm.assert.noRegressionPct: {}", notLogged);
@@ -202,7 +201,7 @@ public final class BaselineGate {
       RunComparison.Row row = c == null ? null : c.row(metric);
       String failure = row == null ? null : failure(row);
       gatling.logFigure(
-          scenario, List.of(), LlmDsl.BASELINE_ROW + " " + metric, now, now, failure == null);
+          scenario, List.of(), LlmProtocol.BASELINE_ROW + " " + metric, now, now, failure == null);
     }
     rowsLogged = true;
     if (c != null) {

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmDsl;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.levels.InjectionRecords;
@@ -362,7 +361,7 @@ final class LevelWatch {
     }
     // A verdict, not a timing: a figure of no duration (as a request row it was a 30 s "response
     // time" and a KO in Global).
-    gatling.logFigure(sloScenario, List.of(), LlmDsl.SLO_LOAD_ROW, nowMs, nowMs, ok);
+    gatling.logFigure(sloScenario, List.of(), LlmProtocol.SLO_LOAD_ROW, nowMs, nowMs, ok);
   }
 
   /**

@@ -23,6 +23,18 @@ public final class LlmProtocol implements Protocol {
   /** Gatling's key of this protocol's components. */
   public static final ProtocolKey<LlmProtocol, LlmComponents> KEY = new Key();
 
+  /**
+   * The figure row of the load that met the SLO ({@code llm.assert.sloLoad}), which {@code
+   * LlmDsl.sloLoadMet()} asserts on ({@code LlmDsl.SLO_LOAD_ROW}).
+   */
+  public static final String SLO_LOAD_ROW = "SLO LOAD";
+
+  /**
+   * The first word of the baseline's figure rows ({@code BASELINE ttft_p50_ms} etc.), which {@code
+   * LlmDsl.noRegression(metric)} asserts on ({@code LlmDsl.BASELINE_ROW}).
+   */
+  public static final String BASELINE_ROW = "BASELINE";
+
   private final LlmSettings settings;
   private final SimulatorConfig simulator;
   private final Map<String, Object> extraBody;

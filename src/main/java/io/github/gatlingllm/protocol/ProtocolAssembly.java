@@ -2,7 +2,6 @@ package io.github.gatlingllm.protocol;
 
 import io.gatling.javaapi.http.HttpDsl;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
-import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.settings.BodyFields;
@@ -66,7 +65,7 @@ public final class ProtocolAssembly {
             .reservedKeys();
     extraBody.forEach((key, value) -> BodyFields.check("llm()", key, value, reserved));
     HttpProtocolBuilder base = (http == null ? HttpDsl.http : http).disableWarmUp();
-    if (Connections.of(settings.connections()) != Connections.PER_USER) {
+    if (settings.sharesConnections()) {
       base = base.shareConnections();
     }
     return new LlmProtocol(

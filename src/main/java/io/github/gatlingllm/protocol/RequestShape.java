@@ -1,6 +1,5 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmProtocolBuilder.Connections;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
@@ -61,7 +60,7 @@ final class RequestShape {
   Map<String, String> headers(Dialect dialect) {
     Map<String, String> headers = new LinkedHashMap<>(protocol.headers());
     headers.putAll(dialect.headers(settings.apiKey()));
-    if (Connections.of(settings.connections()) == Connections.PER_REQUEST) {
+    if (settings.connectionPerRequest()) {
       headers.put("Connection", "close");
     }
     return headers;
@@ -69,6 +68,6 @@ final class RequestShape {
 
   /** See {@link RunContext#shareConnections()}. */
   boolean shareConnections() {
-    return Connections.of(settings.connections()) != Connections.PER_USER;
+    return settings.sharesConnections();
   }
 }

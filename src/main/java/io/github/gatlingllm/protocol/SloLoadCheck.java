@@ -1,6 +1,5 @@
 package io.github.gatlingllm.protocol;
 
-import io.github.gatlingllm.LlmDsl;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.levels.LoadLevel;
 import java.util.List;
@@ -31,12 +30,12 @@ final class SloLoadCheck {
       return null;
     }
     if (assertedPaths != null
-        && assertedPaths.stream().noneMatch(p -> p.equals(List.of(LlmDsl.SLO_LOAD_ROW)))) {
+        && assertedPaths.stream().noneMatch(p -> p.equals(List.of(LlmProtocol.SLO_LOAD_ROW)))) {
       throw new IllegalArgumentException(
           "llm.assert.sloLoadAtLeast: got "
               + LoadLevel.describeNumber(bound)
               + ", but setUp(...) has no assertion on the "
-              + LlmDsl.SLO_LOAD_ROW
+              + LlmProtocol.SLO_LOAD_ROW
               + " row, so the run would pass whatever load meets the SLO: add llm.assertions(...)"
               + " to setUp (setUp(...).protocols(llm).assertions(llm.assertions(1.0, \"chat\"))),"
               + " or LlmDsl.sloLoadMet() to its assertions");

@@ -370,6 +370,26 @@ public record LlmSettings(
     return responsesHistory.equals(HISTORY_SERVER);
   }
 
+  /**
+   * Whether virtual users share one keep-alive pool ({@code llm.connections} {@code shared} or
+   * {@code per-request}), rather than each keeping its own ({@code per-user}).
+   *
+   * @return false only for {@code per-user}
+   */
+  public boolean sharesConnections() {
+    return !connections.equals("per-user");
+  }
+
+  /**
+   * Whether each request gets a new connection, closed after it ({@code llm.connections} {@code
+   * per-request}: {@code Connection: close}).
+   *
+   * @return true only for {@code per-request}
+   */
+  public boolean connectionPerRequest() {
+    return connections.equals("per-request");
+  }
+
   /** The values of {@code llm.connections}. */
   public static final java.util.List<String> CONNECTIONS =
       java.util.List.of("shared", "per-user", "per-request");

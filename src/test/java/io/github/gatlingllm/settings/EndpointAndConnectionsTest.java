@@ -45,4 +45,25 @@ class EndpointAndConnectionsTest {
         "llm.connections: got \"pooled\", expected one of shared, per-user, per-request",
         assertThrows(IllegalArgumentException.class, () -> Connections.of("pooled")).getMessage());
   }
+
+  @Test
+  void sharedConnectionsAreSharedAndKeptOpen() {
+    LlmSettings s = read("llm.connections", "shared");
+    assertEquals(true, s.sharesConnections());
+    assertEquals(false, s.connectionPerRequest());
+  }
+
+  @Test
+  void perUserConnectionsAreNotShared() {
+    LlmSettings s = read("llm.connections", "per-user");
+    assertEquals(false, s.sharesConnections());
+    assertEquals(false, s.connectionPerRequest());
+  }
+
+  @Test
+  void perRequestConnectionsAreOneARequest() {
+    LlmSettings s = read("llm.connections", "per-request");
+    assertEquals(true, s.sharesConnections());
+    assertEquals(true, s.connectionPerRequest());
+  }
 }
