@@ -40,11 +40,13 @@ public final class LlmActionBuilder implements ActionBuilder {
   }
 
   /**
-   * This request as the turns of {@link LlmDsl#conversation(LlmActionBuilder)}.
+   * This request as the turns of {@link LlmDsl#conversation(LlmActionBuilder)} or {@link
+   * LlmDsl#agentSession(LlmActionBuilder)}.
    *
+   * @param turn {@code CONVERSATION} or {@code AGENT}
    * @throws IllegalArgumentException if the request has its own {@link #prompt}
    */
-  LlmActionBuilder asConversationTurn() {
+  LlmActionBuilder asTurn(LlmActionSpec.Kind turn) {
     if (spec.prompt() != null) {
       throw new IllegalArgumentException(
           "conversation(llm(\""
@@ -52,7 +54,7 @@ public final class LlmActionBuilder implements ActionBuilder {
               + "\")...): a conversation sends its own messages (the fed conversation's turns);"
               + " remove .prompt(...) from this request");
     }
-    return new LlmActionBuilder(spec.asConversationTurn());
+    return new LlmActionBuilder(spec.asTurn(turn));
   }
 
   /**

@@ -7,6 +7,7 @@ import static io.gatling.javaapi.core.CoreDsl.pause;
 
 import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
+import io.github.gatlingllm.action.LlmActionSpec;
 import io.github.gatlingllm.feeder.AgentFeeder;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.protocol.LlmProtocol;
@@ -131,7 +132,7 @@ public final class LlmDsl {
    */
   public static ChainBuilder conversation(LlmActionBuilder request) {
     return sessionTurns(
-        Objects.requireNonNull(request, "request").asConversationTurn(),
+        Objects.requireNonNull(request, "request").asTurn(LlmActionSpec.Kind.CONVERSATION),
         ConversationFeeder.WORKLOAD,
         ConversationFeeder.DONE,
         ConversationFeeder.CONVERSATION,
@@ -168,7 +169,7 @@ public final class LlmDsl {
    */
   public static ChainBuilder agentSession(LlmActionBuilder request) {
     return sessionTurns(
-        Objects.requireNonNull(request, "request").asConversationTurn(),
+        Objects.requireNonNull(request, "request").asTurn(LlmActionSpec.Kind.AGENT),
         AgentFeeder.WORKLOAD,
         AgentFeeder.DONE,
         AgentFeeder.SESSION,

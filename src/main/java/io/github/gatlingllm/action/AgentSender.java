@@ -78,22 +78,16 @@ final class AgentSender implements Sender {
     this.next = next;
   }
 
-  /** Whether the user was fed an agents() workload. */
-  static boolean fed(Session session) {
-    return session.attributes().get(AgentFeeder.WORKLOAD).isDefined();
-  }
-
-  /** Whether the user's turn is inside {@code agentSession(...)}'s loop (its counter is set). */
-  static boolean inLoop(Session session) {
-    return session.attributes().contains(AgentFeeder.LOOP_COUNTER);
-  }
-
   private static AgentSession agentSession(Session session) {
     return (AgentSession) session.attributes().get(AgentFeeder.SESSION).get();
   }
 
   @Override
   public Gate gate(Session session) {
+    Gate misfed = Misfed.refusal(name, true, session);
+    if (misfed != null) {
+      return misfed;
+    }
     String refused = history.refusal();
     if (refused != null) {
       return new Gate.StopRun(refused, true);

@@ -93,6 +93,10 @@ final class ConversationSender implements Sender {
 
   @Override
   public Gate gate(Session session) {
+    Gate misfed = Misfed.refusal(name, false, session);
+    if (misfed != null) {
+      return misfed;
+    }
     String refused = history.refusal();
     if (refused != null) {
       return new Gate.StopRun(refused, true);

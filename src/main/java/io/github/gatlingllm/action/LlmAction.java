@@ -3,7 +3,6 @@ package io.github.gatlingllm.action;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.RequestSettings;
-import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.internal.JavaAction;
@@ -15,10 +14,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Not API. The LLM request action: asks whether the user must stop ({@link Gate}: the run's answer,
- * then its sender's), and hands the user to the sender of its kind of request ({@link Sender}: a
- * prompt, a trace row, a conversation's turn), which sends the request once through Gatling's HTTP
- * engine from the virtual user's event loop ({@link Dispatcher}); its {@link ResponseListener}
- * records it and lets the virtual user go on.
+ * then its sender's), and hands the user to its one {@link Sender}, chosen when the action is built
+ * from what the request sends ({@link LlmActionSpec.Kind}: a prompt or trace row, a conversation's
+ * turn, an agent session's turn), which sends the request once through Gatling's HTTP engine from
+ * the virtual user's event loop ({@link Dispatcher}); its {@link ResponseListener} records it and
+ * lets the virtual user go on.
  *
  * <p>Crashes in here never kill a virtual user silently: a request that cannot be built is recorded
  * and logged as a KO row with the reason, and the user goes on; a scenario that gives the request
@@ -34,10 +34,7 @@ final class LlmAction extends JavaAction {
   private final GatlingCore gatling;
   private final Action next;
   private final AtomicBoolean stopped = new AtomicBoolean();
-  private final Sender conversations;
-  private final Sender agents;
-  private final PromptSender prompts;
-  private final TraceSender traces;
+  private final Sender sender;
 
   LlmAction(
       LlmActionSpec spec, RunContext run, RequestSettings body, GatlingHttp http, Action next) {
@@ -47,27 +44,28 @@ final class LlmAction extends JavaAction {
     this.gatling = run.gatling();
     this.next = next;
     Dispatcher dispatcher = new Dispatcher(spec, run, body, http, next);
-    if (spec.conversation()) {
-      ServerHistory history = new ServerHistory(run.settings().historyOnServer());
-      this.conversations =
-          new ConversationSender(
-              spec.name(),
-              run,
-              body,
-              dispatcher,
-              next,
-              run::conversationStarted,
-              run::userEndedByBudget,
-              history);
-      this.agents = new AgentSender(spec.name(), run, body, dispatcher, next, history);
-      this.prompts = null;
-      this.traces = null;
-    } else {
-      this.conversations = null;
-      this.agents = null;
-      this.prompts = new PromptSender(spec, run, body, dispatcher, run::userEndedByBudget);
-      this.traces = new TraceSender(prompts, run);
-    }
+    this.sender =
+        switch (spec.kind()) {
+          case PROMPT -> new PromptSender(spec, run, body, dispatcher, run::userEndedByBudget);
+          case CONVERSATION ->
+              new ConversationSender(
+                  spec.name(),
+                  run,
+                  body,
+                  dispatcher,
+                  next,
+                  run::conversationStarted,
+                  run::userEndedByBudget,
+                  new ServerHistory(run.settings().historyOnServer()));
+          case AGENT ->
+              new AgentSender(
+                  spec.name(),
+                  run,
+                  body,
+                  dispatcher,
+                  next,
+                  new ServerHistory(run.settings().historyOnServer()));
+        };
   }
 
   @Override
@@ -88,7 +86,6 @@ final class LlmAction extends JavaAction {
    */
   private void execute(Session session, boolean mayWait) {
     try {
-      Sender sender = sender(session);
       Gate gate = run.gate(session, mayWait);
       if (gate instanceof Gate.Go) {
         gate = sender.gate(session);
@@ -112,23 +109,6 @@ final class LlmAction extends JavaAction {
       LOG.error("llm(\"{}\"): {}", spec.name(), e.toString(), e);
       next.$bang(session.markAsFailed());
     }
-  }
-
-  /**
-   * The sender of this request: an agent session's turn (inside {@code agentSession(...)}) or a
-   * conversation's, or the refusal of a loop fed the wrong kind ({@link Misfed}); else a trace row
-   * or a prompt.
-   */
-  private Sender sender(Session session) {
-    if (conversations != null) {
-      Misfed misfed = Misfed.of(spec.name(), session);
-      if (misfed != null) {
-        return misfed;
-      }
-      return AgentSender.fed(session) && AgentSender.inLoop(session) ? agents : conversations;
-    }
-    FedPrompt fed = PromptSender.fed(session);
-    return fed != null && fed.trace() != null ? traces : prompts;
   }
 
   private void endUser(Session session, long pauseMs) {

@@ -17,8 +17,8 @@ import java.util.function.Function;
  * @param prompt the prompt from the session, or null for the fed one
  * @param maxTokens the request's {@code max_tokens}, or null for the protocol's
  * @param body further body fields over the protocol's, never null
- * @param conversation whether the request is a conversation's turn ({@code
- *     LlmDsl.conversation(...)}): it sends the fed conversation's next turn
+ * @param kind what the request sends: a prompt, a conversation's turn or an agent session's turn
+ *     (which sender its action holds), never null
  * @param replySaves the session keys the reply is saved under, never null ({@link ReplySaves#NONE})
  */
 public record LlmActionSpec(
@@ -27,12 +27,23 @@ public record LlmActionSpec(
     Function<Session, String> prompt,
     Integer maxTokens,
     Map<String, Object> body,
-    boolean conversation,
+    Kind kind,
     ReplySaves replySaves) {
+
+  /** What a request sends, and so the one sender its action holds. */
+  public enum Kind {
+    /** A fed prompt (generated, from a prompts file, or a trace row) or the request's own. */
+    PROMPT,
+    /** The fed conversation's next turn ({@code LlmDsl.conversation(...)}). */
+    CONVERSATION,
+    /** The fed agent session's next turn ({@code LlmDsl.agentSession(...)}). */
+    AGENT
+  }
 
   /** Checks the name and copies the body. */
   public LlmActionSpec {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(replySaves, "replySaves");
     body = Collections.unmodifiableMap(new LinkedHashMap<>(body));
   }
@@ -45,7 +56,7 @@ public record LlmActionSpec(
    * @return the spec
    */
   public static LlmActionSpec of(String name, WireApi endpoint) {
-    return new LlmActionSpec(name, endpoint, null, null, Map.of(), false, ReplySaves.NONE);
+    return new LlmActionSpec(name, endpoint, null, null, Map.of(), Kind.PROMPT, ReplySaves.NONE);
   }
 
   /**
@@ -55,7 +66,7 @@ public record LlmActionSpec(
    * @return a new spec
    */
   public LlmActionSpec withPrompt(Function<Session, String> prompt) {
-    return new LlmActionSpec(name, endpoint, prompt, maxTokens, body, conversation, replySaves);
+    return new LlmActionSpec(name, endpoint, prompt, maxTokens, body, kind, replySaves);
   }
 
   /**
@@ -65,7 +76,7 @@ public record LlmActionSpec(
    * @return a new spec
    */
   public LlmActionSpec withMaxTokens(int tokens) {
-    return new LlmActionSpec(name, endpoint, prompt, tokens, body, conversation, replySaves);
+    return new LlmActionSpec(name, endpoint, prompt, tokens, body, kind, replySaves);
   }
 
   /**
@@ -78,16 +89,27 @@ public record LlmActionSpec(
   public LlmActionSpec withBody(String key, Object value) {
     Map<String, Object> more = new LinkedHashMap<>(body);
     more.put(key, value);
-    return new LlmActionSpec(name, endpoint, prompt, maxTokens, more, conversation, replySaves);
+    return new LlmActionSpec(name, endpoint, prompt, maxTokens, more, kind, replySaves);
   }
 
   /**
-   * This request as a conversation's turn.
+   * This request as a session's turn.
    *
+   * @param turn {@link Kind#CONVERSATION} or {@link Kind#AGENT}
    * @return a new spec
    */
-  public LlmActionSpec asConversationTurn() {
-    return new LlmActionSpec(name, endpoint, prompt, maxTokens, body, true, replySaves);
+  public LlmActionSpec asTurn(Kind turn) {
+    return new LlmActionSpec(name, endpoint, prompt, maxTokens, body, turn, replySaves);
+  }
+
+  /**
+   * Whether the request is a session's turn (a conversation's or an agent session's): its requests
+   * carry the session's id ({@code llm.sessionHeader}).
+   *
+   * @return false for a prompt
+   */
+  public boolean sessionTurn() {
+    return kind != Kind.PROMPT;
   }
 
   /**
@@ -97,6 +119,6 @@ public record LlmActionSpec(
    * @return a new spec
    */
   public LlmActionSpec withReplySaves(ReplySaves saves) {
-    return new LlmActionSpec(name, endpoint, prompt, maxTokens, body, conversation, saves);
+    return new LlmActionSpec(name, endpoint, prompt, maxTokens, body, kind, saves);
   }
 }

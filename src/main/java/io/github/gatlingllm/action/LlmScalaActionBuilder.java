@@ -95,7 +95,7 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       request = request.header(h.getKey(), h.getValue());
     }
     String sessionHeader = run.settings().sessionHeader();
-    if (spec.conversation() && sessionHeader != null) {
+    if (spec.sessionTurn() && sessionHeader != null) {
       // Every turn of a session carries its id, as AIPerf's X-Session-Affinity (issue 32).
       request =
           request.header(

@@ -10,35 +10,34 @@ import io.github.gatlingllm.protocol.Gate;
 /**
  * Not API. A session's turn inside a loop fed the wrong kind of workload: {@code agentSession(...)}
  * without an {@code agents()} record, or {@code conversation(...)} with an {@code agents()} record
- * and no conversation. It stops the run with one line naming what was fed and what the loop
- * expects, before its first request is sent. (A {@code conversation(...)} fed nothing, or prompts,
- * is {@link ConversationSender}'s to refuse, in its own words.)
+ * and no conversation. The turn's sender ({@link AgentSender}, {@link ConversationSender}) asks
+ * first and stops the run with one line naming what was fed and what the loop expects, before its
+ * first request is sent. (A {@code conversation(...)} fed nothing, or prompts, is {@link
+ * ConversationSender}'s to refuse, in its own words.)
  */
-final class Misfed implements Sender {
+final class Misfed {
 
-  private final String message;
-
-  private Misfed(String message) {
-    this.message = message;
-  }
+  private Misfed() {}
 
   /**
-   * The refusal for a user's turn, if its loop was fed the wrong kind.
+   * The refusal of a user's turn, if its loop was fed the wrong kind.
    *
    * @param name the request's name
+   * @param agentLoop whether the turn is {@code agentSession(...)}'s (else {@code
+   *     conversation(...)}'s)
    * @param session the user's session
-   * @return the refusing sender, or null when the fed kind suits the loop
+   * @return a {@link Gate.StopRun} (a crash), or null when the fed kind suits the loop
    */
-  static Misfed of(String name, Session session) {
+  static Gate refusal(String name, boolean agentLoop, Session session) {
     scala.collection.immutable.Map<String, Object> attributes = session.attributes();
     String message =
         message(
             name,
-            attributes.contains(AgentFeeder.LOOP_COUNTER),
+            agentLoop,
             attributes.contains(AgentFeeder.WORKLOAD),
             attributes.contains(ConversationFeeder.WORKLOAD),
             attributes.get(PromptFeeder.WORKLOAD).getOrElse(() -> null));
-    return message == null ? null : new Misfed(message);
+    return message == null ? null : new Gate.StopRun(message, true);
   }
 
   /**
@@ -93,15 +92,5 @@ final class Misfed implements Sender {
       return w.replay() != null ? "a trace() feeder" : "a prompts() feeder";
     }
     return "no LLM feeder";
-  }
-
-  @Override
-  public Gate gate(Session session) {
-    return new Gate.StopRun(message, true);
-  }
-
-  @Override
-  public void send(Session session) {
-    throw new IllegalStateException(message);
   }
 }

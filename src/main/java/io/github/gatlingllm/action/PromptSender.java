@@ -6,6 +6,7 @@ import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.PromptFeeder;
+import io.github.gatlingllm.feeder.TraceReplay;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.prompt.Phase;
@@ -14,13 +15,15 @@ import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import scala.Option;
 
 /**
- * Not API. Sends a fed prompt ({@link FedPrompt}: generated or from a prompts file) or the
- * request's own ({@code .prompt(...)}), with the fed record's phase and index when there is one.
+ * Not API. Sends a fed prompt ({@link FedPrompt}: generated, from a prompts file, or a trace row,
+ * which is a prompt with a due time) or the request's own ({@code .prompt(...)}), with the fed
+ * record's phase and index when there is one.
  */
 final class PromptSender implements Sender {
 
@@ -142,19 +145,75 @@ final class PromptSender implements Sender {
     return Gate.GO;
   }
 
+  /** Sends the fed prompt, or the request's own; a trace row at its due time ({@link #sendRow}). */
   @Override
   public void send(Session session) {
-    send(session, null);
+    FedPrompt fed = fed(session);
+    if (fed != null && fed.trace() != null) {
+      sendRow(session, fed);
+    } else {
+      send(session, fed, null);
+    }
+  }
+
+  /**
+   * Sends a trace row: a prompt with a due time. The row goes at its due time, whichever user
+   * carries it: held on the user's event loop until then (a user starts up to one arrival window
+   * early), sent at once when late. A session's later row (issue 32) waits for its session's
+   * previous row to end, then goes at {@link TraceReplay#sessionDueNanos}.
+   */
+  private void sendRow(Session session, FedPrompt fed) {
+    TraceReplay replay = fed.workload().replay();
+    if (replay != null
+        && replay.afterPrevious(
+            (int) fed.index(),
+            fed.workload().shard(),
+            earliest -> session.eventLoop().execute(() -> sendRowAt(session, fed, earliest)))) {
+      return;
+    }
+    sendRowAt(session, fed, null);
+  }
+
+  /**
+   * Sends the row at its due time: its timestamp's, or for a session's later row the later of that
+   * and {@code earliest} ({@link TraceReplay#sessionDueNanos}), which is then its schedule.
+   *
+   * @param earliest the session's previous row's end plus the row's delay ({@link
+   *     System#nanoTime()}), or null for a row that waits for no other
+   */
+  private void sendRowAt(Session session, FedPrompt fed, Long earliest) {
+    Long due = fed.trace().dueNanos();
+    ClientWatch.First first = due != null ? run.client().traceRow(session, due) : null;
+    Long dueNanos = first == null ? null : run.client().dueNanos(first);
+    if (earliest != null) {
+      if (dueNanos == null) {
+        dueNanos = earliest; // no timestamp (or no injection start): no schedule of its own
+      } else {
+        long sessionDue = TraceReplay.sessionDueNanos(dueNanos, earliest, 0);
+        if (sessionDue != dueNanos) {
+          // the schedule (scheduled_ms, schedule lag) is the session's due time, not the timestamp
+          first = run.client().traceRow(session, due + (sessionDue - dueNanos));
+          dueNanos = sessionDue;
+        }
+      }
+    }
+    long wait = dueNanos == null ? 0 : dueNanos - System.nanoTime();
+    ClientWatch.First schedule = first;
+    if (wait > 0) {
+      session.eventLoop().schedule(() -> send(session, fed, schedule), wait, TimeUnit.NANOSECONDS);
+      return;
+    }
+    send(session, fed, first);
   }
 
   /**
    * Sends the prompt.
    *
    * @param session the user's session
-   * @param traceFirst a trace row's schedule ({@link TraceSender}), or null for the user's own
+   * @param fed the fed prompt, or null
+   * @param traceFirst a trace row's schedule, or null for the user's own
    */
-  void send(Session session, ClientWatch.First traceFirst) {
-    FedPrompt fed = fed(session);
+  private void send(Session session, FedPrompt fed, ClientWatch.First traceFirst) {
     String phase = fed == null ? "measured" : fed.phase();
     dispatcher.send(
         session,

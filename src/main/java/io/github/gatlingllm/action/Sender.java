@@ -4,11 +4,11 @@ import io.gatling.core.session.Session;
 import io.github.gatlingllm.protocol.Gate;
 
 /**
- * Not API. One kind of LLM request (a fed or own prompt, a trace row, a conversation's turn): what
- * it asks before it is sent and how it is sent. The LLM action chooses one when it is built (a
- * conversation's turn or not) or from the fed value (a trace row is a prompt with a due time), asks
- * the run's {@link Gate} and then the sender's, and hands the user to {@link #send} on {@link
- * Gate#GO}. Every method runs on the virtual user's event loop.
+ * Not API. One kind of LLM request (a fed or own prompt, a trace row among them; a conversation's
+ * turn; an agent session's turn): what it asks before it is sent and how it is sent. The LLM action
+ * holds one, chosen when it is built ({@link LlmActionSpec.Kind}), asks the run's {@link Gate} and
+ * then the sender's, and hands the user to {@link #send} on {@link Gate#GO}. Every method runs on
+ * the virtual user's event loop.
  */
 interface Sender {
 

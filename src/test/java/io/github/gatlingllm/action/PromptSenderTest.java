@@ -53,7 +53,13 @@ class PromptSenderTest {
   private static PromptSender sender(boolean ownPrompt, Predicate<String> userEndedByBudget) {
     return new PromptSender(
         new LlmActionSpec(
-            "chat", null, ownPrompt ? s -> "own" : null, null, Map.of(), false, ReplySaves.NONE),
+            "chat",
+            null,
+            ownPrompt ? s -> "own" : null,
+            null,
+            Map.of(),
+            LlmActionSpec.Kind.PROMPT,
+            ReplySaves.NONE),
         null,
         RequestSettings.streaming(WireApi.CHAT, "m", 16),
         null,
