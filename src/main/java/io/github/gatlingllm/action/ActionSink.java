@@ -55,8 +55,7 @@ final class ActionSink implements RequestSink {
   @Override
   public RequestRecord schedule(RequestRecord record, long startNanos, ClientWatch.First first) {
     ClientWatch client = run.client();
-    return record.withSchedule(
-        client.epochMs(startNanos), first == null ? null : client.scheduledMs(first));
+    return record.withSchedule(client.epochMs(startNanos), client.scheduledMs(first));
   }
 
   @Override

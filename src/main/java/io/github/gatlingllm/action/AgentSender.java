@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.ToolCallAssembly;
@@ -158,13 +159,9 @@ final class AgentSender implements Sender {
         LOG,
         "turn",
         () -> outgoing(session, workload, agent, now),
-        (out, endMs) -> {
-          if (out != null) {
-            out.turn().failed(endMs);
-          } else {
-            agent.failed(endMs);
-            workload.ended(agent);
-          }
+        endMs -> {
+          agent.failed(endMs);
+          workload.ended(agent);
         });
   }
 
@@ -191,7 +188,8 @@ final class AgentSender implements Sender {
             agent,
             prefixSentBefore,
             settings.endpoint() != WireApi.CHAT,
-            namesPrevious ? history : null);
+            namesPrevious ? history : null,
+            now);
     List<Prompt> texts = agent.newTexts();
     Prompt lead = texts.get(0);
     RequestIdentity identity =
@@ -204,18 +202,7 @@ final class AgentSender implements Sender {
             agent.group(),
             turn.prefixTokens,
             (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens()));
-    return new Outgoing(
-        identity,
-        bytes,
-        null,
-        null,
-        turn,
-        null,
-        () -> {
-          agent.sending(now);
-          workload.turnSent(agent);
-        },
-        run.client().firstSend(session));
+    return new Outgoing(identity, bytes, turn, run.client().firstSend(session));
   }
 
   /**
@@ -223,7 +210,7 @@ final class AgentSender implements Sender {
    * calls as they arrive, then makes the turn's record (its session, turn, tool calls and cache
    * plan) and moves the session on.
    */
-  static final class AgentTurn implements WireTurn {
+  static final class AgentTurn implements RequestPart {
 
     private final AgentWorkload workload;
     private final AgentSession agent;
@@ -239,6 +226,7 @@ final class AgentSender implements Sender {
     private final ToolCallAssembly calls = new ToolCallAssembly();
     private final boolean wholeCalls;
     private final ServerHistory history;
+    private final long sentMs;
     private String responseId;
     private boolean ended;
 
@@ -247,8 +235,10 @@ final class AgentSender implements Sender {
         AgentSession agent,
         boolean prefixSentBefore,
         boolean wholeCalls,
-        ServerHistory history) {
+        ServerHistory history,
+        long sentMs) {
       this.history = history;
+      this.sentMs = sentMs;
       this.wholeCalls = wholeCalls;
       this.workload = workload;
       this.agent = agent;
@@ -268,6 +258,30 @@ final class AgentSender implements Sender {
     }
 
     @Override
+    public boolean turn() {
+      return true;
+    }
+
+    /** The copy the request is built from, with the session header's value (issue 32). */
+    @Override
+    public Session carry(Session built) {
+      return built.set(LlmScalaActionBuilder.SESSION_ID, agent.sessionId());
+    }
+
+    /** The session's turn is sent now; counted in the run. */
+    @Override
+    public void sending(RunContext run, String scenario, String request) {
+      agent.sending(sentMs);
+      workload.turnSent(agent);
+      run.sending(scenario, request, null, null);
+    }
+
+    @Override
+    public boolean wantsText() {
+      return true;
+    }
+
+    @Override
     public void onEvent(StreamEvent event) {
       if (event.content() != null) {
         reply.append(event.content());
@@ -277,28 +291,26 @@ final class AgentSender implements Sender {
       }
     }
 
-    @Override
-    public void onResponse(StreamEvent response) {
-      onEvent(response);
-    }
-
     /** Responses and Messages: the calls their parser completed, each whole, in order. */
     @Override
-    public void onToolCalls(List<Turn.ToolCall> completed) {
+    public void onStreamEnd(EventParser parser) {
+      List<Turn.ToolCall> completed = parser.toolCalls();
       if (wholeCalls) {
         for (Turn.ToolCall c : completed) {
           calls.addWhole(c.id(), c.name(), c.arguments());
         }
       }
+      responseId = parser.responseId();
     }
 
     @Override
-    public void onResponseId(String id) {
-      responseId = id;
+    public void onResponse(StreamEvent response, String body, Dialect dialect) {
+      onEvent(response);
+      responseId = body == null ? null : dialect.responseId(body);
     }
 
     @Override
-    public RequestRecord complete(RequestRecord record, CachePlan.Server server) {
+    public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
       CachePlan plan =
           server == null
               ? null
@@ -346,11 +358,6 @@ final class AgentSender implements Sender {
       ended = true;
       agent.failed(nowMs);
       workload.ended(agent);
-    }
-
-    @Override
-    public String sessionId() {
-      return agent.sessionId();
     }
   }
 }

@@ -251,13 +251,7 @@ final class ConversationSender implements Sender {
         LOG,
         "turn",
         () -> outgoing(session, workload, conversation, user, now),
-        (out, endMs) -> {
-          if (out != null) {
-            out.turn().failed(endMs);
-          } else {
-            conversation.failed(endMs);
-          }
-        });
+        conversation::failed);
   }
 
   /**
@@ -296,7 +290,7 @@ final class ConversationSender implements Sender {
         conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
     SentTurn turn =
         new SentTurn(
-            workload, conversation, user, systemSentBefore, namesPrevious ? history : null);
+            workload, conversation, user, systemSentBefore, namesPrevious ? history : null, now);
     RequestIdentity identity =
         new RequestIdentity(
             name,
@@ -307,17 +301,6 @@ final class ConversationSender implements Sender {
             conversation.group(),
             conversation.system() == null ? null : conversation.system().plannedCount().value(),
             turn.plannedTokens());
-    return new Outgoing(
-        identity,
-        bytes,
-        null,
-        null,
-        turn,
-        workload,
-        () -> {
-          conversation.sending(now);
-          workload.turnSent(conversation);
-        },
-        run.client().firstSend(session));
+    return new Outgoing(identity, bytes, turn, run.client().firstSend(session));
   }
 }

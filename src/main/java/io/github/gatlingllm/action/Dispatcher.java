@@ -2,9 +2,12 @@ package io.github.gatlingllm.action;
 
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.protocol.RunContext;
+import java.util.function.ToIntFunction;
 import org.slf4j.Logger;
 
 /**
@@ -26,23 +29,41 @@ final class Dispatcher {
     Outgoing outgoing();
   }
 
-  /** What a sender undoes of a request that was not sent. */
+  /** What a sender undoes of a request it could not prepare (a prepared one's part hears it). */
   interface Undo {
     /**
-     * The request was not sent.
+     * The request could not be prepared, so it was not sent.
      *
-     * @param out the request, or null when it could not be prepared
      * @param endMs now, epoch ms of Gatling's clock
      */
-    void notSent(Outgoing out, long endMs);
+    void notPrepared(long endMs);
   }
+
+  /**
+   * What every request of one action shares, made once when the action is built.
+   *
+   * @param streamed whether the requests ask for a stream
+   * @param timeoutMs the client's request timeout ({@code llm.timeout}), in milliseconds
+   * @param cacheServer what the cache plan knows of the server, or null
+   * @param reasoningCounter counts reasoning text when the server reports no reasoning tokens, or
+   *     null
+   * @param keepsReply whether a {@code saveReplyAs} key asks for the reply's text
+   * @param dialect the requests' API: their event parser, terminal event and body reader
+   */
+  record Shared(
+      boolean streamed,
+      long timeoutMs,
+      CachePlan.Server cacheServer,
+      ToIntFunction<String> reasoningCounter,
+      boolean keepsReply,
+      Dialect dialect) {}
 
   private final String name;
   private final RunContext run;
   private final GatlingHttp http;
   private final Action next;
   private final RequestSink sink;
-  private final ResponseListener.Settings listening;
+  private final Shared listening;
 
   /**
    * The way to the wire of one action's requests.
@@ -61,7 +82,7 @@ final class Dispatcher {
     this.next = next;
     this.sink = new ActionSink(name, run, spec.replySaves(), next);
     this.listening =
-        new ResponseListener.Settings(
+        new Shared(
             settings.stream(),
             run.settings().timeout().toMillis(),
             run.cacheServer(settings.endpoint()),
@@ -77,7 +98,7 @@ final class Dispatcher {
    * @param log the sender's logger, for the line of a request not sent
    * @param what {@code request} or {@code turn}, for that line
    * @param prepare the request's preparation
-   * @param undo the sender's undo of a request not sent
+   * @param undo the sender's undo of a request it could not prepare
    */
   void send(Session session, Logger log, String what, Prepare prepare, Undo undo) {
     Outgoing out = null;
@@ -85,12 +106,8 @@ final class Dispatcher {
     boolean counted = false;
     try {
       out = prepare.outgoing();
-      Session built = session.set(LlmScalaActionBuilder.BODY, out.body());
-      if (out.turn() != null) {
-        // The session header's value (issue 32), read by the header the builder added.
-        built = built.set(LlmScalaActionBuilder.SESSION_ID, out.turn().sessionId());
-      }
-      io.gatling.http.client.Request request = http.clientRequest(built);
+      io.gatling.http.client.Request request =
+          http.clientRequest(out.part().carry(session.set(LlmScalaActionBuilder.BODY, out.body())));
       listener =
           new ResponseListener(
               sink,
@@ -101,11 +118,8 @@ final class Dispatcher {
                   run.settings().cancel(),
                   run.settings().seed(),
                   out.identity(),
-                  out.turn() != null));
-      if (out.sending() != null) {
-        out.sending().run();
-      }
-      run.sending(session.scenario(), name, out.workload(), out.conversations());
+                  out.part().turn()));
+      out.part().sending(run, session.scenario(), name);
       counted = true;
       http.send(request, session, run.shareConnections(), listener);
     } catch (RuntimeException e) {
@@ -119,7 +133,12 @@ final class Dispatcher {
       if (counted) {
         run.notSent();
       }
-      undo.notSent(out, now);
+      if (out != null) {
+        out.part().failed(now);
+        out.part().closed(System.nanoTime());
+      } else {
+        undo.notPrepared(now);
+      }
       next.$bang(session.markAsFailed());
     }
   }

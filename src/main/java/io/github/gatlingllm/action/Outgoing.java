@@ -1,49 +1,26 @@
 package io.github.gatlingllm.action;
 
-import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.feeder.ConversationWorkload;
-import io.github.gatlingllm.feeder.FedPrompt;
-import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.protocol.ClientWatch;
 import java.util.Objects;
 
 /**
- * Not API. One request as a {@link Sender} hands it to the {@link Dispatcher}: what it is, its body
- * and what its record and bookkeeping need when it ends.
+ * Not API. One request as a {@link Sender} hands it to the {@link Dispatcher}: what it is, its
+ * body, its kind's part and its schedule. Nothing in it is null.
  *
- * @param identity the request's identity in its record, never null
- * @param body the request body's bytes (UTF-8 JSON), never null
- * @param fed the fed prompt, or null (a conversation's turn, or an own prompt with no feeder)
- * @param sent the cache plan's input as sent, or null when the request is judged against no plan
- *     (or a conversation's turn: its plan is the turn's)
- * @param turn the conversation turn, or null
- * @param conversations the conversation turn's workload, or null
- * @param sending what the sender marks just before the request is counted as sent, or null
- * @param first the virtual user's first send of the run, for its schedule, or null
+ * @param identity the request's identity in its record
+ * @param body the request body's bytes (UTF-8 JSON)
+ * @param part what the request's kind does on its way ({@link RequestPart})
+ * @param first the virtual user's first send of the run, for its schedule ({@link
+ *     ClientWatch.First#NONE} when it has none)
  */
-record Outgoing(
-    RequestIdentity identity,
-    byte[] body,
-    FedPrompt fed,
-    CachePlan.Sent sent,
-    WireTurn turn,
-    ConversationWorkload conversations,
-    Runnable sending,
-    ClientWatch.First first) {
+record Outgoing(RequestIdentity identity, byte[] body, RequestPart part, ClientWatch.First first) {
 
-  /** Checks the identity and body. */
+  /** Checks that nothing is null. */
   Outgoing {
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(body, "body");
-  }
-
-  /**
-   * The fed prompt's workload.
-   *
-   * @return the workload, or null when no prompt was fed
-   */
-  Workload workload() {
-    return fed == null ? null : fed.workload();
+    Objects.requireNonNull(part, "part");
+    Objects.requireNonNull(first, "first");
   }
 }

@@ -9,6 +9,8 @@ import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.TraceReplay;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
+import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestRecordBuilder;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.ClientWatch;
@@ -220,13 +222,9 @@ final class PromptSender implements Sender {
         LlmAction.LOG,
         "request",
         () -> outgoing(session, fed, phase, traceFirst),
-        (out, endMs) -> {
+        endMs -> {
           if (fed != null) {
-            fed.workload().ended(phase);
-            if (fed.trace() != null && fed.workload().replay() != null) {
-              // not sent: its session's next trace row goes all the same
-              fed.workload().replay().rowEnded((int) fed.index(), System.nanoTime());
-            }
+            PromptPart.over(fed, System.nanoTime());
           }
         });
   }
@@ -246,15 +244,11 @@ final class PromptSender implements Sender {
             ? requestSettings.endpoint().dialect().body(requestSettings, prompt)
             : fed.body(requestSettings);
     // Marked as sent in the order requests go out: the first sent of a group plans a miss.
-    CachePlan.Sent sent = own || fed == null ? null : fed.planSent();
+    RequestPart part = fed == null ? UNFED : new PromptPart(fed, own ? null : fed.planSent());
     return new Outgoing(
         identity,
         body.getBytes(StandardCharsets.UTF_8),
-        fed,
-        sent,
-        null,
-        null,
-        null,
+        part,
         traceFirst != null ? traceFirst : run.client().firstSend(session));
   }
 
@@ -290,5 +284,89 @@ final class PromptSender implements Sender {
         prompt.prefixGroup(),
         prompt.sharedPrefixTokens(),
         prompt.plannedCount().value());
+  }
+
+  /** The part of a request with its own prompt and no feeder: counted in the run, nothing else. */
+  static final RequestPart UNFED =
+      new RequestPart() {
+        @Override
+        public void sending(RunContext run, String scenario, String request) {
+          run.sending(scenario, request, null, null);
+        }
+
+        @Override
+        public RequestRecord complete(
+            RequestRecord record, CachePlan.Server server, long endNanos) {
+          return record;
+        }
+      };
+
+  /**
+   * A fed prompt on its way: its workload counts it in flight until it is over, its record gets the
+   * workload's name and the cache plan it was judged against, a trace row's record its row and
+   * session, and a trace session's next row waits for its end, however it ended.
+   */
+  static final class PromptPart implements RequestPart {
+
+    private final FedPrompt fed;
+    private final CachePlan.Sent sent;
+
+    /**
+     * A fed prompt's part.
+     *
+     * @param fed the fed prompt, never null
+     * @param sent the cache plan's input as sent ({@link FedPrompt#planSent}), or null when the
+     *     request sent its own prompt (judged against no plan)
+     */
+    PromptPart(FedPrompt fed, CachePlan.Sent sent) {
+      this.fed = fed;
+      this.sent = sent;
+    }
+
+    @Override
+    public void sending(RunContext run, String scenario, String request) {
+      run.sending(scenario, request, fed.workload(), null);
+    }
+
+    @Override
+    public Workload workload() {
+      return fed.workload();
+    }
+
+    @Override
+    public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
+      Workload workload = fed.workload();
+      record =
+          record.withCache(
+              workload.name(),
+              sent == null
+                  ? null
+                  : CachePlan.of(
+                      server, workload.planEnded(fed, sent, endNanos), record.promptTokens()));
+      if (fed.trace() == null) {
+        return record;
+      }
+      RequestRecordBuilder withRow = record.toBuilder().traceRow((long) fed.trace().row());
+      if (workload.replay() != null) {
+        withRow.sessionId(workload.replay().trace().sessionId((int) fed.index()));
+      }
+      return withRow.build();
+    }
+
+    @Override
+    public void closed(long endNanos) {
+      over(fed, endNanos);
+    }
+
+    /**
+     * A fed prompt's request is over, sent or not: its workload counts it out of flight, and a
+     * trace session's next row may go.
+     */
+    static void over(FedPrompt fed, long endNanos) {
+      fed.workload().ended(fed.phase());
+      if (fed.trace() != null && fed.workload().replay() != null) {
+        fed.workload().replay().rowEnded((int) fed.index(), endNanos);
+      }
+    }
   }
 }

@@ -50,7 +50,7 @@ interface RequestSink {
    *
    * @param record the record, never null
    * @param startNanos the request's start, {@link System#nanoTime()}
-   * @param first the user's first send, or null
+   * @param first the user's first send, never null ({@link ClientWatch.First#NONE} for none)
    * @return the record with its schedule
    */
   RequestRecord schedule(RequestRecord record, long startNanos, ClientWatch.First first);
@@ -58,7 +58,7 @@ interface RequestSink {
   /**
    * Records an ended request: once per request counted as sent.
    *
-   * @param workload the fed prompt's workload, or null
+   * @param workload the fed prompts workload it counts in ({@link RequestPart#workload()}), or null
    * @param record the record, never null
    */
   void record(Workload workload, RequestRecord record);

@@ -6,19 +6,9 @@ import io.gatling.http.client.Request;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
-import io.github.gatlingllm.api.WireApi;
-import io.github.gatlingllm.cache.CachePlan;
-import io.github.gatlingllm.feeder.FedPrompt;
-import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingHttp;
-import io.github.gatlingllm.metrics.Exchange;
-import io.github.gatlingllm.metrics.RequestClassifier;
-import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
-import io.github.gatlingllm.metrics.Verdict;
-import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.OpenRequests;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -26,36 +16,28 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.concurrent.FastThreadLocal;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.function.ToIntFunction;
 
 /**
  * Not API. One LLM request on the wire, as Gatling's HTTP client reports it: every callback runs on
  * the virtual user's event loop, one at a time. Each body chunk is stamped with {@link
  * System#nanoTime()} before anything else is done with it; an event stream's bytes go through the
- * the request's API's {@link EventParser} ({@link Dialect}) and each event's JSON is parsed from
- * its bytes; any other body (an error answer, a non-streamed completion) is kept, up to a bound,
- * from this very answer. A request ends one of three ways ({@link RequestEnd}): the exchange
- * completed (last chunk, error, or the client's request timeout; classified by {@link
- * RequestClassifier}), the client cancelled it, or the run's end cut it. Each goes through one
- * {@code finish}: the record is made by a pure function ({@link #recordOf}), handed to the {@link
- * RequestSink} with its rows, and the virtual user goes on (not after a cut).
+ * request's API's {@link EventParser} ({@link Dialect}) and each event's JSON is parsed from its
+ * bytes; any other body (an error answer, a non-streamed completion) is kept, up to a bound, from
+ * this very answer. A request ends one of three ways ({@link RequestEnd}): the exchange completed
+ * (last chunk, error, or the client's request timeout), the client cancelled it, or the run's end
+ * cut it. Each goes through one {@code finish}: the record is made by a pure function ({@link
+ * RequestEnd#recordOf}), completed by the request's {@link RequestPart} (whatever its kind: the
+ * listener never asks), handed to the {@link RequestSink} with its rows, and the virtual user goes
+ * on (not after a cut).
  *
- * <p>Exactly once: Gatling 3.16.0's client sends a request again on a new connection when a pooled
- * connection closes mid-response ({@code HttpAppHandler.channelInactive} resets "response received"
- * before it tests whether a retry is allowed). {@link GatlingHttp#guardResponseEnd}, installed on
- * the channel in {@link #onWrite(Channel)}, turns such a close into an error of this request at
- * once, so the retry (and the idle pooled connection it would drop) never happens. Should a retry
- * still come, the second {@link #onSend()} after a response head is caught here: the new channel is
- * closed in {@link #onWrite(Channel)}, before the request is written, and the request ends as the
- * connection closed. The retry Gatling's client means to make is let through: the pooled connection
- * closed before any answer, because the server had closed it after its previous answer while this
- * request was being written (llama.cpp closes after every streamed answer, without {@code
- * Connection: close}), so it did not read the first copy. A server that reads a request on a pooled
- * connection and closes it without a word gets it twice, as from any client that retries stale
- * keep-alive connections.
+ * <p>Exactly once: a connection that closes after the response's head is an error of this request
+ * at once ({@link GatlingHttp#guardResponseEnd}, installed in {@link #onWrite(Channel)}), never a
+ * retry of Gatling 3.16.0's client; should a retry still come after a head, its new channel is
+ * closed in {@link #onWrite(Channel)} before the request is written, and the request ends as the
+ * connection closed. A retry before any answer is let through and counted: the server had closed
+ * the pooled connection after its previous answer (llama.cpp does, without {@code Connection:
+ * close}), so it did not read the first copy.
  *
  * <p>Every request sent is recorded: one still in flight when the run record is written is cut
  * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
@@ -64,12 +46,6 @@ import java.util.function.ToIntFunction;
  */
 final class ResponseListener
     implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
-
-  /** The most bytes kept of an answer that is not an event stream and not a wanted completion. */
-  static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-  /** The most bytes kept of a non-streamed completion. */
-  static final int MAX_COMPLETION_BYTES = 16 * 1024 * 1024;
 
   /**
    * Each event loop's array a direct chunk's bytes are copied through to the SSE parser: Netty's
@@ -85,15 +61,11 @@ final class ResponseListener
       };
 
   private final RequestSink sink;
-  private final Settings settings;
+  private final Dispatcher.Shared settings;
   private final Session session;
-  private final RequestIdentity identity;
-  private final FedPrompt fed;
-  private final Workload workload;
-  private final boolean streamed;
-  private final CachePlan.Sent sent;
-  private final WireTurn turn;
-  private final ClientWatch.First first;
+  private final Outgoing out;
+  private final RequestPart part;
+  private final Cancellation cancellation;
 
   /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */
   private final StringBuilder reply;
@@ -102,47 +74,13 @@ final class ResponseListener
   private long startNanos;
   private RequestTimer timer;
   private EventParser parser;
-  private ByteArrayOutputStream body;
-  private int bodyLimit;
-  private boolean bodyCut;
+  private KeptBody body;
   private int sends;
   private boolean resent;
   private Integer httpStatus;
   private String contentType;
   private long chunkNanos;
   private boolean done;
-
-  private final Cancellation cancellation;
-
-  /**
-   * What every request of one action shares, made once when the action is built.
-   *
-   * @param streamed whether the requests ask for a stream
-   * @param timeoutMs the client's request timeout ({@code llm.timeout}), in milliseconds
-   * @param cacheServer what the cache plan knows of the server, or null
-   * @param reasoningCounter counts reasoning text when the server reports no reasoning tokens, or
-   *     null
-   * @param keepsReply whether a {@code saveReplyAs} key asks for the reply's text
-   * @param dialect the requests' API: their event parser, terminal event and body reader
-   */
-  record Settings(
-      boolean streamed,
-      long timeoutMs,
-      CachePlan.Server cacheServer,
-      ToIntFunction<String> reasoningCounter,
-      boolean keepsReply,
-      Dialect dialect) {
-
-    /** Settings of chat completions requests. */
-    Settings(
-        boolean streamed,
-        long timeoutMs,
-        CachePlan.Server cacheServer,
-        ToIntFunction<String> reasoningCounter,
-        boolean keepsReply) {
-      this(streamed, timeoutMs, cacheServer, reasoningCounter, keepsReply, WireApi.CHAT.dialect());
-    }
-  }
 
   /**
    * The listener of one request, open from now (its clock starts; {@link #onSend()} restarts it).
@@ -155,20 +93,15 @@ final class ResponseListener
    */
   ResponseListener(
       RequestSink sink,
-      Settings settings,
+      Dispatcher.Shared settings,
       Session session,
       Outgoing out,
       Cancellation cancellation) {
     this.sink = sink;
     this.settings = settings;
-    this.turn = out.turn();
     this.session = session;
-    this.identity = out.identity();
-    this.fed = out.fed();
-    this.workload = out.workload();
-    this.streamed = settings.streamed();
-    this.sent = out.sent();
-    this.first = out.first();
+    this.out = out;
+    this.part = out.part();
     this.reply = settings.keepsReply() ? new StringBuilder() : null;
     this.cancellation = cancellation;
     start();
@@ -242,12 +175,10 @@ final class ResponseListener
     }
     httpStatus = status.code();
     contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
-    if (streamed && httpStatus == 200 && isEventStream(contentType)) {
+    if (settings.streamed() && httpStatus == 200 && isEventStream(contentType)) {
       parser = settings.dialect().parser(this);
     } else {
-      boolean completion = !streamed && httpStatus >= 200 && httpStatus < 300;
-      bodyLimit = completion ? MAX_COMPLETION_BYTES : MAX_ERROR_BODY_BYTES;
-      body = new ByteArrayOutputStream(completion ? 4096 : 512);
+      body = new KeptBody(!settings.streamed() && httpStatus >= 200 && httpStatus < 300);
     }
   }
 
@@ -262,7 +193,7 @@ final class ResponseListener
       take(chunk);
     }
     if (last) {
-      finish(new RequestEnd.Completed(Exchange.Ending.COMPLETE, null), now);
+      finish(RequestEnd.Completed.WHOLE, now);
     }
   }
 
@@ -283,23 +214,14 @@ final class ResponseListener
         }
       }
     } else if (body != null) {
-      int room = bodyLimit - body.size();
-      int n = Math.min(room, chunk.readableBytes());
-      if (n < chunk.readableBytes()) {
-        bodyCut = true;
-      }
-      if (n > 0) {
-        byte[] bytes = new byte[n];
-        chunk.getBytes(chunk.readerIndex(), bytes);
-        body.write(bytes, 0, n);
-      }
+      body.add(chunk);
     }
   }
 
-  /** Whether the next event's text is wanted: a conversation's, a saved reply's, or reasoning's. */
+  /** Whether the next event's text is wanted: a turn's, a saved reply's, or reasoning's. */
   @Override
   public boolean wantsText() {
-    return turn != null || reply != null || timer.wantsText();
+    return part.wantsText() || reply != null || timer.wantsText();
   }
 
   /** One event, from the parser, while the chunk that completed it is being handled. */
@@ -308,9 +230,7 @@ final class ResponseListener
     if (reply != null && event.content() != null) {
       reply.append(event.content());
     }
-    if (turn != null) {
-      turn.onEvent(event);
-    }
+    part.onEvent(event);
     timer.onEvent(chunkNanos, event);
   }
 
@@ -320,22 +240,7 @@ final class ResponseListener
     if (done) {
       return;
     }
-    Exchange.Ending ending;
-    String failure;
-    if (GatlingHttp.isTimeout(t)) {
-      ending = Exchange.Ending.TIMED_OUT;
-      failure = null;
-    } else if (httpStatus != null) {
-      ending = Exchange.Ending.BROKEN;
-      failure = resent ? "closed by the server (not sent again)" : GatlingHttp.brokenBy(t);
-    } else {
-      // No head: refused, reset, or closed before any answer (a pooled connection that closed
-      // so is sent once more on a new one by Gatling's client: this is that one's end).
-      ending = Exchange.Ending.CONNECT_FAILED;
-      String words = GatlingHttp.brokenBeforeAnswer(t);
-      failure = words != null ? words : oneLine(t);
-    }
-    finish(new RequestEnd.Completed(ending, failure), now);
+    finish(RequestEnd.Completed.failed(t, httpStatus != null, resent), now);
   }
 
   /**
@@ -352,9 +257,10 @@ final class ResponseListener
   /**
    * The one ending of a request, whichever way it ended: under this listener's lock, once, it stops
    * (or fires) the cancellation, takes the request out of flight, measures it, records it ({@link
-   * #recordOf}), moves a conversation on and logs its rows; a request that could not be recorded is
-   * a KO row and is counted out of flight; the fed workload always hears of its end. Then, without
-   * the lock, the user goes on (not after a cut).
+   * RequestEnd#recordOf}, then the part's {@link RequestPart#complete}), tells the part and logs
+   * the rows ({@link RequestEnd#rows}); a request that could not be recorded is a KO row, is
+   * counted out of flight and its part hears it failed; the part always hears the request is over.
+   * Then, without the lock, the user goes on (not after a cut).
    *
    * @return true when this call ended and recorded the request
    */
@@ -377,26 +283,27 @@ final class ResponseListener
         sink.closed(this);
       }
       try {
-        String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
+        String text = body == null ? null : body.text();
         RequestRecord record =
-            complete(
-                endNanos,
-                recordOf(
-                    identity,
-                    end,
-                    measure(end, endNanos, text),
-                    new Response(
-                        streamed, httpStatus, contentType, text, bodyCut, settings.timeoutMs())));
-        sink.record(workload, record);
+            end.recordOf(
+                out.identity(),
+                measure(end, endNanos, text),
+                new RequestEnd.Response(
+                    settings.streamed(),
+                    httpStatus,
+                    contentType,
+                    text,
+                    body != null && body.cut(),
+                    settings.timeoutMs()));
+        record = part.complete(record, settings.cacheServer(), endNanos);
+        if (cancellation.chosen()) {
+          record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();
+        }
+        record = sink.schedule(record, startNanos, out.first());
+        sink.record(part.workload(), record);
         recorded = true;
-        if (turn != null) {
-          turn.ended(record);
-        }
-        if (end instanceof RequestEnd.Completed) {
-          next = sink.rows(session, startMs, record, reply == null ? null : reply.toString());
-        } else if (end instanceof RequestEnd.Cancelled) {
-          next = sink.cancelledRows(session, startMs, record);
-        }
+        part.ended(record);
+        next = end.rows(sink, session, startMs, record, reply == null ? null : reply.toString());
       } catch (RuntimeException e) {
         if (cut) {
           org.slf4j.LoggerFactory.getLogger(ResponseListener.class)
@@ -409,17 +316,9 @@ final class ResponseListener
       } finally {
         if (!recorded) {
           sink.notSent();
-          if (turn != null) {
-            turn.failed(sink.nowMillis());
-          }
+          part.failed(sink.nowMillis());
         }
-        if (workload != null) {
-          workload.ended(identity.phase());
-        }
-        if (fed != null && fed.trace() != null && fed.workload().replay() != null) {
-          // a session's next trace row waits for this one's end, however it ended
-          fed.workload().replay().rowEnded((int) fed.index(), endNanos);
-        }
+        part.closed(endNanos);
       }
     }
     if (end instanceof RequestEnd.Cancelled) {
@@ -438,22 +337,17 @@ final class ResponseListener
    * even before any head (both as the record has always had them).
    */
   private RequestTimer.Finished measure(RequestEnd end, long endNanos, String text) {
-    Integer planned = identity.plannedTokens();
+    Integer planned = out.identity().plannedTokens();
+    boolean streamed = settings.streamed();
     if (end instanceof RequestEnd.Completed) {
       if (parser != null) {
         parser.end();
-        if (turn != null) {
-          turn.onToolCalls(parser.toolCalls());
-          turn.onResponseId(parser.responseId());
-        }
+        part.onStreamEnd(parser);
         return timer.finish(endNanos, planned, settings.reasoningCounter());
       }
       StreamEvent response =
           streamed || text == null ? StreamEvent.EMPTY : settings.dialect().parseResponse(text);
-      if (turn != null) {
-        turn.onResponse(response);
-        turn.onResponseId(streamed || text == null ? null : settings.dialect().responseId(text));
-      }
+      part.onResponse(response, streamed ? null : text, settings.dialect());
       if (reply != null && response.content() != null) {
         reply.append(response.content());
       }
@@ -466,98 +360,6 @@ final class ResponseListener
         : RequestTimer.unanswered(startMs, startNanos, endNanos, planned);
   }
 
-  /**
-   * What came back of a request, as {@link RequestClassifier} reads it.
-   *
-   * @param streamed whether the request asked for a stream
-   * @param httpStatus the response status, or null when no head came
-   * @param contentType the response's content type, or null
-   * @param body the kept body of an answer that is no event stream, or null
-   * @param bodyCut whether the kept body was cut at its bound
-   * @param timeoutMs the client's request timeout, in milliseconds
-   */
-  record Response(
-      boolean streamed,
-      Integer httpStatus,
-      String contentType,
-      String body,
-      boolean bodyCut,
-      long timeoutMs) {}
-
-  /**
-   * The record of an ended request, before its cache plan, turn and schedule: its identity, what
-   * was measured, its response status and its status and error (a completed exchange classified by
-   * {@link RequestClassifier}; a cancel or a cut says so). Pure.
-   *
-   * @param identity the request, never null
-   * @param end how it ended, never null
-   * @param measured its timings and answer, never null
-   * @param response what came back, never null
-   * @return the record
-   */
-  static RequestRecord recordOf(
-      RequestIdentity identity, RequestEnd end, RequestTimer.Finished measured, Response response) {
-    RequestStatus status;
-    String error;
-    if (end instanceof RequestEnd.Completed completed) {
-      Verdict verdict =
-          RequestClassifier.classify(
-              new Exchange(
-                  response.streamed(),
-                  response.httpStatus(),
-                  response.contentType(),
-                  response.body(),
-                  response.bodyCut(),
-                  measured.timings(),
-                  completed.ending(),
-                  completed.failure(),
-                  response.timeoutMs()));
-      status = verdict.status();
-      error = verdict.error();
-    } else if (end instanceof RequestEnd.Cancelled cancelled) {
-      status = RequestStatus.CANCELLED;
-      error = cancelled.description();
-    } else {
-      status = RequestStatus.CUT_BY_RUN_END;
-      error =
-          "still in flight when the run ended (" + ((RequestEnd.CutByRunEnd) end).reason() + ")";
-    }
-    return RequestRecord.of(identity, measured.timings(), response.httpStatus(), status, error)
-        .toBuilder()
-        .answer(measured.answer())
-        .build();
-  }
-
-  /** The record's cache plan, conversation turn and schedule, after its timings and status. */
-  private RequestRecord complete(long endNanos, RequestRecord record) {
-    if (workload != null) {
-      record =
-          record.withCache(
-              workload.name(),
-              sent == null
-                  ? null
-                  : CachePlan.of(
-                      settings.cacheServer(),
-                      workload.planEnded(fed, sent, endNanos),
-                      record.promptTokens()));
-    }
-    if (turn != null) {
-      record = turn.complete(record, settings.cacheServer());
-    }
-    if (fed != null && fed.trace() != null) {
-      io.github.gatlingllm.metrics.RequestRecordBuilder withRow =
-          record.toBuilder().traceRow((long) fed.trace().row());
-      if (fed.workload().replay() != null) {
-        withRow.sessionId(fed.workload().replay().trace().sessionId((int) fed.index()));
-      }
-      record = withRow.build();
-    }
-    if (cancellation.chosen()) {
-      record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();
-    }
-    return sink.schedule(record, startNanos, first);
-  }
-
   private static boolean isEventStream(String contentType) {
     if (contentType == null) {
       return false;
@@ -565,11 +367,5 @@ final class ResponseListener
     int semi = contentType.indexOf(';');
     String mime = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
     return mime.toLowerCase(Locale.ROOT).equals("text/event-stream");
-  }
-
-  private static String oneLine(Throwable t) {
-    String message = t.getMessage();
-    String text = t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-    return text.replace('\n', ' ').replace('\r', ' ');
   }
 }

@@ -1,5 +1,8 @@
 package io.github.gatlingllm.action;
 
+import io.gatling.core.session.Session;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
@@ -7,6 +10,7 @@ import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,7 +22,7 @@ import java.util.HexFormat;
  * the turn's record (its conversation, turn, context and reply digest, its cache plan) and moves
  * the conversation on. Used from the virtual user's event loop only.
  */
-final class SentTurn implements WireTurn {
+final class SentTurn implements RequestPart {
 
   private final ConversationWorkload workload;
   private final Conversation conversation;
@@ -30,30 +34,26 @@ final class SentTurn implements WireTurn {
   private final int plannedTokens;
   private final StringBuilder reply = new StringBuilder();
   private final ServerHistory history;
+  private final long sentMs;
   private String responseId;
   private boolean ended;
-
-  SentTurn(
-      ConversationWorkload workload,
-      Conversation conversation,
-      Prompt user,
-      boolean systemSentBefore) {
-    this(workload, conversation, user, systemSentBefore, null);
-  }
 
   /**
    * A turn on the wire.
    *
    * @param history the action's server-side history when this turn names {@code
    *     previous_response_id} (it hears how the turn ended), else null
+   * @param sentMs when the turn is sent, epoch ms of Gatling's clock
    */
   SentTurn(
       ConversationWorkload workload,
       Conversation conversation,
       Prompt user,
       boolean systemSentBefore,
-      ServerHistory history) {
+      ServerHistory history,
+      long sentMs) {
     this.history = history;
+    this.sentMs = sentMs;
     this.workload = workload;
     this.conversation = conversation;
     this.user = user;
@@ -64,6 +64,30 @@ final class SentTurn implements WireTurn {
     this.plannedTokens = conversation.plannedTokens(user);
   }
 
+  @Override
+  public boolean turn() {
+    return true;
+  }
+
+  /** The copy the request is built from, with the session header's value (issue 32). */
+  @Override
+  public Session carry(Session built) {
+    return built.set(LlmScalaActionBuilder.SESSION_ID, sessionId());
+  }
+
+  /** The conversation's turn is sent now; counted in the run with its workload. */
+  @Override
+  public void sending(RunContext run, String scenario, String request) {
+    conversation.sending(sentMs);
+    workload.turnSent(conversation);
+    run.sending(scenario, request, null, workload);
+  }
+
+  @Override
+  public boolean wantsText() {
+    return true;
+  }
+
   /** One parsed event of the streamed reply, its text kept. */
   @Override
   public void onEvent(StreamEvent event) {
@@ -72,15 +96,16 @@ final class SentTurn implements WireTurn {
     }
   }
 
-  /** A non-streamed reply's parsed body, its text kept. */
   @Override
-  public void onResponse(StreamEvent response) {
-    onEvent(response);
+  public void onStreamEnd(EventParser parser) {
+    responseId = parser.responseId();
   }
 
+  /** A non-streamed reply's parsed body, its text and id kept. */
   @Override
-  public void onResponseId(String id) {
-    responseId = id;
+  public void onResponse(StreamEvent response, String body, Dialect dialect) {
+    onEvent(response);
+    responseId = body == null ? null : dialect.responseId(body);
   }
 
   /**
@@ -88,7 +113,7 @@ final class SentTurn implements WireTurn {
    * ({@link ConversationPlan}).
    */
   @Override
-  public RequestRecord complete(RequestRecord record, CachePlan.Server server) {
+  public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
     CachePlan plan =
         server == null
             ? null
@@ -154,8 +179,7 @@ final class SentTurn implements WireTurn {
    * The conversation's session id, the value of {@code llm.sessionHeader}: {@code
    * {workload}-{phase}-{index}}, the same on every turn of the conversation.
    */
-  @Override
-  public String sessionId() {
+  String sessionId() {
     return workload.name() + "-" + conversation.phase() + "-" + conversation.index();
   }
 

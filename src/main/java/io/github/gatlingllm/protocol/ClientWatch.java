@@ -233,11 +233,12 @@ public final class ClientWatch {
    * an open loop.
    *
    * @param session the user's session
-   * @return a token for {@link #scheduledMs(First)}, or null when the request has no schedule
+   * @return a token for {@link #scheduledMs(First)}, {@link First#NONE} when the request has no
+   *     schedule; never null
    */
   public First firstSend(Session session) {
     Scenario scenario = due.remove(session.userId());
-    return scenario == null ? null : new First(scenario, session.userId(), -1);
+    return scenario == null ? First.NONE : new First(scenario, session.userId(), -1);
   }
 
   /**
@@ -297,12 +298,16 @@ public final class ClientWatch {
   /**
    * When a first request's user was due.
    *
-   * @param first the token of {@link #firstSend}, never null
-   * @return epoch milliseconds on the clock of {@link #epochMs(long)}, or null when the user's rank
-   *     lies past its profile (users of one scenario seen under two profiles)
+   * @param first the token of {@link #firstSend} or {@link #traceRow}, never null
+   * @return epoch milliseconds on the clock of {@link #epochMs(long)}, or null for {@link
+   *     First#NONE} or when the user's rank lies past its profile (users of one scenario seen under
+   *     two profiles)
    */
   public Double scheduledMs(First first) {
     Scenario s = first.scenario;
+    if (s == null) {
+      return null;
+    }
     if (first.dueNanos >= 0) {
       Long due = dueNanos(first);
       return due == null ? null : epochMs(due);
@@ -591,6 +596,9 @@ public final class ClientWatch {
 
   /** A first request's schedule token: its user and scenario. */
   public static final class First {
+    /** The token of a request without a schedule. */
+    public static final First NONE = new First(null, -1, -1);
+
     private final Scenario scenario;
     private final long userId;
     private final long dueNanos;

@@ -10,11 +10,17 @@ import io.gatling.core.session.Block;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.impl.PrematureCloseException;
 import io.gatling.http.client.impl.RequestTimeoutException;
+import io.github.gatlingllm.api.Dialect;
+import io.github.gatlingllm.api.EventParser;
+import io.github.gatlingllm.api.StreamEvent;
+import io.github.gatlingllm.api.WireApi;
+import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.protocol.ClientWatch;
 import io.github.gatlingllm.protocol.OpenRequests;
+import io.github.gatlingllm.protocol.RunContext;
 import io.github.gatlingllm.settings.CancelSettings;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -135,13 +141,87 @@ class ResponseListenerTest {
 
   private final Sink sink = new Sink();
 
+  private static Dispatcher.Shared settings(boolean streamed, boolean keepsReply) {
+    return new Dispatcher.Shared(streamed, 60_000, null, null, keepsReply, WireApi.CHAT.dialect());
+  }
+
   private ResponseListener listener(boolean streamed, boolean keepsReply, Cancellation cancel) {
+    return listener(streamed, keepsReply, cancel, PromptSender.UNFED);
+  }
+
+  private ResponseListener listener(
+      boolean streamed, boolean keepsReply, Cancellation cancel, RequestPart part) {
     return new ResponseListener(
         sink,
-        new ResponseListener.Settings(streamed, 60_000, null, null, keepsReply),
+        settings(streamed, keepsReply),
         session(),
-        new Outgoing(IDENTITY, new byte[0], null, null, null, null, null, null),
+        new Outgoing(IDENTITY, new byte[0], part, ClientWatch.First.NONE),
         cancel);
+  }
+
+  private static Cancellation noCancel() {
+    return Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false);
+  }
+
+  /**
+   * A turn's part that writes down in the sink's list what the listener tells it, and marks the
+   * record it completes with the session id {@code s-1}.
+   */
+  private RequestPart recordingPart() {
+    return new RequestPart() {
+      @Override
+      public boolean turn() {
+        return true;
+      }
+
+      @Override
+      public void sending(RunContext run, String scenario, String request) {
+        sink.said.add("part sending");
+      }
+
+      @Override
+      public boolean wantsText() {
+        return true;
+      }
+
+      @Override
+      public void onEvent(StreamEvent event) {
+        if (event.content() != null) {
+          sink.said.add("part event " + event.content());
+        }
+      }
+
+      @Override
+      public void onStreamEnd(EventParser parser) {
+        sink.said.add("part stream end");
+      }
+
+      @Override
+      public void onResponse(StreamEvent response, String body, Dialect dialect) {
+        sink.said.add("part response " + response.content() + " of " + body.length() + " chars");
+      }
+
+      @Override
+      public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
+        sink.said.add("part complete");
+        return record.toBuilder().sessionId("s-1").build();
+      }
+
+      @Override
+      public void ended(RequestRecord record) {
+        sink.said.add("part ended " + record.status().wireName());
+      }
+
+      @Override
+      public void failed(long nowMs) {
+        sink.said.add("part failed at " + nowMs);
+      }
+
+      @Override
+      public void closed(long endNanos) {
+        sink.said.add("part closed");
+      }
+    };
   }
 
   private ResponseListener streaming() {
@@ -369,10 +449,10 @@ class ResponseListenerTest {
     ResponseListener l =
         new ResponseListener(
             failing,
-            new ResponseListener.Settings(true, 60_000, null, null, false),
+            settings(true, false),
             session(),
-            new Outgoing(IDENTITY, new byte[0], null, null, null, null, null, null),
-            Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+            new Outgoing(IDENTITY, new byte[0], PromptSender.UNFED, ClientWatch.First.NONE),
+            noCancel());
     eventStreamHead(l);
     l.onHttpResponseBodyChunk(bytes(DONE), true);
 
@@ -384,5 +464,104 @@ class ResponseListenerTest {
             "notSent",
             "next"),
         failing.said);
+  }
+
+  @Test
+  void aStreamedTurnsPartHearsEachTextItsEndItsRecordAndThatItIsOver() {
+    ResponseListener l = listener(true, false, noCancel(), recordingPart());
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI + CHUNK_THERE + USAGE + DONE), true);
+
+    assertEquals(
+        List.of(
+            "opened",
+            "part event Hi",
+            "part event  there",
+            "closed",
+            "part stream end",
+            "part complete",
+            "record ok",
+            "part ended ok",
+            "rows",
+            "part closed",
+            "next"),
+        sink.said);
+    assertEquals("s-1", sink.records.get(0).sessionId());
+  }
+
+  @Test
+  void aWholeAnswersPartHearsItsBody() {
+    ResponseListener l = listener(false, false, noCancel(), recordingPart());
+    l.onSend();
+    l.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    l.onHttpResponseBodyChunk(
+        bytes(
+            "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},"
+                + "\"finish_reason\":\"stop\"}]}"),
+        true);
+
+    assertEquals(
+        List.of(
+            "opened",
+            "closed",
+            "part response Hi of 94 chars",
+            "part complete",
+            "record ok",
+            "part ended ok",
+            "rows",
+            "part closed",
+            "next"),
+        sink.said);
+  }
+
+  @Test
+  void aPartWhoseRecordCouldNotBeKeptHearsItFailedThenThatItIsOver() {
+    Sink failing =
+        new Sink() {
+          @Override
+          public void record(Workload workload, RequestRecord record) {
+            throw new IllegalStateException("disk full");
+          }
+        };
+    RequestPart part = recordingPart();
+    ResponseListener l =
+        new ResponseListener(
+            failing,
+            settings(true, false),
+            session(),
+            new Outgoing(IDENTITY, new byte[0], part, ClientWatch.First.NONE),
+            noCancel());
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(DONE), true);
+
+    assertEquals(
+        List.of(
+            "opened",
+            "closed",
+            "failedRow java.lang.IllegalStateException: disk full",
+            "notSent",
+            "next"),
+        failing.said);
+    assertEquals(
+        List.of("part stream end", "part complete", "part failed at 1000", "part closed"),
+        sink.said);
+  }
+
+  @Test
+  void aCutTurnsPartHearsItsRecordAndThatItIsOverButItsUserStays() {
+    ResponseListener l = listener(true, false, noCancel(), recordingPart());
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.cutByRunEnd(System.nanoTime(), "interrupted");
+
+    assertEquals(
+        List.of(
+            "opened",
+            "part event Hi",
+            "part complete",
+            "record cut_by_run_end",
+            "part ended cut_by_run_end",
+            "part closed"),
+        sink.said);
   }
 }
