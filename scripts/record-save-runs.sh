@@ -51,7 +51,7 @@ run conversation ConversationSimulation -Dllm.conversations=8 "${slo[@]}"
 run agent AgentSessionSimulation -Dllm.agent.sessions=6
 run http-prompts HttpPromptsSimulation -Dllm.requests=20
 run open-loop OpenLoopSimulation -Dllm.requests=60 "${slo[@]}"
-run prompt-file PromptFileSimulation -Dllm.requests=20
+run prompt-file PromptFileSimulation -Dllm.requests=12
 run prompt-modes PromptModesSimulation -Dllm.requests=12
 run ramped RampedConcurrencySimulation -Dllm.requests=80
 run stepped SteppedOpenLoopSimulation "${slo[@]}"
