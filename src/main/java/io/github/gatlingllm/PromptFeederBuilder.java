@@ -358,7 +358,8 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
         s.warmupRequests(),
         Shard.current(),
         s.warmGroups(),
-        s.seedAuto());
+        s.seedAuto(),
+        null);
   }
 
   /** Whether a setting is set, on this builder or as a system property. */
@@ -409,6 +410,6 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
     String workloadName =
         Workload.claimName(name, file.path().getFileName().toString(), "prompts().fromFile");
     return new Workload(
-        workloadName, source, requests, warmup, Shard.current(), false, s.seedAuto());
+        workloadName, source, requests, warmup, Shard.current(), false, s.seedAuto(), null);
   }
 }

@@ -1,11 +1,9 @@
 package io.github.gatlingllm.action;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.EventParser;
-import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.ToolCallAssembly;
 import io.github.gatlingllm.api.Turn;
@@ -18,14 +16,12 @@ import io.github.gatlingllm.feeder.AgentWorkload;
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
-import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
@@ -40,43 +36,17 @@ import scala.Option;
  * waits until every warmup session has ended. The tool latency between turns is the chain's pause
  * ({@code LlmDsl.agentSession}), on Gatling's scheduler.
  */
-final class AgentSender implements Sender {
+final class AgentSender extends TurnSender {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentSender.class);
-
-  private final String name;
-  private final RunContext run;
-  private final RequestSettings settings;
-  private final Dispatcher dispatcher;
-  private final Action next;
-  private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
-
-  private final ServerHistory history;
-
-  AgentSender(
-      String name, RunContext run, RequestSettings settings, Dispatcher dispatcher, Action next) {
-    this(name, run, settings, dispatcher, next, ServerHistory.OFF);
-  }
 
   /**
    * A sender of an action's agent turns.
    *
-   * @param history whether later turns send only their tool results and {@code
-   *     previous_response_id}, and whether the server refused it
+   * @param parts what it works with, never null
    */
-  AgentSender(
-      String name,
-      RunContext run,
-      RequestSettings settings,
-      Dispatcher dispatcher,
-      Action next,
-      ServerHistory history) {
-    this.history = history;
-    this.name = name;
-    this.run = run;
-    this.settings = settings;
-    this.dispatcher = dispatcher;
-    this.next = next;
+  AgentSender(Parts parts) {
+    super(parts, true);
   }
 
   private static AgentSession agentSession(Session session) {
@@ -85,13 +55,9 @@ final class AgentSender implements Sender {
 
   @Override
   public Gate gate(Session session) {
-    Gate misfed = Misfed.refusal(name, true, session);
-    if (misfed != null) {
-      return misfed;
-    }
-    String refused = history.refusal();
+    Gate refused = refusal(session);
     if (refused != null) {
-      return new Gate.StopRun(refused, true);
+      return refused;
     }
     if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
       return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
@@ -154,10 +120,9 @@ final class AgentSender implements Sender {
       next.$bang(session);
       return;
     }
-    dispatcher.send(
+    dispatcher.sendTurn(
         session,
         LOG,
-        "turn",
         () -> outgoing(session, workload, agent, now),
         endMs -> {
           agent.failed(endMs);
@@ -200,35 +165,25 @@ final class AgentSender implements Sender {
             lead.promptId(),
             lead.digest(),
             agent.group(),
-            turn.prefixTokens,
+            turn.prefixTokens(),
             (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens()));
     return new Outgoing(identity, bytes, turn, run.client().firstSend(session));
   }
 
   /**
-   * One turn of an agent session on the wire: keeps the reply's content and assembles its tool
-   * calls as they arrive, then makes the turn's record (its session, turn, tool calls and cache
-   * plan) and moves the session on.
+   * One turn of an agent session on the wire ({@link SessionTurn}): also assembles the reply's tool
+   * calls as they arrive (chat's deltas) or as its parser completes them (Responses, Messages); its
+   * record gets the session, turn, tool calls and cache plan; the session takes the reply.
    */
-  static final class AgentTurn implements RequestPart {
+  static final class AgentTurn extends SessionTurn {
 
     private final AgentWorkload workload;
     private final AgentSession agent;
-    private final int turn;
-    private final int contextTokens;
-    private final boolean exactContext;
-    private final boolean prefixSentBefore;
     private final Integer prefixTokens;
-    private final int plannedTokens;
     private final boolean tools;
     private final int taskTokens;
-    private final StringBuilder reply = new StringBuilder();
     private final ToolCallAssembly calls = new ToolCallAssembly();
     private final boolean wholeCalls;
-    private final ServerHistory history;
-    private final long sentMs;
-    private String responseId;
-    private boolean ended;
 
     AgentTurn(
         AgentWorkload workload,
@@ -237,15 +192,17 @@ final class AgentSender implements Sender {
         boolean wholeCalls,
         ServerHistory history,
         long sentMs) {
-      this.history = history;
-      this.sentMs = sentMs;
+      super(
+          agent.nextTurn(),
+          agent.contextTokens(),
+          agent.exactContext(),
+          prefixSentBefore,
+          (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens()),
+          history,
+          sentMs);
       this.wholeCalls = wholeCalls;
       this.workload = workload;
       this.agent = agent;
-      this.turn = agent.nextTurn();
-      this.contextTokens = agent.contextTokens();
-      this.exactContext = agent.exactContext();
-      this.prefixSentBefore = prefixSentBefore;
       int prefix =
           (agent.group() == null
                   ? 0
@@ -254,18 +211,6 @@ final class AgentSender implements Sender {
       this.prefixTokens = prefix == 0 ? null : prefix;
       this.tools = workload.source().tools().tokens() > 0;
       this.taskTokens = agent.taskTokens();
-      this.plannedTokens = (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens());
-    }
-
-    @Override
-    public boolean turn() {
-      return true;
-    }
-
-    /** The copy the request is built from, with the session header's value (issue 32). */
-    @Override
-    public Session carry(Session built) {
-      return built.set(LlmScalaActionBuilder.SESSION_ID, agent.sessionId());
     }
 
     /** The session's turn is sent now; counted in the run. */
@@ -277,15 +222,8 @@ final class AgentSender implements Sender {
     }
 
     @Override
-    public boolean wantsText() {
-      return true;
-    }
-
-    @Override
     public void onEvent(StreamEvent event) {
-      if (event.content() != null) {
-        reply.append(event.content());
-      }
+      super.onEvent(event);
       if (event.toolCalls() != null) {
         calls.add(event.toolCalls());
       }
@@ -294,70 +232,53 @@ final class AgentSender implements Sender {
     /** Responses and Messages: the calls their parser completed, each whole, in order. */
     @Override
     public void onStreamEnd(EventParser parser) {
-      List<Turn.ToolCall> completed = parser.toolCalls();
       if (wholeCalls) {
-        for (Turn.ToolCall c : completed) {
+        for (Turn.ToolCall c : parser.toolCalls()) {
           calls.addWhole(c.id(), c.name(), c.arguments());
         }
       }
-      responseId = parser.responseId();
+      super.onStreamEnd(parser);
     }
 
+    /** The group's system prompt and the tools, or with tools the prefix the server reused. */
     @Override
-    public void onResponse(StreamEvent response, String body, Dialect dialect) {
-      onEvent(response);
-      responseId = body == null ? null : dialect.responseId(body);
+    Integer firstPrefix(CachePlan.Server server, RequestRecord record) {
+      return tools
+          ? Integer.valueOf(
+              ConversationPlan.toolsPrefix(server, prefixTokens, taskTokens, record.promptTokens()))
+          : prefixTokens;
     }
 
     @Override
     public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
-      CachePlan plan =
-          server == null
-              ? null
-              : turn == 1
-                  ? ConversationPlan.first(
-                      server,
-                      tools
-                          ? Integer.valueOf(
-                              ConversationPlan.toolsPrefix(
-                                  server, prefixTokens, taskTokens, record.promptTokens()))
-                          : prefixTokens,
-                      prefixSentBefore,
-                      plannedTokens,
-                      !workload.shard().single(),
-                      record.promptTokens())
-                  : ConversationPlan.later(
-                      server, contextTokens, exactContext, record.promptTokens());
       return record
-          .withCache(workload.name(), plan)
-          .withConversationTurn(new ConversationTurn(agent.index(), turn, contextTokens, null))
+          .withCache(workload.name(), plan(server, !workload.shard().single(), record))
+          .withConversationTurn(new ConversationTurn(agent.index(), turn, contextTokens(), null))
           .withSession(agent.sessionId(), calls.calls().size());
     }
 
     @Override
-    public void ended(RequestRecord record) {
-      if (ended) {
-        return;
-      }
-      ended = true;
-      if (history != null) {
-        history.ended(record);
-      }
-      boolean ok = record.status() == RequestStatus.OK;
-      agent.answered(record, ok ? reply.toString() : null, calls, responseId);
+    void answered(RequestRecord record, String text, String id) {
+      agent.answered(record, text, calls, id);
       if (agent.over()) {
         workload.ended(agent);
       }
     }
 
     @Override
-    public void failed(long nowMs) {
-      if (ended) {
-        return;
-      }
-      ended = true;
+    void abandoned(long nowMs) {
       agent.failed(nowMs);
       workload.ended(agent);
+    }
+
+    @Override
+    String sessionId() {
+      return agent.sessionId();
+    }
+
+    /** The group's system prompt and tools, the identity's shared prefix. */
+    Integer prefixTokens() {
+      return prefixTokens;
     }
   }
 }

@@ -1,9 +1,7 @@
 package io.github.gatlingllm.action;
 
-import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.Dialect;
-import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
@@ -16,7 +14,6 @@ import io.github.gatlingllm.protocol.Gate;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -28,78 +25,34 @@ import org.slf4j.LoggerFactory;
  * {@code llm.maxContextTokens}, or ends the virtual user when the workload's budget is spent. A
  * measured conversation's first turn waits until every warmup conversation has ended.
  */
-final class ConversationSender implements Sender {
+final class ConversationSender extends TurnSender {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConversationSender.class);
 
-  private final String name;
-  private final RunContext run;
-  private final RequestSettings settings;
-  private final Dispatcher dispatcher;
-  private final Action next;
   private final Consumer<ConversationWorkload> joined;
   private final Predicate<String> userEndedByBudget;
-  private final AtomicBoolean contextLimitSaid = new AtomicBoolean();
-  private final ServerHistory history;
 
   /**
-   * A sender of an action's conversation turns, each sending its whole history.
+   * A sender of an action's conversation turns.
    *
-   * @param name the request name
-   * @param run the run (its clock, client watch)
-   * @param settings the request's body settings
-   * @param dispatcher the way to the wire
-   * @param next the action after this one
+   * @param parts what it works with, never null
    * @param joined the run's note that a conversation workload has a user ({@link
    *     RunContext#conversationStarted})
    * @param userEndedByBudget the run's answer to a user fed past its budget, by scenario ({@link
    *     RunContext#userEndedByBudget})
    */
   ConversationSender(
-      String name,
-      RunContext run,
-      RequestSettings settings,
-      Dispatcher dispatcher,
-      Action next,
-      Consumer<ConversationWorkload> joined,
-      Predicate<String> userEndedByBudget) {
-    this(name, run, settings, dispatcher, next, joined, userEndedByBudget, ServerHistory.OFF);
-  }
-
-  /**
-   * A sender of an action's conversation turns.
-   *
-   * @param history whether later turns send only their new message and {@code
-   *     previous_response_id}, and whether the server refused it
-   */
-  ConversationSender(
-      String name,
-      RunContext run,
-      RequestSettings settings,
-      Dispatcher dispatcher,
-      Action next,
-      Consumer<ConversationWorkload> joined,
-      Predicate<String> userEndedByBudget,
-      ServerHistory history) {
-    this.history = history;
-    this.name = name;
-    this.run = run;
-    this.settings = settings;
-    this.dispatcher = dispatcher;
-    this.next = next;
+      Parts parts, Consumer<ConversationWorkload> joined, Predicate<String> userEndedByBudget) {
+    super(parts, false);
     this.joined = joined;
     this.userEndedByBudget = userEndedByBudget;
   }
 
   @Override
   public Gate gate(Session session) {
-    Gate misfed = Misfed.refusal(name, false, session);
-    if (misfed != null) {
-      return misfed;
-    }
-    String refused = history.refusal();
+    Gate refused = refusal(session);
     if (refused != null) {
-      return new Gate.StopRun(refused, true);
+      return refused;
     }
     scala.collection.immutable.Map<String, Object> attributes = session.attributes();
     return admit(
@@ -246,10 +199,9 @@ final class ConversationSender implements Sender {
       next.$bang(session);
       return;
     }
-    dispatcher.send(
+    dispatcher.sendTurn(
         session,
         LOG,
-        "turn",
         () -> outgoing(session, workload, conversation, user, now),
         conversation::failed);
   }

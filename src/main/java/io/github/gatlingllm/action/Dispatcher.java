@@ -92,6 +92,18 @@ final class Dispatcher {
   }
 
   /**
+   * Sends a session's turn once ({@link #send} of a {@code turn}); never throws.
+   *
+   * @param session the virtual user's session
+   * @param log the sender's logger, for the line of a turn not sent
+   * @param prepare the turn's preparation
+   * @param undo the sender's undo of a turn it could not prepare
+   */
+  void sendTurn(Session session, Logger log, Prepare prepare, Undo undo) {
+    send(session, log, "turn", prepare, undo);
+  }
+
+  /**
    * Sends one request once; never throws.
    *
    * @param session the virtual user's session

@@ -49,23 +49,26 @@ final class LlmAction extends JavaAction {
           case PROMPT -> new PromptSender(spec, run, body, dispatcher, run::userEndedByBudget);
           case CONVERSATION ->
               new ConversationSender(
-                  spec.name(),
-                  run,
-                  body,
-                  dispatcher,
-                  next,
+                  turnParts(spec, run, body, dispatcher, next),
                   run::conversationStarted,
-                  run::userEndedByBudget,
-                  new ServerHistory(run.settings().historyOnServer()));
-          case AGENT ->
-              new AgentSender(
-                  spec.name(),
-                  run,
-                  body,
-                  dispatcher,
-                  next,
-                  new ServerHistory(run.settings().historyOnServer()));
+                  run::userEndedByBudget);
+          case AGENT -> new AgentSender(turnParts(spec, run, body, dispatcher, next));
         };
+  }
+
+  private static TurnSender.Parts turnParts(
+      LlmActionSpec spec,
+      RunContext run,
+      RequestSettings body,
+      Dispatcher dispatcher,
+      Action next) {
+    return new TurnSender.Parts(
+        spec.name(),
+        run,
+        body,
+        dispatcher,
+        next,
+        new ServerHistory(run.settings().historyOnServer()));
   }
 
   @Override

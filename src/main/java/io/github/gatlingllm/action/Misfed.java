@@ -20,15 +20,17 @@ final class Misfed {
   private Misfed() {}
 
   /**
-   * The refusal of a user's turn, if its loop was fed the wrong kind.
+   * The refusal a user's turn meets first, if any: its loop was fed the wrong kind, or the server
+   * refused to keep the history ({@link ServerHistory#refusal}).
    *
    * @param name the request's name
    * @param agentLoop whether the turn is {@code agentSession(...)}'s (else {@code
    *     conversation(...)}'s)
    * @param session the user's session
-   * @return a {@link Gate.StopRun} (a crash), or null when the fed kind suits the loop
+   * @param history the action's server-side history
+   * @return a {@link Gate.StopRun} (a crash), or null when the turn may go on
    */
-  static Gate refusal(String name, boolean agentLoop, Session session) {
+  static Gate refusal(String name, boolean agentLoop, Session session, ServerHistory history) {
     scala.collection.immutable.Map<String, Object> attributes = session.attributes();
     String message =
         message(
@@ -37,6 +39,9 @@ final class Misfed {
             attributes.contains(AgentFeeder.WORKLOAD),
             attributes.contains(ConversationFeeder.WORKLOAD),
             attributes.get(PromptFeeder.WORKLOAD).getOrElse(() -> null));
+    if (message == null) {
+      message = history.refusal();
+    }
     return message == null ? null : new Gate.StopRun(message, true);
   }
 

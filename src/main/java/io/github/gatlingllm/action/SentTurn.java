@@ -1,14 +1,12 @@
 package io.github.gatlingllm.action;
 
-import io.gatling.core.session.Session;
-import io.github.gatlingllm.api.Dialect;
-import io.github.gatlingllm.api.EventParser;
-import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationWorkload;
+import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.protocol.RunContext;
 import java.nio.charset.StandardCharsets;
@@ -17,26 +15,15 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Not API. One turn of a conversation on the wire: keeps the reply's text as it arrives (content
- * only: reasoning is not sent back, as chat clients do not), then, when the exchange ends, makes
- * the turn's record (its conversation, turn, context and reply digest, its cache plan) and moves
- * the conversation on. Used from the virtual user's event loop only.
+ * Not API. One turn of a conversation on the wire ({@link SessionTurn}): its record gets the
+ * conversation, turn, context and reply digest and its cache plan; the conversation takes the
+ * reply.
  */
-final class SentTurn implements RequestPart {
+final class SentTurn extends SessionTurn {
 
   private final ConversationWorkload workload;
   private final Conversation conversation;
   private final Prompt user;
-  private final int turn;
-  private final int contextTokens;
-  private final boolean exactContext;
-  private final boolean systemSentBefore;
-  private final int plannedTokens;
-  private final StringBuilder reply = new StringBuilder();
-  private final ServerHistory history;
-  private final long sentMs;
-  private String responseId;
-  private boolean ended;
 
   /**
    * A turn on the wire.
@@ -52,27 +39,17 @@ final class SentTurn implements RequestPart {
       boolean systemSentBefore,
       ServerHistory history,
       long sentMs) {
-    this.history = history;
-    this.sentMs = sentMs;
+    super(
+        conversation.nextTurn(),
+        conversation.contextTokens(),
+        conversation.exactContext(),
+        systemSentBefore,
+        conversation.plannedTokens(user),
+        history,
+        sentMs);
     this.workload = workload;
     this.conversation = conversation;
     this.user = user;
-    this.turn = conversation.nextTurn();
-    this.contextTokens = conversation.contextTokens();
-    this.exactContext = conversation.exactContext();
-    this.systemSentBefore = systemSentBefore;
-    this.plannedTokens = conversation.plannedTokens(user);
-  }
-
-  @Override
-  public boolean turn() {
-    return true;
-  }
-
-  /** The copy the request is built from, with the session header's value (issue 32). */
-  @Override
-  public Session carry(Session built) {
-    return built.set(LlmScalaActionBuilder.SESSION_ID, sessionId());
   }
 
   /** The conversation's turn is sent now; counted in the run with its workload. */
@@ -84,82 +61,33 @@ final class SentTurn implements RequestPart {
   }
 
   @Override
-  public boolean wantsText() {
-    return true;
-  }
-
-  /** One parsed event of the streamed reply, its text kept. */
-  @Override
-  public void onEvent(StreamEvent event) {
-    if (event.content() != null) {
-      reply.append(event.content());
-    }
-  }
-
-  @Override
-  public void onStreamEnd(EventParser parser) {
-    responseId = parser.responseId();
-  }
-
-  /** A non-streamed reply's parsed body, its text and id kept. */
-  @Override
-  public void onResponse(StreamEvent response, String body, Dialect dialect) {
-    onEvent(response);
-    responseId = body == null ? null : dialect.responseId(body);
+  Integer firstPrefix(CachePlan.Server server, RequestRecord record) {
+    return conversation.system() == null ? null : conversation.system().plannedCount().value();
   }
 
   /**
-   * The turn's record: the workload's name, the turn's place in its conversation and its cache plan
-   * ({@link ConversationPlan}).
+   * The turn's record: the workload's name, the turn's place in its conversation, its reply's
+   * digest when OK, and its cache plan ({@link ConversationPlan}).
    */
   @Override
   public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
-    CachePlan plan =
-        server == null
-            ? null
-            : turn == 1
-                ? ConversationPlan.first(
-                    server,
-                    conversation.system() == null
-                        ? null
-                        : conversation.system().plannedCount().value(),
-                    systemSentBefore,
-                    plannedTokens,
-                    !workload.shard().single(),
-                    record.promptTokens())
-                : ConversationPlan.later(
-                    server, contextTokens, exactContext, record.promptTokens());
     return record
-        .withCache(workload.name(), plan)
+        .withCache(workload.name(), plan(server, !workload.shard().single(), record))
         .withConversationTurn(
-            new io.github.gatlingllm.metrics.ConversationTurn(
-                conversation.index(), turn, contextTokens, ok(record) ? digest() : null));
+            new ConversationTurn(
+                conversation.index(),
+                turn,
+                contextTokens(),
+                record.status() == RequestStatus.OK ? digest() : null));
   }
 
-  private static boolean ok(RequestRecord record) {
-    return record.status() == io.github.gatlingllm.metrics.RequestStatus.OK;
-  }
-
-  /** The turn ended with this record: the conversation takes the reply, or ends on a failure. */
   @Override
-  public void ended(RequestRecord record) {
-    if (ended) {
-      return;
-    }
-    ended = true;
-    if (history != null) {
-      history.ended(record);
-    }
-    conversation.answered(user, record, ok(record) ? reply.toString() : null, responseId);
+  void answered(RequestRecord record, String text, String id) {
+    conversation.answered(user, record, text, id);
   }
 
-  /** The turn ended without a record (it could not be sent or recorded): the conversation ends. */
   @Override
-  public void failed(long nowMs) {
-    if (ended) {
-      return;
-    }
-    ended = true;
+  void abandoned(long nowMs) {
     conversation.failed(nowMs);
   }
 
@@ -179,12 +107,8 @@ final class SentTurn implements RequestPart {
    * The conversation's session id, the value of {@code llm.sessionHeader}: {@code
    * {workload}-{phase}-{index}}, the same on every turn of the conversation.
    */
+  @Override
   String sessionId() {
     return workload.name() + "-" + conversation.phase() + "-" + conversation.index();
-  }
-
-  /** The planned prompt tokens of the turn. */
-  int plannedTokens() {
-    return plannedTokens;
   }
 }

@@ -130,24 +130,18 @@ final class ChunkScanner extends JsonBytes {
     if (i != end) {
       throw GIVE_UP;
     }
-    Usage usage =
-        promptTokens == null
-                && completionTokens == null
-                && cachedTokens == null
-                && reasoningTokens == null
-            ? null
-            : new Usage(promptTokens, completionTokens, cachedTokens, reasoningTokens);
-    return new StreamEvent(
-        StreamEvent.Kind.CHUNK,
-        contentChars,
-        reasoningChars,
-        toolCalls,
+    return Events.chunk(
         content,
+        contentChars,
         reasoning,
+        reasoningChars,
+        toolCallDeltas,
+        toolCalls,
         finishReason,
-        usage,
-        null,
-        toolCallDeltas);
+        promptTokens,
+        completionTokens,
+        cachedTokens,
+        reasoningTokens);
   }
 
   private void choices() {

@@ -3,17 +3,18 @@ package io.github.gatlingllm.api;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.util.List;
 
 /** What the Responses and Messages decoders share: Jackson helpers and event makers. */
 final class Events {
 
   /** An event that carries nothing the metrics time: a lifecycle event, a ping, a signature. */
   static final StreamEvent NOTHING =
-      new StreamEvent(StreamEvent.Kind.CHUNK, 0, 0, 0, null, null, null, null, null);
+      new StreamEvent(StreamEvent.Kind.CHUNK, 0, 0, 0, null, null, null, null, null, null);
 
   /** A tool-call event: one tool-call delta. */
   static final StreamEvent TOOL_CALL =
-      new StreamEvent(StreamEvent.Kind.CHUNK, 0, 0, 1, null, null, null, null, null);
+      new StreamEvent(StreamEvent.Kind.CHUNK, 0, 0, 1, null, null, null, null, null, null);
 
   private Events() {}
 
@@ -21,19 +22,20 @@ final class Events {
   static StreamEvent content(int chars, String text) {
     return chars == 0
         ? NOTHING
-        : new StreamEvent(StreamEvent.Kind.CHUNK, chars, 0, 0, text, null, null, null, null);
+        : new StreamEvent(StreamEvent.Kind.CHUNK, chars, 0, 0, text, null, null, null, null, null);
   }
 
   /** Reasoning text: its length, and the text when kept. */
   static StreamEvent reasoning(int chars, String text) {
     return chars == 0
         ? NOTHING
-        : new StreamEvent(StreamEvent.Kind.CHUNK, 0, chars, 0, null, text, null, null, null);
+        : new StreamEvent(StreamEvent.Kind.CHUNK, 0, chars, 0, null, text, null, null, null, null);
   }
 
   /** The usage and finish reason of a reply. */
   static StreamEvent usage(Usage usage, String finishReason) {
-    return new StreamEvent(StreamEvent.Kind.CHUNK, 0, 0, 0, null, null, finishReason, usage, null);
+    return new StreamEvent(
+        StreamEvent.Kind.CHUNK, 0, 0, 0, null, null, finishReason, usage, null, null);
   }
 
   /** A failure the server reported. */
@@ -47,7 +49,8 @@ final class Events {
         null,
         null,
         null,
-        new ApiError(message == null ? "" : message, type, code));
+        new ApiError(message == null ? "" : message, type, code),
+        null);
   }
 
   /** The text of a scalar (numbers written out), null for JSON null; containers are skipped. */
@@ -70,6 +73,46 @@ final class Events {
     }
     p.skipChildren();
     return null;
+  }
+
+  /**
+   * A chunk event of a chat or completions payload, as both of its readers make it ({@link
+   * StreamEventParser}, {@link ChunkScanner}): each text (or null) with its length in chars, the
+   * tool-call entries kept (or null) with their count, and a usage only when one of its counts was
+   * given.
+   *
+   * @return the event
+   */
+  static StreamEvent chunk(
+      String content,
+      int contentChars,
+      String reasoning,
+      int reasoningChars,
+      List<ToolCallDelta> toolCalls,
+      int toolCallDeltas,
+      String finishReason,
+      Integer promptTokens,
+      Integer completionTokens,
+      Integer cachedTokens,
+      Integer reasoningTokens) {
+    Usage usage =
+        promptTokens == null
+                && completionTokens == null
+                && cachedTokens == null
+                && reasoningTokens == null
+            ? null
+            : new Usage(promptTokens, completionTokens, cachedTokens, reasoningTokens);
+    return new StreamEvent(
+        StreamEvent.Kind.CHUNK,
+        contentChars,
+        reasoningChars,
+        toolCallDeltas,
+        content,
+        reasoning,
+        finishReason,
+        usage,
+        null,
+        toolCalls);
   }
 
   /**

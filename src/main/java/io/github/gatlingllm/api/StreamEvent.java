@@ -72,11 +72,11 @@ public record StreamEvent(
 
   /** The {@code [DONE]} event. */
   public static final StreamEvent DONE =
-      new StreamEvent(Kind.DONE, 0, 0, 0, null, null, null, null, null);
+      new StreamEvent(Kind.DONE, 0, 0, 0, null, null, null, null, null, null);
 
   /** An empty payload. */
   public static final StreamEvent EMPTY =
-      new StreamEvent(Kind.EMPTY, 0, 0, 0, null, null, null, null, null);
+      new StreamEvent(Kind.EMPTY, 0, 0, 0, null, null, null, null, null, null);
 
   /**
    * Checks the fields.
@@ -96,44 +96,6 @@ public record StreamEvent(
               + ", "
               + toolCallDeltas);
     }
-  }
-
-  /**
-   * An event without tool-call entries kept ({@link #toolCalls()} null).
-   *
-   * @param kind what the payload is, never null
-   * @param contentChars chars of content
-   * @param reasoningChars chars of reasoning text
-   * @param toolCallDeltas number of {@code tool_calls} entries
-   * @param content the content text, or null
-   * @param reasoning the reasoning text, or null
-   * @param finishReason the first non-null {@code finish_reason}, or null
-   * @param usage the usage, or null
-   * @param error the error, or null
-   * @throws NullPointerException if {@code kind} is null
-   * @throws IllegalArgumentException if a count is negative
-   */
-  public StreamEvent(
-      Kind kind,
-      int contentChars,
-      int reasoningChars,
-      int toolCallDeltas,
-      String content,
-      String reasoning,
-      String finishReason,
-      Usage usage,
-      ApiError error) {
-    this(
-        kind,
-        contentChars,
-        reasoningChars,
-        toolCallDeltas,
-        content,
-        reasoning,
-        finishReason,
-        usage,
-        error,
-        null);
   }
 
   /**

@@ -167,9 +167,9 @@ final class StreamEventParser {
         }
         case "error" -> readError(p, t);
         case "object" -> objectIsError = t == JsonToken.VALUE_STRING && isText(p, "error");
-        case "message" -> topMessage = scalarText(p, t);
-        case "type", "error_type" -> topType = scalarText(p, t);
-        case "code" -> topCode = scalarText(p, t);
+        case "message" -> topMessage = Events.scalarText(p, t);
+        case "type", "error_type" -> topType = Events.scalarText(p, t);
+        case "code" -> topCode = Events.scalarText(p, t);
         default -> p.skipChildren();
       }
     }
@@ -189,35 +189,20 @@ final class StreamEventParser {
       String message = errorSeen ? errorMessage : topMessage;
       String type = errorType != null ? errorType : topType;
       String code = errorCode != null ? errorCode : topCode;
-      return new StreamEvent(
-          StreamEvent.Kind.ERROR,
-          0,
-          0,
-          0,
-          null,
-          null,
-          null,
-          null,
-          new ApiError(message == null ? "" : message, type, code));
+      return Events.error(message, type, code);
     }
-    Usage usage =
-        promptTokens == null
-                && completionTokens == null
-                && cachedTokens == null
-                && reasoningTokens == null
-            ? null
-            : new Usage(promptTokens, completionTokens, cachedTokens, reasoningTokens);
-    return new StreamEvent(
-        StreamEvent.Kind.CHUNK,
-        contentChars,
-        reasoningChars,
-        toolCalls,
+    return Events.chunk(
         content,
+        contentChars,
         reasoning,
+        reasoningChars,
+        toolCallDeltas,
+        toolCalls,
         finishReason,
-        usage,
-        null,
-        toolCallDeltas);
+        promptTokens,
+        completionTokens,
+        cachedTokens,
+        reasoningTokens);
   }
 
   private void readChoices(JsonParser p) throws IOException {
@@ -331,7 +316,7 @@ final class StreamEventParser {
       String name = p.currentName();
       JsonToken v = p.nextToken();
       if (nested && name.equals("index")) {
-        index = v == JsonToken.VALUE_NUMBER_INT ? count(p, v) : skip(p);
+        index = v == JsonToken.VALUE_NUMBER_INT ? Events.count(p, v) : skip(p);
       } else if (nested && name.equals("id")) {
         id = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
       } else if (nested && name.equals("function") && v == JsonToken.START_OBJECT) {
@@ -368,39 +353,9 @@ final class StreamEventParser {
       return;
     }
     contentChars += n;
-    if (keepText || content != null || hasThinkTag(p)) {
+    if (keepText || content != null || Events.hasThinkTag(p)) {
       content = content == null ? p.getText() : content + p.getText();
     }
-  }
-
-  /**
-   * Whether the current string value holds {@code <think>} or {@code </think>}: such content is
-   * kept whatever {@code keepText} says, so that the reasoning inside it can be told from the
-   * answer. Reads Jackson's char buffer in place.
-   */
-  private static boolean hasThinkTag(JsonParser p) throws IOException {
-    char[] chars = p.getTextCharacters();
-    int from = p.getTextOffset();
-    int to = from + p.getTextLength();
-    for (int i = from; i < to; i++) {
-      if (chars[i] == '<'
-          && (startsWith(chars, i + 1, to, "think>") || startsWith(chars, i + 1, to, "/think>"))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean startsWith(char[] chars, int at, int to, String s) {
-    if (to - at < s.length()) {
-      return false;
-    }
-    for (int j = 0; j < s.length(); j++) {
-      if (chars[at + j] != s.charAt(j)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private void readUsage(JsonParser p) throws IOException {
@@ -408,15 +363,15 @@ final class StreamEventParser {
       String name = p.currentName();
       JsonToken v = p.nextToken();
       switch (name) {
-        case "prompt_tokens" -> promptTokens = count(p, v);
-        case "completion_tokens" -> completionTokens = count(p, v);
+        case "prompt_tokens" -> promptTokens = Events.count(p, v);
+        case "completion_tokens" -> completionTokens = Events.count(p, v);
         case "prompt_tokens_details" -> {
           if (v == JsonToken.START_OBJECT) {
             while (p.nextToken() == JsonToken.FIELD_NAME) {
               String detail = p.currentName();
               JsonToken d = p.nextToken();
               if (detail.equals("cached_tokens")) {
-                cachedTokens = count(p, d);
+                cachedTokens = Events.count(p, d);
               } else {
                 p.skipChildren();
               }
@@ -431,7 +386,7 @@ final class StreamEventParser {
               String detail = p.currentName();
               JsonToken d = p.nextToken();
               if (detail.equals("reasoning_tokens")) {
-                reasoningTokens = count(p, d);
+                reasoningTokens = Events.count(p, d);
               } else {
                 p.skipChildren();
               }
@@ -453,9 +408,9 @@ final class StreamEventParser {
           String name = p.currentName();
           JsonToken v = p.nextToken();
           switch (name) {
-            case "message" -> errorMessage = scalarText(p, v);
-            case "type" -> errorType = scalarText(p, v);
-            case "code" -> errorCode = scalarText(p, v);
+            case "message" -> errorMessage = Events.scalarText(p, v);
+            case "type" -> errorType = Events.scalarText(p, v);
+            case "code" -> errorCode = Events.scalarText(p, v);
             default -> p.skipChildren();
           }
         }
@@ -475,28 +430,6 @@ final class StreamEventParser {
     }
   }
 
-  /** The text of a scalar (numbers written out), null for JSON null; containers are skipped. */
-  private static String scalarText(JsonParser p, JsonToken t) throws IOException {
-    if (t == JsonToken.VALUE_NULL) {
-      return null;
-    }
-    if (t.isScalarValue()) {
-      return p.getText();
-    }
-    p.skipChildren();
-    return null;
-  }
-
-  /** A non-negative int count, or null for anything else (null, negative, too big, not an int). */
-  private static Integer count(JsonParser p, JsonToken t) throws IOException {
-    if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
-      int v = p.getIntValue();
-      return v >= 0 ? v : null;
-    }
-    p.skipChildren();
-    return null;
-  }
-
   private static boolean isText(JsonParser p, String expected) throws IOException {
     return p.getTextLength() == expected.length() && expected.equals(p.getText());
   }
@@ -513,7 +446,8 @@ final class StreamEventParser {
         null,
         null,
         null,
-        new ApiError("invalid data (" + reason + "): " + snippet, null, null));
+        new ApiError("invalid data (" + reason + "): " + snippet, null, null),
+        null);
   }
 
   private static String firstLine(Exception e) {

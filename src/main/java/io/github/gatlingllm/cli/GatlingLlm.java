@@ -1,5 +1,7 @@
 package io.github.gatlingllm.cli;
 
+import io.github.gatlingllm.token.TokenCounter;
+import io.github.gatlingllm.token.TokenCounters;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
@@ -67,6 +69,38 @@ public final class GatlingLlm implements Runnable {
    */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
     return commandLine(out, err).execute(args);
+  }
+
+  /**
+   * Closes a command's token counter when it holds a tokenizer, at the command's end: a failure to
+   * close leaves nothing to do.
+   *
+   * @param counter the counter, never null
+   */
+  static void close(TokenCounter counter) {
+    if (counter instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception ignored) {
+        // Nothing left to do with a tokenizer that fails to close at exit.
+      }
+    }
+  }
+
+  /**
+   * The token counter of a command's {@code --tokenizer}.
+   *
+   * @param line the command's line, for the usage error
+   * @param tokenizer the option's value ({@code estimate}, a tokenizer.json path...)
+   * @return the counter
+   * @throws CommandLine.ParameterException naming {@code --tokenizer} when the value is refused
+   */
+  static TokenCounter tokenCounter(CommandLine line, String tokenizer) {
+    try {
+      return TokenCounters.of(tokenizer);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(line, "--tokenizer: " + e.getMessage());
+    }
   }
 
   /** The command line with its error handling: a bad option is one line naming it, exit 2. */

@@ -136,12 +136,7 @@ final class PromptsCommand implements Callable<Integer> {
     LongStream order = order();
     String id =
         caseId != null ? caseId : "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
-    TokenCounter counter;
-    try {
-      counter = TokenCounters.of(tokenizer);
-    } catch (IllegalArgumentException e) {
-      throw usage("--tokenizer: " + e.getMessage());
-    }
+    TokenCounter counter = GatlingLlm.tokenCounter(spec.commandLine(), tokenizer);
     try {
       PromptSource source = new PromptSource(promptSpec, counter, seed, id, phase, inputTokens);
       PrintWriter out = spec.commandLine().getOut();
@@ -167,13 +162,7 @@ final class PromptsCommand implements Callable<Integer> {
       out.flush();
       return 0;
     } finally {
-      if (counter instanceof AutoCloseable closeable) {
-        try {
-          closeable.close();
-        } catch (Exception ignored) {
-          // Nothing left to do with a tokenizer that fails to close at exit.
-        }
-      }
+      GatlingLlm.close(counter);
     }
   }
 

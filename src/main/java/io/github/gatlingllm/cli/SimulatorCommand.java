@@ -140,12 +140,7 @@ final class SimulatorCommand implements Callable<Integer> {
               + " (the default max_tokens), got "
               + contextLength);
     }
-    TokenCounter counter;
-    try {
-      counter = TokenCounters.of(tokenizer);
-    } catch (IllegalArgumentException e) {
-      throw usage("--tokenizer: " + e.getMessage());
-    }
+    TokenCounter counter = GatlingLlm.tokenCounter(spec.commandLine(), tokenizer);
     try {
       SimulatorConfig config = configure(base.withTokenCounter(counter));
       Simulator simulator = Simulator.start(config, port);
@@ -171,13 +166,7 @@ final class SimulatorCommand implements Callable<Integer> {
       }
       return 0;
     } finally {
-      if (counter instanceof AutoCloseable closeable) {
-        try {
-          closeable.close();
-        } catch (Exception ignored) {
-          // Nothing left to do with a tokenizer that fails to close at exit.
-        }
-      }
+      GatlingLlm.close(counter);
     }
   }
 

@@ -6,8 +6,6 @@ import io.github.gatlingllm.session.SessionAggregator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Not API. The agent sessions of one {@code agents()} workload (issue 32): {@code warmupBudget}
@@ -19,8 +17,6 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe.
  */
 public final class AgentWorkload extends SessionWorkload {
-
-  private static final Logger LOG = LoggerFactory.getLogger(AgentWorkload.class);
 
   private final AgentSource measured;
   private final AgentSource warmup;
@@ -39,17 +35,7 @@ public final class AgentWorkload extends SessionWorkload {
    */
   public AgentWorkload(
       String name, AgentSource measured, long budget, long warmupBudget, Shard shard) {
-    super(
-        LOG,
-        name,
-        budget,
-        warmupBudget,
-        shard,
-        "agent.sessions",
-        "agent.warmupSessions",
-        "agent sessions",
-        AgentFeeder.WORKLOAD,
-        AgentFeeder.DONE);
+    super(name, budget, warmupBudget, shard, Kind.AGENT_SESSIONS);
     this.measured = Objects.requireNonNull(measured, "measured");
     this.warmup = measured.forPhase(Phase.WARMUP.wireName());
     open();

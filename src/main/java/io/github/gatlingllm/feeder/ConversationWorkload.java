@@ -75,17 +75,7 @@ public final class ConversationWorkload extends SessionWorkload {
       Shard shard,
       Integer maxContextTokens,
       boolean seedAuto) {
-    super(
-        LOG,
-        name,
-        budget,
-        warmupBudget,
-        shard,
-        "conversations",
-        "warmupConversations",
-        "conversations",
-        ConversationFeeder.WORKLOAD,
-        ConversationFeeder.DONE);
+    super(name, budget, warmupBudget, shard, Kind.CONVERSATIONS);
     this.measured = Objects.requireNonNull(measured, "measured");
     this.maxContextTokens = maxContextTokens;
     this.seedAuto = seedAuto;

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Not API. What every workload shares, prompts, traces, conversations and agent sessions alike: its
@@ -44,48 +45,89 @@ public abstract class PhasedWorkload {
   private final String doneKey;
 
   /**
-   * The base of a workload; the subclass calls {@link #open()} last in its constructor.
+   * What one kind of workload (prompts, conversations, agent sessions) is called in its messages
+   * and its records, the same for every workload of the kind.
    *
-   * @param log the workload's logger, for the spent line
-   * @param name the workload's name, never null
-   * @param budget the whole test's measured items, at least 1
-   * @param warmupBudget the whole test's warmup items, at least 0
-   * @param shard the indices this JVM hands out, never null
+   * @param log the kind's logger, for the spent line
    * @param budgetSetting the measured budget's setting name, for the refusal
    * @param warmupSetting the warmup budget's setting name, for the refusal
    * @param items what is handed out, plural, for the spent line
    * @param spentTail what ends the spent line, or empty ({@link PhaseBudget})
    * @param workloadKey the session key of the fed workload, put in the {@code DONE} record
    * @param doneKey the session key of the {@code DONE} flag
-   * @throws NullPointerException if {@code name} or {@code shard} is null
-   * @throws IllegalArgumentException naming the budget's setting when it is out of range
    */
-  PhasedWorkload(
+  record Kind(
       Logger log,
-      String name,
-      long budget,
-      long warmupBudget,
-      Shard shard,
       String budgetSetting,
       String warmupSetting,
       String items,
       String spentTail,
       String workloadKey,
       String doneKey) {
+
+    /** Prompts and trace rows ({@link Workload}). */
+    static final Kind PROMPTS =
+        new Kind(
+            LoggerFactory.getLogger(Workload.class),
+            "requests",
+            "warmup",
+            "requests",
+            " (the injection outlasts the prompt budget)",
+            PromptFeeder.WORKLOAD,
+            PromptFeeder.DONE);
+
+    /** Conversations ({@link ConversationWorkload}). */
+    static final Kind CONVERSATIONS =
+        new Kind(
+            LoggerFactory.getLogger(ConversationWorkload.class),
+            "conversations",
+            "warmupConversations",
+            "conversations",
+            "",
+            ConversationFeeder.WORKLOAD,
+            ConversationFeeder.DONE);
+
+    /** Agent sessions ({@link AgentWorkload}). */
+    static final Kind AGENT_SESSIONS =
+        new Kind(
+            LoggerFactory.getLogger(AgentWorkload.class),
+            "agent.sessions",
+            "agent.warmupSessions",
+            "agent sessions",
+            "",
+            AgentFeeder.WORKLOAD,
+            AgentFeeder.DONE);
+  }
+
+  /**
+   * The base of a workload; the subclass calls {@link #open()} last in its constructor.
+   *
+   * @param name the workload's name, never null
+   * @param budget the whole test's measured items, at least 1
+   * @param warmupBudget the whole test's warmup items, at least 0
+   * @param shard the indices this JVM hands out, never null
+   * @param kind the kind's words and keys, never null
+   * @throws NullPointerException if {@code name} or {@code shard} is null
+   * @throws IllegalArgumentException naming the budget's setting when it is out of range
+   */
+  PhasedWorkload(String name, long budget, long warmupBudget, Shard shard, Kind kind) {
     this.name = Objects.requireNonNull(name, "name");
     this.shard = Objects.requireNonNull(shard, "shard");
     if (budget < 1) {
-      throw new IllegalArgumentException(budgetSetting + ": got " + budget + ", expected >= 1");
+      throw new IllegalArgumentException(
+          kind.budgetSetting() + ": got " + budget + ", expected >= 1");
     }
     if (warmupBudget < 0) {
       throw new IllegalArgumentException(
-          warmupSetting + ": got " + warmupBudget + ", expected >= 0");
+          kind.warmupSetting() + ": got " + warmupBudget + ", expected >= 0");
     }
     this.budget = budget;
     this.warmupBudget = warmupBudget;
-    this.phaseBudget = new PhaseBudget(log, name, items, spentTail, budget, warmupBudget, shard);
-    this.workloadKey = workloadKey;
-    this.doneKey = doneKey;
+    this.phaseBudget =
+        new PhaseBudget(
+            kind.log(), name, kind.items(), kind.spentTail(), budget, warmupBudget, shard);
+    this.workloadKey = kind.workloadKey();
+    this.doneKey = kind.doneKey();
     Map<String, Object> done = new HashMap<>(4);
     done.put(doneKey, true);
     done.put(workloadKey, this);

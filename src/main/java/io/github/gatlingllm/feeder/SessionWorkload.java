@@ -4,7 +4,6 @@ import io.github.gatlingllm.prompt.Phase;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
 
 /**
  * Not API. A workload of sessions, conversations and agent sessions alike: one session a feed,
@@ -21,33 +20,12 @@ public abstract class SessionWorkload extends PhasedWorkload {
   private final Set<String> sentPrefixes = new HashSet<>();
 
   /**
-   * See {@link PhasedWorkload}; the sessions' names in messages are {@code items}.
+   * See {@link PhasedWorkload}.
    *
    * @throws IllegalArgumentException naming the budget's setting when it is out of range
    */
-  SessionWorkload(
-      Logger log,
-      String name,
-      long budget,
-      long warmupBudget,
-      Shard shard,
-      String budgetSetting,
-      String warmupSetting,
-      String items,
-      String workloadKey,
-      String doneKey) {
-    super(
-        log,
-        name,
-        budget,
-        warmupBudget,
-        shard,
-        budgetSetting,
-        warmupSetting,
-        items,
-        "",
-        workloadKey,
-        doneKey);
+  SessionWorkload(String name, long budget, long warmupBudget, Shard shard, Kind kind) {
+    super(name, budget, warmupBudget, shard, kind);
   }
 
   /**

@@ -231,14 +231,7 @@ final class TraceReader {
         // A session's later row: sent after its previous row ended, plus its delay.
         long timestamp = -1;
         if (hasTs && Boolean.TRUE.equals(timed)) {
-          timestamp =
-              whole(
-                  line,
-                  "timestamp",
-                  ts,
-                  0,
-                  Trace.MAX_TIMESTAMP_MS,
-                  "milliseconds from 0 to " + Trace.MAX_TIMESTAMP_MS);
+          timestamp = timestamp(line, ts);
         } else if (hasTs) {
           throw bad(
               line,
@@ -266,14 +259,7 @@ final class TraceReader {
       }
       long timestamp = -1;
       if (hasTs) {
-        timestamp =
-            whole(
-                line,
-                "timestamp",
-                ts,
-                0,
-                Trace.MAX_TIMESTAMP_MS,
-                "milliseconds from 0 to " + Trace.MAX_TIMESTAMP_MS);
+        timestamp = timestamp(line, ts);
         if (lastAnchorTimestamp >= 0 && timestamp < lastAnchorTimestamp) {
           throw bad(
               line,
@@ -343,6 +329,17 @@ final class TraceReader {
       lines[rows] = line;
       rows++;
       idStarts[rows] = idCount;
+    }
+
+    /** A row's {@code timestamp}: whole milliseconds from 0 to {@link Trace#MAX_TIMESTAMP_MS}. */
+    private long timestamp(int line, JsonNode ts) {
+      return whole(
+          line,
+          "timestamp",
+          ts,
+          0,
+          Trace.MAX_TIMESTAMP_MS,
+          "milliseconds from 0 to " + Trace.MAX_TIMESTAMP_MS);
     }
 
     private long whole(int line, String field, JsonNode v, long min, long max, String expected) {

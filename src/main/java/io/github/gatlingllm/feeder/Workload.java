@@ -56,7 +56,7 @@ public final class Workload extends PhasedWorkload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget) {
-    this(name, measured, budget, warmupBudget, Shard.SINGLE, false, false);
+    this(name, measured, budget, warmupBudget, Shard.SINGLE, false, false, null);
   }
 
   /**
@@ -70,33 +70,7 @@ public final class Workload extends PhasedWorkload {
    * @throws IllegalArgumentException if a budget is out of range
    */
   public Workload(String name, PromptSource measured, long budget, long warmupBudget, Shard shard) {
-    this(name, measured, budget, warmupBudget, shard, false, false);
-  }
-
-  /**
-   * A workload of which this JVM runs one shard, its warmup source warming the measured groups or
-   * not.
-   *
-   * @param name the workload's name, shown in the record and logs, never blank
-   * @param measured the measured phase's prompts, never null
-   * @param budget the whole test's measured requests, at least 1
-   * @param warmupBudget the whole test's warmup requests, at least 0
-   * @param shard the indices this JVM hands out, never null
-   * @param warmGroups whether the warmup prompts start with the measured phase's group prefixes
-   *     ({@link PromptSource#forPhaseWarmingGroups}); shared-prefix only, else ignored
-   * @param seedAuto whether the seed was picked from the clock ({@code llm.seed=auto}), for the
-   *     record
-   * @throws IllegalArgumentException if a budget is out of range
-   */
-  public Workload(
-      String name,
-      PromptSource measured,
-      long budget,
-      long warmupBudget,
-      Shard shard,
-      boolean warmGroups,
-      boolean seedAuto) {
-    this(name, measured, budget, warmupBudget, shard, warmGroups, seedAuto, null);
+    this(name, measured, budget, warmupBudget, shard, false, false, null);
   }
 
   /**
@@ -119,7 +93,23 @@ public final class Workload extends PhasedWorkload {
         Objects.requireNonNull(replay, "replay"));
   }
 
-  private Workload(
+  /**
+   * A workload of which this JVM runs one shard, its warmup source warming the measured groups or
+   * not.
+   *
+   * @param name the workload's name, shown in the record and logs, never blank
+   * @param measured the measured phase's prompts, never null
+   * @param budget the whole test's measured requests, at least 1
+   * @param warmupBudget the whole test's warmup requests, at least 0
+   * @param shard the indices this JVM hands out, never null
+   * @param warmGroups whether the warmup prompts start with the measured phase's group prefixes
+   *     ({@link PromptSource#forPhaseWarmingGroups}); shared-prefix only, else ignored
+   * @param seedAuto whether the seed was picked from the clock ({@code llm.seed=auto}), for the
+   *     record
+   * @param replay the trace this workload replays, or null for generated or file prompts
+   * @throws IllegalArgumentException if a budget is out of range
+   */
+  public Workload(
       String name,
       PromptSource measured,
       long budget,
@@ -128,18 +118,7 @@ public final class Workload extends PhasedWorkload {
       boolean warmGroups,
       boolean seedAuto,
       TraceReplay replay) {
-    super(
-        LOG,
-        name,
-        budget,
-        warmupBudget,
-        shard,
-        "requests",
-        "warmup",
-        "requests",
-        " (the injection outlasts the prompt budget)",
-        PromptFeeder.WORKLOAD,
-        PromptFeeder.DONE);
+    super(name, budget, warmupBudget, shard, Kind.PROMPTS);
     this.replay = replay;
     this.measured = Objects.requireNonNull(measured, "measured");
     this.warmGroups = warmGroups && measured.spec().mode() == PromptMode.SHARED_PREFIX;

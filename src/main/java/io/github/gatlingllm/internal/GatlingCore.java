@@ -71,15 +71,7 @@ public final class GatlingCore {
    */
   public void logRow(
       Session session, String name, long startMs, long endMs, boolean ok, String message) {
-    stats.logResponse(
-        session.scenario(),
-        session.groups(),
-        name,
-        startMs,
-        Math.max(startMs, endMs),
-        ok ? OK$.MODULE$ : KO$.MODULE$,
-        Option.empty(),
-        Option.apply(message));
+    logResponse(session.scenario(), session.groups(), name, startMs, endMs, ok, message);
   }
 
   /**
@@ -95,15 +87,7 @@ public final class GatlingCore {
    */
   public void logRow(
       String scenario, String name, long startMs, long endMs, boolean ok, String message) {
-    stats.logResponse(
-        scenario,
-        List$.MODULE$.empty(),
-        name,
-        startMs,
-        Math.max(startMs, endMs),
-        ok ? OK$.MODULE$ : KO$.MODULE$,
-        Option.empty(),
-        Option.apply(message));
+    logResponse(scenario, List$.MODULE$.empty(), name, startMs, endMs, ok, message);
   }
 
   /**
@@ -133,15 +117,7 @@ public final class GatlingCore {
       boolean ok) {
     long end = Math.max(startMs, endMs);
     if (figuresAsRequests) {
-      stats.logResponse(
-          scenario,
-          scalaList(parents),
-          name,
-          startMs,
-          end,
-          ok ? OK$.MODULE$ : KO$.MODULE$,
-          Option.empty(),
-          Option.empty());
+      logResponse(scenario, scalaList(parents), name, startMs, end, ok, null);
       return;
     }
     long span = Math.min(Integer.MAX_VALUE, end - startMs);
@@ -163,6 +139,26 @@ public final class GatlingCore {
    */
   public void figuresAsRequests(boolean asRequests) {
     this.figuresAsRequests = asRequests;
+  }
+
+  /** One response row; its end raised to its start when earlier, a null message none. */
+  private void logResponse(
+      String scenario,
+      List<String> groups,
+      String name,
+      long startMs,
+      long endMs,
+      boolean ok,
+      String message) {
+    stats.logResponse(
+        scenario,
+        groups,
+        name,
+        startMs,
+        Math.max(startMs, endMs),
+        ok ? OK$.MODULE$ : KO$.MODULE$,
+        Option.empty(),
+        Option.apply(message));
   }
 
   private static List<String> scalaList(java.util.List<String> names) {

@@ -105,13 +105,7 @@ public final class GatlingInjection {
    * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
    */
   public static Long maxDurationMs(CoreComponents core) {
-    Objects.requireNonNull(core, "core");
-    Object actor = field(core.controller(), "actor");
-    Object params = field(actor, "simulationParams");
-    if (!(params instanceof io.gatling.core.scenario.SimulationParams simulation)) {
-      throw new IllegalStateException(
-          "Gatling's controller holds no SimulationParams but " + className(params));
-    }
+    io.gatling.core.scenario.SimulationParams simulation = params(core);
     scala.Option<FiniteDuration> max = simulation.maxDuration();
     return max.isDefined() ? max.get().toMillis() : null;
   }
@@ -126,13 +120,7 @@ public final class GatlingInjection {
    * @throws IllegalStateException when Gatling's internals are not what this Gatling version had
    */
   public static Map<String, Double> failedPercentBelow(CoreComponents core) {
-    Objects.requireNonNull(core, "core");
-    Object actor = field(core.controller(), "actor");
-    Object params = field(actor, "simulationParams");
-    if (!(params instanceof io.gatling.core.scenario.SimulationParams simulation)) {
-      throw new IllegalStateException(
-          "Gatling's controller holds no SimulationParams but " + className(params));
-    }
+    io.gatling.core.scenario.SimulationParams simulation = params(core);
     return failedPercentBelow(CollectionConverters.asJava(simulation.assertions()));
   }
 
@@ -223,6 +211,17 @@ public final class GatlingInjection {
     return out;
   }
 
+  /** A step of one value over its {@code duration}: {@code value} from its start to its end. */
+  private static Step level(Type type, Map<String, Object> f, String value) {
+    double v = number(f, value);
+    return new Step(type, v, v, millis(f, "duration"));
+  }
+
+  /** A step from {@code from} to {@code to} over its {@code duration}. */
+  private static Step ramp(Type type, Map<String, Object> f, String from, String to) {
+    return new Step(type, number(f, from), number(f, to), millis(f, "duration"));
+  }
+
   private static void steps(Object step, List<Step> out) {
     if (!(step instanceof Product product)) {
       throw new IllegalStateException(
@@ -230,40 +229,19 @@ public final class GatlingInjection {
     }
     Map<String, Object> f = fields(product);
     switch (product.productPrefix()) {
-      case "ConstantConcurrentUsersInjection" -> {
-        double users = number(f, "number");
-        out.add(new Step(Type.CONSTANT_CONCURRENT_USERS, users, users, millis(f, "duration")));
-      }
+      case "ConstantConcurrentUsersInjection" ->
+          out.add(level(Type.CONSTANT_CONCURRENT_USERS, f, "number"));
       case "RampConcurrentUsersInjection" ->
-          out.add(
-              new Step(
-                  Type.RAMP_CONCURRENT_USERS,
-                  number(f, "from"),
-                  number(f, "to"),
-                  millis(f, "duration")));
+          out.add(ramp(Type.RAMP_CONCURRENT_USERS, f, "from", "to"));
       case "AtOnceOpenInjection" -> {
         double users = number(f, "users");
         out.add(new Step(Type.AT_ONCE_USERS, users, users, 0));
       }
-      case "RampOpenInjection" -> {
-        double users = number(f, "users");
-        out.add(new Step(Type.RAMP_USERS, users, users, millis(f, "duration")));
-      }
-      case "HeavisideOpenInjection" -> {
-        double users = number(f, "users");
-        out.add(new Step(Type.STRESS_PEAK_USERS, users, users, millis(f, "duration")));
-      }
-      case "ConstantRateOpenInjection" -> {
-        double rate = number(f, "rate");
-        out.add(new Step(Type.CONSTANT_USERS_PER_SEC, rate, rate, millis(f, "duration")));
-      }
+      case "RampOpenInjection" -> out.add(level(Type.RAMP_USERS, f, "users"));
+      case "HeavisideOpenInjection" -> out.add(level(Type.STRESS_PEAK_USERS, f, "users"));
+      case "ConstantRateOpenInjection" -> out.add(level(Type.CONSTANT_USERS_PER_SEC, f, "rate"));
       case "RampRateOpenInjection" ->
-          out.add(
-              new Step(
-                  Type.RAMP_USERS_PER_SEC,
-                  number(f, "startRate"),
-                  number(f, "endRate"),
-                  millis(f, "duration")));
+          out.add(ramp(Type.RAMP_USERS_PER_SEC, f, "startRate", "endRate"));
       case "PoissonOpenInjection" ->
           out.add(
               new Step(

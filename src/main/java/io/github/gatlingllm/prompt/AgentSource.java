@@ -1,12 +1,7 @@
 package io.github.gatlingllm.prompt;
 
 import io.github.gatlingllm.token.TokenCounter;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The agent sessions of one case phase, generated on demand (issue 32): each session's group system
@@ -38,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread-safe.
  */
-public final class AgentSource {
+public final class AgentSource extends SessionSource {
 
   /**
    * One session's plan.
@@ -51,11 +46,7 @@ public final class AgentSource {
   public record Script(long index, Integer group, Prompt system, Prompt task) {}
 
   private final AgentSpec spec;
-  private final PromptSource text;
   private final ToolCatalog tools;
-  private final byte[] sessionLabel;
-  private final Map<Integer, Prompt> systems = new ConcurrentHashMap<>();
-  private final PhaseDigests digests = new PhaseDigests();
 
   /**
    * The sessions of one phase.
@@ -84,15 +75,14 @@ public final class AgentSource {
       long seed,
       String caseId,
       String phase) {
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.tools = tools;
     // extend() only: the size given here is never used; at least MIN_CONTROLLED_TOKENS, so no
     // warning.
-    this.text =
+    super(
         new PromptSource(
-            PromptSpec.unique(), counter, seed, caseId, phase, PromptSource.MIN_CONTROLLED_TOKENS);
-    this.sessionLabel =
-        (seed + ":" + caseId + ":" + phase + ":agent:").getBytes(StandardCharsets.UTF_8);
+            PromptSpec.unique(), counter, seed, caseId, phase, PromptSource.MIN_CONTROLLED_TOKENS),
+        "agent");
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.tools = tools;
   }
 
   /**
@@ -132,18 +122,7 @@ public final class AgentSource {
    * @return the prompt, its {@link Prompt#prefixGroup()} the group
    */
   public Prompt system(int group) {
-    return systems.computeIfAbsent(
-        group,
-        g -> {
-          Prompt p = text.extend("agent-system:" + g, spec.systemTokens(), "as" + g + "-");
-          return Prompt.of(
-              p.text(),
-              p.promptId(),
-              text.counter(),
-              p.planned(),
-              g,
-              p.planned() == null ? null : p.planned().value());
-        });
+    return system(group, "agent-system:" + group, spec.systemTokens(), "as" + group + "-");
   }
 
   /**
@@ -183,37 +162,6 @@ public final class AgentSource {
   }
 
   /**
-   * A session ended: its digest, over what it sent of its own, joins the phase digest.
-   *
-   * @param session the session's index
-   * @param sentDigests the digests of its task and tool results sent, in order (16 hex each)
-   * @return the session's digest, 16 hex digits
-   */
-  public String ended(long session, List<String> sentDigests) {
-    String digest = ConversationSource.conversationDigest(sentDigests);
-    digests.put(session, Long.parseUnsignedLong(digest, 16));
-    return digest;
-  }
-
-  /**
-   * The phase digest over the ended sessions' digests, in index order.
-   *
-   * @return 16 hex digits, or null when none ended
-   */
-  public String digest() {
-    return digests.phaseDigest();
-  }
-
-  /**
-   * How many sessions ended.
-   *
-   * @return the count
-   */
-  public long ended() {
-    return digests.size();
-  }
-
-  /**
    * The spec.
    *
    * @return never null
@@ -231,62 +179,8 @@ public final class AgentSource {
     return tools;
   }
 
-  /**
-   * The counter.
-   *
-   * @return never null
-   */
-  public TokenCounter counter() {
-    return text.counter();
-  }
-
-  /**
-   * The seed.
-   *
-   * @return the seed
-   */
-  public long seed() {
-    return text.seed();
-  }
-
-  /**
-   * The case id.
-   *
-   * @return never null
-   */
-  public String caseId() {
-    return text.caseId();
-  }
-
-  /**
-   * The phase.
-   *
-   * @return never null
-   */
-  public String phase() {
-    return text.phase();
-  }
-
-  private long draw(long session, String what, long range) {
-    if (range <= 1) {
-      return 0;
-    }
-    MessageDigest sha = Hashing.sha256();
-    sha.update(sessionLabel);
-    sha.update((session + ":" + what).getBytes(StandardCharsets.UTF_8));
-    return Long.remainderUnsigned(Hashing.first8(sha.digest()), range);
-  }
-
   @Override
-  public String toString() {
-    return "AgentSource[seed "
-        + seed()
-        + ", case "
-        + caseId()
-        + ", phase "
-        + phase()
-        + ", "
-        + spec
-        + "]";
+  String details() {
+    return String.valueOf(spec);
   }
 }

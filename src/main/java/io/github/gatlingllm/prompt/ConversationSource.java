@@ -1,11 +1,7 @@
 package io.github.gatlingllm.prompt;
 
 import io.github.gatlingllm.token.TokenCounter;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The conversations of one case phase, generated on demand: how many turns each has, which group
@@ -32,12 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Thread-safe.
  */
-public final class ConversationSource {
+public final class ConversationSource extends SessionSource {
 
   /** One conversation's plan. */
   public record Script(long index, int turns, Integer group, Prompt system) {}
 
-  private final PromptSource text;
   private final int userTokens;
   private final int systemTokens;
   private final int systemGroups;
@@ -45,9 +40,6 @@ public final class ConversationSource {
   private final int maxTurns;
   private final long minThinkMs;
   private final long maxThinkMs;
-  private final byte[] conversationLabel;
-  private final Map<Integer, Prompt> systems = new ConcurrentHashMap<>();
-  private final PhaseDigests digests = new PhaseDigests();
 
   /**
    * The conversations of one phase.
@@ -77,23 +69,22 @@ public final class ConversationSource {
       int maxTurns,
       long minThinkMs,
       long maxThinkMs) {
-    check("userTokens", userTokens, 1);
-    check("systemTokens", systemTokens, 0);
-    check("systemGroups", systemGroups, 1);
-    check("turns", minTurns, 1);
-    if (maxTurns < minTurns) {
-      throw new IllegalArgumentException(
-          "turns: got " + minTurns + "-" + maxTurns + ", expected min <= max");
-    }
-    if (minThinkMs < 0 || maxThinkMs < minThinkMs) {
-      throw new IllegalArgumentException(
-          "thinkTimeMs: got "
-              + minThinkMs
-              + "-"
-              + maxThinkMs
-              + ", expected 0 <= min <= max milliseconds");
-    }
-    this.text = new PromptSource(PromptSpec.unique(), counter, seed, caseId, phase, userTokens);
+    super(
+        new PromptSource(
+            PromptSpec.unique(),
+            counter,
+            seed,
+            caseId,
+            phase,
+            userTokens(
+                userTokens,
+                systemTokens,
+                systemGroups,
+                minTurns,
+                maxTurns,
+                minThinkMs,
+                maxThinkMs)),
+        "conversation");
     this.userTokens = userTokens;
     this.systemTokens = systemTokens;
     this.systemGroups = systemGroups;
@@ -101,8 +92,32 @@ public final class ConversationSource {
     this.maxTurns = maxTurns;
     this.minThinkMs = minThinkMs;
     this.maxThinkMs = maxThinkMs;
-    this.conversationLabel =
-        (seed + ":" + caseId + ":" + phase + ":conversation:").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The user messages' size, once the sizes, turns and think times are checked, in that order.
+   *
+   * @throws IllegalArgumentException naming a value out of range
+   */
+  private static int userTokens(
+      int user, int system, int groups, int fewest, int most, long shortest, long longest) {
+    check("userTokens", user, 1);
+    check("systemTokens", system, 0);
+    check("systemGroups", groups, 1);
+    check("turns", fewest, 1);
+    if (most < fewest) {
+      throw new IllegalArgumentException(
+          "turns: got " + fewest + "-" + most + ", expected min <= max");
+    }
+    if (shortest < 0 || longest < shortest) {
+      throw new IllegalArgumentException(
+          "thinkTimeMs: got "
+              + shortest
+              + "-"
+              + longest
+              + ", expected 0 <= min <= max milliseconds");
+    }
+    return user;
   }
 
   private static void check(String name, int value, int least) {
@@ -118,18 +133,27 @@ public final class ConversationSource {
    * @return a new source
    */
   public ConversationSource forPhase(String otherPhase) {
-    return new ConversationSource(
-        text.counter(),
-        text.seed(),
-        text.caseId(),
-        otherPhase,
-        userTokens,
-        systemTokens,
-        systemGroups,
-        minTurns,
-        maxTurns,
-        minThinkMs,
-        maxThinkMs);
+    return new ConversationSource(this, otherPhase);
+  }
+
+  /** The same conversations' shape in another phase: its values were checked for {@code base}. */
+  private ConversationSource(ConversationSource base, String otherPhase) {
+    super(
+        new PromptSource(
+            PromptSpec.unique(),
+            base.counter(),
+            base.seed(),
+            base.caseId(),
+            otherPhase,
+            base.userTokens),
+        "conversation");
+    this.userTokens = base.userTokens;
+    this.systemTokens = base.systemTokens;
+    this.systemGroups = base.systemGroups;
+    this.minTurns = base.minTurns;
+    this.maxTurns = base.maxTurns;
+    this.minThinkMs = base.minThinkMs;
+    this.maxThinkMs = base.maxThinkMs;
   }
 
   /**
@@ -154,18 +178,7 @@ public final class ConversationSource {
    * @return the prompt, its {@link Prompt#prefixGroup()} the group
    */
   public Prompt system(int group) {
-    return systems.computeIfAbsent(
-        group,
-        g -> {
-          Prompt p = text.extend("system:" + g, systemTokens, "s" + g + "-");
-          return Prompt.of(
-              p.text(),
-              p.promptId(),
-              text.counter(),
-              p.planned(),
-              g,
-              p.planned() == null ? null : p.planned().value());
-        });
+    return system(group, "system:" + group, systemTokens, "s" + group + "-");
   }
 
   /**
@@ -197,19 +210,6 @@ public final class ConversationSource {
   }
 
   /**
-   * A conversation ended: its digest, over the user messages it sent, joins the phase digest.
-   *
-   * @param conversation the conversation index
-   * @param userDigests the digests of its sent user messages, in turn order (16 hex each)
-   * @return the conversation's digest, 16 hex digits
-   */
-  public String ended(long conversation, List<String> userDigests) {
-    String digest = conversationDigest(userDigests);
-    digests.put(conversation, Long.parseUnsignedLong(digest, 16));
-    return digest;
-  }
-
-  /**
    * A conversation's digest: the first 16 hex digits of the SHA-256 of its user messages' digests
    * joined by newlines.
    *
@@ -218,60 +218,6 @@ public final class ConversationSource {
    */
   public static String conversationDigest(List<String> userDigests) {
     return Hashing.hex16(Hashing.digest16(String.join("\n", userDigests)));
-  }
-
-  /**
-   * The phase digest over the ended conversations' digests, in index order.
-   *
-   * @return 16 hex digits, or null when none ended
-   */
-  public String digest() {
-    return digests.phaseDigest();
-  }
-
-  /**
-   * How many conversations ended (and are in {@link #digest()}).
-   *
-   * @return the count
-   */
-  public long ended() {
-    return digests.size();
-  }
-
-  /**
-   * The counter.
-   *
-   * @return never null
-   */
-  public TokenCounter counter() {
-    return text.counter();
-  }
-
-  /**
-   * The seed.
-   *
-   * @return the seed
-   */
-  public long seed() {
-    return text.seed();
-  }
-
-  /**
-   * The case id.
-   *
-   * @return never null
-   */
-  public String caseId() {
-    return text.caseId();
-  }
-
-  /**
-   * The phase.
-   *
-   * @return never null
-   */
-  public String phase() {
-    return text.phase();
   }
 
   /**
@@ -337,26 +283,9 @@ public final class ConversationSource {
     return maxThinkMs;
   }
 
-  private long draw(long conversation, String what, long range) {
-    if (range <= 1) {
-      return 0;
-    }
-    MessageDigest sha = Hashing.sha256();
-    sha.update(conversationLabel);
-    sha.update((conversation + ":" + what).getBytes(StandardCharsets.UTF_8));
-    return Long.remainderUnsigned(Hashing.first8(sha.digest()), range);
-  }
-
   @Override
-  public String toString() {
-    return "ConversationSource[seed "
-        + seed()
-        + ", case "
-        + caseId()
-        + ", phase "
-        + phase()
-        + ", "
-        + minTurns
+  String details() {
+    return minTurns
         + "-"
         + maxTurns
         + " turns, "
@@ -364,7 +293,6 @@ public final class ConversationSource {
         + " user tokens, system "
         + systemTokens
         + " x "
-        + systemGroups
-        + "]";
+        + systemGroups;
   }
 }

@@ -29,6 +29,36 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class GeneratedPrompts {
 
+  /**
+   * One phase of a case, what its prompts are a function of (with the request index).
+   *
+   * @param spec how prompts share prefixes, never null
+   * @param counter counts tokens for planning, never null
+   * @param seed any integer; the same seed gives the same prompts
+   * @param id the case id, never null
+   * @param phase the phase, e.g. {@code measured} or {@code warmup}, never null
+   * @param inputTokens the prompt size to aim for, in tokens of {@code counter}, at least 0
+   */
+  record Case(
+      PromptSpec spec, TokenCounter counter, long seed, String id, String phase, int inputTokens) {
+
+    /**
+     * Checks the values.
+     *
+     * @throws NullPointerException if one is null
+     * @throws IllegalArgumentException if {@code inputTokens} is negative
+     */
+    Case {
+      Objects.requireNonNull(spec, "spec");
+      Objects.requireNonNull(counter, "counter");
+      Objects.requireNonNull(id, "caseId");
+      Objects.requireNonNull(phase, "phase");
+      if (inputTokens < 0) {
+        throw new IllegalArgumentException("input tokens must be >= 0, got " + inputTokens);
+      }
+    }
+  }
+
   /** The key of the repeated prompt, shared by every phase of a case. */
   record RepeatKey(long seed, int inputTokens) {}
 
@@ -40,12 +70,13 @@ final class GeneratedPrompts {
   private static final int MARKER_BLOCK_BITS = 6;
   private static final int MARKER_BLOCKS_KEPT = 32;
 
-  private final PromptSpec spec;
-  private final TokenCounter counter;
-  private final long seed;
-  private final String caseId;
-  private final String phase;
-  private final int inputTokens;
+  // What the generator makes prompts of, read by its PromptSource too.
+  final PromptSpec spec;
+  final TokenCounter counter;
+  final long seed;
+  final String caseId;
+  final String phase;
+  final int inputTokens;
   private final byte[] requestLabel;
   private final byte[] groupLabel;
   private final byte[] prefixLabel;
@@ -59,33 +90,20 @@ final class GeneratedPrompts {
   /**
    * The generator of one phase; the arguments were checked by {@link PromptSource}.
    *
-   * @param spec how prompts share prefixes, never null
-   * @param counter counts tokens for planning, never null
-   * @param seed any integer
-   * @param caseId the case, never null
-   * @param phase the phase, never null
-   * @param inputTokens the prompt size to aim for, in tokens of {@code counter}, at least 0
+   * @param c the case's phase, never null
    * @param repeated the case's repeated prompt, shared with the case's other phases, never null
    * @param prefixPhase the phase whose group prefixes shared-prefix prompts start with, never null
    * @param roundRobinGroups whether index {@code i} takes group {@code i mod groups} rather than a
    *     hashed draw
    */
   GeneratedPrompts(
-      PromptSpec spec,
-      TokenCounter counter,
-      long seed,
-      String caseId,
-      String phase,
-      int inputTokens,
-      Map<RepeatKey, Prompt> repeated,
-      String prefixPhase,
-      boolean roundRobinGroups) {
-    this.spec = spec;
-    this.counter = counter;
-    this.seed = seed;
-    this.caseId = caseId;
-    this.phase = phase;
-    this.inputTokens = inputTokens;
+      Case c, Map<RepeatKey, Prompt> repeated, String prefixPhase, boolean roundRobinGroups) {
+    this.spec = c.spec();
+    this.counter = c.counter();
+    this.seed = c.seed();
+    this.caseId = c.id();
+    this.phase = c.phase();
+    this.inputTokens = c.inputTokens();
     this.repeated = Objects.requireNonNull(repeated, "repeated");
     this.roundRobinGroups = roundRobinGroups;
     String namespace = seed + ":" + caseId + ":" + phase;

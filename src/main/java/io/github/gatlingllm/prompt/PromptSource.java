@@ -43,12 +43,6 @@ public final class PromptSource {
 
   private static final Logger LOG = LoggerFactory.getLogger(PromptSource.class);
 
-  private final PromptSpec spec;
-  private final TokenCounter counter;
-  private final long seed;
-  private final String caseId;
-  private final String phase;
-  private final int inputTokens;
   private final Map<Long, Prompt> prompts = new ConcurrentHashMap<>();
   private final PhaseDigests digests = new PhaseDigests();
   private final String prefixPhase;
@@ -88,7 +82,13 @@ public final class PromptSource {
       String caseId,
       String phase,
       int inputTokens) {
-    this(spec, counter, seed, caseId, phase, inputTokens, null, null);
+    this(
+        new GeneratedPrompts.Case(spec, counter, seed, caseId, phase, inputTokens),
+        new ConcurrentHashMap<>(),
+        phase,
+        false,
+        null,
+        null);
   }
 
   /**
@@ -109,14 +109,13 @@ public final class PromptSource {
       String caseId,
       String phase,
       java.util.function.LongFunction<Prompt> rows) {
+    Objects.requireNonNull(rows, "rows");
     return new PromptSource(
-        PromptSpec.trace(),
-        counter,
-        seed,
-        caseId,
+        new GeneratedPrompts.Case(PromptSpec.trace(), counter, seed, caseId, phase, 0),
+        new ConcurrentHashMap<>(),
         phase,
-        0,
-        Objects.requireNonNull(rows, "rows"),
+        false,
+        rows,
         null);
   }
 
@@ -154,40 +153,22 @@ public final class PromptSource {
       boolean shuffle,
       boolean wrap) {
     FileRows rows = FileRows.of(file, seed, shuffle, wrap);
-    return new PromptSource(PromptSpec.unique(), counter, seed, caseId, phase, 0, null, rows);
-  }
-
-  /** A first phase of its case: its own repeated prompt, its own group prefixes, hashed groups. */
-  private PromptSource(
-      PromptSpec spec,
-      TokenCounter counter,
-      long seed,
-      String caseId,
-      String phase,
-      int inputTokens,
-      java.util.function.LongFunction<Prompt> rows,
-      FileRows file) {
-    this(
-        spec,
-        counter,
-        seed,
-        caseId,
-        phase,
-        inputTokens,
+    return new PromptSource(
+        new GeneratedPrompts.Case(PromptSpec.unique(), counter, seed, caseId, phase, 0),
         new ConcurrentHashMap<>(),
         phase,
         false,
-        rows,
-        file);
+        null,
+        rows);
   }
 
+  /**
+   * A phase of a case; a first phase ({@link #PromptSource(PromptSpec, TokenCounter, long, String,
+   * String, int)}, {@link #ofRows}, {@link #ofFile}) has its own repeated prompt, its own group
+   * prefixes and hashed groups.
+   */
   private PromptSource(
-      PromptSpec spec,
-      TokenCounter counter,
-      long seed,
-      String caseId,
-      String phase,
-      int inputTokens,
+      GeneratedPrompts.Case c,
       Map<GeneratedPrompts.RepeatKey, Prompt> repeated,
       String prefixPhase,
       boolean roundRobinGroups,
@@ -195,38 +176,19 @@ public final class PromptSource {
       FileRows file) {
     this.rows = rows;
     this.file = file;
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.counter = Objects.requireNonNull(counter, "counter");
-    this.caseId = Objects.requireNonNull(caseId, "caseId");
-    this.phase = Objects.requireNonNull(phase, "phase");
-    if (inputTokens < 0) {
-      throw new IllegalArgumentException("input tokens must be >= 0, got " + inputTokens);
-    }
-    this.seed = seed;
-    this.inputTokens = inputTokens;
     this.prefixPhase = Objects.requireNonNull(prefixPhase, "prefixPhase");
-    this.generator =
-        new GeneratedPrompts(
-            spec,
-            counter,
-            seed,
-            caseId,
-            phase,
-            inputTokens,
-            repeated,
-            prefixPhase,
-            roundRobinGroups);
+    this.generator = new GeneratedPrompts(c, repeated, prefixPhase, roundRobinGroups);
     this.lookahead = new PromptLookahead(this::build, rows != null ? TRACE_LOOKAHEAD : LOOKAHEAD);
     if (file == null
-        && spec.mode() != PromptMode.REPEAT
-        && spec.mode() != PromptMode.TRACE
-        && inputTokens < MIN_CONTROLLED_TOKENS) {
+        && c.spec().mode() != PromptMode.REPEAT
+        && c.spec().mode() != PromptMode.TRACE
+        && c.inputTokens() < MIN_CONTROLLED_TOKENS) {
       LOG.warn(
           "input tokens {} is below {}: {} prompts will overshoot their target and cannot hold"
               + " their planned prefix sharing",
-          inputTokens,
+          c.inputTokens(),
           MIN_CONTROLLED_TOKENS,
-          spec.mode().wireName());
+          c.spec().mode().wireName());
     }
   }
 
@@ -238,18 +200,7 @@ public final class PromptSource {
    * @return a new source with its own digests
    */
   public PromptSource forPhase(String otherPhase) {
-    return new PromptSource(
-        spec,
-        counter,
-        seed,
-        caseId,
-        otherPhase,
-        inputTokens,
-        generator.repeated(),
-        otherPhase,
-        false,
-        rows,
-        file);
+    return inPhase(otherPhase, otherPhase, false);
   }
 
   /**
@@ -264,19 +215,25 @@ public final class PromptSource {
    * @return a new source with its own digests
    */
   public PromptSource forPhaseWarmingGroups(String otherPhase) {
-    if (spec.mode() != PromptMode.SHARED_PREFIX) {
+    if (generator.spec.mode() != PromptMode.SHARED_PREFIX) {
       return forPhase(otherPhase);
     }
+    return inPhase(otherPhase, prefixPhase, true);
+  }
+
+  /** The same case in another phase, with the repeated prompt shared and its own digests. */
+  private PromptSource inPhase(String otherPhase, String prefixPhase, boolean roundRobinGroups) {
     return new PromptSource(
-        spec,
-        counter,
-        seed,
-        caseId,
-        otherPhase,
-        inputTokens,
+        new GeneratedPrompts.Case(
+            generator.spec,
+            generator.counter,
+            generator.seed,
+            generator.caseId,
+            otherPhase,
+            generator.inputTokens),
         generator.repeated(),
         prefixPhase,
-        true,
+        roundRobinGroups,
         rows,
         file);
   }
@@ -406,7 +363,7 @@ public final class PromptSource {
    * @return never null
    */
   public PromptSpec spec() {
-    return spec;
+    return generator.spec;
   }
 
   /**
@@ -415,7 +372,7 @@ public final class PromptSource {
    * @return never null
    */
   public TokenCounter counter() {
-    return counter;
+    return generator.counter;
   }
 
   /**
@@ -424,7 +381,7 @@ public final class PromptSource {
    * @return the seed
    */
   public long seed() {
-    return seed;
+    return generator.seed;
   }
 
   /**
@@ -433,7 +390,7 @@ public final class PromptSource {
    * @return never null
    */
   public String caseId() {
-    return caseId;
+    return generator.caseId;
   }
 
   /**
@@ -442,7 +399,7 @@ public final class PromptSource {
    * @return never null
    */
   public String phase() {
-    return phase;
+    return generator.phase;
   }
 
   /**
@@ -451,7 +408,7 @@ public final class PromptSource {
    * @return tokens
    */
   public int inputTokens() {
-    return inputTokens;
+    return generator.inputTokens;
   }
 
   /**
@@ -495,7 +452,7 @@ public final class PromptSource {
    */
   public Map<String, Object> specRecord() {
     if (file == null) {
-      return spec.toRecord();
+      return generator.spec.toRecord();
     }
     return file.specRecord();
   }
@@ -512,7 +469,7 @@ public final class PromptSource {
     if (file == null) {
       throw new IllegalStateException("not a prompts file's source");
     }
-    return file.row(index, phase);
+    return file.row(index, generator.phase);
   }
 
   private Prompt build(long index) {
@@ -520,7 +477,7 @@ public final class PromptSource {
       return rows.apply(index);
     }
     if (file != null) {
-      return file.prompt(index, phase, counter);
+      return file.prompt(index, generator.phase, generator.counter);
     }
     return generator.build(index);
   }
@@ -528,17 +485,17 @@ public final class PromptSource {
   @Override
   public String toString() {
     return "PromptSource["
-        + spec
+        + generator.spec
         + ", seed "
-        + seed
+        + generator.seed
         + ", case "
-        + caseId
+        + generator.caseId
         + ", phase "
-        + phase
+        + generator.phase
         + ", "
-        + inputTokens
+        + generator.inputTokens
         + " tokens, "
-        + counter
+        + generator.counter
         + ", "
         + handedOut()
         + " handed out]";

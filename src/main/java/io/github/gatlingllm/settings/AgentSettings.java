@@ -35,8 +35,8 @@ public record AgentSettings(
   /** The default session header, as AIPerf sends it. */
   public static final String DEFAULT_SESSION_HEADER = "X-Session-Affinity";
 
-  /** The setting names an agents builder holds, without {@code llm.}. */
-  static final List<String> NAMES =
+  /** The agents' own setting names, without {@code llm.}. */
+  static final List<String> OWN =
       List.of(
           "agent.sessions",
           "agent.warmupSessions",
@@ -48,9 +48,11 @@ public record AgentSettings(
           "agent.toolResultTokens",
           "agent.toolCalls",
           "agent.toolLatencyMs",
-          "agent.toolChoice",
-          "maxContextTokens",
-          "sessionHeader");
+          "agent.toolChoice");
+
+  /** The setting names an agents builder holds, without {@code llm.}. */
+  static final List<String> NAMES =
+      SettingNames.join(OWN, List.of("maxContextTokens", "sessionHeader"));
 
   /** Headers the request sets itself, or HTTP owns: never a session header. */
   private static final Set<String> RESERVED =

@@ -13,107 +13,98 @@ final class SettingNames {
   private SettingNames() {}
 
   /** Every setting name, grouped by what it sets. */
-  static final java.util.List<String> ALL =
-      java.util.List.of(
-          "baseUrl",
-          "apiKey",
-          "model",
-          "endpoint",
-          "promptMode",
-          "sharedPrefixRatio",
-          "prefixGroups",
-          "inputTokens",
-          "outputTokens",
-          "seed",
-          "tokenizer",
-          "warmupRequests",
-          "requests",
-          "concurrency",
-          "stream",
-          "ignoreEos",
-          "timeout",
-          "caseId",
-          "resultsFolder",
-          "slo.ttftMs",
-          "slo.itlMs",
-          "slo.tpotMs",
-          "slo.e2eMs",
-          "slo.ttfoMs",
-          "cancelRate",
-          "cancelAfterMs",
-          "assert.goodputRatio",
-          "temperature",
-          "connections",
-          "warmGroups",
-          "cacheBlockTokens",
-          "cacheTolerance",
-          "assert.cacheAsPlanned",
-          "shard",
-          "shards",
-          "startAt",
-          "metricsInterval",
-          "stopWhenSaturated",
-          "saturation.ttftGrowth",
-          "saturation.throughputGain",
-          "saturation.errorRatio",
-          "assert.sloLoadAtLeast",
-          "slo.levelAttainment",
-          "sweep.maxConcurrency",
-          "sweep.levels",
-          "sweep.levelDuration",
-          "sweep.ramp",
+  static final List<String> ALL =
+      join(
+          List.of(
+              "baseUrl",
+              "apiKey",
+              "model",
+              "endpoint",
+              "promptMode",
+              "sharedPrefixRatio",
+              "prefixGroups",
+              "inputTokens",
+              "outputTokens",
+              "seed",
+              "tokenizer",
+              "warmupRequests",
+              "requests",
+              "concurrency",
+              "stream",
+              "ignoreEos",
+              "timeout",
+              "caseId",
+              "resultsFolder",
+              "slo.ttftMs",
+              "slo.itlMs",
+              "slo.tpotMs",
+              "slo.e2eMs",
+              "slo.ttfoMs",
+              "cancelRate",
+              "cancelAfterMs",
+              "assert.goodputRatio",
+              "temperature",
+              "connections",
+              "warmGroups",
+              "cacheBlockTokens",
+              "cacheTolerance",
+              "assert.cacheAsPlanned",
+              "shard",
+              "shards",
+              "startAt",
+              "metricsInterval",
+              "stopWhenSaturated",
+              "saturation.ttftGrowth",
+              "saturation.throughputGain",
+              "saturation.errorRatio",
+              "assert.sloLoadAtLeast",
+              "slo.levelAttainment",
+              "sweep.maxConcurrency",
+              "sweep.levels",
+              "sweep.levelDuration",
+              "sweep.ramp"),
           // conversations() (ConversationSettings)
-          "conversations",
-          "warmupConversations",
-          "turns",
-          "userTokens",
-          "systemTokens",
-          "systemGroups",
-          "thinkTimeMs",
-          "maxContextTokens",
-          "client.maxLagP99Ms",
-          "client.maxCpuShare",
-          "preflight",
-          "endWithProfile",
-          // a target that stopped answering (TargetDownSettings)
-          "stopWhenTargetDown",
-          "targetDown.afterMs",
-          "targetDown.minErrors",
-          // the live metrics endpoint (LiveSettings)
-          "prometheusPort",
-          "prometheusLinger",
-          // trace(path) (TraceSettings)
-          "trace",
-          "trace.blockTokens",
-          "trace.timeScale",
-          // prompts().fromFile(...) (PromptFileSettings)
-          "promptsFile",
-          "promptsColumn",
-          "promptsOrder",
-          "promptsWrap",
-          // the A/B verdict against an earlier run (BaselineSettings)
-          "baseline",
-          "assert.noRegressionPct",
-          // the full stack traces of a run that stops on a bad input (OneLineErrors)
-          "debug",
-          // the LLM figures in Gatling's statistics (RequestRows)
-          "figuresAsRequests",
-          // a session's id on each of its requests (conversations' and agent sessions' turns)
-          "sessionHeader",
-          // where a conversation's history is kept on the Responses API (previous_response_id)
-          "responses.history",
+          ConversationSettings.NAMES,
+          List.of(
+              "client.maxLagP99Ms",
+              "client.maxCpuShare",
+              "preflight",
+              "endWithProfile",
+              // a target that stopped answering (TargetDownSettings)
+              "stopWhenTargetDown",
+              "targetDown.afterMs",
+              "targetDown.minErrors",
+              // the live metrics endpoint (LiveSettings)
+              "prometheusPort",
+              "prometheusLinger",
+              // trace(path) (TraceSettings)
+              "trace",
+              "trace.blockTokens",
+              "trace.timeScale",
+              // prompts().fromFile(...) (PromptFileSettings)
+              "promptsFile",
+              "promptsColumn",
+              "promptsOrder",
+              "promptsWrap",
+              // the A/B verdict against an earlier run (BaselineSettings)
+              "baseline",
+              "assert.noRegressionPct",
+              // the full stack traces of a run that stops on a bad input (OneLineErrors)
+              "debug",
+              // the LLM figures in Gatling's statistics (RequestRows)
+              "figuresAsRequests",
+              // a session's id on each of its requests (conversations' and agent sessions' turns)
+              "sessionHeader",
+              // where a conversation's history is kept on the Responses API (previous_response_id)
+              "responses.history"),
           // agents() (AgentSettings)
-          "agent.sessions",
-          "agent.warmupSessions",
-          "agent.tools",
-          "agent.toolDescriptionTokens",
-          "agent.taskTokens",
-          "agent.systemTokens",
-          "agent.systemGroups",
-          "agent.toolResultTokens",
-          "agent.toolCalls",
-          "agent.toolLatencyMs",
-          "agent.toolChoice");
+          AgentSettings.OWN);
+
+  /** The lists in order, as one unmodifiable list. */
+  @SafeVarargs
+  static List<String> join(List<String>... lists) {
+    return java.util.Arrays.stream(lists).flatMap(List::stream).toList();
+  }
 
   /**
    * The DSL's method names that name one setting of {@link SettingsReader} as they are: {@code

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.simulator;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,13 +38,7 @@ final class OpenAiJson {
   /** A streamed chat chunk with one choice. */
   static ObjectNode chatChunk(
       String id, long created, String model, ObjectNode delta, String finishReason) {
-    ObjectNode chunk = head(id, "chat.completion.chunk", created, model);
-    ObjectNode choice = chunk.putArray("choices").addObject();
-    choice.put("index", 0);
-    choice.set("delta", delta);
-    choice.putNull("logprobs");
-    choice.put("finish_reason", finishReason);
-    return chunk;
+    return oneChoice(id, "chat.completion.chunk", created, model, "delta", delta, finishReason);
   }
 
   /** The first chat delta: the role, and {@code "content": null} (llama.cpp's shape). */
@@ -104,10 +99,8 @@ final class OpenAiJson {
       String finishReason,
       ObjectNode usage) {
     ObjectNode response = head(id, "chat.completion", created, model);
-    ObjectNode choice = response.putArray("choices").addObject();
-    choice.put("index", 0);
-    ObjectNode message = choice.putObject("message");
-    message.put("role", "assistant");
+    ObjectNode choice = firstChoice(response);
+    ObjectNode message = choice.putObject("message").put("role", "assistant");
     message.putNull("content");
     ArrayNode toolCalls = message.putArray("tool_calls");
     for (ToolTurns.Call call : calls) {
@@ -141,12 +134,7 @@ final class OpenAiJson {
    */
   static ObjectNode completionChunk(
       String id, long created, String model, String text, String finishReason, ObjectNode usage) {
-    ObjectNode chunk = head(id, "text_completion", created, model);
-    ObjectNode choice = chunk.putArray("choices").addObject();
-    choice.put("index", 0);
-    choice.put("text", text);
-    choice.putNull("logprobs");
-    choice.put("finish_reason", finishReason);
+    ObjectNode chunk = textChoice(id, created, model, text, finishReason);
     if (usage != null) {
       chunk.set("usage", usage);
     }
@@ -169,10 +157,8 @@ final class OpenAiJson {
       String finishReason,
       ObjectNode usage) {
     ObjectNode response = head(id, "chat.completion", created, model);
-    ObjectNode choice = response.putArray("choices").addObject();
-    choice.put("index", 0);
-    ObjectNode message = choice.putObject("message");
-    message.put("role", "assistant");
+    ObjectNode choice = firstChoice(response);
+    ObjectNode message = choice.putObject("message").put("role", "assistant");
     message.put("content", text);
     if (reasoning != null) {
       message.put("reasoning_content", reasoning);
@@ -186,14 +172,40 @@ final class OpenAiJson {
   /** A non-streamed text completion. */
   static ObjectNode textCompletion(
       String id, long created, String model, String text, String finishReason, ObjectNode usage) {
-    ObjectNode response = head(id, "text_completion", created, model);
-    ObjectNode choice = response.putArray("choices").addObject();
-    choice.put("index", 0);
-    choice.put("text", text);
-    choice.putNull("logprobs");
-    choice.put("finish_reason", finishReason);
+    ObjectNode response = textChoice(id, created, model, text, finishReason);
     response.set("usage", usage);
     return response;
+  }
+
+  /** A {@code text_completion} with one choice of {@code text}, streamed or not. */
+  private static ObjectNode textChoice(
+      String id, long created, String model, String text, String finishReason) {
+    return oneChoice(
+        id, "text_completion", created, model, "text", NODES.textNode(text), finishReason);
+  }
+
+  /** The one choice of a completion, its index 0. */
+  private static ObjectNode firstChoice(ObjectNode completion) {
+    ObjectNode choice = completion.putArray("choices").addObject();
+    choice.put("index", 0);
+    return choice;
+  }
+
+  /** An object of one choice: its index, {@code key}'s value, no logprobs, its finish reason. */
+  private static ObjectNode oneChoice(
+      String id,
+      String object,
+      long created,
+      String model,
+      String key,
+      JsonNode value,
+      String finishReason) {
+    ObjectNode completion = head(id, object, created, model);
+    ObjectNode choice = firstChoice(completion);
+    choice.set(key, value);
+    choice.putNull("logprobs");
+    choice.put("finish_reason", finishReason);
+    return completion;
   }
 
   /** {@code GET /v1/models}: a list with the one served model. */

@@ -30,17 +30,7 @@ record ParsedRequest(
     boolean reasoningSummary,
     List<ToolTurns.Call> toolCalls) {
 
-  /** A chat or completions request. */
-  ParsedRequest(
-      ServedEndpoint endpoint,
-      boolean stream,
-      boolean includeUsage,
-      int maxTokens,
-      PromptTokenizer.Tokens tokens) {
-    this(endpoint, stream, includeUsage, maxTokens, tokens, null, null, false, List.of());
-  }
-
-  /** A chat request whose reply makes tool calls (or none). */
+  /** A chat or completions request, its reply making these tool calls (or none). */
   ParsedRequest(
       ServedEndpoint endpoint,
       boolean stream,
@@ -49,27 +39,5 @@ record ParsedRequest(
       PromptTokenizer.Tokens tokens,
       List<ToolTurns.Call> toolCalls) {
     this(endpoint, stream, includeUsage, maxTokens, tokens, null, null, false, toolCalls);
-  }
-
-  /** A Responses or Messages request (no tool calls). */
-  ParsedRequest(
-      ServedEndpoint endpoint,
-      boolean stream,
-      boolean includeUsage,
-      int maxTokens,
-      PromptTokenizer.Tokens tokens,
-      StoredResponses.Stored previous,
-      java.util.List<PromptTokenizer.Message> added,
-      boolean reasoningSummary) {
-    this(
-        endpoint,
-        stream,
-        includeUsage,
-        maxTokens,
-        tokens,
-        previous,
-        added,
-        reasoningSummary,
-        List.of());
   }
 }

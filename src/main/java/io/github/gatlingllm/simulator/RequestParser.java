@@ -197,44 +197,11 @@ final class RequestParser {
 
   /** A message's text: a string, null (no text), or text parts joined with newlines (as vLLM). */
   private static String content(JsonNode message, String where) {
-    JsonNode content = message.get("content");
-    String field = where + ".content";
-    if (content == null || content.isNull()) {
-      return "";
-    }
-    if (content.isTextual()) {
-      return content.textValue();
-    }
-    if (!content.isArray()) {
-      throw ErrorReply.badRequest(
-          "'" + field + "' must be a string or an array of text parts, got " + kind(content),
-          field);
-    }
-    StringBuilder text = new StringBuilder();
-    for (int j = 0; j < content.size(); j++) {
-      JsonNode part = content.get(j);
-      JsonNode type = part.get("type");
-      JsonNode partText = part.get("text");
-      if (!part.isObject()
-          || type == null
-          || !"text".equals(type.asText())
-          || partText == null
-          || !partText.isTextual()) {
-        throw ErrorReply.badRequest(
-            "'"
-                + field
-                + "["
-                + j
-                + "]' must be a text part {\"type\": \"text\", \"text\": ...}; the simulator"
-                + " takes no other content",
-            field);
-      }
-      if (j > 0) {
-        text.append('\n');
-      }
-      text.append(partText.textValue());
-    }
-    return text.toString();
+    return textParts(
+        message.get("content"),
+        where,
+        List.of("text"),
+        "a text part {\"type\": \"text\", \"text\": ...}");
   }
 
   /**
@@ -375,6 +342,16 @@ final class RequestParser {
    * {@code text}, Messages' {@code text}) joined with newlines.
    */
   private static String parts(JsonNode content, String where) {
+    return textParts(content, where, List.of("input_text", "output_text", "text"), "a text part");
+  }
+
+  /**
+   * A content: a string, null (no text), or parts of the given types joined with newlines.
+   *
+   * @param expected what a part must be, for the refusal of another
+   */
+  private static String textParts(
+      JsonNode content, String where, List<String> types, String expected) {
     String field = where + ".content";
     if (content == null || content.isNull()) {
       return "";
@@ -390,13 +367,19 @@ final class RequestParser {
     StringBuilder text = new StringBuilder();
     for (int j = 0; j < content.size(); j++) {
       JsonNode part = content.get(j);
-      String type = part.path("type").asText("");
       JsonNode partText = part.get("text");
-      if (!List.of("input_text", "output_text", "text").contains(type)
+      if (!part.isObject()
+          || !types.contains(part.path("type").asText(""))
           || partText == null
           || !partText.isTextual()) {
         throw ErrorReply.badRequest(
-            "'" + field + "[" + j + "]' must be a text part; the simulator takes no other content",
+            "'"
+                + field
+                + "["
+                + j
+                + "]' must be "
+                + expected
+                + "; the simulator takes no other content",
             field);
       }
       if (j > 0) {

@@ -69,8 +69,13 @@ final class ToolTurns {
         + "}\n</tool_call>";
   }
 
-  /** The tools of a request, checked; empty when it has none. */
-  static List<JsonNode> tools(JsonNode root) {
+  /** Reads one tool of a request's {@code tools}, checked, in chat's shape. */
+  private interface ToolReader {
+    JsonNode read(JsonNode tool, String where);
+  }
+
+  /** A request's {@code tools}, each read; empty when it has none. */
+  private static List<JsonNode> eachTool(JsonNode root, ToolReader reader) {
     JsonNode tools = root.get("tools");
     if (tools == null || tools.isNull()) {
       return List.of();
@@ -81,39 +86,46 @@ final class ToolTurns {
     }
     List<JsonNode> out = new ArrayList<>(tools.size());
     for (int i = 0; i < tools.size(); i++) {
-      JsonNode tool = tools.get(i);
-      String where = "tools[" + i + "]";
-      JsonNode type = tool.get("type");
-      JsonNode function = tool.get("function");
-      if (!tool.isObject()
-          || type == null
-          || !"function".equals(type.asText())
-          || function == null
-          || !function.isObject()) {
-        throw ErrorReply.badRequest(
-            "'" + where + "' must be {\"type\": \"function\", \"function\": {...}}", where);
-      }
-      JsonNode name = function.get("name");
-      if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
-        throw ErrorReply.badRequest(
-            "'"
-                + where
-                + ".function.name' must be a non-empty string, got "
-                + RequestParser.kind(name),
-            where + ".function.name");
-      }
-      JsonNode parameters = function.get("parameters");
-      if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
-        throw ErrorReply.badRequest(
-            "'"
-                + where
-                + ".function.parameters' must be a JSON schema object, got "
-                + RequestParser.kind(parameters),
-            where + ".function.parameters");
-      }
-      out.add(tool);
+      out.add(reader.read(tools.get(i), "tools[" + i + "]"));
     }
     return out;
+  }
+
+  /** The tools of a request, checked; empty when it has none. */
+  static List<JsonNode> tools(JsonNode root) {
+    return eachTool(
+        root,
+        (tool, where) -> {
+          JsonNode type = tool.get("type");
+          JsonNode function = tool.get("function");
+          if (!tool.isObject()
+              || type == null
+              || !"function".equals(type.asText())
+              || function == null
+              || !function.isObject()) {
+            throw ErrorReply.badRequest(
+                "'" + where + "' must be {\"type\": \"function\", \"function\": {...}}", where);
+          }
+          JsonNode name = function.get("name");
+          if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
+            throw ErrorReply.badRequest(
+                "'"
+                    + where
+                    + ".function.name' must be a non-empty string, got "
+                    + RequestParser.kind(name),
+                where + ".function.name");
+          }
+          JsonNode parameters = function.get("parameters");
+          if (parameters != null && !parameters.isNull() && !parameters.isObject()) {
+            throw ErrorReply.badRequest(
+                "'"
+                    + where
+                    + ".function.parameters' must be a JSON schema object, got "
+                    + RequestParser.kind(parameters),
+                where + ".function.parameters");
+          }
+          return tool;
+        });
   }
 
   /**
@@ -401,29 +413,19 @@ final class ToolTurns {
    * when it has none.
    */
   static List<JsonNode> responsesTools(JsonNode root) {
-    JsonNode tools = root.get("tools");
-    if (tools == null || tools.isNull()) {
-      return List.of();
-    }
-    if (!tools.isArray()) {
-      throw ErrorReply.badRequest(
-          "'tools' must be an array of tools, got " + RequestParser.kind(tools), "tools");
-    }
-    List<JsonNode> out = new ArrayList<>(tools.size());
-    for (int i = 0; i < tools.size(); i++) {
-      JsonNode tool = tools.get(i);
-      String where = "tools[" + i + "]";
-      if (!tool.isObject() || !"function".equals(tool.path("type").asText())) {
-        throw ErrorReply.badRequest(
-            "'"
-                + where
-                + "' must be {\"type\": \"function\", \"name\": ...} (the simulator takes no"
-                + " other tool)",
-            where);
-      }
-      out.add(chatShape(tool, tool.get("parameters"), where, "parameters"));
-    }
-    return out;
+    return eachTool(
+        root,
+        (tool, where) -> {
+          if (!tool.isObject() || !"function".equals(tool.path("type").asText())) {
+            throw ErrorReply.badRequest(
+                "'"
+                    + where
+                    + "' must be {\"type\": \"function\", \"name\": ...} (the simulator takes no"
+                    + " other tool)",
+                where);
+          }
+          return chatShape(tool, tool.get("parameters"), where, "parameters");
+        });
   }
 
   /**
@@ -431,34 +433,24 @@ final class ToolTurns {
    * chat's shape; empty when it has none.
    */
   static List<JsonNode> messagesTools(JsonNode root) {
-    JsonNode tools = root.get("tools");
-    if (tools == null || tools.isNull()) {
-      return List.of();
-    }
-    if (!tools.isArray()) {
-      throw ErrorReply.badRequest(
-          "'tools' must be an array of tools, got " + RequestParser.kind(tools), "tools");
-    }
-    List<JsonNode> out = new ArrayList<>(tools.size());
-    for (int i = 0; i < tools.size(); i++) {
-      JsonNode tool = tools.get(i);
-      String where = "tools[" + i + "]";
-      if (!tool.isObject()) {
-        throw ErrorReply.badRequest(
-            "'" + where + "' must be {\"name\": ..., \"input_schema\": {...}}", where);
-      }
-      JsonNode schema = tool.get("input_schema");
-      if (schema == null || !schema.isObject()) {
-        throw ErrorReply.badRequest(
-            "'"
-                + where
-                + ".input_schema' must be a JSON schema object, got "
-                + RequestParser.kind(schema),
-            where + ".input_schema");
-      }
-      out.add(chatShape(tool, schema, where, "input_schema"));
-    }
-    return out;
+    return eachTool(
+        root,
+        (tool, where) -> {
+          if (!tool.isObject()) {
+            throw ErrorReply.badRequest(
+                "'" + where + "' must be {\"name\": ..., \"input_schema\": {...}}", where);
+          }
+          JsonNode schema = tool.get("input_schema");
+          if (schema == null || !schema.isObject()) {
+            throw ErrorReply.badRequest(
+                "'"
+                    + where
+                    + ".input_schema' must be a JSON schema object, got "
+                    + RequestParser.kind(schema),
+                where + ".input_schema");
+          }
+          return chatShape(tool, schema, where, "input_schema");
+        });
   }
 
   private static JsonNode chatShape(

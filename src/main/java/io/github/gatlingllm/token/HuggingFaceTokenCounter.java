@@ -223,23 +223,7 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
 
   @Override
   public int count(String text) {
-    Objects.requireNonNull(text, "text");
-    lifecycle.readLock().lock();
-    // One encode and one id read: DJL's Encoding would also copy tokens, masks and offsets.
-    try {
-      checkOpen();
-      long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
-      try {
-        return TokenizersLibrary.LIB.getTokenIds(encoding).length;
-      } finally {
-        TokenizersLibrary.LIB.deleteEncoding(encoding);
-      }
-    } finally {
-      // DJL frees the native tokenizer when its Java object is finalized: keep it alive
-      // until the native call that uses its handle has returned.
-      Reference.reachabilityFence(this);
-      lifecycle.readLock().unlock();
-    }
+    return tokenIds(text).length;
   }
 
   /**
@@ -286,6 +270,7 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
   public long[] tokenIds(String text) {
     Objects.requireNonNull(text, "text");
     lifecycle.readLock().lock();
+    // One encode and one id read: DJL's Encoding would also copy tokens, masks and offsets.
     try {
       checkOpen();
       long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
@@ -295,6 +280,8 @@ public final class HuggingFaceTokenCounter implements TokenCounter, AutoCloseabl
         TokenizersLibrary.LIB.deleteEncoding(encoding);
       }
     } finally {
+      // DJL frees the native tokenizer when its Java object is finalized: keep it alive
+      // until the native call that uses its handle has returned.
       Reference.reachabilityFence(this);
       lifecycle.readLock().unlock();
     }

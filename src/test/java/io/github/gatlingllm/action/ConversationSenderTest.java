@@ -59,11 +59,13 @@ class ConversationSenderTest {
 
   private ConversationSender sender(Predicate<String> userEndedByBudget) {
     return new ConversationSender(
-        "chat",
-        null,
-        RequestSettings.streaming(WireApi.CHAT, "m", 16),
-        null,
-        null,
+        new TurnSender.Parts(
+            "chat",
+            null,
+            RequestSettings.streaming(WireApi.CHAT, "m", 16),
+            null,
+            null,
+            ServerHistory.OFF),
         joined::add,
         userEndedByBudget);
   }

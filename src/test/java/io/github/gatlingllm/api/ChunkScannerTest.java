@@ -162,7 +162,7 @@ class ChunkScannerTest {
   void aVllmContentChunkIsReadByTheFastPath() {
     byte[] bytes = VLLM_CHUNK.getBytes(StandardCharsets.UTF_8);
     assertEquals(
-        new StreamEvent(StreamEvent.Kind.CHUNK, 5, 0, 0, null, null, null, null, null),
+        new StreamEvent(StreamEvent.Kind.CHUNK, 5, 0, 0, null, null, null, null, null, null),
         ChunkScanner.scan(bytes, 0, bytes.length, false));
   }
 
@@ -171,7 +171,16 @@ class ChunkScannerTest {
     byte[] bytes = USAGE_CHUNK.getBytes(StandardCharsets.UTF_8);
     assertEquals(
         new StreamEvent(
-            StreamEvent.Kind.CHUNK, 0, 0, 0, null, null, null, new Usage(530, 64, 256, 12), null),
+            StreamEvent.Kind.CHUNK,
+            0,
+            0,
+            0,
+            null,
+            null,
+            null,
+            new Usage(530, 64, 256, 12),
+            null,
+            null),
         ChunkScanner.scan(bytes, 0, bytes.length, false));
   }
 
@@ -189,7 +198,7 @@ class ChunkScannerTest {
   void aVllmContentChunkKeepsItsText() {
     byte[] bytes = VLLM_CHUNK.getBytes(StandardCharsets.UTF_8);
     assertEquals(
-        new StreamEvent(StreamEvent.Kind.CHUNK, 5, 0, 0, " word", null, null, null, null),
+        new StreamEvent(StreamEvent.Kind.CHUNK, 5, 0, 0, " word", null, null, null, null, null),
         ChunkScanner.scan(bytes, 0, bytes.length, true));
   }
 
@@ -208,6 +217,7 @@ class ChunkScannerTest {
             null,
             null,
             null,
+            null,
             null),
         ChunkScanner.scan(bytes, 0, bytes.length, true));
   }
@@ -218,7 +228,7 @@ class ChunkScannerTest {
         "{\"choices\":[{\"delta\":{\"content\":\"a\"}},{\"text\":\"bc\"}]}"
             .getBytes(StandardCharsets.UTF_8);
     assertEquals(
-        new StreamEvent(StreamEvent.Kind.CHUNK, 3, 0, 0, "abc", null, null, null, null),
+        new StreamEvent(StreamEvent.Kind.CHUNK, 3, 0, 0, "abc", null, null, null, null, null),
         ChunkScanner.scan(bytes, 0, bytes.length, true));
   }
 
@@ -228,7 +238,7 @@ class ChunkScannerTest {
         "{\"choices\":[{\"delta\":{\"reasoning\":\"ab\",\"reasoning_content\":\"abc\"}}]}"
             .getBytes(StandardCharsets.UTF_8);
     assertEquals(
-        new StreamEvent(StreamEvent.Kind.CHUNK, 0, 3, 0, null, "ab", null, null, null),
+        new StreamEvent(StreamEvent.Kind.CHUNK, 0, 3, 0, null, "ab", null, null, null, null),
         ChunkScanner.scan(bytes, 0, bytes.length, true));
   }
 

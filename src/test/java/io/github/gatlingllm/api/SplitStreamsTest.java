@@ -158,7 +158,8 @@ class SplitStreamsTest {
         null,
         e.finishReason(),
         e.usage(),
-        e.error());
+        e.error(),
+        null);
   }
 
   /** Events with no text wanted (the byte scanner's path) against every text kept (Jackson's). */

@@ -16,12 +16,13 @@ class StreamEventTest {
 
   private static StreamEvent chunk(
       int content, int reasoning, int tools, String finish, Usage usage) {
-    return new StreamEvent(Kind.CHUNK, content, reasoning, tools, null, null, finish, usage, null);
+    return new StreamEvent(
+        Kind.CHUNK, content, reasoning, tools, null, null, finish, usage, null, null);
   }
 
   private static StreamEvent malformed(String message) {
     return new StreamEvent(
-        Kind.MALFORMED, 0, 0, 0, null, null, null, null, new ApiError(message, null, null));
+        Kind.MALFORMED, 0, 0, 0, null, null, null, null, new ApiError(message, null, null), null);
   }
 
   @Test
@@ -69,14 +70,14 @@ class StreamEventTest {
   void nonAsciiContentIsCountedAndKeptInJavaChars() {
     // é (1 char), 中 (1 char), 😀 (2 chars, a surrogate pair), and an escaped é.
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 5, 0, 0, "é中😀é", null, null, null, null),
+        new StreamEvent(Kind.CHUNK, 5, 0, 0, "é中😀é", null, null, null, null, null),
         StreamEvent.parse("{\"choices\":[{\"delta\":{\"content\":\"é中😀\\u00e9\"}}]}", true));
   }
 
   @Test
   void contentTextIsKeptOnlyWhenAskedFor() {
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 3, 0, 0, "a\"b", null, null, null, null),
+        new StreamEvent(Kind.CHUNK, 3, 0, 0, "a\"b", null, null, null, null, null),
         StreamEvent.parse("{\"choices\":[{\"delta\":{\"content\":\"a\\\"b\"}}]}", true));
   }
 
@@ -86,7 +87,7 @@ class StreamEventTest {
         StreamEvent.parse(
             "{\"choices\":[{\"delta\":{\"content\":null,\"reasoning_content\":\"Let me\"}}]}",
             true);
-    assertEquals(new StreamEvent(Kind.CHUNK, 0, 6, 0, null, "Let me", null, null, null), e);
+    assertEquals(new StreamEvent(Kind.CHUNK, 0, 6, 0, null, "Let me", null, null, null, null), e);
     assertTrue(e.isTokenBearing());
   }
 
@@ -277,7 +278,8 @@ class StreamEventTest {
             null,
             null,
             null,
-            new ApiError("context full", "server_error", "500")),
+            new ApiError("context full", "server_error", "500"),
+            null),
         e);
     assertEquals("server_error (500): context full", e.error().describe());
   }
@@ -362,7 +364,7 @@ class StreamEventTest {
   @Test
   void nonStreamedChatResponse() {
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 5, 0, 0, "Hello", null, "stop", new Usage(9, 2, 4), null),
+        new StreamEvent(Kind.CHUNK, 5, 0, 0, "Hello", null, "stop", new Usage(9, 2, 4), null, null),
         StreamEvent.parseResponse(
             "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"m\","
                 + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
@@ -374,7 +376,8 @@ class StreamEventTest {
   @Test
   void nonStreamedCompletionsResponse() {
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 6, 0, 0, " world", null, "length", new Usage(1, 1, null), null),
+        new StreamEvent(
+            Kind.CHUNK, 6, 0, 0, " world", null, "length", new Usage(1, 1, null), null, null),
         StreamEvent.parseResponse(
             "{\"object\":\"text_completion\",\"choices\":[{\"text\":\" world\",\"index\":0,"
                 + "\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":1,"
@@ -430,7 +433,7 @@ class StreamEventTest {
   void bytesNonAsciiContentIsCountedAndKeptInJavaChars() {
     byte[] bytes = "{\"choices\":[{\"delta\":{\"content\":\"é中😀\\u00e9\"}}]}".getBytes(UTF_8);
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 5, 0, 0, "é中😀é", null, null, null, null),
+        new StreamEvent(Kind.CHUNK, 5, 0, 0, "é中😀é", null, null, null, null, null),
         StreamEvent.parse(bytes, 0, bytes.length, true));
   }
 
@@ -461,7 +464,7 @@ class StreamEventTest {
     byte[] bytes = "{\"choices\":[{\"text\":\"a?\"}]}".replace('?', '~').getBytes(UTF_8);
     bytes[22] = (byte) 0xFF;
     assertEquals(
-        new StreamEvent(Kind.CHUNK, 2, 0, 0, "a\uFFFD", null, null, null, null),
+        new StreamEvent(Kind.CHUNK, 2, 0, 0, "a\uFFFD", null, null, null, null, null),
         StreamEvent.parse(bytes, 0, bytes.length, true));
   }
 

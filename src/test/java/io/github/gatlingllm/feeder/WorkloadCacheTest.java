@@ -33,7 +33,7 @@ class WorkloadCacheTest {
   private Workload workload(PromptSpec spec, int warmup, boolean warmGroups) {
     PromptSource source =
         new PromptSource(spec, EstimatedTokenCounter.INSTANCE, 7, "case", "measured", 128);
-    Workload w = new Workload("w", source, 8, warmup, Shard.SINGLE, warmGroups, false);
+    Workload w = new Workload("w", source, 8, warmup, Shard.SINGLE, warmGroups, false, null);
     made.add(w);
     return w;
   }
