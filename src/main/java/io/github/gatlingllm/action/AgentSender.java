@@ -117,10 +117,10 @@ final class AgentSender extends TurnSender {
       }
       agent.endByContextLimit(now);
       workload.ended(agent);
-      next.$bang(session);
+      goOn(session);
       return;
     }
-    dispatcher.sendTurn(
+    sendTurn(
         session,
         LOG,
         () -> outgoing(session, workload, agent, now),
@@ -132,7 +132,7 @@ final class AgentSender extends TurnSender {
 
   private Outgoing outgoing(Session session, AgentWorkload workload, AgentSession agent, long now) {
     boolean first = agent.nextTurn() == 1;
-    boolean namesPrevious = history.on() && !first;
+    boolean namesPrevious = parts.history().on() && !first;
     Dialect dialect = settings.endpoint().dialect();
     JsonNode tools = workload.source().tools().functions();
     String toolChoice = workload.source().spec().toolChoice();
@@ -153,7 +153,7 @@ final class AgentSender extends TurnSender {
             agent,
             prefixSentBefore,
             settings.endpoint() != WireApi.CHAT,
-            namesPrevious ? history : null,
+            namesPrevious ? parts.history() : null,
             now);
     List<Prompt> texts = agent.newTexts();
     Prompt lead = texts.get(0);

@@ -196,10 +196,10 @@ final class ConversationSender extends TurnSender {
                 workload.maxContextTokens()));
       }
       conversation.endByContextLimit(now);
-      next.$bang(session);
+      goOn(session);
       return;
     }
-    dispatcher.sendTurn(
+    sendTurn(
         session,
         LOG,
         () -> outgoing(session, workload, conversation, user, now),
@@ -229,7 +229,7 @@ final class ConversationSender extends TurnSender {
       Prompt user,
       long now) {
     Dialect dialect = settings.endpoint().dialect();
-    boolean namesPrevious = history.on() && conversation.turnsSent() > 0;
+    boolean namesPrevious = parts.history().on() && conversation.turnsSent() > 0;
     String body =
         namesPrevious
             ? dialect.body(
@@ -242,7 +242,12 @@ final class ConversationSender extends TurnSender {
         conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
     SentTurn turn =
         new SentTurn(
-            workload, conversation, user, systemSentBefore, namesPrevious ? history : null, now);
+            workload,
+            conversation,
+            user,
+            systemSentBefore,
+            namesPrevious ? parts.history() : null,
+            now);
     RequestIdentity identity =
         new RequestIdentity(
             name,

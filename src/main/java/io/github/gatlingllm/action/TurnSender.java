@@ -35,12 +35,17 @@ abstract class TurnSender implements Sender {
       Action next,
       ServerHistory history) {}
 
+  /** What it works with. */
+  final Parts parts;
+
+  /** The request name. */
   final String name;
+
+  /** The run. */
   final RunContext run;
+
+  /** The request's body settings. */
   final RequestSettings settings;
-  final Dispatcher dispatcher;
-  final Action next;
-  final ServerHistory history;
 
   /** Whether the context-limit warning was said (once an action). */
   final AtomicBoolean contextLimitSaid = new AtomicBoolean();
@@ -55,12 +60,10 @@ abstract class TurnSender implements Sender {
    *     conversation(...)}'s)
    */
   TurnSender(Parts parts, boolean agentLoop) {
+    this.parts = parts;
     this.name = parts.name();
     this.run = parts.run();
     this.settings = parts.settings();
-    this.dispatcher = parts.dispatcher();
-    this.next = parts.next();
-    this.history = parts.history();
     this.agentLoop = agentLoop;
   }
 
@@ -72,6 +75,28 @@ abstract class TurnSender implements Sender {
    * @return a {@link Gate.StopRun} (a crash), or null when the turn may go on
    */
   final Gate refusal(Session session) {
-    return Misfed.refusal(name, agentLoop, session, history);
+    return Misfed.refusal(name, agentLoop, session, parts.history());
+  }
+
+  /**
+   * Sends a turn once ({@link Dispatcher#sendTurn}); never throws.
+   *
+   * @param session the virtual user's session
+   * @param log the sender's logger, for the line of a turn not sent
+   * @param prepare the turn's preparation
+   * @param undo the sender's undo of a turn it could not prepare
+   */
+  final void sendTurn(
+      Session session, org.slf4j.Logger log, Dispatcher.Prepare prepare, Dispatcher.Undo undo) {
+    parts.dispatcher().sendTurn(session, log, prepare, undo);
+  }
+
+  /**
+   * The user goes on without a request (its session ended before a turn that would not fit).
+   *
+   * @param session the virtual user's session
+   */
+  final void goOn(Session session) {
+    parts.next().$bang(session);
   }
 }

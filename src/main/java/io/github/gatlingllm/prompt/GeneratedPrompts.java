@@ -70,13 +70,7 @@ final class GeneratedPrompts {
   private static final int MARKER_BLOCK_BITS = 6;
   private static final int MARKER_BLOCKS_KEPT = 32;
 
-  // What the generator makes prompts of, read by its PromptSource too.
-  final PromptSpec spec;
-  final TokenCounter counter;
-  final long seed;
-  final String caseId;
-  final String phase;
-  final int inputTokens;
+  private final Case c;
   private final byte[] requestLabel;
   private final byte[] groupLabel;
   private final byte[] prefixLabel;
@@ -98,19 +92,14 @@ final class GeneratedPrompts {
    */
   GeneratedPrompts(
       Case c, Map<RepeatKey, Prompt> repeated, String prefixPhase, boolean roundRobinGroups) {
-    this.spec = c.spec();
-    this.counter = c.counter();
-    this.seed = c.seed();
-    this.caseId = c.id();
-    this.phase = c.phase();
-    this.inputTokens = c.inputTokens();
+    this.c = c;
     this.repeated = Objects.requireNonNull(repeated, "repeated");
     this.roundRobinGroups = roundRobinGroups;
-    String namespace = seed + ":" + caseId + ":" + phase;
+    String namespace = c.seed() + ":" + c.id() + ":" + c.phase();
     this.requestLabel = (namespace + ":request:").getBytes(StandardCharsets.UTF_8);
     this.groupLabel = (namespace + ":group:").getBytes(StandardCharsets.UTF_8);
     this.prefixLabel =
-        (seed + ":" + caseId + ":" + prefixPhase + ":prefix:").getBytes(StandardCharsets.UTF_8);
+        (c.seed() + ":" + c.id() + ":" + prefixPhase + ":prefix:").getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -129,7 +118,7 @@ final class GeneratedPrompts {
    * @return the prompt, never null
    */
   Prompt build(long index) {
-    switch (spec.mode()) {
+    switch (c.spec().mode()) {
       case REPEAT:
         return repeat();
       case UNIQUE:
@@ -149,8 +138,8 @@ final class GeneratedPrompts {
     for (int index = 0; index < sample; index++) {
       build(index);
     }
-    if (spec.mode() == PromptMode.SHARED_PREFIX) {
-      for (int group = 0; group < spec.groups(); group++) {
+    if (c.spec().mode() == PromptMode.SHARED_PREFIX) {
+      for (int group = 0; group < c.spec().groups(); group++) {
         prefix(group);
       }
     }
@@ -168,18 +157,21 @@ final class GeneratedPrompts {
    */
   Prompt extend(String label, int tokens, String idPrefix) {
     String nonce =
-        nonce((seed + ":" + caseId + ":" + phase + ":" + label).getBytes(StandardCharsets.UTF_8));
+        nonce(
+            (c.seed() + ":" + c.id() + ":" + c.phase() + ":" + label)
+                .getBytes(StandardCharsets.UTF_8));
     String head = "[" + nonce + "]";
-    return headAndFiller(head, counter.count(head), tokens, idPrefix + nonce);
+    return headAndFiller(head, c.counter().count(head), tokens, idPrefix + nonce);
   }
 
   private Prompt repeat() {
     return repeated.computeIfAbsent(
-        new RepeatKey(seed, inputTokens),
+        new RepeatKey(c.seed(), c.inputTokens()),
         key -> {
-          String text = RepeatText.generate(inputTokens, counter, seed + inputTokens);
-          TokenCount exact = counter.countText(text);
-          return Prompt.of(text, "repeat", counter, exact, null, null);
+          String text =
+              RepeatText.generate(c.inputTokens(), c.counter(), c.seed() + c.inputTokens());
+          TokenCount exact = c.counter().countText(text);
+          return Prompt.of(text, "repeat", c.counter(), exact, null, null);
         });
   }
 
@@ -188,7 +180,7 @@ final class GeneratedPrompts {
     int slot = (int) (index & ((1 << MARKER_BLOCK_BITS) - 1));
     String head = block.markers()[slot];
     String nonce = head.substring(1, head.length() - 1);
-    return headAndFiller(head, block.counts()[slot], inputTokens, "r-" + nonce);
+    return headAndFiller(head, block.counts()[slot], c.inputTokens(), "r-" + nonce);
   }
 
   /**
@@ -204,7 +196,7 @@ final class GeneratedPrompts {
         head,
         filler,
         id,
-        counter,
+        c.counter(),
         planned(headTokens + filler.tokens()),
         null,
         null,
@@ -219,7 +211,7 @@ final class GeneratedPrompts {
     String marker = block.markers()[slot];
     String nonce = marker.substring(1, marker.length() - 1);
     int used = prefix.tokens() + block.counts()[slot];
-    Filler filler = filler(inputTokens - used);
+    Filler filler = filler(c.inputTokens() - used);
     MessageDigest sha;
     try {
       sha = (MessageDigest) prefix.stateAfterSpace().clone();
@@ -232,7 +224,7 @@ final class GeneratedPrompts {
         prefix.text() + " " + marker,
         filler,
         "g" + group + "-" + nonce,
-        counter,
+        c.counter(),
         planned(used + filler.tokens()),
         group,
         prefix.tokens(),
@@ -257,7 +249,7 @@ final class GeneratedPrompts {
               for (int i = 0; i < markers.length; i++) {
                 markers[i] = "[" + nonce(requestLabel, (n << MARKER_BLOCK_BITS) + i) + "]";
               }
-              return new Markers(markers, counter.countAll(markers));
+              return new Markers(markers, c.counter().countAll(markers));
             });
     if (markerBlocks.size() > MARKER_BLOCKS_KEPT) {
       markerBlocks.keySet().removeIf(n -> Math.abs(n - number) > MARKER_BLOCKS_KEPT / 2);
@@ -273,22 +265,22 @@ final class GeneratedPrompts {
     return prefixes.computeIfAbsent(
         group,
         g -> {
-          double ratio = spec.sharedPrefixRatio() == null ? 0.0 : spec.sharedPrefixRatio();
+          double ratio = c.spec().sharedPrefixRatio() == null ? 0.0 : c.spec().sharedPrefixRatio();
           // Python's round() rounds halves to even, as Math.rint does.
-          int tokens = (int) Math.max(1, Math.rint(ratio * inputTokens));
+          int tokens = (int) Math.max(1, Math.rint(ratio * c.inputTokens()));
           String head = "[" + nonce(prefixLabel, g) + "]";
-          int used = counter.count(head);
+          int used = c.counter().count(head);
           Filler filler = filler(tokens - used);
           String text = filler.isEmpty() ? head : head + " " + filler.text();
           MessageDigest state = Hashing.newSha256();
           state.update(text.getBytes(StandardCharsets.UTF_8));
           state.update((byte) ' ');
-          return new Prefix(text, counter.count(text), state);
+          return new Prefix(text, c.counter().count(text), state);
         });
   }
 
   private TokenCount planned(int tokens) {
-    return new TokenCount(tokens, counter.source(), false);
+    return new TokenCount(tokens, c.counter().source(), false);
   }
 
   /** The fewest filler words that reach {@code tokens}, built once per length. */
@@ -306,14 +298,14 @@ final class GeneratedPrompts {
   private Filler buildFiller(int tokens) {
     int words = estimatedWords(tokens, wordTokens());
     // Counted with the space before it, as it follows the head.
-    while (words > 1 && counter.count(" " + Words.cycle(0, words - 1)) >= tokens) {
+    while (words > 1 && c.counter().count(" " + Words.cycle(0, words - 1)) >= tokens) {
       words--;
     }
-    while (counter.count(" " + Words.cycle(0, words)) < tokens) {
+    while (c.counter().count(" " + Words.cycle(0, words)) < tokens) {
       words++;
     }
     String text = Words.cycle(0, words);
-    return Filler.of(text, counter.count(" " + text));
+    return Filler.of(text, c.counter().count(" " + text));
   }
 
   private int[] wordTokens() {
@@ -321,7 +313,7 @@ final class GeneratedPrompts {
     if (tokens == null) {
       tokens = new int[Words.FILLER.length];
       for (int i = 0; i < tokens.length; i++) {
-        tokens[i] = Math.max(1, counter.count(" " + Words.FILLER[i]));
+        tokens[i] = Math.max(1, c.counter().count(" " + Words.FILLER[i]));
       }
       wordTokens = tokens;
     }
@@ -340,13 +332,13 @@ final class GeneratedPrompts {
 
   private int group(long index) {
     if (roundRobinGroups) {
-      return (int) Long.remainderUnsigned(index, spec.groups());
+      return (int) Long.remainderUnsigned(index, c.spec().groups());
     }
     MessageDigest sha = Hashing.sha256();
     sha.update(groupLabel);
     sha.update(Long.toString(index).getBytes(StandardCharsets.US_ASCII));
     long draw = Hashing.first8(sha.digest());
-    return (int) Long.remainderUnsigned(draw, spec.groups());
+    return (int) Long.remainderUnsigned(draw, c.spec().groups());
   }
 
   /** The first 12 hex digits of {@code sha256(label)}. */

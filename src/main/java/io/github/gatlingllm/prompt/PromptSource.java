@@ -45,6 +45,7 @@ public final class PromptSource {
 
   private final Map<Long, Prompt> prompts = new ConcurrentHashMap<>();
   private final PhaseDigests digests = new PhaseDigests();
+  private final GeneratedPrompts.Case c;
   private final String prefixPhase;
   private final java.util.function.LongFunction<Prompt> rows;
   private final FileRows file;
@@ -177,6 +178,7 @@ public final class PromptSource {
     this.rows = rows;
     this.file = file;
     this.prefixPhase = Objects.requireNonNull(prefixPhase, "prefixPhase");
+    this.c = c;
     this.generator = new GeneratedPrompts(c, repeated, prefixPhase, roundRobinGroups);
     this.lookahead = new PromptLookahead(this::build, rows != null ? TRACE_LOOKAHEAD : LOOKAHEAD);
     if (file == null
@@ -215,7 +217,7 @@ public final class PromptSource {
    * @return a new source with its own digests
    */
   public PromptSource forPhaseWarmingGroups(String otherPhase) {
-    if (generator.spec.mode() != PromptMode.SHARED_PREFIX) {
+    if (c.spec().mode() != PromptMode.SHARED_PREFIX) {
       return forPhase(otherPhase);
     }
     return inPhase(otherPhase, prefixPhase, true);
@@ -225,12 +227,7 @@ public final class PromptSource {
   private PromptSource inPhase(String otherPhase, String prefixPhase, boolean roundRobinGroups) {
     return new PromptSource(
         new GeneratedPrompts.Case(
-            generator.spec,
-            generator.counter,
-            generator.seed,
-            generator.caseId,
-            otherPhase,
-            generator.inputTokens),
+            c.spec(), c.counter(), c.seed(), c.id(), otherPhase, c.inputTokens()),
         generator.repeated(),
         prefixPhase,
         roundRobinGroups,
@@ -363,7 +360,7 @@ public final class PromptSource {
    * @return never null
    */
   public PromptSpec spec() {
-    return generator.spec;
+    return c.spec();
   }
 
   /**
@@ -372,7 +369,7 @@ public final class PromptSource {
    * @return never null
    */
   public TokenCounter counter() {
-    return generator.counter;
+    return c.counter();
   }
 
   /**
@@ -381,7 +378,7 @@ public final class PromptSource {
    * @return the seed
    */
   public long seed() {
-    return generator.seed;
+    return c.seed();
   }
 
   /**
@@ -390,7 +387,7 @@ public final class PromptSource {
    * @return never null
    */
   public String caseId() {
-    return generator.caseId;
+    return c.id();
   }
 
   /**
@@ -399,7 +396,7 @@ public final class PromptSource {
    * @return never null
    */
   public String phase() {
-    return generator.phase;
+    return c.phase();
   }
 
   /**
@@ -408,7 +405,7 @@ public final class PromptSource {
    * @return tokens
    */
   public int inputTokens() {
-    return generator.inputTokens;
+    return c.inputTokens();
   }
 
   /**
@@ -452,7 +449,7 @@ public final class PromptSource {
    */
   public Map<String, Object> specRecord() {
     if (file == null) {
-      return generator.spec.toRecord();
+      return c.spec().toRecord();
     }
     return file.specRecord();
   }
@@ -469,7 +466,7 @@ public final class PromptSource {
     if (file == null) {
       throw new IllegalStateException("not a prompts file's source");
     }
-    return file.row(index, generator.phase);
+    return file.row(index, c.phase());
   }
 
   private Prompt build(long index) {
@@ -477,7 +474,7 @@ public final class PromptSource {
       return rows.apply(index);
     }
     if (file != null) {
-      return file.prompt(index, generator.phase, generator.counter);
+      return file.prompt(index, c.phase(), c.counter());
     }
     return generator.build(index);
   }
@@ -485,17 +482,17 @@ public final class PromptSource {
   @Override
   public String toString() {
     return "PromptSource["
-        + generator.spec
+        + c.spec()
         + ", seed "
-        + generator.seed
+        + c.seed()
         + ", case "
-        + generator.caseId
+        + c.id()
         + ", phase "
-        + generator.phase
+        + c.phase()
         + ", "
-        + generator.inputTokens
+        + c.inputTokens()
         + " tokens, "
-        + generator.counter
+        + c.counter()
         + ", "
         + handedOut()
         + " handed out]";
