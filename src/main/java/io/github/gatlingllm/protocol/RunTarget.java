@@ -92,6 +92,8 @@ final class RunTarget {
         config = config.withModel(settings.model());
       }
       Simulator simulator = Simulator.start(config, 0);
+      io.github.gatlingllm.settings.SettingUse.RUN.made(
+          io.github.gatlingllm.settings.SettingUse.Part.SIMULATOR);
       String baseUrl = simulator.baseUrl();
       RunTarget target =
           new RunTarget(settings, counter, simulator, baseUrl, simulator.config().model(), null);
