@@ -191,7 +191,7 @@ public record LlmSettings(
       caseId = "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
     }
     if (resultsFolder == null || resultsFolder.isBlank()) {
-      resultsFolder = "target/gatling";
+      resultsFolder = DEFAULT_RESULTS_FOLDER;
     }
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
@@ -308,6 +308,12 @@ public record LlmSettings(
       Properties properties, Map<String, String> defaults, Function<String, String> environment) {
     return SettingsReader.read(properties, defaults, environment, false);
   }
+
+  /**
+   * The default of {@code llm.resultsFolder}: the Maven plugin's results folder, where the run's
+   * files go when Gatling's own results folder cannot be known.
+   */
+  public static final String DEFAULT_RESULTS_FOLDER = "target/gatling";
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
   public static final double DEFAULT_CLIENT_MAX_LAG_P99_MS = 10;
