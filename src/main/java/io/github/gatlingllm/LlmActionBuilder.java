@@ -39,6 +39,9 @@ public final class LlmActionBuilder implements ActionBuilder {
   private final boolean conversation;
   private final ReplySaves replySaves;
 
+  /** Whether this request is an agent session's turn: set last, by {@link #asAgentTurn()}. */
+  private final boolean agent;
+
   LlmActionBuilder(String name, Endpoint endpoint) {
     this(name, endpoint, null, null, Map.of());
   }
@@ -60,6 +63,19 @@ public final class LlmActionBuilder implements ActionBuilder {
       Map<String, Object> body,
       boolean conversation,
       ReplySaves replySaves) {
+    this(name, endpoint, prompt, maxTokens, body, conversation, replySaves, false);
+  }
+
+  private LlmActionBuilder(
+      String name,
+      Endpoint endpoint,
+      Function<Session, String> prompt,
+      Integer maxTokens,
+      Map<String, Object> body,
+      boolean conversation,
+      ReplySaves replySaves,
+      boolean agent) {
+    this.agent = agent;
     this.name = name;
     this.endpoint = endpoint;
     this.prompt = prompt;
@@ -83,6 +99,17 @@ public final class LlmActionBuilder implements ActionBuilder {
               + " remove .prompt(...) from this request");
     }
     return new LlmActionBuilder(name, endpoint, null, maxTokens, body, true, replySaves);
+  }
+
+  /**
+   * This request as the turns of {@link LlmDsl#agentSession(LlmActionBuilder)}: a conversation turn
+   * that needs an API with tools, checked when Gatling builds the scenario, before any load.
+   *
+   * @throws IllegalArgumentException if the request has its own {@link #prompt}
+   */
+  LlmActionBuilder asAgentTurn() {
+    LlmActionBuilder turn = asConversationTurn();
+    return new LlmActionBuilder(name, endpoint, null, maxTokens, body, true, turn.replySaves, true);
   }
 
   /**
@@ -226,7 +253,8 @@ public final class LlmActionBuilder implements ActionBuilder {
             maxTokens,
             body,
             conversation,
-            replySaves));
+            replySaves,
+            agent));
   }
 
   /** The session key of the fed prompt, for {@code .prompt(...)} functions that adapt it. */

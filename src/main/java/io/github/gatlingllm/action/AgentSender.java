@@ -101,18 +101,7 @@ final class AgentSender implements Sender {
     if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
       return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
     }
-    if (settings.endpoint() == Endpoint.COMPLETIONS) {
-      return new Gate.StopRun(
-          "agentSession(llm(\""
-              + name
-              + "\")...): an agent session needs an API with tools (chat, responses or messages),"
-              + " got "
-              + settings.endpoint()
-              + ": use llm(\""
-              + name
-              + "\").chatCompletion()",
-          true);
-    }
+    // An API without tools (completions) is refused when the scenario is built: never here.
     Option<Object> fed = session.attributes().get(AgentFeeder.SESSION);
     AgentSession agent = (AgentSession) fed.get();
     if (agent.over()) {

@@ -20,8 +20,10 @@ import io.github.gatlingllm.metrics.AggregatorThread;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.report.Console;
+import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.settings.LlmSettings;
+import io.github.gatlingllm.settings.SettingUse;
 import io.github.gatlingllm.simulator.Simulator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +67,12 @@ public final class RunContext {
   private final Long startAt;
   private final Long lateMs;
   private final AtomicBoolean crashed = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicReference<String> refusal =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /** Whether the run's {@code -Dllm.*} properties were checked for settings nothing reads. */
+  private volatile boolean settingsChecked;
+
   private final Map<Endpoint, CachePlan.Server> cacheServers;
   private final RunFinish end;
   private final Thread shutdownHook;
@@ -456,6 +464,14 @@ public final class RunContext {
    *     Gate.StopRun} that is no crash (the caller calls {@link #loadOver()} and stops the load)
    */
   public Gate gate(io.gatling.core.session.Session session, boolean mayWait) {
+    if (!settingsChecked) {
+      // The first request: Gatling has built every scenario, so every part of the run is made.
+      settingsChecked = true;
+      String unused = SettingUse.RUN.unusedLineOnce(System.getProperties());
+      if (unused != null) {
+        LOG.warn("{}", unused);
+      }
+    }
     return Gate.ofRun(
         this::saturationStop,
         targetWatch::gate,
@@ -607,8 +623,26 @@ public final class RunContext {
     crashed.set(true);
   }
 
+  /**
+   * The run is stopped by a refusal found at a request (a session loop fed the wrong workload, the
+   * server's refusal of {@code llm.responses.history=server}): its record says it crashed, as
+   * {@link #crashed()}; the stop is Gatling's orderly one (its log closed, its report written) and
+   * the JVM ends with the line alone and status 1 ({@link ExitLine}). The first refusal wins.
+   *
+   * @param line the refusal's one line, never null
+   * @return true for the first refusal of the run: its caller stops the load
+   */
+  public boolean refused(String line) {
+    if (!refusal.compareAndSet(null, java.util.Objects.requireNonNull(line, "line"))) {
+      return false;
+    }
+    crashed.set(true);
+    return true;
+  }
+
   private void terminate() {
-    finish(crashed.get());
+    // A refused run's load was stopped in order: Gatling closed its log, the run was not cut.
+    finish(crashed.get() && refusal.get() == null);
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {
@@ -627,6 +661,7 @@ public final class RunContext {
     end.finish(
         interrupted,
         crashed.get(),
+        refusal.get(),
         lateMs,
         runEnd,
         openRequests,

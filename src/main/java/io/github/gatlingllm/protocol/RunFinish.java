@@ -7,6 +7,7 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
@@ -118,6 +119,8 @@ final class RunFinish {
    *
    * @param interrupted whether the run was stopped before its end
    * @param crashed whether the run was stopped as a crash
+   * @param refusal the line of the refusal that stopped the run in order ({@link
+   *     RunContext#refused}), or null
    * @param lateMs how late this JVM passed the {@code llm.startAt} barrier, or null (no barrier, or
    *     not passed yet)
    * @param runEnd what the run knows of its end, or null when it ends before it started (during the
@@ -132,6 +135,7 @@ final class RunFinish {
   void finish(
       boolean interrupted,
       boolean crashed,
+      String refusal,
       Long lateMs,
       RunEnd runEnd,
       OpenRequests openRequests,
@@ -185,8 +189,13 @@ final class RunFinish {
         // Gatling closed simulation.log before its actor system terminated: its verdict is known.
         // A target-down stop is the extension's own orderly stop (as a spent budget's): Gatling
         // closed its log and checks its assertions, so they are checked here too.
+        // So is a refusal's stop.
         boolean logCut =
-            interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
+            interrupted
+                || (crashed && refusal == null)
+                || (reason.interrupted()
+                    && reason != RunEnd.Reason.TARGET_DOWN
+                    && !(reason == RunEnd.Reason.CRASHED && refusal != null));
         info.putAll(assertions.toRecord(recorder.runFolder().orElse(null), logCut));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
@@ -201,7 +210,10 @@ final class RunFinish {
       reportGoodput();
       reportCache();
       RunSummary.log(written.get());
-      if (!interrupted) {
+      if (refusal != null && !interrupted) {
+        // The line last, after Gatling's report, and exit status 1.
+        ExitLine.arm(refusal, folder);
+      } else if (!interrupted) {
         IndexLink.onExit(folder);
       }
     } catch (RuntimeException e) {

@@ -2,7 +2,6 @@ package io.github.gatlingllm.llama;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -223,13 +222,26 @@ class LlamaApisRunsTest {
                 "-Dllm.endpoint=responses",
                 "-Dllm.responses.history=server",
                 "-Dllamaapis.only=chat"));
-    assertNotEquals(0, run.exitCode(), run.log());
+    assertEquals(1, run.exitCode(), run.log());
     String line =
         "llm.responses.history=server: the server refused previous_response_id on its first use"
             + " (HTTP 400: invalid_request_error (400): llama.cpp does not support"
             + " 'previous_response_id'.), so it keeps no conversation history for later turns: set"
             + " llm.responses.history=client (the default) to send each turn's whole history";
-    assertTrue(run.log().contains(line), run.log());
+    // Once, as the last line (issue 40, item 7): before, three times, after a Gatling crash and
+    // with its stack trace, and no Gatling report.
+    assertEquals(1, run.log().split(java.util.regex.Pattern.quote(line), -1).length - 1, run.log());
+    assertTrue(run.log().stripTrailing().endsWith("\n" + line), run.log());
+    for (String trace : List.of("\tat ", "Caused by:", "Run crashed", "Exception")) {
+      assertFalse(run.log().contains(trace), () -> trace + " in:\n" + run.log());
+    }
+    assertTrue(Files.exists(run.folder().resolve("index.html")), run.log());
+    assertTrue(
+        Files.readString(run.folder().resolve("index.html")).contains("llm_report_link"),
+        run.log());
+    assertEquals(
+        "crashed",
+        JSON.readTree(run.folder().resolve("llm-run.json").toFile()).get("end_reason").asText());
     List<JsonNode> requests = requests(run.folder());
     for (JsonNode r : requests) {
       if (r.get("turn").asInt() == 1) {
