@@ -213,6 +213,7 @@ final class RunFinish {
       if (refusal != null && !interrupted) {
         // The line last, after Gatling's report, and exit status 1.
         ExitLine.arm(refusal, folder);
+        io.github.gatlingllm.internal.OneLineErrors.runRefused();
       } else if (!interrupted) {
         IndexLink.onExit(folder);
       }

@@ -59,12 +59,9 @@ public final class ExitLine {
   private static void atExit(Path runFolder) {
     if (runFolder != null) {
       try {
-        if (!IndexLink.inject(runFolder)) {
-          System.err.println(
-              "gatling-llm: no Gatling index.html in "
-                  + runFolder
-                  + " to link the LLM report from");
-        }
+        // No index.html when Gatling could not report a run that logged nothing ("Run didn't
+        // last"): the LLM report is all there is, and the line explains why.
+        IndexLink.inject(runFolder);
       } catch (IOException | RuntimeException e) {
         System.err.println("gatling-llm: could not link the LLM report from index.html: " + e);
       }

@@ -124,7 +124,7 @@ class SettingsRunsTest {
     assertTrue(Files.exists(run.folder().resolve("llm-report.html")), run.log);
     assertTrue(
         Files.readString(run.folder().resolve("index.html")).contains("llm_report_link"), run.log);
-    assertFalse(DslRun.anyRunRecord(elsewhere), run.log);
+    assertFalse(Files.exists(elsewhere), run.log);
     assertEquals(
         1,
         run.count(
