@@ -118,6 +118,10 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       throw new IllegalArgumentException(
           historyRefusal(spec.name(), WireApi.of(endpoint).settingName()));
     }
+    if (spec.conversation() && dialect.keepsHistoryOnServer()) {
+      // Before any load: a server that refuses previous_response_id stops the run here.
+      run.checkServerHistory();
+    }
     RequestSettings body;
     try {
       body = run.requestSettings(endpoint, spec.maxTokens(), spec.body());

@@ -67,6 +67,7 @@ public final class RunContext {
   private final Long startAt;
   private final Long lateMs;
   private final AtomicBoolean crashed = new AtomicBoolean();
+  private final AtomicBoolean historyChecked = new AtomicBoolean();
   private final java.util.concurrent.atomic.AtomicReference<String> refusal =
       new java.util.concurrent.atomic.AtomicReference<>();
 
@@ -621,6 +622,19 @@ public final class RunContext {
    */
   public void crashed() {
     crashed.set(true);
+  }
+
+  /**
+   * Checks {@code llm.responses.history=server} against the server before any load, once per run:
+   * called when a conversation's or agent session's request on the Responses API is built.
+   *
+   * @throws IllegalArgumentException with the one line when the server refuses {@code
+   *     previous_response_id} (see {@link RunTarget#preflightServerHistory})
+   */
+  public void checkServerHistory() {
+    if (settings.historyOnServer() && historyChecked.compareAndSet(false, true)) {
+      target.preflightServerHistory(protocol.headers());
+    }
   }
 
   /**

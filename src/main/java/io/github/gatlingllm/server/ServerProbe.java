@@ -144,6 +144,30 @@ public final class ServerProbe {
       byte[] body,
       Map<String, String> headers,
       Duration timeout) {
+    return preflight(url, shownUrl, model, body, headers, timeout, null);
+  }
+
+  /**
+   * As {@link #preflight(String, String, String, byte[], Map, Duration)}, handing the answer's body
+   * to {@code bodySink} when one came (a later check reads the response's id from it).
+   *
+   * @param url as in {@link #preflight(String, String, String, byte[], Map, Duration)}
+   * @param shownUrl as there
+   * @param model as there
+   * @param body as there
+   * @param headers as there
+   * @param timeout as there
+   * @param bodySink takes the answer's body, or null
+   * @return what came back, never null
+   */
+  public static Preflight preflight(
+      String url,
+      String shownUrl,
+      String model,
+      byte[] body,
+      Map<String, String> headers,
+      Duration timeout,
+      java.util.function.Consumer<String> bodySink) {
     try {
       URI uri = URI.create(url);
       HttpRequest.Builder request =
@@ -181,6 +205,9 @@ public final class ServerProbe {
               Preflight.messageOf(response.body()),
               true);
       LOG.info("pre-flight: POST {} answered HTTP {}", shownUrl, response.statusCode());
+      if (bodySink != null) {
+        bodySink.accept(response.body());
+      }
       return answer;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
