@@ -398,7 +398,8 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
    * target_down} and a {@code target_down} block. With false the run goes on (fault-injection
    * tests): it still says when the target went down and when it answered again. Either way, while
    * the target is not answering virtual users wait 100 ms before each request (1 s once it is
-   * judged down and the run goes on) rather than hammer a closed port.
+   * judged down and the run goes on) rather than hammer a closed port. The same setting stops the
+   * run for a target gone silent ({@link #silentSeconds}).
    *
    * @param stop false to keep the run going
    * @return a new builder
@@ -430,6 +431,25 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
    */
   public LlmProtocolBuilder targetDownMinErrors(int errors) {
     return with("targetDown.minErrors", errors);
+  }
+
+  /**
+   * How long no byte may come from the target while streamed requests are in flight before the run
+   * says the target is silent ({@code llm.silentSeconds}, default 10): a hung server, or one
+   * stopped with SIGSTOP, whose connections stay open and whose requests would only time out. A
+   * byte is any response head or body chunk of any request; the time counts only while at least one
+   * streamed request is in flight. The run says it once per silent episode ({@code TARGET SILENT at
+   * ...}) and records each in {@code llm-run.json}'s {@code target_silent}; with {@link
+   * #stopWhenTargetDown} on (the default) the run stops as for a dead target, the requests in
+   * flight cut and recorded. A server slower than this to its first token (a long prefill) is said
+   * silent too: raise it for such runs.
+   *
+   * @param seconds whole seconds in [1, 3600], or 0 never to say it; outside is refused, naming
+   *     {@code llm.silentSeconds}, when the protocol is built, before any load
+   * @return a new builder
+   */
+  public LlmProtocolBuilder silentSeconds(int seconds) {
+    return with("silentSeconds", seconds);
   }
 
   /**

@@ -233,10 +233,16 @@ final class ResponseListener
   }
 
   @Override
+  public boolean streamed() {
+    return streamed;
+  }
+
+  @Override
   public void onFinalClientRequest(Request request) {}
 
   @Override
   public synchronized void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
+    sink.arrived(System.nanoTime());
     if (done) {
       return;
     }
@@ -254,6 +260,7 @@ final class ResponseListener
   @Override
   public void onHttpResponseBodyChunk(ByteBuf chunk, boolean last) {
     long now = System.nanoTime();
+    sink.arrived(now);
     synchronized (this) {
       if (done) {
         return;

@@ -81,6 +81,8 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
+  private final SilenceWatch silence;
+  private final AtomicBoolean silenceStop = new AtomicBoolean();
   private final LiveEndpoint live;
 
   /** The thread the run record's and the load levels' per-request bookkeeping runs on. */
@@ -185,6 +187,48 @@ public final class RunContext {
         new TargetWatch(
             settings.targetDown(), gatling.nowMillis(), java.time.ZoneId.systemDefault());
     end.targetWatch(targetWatch);
+    this.silence =
+        new SilenceWatch(
+            settings.targetDown().silentSeconds(),
+            settings.targetDown().stop(),
+            System.nanoTime(),
+            gatling.nowMillis(),
+            targetWatch::runStartMs,
+            java.time.ZoneId.systemDefault());
+    end.silenceWatch(silence);
+    silence.start(openRequests::streamed, this::silenceSaid);
+  }
+
+  /**
+   * Says a silent target's episode, or its end; stops the run the first time with {@code
+   * llm.stopWhenTargetDown}: the gate ends every user from then on, the load generator stops as for
+   * a dead target, and the requests in flight are cut and recorded when the record is written.
+   */
+  private void silenceSaid(SilenceWatch.Change change) {
+    if (change instanceof SilenceWatch.Silent silent) {
+      boolean stop = settings.targetDown().stop() && silenceStop.compareAndSet(false, true);
+      if (stop) {
+        runEnd.targetSilent();
+        silence.stopping();
+        targetWatch.stopping();
+      }
+      Console.line(LOG, silence.silentText(silent));
+      if (stop) {
+        loadOver();
+        gatling.stopLoadGenerator(Gate.TARGET_SILENT);
+      }
+    } else if (change instanceof SilenceWatch.Spoke spoke) {
+      Console.line(LOG, silence.spokeText(spoke));
+    }
+  }
+
+  /**
+   * The run's silence watch: every response head and body chunk is stamped on it.
+   *
+   * @return never null
+   */
+  public SilenceWatch silence() {
+    return silence;
   }
 
   /**
@@ -622,6 +666,7 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
+    silence.close();
     // Every record queued so far; the requests cut at the end are then aggregated by their caller.
     aggregator.close();
     end.finish(

@@ -101,9 +101,10 @@ import java.util.function.Function;
  *     E2E}, {@code NAME TTFT}, ..., {@code SLO LOAD}, {@code BASELINE ...}) are Gatling request
  *     rows (shown in Gatling's console and HTML report, counted in its Global Information) rather
  *     than Gatling groups (in assertions only); default false
- * @param targetDown when a target that stopped answering is judged down and whether the run then
- *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
- *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
+ * @param targetDown when a target that stopped answering is judged down, when one that went silent
+ *     is said to be, and whether the run then stops ({@code llm.stopWhenTargetDown}, {@code
+ *     llm.targetDown.afterMs}, {@code llm.targetDown.minErrors}, {@code llm.silentSeconds}); {@link
+ *     TargetDownSettings#DEFAULT} when null
  * @param live the live metrics endpoint ({@code llm.prometheusPort}, {@code llm.prometheusLinger});
  *     {@link LiveSettings#NONE} when null
  * @param sessionHeader the header that carries a session's id on each of its requests ({@code

@@ -79,6 +79,7 @@ final class SettingNames {
           "stopWhenTargetDown",
           "targetDown.afterMs",
           "targetDown.minErrors",
+          "silentSeconds",
           // the live metrics endpoint (LiveSettings)
           "prometheusPort",
           "prometheusLinger",

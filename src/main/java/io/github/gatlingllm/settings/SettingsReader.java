@@ -162,7 +162,8 @@ final class SettingsReader {
         new TargetDownSettings(
             bool(get, "stopWhenTargetDown", TargetDownSettings.DEFAULT.stop()),
             longInteger(get, "targetDown.afterMs", TargetDownSettings.DEFAULT.afterMs()),
-            integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())),
+            integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors()),
+            integer(get, "silentSeconds", TargetDownSettings.DEFAULT.silentSeconds())),
         new LiveSettings(
             nullableInteger(get, "prometheusPort"),
             duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),

@@ -52,6 +52,7 @@ class ResponseListenerTest {
     final List<String> said = new ArrayList<>();
     final List<RequestRecord> records = new ArrayList<>();
     final List<String> replies = new ArrayList<>();
+    final List<Long> arrivals = new ArrayList<>();
 
     @Override
     public long nowMillis() {
@@ -66,6 +67,11 @@ class ResponseListenerTest {
     @Override
     public void closed(OpenRequests.Open request) {
       said.add("closed");
+    }
+
+    @Override
+    public void arrived(long nanos) {
+      arrivals.add(nanos);
     }
 
     @Override
@@ -182,6 +188,35 @@ class ResponseListenerTest {
     assertEquals(2, r.completionTokens());
     assertEquals(5, r.promptTokens());
     assertEquals("length", r.finishReason());
+  }
+
+  @Test
+  void theHeadAndEveryChunkAreStampedAsBytesFromTheTarget() {
+    // the run's silence watch hears of each, in order, a request streamed or not
+    ResponseListener l = streaming();
+    long before = System.nanoTime();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_THERE), false);
+    l.onHttpResponseBodyChunk(bytes(USAGE + DONE), true);
+    assertEquals(4, sink.arrivals.size());
+    assertTrue(sink.arrivals.get(0) >= before, sink.arrivals.toString());
+    for (int i = 1; i < 4; i++) {
+      assertTrue(sink.arrivals.get(i) >= sink.arrivals.get(i - 1), sink.arrivals.toString());
+    }
+    ResponseListener plain =
+        listener(false, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    plain.onSend();
+    plain.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    assertEquals(5, sink.arrivals.size());
+  }
+
+  @Test
+  void onlyAStreamedRequestIsOwedBytesAsItGenerates() {
+    assertTrue(streaming().streamed());
+    assertFalse(
+        listener(false, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false))
+            .streamed());
   }
 
   @Test
