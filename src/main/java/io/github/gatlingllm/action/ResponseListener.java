@@ -359,7 +359,6 @@ final class ResponseListener
    * @return true when this call ended and recorded the request
    */
   private boolean finish(RequestEnd end, long endNanos) {
-    boolean cut = end instanceof RequestEnd.CutByRunEnd;
     boolean recorded = false;
     Session next = null;
     synchronized (this) {
@@ -368,13 +367,18 @@ final class ResponseListener
         return false;
       }
       done = true;
+      if (!(end instanceof RequestEnd.CutByRunEnd)) {
+        // Ending after the run ended (Gatling takes no more rows): cut by the run's end.
+        String ended = sink.runEnded();
+        if (ended != null) {
+          end = new RequestEnd.CutByRunEnd(ended);
+        }
+      }
+      boolean cut = end instanceof RequestEnd.CutByRunEnd;
       if (end instanceof RequestEnd.Cancelled) {
         cancellation.fire();
       } else {
         cancellation.stop();
-      }
-      if (!cut) {
-        sink.closed(this);
       }
       try {
         String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
@@ -420,6 +424,8 @@ final class ResponseListener
           // a session's next trace row waits for this one's end, however it ended
           fed.workload().replay().rowEnded((int) fed.index(), endNanos);
         }
+        // Open until recorded: the run's end, cutting what is open, waits for this lock.
+        sink.closed(this);
       }
     }
     if (end instanceof RequestEnd.Cancelled) {
