@@ -213,7 +213,14 @@ final class RunFinish {
         // closed its log and checks its assertions, so they are checked here too.
         boolean logCut =
             interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
-        info.putAll(assertions.toRecord(recorder.runFolder().orElse(null), logCut));
+        info.putAll(
+            assertions.toRecord(
+                recorder.runFolder().orElse(null),
+                !logCut
+                    ? null
+                    : crashed
+                        ? RunEnd.Reason.CRASHED
+                        : interrupted ? RunEnd.Reason.INTERRUPTED : reason));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
       Path folder =
