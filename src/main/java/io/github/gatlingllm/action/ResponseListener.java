@@ -57,10 +57,12 @@ import java.util.function.ToIntFunction;
  * connection and closes it without a word gets it twice, as from any client that retries stale
  * keep-alive connections.
  *
- * <p>Every request sent is recorded: one still in flight when the run record is written is cut
- * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
- * {@code cut_by_run_end} and what was measured until then. The callbacks and the cut hold this
- * listener's lock, so a request ends exactly once, one way or the other.
+ * <p>Every request sent is recorded: one still in flight when the run ends is cut ({@link
+ * #cutByRunEnd}, from the thread that stops the run or writes the record) and recorded with status
+ * {@code cut_by_run_end} and what was measured until then; one that ends after the run ended
+ * ({@link RequestSink#runEnded}) is cut the same way. The callbacks and the cut hold this
+ * listener's lock, so a request ends exactly once, one way or the other, and it stays open until
+ * its record is handed over, so the run's end, cutting what is open, never misses it.
  */
 final class ResponseListener
     implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
