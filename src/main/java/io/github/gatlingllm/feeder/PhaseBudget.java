@@ -86,7 +86,11 @@ final class PhaseBudget {
       if (bit == 0) {
         int clear = recorded.nextClearBit(0);
         low += clear;
-        recorded = recorded.get(clear, Math.max(clear, recorded.length()));
+        if (clear >= recorded.length()) {
+          recorded.clear(); // in order: nothing above, no copy
+        } else {
+          recorded = recorded.get(clear, recorded.length());
+        }
       }
       return true;
     }
