@@ -25,7 +25,10 @@ import java.util.Objects;
  *
  * never more than {@code P - 1}, rounded down to a multiple of {@code B}. The plan expects a {@link
  * CacheOutcome#HIT} when it holds more than the template's rounded tokens, else a {@link
- * CacheOutcome#MISS}.
+ * CacheOutcome#MISS}. "Sent before" is {@link PrefixLedger}'s: a prefix is expected once a request
+ * that sent it had its first token before this one was sent; a part of it still in prefill then (or
+ * sent by another while this one was in prefill) is taken as the server found it ({@link
+ * Sent#readyPrefixTokens()}).
  *
  * <p>Tolerance, in tokens: a hit may fall short of the plan by one block ({@code B}: the server may
  * tokenize the prefix's last token with what follows it), and any request may get up to {@code
