@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.io.IOException;
@@ -71,10 +72,32 @@ class TraceReplayTest {
   void sentBeforeCountsLeadingBlocksOnly() throws IOException {
     TraceReplay r = replay(1.0, row(0, 4, "[1]"));
 
-    assertEquals(0, r.sentBefore(new long[] {1, 2, 3}, 10));
-    assertEquals(8, r.sentBefore(new long[] {1, 2, 9}, 12));
-    assertEquals(0, r.sentBefore(new long[] {5, 1, 2}, 12));
-    assertEquals(11, r.sentBefore(new long[] {1, 2, 9}, 11));
+    assertEquals(0, r.tokens(r.send(new long[] {1, 2, 3}).sentLead(), 3, 10));
+    assertEquals(8, r.tokens(r.send(new long[] {1, 2, 9}).sentLead(), 3, 12));
+    assertEquals(0, r.tokens(r.send(new long[] {5, 1, 2}).sentLead(), 3, 12));
+    assertEquals(11, r.tokens(r.send(new long[] {1, 2, 9}).sentLead(), 3, 11));
+    assertEquals(4, r.requestsSent());
+  }
+
+  @Test
+  void blocksSentByARowStillInPrefillAreSentButNotReady() throws IOException {
+    TraceReplay r = replay(1.0, row(0, 4, "[1]"));
+    // row A sends blocks 1, 2, 3 at once; row B shares 1, 2 before A's first token
+    PrefixLedger.Ticket a = r.send(new long[] {1, 2, 3});
+    PrefixLedger.Ticket b = r.send(new long[] {1, 2, 7});
+    assertEquals(2, b.sentLead());
+    assertEquals(0, b.readyLead());
+    // A's first token: its blocks are ready for row C, sent after it
+    a.prefillEnded();
+    PrefixLedger.Ticket c = r.send(new long[] {1, 2, 3, 8});
+    assertEquals(3, c.sentLead());
+    assertEquals(3, c.readyLead());
+    // B's block 7 is still in prefill for row D
+    PrefixLedger.Ticket d = r.send(new long[] {1, 2, 7});
+    assertEquals(3, d.sentLead());
+    assertEquals(2, d.readyLead());
+    assertEquals(8, r.tokens(d.readyLead(), 3, 10));
+    assertEquals(10, r.tokens(d.sentLead(), 3, 10));
   }
 
   @Test
