@@ -9,12 +9,12 @@ package io.github.gatlingllm.levels;
  * below it of the same scenario: in a closed loop, by closed-loop scaling ({@link Scaling}): its
  * added users gave less than {@code minScaling} of the output tokens/s they would give an
  * unsaturated server, or less than {@code throughputGain}, while its TTFT p50 or E2E p50 grew by at
- * least {@code ttftGrowth} times, above the level below's p90; in an open loop, its TTFT p50 (E2E
- * p50 when answers are not streamed) grew by at least {@code ttftGrowth} times while it served
- * fewer requests than it was offered (by more than {@code throughputGain} of them and more than
- * {@value Saturation#MIN_SHORTFALL_REQUESTS}): the server queues the added load instead of serving
- * it, as GuideLLM's over-saturation stop and vLLM's {@code bench sweep} read a throughput-latency
- * curve; or when more than {@code errorRatio} of its requests failed. The same rule gives the run's
+ * least {@code ttftGrowth} times; in an open loop, its TTFT p50 (E2E p50 when answers are not
+ * streamed) grew by at least {@code ttftGrowth} times while it served fewer requests than it was
+ * offered (by more than {@code throughputGain} of them and more than {@value
+ * Saturation#MIN_SHORTFALL_REQUESTS}): the server queues the added load instead of serving it, as
+ * GuideLLM's over-saturation stop and vLLM's {@code bench sweep} read a throughput-latency curve;
+ * or when more than {@code errorRatio} of its requests failed. The same rule gives the run's
  * saturation verdict ({@link Saturation#saturated()}).
  *
  * @param stopWhenSaturated {@code llm.stopWhenSaturated}: stop the load generator, gracefully, at

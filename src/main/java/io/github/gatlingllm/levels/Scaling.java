@@ -28,9 +28,10 @@ import java.util.Objects;
  *       SaturationSettings#throughputGain()}, 0.05, the old flat-throughput bound, for levels close
  *       together);
  *   <li>latency grew: the TTFT p50 or the E2E p50 is at least {@link
- *       SaturationSettings#ttftGrowth()} (1.5) times the level below's, and above the level below's
- *       p90 of that latency (the spread the level below measured, so that noise on a small latency
- *       does not count as growth).
+ *       SaturationSettings#ttftGrowth()} (1.5) times the level below's. By Little's law it must,
+ *       when the throughput fell short ({@code R} grows by {@code u / x}); a level whose throughput
+ *       fell short while its latency stayed flat had users that were not in the system (a client
+ *       that could not send, a pause), which is not the server's saturation.
  * </ul>
  *
  * The throughput is each level's output tokens/s served in its window ({@link
@@ -101,9 +102,7 @@ public record Scaling(
     }
     Double ttft = factor(below.summary().ttftMs().p50(), level.summary().ttftMs().p50());
     Double e2e = factor(below.summary().e2eMs().p50(), level.summary().e2eMs().p50());
-    boolean grew =
-        grew(ttft, below.summary().ttftMs().p90(), level.summary().ttftMs().p50(), settings)
-            || grew(e2e, below.summary().e2eMs().p90(), level.summary().e2eMs().p50(), settings);
+    boolean grew = grew(ttft, settings) || grew(e2e, settings);
     return new Scaling(below, level, u, x, scaling, ttft, e2e, grew, shortOf, bound, settings);
   }
 
@@ -114,11 +113,8 @@ public record Scaling(
     return before > 0 ? now / before : now > 0 ? Double.POSITIVE_INFINITY : 1.0;
   }
 
-  private static boolean grew(
-      Double factor, Double p90Below, Double p50, SaturationSettings settings) {
-    return factor != null
-        && factor >= settings.ttftGrowth()
-        && (p90Below == null || p50 > p90Below);
+  private static boolean grew(Double factor, SaturationSettings settings) {
+    return factor != null && factor >= settings.ttftGrowth();
   }
 
   /**

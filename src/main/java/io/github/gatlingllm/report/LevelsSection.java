@@ -227,7 +227,7 @@ final class LevelsSection {
           .append("% (<code>llm.saturation.throughputGain</code>), while its TTFT or E2E p50")
           .append(" grew ")
           .append(ReportPage.num(m.get("ttft_growth")))
-          .append("x (<code>llm.saturation.ttftGrowth</code>), above the level below's p90.</p>\n")
+          .append("x (<code>llm.saturation.ttftGrowth</code>).</p>\n")
           .append("<table class=\"scaling\"><tr><th>levels</th><th>users</th>")
           .append("<th>output tokens/s</th><th>scaling</th><th>TTFT p50</th><th>E2E p50</th>")
           .append("<th>over capacity</th></tr>\n");
