@@ -160,7 +160,7 @@ public record Scaling(
               gain * 100,
               below.outputTokensPerS(),
               level.outputTokensPerS(),
-              scaling <= 0 ? "none" : String.format(Locale.ROOT, "%.0f%%", scaling * 100),
+              scaling <= 0 ? "none" : String.format(Locale.ROOT, "%.1f%%", scaling * 100),
               percentText(usersFactor - 1)));
     }
     String latency = latencies();
@@ -217,13 +217,14 @@ public record Scaling(
         Double.isInfinite(factor) ? "from 0" : String.format(Locale.ROOT, "%.1fx", factor));
   }
 
+  /** {@code 2}, {@code 1.5}, {@code 1.13}: a factor to 0.01, without trailing zeros. */
   private static String factorText(double f) {
-    String two = String.format(Locale.ROOT, "%.2f", f).replaceAll("0+$", "").replaceAll("\\.$", "");
-    return two;
+    return String.format(Locale.ROOT, "%.2f", f).replaceAll("0+$", "").replaceAll("\\.$", "");
   }
 
+  /** {@code 100%}, {@code 12.5%}: a share in percent to 0.1, without a trailing zero. */
   private static String percentText(double share) {
-    return String.format(Locale.ROOT, "%.0f%%", share * 100);
+    return String.format(Locale.ROOT, "%.1f", share * 100).replaceAll("\\.0$", "") + "%";
   }
 
   /**

@@ -302,7 +302,7 @@ final class LevelWatch {
                 "; closed-loop scaling %s: %s",
                 scaling.scaling() == null
                     ? "unknown"
-                    : String.format(Locale.ROOT, "%.2f", scaling.scaling()),
+                    : String.format(Locale.ROOT, "%.3f", scaling.scaling()),
                 scaling.describe()));
     int judgedOfScenario = judgedPerScenario.merge(result.level().scenario(), 1, Integer::sum);
     if (previous != null && overSaturation == null) {

@@ -250,7 +250,7 @@ final class LevelsSection {
             .append("</td><td>")
             .append(
                 row.get("scaling") instanceof Number n
-                    ? String.format(java.util.Locale.ROOT, "%.2f", n.doubleValue())
+                    ? String.format(java.util.Locale.ROOT, "%.3f", n.doubleValue())
                     : "–")
             .append("</td><td>")
             .append(factor(row.get("ttft_p50_factor")))

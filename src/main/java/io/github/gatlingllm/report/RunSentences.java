@@ -187,9 +187,23 @@ final class RunSentences {
               : "; the SLO holds up to " + what + " " + num(slo) + (rate ? " users/s" : ""));
     }
     if (Boolean.TRUE.equals(s.get("stopped_early"))) {
-      text.append("; stopped early: ").append(s.get("stop_reason"));
+      text.append("; stopped early").append(stopReason(s.get("stop_reason"), text));
     }
     return text.toString();
+  }
+
+  /**
+   * An early stop's reason after {@code stopped early}: {@code : level 1 (2 users): why}, or, when
+   * the sentence already says why (the stop's level is the verdict's over-capacity level), only
+   * where: {@code at the end of level 1 (2 users)}.
+   */
+  private static String stopReason(Object reason, CharSequence sentence) {
+    String why = String.valueOf(reason);
+    int colon = why.indexOf("): ");
+    if (colon > 0 && sentence.toString().contains(why.substring(colon + 3))) {
+      return " at the end of " + why.substring(0, colon + 1);
+    }
+    return ": " + why;
   }
 
   /**

@@ -186,7 +186,7 @@ class SaturationTest {
   void aLevelWhoseTtftGrowsWhileThroughputStaysFlatIsOverSaturated() {
     assertEquals(
         "level 3 (8 users): 2x users over level 2 (4 users) gave +2.0% output tokens/s (400.0 ->"
-            + " 408.0), 2% of the +100% an unsaturated server gives them, while TTFT p50 went 50"
+            + " 408.0), 2.0% of the +100% an unsaturated server gives them, while TTFT p50 went 50"
             + " -> 200 ms (4.0x): the added users queued, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         Saturation.overSaturated(
@@ -273,7 +273,7 @@ class SaturationTest {
             + " than 0.25 of the output tokens/s they would give an unsaturated server while its"
             + " TTFT or E2E p50 grew 1.5x (closed-loop scaling); the highest, 4 users (level 2),"
             + " 10.00 requests/s, 400.0 output tokens/s: 2x users over level 1 (2 users) gave"
-            + " +100.0% output tokens/s (200.0 -> 400.0), 100% of the +100% an unsaturated server"
+            + " +100.0% output tokens/s (200.0 -> 400.0), 100.0% of the +100% an unsaturated server"
             + " gives them, while TTFT p50 went 10 -> 10 ms (1.0x)",
         s.describe().get(0));
   }
@@ -505,7 +505,7 @@ class SaturationTest {
             + " added less than 5.0% output throughput at the highest level (+2.6%, 390.0 ->"
             + " 400.0); peak 400.0 output tokens/s at 8 users (level 3); level 3 (8 users) over"
             + " capacity: 2x users over level 2 (4 users) gave +2.6% output tokens/s (390.0 ->"
-            + " 400.0), 3% of the +100% an unsaturated server gives them, while TTFT p50 went 60 ->"
+            + " 400.0), 2.6% of the +100% an unsaturated server gives them, while TTFT p50 went 60 ->"
             + " 240 ms (4.0x): the added users queued, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         s.verdictText());
@@ -579,7 +579,7 @@ class SaturationTest {
     Map<String, Object> record = s.toRecord();
     String text =
         "saturated at 2 users (level 1, 2.90 requests/s, 93.6 output tokens/s): over capacity: 2x"
-            + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11% of the"
+            + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of the"
             + " +100% an unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x):"
             + " the added users queued, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)";
@@ -617,7 +617,7 @@ class SaturationTest {
   void theIssuesFiguresStopTheRunAtTwoUsers() {
     assertEquals(
         "level 1 (2 users): 2x users over level 0 (1 user) gave +11.4% output tokens/s (84.0 ->"
-            + " 93.6), 11% of the +100% an unsaturated server gives them, while TTFT p50 went 91"
+            + " 93.6), 11.4% of the +100% an unsaturated server gives them, while TTFT p50 went 91"
             + " -> 406 ms (4.5x): the added users queued, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         Saturation.overSaturated(
@@ -644,7 +644,7 @@ class SaturationTest {
             + " output tokens/s they would give an unsaturated server while its TTFT or E2E p50"
             + " grew 1.5x (closed-loop scaling); the highest, 8 users (level 3), 40.00 requests/s,"
             + " 1280.0 output tokens/s: 2x users over level 2 (4 users) gave +100.0% output"
-            + " tokens/s (640.0 -> 1280.0), 100% of the +100% an unsaturated server gives them,"
+            + " tokens/s (640.0 -> 1280.0), 100.0% of the +100% an unsaturated server gives them,"
             + " while TTFT p50 went 51 -> 51 ms (1.0x) and E2E p50 went 252 -> 253 ms (1.0x)",
         record.get("verdict_text"));
   }
@@ -709,7 +709,7 @@ class SaturationTest {
     // decodes slower (E2E p50 1.8x) while its TTFT barely moves.
     assertEquals(
         "level 1 (2 users): 2x users over level 0 (1 user) gave +12.0% output tokens/s (190.0 ->"
-            + " 212.8), 12% of the +100% an unsaturated server gives them, while TTFT p50 went 60"
+            + " 212.8), 12.0% of the +100% an unsaturated server gives them, while TTFT p50 went 60"
             + " -> 70 ms (1.2x) and E2E p50 went 300 -> 540 ms (1.8x): the added users queued, by"
             + " closed-loop scaling (Little's law; llm.saturation.minScaling 0.25,"
             + " llm.saturation.ttftGrowth 1.5)",
@@ -730,8 +730,8 @@ class SaturationTest {
     assertEquals(0.05, scaling.bound(), 1e-9);
     assertEquals(true, scaling.overCapacity());
     assertEquals(
-        "1.13x users over level 0 (8 users) gave +4.0% output tokens/s (640.0 -> 665.6), 32% of"
-            + " the +13% an unsaturated server gives them, while TTFT p50 went 50 -> 80 ms (1.6x)"
+        "1.13x users over level 0 (8 users) gave +4.0% output tokens/s (640.0 -> 665.6), 32.0% of"
+            + " the +12.5% an unsaturated server gives them, while TTFT p50 went 50 -> 80 ms (1.6x)"
             + " and E2E p50 went 400 -> 450 ms (1.1x): the added users queued, by closed-loop"
             + " scaling (Little's law; llm.saturation.throughputGain 0.05,"
             + " llm.saturation.ttftGrowth 1.5)",

@@ -284,7 +284,7 @@ class LevelsSectionTest {
     assertTrue(
         html.contains(
             "<tr><td>0 &rarr; 1</td><td>1 user &rarr; 2 users (2x)</td><td>+11.4%</td>"
-                + "<td>0.11</td><td>4.46x</td><td>–</td><td>yes</td></tr>"),
+                + "<td>0.114</td><td>4.46x</td><td>–</td><td>yes</td></tr>"),
         html);
   }
 

@@ -119,6 +119,25 @@ class RunSentencesTest {
   }
 
   @Test
+  void anEarlyStopForTheReasonTheVerdictGivesIsNotSaidTwice() {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("metric", "concurrency");
+    s.put(
+        "verdict_text",
+        "saturated at 2 users (level 1, 3.60 requests/s, 114.6 output tokens/s): over capacity: 2x"
+            + " users over level 0 (1 user) gave +24.8% output tokens/s");
+    s.put("stopped_early", true);
+    s.put(
+        "stop_reason",
+        "level 1 (2 users): 2x users over level 0 (1 user) gave +24.8% output tokens/s");
+    assertEquals(
+        "saturated at 2 users (level 1, 3.60 requests/s, 114.6 output tokens/s): over capacity: 2x"
+            + " users over level 0 (1 user) gave +24.8% output tokens/s; stopped early at the end"
+            + " of level 1 (2 users)",
+        RunSentences.saturation(s));
+  }
+
+  @Test
   void theSaturationPointAndThePeakAreBothSaid() {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("scenario", "chat");
