@@ -23,10 +23,9 @@ import java.util.Objects;
  *       scaling ({@link Scaling}: its added users gave less than {@code llm.saturation.minScaling}
  *       of the output tokens/s they would give an unsaturated server while its TTFT or E2E p50
  *       grew; by Little's law, {@code X = N / R}, they only queued), or with too many errors; the
- *       saturation level is then the saturation point below when the highest level's throughput is
- *       flat (grew less than the tolerance over the level below, with more users), else the first
- *       level over capacity. Throughput still growing a little proves nothing: 2x users for +11%
- *       output tokens/s while TTFT p50 went 91 -> 406 ms is a saturated server;
+ *       saturation level is then the first level over capacity. Throughput still growing a little
+ *       proves nothing: 2x users for +11% output tokens/s while TTFT p50 went 91 -> 406 ms is a
+ *       saturated server;
  *   <li>an open loop (arrival rates) saturated when a level is over capacity: it served fewer
  *       requests than it was offered while its TTFT grew (the queue grows: the offered rate is past
  *       what the server can serve, whatever throughput did), or too many errors; the saturation
@@ -40,7 +39,8 @@ import java.util.Objects;
  *   <li><b>Saturation point</b>: among the levels, in load order, the first whose output tokens/s
  *       reach the highest level's less the tolerance ({@link SaturationSettings#throughputGain()},
  *       5% by default): the least load giving (nearly) the highest throughput sustained; more load
- *       past it buys less than the tolerance and only adds queueing.
+ *       past it buys less than the tolerance and only adds queueing. Not the verdict's level
+ *       ({@link #verdictLevel()}): {@code llm-run.json} does not write it.
  *   <li><b>Load meeting the SLO</b>: a level meets the SLO when its SLO attainment (the share of
  *       its requests that met every bound, {@link Goodput#attainment()}) is at least the goodput
  *       share {@code llm.slo.levelAttainment} ({@link #DEFAULT_SLO_RATIO} when unset; not the run's
@@ -267,27 +267,17 @@ public record Saturation(
   }
 
   /**
-   * Whether a closed loop's highest level has more users than the level below it and its output
-   * tokens/s grew less than the tolerance over it.
-   */
-  private boolean flatTop() {
-    return closed
-        && !stillGrowing
-        && levels.get(levels.size() - 1).level().load()
-            > levels.get(levels.size() - 2).level().load();
-  }
-
-  /**
-   * The level named as the saturation, as everything that shows the verdict names it.
+   * The level named as the saturation, as everything that shows the verdict names it: the first
+   * level, in load order, over capacity, where the levels show the server saturated (in a closed
+   * loop, where added users only queued). Not the saturation point ({@link #saturation()}, the
+   * least load within the tolerance of the peak throughput): that one moves with a few percent of
+   * noise on the highest level (the simulator's 4 slots at 1 to 8 users: 4 users in one run, 8 in
+   * the next, the rule firing at 8 users in both).
    *
-   * @return when saturated, a closed loop's saturation point when its highest level's throughput is
-   *     flat, else the first level over capacity; null when {@link #saturated()} is false
+   * @return the first level over capacity; null when {@link #saturated()} is false
    */
   public LevelResult verdictLevel() {
-    if (!saturated()) {
-      return null;
-    }
-    return flatTop() ? saturation : overCapacity;
+    return overCapacity;
   }
 
   /**
@@ -308,17 +298,15 @@ public record Saturation(
    * requests/s, 82.0 output tokens/s): over capacity: served 2.57 of 3.00 offered requests/s (14.4%
    * short) while TTFT p50 grew 44.9x over level 2 (2 users/s), 57 -> 2560 ms (...)}, {@code
    * saturated at 2 users (level 1, 1.46 requests/s, 93.6 output tokens/s): over capacity: 2x users
-   * over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11% of the +100% an
+   * over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of the +100% an
    * unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x): the added users queued,
-   * by closed-loop scaling (...)}, {@code saturated at 4 users (level 2, 10.00 requests/s, 390.0
-   * output tokens/s): more users added less than 5.0% output throughput at the highest level; peak
-   * 400.0 output tokens/s at 8 users (level 3); level 3 (8 users) over capacity: ...}, {@code no
-   * saturation seen over 3 levels: no level's added users gave less than 0.25 of the output
-   * tokens/s they would give an unsaturated server while its TTFT or E2E p50 grew 1.5x (closed-loop
-   * scaling); the highest, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s: 2x users
-   * over level 1 (2 users) gave +100.0% ...}, {@code no saturation seen over 3 levels: no level
-   * fell short of its offered rate while its TTFT grew; the highest, 2 users/s (level 2), served
-   * 1.98 of 2.00 requests/s, 63.5 output tokens/s}.
+   * by closed-loop scaling (...)}, {@code saturated at 16 users (level 2, ...): over capacity: ...;
+   * peak 710.0 output tokens/s at 32 users (level 3)}, {@code no saturation seen over 3 levels: no
+   * level's added users gave less than 0.25 of the output tokens/s they would give an unsaturated
+   * server while its TTFT or E2E p50 grew 1.5x (closed-loop scaling); the highest, 4 users (level
+   * 2), 10.00 requests/s, 400.0 output tokens/s: 2x users over level 1 (2 users) gave +100.0% ...},
+   * {@code no saturation seen over 3 levels: no level fell short of its offered rate while its TTFT
+   * grew; the highest, 2 users/s (level 2), served 1.98 of 2.00 requests/s, 63.5 output tokens/s}.
    *
    * @return the clause, never null
    */
@@ -365,41 +353,16 @@ public record Saturation(
                 at.index(),
                 at.requestsPerS(),
                 at.outputTokensPerS()));
-    if (flatTop()) {
-      LevelResult below = levels.get(levels.size() - 2);
-      double gain =
-          below.outputTokensPerS() > 0 ? top.outputTokensPerS() / below.outputTokensPerS() - 1 : 0;
-      text.append(": more users added less than ")
-          .append(percent(tolerance))
-          .append(" output throughput at the highest level (")
-          .append(gain >= 0 ? "+" : "")
-          .append(percent(gain))
-          .append(
-              String.format(
-                  Locale.ROOT,
-                  ", %.1f -> %.1f)",
-                  below.outputTokensPerS(),
-                  top.outputTokensPerS()));
-      LevelResult peak = peak();
-      if (peak != at) {
-        text.append(
-            String.format(
-                Locale.ROOT,
-                "; peak %.1f output tokens/s at %s (level %d)",
-                maxOutputTokensPerS,
-                peak.level().describeLoad(),
-                peak.index()));
-      }
-      if (overCapacity != null) {
-        text.append("; level ")
-            .append(overCapacity.index())
-            .append(" (")
-            .append(overCapacity.level().describeLoad())
-            .append(") over capacity: ")
-            .append(overCapacityReason);
-      }
-    } else {
-      text.append(": over capacity: ").append(overCapacityReason);
+    text.append(": over capacity: ").append(overCapacityReason);
+    LevelResult peak = peak();
+    if (closed && peak != at) {
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "; peak %.1f output tokens/s at %s (level %d)",
+              maxOutputTokensPerS,
+              peak.level().describeLoad(),
+              peak.index()));
     }
     return text.toString();
   }

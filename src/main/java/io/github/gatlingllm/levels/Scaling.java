@@ -129,8 +129,8 @@ public record Scaling(
 
   /**
    * The figures in one clause, e.g. {@code 2x users over level 0 (1 user) gave +11.4% output
-   * tokens/s (84.0 -> 93.6), 11% of the +100% an unsaturated server gives them, while TTFT p50 went
-   * 91 -> 406 ms (4.5x) and E2E p50 390 -> 820 ms (2.1x)}.
+   * tokens/s (84.0 -> 93.6), 11.4% of the +100% an unsaturated server gives them, while TTFT p50
+   * went 91 -> 406 ms (4.5x) and E2E p50 390 -> 820 ms (2.1x)}.
    *
    * @return the clause, never null
    */

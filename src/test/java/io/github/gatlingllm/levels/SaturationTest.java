@@ -87,8 +87,9 @@ class SaturationTest {
     assertEquals(400.0, s.maxOutputTokensPerS());
     Map<String, Object> record = s.toRecord();
     assertEquals("concurrency", record.get("metric"));
-    assertEquals(4L, record.get("saturation_concurrency"));
-    assertEquals(2, record.get("saturation_level"));
+    // the verdict names where the levels show saturation: 8 users, its first level over capacity
+    assertEquals(8L, record.get("saturation_concurrency"));
+    assertEquals(3, record.get("saturation_level"));
     assertEquals(false, record.get("stopped_early"));
     assertNull(record.get("slo_load"));
   }
@@ -285,18 +286,22 @@ class SaturationTest {
             List.of(
                 level(0, 2, 300, 10, null, 0),
                 level(1, 8, 690, 12, null, 0),
-                level(2, 16, 704, 25, null, 0),
-                level(3, 32, 700, 60, null, 0)),
+                level(2, 16, 700, 25, null, 0),
+                level(3, 32, 710, 60, null, 0)),
             SaturationSettings.DEFAULT,
             Slo.NONE,
             null,
             null);
     Map<String, Object> record = s.toRecord();
     assertEquals(false, record.get("still_growing"));
-    assertEquals(1, record.get("saturation_level"));
-    assertEquals(8L, record.get("saturation_concurrency"));
-    assertEquals(2, record.get("max_level"));
-    assertEquals(16L, record.get("max_concurrency"));
+    assertEquals(2, record.get("saturation_level"));
+    assertEquals(16L, record.get("saturation_concurrency"));
+    assertEquals(3, record.get("max_level"));
+    assertEquals(32L, record.get("max_concurrency"));
+    assertEquals(
+        true,
+        ((String) record.get("verdict_text"))
+            .endsWith("; peak 710.0 output tokens/s at 32 users (level 3)"));
   }
 
   @Test
@@ -314,7 +319,9 @@ class SaturationTest {
     assertEquals(2, all.get(0).saturation().index());
     assertEquals(1, all.get(0).saturation().scenarioIndex());
     assertEquals(1, all.get(1).saturation().index());
-    assertEquals(0, all.get(1).toRecord().get("saturation_scenario_level"));
+    // its verdict: saturated at its level 1 (run-wide 3), over capacity
+    assertEquals(3, all.get(1).toRecord().get("saturation_level"));
+    assertEquals(1, all.get(1).toRecord().get("saturation_scenario_level"));
     assertEquals(
         "2 stepped scenarios (closed, open) shared the server: each one's levels saw the others'"
             + " load, so each saturation is that of the scenario with the others running",
@@ -485,7 +492,7 @@ class SaturationTest {
   }
 
   @Test
-  void aClosedLoopWithAFlatTopAndALevelOverCapacityNamesBoth() {
+  void aClosedLoopWithAFlatTopIsSaturatedAtItsFirstLevelOverCapacity() {
     Saturation s =
         Saturation.of(
             List.of(
@@ -498,15 +505,14 @@ class SaturationTest {
             null,
             null);
     assertEquals(true, s.saturated());
-    assertEquals(2, s.verdictLevel().index());
+    assertEquals(2, s.saturation().index());
+    assertEquals(3, s.verdictLevel().index());
     assertEquals(3, s.toRecord().get("over_capacity_level"));
     assertEquals(
-        "saturated at 4 users (level 2, 10.00 requests/s, 390.0 output tokens/s): more users"
-            + " added less than 5.0% output throughput at the highest level (+2.6%, 390.0 ->"
-            + " 400.0); peak 400.0 output tokens/s at 8 users (level 3); level 3 (8 users) over"
-            + " capacity: 2x users over level 2 (4 users) gave +2.6% output tokens/s (390.0 ->"
-            + " 400.0), 2.6% of the +100% an unsaturated server gives them, while TTFT p50 went 60 ->"
-            + " 240 ms (4.0x): the added users queued, by closed-loop scaling (Little's law;"
+        "saturated at 8 users (level 3, 10.00 requests/s, 400.0 output tokens/s): over capacity:"
+            + " 2x users over level 2 (4 users) gave +2.6% output tokens/s (390.0 -> 400.0), 2.6%"
+            + " of the +100% an unsaturated server gives them, while TTFT p50 went 60 -> 240 ms"
+            + " (4.0x): the added users queued, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         s.verdictText());
   }
@@ -582,7 +588,8 @@ class SaturationTest {
             + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of the"
             + " +100% an unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x):"
             + " the added users queued, by closed-loop scaling (Little's law;"
-            + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)";
+            + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5); peak 103.0 output"
+            + " tokens/s at 4 users (level 2)";
     assertEquals(text, record.get("verdict_text"));
     assertEquals("saturation of chat: " + text, s.describe().get(0));
     assertEquals(1, record.get("saturation_level"));
