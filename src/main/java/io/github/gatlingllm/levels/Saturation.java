@@ -299,14 +299,15 @@ public record Saturation(
    * short) while TTFT p50 grew 44.9x over level 2 (2 users/s), 57 -> 2560 ms (...)}, {@code
    * saturated at 2 users (level 1, 1.46 requests/s, 93.6 output tokens/s): over capacity: 2x users
    * over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of the +100% an
-   * unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x): the added users queued,
-   * by closed-loop scaling (...)}, {@code saturated at 16 users (level 2, ...): over capacity: ...;
-   * peak 710.0 output tokens/s at 32 users (level 3)}, {@code no saturation seen over 3 levels: no
-   * level's added users gave less than 0.25 of the output tokens/s they would give an unsaturated
-   * server while its TTFT or E2E p50 grew 1.5x (closed-loop scaling); the highest, 4 users (level
-   * 2), 10.00 requests/s, 400.0 output tokens/s: 2x users over level 1 (2 users) gave +100.0% ...},
-   * {@code no saturation seen over 3 levels: no level fell short of its offered rate while its TTFT
-   * grew; the highest, 2 users/s (level 2), served 1.98 of 2.00 requests/s, 63.5 output tokens/s}.
+   * unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x): the added users only
+   * added latency, by closed-loop scaling (...)}, {@code saturated at 16 users (level 2, ...): over
+   * capacity: ...; peak 710.0 output tokens/s at 32 users (level 3)}, {@code no saturation seen
+   * over 3 levels: no level's added users gave less than 0.25 of the output tokens/s they would
+   * give an unsaturated server while its TTFT or E2E p50 grew 1.5x (closed-loop scaling); the
+   * highest, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s: 2x users over level 1 (2
+   * users) gave +100.0% ...}, {@code no saturation seen over 3 levels: no level fell short of its
+   * offered rate while its TTFT grew; the highest, 2 users/s (level 2), served 1.98 of 2.00
+   * requests/s, 63.5 output tokens/s}.
    *
    * @return the clause, never null
    */

@@ -180,7 +180,7 @@ public record Scaling(
     boolean minScalingBinds =
         settings.minScaling() * (usersFactor - 1) >= settings.throughputGain();
     return describe()
-        + ": the added users queued, by closed-loop scaling (Little's law; "
+        + ": the added users only added latency, by closed-loop scaling (Little's law; "
         + (minScalingBinds
             ? "llm.saturation.minScaling " + LoadLevel.describeNumber(settings.minScaling())
             : "llm.saturation.throughputGain "

@@ -188,7 +188,8 @@ class SaturationTest {
     assertEquals(
         "level 3 (8 users): 2x users over level 2 (4 users) gave +2.0% output tokens/s (400.0 ->"
             + " 408.0), 2.0% of the +100% an unsaturated server gives them, while TTFT p50 went 50"
-            + " -> 200 ms (4.0x): the added users queued, by closed-loop scaling (Little's law;"
+            + " -> 200 ms (4.0x): the added users only added latency, by closed-loop scaling"
+            + " (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         Saturation.overSaturated(
             level(2, 4, 400, 50, null, 0),
@@ -512,7 +513,7 @@ class SaturationTest {
         "saturated at 8 users (level 3, 10.00 requests/s, 400.0 output tokens/s): over capacity:"
             + " 2x users over level 2 (4 users) gave +2.6% output tokens/s (390.0 -> 400.0), 2.6%"
             + " of the +100% an unsaturated server gives them, while TTFT p50 went 60 -> 240 ms"
-            + " (4.0x): the added users queued, by closed-loop scaling (Little's law;"
+            + " (4.0x): the added users only added latency, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         s.verdictText());
   }
@@ -585,9 +586,10 @@ class SaturationTest {
     Map<String, Object> record = s.toRecord();
     String text =
         "saturated at 2 users (level 1, 2.90 requests/s, 93.6 output tokens/s): over capacity: 2x"
-            + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of the"
+            + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of"
+            + " the"
             + " +100% an unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x):"
-            + " the added users queued, by closed-loop scaling (Little's law;"
+            + " the added users only added latency, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5); peak 103.0 output"
             + " tokens/s at 4 users (level 2)";
     assertEquals(text, record.get("verdict_text"));
@@ -625,7 +627,8 @@ class SaturationTest {
     assertEquals(
         "level 1 (2 users): 2x users over level 0 (1 user) gave +11.4% output tokens/s (84.0 ->"
             + " 93.6), 11.4% of the +100% an unsaturated server gives them, while TTFT p50 went 91"
-            + " -> 406 ms (4.5x): the added users queued, by closed-loop scaling (Little's law;"
+            + " -> 406 ms (4.5x): the added users only added latency, by closed-loop scaling"
+            + " (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         Saturation.overSaturated(
             closed(0, 1, 52, 84.0, latency(52, 91, 118), Distribution.EMPTY),
@@ -717,7 +720,8 @@ class SaturationTest {
     assertEquals(
         "level 1 (2 users): 2x users over level 0 (1 user) gave +12.0% output tokens/s (190.0 ->"
             + " 212.8), 12.0% of the +100% an unsaturated server gives them, while TTFT p50 went 60"
-            + " -> 70 ms (1.2x) and E2E p50 went 300 -> 540 ms (1.8x): the added users queued, by"
+            + " -> 70 ms (1.2x) and E2E p50 went 300 -> 540 ms (1.8x): the added users only added"
+            + " latency, by"
             + " closed-loop scaling (Little's law; llm.saturation.minScaling 0.25,"
             + " llm.saturation.ttftGrowth 1.5)",
         Saturation.overSaturated(
@@ -739,7 +743,8 @@ class SaturationTest {
     assertEquals(
         "1.13x users over level 0 (8 users) gave +4.0% output tokens/s (640.0 -> 665.6), 32.0% of"
             + " the +12.5% an unsaturated server gives them, while TTFT p50 went 50 -> 80 ms (1.6x)"
-            + " and E2E p50 went 400 -> 450 ms (1.1x): the added users queued, by closed-loop"
+            + " and E2E p50 went 400 -> 450 ms (1.1x): the added users only added latency, by"
+            + " closed-loop"
             + " scaling (Little's law; llm.saturation.throughputGain 0.05,"
             + " llm.saturation.ttftGrowth 1.5)",
         scaling.reason());

@@ -83,7 +83,8 @@ class LevelWatchTest {
         "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): level 1 (2 users): 2x"
             + " users over level 0 (1 user) gave +0.0% output tokens/s (10.0 -> 10.0), none of the"
             + " +100% an unsaturated server gives them, while TTFT p50 went 20 -> 80 ms (4.0x) and"
-            + " E2E p50 went 29 -> 89 ms (3.1x): the added users queued, by closed-loop scaling"
+            + " E2E p50 went 29 -> 89 ms (3.1x): the added users only added latency, by"
+            + " closed-loop scaling"
             + " (Little's law; llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         stop);
     assertNull(watch.stopNow(20_001));
