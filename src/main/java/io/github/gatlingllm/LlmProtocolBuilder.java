@@ -374,10 +374,12 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
 
   /**
    * Whether the run stops at the end of the first over-saturated load level ({@code
-   * llm.stopWhenSaturated}, default false): a level whose TTFT p50 grew by {@link
-   * #saturationThresholds} times over the level before while output throughput stayed flat, or
-   * whose errors are over the bound. The load generator is stopped gracefully (the run ends as if
-   * its injection had ended; the levels so far and {@code saturation} are recorded with {@code
+   * llm.stopWhenSaturated}, default false): a level over capacity against the level before, whose
+   * latency grew by {@link #saturationThresholds} times while the server served no more (in a
+   * closed loop, added users that gave less than {@link #saturationMinScaling} of the throughput
+   * they would give unsaturated; in an open loop, fewer requests served than offered), or whose
+   * errors are over the bound. The load generator is stopped gracefully (the run ends as if its
+   * injection had ended; the levels so far and {@code saturation} are recorded with {@code
    * stopped_early} and {@code stop_reason}). Meant for a {@link LlmDsl#sweep()} or any stepped
    * profile of levels going up.
    *

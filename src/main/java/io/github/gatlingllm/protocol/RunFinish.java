@@ -218,7 +218,8 @@ final class RunFinish {
             info,
             tally.peakInFlight(),
             LevelWatch.levelsUntil(reason, gatling.nowMillis()),
-            client::forWindow);
+            client::forWindow,
+            reason == RunEnd.Reason.BUDGET_SPENT);
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }

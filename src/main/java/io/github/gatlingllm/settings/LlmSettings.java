@@ -78,8 +78,9 @@ import java.util.function.Function;
  *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
  * @param saturation the load levels' settings: {@code llm.stopWhenSaturated}, {@code
  *     llm.saturation.ttftGrowth}, {@code llm.saturation.throughputGain}, {@code
- *     llm.saturation.errorRatio} and {@code llm.assert.sloLoadAtLeast} (which needs an SLO); see
- *     {@link SaturationSettings}; null means {@link SaturationSettings#DEFAULT}
+ *     llm.saturation.errorRatio}, {@code llm.saturation.minScaling} and {@code
+ *     llm.assert.sloLoadAtLeast} (which needs an SLO); see {@link SaturationSettings}; null means
+ *     {@link SaturationSettings#DEFAULT}
  * @param clientMaxLagP99Ms {@code llm.client.maxLagP99Ms}: the open-loop schedule lag p99 above
  *     which the client is said to have fallen behind (a warning: coordinated omission may hide in
  *     the server's figures), milliseconds, finite and > 0; default 10; judged on 100 open-loop

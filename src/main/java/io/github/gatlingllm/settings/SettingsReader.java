@@ -149,7 +149,9 @@ final class SettingsReader {
             orDefault(
                 decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
             decimal(get, "assert.sloLoadAtLeast"),
-            decimal(get, "slo.levelAttainment")),
+            decimal(get, "slo.levelAttainment"),
+            orDefault(
+                decimal(get, "saturation.minScaling"), SaturationSettings.DEFAULT.minScaling())),
         orDefault(decimal(get, "client.maxLagP99Ms"), LlmSettings.DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), LlmSettings.DEFAULT_CLIENT_MAX_CPU_SHARE),
         bool(get, "preflight", true),

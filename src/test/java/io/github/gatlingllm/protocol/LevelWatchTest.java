@@ -80,9 +80,12 @@ class LevelWatchTest {
     assertNull(watch.stopNow(19_999));
     String stop = watch.stopNow(20_000);
     assertEquals(
-        "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): level 1 (2 users): TTFT"
-            + " p50 grew 4.0x over level 0 (1 user) while output throughput changed by +0.0%"
-            + " (llm.saturation.ttftGrowth 1.5, llm.saturation.throughputGain 0.05)",
+        "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): level 1 (2 users): 2x"
+            + " users over level 0 (1 user) gave +0.0% output tokens/s (10.0 -> 10.0), none of the"
+            + " +100% an unsaturated server gives them, while TTFT p50 went 20 -> 80 ms (4.0x) and"
+            + " E2E p50 went 29 -> 89 ms (3.1x): the added users only added latency, by"
+            + " closed-loop scaling"
+            + " (Little's law; llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         stop);
     assertNull(watch.stopNow(20_001));
 
@@ -126,6 +129,33 @@ class LevelWatchTest {
     level(watch, 0, 10, 20);
     level(watch, 10_000, 10, 80);
     assertNull(watch.stopNow(20_000));
+  }
+
+  @Test
+  void aSingleStepEndedByItsBudgetIsToldToGetMoreRequests() {
+    // Issue 40 item 8: the quickstart's shape, one steady step of 8 users for up to 10 minutes,
+    // whose 8 requests of 809 ms E2E were spent in 3 s.
+    Injection one =
+        new Injection(
+            "chat",
+            true,
+            List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 8, 8, 600_000)),
+            List.of());
+    LevelWatch watch = new LevelWatch(List.of(one), settings(), null, () -> 0);
+    for (int i = 0; i < 8; i++) {
+      long start = i * 250L;
+      watch.started("chat", "chat", start);
+      watch.record(request(start, 800), start + 809);
+    }
+    Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 8)));
+    watch.addTo(info, 8, LevelWatch.levelsUntil(RunEnd.Reason.BUDGET_SPENT, 3_000), null, true);
+    assertEquals(
+        List.of(
+            "level 0 of chat (8 users) lasted 2.6 s, under 10 times its E2E p50 (809 ms): its"
+                + " figures are unreliable (it ended when the run's request budget was spent, not"
+                + " at its step's end: give the run more requests, e.g. prompts().requests(n) or"
+                + " -Dllm.requests)"),
+        info.get("levels_warnings"));
   }
 
   @Test
