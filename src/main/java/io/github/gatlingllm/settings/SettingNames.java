@@ -81,6 +81,7 @@ final class SettingNames {
           "targetDown.minErrors",
           // the live metrics endpoint (LiveSettings)
           "prometheusPort",
+          "prometheusHost",
           "prometheusLinger",
           // trace(path) (TraceSettings)
           "trace",

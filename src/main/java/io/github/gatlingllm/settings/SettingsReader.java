@@ -165,7 +165,8 @@ final class SettingsReader {
             integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())),
         new LiveSettings(
             nullableInteger(get, "prometheusPort"),
-            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),
+            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER),
+            emptyToNull(get.apply("prometheusHost"))),
         AgentSettings.sessionHeaderName(get.apply("sessionHeader")),
         emptyToNull(get.apply("responses.history")));
   }
