@@ -75,6 +75,7 @@ public final class Trace {
   private final int maxInput;
   private final int minOutput;
   private final int maxOutput;
+  private final int maxTotal;
 
   Trace(
       Path path,
@@ -114,7 +115,9 @@ public final class Trace {
     int inHi = 0;
     int outLo = Integer.MAX_VALUE;
     int outHi = 0;
+    int totalHi = 0;
     for (int row = 0; row < inputs.length; row++) {
+      totalHi = Math.max(totalHi, inputs[row] + outputs[row]);
       inLo = Math.min(inLo, inputs[row]);
       inHi = Math.max(inHi, inputs[row]);
       outLo = Math.min(outLo, outputs[row]);
@@ -124,6 +127,7 @@ public final class Trace {
     this.maxInput = inHi;
     this.minOutput = outLo;
     this.maxOutput = outHi;
+    this.maxTotal = totalHi;
     if (sessionOf == null) {
       this.previousOfSession = null;
     } else {
@@ -252,6 +256,15 @@ public final class Trace {
    */
   public int maxOutputLength() {
     return maxOutput;
+  }
+
+  /**
+   * The largest {@code input_length + output_length} of a row: the most context a row needs.
+   *
+   * @return tokens, at least 2
+   */
+  public int maxInputPlusOutputLength() {
+    return maxTotal;
   }
 
   /**
