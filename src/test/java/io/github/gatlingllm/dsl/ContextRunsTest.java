@@ -30,7 +30,7 @@ class ContextRunsTest {
             .exits(0);
 
     String line =
-        "gatling-llm WARNING: workload unique: prompts of up to 600 tokens (llm.inputTokens) plus"
+        "gatling-llm WARNING: workload repeat: prompts of up to 600 tokens (llm.inputTokens) plus"
             + " the chat template's 1 are longer than the server's context of 512 tokens (the"
             + " embedded simulator's llm.simulator.contextLength): the server refuses them (HTTP"
             + " 400); send shorter prompts or start the server with more context";
