@@ -10,6 +10,7 @@ import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +90,9 @@ public final class ReportPage {
             ? null
             : new RequestCharts.Collector(ChartData.labels(charted.keys), charted.bins());
     CacheSection.Collector cacheCharts = new CacheSection.Collector();
-    ServerMetricsSection.Collector server = new ServerMetricsSection.Collector(run);
+    RunRecord record = RunRecord.of(run);
+    ServerMetricsSection.Collector server =
+        new ServerMetricsSection.Collector(record.serverMetrics());
     ConversationSection.Turns turns = new ConversationSection.Turns();
     ConversationSection.Turns agentTurns = new ConversationSection.Turns(true);
     requests.forEach(
@@ -116,7 +119,7 @@ public final class ReportPage {
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
     }
     targetDown(html, run);
-    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    CacheSummary cache = record.cache();
     if (cache != null && cache.warmStart()) {
       html.append("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: ")
           .append(esc(cache.warmStartMessage()))
@@ -148,7 +151,7 @@ public final class ReportPage {
     html.append(whatRan(run)).append(mostFailed(run));
     html.append(summary(RunSummary.of(run), run));
     html.append(BaselineSection.html(run));
-    MetricsSummary metrics = RunRecordJson.read(run.get("metrics"), MetricsSummary.class);
+    MetricsSummary metrics = record.metrics();
     GroupSummary overall = metrics == null ? null : metrics.overall();
     if (overall != null && overall.goodput() != null) {
       html.append("<h2>SLO and goodput</h2>\n").append(goodputText(overall.goodput(), run));

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.ServerMetrics;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,12 +24,12 @@ final class ServerMetricsSection {
   /**
    * The section.
    *
-   * @param run the run record
+   * @param server the run record's {@code server_metrics}, or null when the server was not scraped
    * @param requests the run's requests, any order
-   * @return the HTML, empty when the run has no {@code server_metrics}
+   * @return the HTML, empty when {@code server} is null
    */
-  static String render(Map<String, Object> run, List<RequestRecord> requests) {
-    Collector c = new Collector(run);
+  static String render(ServerMetrics server, List<RequestRecord> requests) {
+    Collector c = new Collector(server);
     requests.forEach(c::add);
     return c.render();
   }
@@ -38,8 +39,8 @@ final class ServerMetricsSection {
    * tokens per scrape interval, nothing kept per request.
    */
   static final class Collector {
-    private final Map<String, Object> run;
-    private final List<Object> samples = new ArrayList<>();
+    private final ServerMetrics server;
+    private final List<Map<String, Number>> samples = new ArrayList<>();
     private final int step;
     private final int all;
     private final long[] at;
@@ -49,17 +50,13 @@ final class ServerMetricsSection {
     /**
      * The section of a run record.
      *
-     * @param run the run record
+     * @param server the run record's {@code server_metrics}, or null
      */
-    Collector(Map<String, Object> run) {
-      this.run = run;
-      List<?> recorded =
-          run.get("server_metrics") instanceof Map<?, ?> m
-                  && m.get("samples") instanceof List<?> list
-              ? list
-              : List.of();
-      Map<?, ?> m = run.get("server_metrics") instanceof Map<?, ?> map ? map : Map.of();
-      long started = m.get("started_at_ms") instanceof Number n ? n.longValue() : 0;
+    Collector(ServerMetrics server) {
+      this.server = server;
+      List<Map<String, Number>> recorded =
+          server != null && server.samples() != null ? server.samples() : List.of();
+      long started = startedAtMs(server);
       all = recorded.size();
       step = Math.max(1, (int) Math.ceil(all / (double) MAX_SAMPLES));
       for (int i = 0; i < all; i += step) {
@@ -70,7 +67,7 @@ final class ServerMetricsSection {
       }
       at = new long[samples.size()];
       for (int i = 0; i < at.length; i++) {
-        at[i] = started + ((Number) ((Map<?, ?>) samples.get(i)).get("t_ms")).longValue();
+        at[i] = started + samples.get(i).get(ServerMetrics.T_MS).longValue();
       }
       tokens = new long[at.length][2];
     }
@@ -93,12 +90,16 @@ final class ServerMetricsSection {
 
     /** The HTML, empty when the run has no {@code server_metrics}. */
     String render() {
-      return ServerMetricsSection.render(run, this);
+      return ServerMetricsSection.render(server, this);
     }
   }
 
-  private static String render(Map<String, Object> run, Collector requests) {
-    if (!(run.get("server_metrics") instanceof Map<?, ?> m)) {
+  private static long startedAtMs(ServerMetrics m) {
+    return m != null && m.startedAtMs() != null ? m.startedAtMs() : 0;
+  }
+
+  private static String render(ServerMetrics m, Collector requests) {
+    if (m == null) {
       return "";
     }
     StringBuilder html = new StringBuilder("<h2>Server metrics</h2>\n<table>\n");
@@ -106,52 +107,53 @@ final class ServerMetricsSection {
         html,
         "scraped",
         "<code>"
-            + ReportPage.esc(m.get("url"))
+            + ReportPage.esc(m.url())
             + "</code> every "
-            + ReportPage.esc(m.get("interval_ms"))
+            + ReportPage.esc(m.intervalMs())
             + " ms, at the start and at the end");
-    row(html, "server", ReportPage.esc(m.get("engine") == null ? "no answer" : m.get("engine")));
+    row(html, "server", ReportPage.esc(m.engine() == null ? "no answer" : m.engine()));
     row(
         html,
         "scrapes",
-        ReportPage.esc(m.get("scrapes"))
+        ReportPage.esc(m.scrapes())
             + " answered, "
-            + ReportPage.esc(m.get("failed_scrapes"))
+            + ReportPage.esc(m.failedScrapes())
             + " failed");
-    if (m.containsKey("prefix_cache_hit_rate")) {
+    // Recorded (null or not) once the engine is known, as its formula is.
+    if (m.hitRateFormula() != null) {
       row(
           html,
           "prefix-cache hit rate, the server's own",
           "<strong>"
-              + ReportPage.num(m.get("prefix_cache_hit_rate"))
+              + ReportPage.num(m.prefixCacheHitRate())
               + "</strong> ("
-              + ReportPage.esc(m.get("hit_rate_formula"))
+              + ReportPage.esc(m.hitRateFormula())
               + ", over the run, warmup included)");
     }
-    if (m.containsKey("run_hit_rate")) {
-      row(
-          html,
-          "prefix-cache hit rate, this run's requests",
-          m.get("run_hit_rate") == null
-              ? "not known: no request of the run reported prompt tokens in its usage"
-              : "<strong>"
-                  + ReportPage.num(m.get("run_hit_rate"))
-                  + "</strong> (cached / prompt tokens in their usage, every request recorded)");
+    row(
+        html,
+        "prefix-cache hit rate, this run's requests",
+        m.runHitRate() == null
+            ? "not known: no request of the run reported prompt tokens in its usage"
+            : "<strong>"
+                + ReportPage.num(m.runHitRate())
+                + "</strong> (cached / prompt tokens in their usage, every request recorded)");
+    if (m.cacheConfig() != null) {
+      row(html, "KV cache", ReportPage.esc(describe(m)));
     }
-    if (m.get("cache_config") instanceof Map<?, ?> config) {
-      row(html, "KV cache", ReportPage.esc(describe(config)));
-    }
-    if (m.get("deltas") instanceof Map<?, ?> deltas && !deltas.isEmpty()) {
+    if (m.deltas() != null && !m.deltas().isEmpty()) {
       StringBuilder text = new StringBuilder();
-      deltas.forEach(
-          (k, v) ->
-              text.append(text.length() == 0 ? "" : ", ")
-                  .append(k)
-                  .append(' ')
-                  .append(ReportPage.num(v)));
+      m.deltas()
+          .forEach(
+              (k, v) ->
+                  text.append(text.length() == 0 ? "" : ", ")
+                      .append(k)
+                      .append(' ')
+                      .append(ReportPage.num(v)));
       row(html, "counters over the run", text.toString());
     }
-    if (m.get("series_found") instanceof List<?> names) {
+    if (m.seriesFound() != null) {
+      List<String> names = m.seriesFound();
       row(
           html,
           "series served",
@@ -160,23 +162,21 @@ final class ServerMetricsSection {
               + ReportPage.esc(String.join(" ", names.stream().map(String::valueOf).toList()))
               + "</code>");
     }
-    if (m.get("errors") instanceof List<?> errors && !errors.isEmpty()) {
+    if (m.errors() != null && !m.errors().isEmpty()) {
       StringBuilder text = new StringBuilder();
-      for (Object e : errors.subList(0, Math.min(3, errors.size()))) {
-        if (e instanceof Map<?, ?> em) {
-          text.append(text.length() == 0 ? "" : "; ")
-              .append("at ")
-              .append(em.get("t_ms"))
-              .append(" ms: ")
-              .append(em.get("error"));
-        }
+      for (ServerMetrics.ScrapeError e : m.errors().subList(0, Math.min(3, m.errors().size()))) {
+        text.append(text.length() == 0 ? "" : "; ")
+            .append("at ")
+            .append(e.tMs())
+            .append(" ms: ")
+            .append(e.error());
       }
       row(html, "failed scrapes", ReportPage.esc(text));
     }
     html.append("</table>\n");
-    if (m.get("samples") instanceof List<?> samples && !samples.isEmpty()) {
+    if (m.samples() != null && !m.samples().isEmpty()) {
       html.append("<div class=\"charts\">\n")
-          .append(charts(m, samples, requests))
+          .append(charts(m, m.samples(), requests))
           .append("</div>\n");
     }
     return html.toString();
@@ -185,11 +185,11 @@ final class ServerMetricsSection {
   /** Samples charted at most: beyond, every k-th scrape (the first and last kept). */
   static final int MAX_SAMPLES = ChartData.MAX_TIME_BINS;
 
-  private static String charts(Map<?, ?> m, List<?> all, Collector requests) {
-    long started = m.get("started_at_ms") instanceof Number n ? n.longValue() : 0;
+  private static String charts(ServerMetrics m, List<?> all, Collector requests) {
+    long started = startedAtMs(m);
     long t0 = requests.t0 == Long.MAX_VALUE ? started : requests.t0;
     int step = requests.step;
-    List<Object> samples = requests.samples;
+    List<Map<String, Number>> samples = requests.samples;
     long[][] tokens = requests.tokens;
     int n = samples.size();
     List<Double> xs = new ArrayList<>(n);
@@ -200,13 +200,13 @@ final class ServerMetricsSection {
     double[] runRate = new double[n];
     long[] at = new long[n];
     for (int i = 0; i < n; i++) {
-      Map<?, ?> s = (Map<?, ?>) samples.get(i);
-      at[i] = started + ((Number) s.get("t_ms")).longValue();
+      Map<String, Number> s = samples.get(i);
+      at[i] = started + s.get(ServerMetrics.T_MS).longValue();
       xs.add((at[i] - t0) / 1000.0);
-      usage[i] = value(s.get("kv_cache_usage"));
-      running[i] = value(s.get("requests_running"));
-      waiting[i] = value(s.get("requests_waiting"));
-      serverRate[i] = value(s.get("hit_rate"));
+      usage[i] = value(s.get(ServerMetrics.KV_CACHE_USAGE));
+      running[i] = value(s.get(ServerMetrics.REQUESTS_RUNNING));
+      waiting[i] = value(s.get(ServerMetrics.REQUESTS_WAITING));
+      serverRate[i] = value(s.get(ServerMetrics.HIT_RATE));
     }
     for (int i = 0; i < n; i++) {
       runRate[i] = tokens[i][1] == 0 ? Double.NaN : (double) tokens[i][0] / tokens[i][1];
@@ -270,15 +270,15 @@ final class ServerMetricsSection {
     return v instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
-  private static String describe(Map<?, ?> config) {
+  private static String describe(ServerMetrics m) {
     StringBuilder text = new StringBuilder();
-    if (config.get("capacity_tokens") != null) {
-      text.append(config.get("capacity_tokens")).append(" tokens");
+    if (m.cacheCapacityTokens() != null) {
+      text.append(m.cacheCapacityTokens()).append(" tokens");
     }
-    if (config.get("block_size_tokens") != null) {
+    if (m.cacheBlockSizeTokens() != null) {
       text.append(text.length() == 0 ? "" : ", ")
           .append("blocks of ")
-          .append(config.get("block_size_tokens"))
+          .append(m.cacheBlockSizeTokens())
           .append(" tokens");
     }
     return text.toString();

@@ -3,6 +3,8 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.ServerMetrics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +28,14 @@ class ServerSectionsTest {
     return s;
   }
 
+  /** The block as a file holding it reads. */
+  private static ServerMetrics typed(Map<String, Object> m) {
+    return RunRecord.of(Map.of("server_metrics", m)).serverMetrics();
+  }
+
   @Test
   void noSectionsWithoutTheirRecords() {
-    assertEquals("", ServerMetricsSection.render(Map.of(), List.of()));
+    assertEquals("", ServerMetricsSection.render(null, List.of()));
     assertEquals("", SweepSection.render(Map.of()));
   }
 
@@ -48,7 +55,7 @@ class ServerSectionsTest {
     m.put("hit_rate_formula", "prefix_cache_hits / prefix_cache_queries (tokens)");
     m.put("cache_config", Map.of("block_size_tokens", 16, "capacity_tokens", 32768));
     m.put("run_hit_rate", 0.59);
-    String html = ServerMetricsSection.render(Map.of("server_metrics", m), List.of());
+    String html = ServerMetricsSection.render(typed(m), List.of());
     assertTrue(html.contains("<strong>0.6</strong> (prefix_cache_hits / prefix_cache_queries"));
     assertTrue(html.contains("<strong>0.59</strong> (cached / prompt tokens"));
     assertTrue(html.contains("32768 tokens, blocks of 16 tokens"));
@@ -70,7 +77,7 @@ class ServerSectionsTest {
     m.put("scrapes", 2L);
     m.put("failed_scrapes", 0L);
     m.put("series_found", List.of("tgi_queue_size", "up"));
-    String html = ServerMetricsSection.render(Map.of("server_metrics", m), List.of());
+    String html = ServerMetricsSection.render(typed(m), List.of());
     assertTrue(html.contains("<code>tgi_queue_size up</code>"), html);
     assertTrue(!html.contains("data-chart"), html);
   }
@@ -122,7 +129,7 @@ class ServerSectionsTest {
       samples.add(sample(t * 1000L, 0.5, 1, 0.5));
     }
     m.put("samples", samples);
-    String html = ServerMetricsSection.render(Map.of("server_metrics", m), List.of());
+    String html = ServerMetricsSection.render(typed(m), List.of());
     // 4,001 scrapes, every 3rd: 0, 3, ... 3999 (1,334 samples), then the last, 4000.
     assertTrue(html.contains("Every 3th of 4001 scrapes (and the last)."), html);
     assertTrue(html.contains(",3996.0,3999.0,4000.0]"), html);

@@ -1,0 +1,216 @@
+package io.github.gatlingllm.record;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.levels.LevelEntry;
+import io.github.gatlingllm.metrics.MetricsSummary;
+import io.github.gatlingllm.metrics.Slo;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole run record, {@code llm-run.json}, as one value read and written with Jackson.
+ *
+ * <p>The file is one JSON object of blocks. The blocks with a type of their own ({@link #BLOCKS}:
+ * {@code metrics}, {@code slo}, {@code cache}, {@code levels}, {@code server_metrics}) are read
+ * into that type and reached through a typed accessor; every other block is kept as the JSON tree
+ * the file holds, in its place, until it gets its type. Every block is optional (null when the file
+ * has none), so files of older versions load; keys of newer versions are kept, so a file read and
+ * written again is the same text, byte for byte, in the file's key order. A block whose JSON does
+ * not read as its type (a hand-edited file) is kept as the file has it and its accessor answers
+ * null, as for a missing block.
+ *
+ * <p>Not thread-safe; a record is built once and then read.
+ */
+public final class RunRecord {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RunRecord.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper PRETTY =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** The top-level blocks read into a type of their own: the key, then the type. */
+  static final Map<String, JavaType> BLOCKS =
+      Map.of(
+          "metrics", JSON.constructType(MetricsSummary.class),
+          "slo", JSON.constructType(Slo.class),
+          "cache", JSON.constructType(CacheSummary.class),
+          "levels", JSON.constructType(new TypeReference<List<LevelEntry>>() {}),
+          "server_metrics", JSON.constructType(ServerMetrics.class));
+
+  /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
+  private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
+
+  private RunRecord() {}
+
+  /**
+   * Reads a run record file.
+   *
+   * @param file {@code llm-run.json}, never null
+   * @return the record; empty when the file does not exist
+   * @throws IOException if the file cannot be read
+   * @throws IllegalArgumentException naming the file when it is not a JSON object
+   */
+  public static RunRecord load(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      return new RunRecord();
+    }
+    JsonNode tree;
+    try {
+      tree = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new IllegalArgumentException(file + " is not a run record: " + e.getMessage(), e);
+    }
+    if (!(tree instanceof ObjectNode object)) {
+      throw new IllegalArgumentException(file + " is not a run record: not a JSON object");
+    }
+    return of(object);
+  }
+
+  /**
+   * A run record from its JSON tree.
+   *
+   * @param tree the file's object, never null
+   * @return the record, its known blocks typed
+   */
+  public static RunRecord of(ObjectNode tree) {
+    RunRecord record = new RunRecord();
+    for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      record.blocks.put(e.getKey(), typed(e.getKey(), e.getValue()));
+    }
+    return record;
+  }
+
+  /**
+   * A run record from the ordered map a writer filled (its values JSON-ready: maps, lists, scalars
+   * and the blocks' types).
+   *
+   * @param map the record, in the file's key order, never null
+   * @return the record
+   */
+  public static RunRecord of(Map<String, ?> map) {
+    return of((ObjectNode) JSON.valueToTree(map));
+  }
+
+  private static Object typed(String key, JsonNode value) {
+    JavaType type = BLOCKS.get(key);
+    if (type == null || value == null || value.isNull()) {
+      return value;
+    }
+    try {
+      return JSON.convertValue(value, type);
+    } catch (IllegalArgumentException e) {
+      LOG.debug("llm-run.json: a {} that does not read: {}", key, e.getMessage());
+      return value;
+    }
+  }
+
+  /**
+   * The record as one JSON tree, in the file's key order.
+   *
+   * @return a new tree
+   */
+  public ObjectNode toTree() {
+    ObjectNode tree = JSON.createObjectNode();
+    blocks.forEach(
+        (key, value) ->
+            tree.set(key, value instanceof JsonNode node ? node : JSON.valueToTree(value)));
+    return tree;
+  }
+
+  /**
+   * The text of {@code llm-run.json}: indented, with a final line break.
+   *
+   * @return the text
+   * @throws JsonProcessingException if a block cannot be written
+   */
+  public String text() throws JsonProcessingException {
+    return PRETTY.writeValueAsString(toTree()) + "\n";
+  }
+
+  /**
+   * Writes {@code llm-run.json}.
+   *
+   * @param file where, replaced if it exists
+   * @throws IOException if it cannot be written
+   */
+  public void save(Path file) throws IOException {
+    Files.writeString(file, text());
+  }
+
+  /**
+   * The record as the ordered maps, lists and scalars Jackson reads the file into: for the readers
+   * that have no typed block yet.
+   *
+   * @return a new mutable map, in the file's key order
+   */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> asMap() {
+    return JSON.convertValue(toTree(), LinkedHashMap.class);
+  }
+
+  private <T> T block(String key, Class<T> type) {
+    Object value = blocks.get(key);
+    return type.isInstance(value) ? type.cast(value) : null;
+  }
+
+  /**
+   * The run's figures, {@code metrics}.
+   *
+   * @return the block, or null when the file has none (or it does not read)
+   */
+  public MetricsSummary metrics() {
+    return block("metrics", MetricsSummary.class);
+  }
+
+  /**
+   * The objectives the run was judged by, {@code slo}.
+   *
+   * @return the block, or null when the run had none
+   */
+  public Slo slo() {
+    return block("slo", Slo.class);
+  }
+
+  /**
+   * The prefix cache against its plan, {@code cache}.
+   *
+   * @return the block, or null
+   */
+  public CacheSummary cache() {
+    return block("cache", CacheSummary.class);
+  }
+
+  /**
+   * The load levels, {@code levels}.
+   *
+   * @return the entries, or null when the run recorded none
+   */
+  @SuppressWarnings("unchecked")
+  public List<LevelEntry> levels() {
+    return blocks.get("levels") instanceof List<?> list ? (List<LevelEntry>) list : null;
+  }
+
+  /**
+   * What the server's Prometheus {@code /metrics} said over the run, {@code server_metrics}.
+   *
+   * @return the block, or null when the server was not scraped
+   */
+  public ServerMetrics serverMetrics() {
+    return block("server_metrics", ServerMetrics.class);
+  }
+}

@@ -1,0 +1,144 @@
+package io.github.gatlingllm.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run record against the files today's and older versions wrote: the saved runs of
+ * scripts/record-save-runs.sh (src/test/resources/saved-runs: every example, a baseline run, a
+ * target-down run, the stepped open loop with its saturation stop, two shards, llama.cpp) and the
+ * five records of src/test/resources/runrecord (written at 782ee89). Each loads with its blocks
+ * typed and is written again byte for byte.
+ */
+class RunRecordTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static List<Path> savedRecords() throws IOException {
+    List<Path> files = new ArrayList<>();
+    try (Stream<Path> saved = Files.list(Path.of("src/test/resources/saved-runs"))) {
+      saved.map(d -> d.resolve("llm-run.json")).filter(Files::isRegularFile).forEach(files::add);
+    }
+    try (Stream<Path> old = Files.list(Path.of("src/test/resources/runrecord"))) {
+      old.filter(f -> f.toString().endsWith("-llm-run.json")).forEach(files::add);
+    }
+    files.sort(null);
+    return files;
+  }
+
+  @Test
+  void everySavedRecordIsWrittenAgainByteForByte() throws IOException {
+    List<Path> files = savedRecords();
+    assertFalse(files.size() < 20, "saved records found: " + files);
+    for (Path file : files) {
+      assertEquals(Files.readString(file), RunRecord.load(file).text(), file.toString());
+    }
+  }
+
+  @Test
+  void everySavedRecordKeepsEveryKeyPathAndValue() throws IOException {
+    for (Path file : savedRecords()) {
+      JsonNode before = JSON.readTree(file.toFile());
+      JsonNode after = JSON.readTree(RunRecord.load(file).text());
+      assertTrue(before.equals(after), file + ": a key path or value changed");
+    }
+  }
+
+  @Test
+  void serverMetricsAreTypedInEverySavedRunThatScraped() throws IOException {
+    for (Path file : savedRecords()) {
+      JsonNode before = JSON.readTree(file.toFile()).get("server_metrics");
+      RunRecord record = RunRecord.load(file);
+      if (before == null) {
+        assertNull(record.serverMetrics(), file.toString());
+        continue;
+      }
+      ServerMetrics m = record.serverMetrics();
+      assertNotNull(m, file.toString());
+      assertEquals(before.get("url").asText(), m.url(), file.toString());
+      assertTrue(
+          before.equals(JSON.readTree(JSON.writeValueAsString(m))),
+          file + ": server_metrics typed and written again differs");
+    }
+  }
+
+  @Test
+  void typedBlocksOfTheQuickstart() throws IOException {
+    RunRecord record = RunRecord.load(Path.of("src/test/resources/runrecord/quick-llm-run.json"));
+    ServerMetrics m = record.serverMetrics();
+    assertEquals("gatling-llm simulator", m.engine());
+    assertEquals(5000L, m.intervalMs());
+    assertEquals(0.4675, m.prefixCacheHitRate());
+    assertEquals(0.4675, m.runHitRate());
+    assertEquals(16, m.cacheConfig().get("block_size_tokens").intValue());
+    assertEquals("cached_prompt_tokens / prompt_tokens", m.hitRateFormula());
+    assertNotNull(record.metrics());
+    assertNotNull(record.cache());
+    assertNotNull(record.levels());
+  }
+
+  @Test
+  void aServerThatNeverAnsweredKeepsItsNullEngineAndRunHitRate() throws IOException {
+    String json =
+        "{\"server_metrics\":{\"url\":\"http://h/metrics\",\"interval_ms\":5000,\"engine\":null,"
+            + "\"started_at_ms\":1,\"scrapes\":0,\"failed_scrapes\":2,\"errors\":[{\"t_ms\":0,"
+            + "\"error\":\"HTTP 500\"},{\"t_ms\":5000,\"error\":\"HTTP 500\"}],"
+            + "\"run_hit_rate\":null}}";
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(json));
+    assertNull(record.serverMetrics().engine());
+    assertEquals(2, record.serverMetrics().errors().size());
+    assertEquals(JSON.readTree(json), JSON.readTree(record.text()));
+  }
+
+  @Test
+  void keysOfANewerVersionAreKeptInPlace(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("llm-run.json");
+    String text =
+        "{\n  \"product\" : \"gatling-llm\",\n  \"added_later\" : {\n    \"x\" : 1\n  },\n"
+            + "  \"server_metrics\" : {\n    \"url\" : \"u\",\n    \"engine\" : null,\n"
+            + "    \"run_hit_rate\" : null,\n    \"new_field\" : [ 1, 2 ]\n  }\n}\n";
+    Files.writeString(file, text);
+    RunRecord record = RunRecord.load(file);
+    assertEquals(List.of(1, 2), record.serverMetrics().extra().get("new_field"));
+    assertEquals(text, record.text());
+  }
+
+  @Test
+  void aBlockThatDoesNotReadIsKeptAndAnswersNull() throws IOException {
+    String json = "{\"server_metrics\":{\"scrapes\":\"many\"},\"metrics\":[1]}";
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(json));
+    assertNull(record.serverMetrics());
+    assertNull(record.metrics());
+    assertEquals(JSON.readTree(json), JSON.readTree(record.text()));
+  }
+
+  @Test
+  void aFileThatIsNotJsonIsRefusedNamingIt(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("llm-run.json");
+    Files.writeString(file, "not json");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> RunRecord.load(file));
+    assertEquals(true, e.getMessage().startsWith(file + " is not a run record: "));
+  }
+
+  @Test
+  void aMissingFileIsAnEmptyRecord(@TempDir Path dir) throws IOException {
+    assertEquals("{ }\n", RunRecord.load(dir.resolve("llm-run.json")).text());
+  }
+}
