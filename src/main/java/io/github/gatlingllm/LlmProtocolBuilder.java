@@ -456,13 +456,14 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
 
   /**
    * Serves Prometheus' {@code /metrics} from the Gatling JVM while the run runs ({@code
-   * llm.prometheusPort}, default none), on all interfaces, through the official Prometheus Java
-   * client: request counts by request name, status and phase, input, output and cached tokens,
-   * TTFT, ITL, TPOT and E2E histograms, and gauges of the requests in flight, the current load
-   * level and the client's schedule lag and CPU share (docs/live-metrics.md). Fed by the same
-   * per-request records as {@code llm-requests.jsonl}; the figures there and in {@code
-   * llm-run.json} are exact, the live ones bucketed. After the run record is written the final
-   * values stay served for {@link #prometheusLinger} (said once on the console).
+   * llm.prometheusPort}, default none), on loopback unless {@link #prometheusHost} says another
+   * address, through the official Prometheus Java client: request counts by request name, status
+   * and phase, input, output and cached tokens, TTFT, ITL, TPOT and E2E histograms, and gauges of
+   * the requests in flight, the current load level and the client's schedule lag and CPU share
+   * (docs/live-metrics.md). Fed by the same per-request records as {@code llm-requests.jsonl}; the
+   * figures there and in {@code llm-run.json} are exact, the live ones bucketed. After the run
+   * record is written the final values stay served for {@link #prometheusLinger} (said once on the
+   * console).
    *
    * @param port a TCP port in [1, 65535]; out of range, or in use when the run starts, is refused
    *     before any load, naming {@code llm.prometheusPort}
@@ -470,6 +471,21 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
    */
   public LlmProtocolBuilder prometheusPort(int port) {
     return with("prometheusPort", port);
+  }
+
+  /**
+   * The address the live endpoint ({@link #prometheusPort}) binds ({@code llm.prometheusHost},
+   * default {@code 127.0.0.1}: this machine only). {@code 0.0.0.0} serves every interface, as a
+   * Prometheus on another machine or Kubernetes' pod scrapes need (deploy/kubernetes/job.yaml sets
+   * it); the endpoint has no authentication, so choose who can reach it.
+   *
+   * @param host an IPv4 or IPv6 literal of this machine, or {@code localhost}; anything else is
+   *     refused before any load, naming {@code llm.prometheusHost}
+   * @return a new builder
+   * @throws NullPointerException if {@code host} is null
+   */
+  public LlmProtocolBuilder prometheusHost(String host) {
+    return with("prometheusHost", Objects.requireNonNull(host, "host"));
   }
 
   /**

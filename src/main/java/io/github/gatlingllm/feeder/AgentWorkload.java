@@ -128,6 +128,16 @@ public final class AgentWorkload extends SessionWorkload {
   }
 
   /**
+   * A session's window ({@code llm.maxContextTokens}): a session ends before a turn's prompt and
+   * {@code max_tokens} would pass it; none without it.
+   */
+  @Override
+  public PromptCeiling promptCeiling() {
+    Integer window = measured.spec().maxContextTokens();
+    return window == null ? null : new PromptCeiling(name(), null, window, "llm.maxContextTokens");
+  }
+
+  /**
    * The measured phase's source.
    *
    * @return never null

@@ -258,6 +258,17 @@ public final class ConversationWorkload extends SessionWorkload {
   }
 
   /**
+   * A conversation's window ({@code llm.maxContextTokens}): a conversation ends before a turn's
+   * prompt and {@code max_tokens} would pass it; none without it.
+   */
+  @Override
+  public PromptCeiling promptCeiling() {
+    return maxContextTokens == null
+        ? null
+        : new PromptCeiling(name(), null, maxContextTokens, "llm.maxContextTokens");
+  }
+
+  /**
    * The context window a turn must fit.
    *
    * @return tokens, or null for none

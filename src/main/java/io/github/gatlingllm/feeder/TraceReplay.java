@@ -466,6 +466,10 @@ public final class TraceReplay {
     m.put("seed", blocks.seed());
     m.put("case_id", caseId);
     m.put("digest", digest);
+    m.put("input_length_min", trace.minInputLength());
+    m.put("input_length_max", trace.maxInputLength());
+    m.put("output_length_min", trace.minOutputLength());
+    m.put("output_length_max", trace.maxOutputLength());
     return m;
   }
 }

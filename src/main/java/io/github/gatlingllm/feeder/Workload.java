@@ -188,6 +188,27 @@ public final class Workload extends PhasedWorkload {
   }
 
   /**
+   * The longest prompt: a trace's longest row ({@code input_length}, and with its {@code
+   * output_length}); generated prompts' size ({@code llm.inputTokens}); none for a prompts file
+   * (counted as it is sent).
+   */
+  @Override
+  public PromptCeiling promptCeiling() {
+    if (replay != null) {
+      Trace trace = replay.trace();
+      return new PromptCeiling(
+          name(),
+          trace.maxInputLength(),
+          trace.maxInputPlusOutputLength(),
+          "the trace's input_length and output_length");
+    }
+    if (measured.file() != null || measured.inputTokens() < 1) {
+      return null;
+    }
+    return new PromptCeiling(name(), measured.inputTokens(), null, "llm.inputTokens");
+  }
+
+  /**
    * The name of a new prompt or trace workload: an explicit name must be free (two workloads under
    * one name would share one entry of {@code llm-run.json}'s {@code workloads}, one section of the
    * report and one {@code workload} value in {@code llm-requests.jsonl}); an unnamed workload takes

@@ -112,6 +112,58 @@ public final class OverCapacity {
     return null;
   }
 
+  /**
+   * The rule of {@link #overCapacity} in words, for the loops a run holds: what makes a level over
+   * capacity in a closed loop (latency up while output throughput stays flat), in an open loop
+   * (latency up while the level served fewer requests than it was offered), or both, each named;
+   * then the error share. E.g. {@code whose TTFT p50 (E2E p50 when not streamed) grows 1.5x over
+   * the level before while it serves fewer requests than it is offered, by more than 5% of them and
+   * more than 3 requests, or whose errors exceed 5%}.
+   *
+   * @param settings the thresholds, never null
+   * @param closed whether a scenario of the run has closed levels (concurrent users)
+   * @param open whether a scenario of the run has open levels (arrival rates)
+   * @return the clause, starting with {@code whose}; without a loop of either kind, the closed
+   *     loop's
+   */
+  public static String rule(SaturationSettings settings, boolean closed, boolean open) {
+    String growth = LoadLevel.describeNumber(settings.ttftGrowth());
+    String gain = LoadLevel.describeNumber(settings.throughputGain() * 100) + "%";
+    String closedClause =
+        "its added users give less than "
+            + LoadLevel.describeNumber(settings.minScaling())
+            + " of the output tokens/s they would give an unsaturated server (closed-loop"
+            + " scaling, Little's law), or less than "
+            + gain;
+    String openClause =
+        "it serves fewer requests than it is offered, by more than "
+            + gain
+            + " of them and more than "
+            + MIN_SHORTFALL_REQUESTS
+            + " requests";
+    String latency =
+        "whose TTFT p50 (E2E p50 when not streamed"
+            + (closed ? "; in a closed loop, TTFT or E2E p50" : "")
+            + ") grows "
+            + growth
+            + "x over the level before";
+    String why;
+    if (open && closed) {
+      why =
+          latency
+              + " while, in a closed loop, "
+              + closedClause
+              + " or, in an open loop, "
+              + openClause;
+    } else {
+      why = latency + " while " + (open ? openClause : closedClause);
+    }
+    return why
+        + ", or whose errors exceed "
+        + LoadLevel.describeNumber(settings.errorRatio() * 100)
+        + "%";
+  }
+
   private static Double p50(LevelResult r, boolean streamed) {
     return streamed ? r.summary().ttftMs().p50() : r.summary().e2eMs().p50();
   }

@@ -7,6 +7,7 @@ import io.github.gatlingllm.levels.InjectionRecords;
 import io.github.gatlingllm.levels.LevelResult;
 import io.github.gatlingllm.levels.LevelTracker;
 import io.github.gatlingllm.levels.LoadLevel;
+import io.github.gatlingllm.levels.OverCapacity;
 import io.github.gatlingllm.levels.Saturation;
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.levels.Scaling;
@@ -121,6 +122,26 @@ final class LevelWatch {
   }
 
   /**
+   * The line that says, before any load, when {@code llm.stopWhenSaturated} stops the run: the rule
+   * of {@link OverCapacity#rule} for the loops whose profiles have load levels (closed, open, or
+   * both).
+   *
+   * @return the line, never null
+   */
+  String earlyStopLine() {
+    boolean closed = false;
+    boolean open = false;
+    for (Injection i : injections) {
+      if (LoadLevel.count(i) > 0) {
+        closed |= i.closed();
+        open |= !i.closed();
+      }
+    }
+    return "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level "
+        + OverCapacity.rule(rules, closed, open);
+  }
+
+  /**
    * Checks the settings against the profiles and says what is on, before any load.
    *
    * @param injectionUnknown why the profiles could not be read, or null
@@ -146,18 +167,7 @@ final class LevelWatch {
     }
     if (rules.stopWhenSaturated()) {
       if (tracker.hasLevels()) {
-        LOG.warn(
-            "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
-                + " over capacity against the level before: in a closed loop, whose added users"
-                + " gave less than {} of the output tokens/s they would give an unsaturated server"
-                + " (closed-loop scaling), or less than {}%, while its TTFT or E2E p50 grew {}x;"
-                + " in an open loop, that served fewer requests than offered while its TTFT p50"
-                + " grew {}x; or whose errors exceed {}%",
-            LoadLevel.describeNumber(rules.minScaling()),
-            LoadLevel.describeNumber(rules.throughputGain() * 100),
-            LoadLevel.describeNumber(rules.ttftGrowth()),
-            LoadLevel.describeNumber(rules.ttftGrowth()),
-            LoadLevel.describeNumber(rules.errorRatio() * 100));
+        LOG.warn("{}", earlyStopLine());
       } else {
         LOG.warn(
             "llm.stopWhenSaturated is set but no injection profile has a load level (a steady"

@@ -65,6 +65,7 @@ public final class RunContext {
   private final Long startAt;
   private final Long lateMs;
   private final AtomicBoolean crashed = new AtomicBoolean();
+  private final AtomicBoolean contextChecked = new AtomicBoolean();
   private final Map<Endpoint, CachePlan.Server> cacheServers;
   private final RunFinish end;
   private final Thread shutdownHook;
@@ -238,6 +239,31 @@ public final class RunContext {
    */
   public SilenceWatch silence() {
     return silence;
+  }
+
+  /**
+   * A virtual user starts. The first one, before any request is sent (Gatling has built every
+   * scenario and feeder by then), checks each workload's longest prompt against the context the
+   * server reports ({@link ContextCheck}) and warns once per workload that does not fit.
+   */
+  void userStarting() {
+    if (contextChecked.compareAndSet(false, true)) {
+      Integer context = target.contextTokens();
+      if (context == null) {
+        return;
+      }
+      CachePlan.Server plan = cacheServers.get(settings.endpointKind());
+      int lead = plan != null && plan.templateKnown() ? plan.templateTokens() : 0;
+      for (String line :
+          ContextCheck.warnings(
+              io.github.gatlingllm.feeder.PhasedWorkload.openCeilings(),
+              context,
+              target.contextSource(),
+              lead,
+              settings.outputTokens())) {
+        Console.warning(LOG, line);
+      }
+    }
   }
 
   /**

@@ -83,6 +83,7 @@ final class SettingNames {
           "silentSeconds",
           // the live metrics endpoint (LiveSettings)
           "prometheusPort",
+          "prometheusHost",
           "prometheusLinger",
           // trace(path) (TraceSettings)
           "trace",

@@ -168,7 +168,8 @@ final class SettingsReader {
             integer(get, "silentSeconds", TargetDownSettings.DEFAULT.silentSeconds())),
         new LiveSettings(
             nullableInteger(get, "prometheusPort"),
-            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),
+            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER),
+            emptyToNull(get.apply("prometheusHost"))),
         AgentSettings.sessionHeaderName(get.apply("sessionHeader")),
         emptyToNull(get.apply("responses.history")));
   }

@@ -69,6 +69,26 @@ class TraceReplayTest {
   }
 
   @Test
+  void theRecordSaysTheLengthsTheRowsAsk() throws IOException {
+    Path p = dir.resolve("lengths.jsonl");
+    Files.write(
+        p,
+        List.of(
+            "{\"timestamp\": 0, \"input_length\": 6, \"output_length\": 8, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 5, \"input_length\": 3, \"output_length\": 2, \"hash_ids\": [3]}",
+            "{\"timestamp\": 9, \"input_length\": 4, \"output_length\": 5, \"hash_ids\": [1]}"));
+    TraceReplay r =
+        new TraceReplay(
+            Trace.read(p, 4), new TraceBlocks(EstimatedTokenCounter.INSTANCE, 0, 4), 1.0, "c");
+
+    Map<String, Object> record = r.toRecord(3, Shard.SINGLE, null);
+    assertEquals(3, record.get("input_length_min"));
+    assertEquals(6, record.get("input_length_max"));
+    assertEquals(2, record.get("output_length_min"));
+    assertEquals(8, record.get("output_length_max"));
+  }
+
+  @Test
   void sentBeforeCountsLeadingBlocksOnly() throws IOException {
     TraceReplay r = replay(1.0, row(0, 4, "[1]"));
 

@@ -179,6 +179,88 @@ class LevelWatchTest {
         assertThrows(IllegalArgumentException.class, () -> watch.announce(null)).getMessage());
   }
 
+  /** 6, 12 and 18 users a second, 5 s each, from 0, in a scenario of their own. */
+  private static final Injection OPEN_SCENARIO =
+      new Injection(
+          "open steps",
+          false,
+          List.of(
+              new Step(Type.CONSTANT_USERS_PER_SEC, 6, 6, 5_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 12, 12, 5_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 18, 18, 5_000)),
+          List.of());
+
+  /** What {@link LevelWatch#announce} warns, as logged. */
+  private static String announced(LevelWatch watch) {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LevelWatch.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+        new ch.qos.logback.core.read.ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      watch.announce(null);
+    } finally {
+      logger.detachAppender(appender);
+    }
+    return appender.list.stream()
+        .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void theEarlyStopLineOfAnOpenLoopStatesTheOpenLoopRule() {
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(OPEN_STEPS), settings("llm.stopWhenSaturated", "true"), null, () -> 0);
+    assertEquals(
+        "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+            + " whose TTFT p50 (E2E p50 when not streamed) grows 1.5x over the level before while"
+            + " it serves fewer requests than it is offered, by more than 5% of them and more than"
+            + " 3 requests, or whose errors exceed 5%",
+        announced(watch));
+  }
+
+  @Test
+  void theEarlyStopLineOfAClosedLoopStatesTheClosedLoopRule() {
+    LevelWatch watch =
+        new LevelWatch(List.of(THREE), settings("llm.stopWhenSaturated", "true"), null, () -> 0);
+    assertEquals(
+        "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+            + " whose TTFT p50 (E2E p50 when not streamed; in a closed loop, TTFT or E2E p50)"
+            + " grows 1.5x over the level before while its added users give less than 0.25 of the"
+            + " output tokens/s they would give an unsaturated server (closed-loop scaling,"
+            + " Little's law), or less than 5%, or whose errors exceed 5%",
+        announced(watch));
+  }
+
+  @Test
+  void theEarlyStopLineOfBothLoopsStatesEachRule() {
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(THREE, OPEN_SCENARIO),
+            settings(
+                "llm.stopWhenSaturated",
+                "true",
+                "llm.saturation.ttftGrowth",
+                "2",
+                "llm.saturation.throughputGain",
+                "0.1"),
+            null,
+            () -> 0);
+    assertEquals(
+        "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+            + " whose TTFT p50 (E2E p50 when not streamed; in a closed loop, TTFT or E2E p50)"
+            + " grows 2x over the level before while, in a closed loop, its added users give less"
+            + " than 0.25 of the output tokens/s they would give an unsaturated server"
+            + " (closed-loop scaling, Little's law), or less than 10% or, in an open loop, it serves"
+            + " fewer requests than it is offered, by more than 10% of them and more than 3"
+            + " requests, or whose errors exceed 5%",
+        announced(watch));
+  }
+
   /** Sends 10 requests in the level from {@code fromMs}, {@code slow} of them with a 80 ms TTFT. */
   private static void levelWithSlow(LevelWatch watch, long fromMs, int slow) {
     for (int i = 0; i < 10; i++) {
