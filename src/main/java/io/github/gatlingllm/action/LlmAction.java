@@ -107,6 +107,8 @@ final class LlmAction extends JavaAction {
             .eventLoop()
             .schedule(() -> execute(session, false), wait.pauseMs(), TimeUnit.MILLISECONDS);
       } else if (gate instanceof Gate.EndUser end) {
+        // A prompt fed for this request and never sent is recorded, as every one handed out.
+        run.notSent(PromptSender.fed(session), spec.name(), session);
         endUser(session, end.pauseMs());
       } else if (gate instanceof Gate.StopRun stop) {
         stopRun(session, stop);
@@ -149,10 +151,13 @@ final class LlmAction extends JavaAction {
       // A refusal: said once, as the console's last line when the JVM exits (ExitLine); the load
       // stops in order, so Gatling writes its report and the run record has what was measured.
       if (stopped.compareAndSet(false, true) && run.refused(stop.message())) {
+        run.stopping(true);
         gatling.stopLoadGenerator(session, REFUSED, false);
       }
       return;
     }
+    // Nothing more is sent and every request in flight is cut while Gatling still takes rows.
+    run.stopping(false);
     run.loadOver();
     gatling.stopLoadGenerator(session, stop.message(), false);
   }

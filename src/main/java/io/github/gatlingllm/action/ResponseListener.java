@@ -8,6 +8,7 @@ import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingHttp;
@@ -57,10 +58,12 @@ import java.util.function.ToIntFunction;
  * connection and closes it without a word gets it twice, as from any client that retries stale
  * keep-alive connections.
  *
- * <p>Every request sent is recorded: one still in flight when the run record is written is cut
- * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
- * {@code cut_by_run_end} and what was measured until then. The callbacks and the cut hold this
- * listener's lock, so a request ends exactly once, one way or the other.
+ * <p>Every request sent is recorded: one still in flight when the run ends is cut ({@link
+ * #cutByRunEnd}, from the thread that stops the run or writes the record) and recorded with status
+ * {@code cut_by_run_end} and what was measured until then; one that ends after the run ended
+ * ({@link RequestSink#runEnded}) is cut the same way. The callbacks and the cut hold this
+ * listener's lock, so a request ends exactly once, one way or the other, and it stays open until
+ * its record is handed over, so the run's end, cutting what is open, never misses it.
  */
 final class ResponseListener
     implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
@@ -94,6 +97,8 @@ final class ResponseListener
   private final CachePlan.Sent sent;
   private final WireTurn turn;
   private final ClientWatch.First first;
+  private final PrefixLedger.Ticket prefill;
+  private boolean prefillTold;
 
   /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */
   private final StringBuilder reply;
@@ -169,6 +174,7 @@ final class ResponseListener
     this.streamed = settings.streamed();
     this.sent = out.sent();
     this.first = out.first();
+    this.prefill = out.prefill();
     this.reply = settings.keepsReply() ? new StringBuilder() : null;
     this.cancellation = cancellation;
     start();
@@ -233,10 +239,16 @@ final class ResponseListener
   }
 
   @Override
+  public boolean streamed() {
+    return streamed;
+  }
+
+  @Override
   public void onFinalClientRequest(Request request) {}
 
   @Override
   public synchronized void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
+    sink.arrived(System.nanoTime());
     if (done) {
       return;
     }
@@ -254,6 +266,7 @@ final class ResponseListener
   @Override
   public void onHttpResponseBodyChunk(ByteBuf chunk, boolean last) {
     long now = System.nanoTime();
+    sink.arrived(now);
     synchronized (this) {
       if (done) {
         return;
@@ -312,6 +325,11 @@ final class ResponseListener
       turn.onEvent(event);
     }
     timer.onEvent(chunkNanos, event);
+    if (prefill != null && !prefillTold && timer.tokenEvents() > 0) {
+      // The first token: the server has computed the prompt, so its prefixes are ready.
+      prefillTold = true;
+      prefill.prefillEnded();
+    }
   }
 
   @Override
@@ -359,8 +377,8 @@ final class ResponseListener
    * @return true when this call ended and recorded the request
    */
   private boolean finish(RequestEnd end, long endNanos) {
-    boolean cut = end instanceof RequestEnd.CutByRunEnd;
     boolean recorded = false;
+    boolean okAnswer = false;
     Session next = null;
     synchronized (this) {
       if (done) {
@@ -368,13 +386,18 @@ final class ResponseListener
         return false;
       }
       done = true;
+      if (!(end instanceof RequestEnd.CutByRunEnd)) {
+        // Ending after the run ended (Gatling takes no more rows): cut by the run's end.
+        String ended = sink.runEnded();
+        if (ended != null) {
+          end = new RequestEnd.CutByRunEnd(ended);
+        }
+      }
+      boolean cut = end instanceof RequestEnd.CutByRunEnd;
       if (end instanceof RequestEnd.Cancelled) {
         cancellation.fire();
       } else {
         cancellation.stop();
-      }
-      if (!cut) {
-        sink.closed(this);
       }
       try {
         String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
@@ -389,6 +412,7 @@ final class ResponseListener
                         streamed, httpStatus, contentType, text, bodyCut, settings.timeoutMs())));
         sink.record(workload, record);
         recorded = true;
+        okAnswer = record.status() == RequestStatus.OK;
         if (turn != null) {
           turn.ended(record);
         }
@@ -416,10 +440,16 @@ final class ResponseListener
         if (workload != null) {
           workload.ended(identity.phase());
         }
+        if (prefill != null) {
+          // A whole answer (not streamed) was computed too; a request without a token was not.
+          prefill.ended(prefillTold || (recorded && okAnswer));
+        }
         if (fed != null && fed.trace() != null && fed.workload().replay() != null) {
           // a session's next trace row waits for this one's end, however it ended
           fed.workload().replay().rowEnded((int) fed.index(), endNanos);
         }
+        // Open until recorded: the run's end, cutting what is open, waits for this lock.
+        sink.closed(this);
       }
     }
     if (end instanceof RequestEnd.Cancelled) {
@@ -538,8 +568,9 @@ final class ResponseListener
                   ? null
                   : CachePlan.of(
                       settings.cacheServer(),
-                      workload.planEnded(fed, sent, endNanos),
-                      record.promptTokens()));
+                      workload.planEnded(fed, sent, prefill, endNanos),
+                      record.promptTokens(),
+                      record.cachedTokens()));
     }
     if (turn != null) {
       record = turn.complete(record, settings.cacheServer());
