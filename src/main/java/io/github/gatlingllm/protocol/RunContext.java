@@ -555,8 +555,9 @@ public final class RunContext {
     String ended = ended();
     if (ended != null) {
       // The run has ended: nothing more is sent; a prompt this user holds is recorded at the end.
+      // The user waits before it ends, so that a closed loop does not spin while the run stops.
       close(ended);
-      return new Gate.EndUser(0);
+      return new Gate.EndUser(Gate.END_PAUSE_MS);
     }
     return Gate.ofRun(
         this::saturationStop,

@@ -79,6 +79,16 @@ class RunEndCountsTest {
         record.toString());
   }
 
+  @Test
+  void aMaxDurationLosesNoPromptAndAgreesWithGatling() throws Exception {
+    DslRun run =
+        DslRun.run(io.github.gatlingllm.gatling.MaxDurationSimulation.class, results).exits(0);
+
+    assertEquals("max_duration", run.record().get("end_reason").asText(), run.log);
+    Map<String, Long> statuses = countsAgree(run);
+    assertTrue(statuses.getOrDefault("cut_by_run_end", 0L) >= 3, statuses.toString());
+  }
+
   /**
    * Asserts that every count of the run agrees, literally, and returns the lines' statuses.
    *
