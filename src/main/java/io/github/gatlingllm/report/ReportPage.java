@@ -10,6 +10,7 @@ import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.Baseline;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.List;
@@ -149,8 +150,8 @@ public final class ReportPage {
       }
     }
     html.append(whatRan(run)).append(mostFailed(run));
-    html.append(summary(RunSummary.of(run), run));
-    html.append(BaselineSection.html(run));
+    html.append(summary(RunSummary.of(run), run, record.baseline()));
+    html.append(BaselineSection.html(record.baseline()));
     MetricsSummary metrics = record.metrics();
     GroupSummary overall = metrics == null ? null : metrics.overall();
     if (overall != null && overall.goodput() != null) {
@@ -240,12 +241,12 @@ public final class ReportPage {
     }
   }
 
-  private static String summary(RunSummary summary, Map<String, Object> run) {
+  private static String summary(RunSummary summary, Map<String, Object> run, Baseline baseline) {
     StringBuilder html = new StringBuilder("<h2>Summary</h2>\n<table id=\"summary\">\n");
     for (RunSummary.Figure f : summary.figures()) {
       String value =
           "requests".equals(f.name()) ? failuresInRed(esc(f.value()), run) : esc(f.value());
-      html.append(row(f.name(), value + BaselineSection.note(run, f.name())));
+      html.append(row(f.name(), value + BaselineSection.note(baseline, f.name())));
     }
     html.append(
         row(

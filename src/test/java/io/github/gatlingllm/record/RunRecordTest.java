@@ -78,6 +78,53 @@ class RunRecordTest {
     }
   }
 
+  /**
+   * Each typed block of every saved record: null where the file has none, typed where it has one,
+   * and the type written again is the file's block, key for key and value for value.
+   */
+  @Test
+  void everyTypedBlockIsTypedAndWrittenAgainAsTheFileHasIt() throws IOException {
+    for (Path file : savedRecords()) {
+      JsonNode tree = JSON.readTree(file.toFile());
+      ObjectNode typed = RunRecord.load(file).typedTree();
+      for (String key : RunRecord.BLOCKS.keySet()) {
+        JsonNode before = tree.get(key);
+        if (before == null || before.isNull()) {
+          assertFalse(typed.has(key), file + ": " + key);
+          continue;
+        }
+        assertTrue(typed.has(key), file + ": " + key + " did not read as its type");
+        // Through text, as a file holds it (a tree keeps Java's int and long apart).
+        assertEquals(
+            before,
+            JSON.readTree(JSON.writeValueAsString(typed.get(key))),
+            file + ": " + key + " typed and written again");
+      }
+    }
+  }
+
+  @Test
+  void theBaselineRunsBaselineIsTyped() throws IOException {
+    Baseline b =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick-baseline/llm-run.json"))
+            .baseline();
+    assertEquals(50.0, b.noRegressionPct());
+    assertEquals(true, b.rowsLogged());
+    assertEquals(List.of(), b.failed());
+    assertEquals(1000, b.resamples());
+    assertEquals(40, b.a().requests());
+    assertEquals("unclear", b.verdict().overall());
+    Baseline.Row ttft = b.metrics().get("ttft_p50_ms");
+    assertEquals(35.225, ttft.a());
+    assertEquals(List.of(-22.692, 36.011), ttft.ci95Pct());
+    assertEquals("same", ttft.verdict());
+    assertEquals(102, b.percentiles().size());
+    assertEquals(List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms"), b.curveNames());
+    assertEquals(102, b.curves("itl_ms").b().size());
+    assertNull(
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json")).baseline());
+  }
+
   @Test
   void typedBlocksOfTheQuickstart() throws IOException {
     RunRecord record = RunRecord.load(Path.of("src/test/resources/runrecord/quick-llm-run.json"));
