@@ -50,7 +50,10 @@ public final class RunRecord {
           Map.entry("cache", JSON.constructType(CacheSummary.class)),
           Map.entry("levels", JSON.constructType(new TypeReference<List<LevelEntry>>() {})),
           Map.entry("server_metrics", JSON.constructType(ServerMetrics.class)),
-          Map.entry("baseline", JSON.constructType(Baseline.class)));
+          Map.entry("baseline", JSON.constructType(Baseline.class)),
+          Map.entry(
+              Assertions.RESULTS_KEY,
+              JSON.constructType(new TypeReference<List<Assertions.Result>>() {})));
 
   /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
   private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
@@ -238,5 +241,25 @@ public final class RunRecord {
    */
   public Baseline baseline() {
     return block("baseline", Baseline.class);
+  }
+
+  /**
+   * The run's Gatling assertions: {@code assertions_verdict}, {@code assertions_not_checked} and
+   * {@code assertion_results}.
+   *
+   * @return the assertions, or null when the run had none (no verdict)
+   */
+  @SuppressWarnings("unchecked")
+  public Assertions assertions() {
+    if (!(blocks.get(Assertions.VERDICT_KEY) instanceof JsonNode verdict) || !verdict.isTextual()) {
+      return null;
+    }
+    JsonNode why = blocks.get(Assertions.NOT_CHECKED_KEY) instanceof JsonNode n ? n : null;
+    return new Assertions(
+        verdict.asText(),
+        why == null || why.isNull() ? null : why.asText(),
+        blocks.get(Assertions.RESULTS_KEY) instanceof List<?> list
+            ? (List<Assertions.Result>) list
+            : null);
   }
 }

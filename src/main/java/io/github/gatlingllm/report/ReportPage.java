@@ -110,7 +110,7 @@ public final class ReportPage {
     StringBuilder html = new StringBuilder(131_072);
     html.append(head());
     // The run's pass or fail first: Gatling's verdict on each assertion.
-    html.append(AssertionsSection.html(run));
+    html.append(AssertionsSection.html(record.assertions()));
     if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
       // A record of prompts posted with Gatling's own http(): say first why nothing is timed.
       html.append("<p class=\"note\"><strong>Note:</strong> ").append(esc(note)).append("</p>\n");

@@ -126,6 +126,49 @@ class RunRecordTest {
   }
 
   @Test
+  void theTargetDownRunsFailedAssertionIsTyped() throws IOException {
+    Assertions a =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/target-down/llm-run.json"))
+            .assertions();
+    assertEquals(Assertions.FAILED, a.verdict());
+    assertNull(a.notChecked());
+    assertEquals(
+        List.of(
+            new Assertions.Result(
+                "chat E2E: percentage of failed events is less than 1.0", false, 100.0, null)),
+        a.results());
+    assertEquals(1, a.failed());
+  }
+
+  @Test
+  void assertionsNotCheckedAreWrittenAsTodaysKeysAndReadBack() throws IOException {
+    Assertions a = Assertions.notChecked("Gatling's run folder was not found");
+    String json = JSON.writeValueAsString(a.fields());
+    assertEquals(
+        "{\"assertions_verdict\":\"not_checked\","
+            + "\"assertions_not_checked\":\"Gatling's run folder was not found\"}",
+        json);
+    assertEquals(a, RunRecord.of((ObjectNode) JSON.readTree(json)).assertions());
+  }
+
+  @Test
+  void checkedAssertionsWriteEveryResultFieldNullOrNot() throws IOException {
+    Assertions a =
+        Assertions.checked(
+            List.of(
+                new Assertions.Result("a", true, 0.0, null),
+                new Assertions.Result("b", false, null, "no request named chat")));
+    assertEquals(Assertions.FAILED, a.verdict());
+    assertEquals(
+        "{\"assertions_verdict\":\"failed\",\"assertion_results\":["
+            + "{\"assertion\":\"a\",\"passed\":true,\"actual\":0.0,\"error\":null},"
+            + "{\"assertion\":\"b\",\"passed\":false,\"actual\":null,"
+            + "\"error\":\"no request named chat\"}]}",
+        JSON.writeValueAsString(a.fields()));
+    assertNull(RunRecord.of((ObjectNode) JSON.readTree("{\"x\":1}")).assertions());
+  }
+
+  @Test
   void typedBlocksOfTheQuickstart() throws IOException {
     RunRecord record = RunRecord.load(Path.of("src/test/resources/runrecord/quick-llm-run.json"));
     ServerMetrics m = record.serverMetrics();
