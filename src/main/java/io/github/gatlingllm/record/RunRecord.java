@@ -52,6 +52,9 @@ public final class RunRecord {
           Map.entry("server_metrics", JSON.constructType(ServerMetrics.class)),
           Map.entry("baseline", JSON.constructType(Baseline.class)),
           Map.entry(
+              "working_set_sweep",
+              JSON.constructType(new TypeReference<List<WorkingSetSweep>>() {})),
+          Map.entry(
               Assertions.RESULTS_KEY,
               JSON.constructType(new TypeReference<List<Assertions.Result>>() {})));
 
@@ -261,5 +264,17 @@ public final class RunRecord {
         blocks.get(Assertions.RESULTS_KEY) instanceof List<?> list
             ? (List<Assertions.Result>) list
             : null);
+  }
+
+  /**
+   * The run's working-set sweeps, {@code working_set_sweep}.
+   *
+   * @return one per sweep, or null when the run had none
+   */
+  @SuppressWarnings("unchecked")
+  public List<WorkingSetSweep> workingSetSweeps() {
+    return blocks.get("working_set_sweep") instanceof List<?> list
+        ? (List<WorkingSetSweep>) list
+        : null;
   }
 }

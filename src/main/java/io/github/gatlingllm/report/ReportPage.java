@@ -169,7 +169,7 @@ public final class ReportPage {
     if (cache != null && !cache.workloads().isEmpty()) {
       html.append(CacheSection.render(cache));
     }
-    html.append(server.render()).append(SweepSection.render(run));
+    html.append(server.render()).append(SweepSection.render(record.workingSetSweeps()));
     html.append(ConversationSection.render(run, turns));
     html.append(SessionSection.render(run, agentTurns));
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {

@@ -169,6 +169,38 @@ class RunRecordTest {
   }
 
   @Test
+  void theWorkingSetSweepIsTyped() throws IOException {
+    List<WorkingSetSweep> sweeps =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/working-set/llm-run.json"))
+            .workingSetSweeps();
+    assertEquals(1, sweeps.size());
+    WorkingSetSweep w = sweeps.get(0);
+    assertEquals("working-set", w.name());
+    assertEquals(5, w.steps().size());
+    WorkingSetSweep.Step first = w.steps().get(0);
+    assertEquals(1, first.groups());
+    assertEquals("c1_in1024_out128_g1", first.caseId());
+    assertEquals(922L, first.workingSetTokens());
+    assertEquals(0.6667, first.hitRatio());
+    assertEquals(211.464, first.ttftP50Ms());
+    assertEquals(0.9, w.dropThreshold());
+    assertEquals(8, w.cliff().groups());
+    assertNull(
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json"))
+            .workingSetSweeps());
+  }
+
+  @Test
+  void aSweepWithoutCapacityOrCliffWritesTheCliffNullAndNoCapacity() throws IOException {
+    String json =
+        "{\"working_set_sweep\":[{\"name\":\"s\",\"steps\":[],\"first_step_threshold\":0.5,"
+            + "\"drop_threshold\":0.9,\"cliff\":null,\"summary\":\"no step\",\"later\":1}]}";
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(json));
+    assertNull(record.workingSetSweeps().get(0).cliff());
+    assertEquals(json, JSON.writeValueAsString(record.toTree()));
+  }
+
+  @Test
   void typedBlocksOfTheQuickstart() throws IOException {
     RunRecord record = RunRecord.load(Path.of("src/test/resources/runrecord/quick-llm-run.json"));
     ServerMetrics m = record.serverMetrics();
