@@ -38,6 +38,11 @@ final class ActionSink implements RequestSink {
   }
 
   @Override
+  public String runEnded() {
+    return run.ended();
+  }
+
+  @Override
   public void closed(OpenRequests.Open request) {
     run.openRequests().remove(request);
   }

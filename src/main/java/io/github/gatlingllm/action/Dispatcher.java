@@ -72,7 +72,8 @@ final class Dispatcher {
   }
 
   /**
-   * Sends one request once; never throws.
+   * Sends one request once, unless the run has ended ({@link RunContext#admit}: the user then ends
+   * and nothing is sent); never throws.
    *
    * @param session the virtual user's session
    * @param log the sender's logger, for the line of a request not sent
@@ -81,6 +82,20 @@ final class Dispatcher {
    * @param undo the sender's undo of a request not sent
    */
   void send(Session session, Logger log, String what, Prepare prepare, Undo undo) {
+    if (!run.admit()) {
+      // The run has ended: nothing is sent; a prompt the user holds is recorded by the run's end.
+      undo.notSent(null, run.gatling().nowMillis());
+      run.gatling().exit().$bang(session);
+      return;
+    }
+    try {
+      sendAdmitted(session, log, what, prepare, undo);
+    } finally {
+      run.admitted();
+    }
+  }
+
+  private void sendAdmitted(Session session, Logger log, String what, Prepare prepare, Undo undo) {
     Outgoing out = null;
     ResponseListener listener = null;
     boolean counted = false;

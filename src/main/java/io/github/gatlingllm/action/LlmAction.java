@@ -104,6 +104,8 @@ final class LlmAction extends JavaAction {
             .eventLoop()
             .schedule(() -> execute(session, false), wait.pauseMs(), TimeUnit.MILLISECONDS);
       } else if (gate instanceof Gate.EndUser end) {
+        // A prompt fed for this request and never sent is recorded, as every one handed out.
+        run.notSent(PromptSender.fed(session), spec.name(), session);
         endUser(session, end.pauseMs());
       } else if (gate instanceof Gate.StopRun stop) {
         stopRun(session, stop);
@@ -145,11 +147,13 @@ final class LlmAction extends JavaAction {
     if (stop.crash()) {
       if (stopped.compareAndSet(false, true)) {
         LOG.error("{}", stop.message());
-        run.crashed();
+        run.stopping(true);
         gatling.stopLoadGenerator(session, stop.message(), true);
       }
       return;
     }
+    // Nothing more is sent and every request in flight is cut while Gatling still takes rows.
+    run.stopping(false);
     run.loadOver();
     gatling.stopLoadGenerator(session, stop.message(), false);
   }

@@ -28,6 +28,14 @@ interface RequestSink {
   void opened(OpenRequests.Open request);
 
   /**
+   * Whether the run has ended ({@code RunContext#ended}): a request that ends now is cut by the
+   * run's end, as Gatling counts it in no row.
+   *
+   * @return the reason, e.g. {@code max_duration}, or null while the run goes on
+   */
+  String runEnded();
+
+  /**
    * The request is no longer in flight (ended, or never handed to the client).
    *
    * @param request the request, never null

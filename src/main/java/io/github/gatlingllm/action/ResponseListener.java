@@ -57,10 +57,12 @@ import java.util.function.ToIntFunction;
  * connection and closes it without a word gets it twice, as from any client that retries stale
  * keep-alive connections.
  *
- * <p>Every request sent is recorded: one still in flight when the run record is written is cut
- * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
- * {@code cut_by_run_end} and what was measured until then. The callbacks and the cut hold this
- * listener's lock, so a request ends exactly once, one way or the other.
+ * <p>Every request sent is recorded: one still in flight when the run ends is cut ({@link
+ * #cutByRunEnd}, from the thread that stops the run or writes the record) and recorded with status
+ * {@code cut_by_run_end} and what was measured until then; one that ends after the run ended
+ * ({@link RequestSink#runEnded}) is cut the same way. The callbacks and the cut hold this
+ * listener's lock, so a request ends exactly once, one way or the other, and it stays open until
+ * its record is handed over, so the run's end, cutting what is open, never misses it.
  */
 final class ResponseListener
     implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
@@ -359,7 +361,6 @@ final class ResponseListener
    * @return true when this call ended and recorded the request
    */
   private boolean finish(RequestEnd end, long endNanos) {
-    boolean cut = end instanceof RequestEnd.CutByRunEnd;
     boolean recorded = false;
     Session next = null;
     synchronized (this) {
@@ -368,13 +369,18 @@ final class ResponseListener
         return false;
       }
       done = true;
+      if (!(end instanceof RequestEnd.CutByRunEnd)) {
+        // Ending after the run ended (Gatling takes no more rows): cut by the run's end.
+        String ended = sink.runEnded();
+        if (ended != null) {
+          end = new RequestEnd.CutByRunEnd(ended);
+        }
+      }
+      boolean cut = end instanceof RequestEnd.CutByRunEnd;
       if (end instanceof RequestEnd.Cancelled) {
         cancellation.fire();
       } else {
         cancellation.stop();
-      }
-      if (!cut) {
-        sink.closed(this);
       }
       try {
         String text = body == null ? null : body.toString(StandardCharsets.UTF_8);
@@ -420,6 +426,8 @@ final class ResponseListener
           // a session's next trace row waits for this one's end, however it ended
           fed.workload().replay().rowEnded((int) fed.index(), endNanos);
         }
+        // Open until recorded: the run's end, cutting what is open, waits for this lock.
+        sink.closed(this);
       }
     }
     if (end instanceof RequestEnd.Cancelled) {

@@ -274,6 +274,21 @@ public final class Workload extends PhasedWorkload {
   }
 
   /**
+   * The prompt of an item handed out earlier, made again (a pure function of its index), for the
+   * record of one never sent.
+   *
+   * @param warm whether it belongs to the warmup phase
+   * @param index its index in the phase
+   * @return the prompt, never null
+   */
+  public Prompt promptAgain(boolean warm, long index) {
+    PromptSource source = warm ? warmup : measured;
+    Prompt prompt = source.take(index);
+    source.forget(index);
+    return prompt;
+  }
+
+  /**
    * A request of a fed record begins (it is sent now, or held by {@link #holdUntilWarmedUp}): the
    * record's first request takes over the record's place in flight, counted when it was handed out;
    * each further request on the same record (two LLM calls on one record) is counted on its own.

@@ -561,9 +561,27 @@ public record Saturation(
               + where);
     }
     if (stoppedEarly) {
-      lines.add("stopped early: " + stopReason);
+      lines.add(stopText(verdictText(), stopReason));
     }
     return lines;
+  }
+
+  /**
+   * An early stop in words, after the verdict: its reason only when the verdict does not say it
+   * already (the stop at the over-saturated level the verdict names says only where it stopped).
+   *
+   * @param verdict the verdict's sentence, e.g. {@code saturated at 24 users/s (...): over
+   *     capacity: served ...}
+   * @param stopReason the stop's reason, e.g. {@code level 3 (24 users/s): served ...}
+   * @return e.g. {@code stopped early at level 3 (24 users/s) (llm.stopWhenSaturated)}, or {@code
+   *     stopped early: REASON}
+   */
+  public static String stopText(String verdict, String stopReason) {
+    int colon = stopReason == null ? -1 : stopReason.indexOf("): ");
+    if (verdict != null && colon > 0 && verdict.contains(stopReason.substring(colon + 3))) {
+      return "stopped early at " + stopReason.substring(0, colon + 1) + " (llm.stopWhenSaturated)";
+    }
+    return "stopped early: " + stopReason;
   }
 
   /**

@@ -25,7 +25,7 @@ final class AssertionCheck {
   private final CoreComponents core;
   private final List<io.gatling.commons.stats.assertion.Assertion> assertions;
 
-  private AssertionCheck(
+  AssertionCheck(
       CoreComponents core, List<io.gatling.commons.stats.assertion.Assertion> assertions) {
     this.core = core;
     this.assertions = assertions;
@@ -70,31 +70,45 @@ final class AssertionCheck {
    * assertions_not_checked} (why) when not. Nothing when the simulation has no assertion.
    *
    * @param runFolder Gatling's run folder, or null when not found
-   * @param interrupted whether the run was stopped before its end (its log may be incomplete)
+   * @param cut why the run's log may be incomplete, or null when Gatling closed it: {@link
+   *     RunEnd.Reason#INTERRUPTED} (Ctrl+C or SIGTERM: Gatling checks nothing either), {@link
+   *     RunEnd.Reason#CRASHED} (nor after a crash), any other (Gatling checks them itself)
    * @return the fields, in order; empty when there is no assertion
    */
-  Map<String, Object> toRecord(Path runFolder, boolean interrupted) {
+  Map<String, Object> toRecord(Path runFolder, RunEnd.Reason cut) {
     if (assertions != null && assertions.isEmpty()) {
       return new LinkedHashMap<>();
     }
     String why = null;
     if (assertions == null) {
-      why = "Gatling's assertions could not be read";
-    } else if (interrupted) {
-      why = "the run was interrupted before Gatling closed its log";
+      why = "Gatling's assertions could not be read: see Gatling's own lines after this run's";
+    } else if (cut == RunEnd.Reason.INTERRUPTED) {
+      why =
+          "the run was stopped by Ctrl+C or SIGTERM before Gatling closed its log, and Gatling"
+              + " checks no assertion of a run so stopped";
+    } else if (cut == RunEnd.Reason.CRASHED) {
+      why = "the run crashed, and Gatling checks no assertion of a crashed run";
+    } else if (cut != null) {
+      why =
+          "the run was cut ("
+              + cut.wireName()
+              + ") before Gatling closed its log: see Gatling's own lines after this run's";
     } else if (runFolder == null) {
-      why = "Gatling's run folder was not found";
+      why = "Gatling's run folder was not found: see Gatling's own lines after this run's";
     }
     List<GatlingAssertions.Verdict> verdicts = null;
     if (why == null) {
       try {
         verdicts = GatlingAssertions.evaluate(core, runFolder, assertions);
       } catch (RuntimeException e) {
-        why = "Gatling's simulation.log could not be read (" + e.getMessage() + ")";
+        why =
+            "Gatling's simulation.log could not be read ("
+                + e.getMessage()
+                + "): see Gatling's own lines after this run's";
       }
     }
     if (verdicts == null) {
-      return Assertions.notChecked(why + ": see Gatling's own lines after this run's").fields();
+      return Assertions.notChecked(why).fields();
     }
     List<Assertions.Result> results = new ArrayList<>();
     for (GatlingAssertions.Verdict v : verdicts) {

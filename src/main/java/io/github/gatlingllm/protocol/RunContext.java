@@ -73,6 +73,11 @@ public final class RunContext {
   private final LevelWatch levels;
   private final ClientWatch client;
   private final OpenRequests openRequests = new OpenRequests();
+  private final RunClosing closing = new RunClosing();
+  private final java.util.concurrent.atomic.AtomicLong cutByRunEnd =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong cutBeforeSent =
+      new java.util.concurrent.atomic.AtomicLong();
   private final RunEnd runEnd;
   private final Map<String, Double> failedPercentBelow;
   private final BudgetStop budgetStop;
@@ -456,11 +461,184 @@ public final class RunContext {
    *     Gate.StopRun} that is no crash (the caller calls {@link #loadOver()} and stops the load)
    */
   public Gate gate(io.gatling.core.session.Session session, boolean mayWait) {
+    String ended = ended();
+    if (ended != null) {
+      // The run has ended: nothing more is sent; a prompt this user holds is recorded at the end.
+      close(ended);
+      return new Gate.EndUser(0);
+    }
     return Gate.ofRun(
         this::saturationStop,
         targetWatch::gate,
         mayWait,
         () -> profileEnd.past(session, gatling.nowMillis()));
+  }
+
+  /**
+   * Whether the run has ended, and why: it was closed ({@link #stopping}, the record being
+   * written), or Gatling's statistics take no more rows (its controller stopped the run: {@code
+   * maxDuration}, a stop of the load generator). A request that ends now is cut by the run's end
+   * rather than recorded as it ended, as Gatling counts it in no row.
+   *
+   * @return the reason ({@code end_reason}'s words, e.g. {@code max_duration}), or null while the
+   *     run goes on
+   */
+  public String ended() {
+    String closed = closing.reason();
+    if (closed != null) {
+      return closed;
+    }
+    if (gatling.takesRows()) {
+      return null;
+    }
+    return runEnd.reason(crashed.get(), false, gatling.nowMillis()).wireName();
+  }
+
+  /**
+   * Begins adding a request to the run (a send, from its sender to Gatling's HTTP engine): refused
+   * once the run has ended ({@link RunClosing}).
+   *
+   * @return true when admitted (call {@link #admitted()} when done), false when the run has ended:
+   *     nothing is sent, the user ends, a prompt it holds is recorded by the run's end
+   */
+  public boolean admit() {
+    return ended() == null && closing.enter();
+  }
+
+  /** Ends an admission that {@link #admit()} began on this thread. */
+  public void admitted() {
+    closing.exit();
+  }
+
+  /**
+   * The run is stopping now ({@link Gate.StopRun}: a saturation stop, a target down, every budget
+   * spent, or a crash), before the load generator is told: nothing more is sent or handed out, and
+   * every request in flight is cut and recorded now, while Gatling still takes rows, so Gatling's
+   * counts and the run record agree ({@code docs/run-end.md}).
+   *
+   * @param crash whether the run stops as a crash
+   */
+  public void stopping(boolean crash) {
+    if (crash) {
+      crashed.set(true);
+    }
+    String reason = runEnd.reason(crash, false, gatling.nowMillis()).wireName();
+    close(reason);
+    openRequests.cutAll(System.nanoTime(), reason);
+  }
+
+  /**
+   * Closes the run: no more admissions (waits for those in progress), no more prompts handed out.
+   */
+  private void close(String reason) {
+    closing.close(reason);
+    io.github.gatlingllm.feeder.PhasedWorkload.stopHandingOut();
+  }
+
+  /**
+   * A virtual user holding a fed prompt ends without sending it, the run going on (its scenario's
+   * profile is over, or the target watch ends it): the prompt was handed out, so it is recorded
+   * now, once, with status {@code cut_by_run_end}, in the phase's counts and digest as it was
+   * already. Nothing when a request was sent with it (its own record counts), or when the run has
+   * ended (the run's end records it).
+   *
+   * @param fed the user's fed prompt, or null
+   * @param request the request it was fed for
+   * @param session the user's session, for the record's reason (its scenario's profile over, or the
+   *     target down)
+   */
+  public void notSent(
+      io.github.gatlingllm.feeder.FedPrompt fed,
+      String request,
+      io.gatling.core.session.Session session) {
+    if (fed == null || fed.spent() || fed.claim() == null || fed.claim().get()) {
+      return;
+    }
+    String why =
+        profileEnd.past(session, gatling.nowMillis())
+            ? "the injection profile of scenario " + session.scenario() + " was over"
+            : "its virtual user ended while the target was down";
+    if (!admit()) {
+      return;
+    }
+    try {
+      if (fed.claim().compareAndSet(false, true)
+          && fed.workload().recorded(fed.phase(), fed.index())) {
+        io.github.gatlingllm.prompt.Prompt p = fed.prompt();
+        recordNotSent(
+            fed.workload(),
+            new io.github.gatlingllm.metrics.RequestIdentity(
+                request,
+                fed.phase(),
+                fed.index(),
+                p.promptId(),
+                p.digest(),
+                p.prefixGroup(),
+                p.sharedPrefixTokens(),
+                p.plannedCount().value()),
+            why);
+      }
+    } finally {
+      admitted();
+    }
+  }
+
+  /** The record of a prompt handed out and never sent: {@code cut_by_run_end}, nothing measured. */
+  private void recordNotSent(
+      Workload workload, io.github.gatlingllm.metrics.RequestIdentity identity, String why) {
+    long now = gatling.nowMillis();
+    long nanos = System.nanoTime();
+    RequestRecord record =
+        RequestRecord.of(
+                identity,
+                io.github.gatlingllm.metrics.RequestTimer.unanswered(
+                        now, nanos, nanos, identity.plannedTokens())
+                    .timings(),
+                null,
+                io.github.gatlingllm.metrics.RequestStatus.CUT_BY_RUN_END,
+                "not sent: " + why)
+            .withCache(workload.name(), null);
+    tally.fedBy(workload, identity.request());
+    cutBeforeSent.incrementAndGet();
+    cutByRunEnd.incrementAndGet();
+    aggregator.add(record);
+    live.record(record);
+  }
+
+  /**
+   * At the run's end, once nothing is sent or handed out any more and every request sent has ended
+   * or been cut: each prompt handed out by a workload of the run and never sent (its user ended
+   * without it, waited for the warmup, or had not reached its request yet) is recorded as not sent.
+   */
+  private void recordUnsent(String reason) {
+    for (Workload w : tally.workloads()) {
+      String request = tally.firstRequest(w);
+      for (boolean warmup : new boolean[] {true, false}) {
+        String phase =
+            (warmup
+                    ? io.github.gatlingllm.prompt.Phase.WARMUP
+                    : io.github.gatlingllm.prompt.Phase.MEASURED)
+                .wireName();
+        for (long index : w.unrecorded(warmup)) {
+          if (!w.recorded(phase, index)) {
+            continue;
+          }
+          io.github.gatlingllm.prompt.Prompt p = w.promptAgain(warmup, index);
+          recordNotSent(
+              w,
+              new io.github.gatlingllm.metrics.RequestIdentity(
+                  request,
+                  phase,
+                  index,
+                  p.promptId(),
+                  p.digest(),
+                  p.prefixGroup(),
+                  p.sharedPrefixTokens(),
+                  p.plannedCount().value()),
+              "the run ended (" + reason + ") before it was sent");
+        }
+      }
+    }
   }
 
   private String saturationStop() {
@@ -508,6 +686,12 @@ public final class RunContext {
    * @param record the request, never null
    */
   public void record(Workload workload, RequestRecord record) {
+    if (workload != null && record.index() != null) {
+      workload.recorded(record.phase(), record.index());
+    }
+    if (record.status() == io.github.gatlingllm.metrics.RequestStatus.CUT_BY_RUN_END) {
+      cutByRunEnd.incrementAndGet();
+    }
     aggregator.add(record);
     live.record(record);
     client.recorded(record);
@@ -629,7 +813,26 @@ public final class RunContext {
         crashed.get(),
         lateMs,
         runEnd,
-        openRequests,
+        new RunFinish.Ending() {
+          @Override
+          public void cutAll(String reason) {
+            // Nothing sent or handed out from here; then every request in flight is cut (each
+            // one ending now is waited for), then every prompt handed out and never sent.
+            close(reason);
+            openRequests.cutAll(System.nanoTime(), reason);
+            recordUnsent(reason);
+          }
+
+          @Override
+          public long cut() {
+            return cutByRunEnd.get();
+          }
+
+          @Override
+          public long cutBeforeSent() {
+            return cutBeforeSent.get();
+          }
+        },
         failedPercentBelow,
         assertionCheck);
     live.runRecorded();

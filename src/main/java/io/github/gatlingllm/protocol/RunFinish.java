@@ -93,6 +93,31 @@ final class RunFinish {
     this.startAt = startAt;
   }
 
+  /** What the run's end does to the requests not ended, and how many it cut. */
+  interface Ending {
+    /**
+     * Stops the run taking requests, cuts every request in flight and records every prompt handed
+     * out and never sent, all as {@code cut_by_run_end}; returns once each is recorded.
+     *
+     * @param reason why the run ended, {@code end_reason}'s words
+     */
+    void cutAll(String reason);
+
+    /**
+     * The requests recorded as {@code cut_by_run_end} in the whole run, whenever they were cut.
+     *
+     * @return at least 0
+     */
+    long cut();
+
+    /**
+     * Of {@link #cut()}, the prompts handed out and never sent.
+     *
+     * @return at least 0
+     */
+    long cutBeforeSent();
+  }
+
   /**
    * The run's target watch, whose {@code target_down} block the record gets.
    *
@@ -122,8 +147,7 @@ final class RunFinish {
    *     not passed yet)
    * @param runEnd what the run knows of its end, or null when it ends before it started (during the
    *     start barrier)
-   * @param openRequests the requests in flight: each is cut and recorded before the record is
-   *     written
+   * @param ending the requests not ended: each is cut and recorded before the record is written
    * @param failedPercentBelow the simulation's failed-percent assertions by request name, or null
    *     when they could not be read
    * @param assertions the simulation's assertions, checked as Gatling does once the record's other
@@ -134,7 +158,7 @@ final class RunFinish {
       boolean crashed,
       Long lateMs,
       RunEnd runEnd,
-      OpenRequests openRequests,
+      Ending ending,
       Map<String, Double> failedPercentBelow,
       AssertionCheck assertions) {
     if (!finished.compareAndSet(false, true)) {
@@ -145,11 +169,13 @@ final class RunFinish {
           runEnd == null
               ? (crashed ? RunEnd.Reason.CRASHED : RunEnd.Reason.INTERRUPTED)
               : runEnd.reason(crashed, interrupted && !crashed, gatling.nowMillis());
-      // Every request sent is in the record: those in flight now with what was measured so far.
-      int cut = openRequests.cutAll(System.nanoTime(), reason.wireName());
+      // Every request sent is in the record: those in flight now with what was measured so far,
+      // and every prompt handed out that was never sent.
+      ending.cutAll(reason.wireName());
       Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs, failedPercentBelow).toMap());
       info.put("end_reason", reason.wireName());
-      info.put("requests_cut_by_run_end", cut);
+      info.put("requests_cut_by_run_end", ending.cut());
+      info.put("requests_cut_before_sent", ending.cutBeforeSent());
       Map<String, Object> targetDown =
           targetWatch == null ? null : targetWatch.toRecord(gatling.nowMillis());
       if (targetDown != null) {
@@ -187,7 +213,14 @@ final class RunFinish {
         // closed its log and checks its assertions, so they are checked here too.
         boolean logCut =
             interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
-        info.putAll(assertions.toRecord(recorder.runFolder().orElse(null), logCut));
+        info.putAll(
+            assertions.toRecord(
+                recorder.runFolder().orElse(null),
+                !logCut
+                    ? null
+                    : crashed
+                        ? RunEnd.Reason.CRASHED
+                        : interrupted ? RunEnd.Reason.INTERRUPTED : reason));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
       Path folder =

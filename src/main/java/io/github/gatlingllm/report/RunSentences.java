@@ -103,12 +103,24 @@ final class RunSentences {
       return text + ": the figures cover the requests that finished";
     }
     long n = Math.round(cut);
-    return text
-        + ": "
-        + n
-        + (n == 1 ? " LLM request was" : " LLM requests were")
-        + " still in flight, recorded with status cut_by_run_end and what was measured until then"
-        + " (left out of the latency figures and the goodput)";
+    Double before = number(run.get("requests_cut_before_sent"));
+    long notSent = before == null ? 0 : Math.max(0, Math.min(n, Math.round(before)));
+    long inFlight = n - notSent;
+    StringBuilder out = new StringBuilder(text).append(": ");
+    if (inFlight > 0) {
+      out.append(inFlight)
+          .append(inFlight == 1 ? " LLM request was" : " LLM requests were")
+          .append(" still in flight, recorded with status cut_by_run_end and what was measured")
+          .append(" until then");
+    }
+    if (notSent > 0) {
+      out.append(inFlight > 0 ? "; " : "")
+          .append(notSent)
+          .append(notSent == 1 ? " prompt handed out was" : " prompts handed out were")
+          .append(" never sent, recorded with status cut_by_run_end")
+          .append(inFlight > 0 ? " too" : "");
+    }
+    return out.append(" (left out of the latency figures and the goodput)").toString();
   }
 
   /**
@@ -187,7 +199,11 @@ final class RunSentences {
               : "; the SLO holds up to " + what + " " + num(slo) + (rate ? " users/s" : ""));
     }
     if (Boolean.TRUE.equals(s.get("stopped_early"))) {
-      text.append("; stopped early: ").append(s.get("stop_reason"));
+      Object reason = s.get("stop_reason");
+      text.append("; ")
+          .append(
+              io.github.gatlingllm.levels.Saturation.stopText(
+                  text.toString(), reason == null ? null : reason.toString()));
     }
     return text.toString();
   }

@@ -52,6 +52,12 @@ class ResponseListenerTest {
     final List<String> said = new ArrayList<>();
     final List<RequestRecord> records = new ArrayList<>();
     final List<String> replies = new ArrayList<>();
+    String runEnded;
+
+    @Override
+    public String runEnded() {
+      return runEnded;
+    }
 
     @Override
     public long nowMillis() {
@@ -175,7 +181,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI + CHUNK_THERE), false);
     l.onHttpResponseBodyChunk(bytes(USAGE + DONE), true);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals(200, r.httpStatus());
     assertNull(r.error());
@@ -192,7 +198,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(all.substring(0, 17)), false);
     l.onHttpResponseBodyChunk(bytes(all.substring(17)), true);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
     assertEquals(2, sink.records.get(0).completionTokens());
   }
 
@@ -212,7 +218,7 @@ class ResponseListenerTest {
     l.onSend();
     l.onThrowable(new IOException("Connection reset by peer"));
 
-    assertEquals(List.of("opened", "closed", "record connect_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record connect_error", "rows", "closed", "next"), sink.said);
     assertEquals(
         "connection reset by the server (TCP RST) before any answer", sink.records.get(0).error());
     assertNull(sink.records.get(0).httpStatus());
@@ -225,7 +231,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
     l.onThrowable(PrematureCloseException.INSTANCE);
 
-    assertEquals(List.of("opened", "closed", "record stream_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record stream_error", "rows", "closed", "next"), sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals(200, r.httpStatus());
     assertEquals(1, r.completionTokens());
@@ -238,7 +244,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
     l.onThrowable(timeout());
 
-    assertEquals(List.of("opened", "closed", "record timeout", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record timeout", "rows", "closed", "next"), sink.said);
   }
 
   @Test
@@ -249,7 +255,7 @@ class ResponseListenerTest {
         bytes("data: {\"error\":{\"message\":\"out of memory\",\"type\":\"server_error\"}}\n\n"),
         true);
 
-    assertEquals(List.of("opened", "closed", "record stream_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record stream_error", "rows", "closed", "next"), sink.said);
     assertTrue(sink.records.get(0).error().contains("out of memory"), sink.records.get(0).error());
   }
 
@@ -260,7 +266,7 @@ class ResponseListenerTest {
     l.onHttpResponse(HttpResponseStatus.INTERNAL_SERVER_ERROR, headers("application/json"));
     l.onHttpResponseBodyChunk(bytes("{\"error\":{\"message\":\"boom\"}}"), true);
 
-    assertEquals(List.of("opened", "closed", "record http_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record http_error", "rows", "closed", "next"), sink.said);
     assertEquals(500, sink.records.get(0).httpStatus());
   }
 
@@ -273,7 +279,7 @@ class ResponseListenerTest {
     l.cancelNow();
 
     assertEquals(
-        List.of("opened", "closed", "record cancelled", "cancelledRows", "cancelled", "next"),
+        List.of("opened", "record cancelled", "cancelledRows", "closed", "cancelled", "next"),
         sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals(
@@ -292,7 +298,7 @@ class ResponseListenerTest {
     l.onThrowable(PrematureCloseException.INSTANCE);
 
     assertEquals(
-        List.of("opened", "closed", "record cancelled", "cancelledRows", "cancelled", "next"),
+        List.of("opened", "record cancelled", "cancelledRows", "closed", "cancelled", "next"),
         sink.said);
   }
 
@@ -303,7 +309,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
 
     assertTrue(l.cutByRunEnd(System.nanoTime(), "interrupted"));
-    assertEquals(List.of("opened", "record cut_by_run_end"), sink.said);
+    assertEquals(List.of("opened", "record cut_by_run_end", "closed"), sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals("still in flight when the run ended (interrupted)", r.error());
     assertEquals(1, r.completionTokens());
@@ -317,7 +323,7 @@ class ResponseListenerTest {
 
     assertFalse(l.cutByRunEnd(System.nanoTime(), "interrupted"));
     l.onHttpResponseBodyChunk(bytes(DONE), true);
-    assertEquals(List.of("opened", "record cut_by_run_end"), sink.said);
+    assertEquals(List.of("opened", "record cut_by_run_end", "closed"), sink.said);
   }
 
   @Test
@@ -336,7 +342,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true);
     l.onThrowable(PrematureCloseException.INSTANCE);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
   }
 
   @Test
@@ -352,7 +358,7 @@ class ResponseListenerTest {
                 + "\"completion_tokens\":1,\"total_tokens\":6}}"),
         true);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
     assertEquals(1, sink.records.get(0).completionTokens());
     assertEquals(List.of("Hi"), sink.replies);
   }
@@ -379,10 +385,76 @@ class ResponseListenerTest {
     assertEquals(
         List.of(
             "opened",
-            "closed",
             "failedRow java.lang.IllegalStateException: disk full",
             "notSent",
+            "closed",
             "next"),
         failing.said);
+  }
+
+  @Test
+  void aRequestLeavesTheOpenRequestsOnlyOnceItIsRecorded() throws Exception {
+    // Issue 40.1: the run's end cuts what is open; a request that ended just before must be in the
+    // record by then, so it stays open (and its lock held) until its record is handed over.
+    OpenRequests open = new OpenRequests();
+    java.util.concurrent.CountDownLatch recording = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Sink slow =
+        new Sink() {
+          @Override
+          public void opened(OpenRequests.Open request) {
+            open.add(request);
+          }
+
+          @Override
+          public void closed(OpenRequests.Open request) {
+            open.remove(request);
+          }
+
+          @Override
+          public void record(Workload workload, RequestRecord record) {
+            recording.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            super.record(workload, record);
+          }
+        };
+    ResponseListener l =
+        new ResponseListener(
+            slow,
+            new ResponseListener.Settings(true, 60_000, null, null, false),
+            session(),
+            new Outgoing(IDENTITY, new byte[0], null, null, null, null, null, null),
+            Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    eventStreamHead(l);
+    Thread eventLoop = new Thread(() -> l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true));
+    eventLoop.start();
+    recording.await();
+
+    assertEquals(1, open.size());
+    java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger();
+    Thread runEnd = new Thread(() -> cut.set(open.cutAll(System.nanoTime(), "saturation_stop")));
+    runEnd.start();
+    release.countDown();
+    runEnd.join(10_000);
+    eventLoop.join(10_000);
+
+    assertEquals(0, cut.get());
+    assertEquals(List.of("ok"), slow.records.stream().map(r -> r.status().wireName()).toList());
+  }
+
+  @Test
+  void aRequestThatEndsAfterTheRunEndedIsCutWithoutRows() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    sink.runEnded = "max_duration";
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true);
+
+    assertEquals(List.of("opened", "record cut_by_run_end", "closed"), sink.said);
+    assertEquals("still in flight when the run ended (max_duration)", sink.records.get(0).error());
+    assertEquals(1, sink.records.get(0).completionTokens());
   }
 }

@@ -175,4 +175,15 @@ class GatlingInternalsTest {
       default -> Class.forName(name);
     };
   }
+
+  @Test
+  void statsEngineHasTheFlagItDropsRowsBy() {
+    // GatlingCore.takesRows: a request ending after Gatling's stats engine stopped is cut.
+    io.gatling.core.stats.DataWritersStatsEngine engine =
+        new io.gatling.core.stats.DataWritersStatsEngine(
+            scala.collection.immutable.List$.MODULE$.empty(), null, null);
+    java.util.concurrent.atomic.AtomicBoolean active = GatlingCore.activeFlag(engine);
+    assertNotNull(active);
+    assertEquals(true, active.get());
+  }
 }
