@@ -48,6 +48,11 @@ final class ActionSink implements RequestSink {
   }
 
   @Override
+  public void arrived(long nanos) {
+    run.silence().arrived(nanos);
+  }
+
+  @Override
   public void staleConnectionResend() {
     run.staleConnectionResend();
   }

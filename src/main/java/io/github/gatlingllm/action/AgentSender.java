@@ -11,6 +11,7 @@ import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.AgentFeeder;
 import io.github.gatlingllm.feeder.AgentSession;
 import io.github.gatlingllm.feeder.AgentWorkload;
@@ -199,12 +200,13 @@ final class AgentSender implements Sender {
                         workload.source().tools().functions(),
                         workload.source().spec().toolChoice());
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    boolean prefixSentBefore = first && workload.prefixSentBefore(agent);
+    // Marked as sent in the order requests go out: the first sent of a group plans a miss.
+    PrefixLedger.Ticket prefix = first ? workload.sendPrefix(agent) : null;
     AgentTurn turn =
         new AgentTurn(
             workload,
             agent,
-            prefixSentBefore,
+            prefix,
             settings.endpoint() != Endpoint.CHAT,
             namesPrevious ? history : null);
     List<Prompt> texts = agent.newTexts();
@@ -230,7 +232,8 @@ final class AgentSender implements Sender {
           agent.sending(now);
           workload.turnSent(agent);
         },
-        run.client().firstSend(session));
+        run.client().firstSend(session),
+        prefix);
   }
 
   /**
@@ -245,7 +248,7 @@ final class AgentSender implements Sender {
     private final int turn;
     private final int contextTokens;
     private final boolean exactContext;
-    private final boolean prefixSentBefore;
+    private final PrefixLedger.Ticket shared;
     private final Integer prefixTokens;
     private final int plannedTokens;
     private final boolean tools;
@@ -260,7 +263,7 @@ final class AgentSender implements Sender {
     AgentTurn(
         AgentWorkload workload,
         AgentSession agent,
-        boolean prefixSentBefore,
+        PrefixLedger.Ticket shared,
         boolean wholeCalls,
         ServerHistory history) {
       this.history = history;
@@ -270,7 +273,7 @@ final class AgentSender implements Sender {
       this.turn = agent.nextTurn();
       this.contextTokens = agent.contextTokens();
       this.exactContext = agent.exactContext();
-      this.prefixSentBefore = prefixSentBefore;
+      this.shared = shared;
       int prefix =
           (agent.group() == null
                   ? 0
@@ -325,10 +328,12 @@ final class AgentSender implements Sender {
                               ConversationPlan.toolsPrefix(
                                   server, prefixTokens, taskTokens, record.promptTokens()))
                           : prefixTokens,
-                      prefixSentBefore,
+                      shared != null && shared.foundLead() > 0,
+                      shared == null || shared.settled(),
                       plannedTokens,
                       !workload.shard().single(),
-                      record.promptTokens())
+                      record.promptTokens(),
+                      record.cachedTokens())
                   : ConversationPlan.later(
                       server, contextTokens, exactContext, record.promptTokens());
       return record

@@ -7,6 +7,7 @@ import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
@@ -289,11 +290,11 @@ final class ConversationSender implements Sender {
                 previousId(conversation.previousResponseId(), conversation.nextTurn()))
             : dialect.body(settings, Turn.of(conversation.messagesWith(user)));
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    boolean systemSentBefore =
-        conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
+    // Marked as sent in the order requests go out: the first sent of a group plans a miss.
+    PrefixLedger.Ticket system =
+        conversation.turnsSent() == 0 ? workload.sendSystem(conversation) : null;
     SentTurn turn =
-        new SentTurn(
-            workload, conversation, user, systemSentBefore, namesPrevious ? history : null);
+        new SentTurn(workload, conversation, user, system, namesPrevious ? history : null);
     RequestIdentity identity =
         new RequestIdentity(
             name,
@@ -315,6 +316,7 @@ final class ConversationSender implements Sender {
           conversation.sending(now);
           workload.turnSent(conversation);
         },
-        run.client().firstSend(session));
+        run.client().firstSend(session),
+        system);
   }
 }

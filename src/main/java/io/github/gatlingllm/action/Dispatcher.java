@@ -135,6 +135,9 @@ final class Dispatcher {
       if (counted) {
         run.notSent();
       }
+      if (out != null && out.prefill() != null) {
+        out.prefill().ended(false);
+      }
       undo.notSent(out, now);
       next.$bang(session.markAsFailed());
     }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.action;
 
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
@@ -21,6 +22,8 @@ import java.util.Objects;
  * @param conversations the conversation turn's workload, or null
  * @param sending what the sender marks just before the request is counted as sent, or null
  * @param first the virtual user's first send of the run, for its schedule, or null
+ * @param prefill the request's ticket for the shared prefixes it sends ({@link PrefixLedger}), told
+ *     when its prefill ended (its first token) and when it ended; or null when it shares none
  */
 record Outgoing(
     RequestIdentity identity,
@@ -30,12 +33,26 @@ record Outgoing(
     WireTurn turn,
     ConversationWorkload conversations,
     Runnable sending,
-    ClientWatch.First first) {
+    ClientWatch.First first,
+    PrefixLedger.Ticket prefill) {
 
   /** Checks the identity and body. */
   Outgoing {
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(body, "body");
+  }
+
+  /** A request that shares no prefix with others through a ledger. */
+  Outgoing(
+      RequestIdentity identity,
+      byte[] body,
+      FedPrompt fed,
+      CachePlan.Sent sent,
+      WireTurn turn,
+      ConversationWorkload conversations,
+      Runnable sending,
+      ClientWatch.First first) {
+    this(identity, body, fed, sent, turn, conversations, sending, first, null);
   }
 
   /**

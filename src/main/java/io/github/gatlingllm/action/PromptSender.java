@@ -3,7 +3,6 @@ package io.github.gatlingllm.action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
-import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.PromptFeeder;
@@ -188,16 +187,17 @@ final class PromptSender implements Sender {
             ? WireApi.dialect(requestSettings).body(requestSettings, prompt)
             : fed.body(requestSettings);
     // Marked as sent in the order requests go out: the first sent of a group plans a miss.
-    CachePlan.Sent sent = own || fed == null ? null : fed.planSent();
+    Workload.Sending sending = own || fed == null ? null : fed.planSent();
     return new Outgoing(
         identity,
         body.getBytes(StandardCharsets.UTF_8),
         fed,
-        sent,
+        sending == null ? null : sending.sent(),
         null,
         null,
         null,
-        traceFirst != null ? traceFirst : run.client().firstSend(session));
+        traceFirst != null ? traceFirst : run.client().firstSend(session),
+        sending == null ? null : sending.ticket());
   }
 
   /**

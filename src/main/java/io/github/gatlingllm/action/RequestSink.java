@@ -42,6 +42,14 @@ interface RequestSink {
    */
   void closed(OpenRequests.Open request);
 
+  /**
+   * A byte came from the target for the request: its response head or a body chunk (the run's
+   * silence watch).
+   *
+   * @param nanos when, {@link System#nanoTime()}
+   */
+  void arrived(long nanos);
+
   /** The request was sent again on a new connection after a pooled one closed before any answer. */
   void staleConnectionResend();
 

@@ -8,6 +8,7 @@ import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingHttp;
@@ -96,6 +97,8 @@ final class ResponseListener
   private final CachePlan.Sent sent;
   private final WireTurn turn;
   private final ClientWatch.First first;
+  private final PrefixLedger.Ticket prefill;
+  private boolean prefillTold;
 
   /** The reply's text so far, only when a {@code saveReplyAs} key asks for it; else null. */
   private final StringBuilder reply;
@@ -171,6 +174,7 @@ final class ResponseListener
     this.streamed = settings.streamed();
     this.sent = out.sent();
     this.first = out.first();
+    this.prefill = out.prefill();
     this.reply = settings.keepsReply() ? new StringBuilder() : null;
     this.cancellation = cancellation;
     start();
@@ -235,10 +239,16 @@ final class ResponseListener
   }
 
   @Override
+  public boolean streamed() {
+    return streamed;
+  }
+
+  @Override
   public void onFinalClientRequest(Request request) {}
 
   @Override
   public synchronized void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
+    sink.arrived(System.nanoTime());
     if (done) {
       return;
     }
@@ -256,6 +266,7 @@ final class ResponseListener
   @Override
   public void onHttpResponseBodyChunk(ByteBuf chunk, boolean last) {
     long now = System.nanoTime();
+    sink.arrived(now);
     synchronized (this) {
       if (done) {
         return;
@@ -314,6 +325,11 @@ final class ResponseListener
       turn.onEvent(event);
     }
     timer.onEvent(chunkNanos, event);
+    if (prefill != null && !prefillTold && timer.tokenEvents() > 0) {
+      // The first token: the server has computed the prompt, so its prefixes are ready.
+      prefillTold = true;
+      prefill.prefillEnded();
+    }
   }
 
   @Override
@@ -362,6 +378,7 @@ final class ResponseListener
    */
   private boolean finish(RequestEnd end, long endNanos) {
     boolean recorded = false;
+    boolean okAnswer = false;
     Session next = null;
     synchronized (this) {
       if (done) {
@@ -395,6 +412,7 @@ final class ResponseListener
                         streamed, httpStatus, contentType, text, bodyCut, settings.timeoutMs())));
         sink.record(workload, record);
         recorded = true;
+        okAnswer = record.status() == RequestStatus.OK;
         if (turn != null) {
           turn.ended(record);
         }
@@ -421,6 +439,10 @@ final class ResponseListener
         }
         if (workload != null) {
           workload.ended(identity.phase());
+        }
+        if (prefill != null) {
+          // A whole answer (not streamed) was computed too; a request without a token was not.
+          prefill.ended(prefillTold || (recorded && okAnswer));
         }
         if (fed != null && fed.trace() != null && fed.workload().replay() != null) {
           // a session's next trace row waits for this one's end, however it ended
@@ -546,8 +568,9 @@ final class ResponseListener
                   ? null
                   : CachePlan.of(
                       settings.cacheServer(),
-                      workload.planEnded(fed, sent, endNanos),
-                      record.promptTokens()));
+                      workload.planEnded(fed, sent, prefill, endNanos),
+                      record.promptTokens(),
+                      record.cachedTokens()));
     }
     if (turn != null) {
       record = turn.complete(record, settings.cacheServer());

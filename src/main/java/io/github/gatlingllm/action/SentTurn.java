@@ -3,6 +3,7 @@ package io.github.gatlingllm.action;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -26,7 +27,7 @@ final class SentTurn implements WireTurn {
   private final int turn;
   private final int contextTokens;
   private final boolean exactContext;
-  private final boolean systemSentBefore;
+  private final PrefixLedger.Ticket system;
   private final int plannedTokens;
   private final StringBuilder reply = new StringBuilder();
   private final ServerHistory history;
@@ -37,13 +38,15 @@ final class SentTurn implements WireTurn {
       ConversationWorkload workload,
       Conversation conversation,
       Prompt user,
-      boolean systemSentBefore) {
-    this(workload, conversation, user, systemSentBefore, null);
+      PrefixLedger.Ticket system) {
+    this(workload, conversation, user, system, null);
   }
 
   /**
    * A turn on the wire.
    *
+   * @param system the first turn's ticket for its group's system prompt ({@link
+   *     ConversationWorkload#sendSystem}), or null (a later turn, or no system prompt)
    * @param history the action's server-side history when this turn names {@code
    *     previous_response_id} (it hears how the turn ended), else null
    */
@@ -51,7 +54,7 @@ final class SentTurn implements WireTurn {
       ConversationWorkload workload,
       Conversation conversation,
       Prompt user,
-      boolean systemSentBefore,
+      PrefixLedger.Ticket system,
       ServerHistory history) {
     this.history = history;
     this.workload = workload;
@@ -60,7 +63,7 @@ final class SentTurn implements WireTurn {
     this.turn = conversation.nextTurn();
     this.contextTokens = conversation.contextTokens();
     this.exactContext = conversation.exactContext();
-    this.systemSentBefore = systemSentBefore;
+    this.system = system;
     this.plannedTokens = conversation.plannedTokens(user);
   }
 
@@ -98,10 +101,12 @@ final class SentTurn implements WireTurn {
                     conversation.system() == null
                         ? null
                         : conversation.system().plannedCount().value(),
-                    systemSentBefore,
+                    system != null && system.foundLead() > 0,
+                    system == null || system.settled(),
                     plannedTokens,
                     !workload.shard().single(),
-                    record.promptTokens())
+                    record.promptTokens(),
+                    record.cachedTokens())
                 : ConversationPlan.later(
                     server, contextTokens, exactContext, record.promptTokens());
     return record

@@ -185,6 +185,33 @@ public abstract class PhasedWorkload {
   }
 
   /**
+   * The most this workload asks of a server's context, known before load.
+   *
+   * @return the ceiling, or null when it is not known before the prompts are made (a prompts file
+   *     is counted as it is sent; a conversation without {@code llm.maxContextTokens} grows with
+   *     its replies)
+   */
+  public PromptCeiling promptCeiling() {
+    return null;
+  }
+
+  /**
+   * The ceilings of every workload made in this JVM and not yet closed that knows one.
+   *
+   * @return in the order the workloads were made, never null
+   */
+  public static List<PromptCeiling> openCeilings() {
+    List<PromptCeiling> out = new java.util.ArrayList<>();
+    for (PhasedWorkload w : OPEN) {
+      PromptCeiling c = w.promptCeiling();
+      if (c != null) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The run has ended: every workload made in this JVM and not yet closed hands out nothing more
    * ({@code DONE} records), so no prompt is handed out that the run's end would not see.
    */

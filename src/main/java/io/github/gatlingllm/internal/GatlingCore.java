@@ -288,6 +288,22 @@ public final class GatlingCore {
   }
 
   /**
+   * Stops the load generator gracefully from outside any virtual user (a watch's own thread), as
+   * {@link #stopLoadGenerator(Session, String, boolean)} does for a user: Gatling's {@code
+   * StopLoadGenerator} reads the session only to evaluate its message and condition, and forwards
+   * none once it stops, so a session of no user carries the call.
+   *
+   * @param message why, shown by Gatling
+   */
+  public void stopLoadGenerator(String message) {
+    stopLoadGenerator(
+        io.gatling.core.session.Session$.MODULE$.apply(
+            "gatling-llm", -1L, (io.netty.channel.EventLoop) null),
+        message,
+        false);
+  }
+
+  /**
    * Runs {@code task} when Gatling terminates the run: after the load and the simulation's {@code
    * after()}, before the HTML report and the assertions, whether they pass or not. Tasks run in the
    * reverse order of registration.

@@ -65,6 +65,7 @@ public final class RunContext {
   private final Long startAt;
   private final Long lateMs;
   private final AtomicBoolean crashed = new AtomicBoolean();
+  private final AtomicBoolean contextChecked = new AtomicBoolean();
   private final Map<Endpoint, CachePlan.Server> cacheServers;
   private final RunFinish end;
   private final Thread shutdownHook;
@@ -86,6 +87,8 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
+  private final SilenceWatch silence;
+  private final AtomicBoolean silenceStop = new AtomicBoolean();
   private final LiveEndpoint live;
 
   /** The thread the run record's and the load levels' per-request bookkeeping runs on. */
@@ -190,6 +193,77 @@ public final class RunContext {
         new TargetWatch(
             settings.targetDown(), gatling.nowMillis(), java.time.ZoneId.systemDefault());
     end.targetWatch(targetWatch);
+    this.silence =
+        new SilenceWatch(
+            settings.targetDown().silentSeconds(),
+            settings.targetDown().stop(),
+            System.nanoTime(),
+            gatling.nowMillis(),
+            targetWatch::runStartMs,
+            java.time.ZoneId.systemDefault());
+    end.silenceWatch(silence);
+    silence.start(openRequests::streamed, this::silenceSaid);
+  }
+
+  /**
+   * Says a silent target's episode, or its end; stops the run the first time with {@code
+   * llm.stopWhenTargetDown}, as for a dead target: the gate ends every user from then on, the run
+   * closes ({@link #stopping}: the requests in flight are cut and recorded) and the load generator
+   * stops.
+   */
+  private void silenceSaid(SilenceWatch.Change change) {
+    if (change instanceof SilenceWatch.Silent silent) {
+      boolean stop = settings.targetDown().stop() && silenceStop.compareAndSet(false, true);
+      if (stop) {
+        runEnd.targetSilent();
+        silence.stopping();
+        targetWatch.stopping();
+      }
+      Console.line(LOG, silence.silentText(silent));
+      if (stop) {
+        // As a gate's stop (LlmAction): nothing more is sent and every request in flight is cut
+        // while Gatling still takes rows.
+        stopping(false);
+        loadOver();
+        gatling.stopLoadGenerator(Gate.TARGET_SILENT);
+      }
+    } else if (change instanceof SilenceWatch.Spoke spoke) {
+      Console.line(LOG, silence.spokeText(spoke));
+    }
+  }
+
+  /**
+   * The run's silence watch: every response head and body chunk is stamped on it.
+   *
+   * @return never null
+   */
+  public SilenceWatch silence() {
+    return silence;
+  }
+
+  /**
+   * A virtual user starts. The first one, before any request is sent (Gatling has built every
+   * scenario and feeder by then), checks each workload's longest prompt against the context the
+   * server reports ({@link ContextCheck}) and warns once per workload that does not fit.
+   */
+  void userStarting() {
+    if (contextChecked.compareAndSet(false, true)) {
+      Integer context = target.contextTokens();
+      if (context == null) {
+        return;
+      }
+      CachePlan.Server plan = cacheServers.get(settings.endpointKind());
+      int lead = plan != null && plan.templateKnown() ? plan.templateTokens() : 0;
+      for (String line :
+          ContextCheck.warnings(
+              io.github.gatlingllm.feeder.PhasedWorkload.openCeilings(),
+              context,
+              target.contextSource(),
+              lead,
+              settings.outputTokens())) {
+        Console.warning(LOG, line);
+      }
+    }
   }
 
   /**
@@ -806,6 +880,7 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
+    silence.close();
     // Every record queued so far; the requests cut at the end are then aggregated by their caller.
     aggregator.close();
     end.finish(

@@ -49,6 +49,7 @@ final class RunFinish {
   private final Long startAt;
   private final AtomicBoolean finished = new AtomicBoolean();
   private volatile TargetWatch targetWatch;
+  private volatile SilenceWatch silenceWatch;
   private volatile BaselineGate baseline;
   private volatile java.util.function.Consumer<Boolean> judgeBaseline;
 
@@ -128,6 +129,15 @@ final class RunFinish {
   }
 
   /**
+   * The run's silence watch, whose {@code target_silent} block the record gets.
+   *
+   * @param watch the watch, never null
+   */
+  void silenceWatch(SilenceWatch watch) {
+    this.silenceWatch = watch;
+  }
+
+  /**
    * The run's baseline, compared with when the record is written ({@code baseline}).
    *
    * @param gate the gate, or null without {@code llm.baseline}
@@ -181,6 +191,11 @@ final class RunFinish {
       if (targetDown != null) {
         info.put("target_down", targetDown);
       }
+      Map<String, Object> targetSilent =
+          silenceWatch == null ? null : silenceWatch.toRecord(System.nanoTime());
+      if (targetSilent != null) {
+        info.put("target_silent", targetSilent);
+      }
       info.put("cache", RunTarget.cacheParameters(chatCache));
       List<Map<String, Object>> conversations = tally.conversationRecords();
       if (conversations != null) {
@@ -203,16 +218,21 @@ final class RunFinish {
             info,
             tally.peakInFlight(),
             LevelWatch.levelsUntil(reason, gatling.nowMillis()),
-            client::forWindow);
+            client::forWindow,
+            reason == RunEnd.Reason.BUDGET_SPENT);
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }
       if (assertions != null) {
         // Gatling closed simulation.log before its actor system terminated: its verdict is known.
-        // A target-down stop is the extension's own orderly stop (as a spent budget's): Gatling
-        // closed its log and checks its assertions, so they are checked here too.
+        // A target-down or target-silent stop is the extension's own orderly stop (as a spent
+        // budget's): Gatling closed its log and checks its assertions, so they are checked too.
         boolean logCut =
-            interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
+            interrupted
+                || crashed
+                || (reason.interrupted()
+                    && reason != RunEnd.Reason.TARGET_DOWN
+                    && reason != RunEnd.Reason.TARGET_SILENT);
         info.putAll(
             assertions.toRecord(
                 recorder.runFolder().orElse(null),

@@ -233,6 +233,38 @@ final class RunTarget {
   }
 
   /**
+   * The context the server reports, for {@link ContextCheck}: the embedded simulator's {@code
+   * contextLength}, else the probe's ({@link ServerInfo#contextTokens()}).
+   *
+   * @return tokens, or null when the server did not say
+   */
+  Integer contextTokens() {
+    if (simulator != null) {
+      return simulator.config().contextLength();
+    }
+    return server == null ? null : server.contextTokens();
+  }
+
+  /**
+   * Where {@link #contextTokens()} comes from, in words.
+   *
+   * @return e.g. {@code llama.cpp: a slot's share of -c}, never null
+   */
+  String contextSource() {
+    if (simulator != null) {
+      return "the embedded simulator's llm.simulator.contextLength";
+    }
+    String engine = server == null ? null : server.engine();
+    if ("llama.cpp".equals(engine)) {
+      return "llama.cpp: a slot's share of -c";
+    }
+    if ("vLLM".equals(engine)) {
+      return "vLLM's max_model_len";
+    }
+    return "the server's /v1/models";
+  }
+
+  /**
    * The embedded simulator, when the run started one.
    *
    * @return null when the run loads {@code llm.baseUrl}

@@ -231,12 +231,21 @@ public final class ReportPage {
   private static volatile String head;
 
   /** The first screen: the run's answer in a table, as vLLM's benchmark summary. */
-  /** The target that stopped answering, above the figures: a red line, or nothing. */
+  /**
+   * The target that stopped answering, or went silent, above the figures: a red line each, or
+   * nothing.
+   */
   private static void targetDown(StringBuilder html, Map<String, Object> run) {
     String text = RunSentences.targetDown(run);
     if (text != null) {
       html.append("<p class=\"bad\" id=\"target-down\"><strong>")
           .append(esc(text))
+          .append("</strong></p>\n");
+    }
+    String silent = RunSentences.targetSilent(run);
+    if (silent != null) {
+      html.append("<p class=\"bad\" id=\"target-silent\"><strong>")
+          .append(esc(silent))
           .append("</strong></p>\n");
     }
   }

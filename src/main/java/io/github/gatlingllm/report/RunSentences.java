@@ -150,6 +150,40 @@ final class RunSentences {
   }
 
   /**
+   * The run record's {@code target_silent} block in a sentence: the console's line of the first
+   * silent episode, how many there were, and how the last one ended (the run stopped for it, the
+   * run ended during it, or a byte came again); null when the target was never silent.
+   */
+  static String targetSilent(Map<String, Object> run) {
+    if (!(run.get("target_silent") instanceof Map<?, ?> t)) {
+      return null;
+    }
+    Double count = number(t.get("episode_count"));
+    long n = count == null ? 1 : Math.round(count);
+    Map<?, ?> last =
+        t.get("episodes") instanceof List<?> episodes
+                && !episodes.isEmpty()
+                && episodes.get(episodes.size() - 1) instanceof Map<?, ?> e
+            ? e
+            : Map.of();
+    String how;
+    if (Boolean.TRUE.equals(t.get("stopped"))) {
+      how =
+          "the run stopped rather than wait on a silent target; its requests in flight were cut"
+              + " and recorded (cut_by_run_end)";
+    } else if ("run_end".equals(last.get("ended"))) {
+      how =
+          "it was still silent when the run ended, after "
+              + num(number(last.get("silent_s")))
+              + " s";
+    } else {
+      how = "bytes came again after " + num(number(last.get("silent_s"))) + " s of silence";
+    }
+    String rest = (n == 1 ? "" : n + " silent episodes in all; the last: ") + how;
+    return t.get("message") + ". " + Character.toUpperCase(rest.charAt(0)) + rest.substring(1);
+  }
+
+  /**
    * The saturation block in a sentence: its {@code verdict_text} (the verdict the console and
    * {@code llm.stopWhenSaturated} gave), or from its figures for a record written before it had
    * one; then the SLO's load and an early stop. Null when there is none.

@@ -182,6 +182,10 @@ public final class RunSummary {
     if (targetDown != null) {
       warnings.add(targetDown);
     }
+    String targetSilent = RunSentences.targetSilent(run);
+    if (targetSilent != null) {
+      warnings.add(targetSilent);
+    }
     String mostFailed = mostFailed(run);
     if (mostFailed != null) {
       warnings.add(mostFailed);

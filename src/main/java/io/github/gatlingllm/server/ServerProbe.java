@@ -117,6 +117,12 @@ public final class ServerProbe {
         engine = "llama.cpp";
       }
       slots = positive(props.path("total_slots"));
+      // A slot's context: what one request can use. llama.cpp divides -c among its -np slots;
+      // builds whose /v1/models meta.n_ctx is the whole -c still say a slot's share here.
+      Integer slot = positive(props.path("default_generation_settings").path("n_ctx"));
+      if (slot != null && (context == null || slot < context)) {
+        context = slot;
+      }
     }
     if (build == null && version != null && version.path("version").isTextual()) {
       build = version.get("version").asText();

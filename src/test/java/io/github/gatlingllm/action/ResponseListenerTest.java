@@ -10,6 +10,7 @@ import io.gatling.core.session.Block;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.impl.PrematureCloseException;
 import io.gatling.http.client.impl.RequestTimeoutException;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -52,6 +53,7 @@ class ResponseListenerTest {
     final List<String> said = new ArrayList<>();
     final List<RequestRecord> records = new ArrayList<>();
     final List<String> replies = new ArrayList<>();
+    final List<Long> arrivals = new ArrayList<>();
     String runEnded;
 
     @Override
@@ -72,6 +74,11 @@ class ResponseListenerTest {
     @Override
     public void closed(OpenRequests.Open request) {
       said.add("closed");
+    }
+
+    @Override
+    public void arrived(long nanos) {
+      arrivals.add(nanos);
     }
 
     @Override
@@ -188,6 +195,35 @@ class ResponseListenerTest {
     assertEquals(2, r.completionTokens());
     assertEquals(5, r.promptTokens());
     assertEquals("length", r.finishReason());
+  }
+
+  @Test
+  void theHeadAndEveryChunkAreStampedAsBytesFromTheTarget() {
+    // the run's silence watch hears of each, in order, a request streamed or not
+    ResponseListener l = streaming();
+    long before = System.nanoTime();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_THERE), false);
+    l.onHttpResponseBodyChunk(bytes(USAGE + DONE), true);
+    assertEquals(4, sink.arrivals.size());
+    assertTrue(sink.arrivals.get(0) >= before, sink.arrivals.toString());
+    for (int i = 1; i < 4; i++) {
+      assertTrue(sink.arrivals.get(i) >= sink.arrivals.get(i - 1), sink.arrivals.toString());
+    }
+    ResponseListener plain =
+        listener(false, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    plain.onSend();
+    plain.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    assertEquals(5, sink.arrivals.size());
+  }
+
+  @Test
+  void onlyAStreamedRequestIsOwedBytesAsItGenerates() {
+    assertTrue(streaming().streamed());
+    assertFalse(
+        listener(false, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false))
+            .streamed());
   }
 
   @Test
@@ -390,6 +426,66 @@ class ResponseListenerTest {
             "closed",
             "next"),
         failing.said);
+  }
+
+  private static final String ROLE_ONLY =
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null},"
+          + "\"finish_reason\":null}]}\n\n";
+
+  private ResponseListener sending(boolean streamed, PrefixLedger.Ticket prefill) {
+    return new ResponseListener(
+        sink,
+        new ResponseListener.Settings(streamed, 60_000, null, null, false),
+        session(),
+        new Outgoing(IDENTITY, new byte[0], null, null, null, null, null, null, prefill),
+        Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+  }
+
+  @Test
+  void aRequestsPrefixIsReadyAtItsFirstTokenNotAtItsHeadOrRoleOnlyEvent() {
+    PrefixLedger ledger = new PrefixLedger();
+    ResponseListener first = sending(true, ledger.send("measured:0"));
+    eventStreamHead(first);
+    first.onHttpResponseBodyChunk(bytes(ROLE_ONLY), false);
+    PrefixLedger.Ticket duringPrefill = ledger.send("measured:0");
+    first.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    PrefixLedger.Ticket afterFirstToken = ledger.send("measured:0");
+    first.onHttpResponseBodyChunk(bytes(CHUNK_THERE + USAGE + DONE), true);
+
+    assertEquals(0, duringPrefill.readyLead());
+    assertEquals(1, duringPrefill.sentLead());
+    assertEquals(1, afterFirstToken.readyLead());
+  }
+
+  @Test
+  void aNonStreamedRequestsPrefixIsReadyWhenItsAnswerEnds() {
+    PrefixLedger ledger = new PrefixLedger();
+    ResponseListener first = sending(false, ledger.send("g"));
+    first.onSend();
+    first.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    PrefixLedger.Ticket before = ledger.send("g");
+    first.onHttpResponseBodyChunk(
+        bytes(
+            "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},"
+                + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,"
+                + "\"completion_tokens\":1,\"total_tokens\":6}}"),
+        true);
+
+    assertEquals(0, before.readyLead());
+    assertEquals(1, ledger.send("g").readyLead());
+  }
+
+  @Test
+  void aRequestThatFailsBeforeItsFirstTokenLeavesItsPrefixNotReady() {
+    PrefixLedger ledger = new PrefixLedger();
+    ResponseListener first = sending(true, ledger.send("g"));
+    first.onSend();
+    first.onHttpResponse(HttpResponseStatus.INTERNAL_SERVER_ERROR, headers("application/json"));
+    first.onHttpResponseBodyChunk(bytes("{\"error\":{\"message\":\"boom\"}}"), true);
+
+    PrefixLedger.Ticket after = ledger.send("g");
+    assertEquals(1, after.sentLead());
+    assertEquals(0, after.readyLead());
   }
 
   @Test

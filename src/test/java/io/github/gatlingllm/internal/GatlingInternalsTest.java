@@ -112,6 +112,16 @@ class GatlingInternalsTest {
   }
 
   @Test
+  void aSessionOfNoUserCarriesAStopFromAWatchThread() {
+    // GatlingCore.stopLoadGenerator(message): the silence watch stops the run from its own thread
+    io.gatling.core.session.Session session =
+        io.gatling.core.session.Session$.MODULE$.apply(
+            "gatling-llm", -1L, (io.netty.channel.EventLoop) null);
+    assertEquals("gatling-llm", session.scenario());
+    assertEquals(-1L, session.userId());
+  }
+
+  @Test
   void aGroupBlockIsMadeFromItsHierarchyStartCumulatedTimeAndStatus() throws Exception {
     assertNotNull(
         Class.forName("io.gatling.core.session.GroupBlock")
