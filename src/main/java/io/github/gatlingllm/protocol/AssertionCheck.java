@@ -3,6 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.gatling.core.CoreComponents;
 import io.github.gatlingllm.internal.GatlingAssertions;
 import io.github.gatlingllm.internal.GatlingInjection;
+import io.github.gatlingllm.record.Assertions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,15 +21,6 @@ import org.slf4j.LoggerFactory;
 final class AssertionCheck {
 
   private static final Logger LOG = LoggerFactory.getLogger(AssertionCheck.class);
-
-  /** {@code assertions_verdict} when every assertion held. */
-  static final String PASSED = "passed";
-
-  /** {@code assertions_verdict} when one failed (Gatling's build then fails, exit code 2). */
-  static final String FAILED = "failed";
-
-  /** {@code assertions_verdict} when they could not be checked before Gatling does. */
-  static final String NOT_CHECKED = "not_checked";
 
   private final CoreComponents core;
   private final List<io.gatling.commons.stats.assertion.Assertion> assertions;
@@ -72,10 +64,10 @@ final class AssertionCheck {
 
   /**
    * Gatling's verdict on the simulation's assertions, as record fields: {@code assertions_verdict}
-   * ({@value #PASSED}, {@value #FAILED} or {@value #NOT_CHECKED}), with {@code assertion_results}
-   * (one map per result: {@code assertion}, {@code passed}, {@code actual}, {@code error}) when
-   * checked, or {@code assertions_not_checked} (why) when not. Nothing when the simulation has no
-   * assertion.
+   * ({@link Assertions#PASSED}, {@link Assertions#FAILED} or {@link Assertions#NOT_CHECKED}: the
+   * record's {@link Assertions} block), with {@code assertion_results} (one map per result: {@code
+   * assertion}, {@code passed}, {@code actual}, {@code error}) when checked, or {@code
+   * assertions_not_checked} (why) when not. Nothing when the simulation has no assertion.
    *
    * @param runFolder Gatling's run folder, or null when not found
    * @param cut why the run's log may be incomplete, or null when Gatling closed it: {@link
@@ -84,9 +76,8 @@ final class AssertionCheck {
    * @return the fields, in order; empty when there is no assertion
    */
   Map<String, Object> toRecord(Path runFolder, RunEnd.Reason cut) {
-    Map<String, Object> out = new LinkedHashMap<>();
     if (assertions != null && assertions.isEmpty()) {
-      return out;
+      return new LinkedHashMap<>();
     }
     String why = null;
     if (assertions == null) {
@@ -117,23 +108,12 @@ final class AssertionCheck {
       }
     }
     if (verdicts == null) {
-      out.put("assertions_verdict", NOT_CHECKED);
-      out.put("assertions_not_checked", why);
-      return out;
+      return Assertions.notChecked(why).fields();
     }
-    boolean all = true;
-    List<Map<String, Object>> results = new ArrayList<>();
+    List<Assertions.Result> results = new ArrayList<>();
     for (GatlingAssertions.Verdict v : verdicts) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("assertion", v.assertion());
-      r.put("passed", v.passed());
-      r.put("actual", v.actual());
-      r.put("error", v.error());
-      results.add(r);
-      all &= v.passed();
+      results.add(new Assertions.Result(v.assertion(), v.passed(), v.actual(), v.error()));
     }
-    out.put("assertions_verdict", all ? PASSED : FAILED);
-    out.put("assertion_results", results);
-    return out;
+    return Assertions.checked(results).fields();
   }
 }
