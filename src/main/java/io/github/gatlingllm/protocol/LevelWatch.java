@@ -232,6 +232,16 @@ final class LevelWatch {
   }
 
   /**
+   * A prompt handed out and never sent was recorded as cut by the run's end: left out of every
+   * level, counted apart ({@link LevelTracker#notSent}).
+   *
+   * @param record the never-sent request's record
+   */
+  void notSent(RequestRecord record) {
+    tracker.notSent(record);
+  }
+
+  /**
    * Judges the levels that are over and, once, hands back why the run must stop.
    *
    * @param nowMs now, epoch ms

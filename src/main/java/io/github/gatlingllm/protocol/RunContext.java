@@ -695,6 +695,7 @@ public final class RunContext {
     cutByRunEnd.incrementAndGet();
     aggregator.add(record);
     live.record(record);
+    levels.notSent(record);
   }
 
   /**

@@ -321,7 +321,7 @@ final class LevelsSection {
     if (!(run.get("levels_left_out") instanceof Map<?, ?> left)) {
       return true;
     }
-    for (String key : List.of("ramps", "outside", "unplaced")) {
+    for (String key : List.of("ramps", "outside", "unplaced", "not_sent")) {
       if (left.get(key) instanceof Number n && n.longValue() > 0) {
         return true;
       }
