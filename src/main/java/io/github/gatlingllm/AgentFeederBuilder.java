@@ -168,6 +168,8 @@ public final class AgentFeederBuilder
   @Override
   AgentWorkload build() {
     AgentSettings s = AgentSettings.from(System.getProperties(), values);
+    io.github.gatlingllm.settings.SettingUse.RUN.made(
+        io.github.gatlingllm.settings.SettingUse.Part.AGENTS);
     Map<String, String> shared = new java.util.LinkedHashMap<>();
     for (String key : java.util.List.of("seed", "caseId", "tokenizer")) {
       if (values.containsKey(key)) {

@@ -197,6 +197,8 @@ public final class ConversationFeederBuilder
   @Override
   ConversationWorkload build() {
     ConversationSettings s = settings().checked();
+    io.github.gatlingllm.settings.SettingUse.RUN.made(
+        io.github.gatlingllm.settings.SettingUse.Part.CONVERSATIONS);
     TokenCounter counter = counter(s.tokenizer());
     ConversationSource source =
         new ConversationSource(

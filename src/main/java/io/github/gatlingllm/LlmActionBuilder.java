@@ -41,7 +41,8 @@ public final class LlmActionBuilder implements ActionBuilder {
 
   /**
    * This request as the turns of {@link LlmDsl#conversation(LlmActionBuilder)} or {@link
-   * LlmDsl#agentSession(LlmActionBuilder)}.
+   * LlmDsl#agentSession(LlmActionBuilder)} (an agent's turn needs an API with tools, checked when
+   * Gatling builds the scenario, before any load).
    *
    * @param turn {@code CONVERSATION} or {@code AGENT}
    * @throws IllegalArgumentException if the request has its own {@link #prompt}

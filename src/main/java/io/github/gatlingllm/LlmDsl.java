@@ -398,6 +398,26 @@ public final class LlmDsl {
   }
 
   /**
+   * This machine's virtual users of a closed loop, from {@code -Dllm.concurrency}: the property's
+   * value when it is set, else {@code users}, shared among the machines of a test run on several as
+   * {@link #shardUsers(int)} shares them: {@code
+   * constantConcurrentUsers(concurrency(8)).during(600)}. Every example simulation takes its users
+   * from here, so {@code -Dllm.concurrency=16} runs it with 16.
+   *
+   * @param users the whole test's users when {@code llm.concurrency} is not set, at least 1
+   * @return this shard's users, at least 0 (0 for a shard past the whole test's users)
+   * @throws IllegalArgumentException naming {@code llm.concurrency} when it is not a whole number
+   *     >= 1, or if {@code users} is below 1 or the shard settings are bad
+   */
+  public static int concurrency(int users) {
+    if (users < 1) {
+      throw new IllegalArgumentException("concurrency: got " + users + ", expected >= 1");
+    }
+    return shardUsers(
+        io.github.gatlingllm.settings.SettingUse.RUN.concurrency(System.getProperties(), users));
+  }
+
+  /**
    * This machine's part of a test's arrival rate, for the open injection profile of a test run on
    * several machines: {@code constantUsersPerSec(shardRate(10)).during(60)}. On one machine it is
    * {@code rate}; as shard {@code I} of {@code N} it is {@code rate / N} (see {@link

@@ -374,10 +374,12 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
 
   /**
    * Whether the run stops at the end of the first over-saturated load level ({@code
-   * llm.stopWhenSaturated}, default false): a level whose TTFT p50 grew by {@link
-   * #saturationThresholds} times over the level before while output throughput stayed flat, or
-   * whose errors are over the bound. The load generator is stopped gracefully (the run ends as if
-   * its injection had ended; the levels so far and {@code saturation} are recorded with {@code
+   * llm.stopWhenSaturated}, default false): a level over capacity against the level before, whose
+   * latency grew by {@link #saturationThresholds} times while the server served no more (in a
+   * closed loop, added users that gave less than {@link #saturationMinScaling} of the throughput
+   * they would give unsaturated; in an open loop, fewer requests served than offered), or whose
+   * errors are over the bound. The load generator is stopped gracefully (the run ends as if its
+   * injection had ended; the levels so far and {@code saturation} are recorded with {@code
    * stopped_early} and {@code stop_reason}). Meant for a {@link LlmDsl#sweep()} or any stepped
    * profile of levels going up.
    *
@@ -398,7 +400,8 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
    * target_down} and a {@code target_down} block. With false the run goes on (fault-injection
    * tests): it still says when the target went down and when it answered again. Either way, while
    * the target is not answering virtual users wait 100 ms before each request (1 s once it is
-   * judged down and the run goes on) rather than hammer a closed port.
+   * judged down and the run goes on) rather than hammer a closed port. The same setting stops the
+   * run for a target gone silent ({@link #silentSeconds}).
    *
    * @param stop false to keep the run going
    * @return a new builder
@@ -433,14 +436,34 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
   }
 
   /**
+   * How long no byte may come from the target while streamed requests are in flight before the run
+   * says the target is silent ({@code llm.silentSeconds}, default 10): a hung server, or one
+   * stopped with SIGSTOP, whose connections stay open and whose requests would only time out. A
+   * byte is any response head or body chunk of any request; the time counts only while at least one
+   * streamed request is in flight. The run says it once per silent episode ({@code TARGET SILENT at
+   * ...}) and records each in {@code llm-run.json}'s {@code target_silent}; with {@link
+   * #stopWhenTargetDown} on (the default) the run stops as for a dead target, the requests in
+   * flight cut and recorded. A server slower than this to its first token (a long prefill) is said
+   * silent too: raise it for such runs.
+   *
+   * @param seconds whole seconds in [1, 3600], or 0 never to say it; outside is refused, naming
+   *     {@code llm.silentSeconds}, when the protocol is built, before any load
+   * @return a new builder
+   */
+  public LlmProtocolBuilder silentSeconds(int seconds) {
+    return with("silentSeconds", seconds);
+  }
+
+  /**
    * Serves Prometheus' {@code /metrics} from the Gatling JVM while the run runs ({@code
-   * llm.prometheusPort}, default none), on all interfaces, through the official Prometheus Java
-   * client: request counts by request name, status and phase, input, output and cached tokens,
-   * TTFT, ITL, TPOT and E2E histograms, and gauges of the requests in flight, the current load
-   * level and the client's schedule lag and CPU share (docs/live-metrics.md). Fed by the same
-   * per-request records as {@code llm-requests.jsonl}; the figures there and in {@code
-   * llm-run.json} are exact, the live ones bucketed. After the run record is written the final
-   * values stay served for {@link #prometheusLinger} (said once on the console).
+   * llm.prometheusPort}, default none), on loopback unless {@link #prometheusHost} says another
+   * address, through the official Prometheus Java client: request counts by request name, status
+   * and phase, input, output and cached tokens, TTFT, ITL, TPOT and E2E histograms, and gauges of
+   * the requests in flight, the current load level and the client's schedule lag and CPU share
+   * (docs/live-metrics.md). Fed by the same per-request records as {@code llm-requests.jsonl}; the
+   * figures there and in {@code llm-run.json} are exact, the live ones bucketed. After the run
+   * record is written the final values stay served for {@link #prometheusLinger} (said once on the
+   * console).
    *
    * @param port a TCP port in [1, 65535]; out of range, or in use when the run starts, is refused
    *     before any load, naming {@code llm.prometheusPort}
@@ -448,6 +471,21 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
    */
   public LlmProtocolBuilder prometheusPort(int port) {
     return with("prometheusPort", port);
+  }
+
+  /**
+   * The address the live endpoint ({@link #prometheusPort}) binds ({@code llm.prometheusHost},
+   * default {@code 127.0.0.1}: this machine only). {@code 0.0.0.0} serves every interface, as a
+   * Prometheus on another machine or Kubernetes' pod scrapes need (deploy/kubernetes/job.yaml sets
+   * it); the endpoint has no authentication, so choose who can reach it.
+   *
+   * @param host an IPv4 or IPv6 literal of this machine, or {@code localhost}; anything else is
+   *     refused before any load, naming {@code llm.prometheusHost}
+   * @return a new builder
+   * @throws NullPointerException if {@code host} is null
+   */
+  public LlmProtocolBuilder prometheusHost(String host) {
+    return with("prometheusHost", Objects.requireNonNull(host, "host"));
   }
 
   /**

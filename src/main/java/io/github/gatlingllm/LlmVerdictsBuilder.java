@@ -172,12 +172,15 @@ abstract class LlmVerdictsBuilder {
   }
 
   /**
-   * When a load level is over-saturated: its TTFT p50 (E2E p50 without streaming) at least {@code
-   * ttftGrowth} times the level before's while its output tokens/s grew by less than {@code
-   * throughputGain} ({@code llm.saturation.ttftGrowth}, default 1.5; {@code
-   * llm.saturation.throughputGain}, default 0.05, also the tolerance of the saturation point), or
-   * more than {@code errorRatio} of its requests failed ({@code llm.saturation.errorRatio}, default
-   * 0.05). See {@link io.github.gatlingllm.levels.SaturationSettings}.
+   * When a load level is over-saturated: its latency at least {@code ttftGrowth} times the level
+   * before's (TTFT p50, E2E p50 without streaming; in a closed loop the TTFT or the E2E p50) while,
+   * in a closed loop, its added users gave less than {@link #saturationMinScaling} of the output
+   * tokens/s they would give unsaturated, or less than {@code throughputGain}, or, in an open loop,
+   * it served fewer requests than offered, by more than {@code throughputGain} ({@code
+   * llm.saturation.ttftGrowth}, default 1.5; {@code llm.saturation.throughputGain}, default 0.05,
+   * also the tolerance of the saturation point), or more than {@code errorRatio} of its requests
+   * failed ({@code llm.saturation.errorRatio}, default 0.05). See {@link
+   * io.github.gatlingllm.levels.SaturationSettings}.
    *
    * @param ttftGrowth a finite factor > 1
    * @param throughputGain a share in [0, 1)
@@ -189,6 +192,21 @@ abstract class LlmVerdictsBuilder {
     return with("saturation.ttftGrowth", ttftGrowth)
         .with("saturation.throughputGain", throughputGain)
         .with("saturation.errorRatio", errorRatio);
+  }
+
+  /**
+   * In a closed loop, the share of the output tokens/s that added users would add to an unsaturated
+   * server (in proportion to the users) under which a load level's throughput fell short ({@code
+   * llm.saturation.minScaling}, default 0.25): with its TTFT or E2E p50 grown by {@link
+   * #saturationThresholds}'s {@code ttftGrowth}, the level is over capacity (closed-loop scaling,
+   * by Little's law: the added users only queued). 2x users for +11% output tokens/s is a scaling
+   * of 0.11. See {@link io.github.gatlingllm.levels.Scaling}.
+   *
+   * @param share in [0, 1]
+   * @return a new builder
+   */
+  public LlmProtocolBuilder saturationMinScaling(double share) {
+    return with("saturation.minScaling", share);
   }
 
   /**

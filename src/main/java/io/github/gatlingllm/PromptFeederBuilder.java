@@ -340,7 +340,15 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
     }
     TokenCounter counter = counter(s.tokenizer());
     if (files.file() != null) {
+      io.github.gatlingllm.settings.SettingUse.RUN.made(
+          io.github.gatlingllm.settings.SettingUse.Part.PROMPT_FILE);
       return fileWorkload(s, files, counter);
+    }
+    io.github.gatlingllm.settings.SettingUse.RUN.made(
+        io.github.gatlingllm.settings.SettingUse.Part.PROMPTS);
+    if (!isSet("caseId")) {
+      // The default case id, c{concurrency}_in{inputTokens}_out{outputTokens}, names the prompts.
+      io.github.gatlingllm.settings.SettingUse.RUN.read("concurrency");
     }
     PromptSource source =
         new PromptSource(

@@ -169,6 +169,8 @@ public final class SweepBuilder {
    */
   public List<ClosedInjectionStep> steps() {
     Resolved r = resolve(System.getProperties());
+    io.github.gatlingllm.settings.SettingUse.RUN.made(
+        io.github.gatlingllm.settings.SettingUse.Part.SWEEP);
     List<ClosedInjectionStep> steps = new ArrayList<>();
     Integer previous = null;
     for (int c : r.concurrencies) {

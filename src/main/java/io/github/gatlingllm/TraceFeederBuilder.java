@@ -147,6 +147,8 @@ public final class TraceFeederBuilder extends WorkloadBuilder<TraceFeederBuilder
   @Override
   Workload build() {
     TraceSettings s = TraceSettings.fromSystemProperties(values);
+    io.github.gatlingllm.settings.SettingUse.RUN.made(
+        io.github.gatlingllm.settings.SettingUse.Part.TRACE);
     TokenCounter counter = counter(s.tokenizer());
     Trace trace = Trace.read(Path.of(s.path()), s.blockTokens());
     TraceReplay replay =

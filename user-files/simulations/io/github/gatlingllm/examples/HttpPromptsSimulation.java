@@ -7,6 +7,7 @@ import static io.gatling.javaapi.core.CoreDsl.jsonPath;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
+import static io.github.gatlingllm.LlmDsl.concurrency;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
 
@@ -29,8 +30,6 @@ import io.github.gatlingllm.simulator.SimulatorConfig;
  * simulator this simulation starts itself. See {@code docs/gatling-http.md}.
  */
 public class HttpPromptsSimulation extends Simulation {
-
-  private static final int USERS = Integer.getInteger("llm.concurrency", 4);
 
   /** The embedded simulator, when no {@code llm.baseUrl} is given. */
   private final Simulator simulator =
@@ -70,7 +69,7 @@ public class HttpPromptsSimulation extends Simulation {
 
   {
     // Each user loops until the prompts are spent, then ends: the run ends with the last one.
-    setUp(complete.injectOpen(atOnceUsers(USERS))).protocols(httpProtocol, llm);
+    setUp(complete.injectOpen(atOnceUsers(concurrency(4)))).protocols(httpProtocol, llm);
   }
 
   @Override

@@ -3,9 +3,9 @@ package io.github.gatlingllm.examples;
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.concurrency;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
-import static io.github.gatlingllm.LlmDsl.shardUsers;
 
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -25,8 +25,6 @@ import java.time.Duration;
  */
 public class PromptFileSimulation extends Simulation {
 
-  private static final int USERS = Integer.getInteger("llm.concurrency", 4);
-
   LlmProtocolBuilder llm = llm().maxTokens(64);
 
   PromptFeederBuilder prompts =
@@ -36,9 +34,7 @@ public class PromptFileSimulation extends Simulation {
 
   {
     // The run stops when every row of the file (or llm.requests of them) is sent.
-    setUp(
-            chat.injectClosed(
-                constantConcurrentUsers(shardUsers(USERS)).during(Duration.ofMinutes(10))))
+    setUp(chat.injectClosed(constantConcurrentUsers(concurrency(4)).during(Duration.ofMinutes(10))))
         .protocols(llm)
         .assertions(llm.assertions(1.0, "chat"));
   }

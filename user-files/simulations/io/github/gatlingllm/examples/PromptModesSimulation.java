@@ -3,9 +3,9 @@ package io.github.gatlingllm.examples;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.concurrency;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
-import static io.github.gatlingllm.LlmDsl.shardUsers;
 
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -13,15 +13,13 @@ import io.github.gatlingllm.LlmProtocolBuilder;
 import io.github.gatlingllm.PromptFeederBuilder;
 
 /**
- * The three prompt modes one after another, each a closed loop of 4 users over its own workload (4
- * warmup and 60 measured requests), so their prefix cache effect shows side by side in the report:
- * {@code repeat} (almost all cached after the first request), {@code shared-prefix} (the group
- * prefix cached), {@code unique} (nothing cached). Request names are {@code chat repeat}, {@code
- * chat shared-prefix} and {@code chat unique}.
+ * The three prompt modes one after another, each a closed loop of {@code llm.concurrency} users
+ * (default 4) over its own workload (4 warmup and 60 measured requests), so their prefix cache
+ * effect shows side by side in the report: {@code repeat} (almost all cached after the first
+ * request), {@code shared-prefix} (the group prefix cached), {@code unique} (nothing cached).
+ * Request names are {@code chat repeat}, {@code chat shared-prefix} and {@code chat unique}.
  */
 public class PromptModesSimulation extends Simulation {
-
-  private static final int USERS = Integer.getInteger("llm.concurrency", 4);
 
   LlmProtocolBuilder llm = llm().maxTokens(16);
 
@@ -31,7 +29,7 @@ public class PromptModesSimulation extends Simulation {
     return scenario(mode)
         .forever()
         .on(feed(prompts.caseId("c4_in512_out16-" + mode)).exec(llm("chat " + mode).request()))
-        .injectOpen(atOnceUsers(shardUsers(USERS)));
+        .injectOpen(atOnceUsers(concurrency(4)));
   }
 
   {

@@ -3,9 +3,9 @@ package io.github.gatlingllm.examples;
 import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.github.gatlingllm.LlmDsl.concurrency;
 import static io.github.gatlingllm.LlmDsl.llm;
 import static io.github.gatlingllm.LlmDsl.prompts;
-import static io.github.gatlingllm.LlmDsl.shardUsers;
 
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -19,12 +19,10 @@ import java.time.Duration;
  * (half of each prompt shared within 4 groups), 8 warmup requests then 200 measured ones. Without
  * {@code -Dllm.baseUrl} it runs against the embedded simulator; every value can be changed with
  * {@code -Dllm.*} (the users with {@code -Dllm.concurrency}). In a test run on several machines
- * ({@code -Dllm.shard=I/N}), each runs its part of the users ({@code shardUsers}) and of the
- * prompts.
+ * ({@code -Dllm.shard=I/N}), each runs its part of the users ({@code concurrency(8)} shares them as
+ * {@code shardUsers} does) and of the prompts.
  */
 public class QuickstartSimulation extends Simulation {
-
-  private static final int USERS = Integer.getInteger("llm.concurrency", 8);
 
   LlmProtocolBuilder llm = llm().maxTokens(32);
 
@@ -40,9 +38,7 @@ public class QuickstartSimulation extends Simulation {
 
   {
     // The injection lasts up to 10 minutes; the run stops when the 208 prompts are spent.
-    setUp(
-            chat.injectClosed(
-                constantConcurrentUsers(shardUsers(USERS)).during(Duration.ofMinutes(10))))
+    setUp(chat.injectClosed(constantConcurrentUsers(concurrency(8)).during(Duration.ofMinutes(10))))
         .protocols(llm)
         // A run whose requests fail fails the build; with -Dllm.assert.goodputRatio, so does one
         // whose requests miss the -Dllm.slo.* objectives. One call: Gatling keeps the last.

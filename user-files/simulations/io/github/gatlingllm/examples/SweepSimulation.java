@@ -22,10 +22,11 @@ import java.time.Duration;
  * llm.stopWhenSaturated}).
  *
  * <p>Without {@code -Dllm.baseUrl} it runs against the embedded simulator configured as a server
- * that decodes 4 sequences at once (5 ms a token) and queues the rest: the sweep saturates at 4
- * users. Every value can be changed with {@code -Dllm.*}: {@code -Dllm.sweep.maxConcurrency=64},
- * {@code -Dllm.sweep.levels=4}, {@code -Dllm.sweep.levelDuration=30s}, {@code
- * -Dllm.simulator.maxConcurrent=8}.
+ * that decodes 4 sequences at once (5 ms a token) and queues the rest: its throughput is reached at
+ * 4 users, and 8 users, whose added 4 only queue, are over capacity (saturated at 8 users, the run
+ * stops there). Every value can be changed with {@code -Dllm.*}: {@code
+ * -Dllm.sweep.maxConcurrency=64}, {@code -Dllm.sweep.levels=4}, {@code
+ * -Dllm.sweep.levelDuration=30s}, {@code -Dllm.simulator.maxConcurrent=8}.
  */
 public class SweepSimulation extends Simulation {
 

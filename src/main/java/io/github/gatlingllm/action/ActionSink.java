@@ -38,8 +38,18 @@ final class ActionSink implements RequestSink {
   }
 
   @Override
+  public String runEnded() {
+    return run.ended();
+  }
+
+  @Override
   public void closed(OpenRequests.Open request) {
     run.openRequests().remove(request);
+  }
+
+  @Override
+  public void arrived(long nanos) {
+    run.silence().arrived(nanos);
   }
 
   @Override

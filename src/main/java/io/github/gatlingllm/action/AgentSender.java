@@ -10,6 +10,7 @@ import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.AgentFeeder;
 import io.github.gatlingllm.feeder.AgentSession;
 import io.github.gatlingllm.feeder.AgentWorkload;
@@ -62,18 +63,7 @@ final class AgentSender extends TurnSender {
     if (Boolean.TRUE.equals(session.attributes().get(AgentFeeder.DONE).getOrElse(() -> null))) {
       return LlmAction.spentUser(run.userEndedByBudget(session.scenario()));
     }
-    if (settings.endpoint() == WireApi.COMPLETIONS) {
-      return new Gate.StopRun(
-          "agentSession(llm(\""
-              + name
-              + "\")...): an agent session needs an API with tools (chat, responses or messages),"
-              + " got "
-              + settings.endpoint()
-              + ": use llm(\""
-              + name
-              + "\").chatCompletion()",
-          true);
-    }
+    // An API without tools (completions) is refused when the scenario is built: never here.
     Option<Object> fed = session.attributes().get(AgentFeeder.SESSION);
     AgentSession agent = (AgentSession) fed.get();
     if (agent.over()) {
@@ -146,12 +136,13 @@ final class AgentSender extends TurnSender {
                 ConversationSender.previousId(agent.previousResponseId(), agent.nextTurn()))
             : dialect.agentBody(settings, agent.turns(), tools, toolChoice);
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    boolean prefixSentBefore = first && workload.prefixSentBefore(agent);
+    // Marked as sent in the order requests go out: the first sent of a group plans a miss.
+    PrefixLedger.Ticket prefix = first ? workload.sendPrefix(agent) : null;
     AgentTurn turn =
         new AgentTurn(
             workload,
             agent,
-            prefixSentBefore,
+            prefix,
             settings.endpoint() != WireApi.CHAT,
             namesPrevious ? parts.history() : null,
             now);
@@ -188,7 +179,7 @@ final class AgentSender extends TurnSender {
     AgentTurn(
         AgentWorkload workload,
         AgentSession agent,
-        boolean prefixSentBefore,
+        PrefixLedger.Ticket shared,
         boolean wholeCalls,
         ServerHistory history,
         long sentMs) {
@@ -196,7 +187,7 @@ final class AgentSender extends TurnSender {
           agent.nextTurn(),
           agent.contextTokens(),
           agent.exactContext(),
-          prefixSentBefore,
+          shared,
           (int) Math.min(Integer.MAX_VALUE, agent.plannedTokens()),
           history,
           sentMs);

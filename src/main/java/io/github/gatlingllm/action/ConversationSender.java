@@ -4,6 +4,7 @@ import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.ConversationWorkload;
@@ -238,16 +239,12 @@ final class ConversationSender extends TurnSender {
                 previousId(conversation.previousResponseId(), conversation.nextTurn()))
             : dialect.body(settings, Turn.of(conversation.messagesWith(user)));
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    boolean systemSentBefore =
-        conversation.turnsSent() == 0 && workload.systemSentBefore(conversation);
+    // Marked as sent in the order requests go out: the first sent of a group plans a miss.
+    PrefixLedger.Ticket system =
+        conversation.turnsSent() == 0 ? workload.sendSystem(conversation) : null;
     SentTurn turn =
         new SentTurn(
-            workload,
-            conversation,
-            user,
-            systemSentBefore,
-            namesPrevious ? parts.history() : null,
-            now);
+            workload, conversation, user, system, namesPrevious ? parts.history() : null, now);
     RequestIdentity identity =
         new RequestIdentity(
             name,

@@ -29,10 +29,13 @@ final class Dispatcher {
     Outgoing outgoing();
   }
 
-  /** What a sender undoes of a request it could not prepare (a prepared one's part hears it). */
+  /**
+   * What a sender undoes of a request it did not prepare (could not, or the run had ended); a
+   * prepared one's part hears it.
+   */
   interface Undo {
     /**
-     * The request could not be prepared, so it was not sent.
+     * The request was not prepared, so it was not sent.
      *
      * @param endMs now, epoch ms of Gatling's clock
      */
@@ -104,7 +107,8 @@ final class Dispatcher {
   }
 
   /**
-   * Sends one request once; never throws.
+   * Sends one request once, unless the run has ended ({@link RunContext#admit}: the user then ends
+   * and nothing is sent); never throws.
    *
    * @param session the virtual user's session
    * @param log the sender's logger, for the line of a request not sent
@@ -113,6 +117,20 @@ final class Dispatcher {
    * @param undo the sender's undo of a request it could not prepare
    */
   void send(Session session, Logger log, String what, Prepare prepare, Undo undo) {
+    if (!run.admit()) {
+      // The run has ended: nothing is sent; a prompt the user holds is recorded by the run's end.
+      undo.notPrepared(run.gatling().nowMillis());
+      run.gatling().exit().$bang(session);
+      return;
+    }
+    try {
+      sendAdmitted(session, log, what, prepare, undo);
+    } finally {
+      run.admitted();
+    }
+  }
+
+  private void sendAdmitted(Session session, Logger log, String what, Prepare prepare, Undo undo) {
     Outgoing out = null;
     ResponseListener listener = null;
     boolean counted = false;
@@ -147,7 +165,7 @@ final class Dispatcher {
       }
       if (out != null) {
         out.part().failed(now);
-        out.part().closed(System.nanoTime());
+        out.part().closed(System.nanoTime(), false);
       } else {
         undo.notPrepared(now);
       }

@@ -29,6 +29,9 @@ final class LlmAction extends JavaAction {
 
   static final org.slf4j.Logger LOG = LoggerFactory.getLogger(LlmAction.class);
 
+  /** Gatling's reason of a stop for a refusal, which the refusal's own line explains. */
+  static final String REFUSED = "gatling-llm: a request was refused, see the run's last line";
+
   private final LlmActionSpec spec;
   private final RunContext run;
   private final GatlingCore gatling;
@@ -104,6 +107,8 @@ final class LlmAction extends JavaAction {
             .eventLoop()
             .schedule(() -> execute(session, false), wait.pauseMs(), TimeUnit.MILLISECONDS);
       } else if (gate instanceof Gate.EndUser end) {
+        // A prompt fed for this request and never sent is recorded, as every one handed out.
+        run.notSent(PromptSender.fed(session), spec.name(), session);
         endUser(session, end.pauseMs());
       } else if (gate instanceof Gate.StopRun stop) {
         stopRun(session, stop);
@@ -126,13 +131,16 @@ final class LlmAction extends JavaAction {
 
   private void stopRun(Session session, Gate.StopRun stop) {
     if (stop.crash()) {
-      if (stopped.compareAndSet(false, true)) {
-        LOG.error("{}", stop.message());
-        run.crashed();
-        gatling.stopLoadGenerator(session, stop.message(), true);
+      // A refusal: said once, as the console's last line when the JVM exits (ExitLine); the load
+      // stops in order, so Gatling writes its report and the run record has what was measured.
+      if (stopped.compareAndSet(false, true) && run.refused(stop.message())) {
+        run.stopping(true);
+        gatling.stopLoadGenerator(session, REFUSED, false);
       }
       return;
     }
+    // Nothing more is sent and every request in flight is cut while Gatling still takes rows.
+    run.stopping(false);
     run.loadOver();
     gatling.stopLoadGenerator(session, stop.message(), false);
   }

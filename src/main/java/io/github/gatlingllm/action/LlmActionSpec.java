@@ -20,6 +20,8 @@ import java.util.function.Function;
  * @param kind what the request sends: a prompt, a conversation's turn or an agent session's turn
  *     (which sender its action holds), never null
  * @param replySaves the session keys the reply is saved under, never null ({@link ReplySaves#NONE})
+ * @param agent whether the request is an agent session's turn ({@code LlmDsl.agentSession(...)}),
+ *     which needs an API with tools; implies {@code conversation}
  */
 public record LlmActionSpec(
     String name,

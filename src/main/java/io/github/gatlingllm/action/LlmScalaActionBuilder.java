@@ -59,6 +59,41 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
         + "\").responses()), or llm.responses.history=client";
   }
 
+  /**
+   * The line that refuses an agent session on an API without tools (the completions API), before
+   * any load: it names {@code llm.endpoint} and its value when the API came from that setting, else
+   * the request's own {@code .completion()}.
+   *
+   * @param name the request's name
+   * @param fromSetting whether the API is the protocol's {@code llm.endpoint} (the request named
+   *     none)
+   * @param value the setting's value, e.g. {@code completions}
+   * @return the line
+   */
+  static String agentRefusal(String name, boolean fromSetting, String value) {
+    String needs =
+        "agentSession(llm(\""
+            + name
+            + "\")...) sends tools and reads tool calls, which the completions API (a raw text"
+            + " prompt) has not";
+    if (fromSetting) {
+      return "llm.endpoint: got \""
+          + value
+          + "\", but "
+          + needs
+          + "; expected chat, responses or messages (or llm(\""
+          + name
+          + "\").chatCompletion() for this request)";
+    }
+    return "agentSession(llm(\""
+        + name
+        + "\").completion()): "
+        + needs
+        + "; expected llm(\""
+        + name
+        + "\").chatCompletion(), .responses() or .messages()";
+  }
+
   @Override
   public Action build(ScenarioContext ctx, Action next) {
     RunContext run;
@@ -73,9 +108,17 @@ public final class LlmScalaActionBuilder implements ActionBuilder {
       throw new IllegalArgumentException("llm(\"" + spec.name() + "\"): " + m, e);
     }
     WireApi endpoint = spec.endpoint() != null ? spec.endpoint() : run.settings().endpointKind();
+    if (spec.kind() == LlmActionSpec.Kind.AGENT && endpoint == WireApi.COMPLETIONS) {
+      throw new IllegalArgumentException(
+          agentRefusal(spec.name(), spec.endpoint() == null, run.settings().endpoint()));
+    }
     Dialect dialect = endpoint.dialect();
     if (run.settings().historyOnServer() && !dialect.keepsHistoryOnServer()) {
       throw new IllegalArgumentException(historyRefusal(spec.name(), endpoint.settingName()));
+    }
+    if (spec.sessionTurn() && dialect.keepsHistoryOnServer()) {
+      // Before any load: a server that refuses previous_response_id stops the run here.
+      run.checkServerHistory();
     }
     RequestSettings body;
     try {

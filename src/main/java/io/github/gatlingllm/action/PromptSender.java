@@ -3,6 +3,7 @@ package io.github.gatlingllm.action;
 import io.gatling.core.session.Session;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.ConversationFeeder;
 import io.github.gatlingllm.feeder.FedPrompt;
 import io.github.gatlingllm.feeder.PromptFeeder;
@@ -310,17 +311,20 @@ final class PromptSender implements Sender {
 
     private final FedPrompt fed;
     private final CachePlan.Sent sent;
+    private final PrefixLedger.Ticket ticket;
 
     /**
      * A fed prompt's part.
      *
      * @param fed the fed prompt, never null
-     * @param sent the cache plan's input as sent ({@link FedPrompt#planSent}), or null when the
-     *     request sent its own prompt (judged against no plan)
+     * @param sending the cache plan's input as sent and the prompt's prefix ticket ({@link
+     *     FedPrompt#planSent}), or null when the request sent its own prompt (judged against no
+     *     plan) or the prompts file plans none
      */
-    PromptPart(FedPrompt fed, CachePlan.Sent sent) {
+    PromptPart(FedPrompt fed, Workload.Sending sending) {
       this.fed = fed;
-      this.sent = sent;
+      this.sent = sending == null ? null : sending.sent();
+      this.ticket = sending == null ? null : sending.ticket();
     }
 
     @Override
@@ -342,7 +346,10 @@ final class PromptSender implements Sender {
               sent == null
                   ? null
                   : CachePlan.of(
-                      server, workload.planEnded(fed, sent, endNanos), record.promptTokens()));
+                      server,
+                      workload.planEnded(fed, sent, ticket, endNanos),
+                      record.promptTokens(),
+                      record.cachedTokens()));
       if (fed.trace() == null) {
         return record;
       }
@@ -354,8 +361,19 @@ final class PromptSender implements Sender {
     }
 
     @Override
-    public void closed(long endNanos) {
-      over(fed, endNanos);
+    public void firstToken() {
+      if (ticket != null) {
+        ticket.prefillEnded();
+      }
+    }
+
+    @Override
+    public void closed(long endNanos, boolean computed) {
+      fed.workload().ended(fed.phase());
+      if (ticket != null) {
+        ticket.ended(computed);
+      }
+      rowEnded(fed, endNanos);
     }
 
     /**
@@ -364,6 +382,11 @@ final class PromptSender implements Sender {
      */
     static void over(FedPrompt fed, long endNanos) {
       fed.workload().ended(fed.phase());
+      rowEnded(fed, endNanos);
+    }
+
+    /** A trace session's next row goes after this one, however it ended. */
+    private static void rowEnded(FedPrompt fed, long endNanos) {
       if (fed.trace() != null && fed.workload().replay() != null) {
         fed.workload().replay().rowEnded((int) fed.index(), endNanos);
       }

@@ -75,6 +75,13 @@ interface RequestPart {
   default void onEvent(StreamEvent event) {}
 
   /**
+   * The first token came: the server has computed the prompt, so the shared prefixes the request
+   * sent are ready for others ({@link
+   * io.github.gatlingllm.cache.PrefixLedger.Ticket#prefillEnded}). Called once at most.
+   */
+  default void firstToken() {}
+
+  /**
    * The stream ended: what its parser completed whole (Responses {@code function_call} items,
    * Messages {@code tool_use} blocks; chat's calls came as deltas through {@link #onEvent}) and the
    * reply's id ({@code response.created}), for a later turn to send or name.
@@ -115,10 +122,13 @@ interface RequestPart {
   default void failed(long nowMs) {}
 
   /**
-   * The request is over, however it ended, after {@link #ended} or {@link #failed}: a fed prompt's
-   * workload counts it out of flight and a trace session's next row may go.
+   * The request is over, however it ended (or was never sent), after {@link #ended} or {@link
+   * #failed}: a fed prompt's workload counts it out of flight, the shared prefixes it sent are
+   * settled ({@link io.github.gatlingllm.cache.PrefixLedger.Ticket#ended}), and a trace session's
+   * next row may go.
    *
    * @param endNanos its end, {@link System#nanoTime()}
+   * @param computed whether the server computed its prompt (a first token, or a whole OK answer)
    */
-  default void closed(long endNanos) {}
+  default void closed(long endNanos, boolean computed) {}
 }

@@ -28,11 +28,27 @@ interface RequestSink {
   void opened(OpenRequests.Open request);
 
   /**
+   * Whether the run has ended ({@code RunContext#ended}): a request that ends now is cut by the
+   * run's end, as Gatling counts it in no row.
+   *
+   * @return the reason, e.g. {@code max_duration}, or null while the run goes on
+   */
+  String runEnded();
+
+  /**
    * The request is no longer in flight (ended, or never handed to the client).
    *
    * @param request the request, never null
    */
   void closed(OpenRequests.Open request);
+
+  /**
+   * A byte came from the target for the request: its response head or a body chunk (the run's
+   * silence watch).
+   *
+   * @param nanos when, {@link System#nanoTime()}
+   */
+  void arrived(long nanos);
 
   /** The request was sent again on a new connection after a pooled one closed before any answer. */
   void staleConnectionResend();

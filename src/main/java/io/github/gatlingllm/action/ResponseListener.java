@@ -8,6 +8,7 @@ import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.internal.GatlingHttp;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.protocol.OpenRequests;
 import io.netty.buffer.ByteBuf;
@@ -39,10 +40,12 @@ import java.util.Locale;
  * the pooled connection after its previous answer (llama.cpp does, without {@code Connection:
  * close}), so it did not read the first copy.
  *
- * <p>Every request sent is recorded: one still in flight when the run record is written is cut
- * there ({@link #cutByRunEnd}, from the thread that writes the record) and recorded with status
- * {@code cut_by_run_end} and what was measured until then. The callbacks and the cut hold this
- * listener's lock, so a request ends exactly once, one way or the other.
+ * <p>Every request sent is recorded: one still in flight when the run ends is cut ({@link
+ * #cutByRunEnd}, from the thread that stops the run or writes the record) and recorded with status
+ * {@code cut_by_run_end} and what was measured until then; one that ends after the run ended
+ * ({@link RequestSink#runEnded}) is cut the same way. The callbacks and the cut hold this
+ * listener's lock, so a request ends exactly once, one way or the other, and it stays open until
+ * its record is handed over, so the run's end, cutting what is open, never misses it.
  */
 final class ResponseListener
     implements HttpListener, EventParser.Listener, OpenRequests.Open, Cancellation.Target {
@@ -80,6 +83,7 @@ final class ResponseListener
   private Integer httpStatus;
   private String contentType;
   private long chunkNanos;
+  private boolean firstToken; // the part heard it: the server computed the prompt
   private boolean done;
 
   /**
@@ -166,10 +170,16 @@ final class ResponseListener
   }
 
   @Override
+  public boolean streamed() {
+    return settings.streamed();
+  }
+
+  @Override
   public void onFinalClientRequest(Request request) {}
 
   @Override
   public synchronized void onHttpResponse(HttpResponseStatus status, HttpHeaders headers) {
+    sink.arrived(System.nanoTime());
     if (done) {
       return;
     }
@@ -185,6 +195,7 @@ final class ResponseListener
   @Override
   public void onHttpResponseBodyChunk(ByteBuf chunk, boolean last) {
     long now = System.nanoTime();
+    sink.arrived(now);
     synchronized (this) {
       if (done) {
         return;
@@ -232,6 +243,11 @@ final class ResponseListener
     }
     part.onEvent(event);
     timer.onEvent(chunkNanos, event);
+    if (!firstToken && timer.tokenEvents() > 0) {
+      // The first token: the server has computed the prompt, so its prefixes are ready.
+      firstToken = true;
+      part.firstToken();
+    }
   }
 
   @Override
@@ -265,8 +281,8 @@ final class ResponseListener
    * @return true when this call ended and recorded the request
    */
   private boolean finish(RequestEnd end, long endNanos) {
-    boolean cut = end instanceof RequestEnd.CutByRunEnd;
     boolean recorded = false;
+    boolean okAnswer = false;
     Session next = null;
     synchronized (this) {
       if (done) {
@@ -274,13 +290,18 @@ final class ResponseListener
         return false;
       }
       done = true;
+      if (!(end instanceof RequestEnd.CutByRunEnd)) {
+        // Ending after the run ended (Gatling takes no more rows): cut by the run's end.
+        String ended = sink.runEnded();
+        if (ended != null) {
+          end = new RequestEnd.CutByRunEnd(ended);
+        }
+      }
+      boolean cut = end instanceof RequestEnd.CutByRunEnd;
       if (end instanceof RequestEnd.Cancelled) {
         cancellation.fire();
       } else {
         cancellation.stop();
-      }
-      if (!cut) {
-        sink.closed(this);
       }
       try {
         String text = body == null ? null : body.text();
@@ -302,6 +323,7 @@ final class ResponseListener
         record = sink.schedule(record, startNanos, out.first());
         sink.record(part.workload(), record);
         recorded = true;
+        okAnswer = record.status() == RequestStatus.OK;
         part.ended(record);
         next = end.rows(sink, session, startMs, record, reply == null ? null : reply.toString());
       } catch (RuntimeException e) {
@@ -318,7 +340,10 @@ final class ResponseListener
           sink.notSent();
           part.failed(sink.nowMillis());
         }
-        part.closed(endNanos);
+        // A whole answer (not streamed) was computed too; a request without a token was not.
+        part.closed(endNanos, firstToken || (recorded && okAnswer));
+        // Open until recorded: the run's end, cutting what is open, waits for this lock.
+        sink.closed(this);
       }
     }
     if (end instanceof RequestEnd.Cancelled) {

@@ -2,6 +2,7 @@ package io.github.gatlingllm.action;
 
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.Conversation;
 import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.metrics.ConversationTurn;
@@ -28,6 +29,8 @@ final class SentTurn extends SessionTurn {
   /**
    * A turn on the wire.
    *
+   * @param system the first turn's ticket for its group's system prompt ({@link
+   *     ConversationWorkload#sendSystem}), or null (a later turn, or no system prompt)
    * @param history the action's server-side history when this turn names {@code
    *     previous_response_id} (it hears how the turn ended), else null
    * @param sentMs when the turn is sent, epoch ms of Gatling's clock
@@ -36,14 +39,14 @@ final class SentTurn extends SessionTurn {
       ConversationWorkload workload,
       Conversation conversation,
       Prompt user,
-      boolean systemSentBefore,
+      PrefixLedger.Ticket system,
       ServerHistory history,
       long sentMs) {
     super(
         conversation.nextTurn(),
         conversation.contextTokens(),
         conversation.exactContext(),
-        systemSentBefore,
+        system,
         conversation.plannedTokens(user),
         history,
         sentMs);

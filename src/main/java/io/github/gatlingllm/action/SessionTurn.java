@@ -6,6 +6,7 @@ import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.cache.ConversationPlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 
@@ -27,7 +28,7 @@ abstract class SessionTurn implements RequestPart {
 
   private final int contextTokens;
   private final boolean exactContext;
-  private final boolean prefixSentBefore;
+  private final PrefixLedger.Ticket shared;
   private final int plannedTokens;
 
   /** When the turn is sent, epoch ms of Gatling's clock: its session takes it as sent then. */
@@ -43,7 +44,8 @@ abstract class SessionTurn implements RequestPart {
    * @param turn the turn's place in its session, from 1
    * @param contextTokens the session's context before this turn, tokens
    * @param exactContext whether that context is the server's count
-   * @param prefixSentBefore whether a first turn's group prefix was sent before by another session
+   * @param shared a first turn's ticket for its group's shared prefix ({@link PrefixLedger}), or
+   *     null (a later turn, or none to share)
    * @param plannedTokens the turn's planned prompt tokens
    * @param history the action's server-side history when this turn names {@code
    *     previous_response_id} (it hears how the turn ended), else null
@@ -53,14 +55,14 @@ abstract class SessionTurn implements RequestPart {
       int turn,
       int contextTokens,
       boolean exactContext,
-      boolean prefixSentBefore,
+      PrefixLedger.Ticket shared,
       int plannedTokens,
       ServerHistory history,
       long sentMs) {
     this.turn = turn;
     this.contextTokens = contextTokens;
     this.exactContext = exactContext;
-    this.prefixSentBefore = prefixSentBefore;
+    this.shared = shared;
     this.plannedTokens = plannedTokens;
     this.history = history;
     this.sentMs = sentMs;
@@ -152,10 +154,12 @@ abstract class SessionTurn implements RequestPart {
         ? ConversationPlan.first(
             server,
             firstPrefix(server, record),
-            prefixSentBefore,
+            shared != null && shared.foundLead() > 0,
+            shared == null || shared.settled(),
             plannedTokens,
             sharded,
-            record.promptTokens())
+            record.promptTokens(),
+            record.cachedTokens())
         : ConversationPlan.later(server, contextTokens, exactContext, record.promptTokens());
   }
 
@@ -187,6 +191,22 @@ abstract class SessionTurn implements RequestPart {
       history.ended(record);
     }
     answered(record, record.status() == RequestStatus.OK ? reply.toString() : null, responseId);
+  }
+
+  /** The first token: the shared prefix this turn sent is ready for others. */
+  @Override
+  public final void firstToken() {
+    if (shared != null) {
+      shared.prefillEnded();
+    }
+  }
+
+  /** The turn is over: the shared prefix it sent is settled, ready or withdrawn. */
+  @Override
+  public final void closed(long endNanos, boolean computed) {
+    if (shared != null) {
+      shared.ended(computed);
+    }
   }
 
   @Override

@@ -25,7 +25,10 @@ import java.util.Objects;
  *
  * never more than {@code P - 1}, rounded down to a multiple of {@code B}. The plan expects a {@link
  * CacheOutcome#HIT} when it holds more than the template's rounded tokens, else a {@link
- * CacheOutcome#MISS}.
+ * CacheOutcome#MISS}. "Sent before" is {@link PrefixLedger}'s: a prefix is expected once a request
+ * that sent it had its first token before this one was sent; a part of it still in prefill then (or
+ * sent by another while this one was in prefill) is taken as the server found it ({@link
+ * Sent#readyPrefixTokens()}).
  *
  * <p>Tolerance, in tokens: a hit may fall short of the plan by one block ({@code B}: the server may
  * tokenize the prefix's last token with what follows it), and any request may get up to {@code
@@ -150,6 +153,12 @@ public record CachePlan(
    *     server's cache in either order, so this one may find the other's prefix (an {@link
    *     CacheOutcome#UNPLANNED_HIT} where a miss is planned, never a warm start); widens {@code
    *     warmCeiling} only
+   * @param readyPrefixTokens how much of what {@code sentBefore} and {@code sharedPrefixTokens} let
+   *     a cache hold was ready when this request was sent ({@link PrefixLedger}): null when all of
+   *     it was (no part of it was still in prefill); else the tokens (without the template) of its
+   *     ready part: 0 for a repeat prompt or group prefix whose requests were all still in prefill,
+   *     a trace row's leading ready blocks. The plan then expects the ready part and takes what the
+   *     server found of the rest ({@link CachePlan#of(Server, Sent, Integer, Integer)})
    */
   public record Sent(
       PromptMode mode,
@@ -158,15 +167,84 @@ public record CachePlan(
       Integer plannedTokens,
       boolean sharded,
       Integer warmPrefixTokens,
-      boolean sentInFlight) {
+      boolean sentInFlight,
+      Integer readyPrefixTokens) {
 
     /**
-     * Checks the mode.
+     * Checks the mode and the ready part.
      *
      * @throws NullPointerException if {@code mode} is null
+     * @throws IllegalArgumentException if {@code readyPrefixTokens} is negative
      */
     public Sent {
       Objects.requireNonNull(mode, "mode");
+      if (readyPrefixTokens != null && readyPrefixTokens < 0) {
+        throw new IllegalArgumentException(
+            "readyPrefixTokens: got " + readyPrefixTokens + ", expected >= 0 or null");
+      }
+    }
+
+    /**
+     * A request judged by {@code sentBefore}, {@code sharded}, the tokens other requests could have
+     * left ({@code warmPrefixTokens}) and whether one was sent in flight with it, with all of its
+     * prefix ready when sent.
+     *
+     * @param mode the prompt mode, never null
+     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
+     *     before it in the run
+     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
+     * @param plannedTokens the prompt's planned tokens (without the template), or null
+     * @param sharded whether the run is one shard of a test run on several machines
+     * @param warmPrefixTokens the most prompt tokens any other request of the test could have left
+     *     in the cache for this one, or null
+     * @param sentInFlight whether another request of its prefix was sent while it was in flight
+     */
+    public Sent(
+        PromptMode mode,
+        boolean sentBefore,
+        Integer sharedPrefixTokens,
+        Integer plannedTokens,
+        boolean sharded,
+        Integer warmPrefixTokens,
+        boolean sentInFlight) {
+      this(
+          mode,
+          sentBefore,
+          sharedPrefixTokens,
+          plannedTokens,
+          sharded,
+          warmPrefixTokens,
+          sentInFlight,
+          null);
+    }
+
+    /**
+     * This request, with only {@code tokens} of its prefix ready when it was sent ({@link
+     * #readyPrefixTokens}).
+     *
+     * @param tokens the ready part's tokens (without the template), at least 0, or null for all
+     * @return a new value
+     */
+    public Sent withReadyPrefixTokens(Integer tokens) {
+      return new Sent(
+          mode,
+          sentBefore,
+          sharedPrefixTokens,
+          plannedTokens,
+          sharded,
+          warmPrefixTokens,
+          sentInFlight,
+          tokens);
+    }
+
+    /**
+     * Whether part of what this request can find was still in prefill (or left by requests that
+     * never had a first token) when it was sent: its plan then takes what the server found of it.
+     *
+     * @return true when {@code sentBefore} and {@code readyPrefixTokens} is set
+     */
+    public boolean inPrefill() {
+      return sentBefore && readyPrefixTokens != null;
     }
 
     /**
@@ -200,7 +278,14 @@ public record CachePlan(
      */
     public Sent withSentInFlight() {
       return new Sent(
-          mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, warmPrefixTokens, true);
+          mode,
+          sentBefore,
+          sharedPrefixTokens,
+          plannedTokens,
+          sharded,
+          warmPrefixTokens,
+          true,
+          readyPrefixTokens);
     }
 
     /**
@@ -238,7 +323,8 @@ public record CachePlan(
   }
 
   /**
-   * The plan of a request.
+   * The plan of a request whose prefix was all ready when it was sent, or whose server reported no
+   * cached tokens: {@link #of(Server, Sent, Integer, Integer)} without them.
    *
    * @param server what is known of the server, never null
    * @param sent what is known of the request, never null
@@ -246,6 +332,26 @@ public record CachePlan(
    * @return the plan
    */
   public static CachePlan of(Server server, Sent sent, Integer promptTokens) {
+    return of(server, sent, promptTokens, null);
+  }
+
+  /**
+   * The plan of a request. When part of its prefix was still in prefill as it was sent ({@link
+   * Sent#inPrefill()}: the requests that sent that part had not had their first token yet), the
+   * server may have computed this one alongside them (finding none of that part) or after them
+   * (finding all of it): the plan expects the ready part ({@code lo}, as rounded) and takes what
+   * the server found beyond it, up to the whole prefix ({@code hi}): {@code lo} when it found no
+   * more than {@code lo + above}, else {@code min(cachedTokens, hi)}. Such a request is neither a
+   * shortfall nor an excess of the plan within that range; below {@code lo} it is one, as any.
+   *
+   * @param server what is known of the server, never null
+   * @param sent what is known of the request, never null
+   * @param promptTokens the server's prompt tokens, or null when it reported none
+   * @param cachedTokens the server's cached tokens, or null when it reported none (the plan then
+   *     expects the ready part alone)
+   * @return the plan
+   */
+  public static CachePlan of(Server server, Sent sent, Integer promptTokens, Integer cachedTokens) {
     int block = server.blockTokens();
     boolean leadUnknown = !server.exact() || !server.templateKnown();
     int lead = leadUnknown ? 0 : server.templateTokens();
@@ -271,9 +377,26 @@ public record CachePlan(
     long cap = prompt > 0 ? prompt - 1 : Long.MAX_VALUE;
     int cached = roundDown(Math.min(raw, cap), block);
     int template = roundDown(Math.min(lead, cap), block);
+    int unknownLead = leadUnknown ? UNKNOWN_TEMPLATE_TOKENS : 0;
+    if (sent.inPrefill()) {
+      // Part of the prefix was in prefill when sent: expect the ready part, take what was found.
+      long ready =
+          sent.mode() == PromptMode.REPEAT || sent.sharedPrefixTokens() == null
+              ? (sent.readyPrefixTokens() > 0 ? shareable : lead)
+              : lead
+                  + Math.round(
+                      Math.min(sent.readyPrefixTokens(), sent.sharedPrefixTokens()) * scale);
+      int lo = roundDown(Math.min(ready, cap), block);
+      int loSlack =
+          server.exact() ? 0 : (int) Math.ceil(INEXACT_SHARE * Math.max(0, lo - template));
+      long loAbove = (long) Math.max(block, NONCE_TOKENS) + unknownLead + loSlack;
+      cached =
+          cachedTokens == null || cachedTokens <= lo + loAbove
+              ? lo
+              : (int) Math.max(lo, Math.min(cached, (long) cachedTokens));
+    }
     int slack =
         server.exact() ? 0 : (int) Math.ceil(INEXACT_SHARE * Math.max(0, cached - template));
-    int unknownLead = leadUnknown ? UNKNOWN_TEMPLATE_TOKENS : 0;
     return new CachePlan(
         cached,
         cached > template ? CacheOutcome.HIT : CacheOutcome.MISS,

@@ -38,16 +38,49 @@ public final class ConversationPlan {
   private ConversationPlan() {}
 
   /**
-   * The plan of a conversation's first turn.
+   * The plan of a conversation's first turn whose group prefix, if sent before, was ready when it
+   * was sent: {@link #first(CachePlan.Server, Integer, boolean, boolean, Integer, boolean, Integer,
+   * Integer)} with {@code systemReady} true.
    *
    * @param server what is known of the server, never null
    * @param systemTokens the system prompt's planned tokens, or null without one
    * @param systemSentBefore whether a conversation of the same group sent the system prompt before
-   *     (per workload, warmup included)
+   * @param plannedTokens the turn's planned prompt tokens, or null
+   * @param sharded whether the run is one shard of several
+   * @param promptTokens the server's prompt tokens, or null
+   * @return the plan
+   */
+  public static CachePlan first(
+      CachePlan.Server server,
+      Integer systemTokens,
+      boolean systemSentBefore,
+      Integer plannedTokens,
+      boolean sharded,
+      Integer promptTokens) {
+    return first(
+        server, systemTokens, systemSentBefore, true, plannedTokens, sharded, promptTokens, null);
+  }
+
+  /**
+   * The plan of a conversation's first turn (an agent session's too), by the rule of every request
+   * whose prefix other requests sent ({@link PrefixLedger}): its group prefix is expected once a
+   * session of its group had its first token before this turn was sent; sent while every such
+   * session was still in prefill, the turn may find none of it or all of it, and the plan takes
+   * what the server found ({@link CachePlan#of(CachePlan.Server, CachePlan.Sent, Integer,
+   * Integer)}).
+   *
+   * @param server what is known of the server, never null
+   * @param systemTokens the group prefix's planned tokens (a system prompt; with an agent's tools),
+   *     or null without one
+   * @param systemSentBefore whether a session of the same group sent the group prefix before (per
+   *     workload, warmup included)
+   * @param systemReady whether one of those had its first token before this turn was sent (true
+   *     when none sent it)
    * @param plannedTokens the turn's planned prompt tokens (system prompt and user message, without
    *     the template), or null
    * @param sharded whether the run is one shard of several (another may have sent the group first)
    * @param promptTokens the server's prompt tokens, or null
+   * @param cachedTokens the server's cached tokens, or null
    * @return the plan; with a system prompt, its {@code warmCeiling} holds the system prompt even
    *     for the group's first conversation: a conversation of the same group sent just after it may
    *     reach the server first (a server that queues requests does not serve them in the order they
@@ -57,9 +90,11 @@ public final class ConversationPlan {
       CachePlan.Server server,
       Integer systemTokens,
       boolean systemSentBefore,
+      boolean systemReady,
       Integer plannedTokens,
       boolean sharded,
-      Integer promptTokens) {
+      Integer promptTokens,
+      Integer cachedTokens) {
     CachePlan.Sent sent =
         new CachePlan.Sent(
             systemTokens == null ? PromptMode.UNIQUE : PromptMode.SHARED_PREFIX,
@@ -67,7 +102,8 @@ public final class ConversationPlan {
             systemTokens,
             plannedTokens,
             sharded || systemTokens != null);
-    return CachePlan.of(server, sent, promptTokens);
+    return CachePlan.of(
+        server, systemReady ? sent : sent.withReadyPrefixTokens(0), promptTokens, cachedTokens);
   }
 
   /**

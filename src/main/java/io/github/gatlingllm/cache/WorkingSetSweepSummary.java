@@ -1,10 +1,9 @@
 package io.github.gatlingllm.cache;
 
+import io.github.gatlingllm.record.WorkingSetSweep;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * What a working-set sweep shows: its steps (1, 2, 4, ... prefix groups) side by side, and where
@@ -33,71 +32,58 @@ public final class WorkingSetSweepSummary {
 
   /**
    * The sweep's record, as {@code llm-run.json} holds it under {@code working_set_sweep}: {@code
-   * name}, {@code steps} (each {@link SweepStep#toRecord()}, in the order given), {@code
-   * first_step_threshold} and {@code drop_threshold}, {@code cliff} ({@code groups}: the first step
-   * that did not keep its working set; {@code after_groups}: the step before it that did, or null
-   * when the first step already did not; {@code working_set_tokens}: the two steps' working sets,
-   * the bounds of the cache's room for prefixes), null when no step lost its working set or none
-   * could be judged; {@code capacity_tokens}, {@code capacity_source} and {@code
-   * predicted_cliff_groups} (capacity / mean prefix tokens) when the server's cache capacity is
-   * known; {@code summary}, one sentence.
+   * name}, {@code steps} (each {@link io.github.gatlingllm.levels.SweepStep#toRecord()}, in the
+   * order given), {@code first_step_threshold} and {@code drop_threshold}, {@code cliff} ({@code
+   * groups}: the first step that did not keep its working set; {@code after_groups}: the step
+   * before it that did, or null when the first step already did not; {@code working_set_tokens}:
+   * the two steps' working sets, the bounds of the cache's room for prefixes), null when no step
+   * lost its working set or none could be judged; {@code capacity_tokens}, {@code capacity_source}
+   * and {@code predicted_cliff_groups} (capacity / mean prefix tokens) when the server's cache
+   * capacity is known; {@code summary}, one sentence.
    *
    * @param name the sweep's name
    * @param steps the steps in sweep order, each {@link SweepStep#toRecord()}
    * @param capacityTokens the server's prefix-cache capacity in tokens, or null when unknown
    * @param capacitySource where the capacity comes from, or null
-   * @return an ordered, JSON-ready map
+   * @return the sweep's block
    */
-  public static Map<String, Object> toRecord(
-      String name, List<Map<String, Object>> steps, Long capacityTokens, String capacitySource) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("name", name);
-    out.put("steps", steps);
-    out.put("first_step_threshold", FIRST_STEP_THRESHOLD);
-    out.put("drop_threshold", DROP_THRESHOLD);
-    Map<String, Object> kept = null;
-    Map<String, Object> cliff = null;
+  public static WorkingSetSweep toRecord(
+      String name, List<WorkingSetSweep.Step> steps, Long capacityTokens, String capacitySource) {
+    WorkingSetSweep.Step kept = null;
+    WorkingSetSweep.Cliff cliff = null;
     boolean judged = false;
     double best = 0;
-    for (Map<String, Object> step : steps) {
-      if (!(step.get("retained") instanceof Number retained)) {
+    for (WorkingSetSweep.Step step : steps) {
+      if (step.retained() == null) {
         continue;
       }
       judged = true;
-      double r = retained.doubleValue();
+      double r = step.retained();
       boolean keeps = kept == null ? r >= FIRST_STEP_THRESHOLD : r >= DROP_THRESHOLD * best;
       if (keeps) {
         kept = step;
         best = Math.max(best, r);
         continue;
       }
-      cliff = new LinkedHashMap<>();
-      cliff.put("groups", step.get("groups"));
-      cliff.put("after_groups", kept == null ? null : kept.get("groups"));
-      List<Object> bounds = new ArrayList<>();
-      bounds.add(kept == null ? null : kept.get("working_set_tokens"));
-      bounds.add(step.get("working_set_tokens"));
-      cliff.put("working_set_tokens", bounds);
+      List<Long> bounds = new ArrayList<>();
+      bounds.add(kept == null ? null : kept.workingSetTokens());
+      bounds.add(step.workingSetTokens());
+      cliff = new WorkingSetSweep.Cliff(step.groups(), kept == null ? null : kept.groups(), bounds);
       break;
     }
-    out.put("cliff", cliff);
     Double prefix = meanPrefix(steps);
-    if (capacityTokens != null) {
-      out.put("capacity_tokens", capacityTokens);
-      out.put("capacity_source", capacitySource);
-      out.put(
-          "predicted_cliff_groups",
-          prefix == null ? null : Math.round(capacityTokens / prefix * 100) / 100.0);
-    }
-    List<Object> warm = new ArrayList<>();
-    for (Map<String, Object> step : steps) {
-      if (step.get("retained") instanceof Number r && r.doubleValue() > WARM_THRESHOLD) {
-        warm.add(step.get("groups"));
+    Double predicted =
+        capacityTokens == null || prefix == null
+            ? null
+            : Math.round(capacityTokens / prefix * 100) / 100.0;
+    List<Integer> warm = new ArrayList<>();
+    for (WorkingSetSweep.Step step : steps) {
+      if (step.retained() != null && step.retained() > WARM_THRESHOLD) {
+        warm.add(step.groups());
       }
     }
     String summary = summary(steps, judged, kept, cliff, capacityTokens, prefix);
     if (!warm.isEmpty()) {
-      out.put("warm_steps", warm);
       summary +=
           "; the steps of "
               + warm.stream()
@@ -107,15 +93,25 @@ public final class WorkingSetSweepSummary {
               + " give: the server held their prefixes before (a run with the same seed?), so"
               + " their figures understate eviction";
     }
-    out.put("summary", summary);
-    return out;
+    return new WorkingSetSweep(
+        name,
+        steps,
+        FIRST_STEP_THRESHOLD,
+        DROP_THRESHOLD,
+        cliff,
+        capacityTokens,
+        capacityTokens == null ? null : capacitySource,
+        predicted,
+        warm.isEmpty() ? null : warm,
+        summary,
+        null);
   }
 
   private static String summary(
-      List<Map<String, Object>> steps,
+      List<WorkingSetSweep.Step> steps,
       boolean judged,
-      Map<String, Object> kept,
-      Map<String, Object> cliff,
+      WorkingSetSweep.Step kept,
+      WorkingSetSweep.Cliff cliff,
       Long capacity,
       Double prefix) {
     String predicted =
@@ -131,30 +127,30 @@ public final class WorkingSetSweepSummary {
       return "not judged: no step had cached tokens in its usage and a prefix it could reuse";
     }
     if (cliff == null) {
-      Map<String, Object> last = steps.get(steps.size() - 1);
+      WorkingSetSweep.Step last = steps.get(steps.size() - 1);
       return "no eviction up to "
-          + last.get("groups")
+          + last.groups()
           + " groups (working set "
-          + tokens(last.get("working_set_tokens"))
+          + tokens(last.workingSetTokens())
           + " prefix tokens)"
           + predicted;
     }
     if (kept == null) {
       return "evicting from the first step ("
-          + cliff.get("groups")
-          + (Integer.valueOf(1).equals(cliff.get("groups")) ? " group" : " groups")
+          + cliff.groups()
+          + (Integer.valueOf(1).equals(cliff.groups()) ? " group" : " groups")
           + "): the cache kept less than "
           + percent(FIRST_STEP_THRESHOLD)
           + " of the reusable prefix tokens (prefix caching off, or a cache smaller than "
-          + tokens(((List<?>) cliff.get("working_set_tokens")).get(1))
+          + tokens(cliff.workingSetTokens().get(1))
           + " tokens)"
           + predicted;
     }
-    List<?> bounds = (List<?>) cliff.get("working_set_tokens");
+    List<Long> bounds = cliff.workingSetTokens();
     return "the cache starts evicting between "
-        + kept.get("groups")
+        + kept.groups()
         + " and "
-        + cliff.get("groups")
+        + cliff.groups()
         + " groups: its room for prefixes is between "
         + tokens(bounds.get(0))
         + " and "
@@ -163,13 +159,13 @@ public final class WorkingSetSweepSummary {
         + predicted;
   }
 
-  private static Double meanPrefix(List<Map<String, Object>> steps) {
+  private static Double meanPrefix(List<WorkingSetSweep.Step> steps) {
     double sum = 0;
     long n = 0;
-    for (Map<String, Object> step : steps) {
-      if (step.get("working_set_tokens") instanceof Number ws
-          && step.get("prefix_tokens") instanceof Number p
-          && p.doubleValue() > 0) {
+    for (WorkingSetSweep.Step step : steps) {
+      Long ws = step.workingSetTokens();
+      Long p = step.prefixTokens();
+      if (ws != null && p != null && p > 0) {
         // Weighted by groups: every group's prefix counts once.
         sum += ws.doubleValue();
         n += Math.round(ws.doubleValue() / p.doubleValue());

@@ -26,7 +26,9 @@ import picocli.CommandLine.ParameterException;
     sortOptions = false,
     description = {
       "Runs the embedded OpenAI-compatible LLM server on 127.0.0.1 until stopped (Ctrl-C).",
-      "Serves /v1/chat/completions, /v1/completions, /v1/models, /health and /metrics."
+      "Serves POST /v1/chat/completions, /v1/completions, /v1/responses (OpenAI's Responses API)"
+          + " and /v1/messages (Anthropic's Messages API), streamed or not; GET /v1/models, /health"
+          + " and /metrics (Prometheus text)."
     })
 final class SimulatorCommand implements Callable<Integer> {
 
@@ -109,7 +111,8 @@ final class SimulatorCommand implements Callable<Integer> {
       paramLabel = "N",
       description =
           "Reasoning mode: each reply starts with N reasoning tokens (chat: reasoning_content;"
-              + " completions: inside <think>), counted in usage (default 0: off).")
+              + " completions: inside <think>; responses: a reasoning item; messages: a thinking"
+              + " block), counted in usage (default 0: off).")
   private Integer reasoningTokens;
 
   private volatile Simulator running;

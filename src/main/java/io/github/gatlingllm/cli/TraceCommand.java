@@ -1,6 +1,5 @@
 package io.github.gatlingllm.cli;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.feeder.Trace;
@@ -220,14 +219,21 @@ final class TraceCommand implements Runnable {
       mixinStandardHelpOptions = true,
       sortOptions = false,
       description = {
-        "Writes a Mooncake-format trace (JSONL) of multi-turn sessions over shared roots, arriving"
-            + " at a seeded Poisson rate: each session starts with one of --roots root prompts"
-            + " (a system prompt and tools, --root-tokens), and each turn sends the session's"
-            + " whole context so far (earlier prompts and replies) plus a new user message, so a"
-            + " turn shares its previous turn's blocks as a real chat does.",
+        "Writes a Mooncake-format trace (JSONL, one JSON object a line) of multi-turn sessions"
+            + " over shared roots, arriving at a seeded Poisson rate: each session starts with one"
+            + " of --roots root prompts (a system prompt and tools, --root-tokens), and each turn"
+            + " sends the session's whole context so far (earlier prompts and replies) plus a new"
+            + " user message, so a turn shares its previous turn's blocks as a real chat does.",
+        "With --session-ids each row names its session (session_id), so a replay sends a turn"
+            + " only after its session's previous turn ended; with --delay-ms a session's later"
+            + " rows carry a delay (the user's think time after the previous reply) instead of a"
+            + " timestamp, AIPerf's multi-turn form.",
         "The same options give the same file."
       })
   static final class Synthesize implements Callable<Integer> {
+
+    /** One JSON object a line, nothing between them but the line's end. */
+    private static final ObjectMapper ROW = new ObjectMapper();
 
     @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
 
@@ -258,7 +264,9 @@ final class TraceCommand implements Runnable {
     @Option(
         names = "--root-tokens",
         paramLabel = "N",
-        description = "Tokens of a root prompt, rounded down to whole blocks (default 2048).")
+        description =
+            "Tokens of a root prompt, rounded down to whole blocks: 0 (no root) or at least"
+                + " --block-tokens (default 2048).")
     private int rootTokens = 2048;
 
     @Option(
@@ -285,6 +293,23 @@ final class TraceCommand implements Runnable {
         description = "Tokens of one hash id's block (default 512).")
     private int blockTokens = Trace.DEFAULT_BLOCK_TOKENS;
 
+    @Option(
+        names = "--session-ids",
+        description =
+            "Write each row's session_id (s0, s1, ... in the order sessions start): a replay then"
+                + " sends a session's later turn at its timestamp but never before the session's"
+                + " previous turn ended.")
+    private boolean sessionIds;
+
+    @Option(
+        names = "--delay-ms",
+        paramLabel = "MIN-MAX",
+        description =
+            "Implies --session-ids: a session's later rows carry a delay of MIN to MAX ms (the"
+                + " user's think time, seeded) after the session's previous turn ended, and no"
+                + " timestamp; its first row keeps its Poisson timestamp (default: none).")
+    private String delayMs;
+
     @Option(names = "--seed", paramLabel = "SEED", description = "Seed (default 0).")
     private long seed;
 
@@ -308,18 +333,37 @@ final class TraceCommand implements Runnable {
       check(sessions >= 1, "--sessions", sessions, ">= 1");
       check(turns >= 1, "--turns", turns, ">= 1");
       check(roots >= 0, "--roots", roots, ">= 0");
-      check(rootTokens >= 0, "--root-tokens", rootTokens, ">= 0");
       check(blockTokens >= 1, "--block-tokens", blockTokens, ">= 1");
+      check(
+          rootTokens == 0 || rootTokens >= blockTokens,
+          "--root-tokens",
+          rootTokens,
+          "0 (no root prompt) or at least --block-tokens "
+              + blockTokens
+              + " (a root is shared in whole blocks of hash ids; it is rounded down to them)");
       check(
           maxInput >= 1 && maxInput <= Trace.MAX_INPUT_TOKENS,
           "--max-input-tokens",
           maxInput,
           "1 to " + Trace.MAX_INPUT_TOKENS);
-      int[] user = range("--user-tokens", userTokens);
-      int[] out = range("--output-tokens", outputTokens);
+      int[] user = range("--user-tokens", userTokens, 1, "tokens");
+      int[] out = range("--output-tokens", outputTokens, 1, "tokens");
+      int[] delay = delayMs == null ? null : range("--delay-ms", delayMs, 0, "ms");
+      long root = roots == 0 ? 0 : (long) (rootTokens / blockTokens) * blockTokens;
+      check(
+          root + user[0] <= maxInput,
+          "--root-tokens",
+          rootTokens,
+          "a root that leaves room under --max-input-tokens "
+              + maxInput
+              + " for the smallest user message (--user-tokens "
+              + user[0]
+              + "): a session's first prompt is its root ("
+              + root
+              + " tokens in whole blocks) plus a user message");
       if (output == null) {
         PrintWriter w = spec.commandLine().getOut();
-        write(w, user, out);
+        write(w, user, out, delay);
         w.flush();
       } else {
         try (OutputStream file = Files.newOutputStream(output);
@@ -330,7 +374,7 @@ final class TraceCommand implements Runnable {
             PrintWriter w =
                 new PrintWriter(
                     new java.io.OutputStreamWriter(o, java.nio.charset.StandardCharsets.UTF_8))) {
-          write(w, user, out);
+          write(w, user, out, delay);
         }
       }
       return 0;
@@ -343,13 +387,13 @@ final class TraceCommand implements Runnable {
       }
     }
 
-    private int[] range(String option, String value) {
-      String allowed = "N or MIN-MAX tokens, 1 <= MIN <= MAX";
+    private int[] range(String option, String value, int min, String unit) {
+      String allowed = "N or MIN-MAX " + unit + ", " + min + " <= MIN <= MAX";
       try {
         int dash = value.indexOf('-', 1);
         int lo = Integer.parseInt((dash < 0 ? value : value.substring(0, dash)).strip());
         int hi = dash < 0 ? lo : Integer.parseInt(value.substring(dash + 1).strip());
-        check(lo >= 1 && hi >= lo, option, value, allowed);
+        check(lo >= min && hi >= lo, option, value, allowed);
         return new int[] {lo, hi};
       } catch (NumberFormatException e) {
         throw new CommandLine.ParameterException(
@@ -357,21 +401,35 @@ final class TraceCommand implements Runnable {
       }
     }
 
-    /** One open session: its root, its context's full blocks, its length, its turns so far. */
+    /**
+     * One open session: its number, its root, its context's full blocks, its length, its turns so
+     * far.
+     */
     private static final class Session {
+      final long number;
       final List<Long> ids = new ArrayList<>();
       long tokens;
       int turn;
+
+      Session(long number) {
+        this.number = number;
+      }
     }
 
-    private void write(PrintWriter w, int[] user, int[] out) throws IOException {
+    /**
+     * Writes the rows, each a JSON object on a line of its own (JSONL: nothing before an object, a
+     * line feed after it). With session ids ({@code --session-ids}, or {@code --delay-ms}), each
+     * row names its session; with delays, a session's later row carries {@code delay} and no {@code
+     * timestamp}, as docs/traces.md reads them.
+     */
+    private void write(PrintWriter w, int[] user, int[] out, int[] delay) throws IOException {
       SplittableRandom random = new SplittableRandom(seed);
       int rootBlocks = rootTokens / blockTokens;
       long[] nextId = {(long) Math.max(1, roots) * rootBlocks};
+      boolean named = sessionIds || delay != null;
+      long started = 0;
       Session[] open = new Session[sessions];
       double t = 0;
-      JsonGenerator g = JSON.getFactory().createGenerator(w);
-      g.setPrettyPrinter(null);
       for (int r = 0; r < rows; r++) {
         if (r > 0) {
           t += -Math.log(1 - random.nextDouble()) / rate * 1000.0;
@@ -380,7 +438,7 @@ final class TraceCommand implements Runnable {
         Session s = open[slot];
         int add = user[0] + (user[1] > user[0] ? random.nextInt(user[1] - user[0] + 1) : 0);
         if (s == null || s.turn >= turns || s.tokens + add > maxInput) {
-          s = new Session();
+          s = new Session(started++);
           if (roots > 0) {
             int root = random.nextInt(roots);
             for (int b = 0; b < rootBlocks; b++) {
@@ -398,17 +456,22 @@ final class TraceCommand implements Runnable {
           ids[b] = b < full ? s.ids.get(b) : nextId[0]++;
         }
         int reply = out[0] + (out[1] > out[0] ? random.nextInt(out[1] - out[0] + 1) : 0);
-        g.writeStartObject();
-        g.writeNumberField("timestamp", Math.round(t));
-        g.writeNumberField("input_length", input);
-        g.writeNumberField("output_length", reply);
-        g.writeArrayFieldStart("hash_ids");
-        for (long id : ids) {
-          g.writeNumber(id);
+        Map<String, Object> row = new LinkedHashMap<>();
+        if (named) {
+          row.put("session_id", "s" + s.number);
         }
-        g.writeEndArray();
-        g.writeEndObject();
-        g.flush();
+        if (delay != null && s.turn > 0) {
+          // AIPerf's multi-turn form: after the session's previous turn ended, this long.
+          row.put(
+              "delay",
+              delay[0] + (delay[1] > delay[0] ? random.nextInt(delay[1] - delay[0] + 1) : 0));
+        } else {
+          row.put("timestamp", Math.round(t));
+        }
+        row.put("input_length", input);
+        row.put("output_length", reply);
+        row.put("hash_ids", ids);
+        w.write(ROW.writeValueAsString(row));
         w.write('\n');
         // The next turn's context: this prompt and its reply; its full blocks keep their ids.
         s.turn++;

@@ -1,9 +1,12 @@
 package io.github.gatlingllm.compare;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.compare.ResampledRun.Estimates;
 import io.github.gatlingllm.compare.RunComparison.Level;
 import io.github.gatlingllm.compare.RunComparison.Row;
 import io.github.gatlingllm.compare.RunComparison.Settings;
+import io.github.gatlingllm.record.Baseline;
 import io.github.gatlingllm.report.Decimals;
 import io.github.gatlingllm.stats.Bootstrap;
 import java.util.ArrayList;
@@ -24,6 +27,9 @@ public final class ComparisonOutput {
   /** The columns of a metric's line: name, A, B, change, interval, noise floor, verdict. */
   private static final String COLUMNS = "%-22s %12s %12s %9s %20s %8s  %s";
 
+  /** Turns the typed blocks into the JSON-ready maps of {@link #map(RunComparison)}. */
+  static final ObjectMapper JSON = new ObjectMapper();
+
   private ComparisonOutput() {}
 
   /**
@@ -33,30 +39,43 @@ public final class ComparisonOutput {
    * @return an ordered map
    */
   static Map<String, Object> map(RunComparison c) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("same_prompts", c.samePrompts());
-    m.put("prompt_differences", c.promptDifferences());
-    m.put("warnings", c.warnings());
-    m.put("method", c.method());
-    m.put("resamples", c.settings().resamples());
-    m.put("seed", c.settings().seed());
-    m.put("min_effect_pct", c.settings().minEffectPct());
-    m.put("a", runMap(c.runA()));
-    m.put("b", runMap(c.runB()));
-    m.put("verdict", c.overall().toMap());
-    m.put("metrics", rowsMap(c.rows()));
-    if (!c.levels().isEmpty()) {
-      List<Map<String, Object>> list = new ArrayList<>();
-      for (Level l : c.levels()) {
-        Map<String, Object> lm = new LinkedHashMap<>();
-        lm.put("index", l.index());
-        lm.put("level", l.describe());
-        lm.put("metrics", rowsMap(l.rows()));
-        list.add(lm);
-      }
-      m.put("levels", list);
+    return JSON.convertValue(block(c), new TypeReference<LinkedHashMap<String, Object>>() {});
+  }
+
+  /**
+   * The comparison as the run record's {@code baseline} block holds it: the fields {@link
+   * #map(RunComparison)} names, the baseline's own ({@code folder}, the gate's, {@code quantiles})
+   * null.
+   *
+   * @param c the comparison, never null
+   * @return the block
+   */
+  static Baseline block(RunComparison c) {
+    List<Baseline.LevelRows> levels = new ArrayList<>();
+    for (Level l : c.levels()) {
+      levels.add(new Baseline.LevelRows(l.index(), l.describe(), rows(l.rows())));
     }
-    return m;
+    RunComparison.Overall o = c.overall();
+    return new Baseline(
+        null,
+        null,
+        null,
+        null,
+        null,
+        c.samePrompts(),
+        c.promptDifferences(),
+        c.warnings(),
+        c.method(),
+        c.settings().resamples(),
+        c.settings().seed(),
+        c.settings().minEffectPct(),
+        side(c.runA()),
+        side(c.runB()),
+        new Baseline.Verdict(o.verdict(), o.worse(), o.better(), o.line()),
+        rows(c.rows()),
+        levels.isEmpty() ? null : levels,
+        null,
+        null);
   }
 
   /**
@@ -152,17 +171,14 @@ public final class ComparisonOutput {
     return Decimals.ms(v);
   }
 
-  private static Map<String, Object> runMap(RunSamples s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("folder", s.folder.toString());
-    m.put("requests", s.n);
-    return m;
+  private static Baseline.Side side(RunSamples s) {
+    return new Baseline.Side(s.folder.toString(), s.n);
   }
 
-  private static Map<String, Object> rowsMap(List<Row> rows) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  private static Map<String, Baseline.Row> rows(List<Row> rows) {
+    Map<String, Baseline.Row> m = new LinkedHashMap<>();
     for (Row r : rows) {
-      m.put(r.name(), r.toMap());
+      m.put(r.name(), r.toBlock());
     }
     return m;
   }

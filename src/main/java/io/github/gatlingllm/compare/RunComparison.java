@@ -1,7 +1,9 @@
 package io.github.gatlingllm.compare;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import io.github.gatlingllm.compare.ResampledRun.Estimates;
 import io.github.gatlingllm.levels.LevelEntry;
+import io.github.gatlingllm.record.Baseline;
 import io.github.gatlingllm.report.Decimals;
 import io.github.gatlingllm.report.RunRecordJson;
 import io.github.gatlingllm.stats.Bootstrap;
@@ -142,24 +144,32 @@ public final class RunComparison {
     }
 
     /**
-     * The row as JSON-ready map: {@code a}, {@code b}, {@code delta_pct}, {@code ci95_pct}, {@code
-     * verdict} and {@code noise_floor_pct}.
+     * The row as the run record's {@code baseline} and {@code report --compare --json} hold it:
+     * {@code a}, {@code b}, {@code delta_pct}, {@code ci95_pct}, {@code verdict} and {@code
+     * noise_floor_pct}, rounded to 3 decimals (null when not finite).
+     *
+     * @return the row's block
+     */
+    public Baseline.Row toBlock() {
+      return new Baseline.Row(
+          ComparisonOutput.round(a),
+          ComparisonOutput.round(b),
+          ComparisonOutput.round(deltaPct),
+          ci95Pct == null
+              ? null
+              : List.of(ComparisonOutput.round(ci95Pct[0]), ComparisonOutput.round(ci95Pct[1])),
+          verdict.wireName(),
+          ComparisonOutput.round(noiseFloorPct));
+    }
+
+    /**
+     * The row as JSON-ready map: {@link #toBlock()}'s fields.
      *
      * @return an ordered map
      */
     public Map<String, Object> toMap() {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("a", ComparisonOutput.round(a));
-      m.put("b", ComparisonOutput.round(b));
-      m.put("delta_pct", ComparisonOutput.round(deltaPct));
-      m.put(
-          "ci95_pct",
-          ci95Pct == null
-              ? null
-              : List.of(ComparisonOutput.round(ci95Pct[0]), ComparisonOutput.round(ci95Pct[1])));
-      m.put("verdict", verdict.wireName());
-      m.put("noise_floor_pct", ComparisonOutput.round(noiseFloorPct));
-      return m;
+      return ComparisonOutput.JSON.convertValue(
+          toBlock(), new TypeReference<LinkedHashMap<String, Object>>() {});
     }
   }
 
@@ -383,12 +393,9 @@ public final class RunComparison {
      * @return an ordered map
      */
     public Map<String, Object> toMap() {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("overall", verdict);
-      m.put("worse", worse);
-      m.put("better", better);
-      m.put("line", line);
-      return m;
+      return ComparisonOutput.JSON.convertValue(
+          new Baseline.Verdict(verdict, worse, better, line),
+          new TypeReference<LinkedHashMap<String, Object>>() {});
     }
   }
 
@@ -504,6 +511,16 @@ public final class RunComparison {
    */
   public Map<String, Object> toMap() {
     return ComparisonOutput.map(this);
+  }
+
+  /**
+   * The comparison as the run record's {@code baseline} block holds it (the fields of {@link
+   * #toMap()}; the baseline's own fields null).
+   *
+   * @return the block
+   */
+  public Baseline toBlock() {
+    return ComparisonOutput.block(this);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.AgentSource;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.session.SessionAggregator;
@@ -82,14 +83,21 @@ public final class AgentWorkload extends SessionWorkload {
   }
 
   /**
-   * A session's first turn is being sent: whether a session of the same phase and group sent the
-   * shared prefix (system prompt and tools) before in this run, marking it as sent.
+   * A session's first turn is being sent: its ticket for the prefix every session of its group
+   * shares, which says whether a session sent it before in this run and whether one of those had
+   * its first token by now; marks it as sent. With a system prompt the prefix is the phase's group
+   * system prompt and the tools after it (each phase has its own system prompts); without, the
+   * tools alone, the same in every phase (so warmup sessions send it for the measured ones). Tell
+   * the ticket when the turn's prefill ended and when it ended.
    *
    * @param session the session, never null
-   * @return true when its prefix was sent before
+   * @return the ticket, or null when the sessions share no prefix (no system prompt, no tools)
    */
-  public boolean prefixSentBefore(AgentSession session) {
-    return groupPrefixSentBefore(session.phase(), session.group());
+  public PrefixLedger.Ticket sendPrefix(AgentSession session) {
+    if (session.group() != null) {
+      return sendPrefix(session.phase() + ":" + session.group());
+    }
+    return measured.tools().tokens() > 0 ? sendPrefix("tools") : null;
   }
 
   /**
@@ -103,6 +111,16 @@ public final class AgentWorkload extends SessionWorkload {
       (warm ? warmupSessions : measuredSessions).add(session.result());
     }
     phaseBudget.ended(warm);
+  }
+
+  /**
+   * A session's window ({@code llm.maxContextTokens}): a session ends before a turn's prompt and
+   * {@code max_tokens} would pass it; none without it.
+   */
+  @Override
+  public PromptCeiling promptCeiling() {
+    Integer window = measured.spec().maxContextTokens();
+    return window == null ? null : new PromptCeiling(name(), null, window, "llm.maxContextTokens");
   }
 
   /**

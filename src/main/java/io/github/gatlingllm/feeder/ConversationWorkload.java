@@ -1,5 +1,6 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
@@ -124,15 +125,18 @@ public final class ConversationWorkload extends SessionWorkload {
   }
 
   /**
-   * A conversation's system prompt is being sent: whether a conversation of the same phase and
-   * group sent it before in this run, marking it as sent.
+   * A conversation's system prompt is being sent (its first turn): its ticket, which says whether a
+   * conversation of the same phase and group sent it before in this run and whether one of those
+   * had its first token by now; marks it as sent. Tell the ticket when the turn's prefill ended and
+   * when it ended.
    *
    * @param conversation the conversation, never null
-   * @return true when its system prompt was sent before
+   * @return the ticket, or null for a conversation without a system prompt
    */
-  public boolean systemSentBefore(Conversation conversation) {
-    return conversation.group() != null
-        && groupPrefixSentBefore(conversation.phase(), conversation.group());
+  public PrefixLedger.Ticket sendSystem(Conversation conversation) {
+    return conversation.group() == null
+        ? null
+        : sendPrefix(conversation.phase() + ":" + conversation.group());
   }
 
   /** A conversation ended (called once per conversation handed out, by {@link Conversation}). */
@@ -241,6 +245,17 @@ public final class ConversationWorkload extends SessionWorkload {
   public String contextMisfit(int maxTokens) {
     return contextMisfit(
         maxContextTokens, measured.systemTokens(), measured.userTokens(), maxTokens);
+  }
+
+  /**
+   * A conversation's window ({@code llm.maxContextTokens}): a conversation ends before a turn's
+   * prompt and {@code max_tokens} would pass it; none without it.
+   */
+  @Override
+  public PromptCeiling promptCeiling() {
+    return maxContextTokens == null
+        ? null
+        : new PromptCeiling(name(), null, maxContextTokens, "llm.maxContextTokens");
   }
 
   /**

@@ -3,7 +3,6 @@ package io.github.gatlingllm.feeder;
 import io.github.gatlingllm.api.Dialect;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
-import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptFile;
 import java.util.ArrayList;
@@ -111,11 +110,13 @@ public record FedPrompt(
 
   /**
    * What the cache plan knows of this prompt as it is sent ({@link Workload#planSent}); marks its
-   * prefix as sent. Call once per request, in the order requests are sent.
+   * prefix as sent. Call once per request, in the order requests are sent, and tell the ticket when
+   * the request's prefill ended and when it ended.
    *
-   * @return the plan's input, or null for a prompts file (judged against no plan)
+   * @return the plan's input and the request's ticket, or null for a prompts file (judged against
+   *     no plan)
    */
-  public CachePlan.Sent planSent() {
+  public Workload.Sending planSent() {
     return workload.planSent(this);
   }
 }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.feeder;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -39,6 +40,72 @@ final class PhaseBudget {
   private long warmupInFlight;
   private long inFlight;
   private long doneHandedOut;
+  private boolean stopped;
+  private final Ledger warmupLedger;
+  private final Ledger measuredLedger;
+
+  /**
+   * Which items of one phase handed out are in the run record: the items handed out are the phase's
+   * slots {@code 0, 1, ...} (index {@code shard.index() + slot * shard.count()}); every slot below
+   * {@code low} is recorded, and a bit a slot at or above it. A run whose records come in about the
+   * order the items went out keeps a few words; an item never recorded (a prompt fed to Gatling's
+   * own {@code http()}) keeps the span from it to the last recorded one, a bit each.
+   */
+  private static final class Ledger {
+    private final long first;
+    private final long stride;
+    private long handed;
+    private long low;
+    private BitSet recorded = new BitSet();
+
+    Ledger(Shard shard) {
+      this.first = shard.index();
+      this.stride = shard.count();
+    }
+
+    /** The slot of a handed-out index, or -1 when the index was not handed out here. */
+    private long slot(long index) {
+      long offset = index - first;
+      if (offset < 0 || offset % stride != 0 || offset / stride >= handed) {
+        return -1;
+      }
+      return offset / stride;
+    }
+
+    /** Marks an index recorded; true the first time. */
+    boolean mark(long index) {
+      long slot = slot(index);
+      if (slot < low) {
+        return false;
+      }
+      int bit = (int) (slot - low);
+      if (recorded.get(bit)) {
+        return false;
+      }
+      recorded.set(bit);
+      if (bit == 0) {
+        int clear = recorded.nextClearBit(0);
+        low += clear;
+        if (clear >= recorded.length()) {
+          recorded.clear(); // in order: nothing above, no copy
+        } else {
+          recorded = recorded.get(clear, recorded.length());
+        }
+      }
+      return true;
+    }
+
+    /** The indices handed out and not recorded, in order. */
+    List<Long> unrecorded() {
+      List<Long> out = new ArrayList<>();
+      for (long slot = low; slot < handed; slot++) {
+        if (!recorded.get((int) (slot - low))) {
+          out.add(first + slot * stride);
+        }
+      }
+      return out;
+    }
+  }
 
   /**
    * A budget; the caller checks the budgets' ranges with its own words.
@@ -69,6 +136,8 @@ final class PhaseBudget {
     this.shard = Objects.requireNonNull(shard, "shard");
     this.nextWarmup = shard.index();
     this.nextMeasured = shard.index();
+    this.warmupLedger = new Ledger(shard);
+    this.measuredLedger = new Ledger(shard);
   }
 
   /**
@@ -79,13 +148,18 @@ final class PhaseBudget {
    */
   synchronized Slot take() {
     Slot slot;
+    if (stopped) {
+      return null;
+    }
     if (nextWarmup < warmupBudget) {
       slot = new Slot(true, nextWarmup);
       nextWarmup += shard.count();
       warmupInFlight++;
+      warmupLedger.handed++;
     } else if (nextMeasured < budget) {
       slot = new Slot(false, nextMeasured);
       nextMeasured += shard.count();
+      measuredLedger.handed++;
     } else {
       if (doneHandedOut++ == 0) {
         log.info(
@@ -100,6 +174,34 @@ final class PhaseBudget {
     }
     inFlight++;
     return slot;
+  }
+
+  /** The run has ended: nothing more is handed out ({@link #take} returns null, saying nothing). */
+  synchronized void stop() {
+    stopped = true;
+  }
+
+  /**
+   * An item handed out is in the run record now (its request ended, or it was recorded as not
+   * sent).
+   *
+   * @param warmup whether it belongs to the warmup phase
+   * @param index its index
+   * @return true the first time for a handed-out index; false for one recorded before (a second
+   *     request on one fed record) or never handed out here
+   */
+  synchronized boolean recorded(boolean warmup, long index) {
+    return (warmup ? warmupLedger : measuredLedger).mark(index);
+  }
+
+  /**
+   * The items of a phase handed out and not in the run record.
+   *
+   * @param warmup the phase
+   * @return their indices in order, often none
+   */
+  synchronized List<Long> unrecorded(boolean warmup) {
+    return (warmup ? warmupLedger : measuredLedger).unrecorded();
   }
 
   /**

@@ -226,6 +226,82 @@ public abstract class PhasedWorkload {
     return name;
   }
 
+  /**
+   * The most this workload asks of a server's context, known before load.
+   *
+   * @return the ceiling, or null when it is not known before the prompts are made (a prompts file
+   *     is counted as it is sent; a conversation without {@code llm.maxContextTokens} grows with
+   *     its replies)
+   */
+  public PromptCeiling promptCeiling() {
+    return null;
+  }
+
+  /**
+   * The ceilings of every workload made in this JVM and not yet closed that knows one.
+   *
+   * @return in the order the workloads were made, never null
+   */
+  public static List<PromptCeiling> openCeilings() {
+    List<PromptCeiling> out = new java.util.ArrayList<>();
+    for (PhasedWorkload w : OPEN) {
+      PromptCeiling c = w.promptCeiling();
+      if (c != null) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The run has ended: every workload made in this JVM and not yet closed hands out nothing more
+   * ({@code DONE} records), so no prompt is handed out that the run's end would not see.
+   */
+  public static void stopHandingOut() {
+    for (PhasedWorkload w : OPEN) {
+      w.phaseBudget.stop();
+    }
+  }
+
+  /**
+   * The open workloads of one kind made in this JVM.
+   *
+   * @param kind the kind, e.g. {@code Workload.class}
+   * @param <W> the kind
+   * @return a copy, in the order they were made
+   */
+  public static <W extends PhasedWorkload> List<W> open(Class<W> kind) {
+    List<W> out = new java.util.ArrayList<>();
+    for (PhasedWorkload w : OPEN) {
+      if (kind.isInstance(w)) {
+        out.add(kind.cast(w));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * An item handed out is in the run record now: its request ended and was recorded, or it was
+   * recorded as not sent.
+   *
+   * @param phase the item's phase
+   * @param index its index in the phase
+   * @return true the first time for an index handed out here
+   */
+  public boolean recorded(String phase, long index) {
+    return phaseBudget.recorded(io.github.gatlingllm.prompt.Phase.isWarmup(phase), index);
+  }
+
+  /**
+   * The items of a phase handed out and not yet in the run record.
+   *
+   * @param warmup the phase
+   * @return their indices, in order; often none
+   */
+  public List<Long> unrecorded(boolean warmup) {
+    return phaseBudget.unrecorded(warmup);
+  }
+
   /** Takes this workload off the list {@link #allSpent()} reads: its run has ended. */
   public void close() {
     OPEN.remove(this);

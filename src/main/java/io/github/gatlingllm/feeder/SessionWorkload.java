@@ -1,15 +1,15 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.Phase;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Not API. A workload of sessions, conversations and agent sessions alike: one session a feed,
  * whose next turn is built from the last reply and sent by the same virtual user; what such
  * workloads add to {@link PhasedWorkload}: the turns sent of each phase, and which group prefixes
- * (a group's system prompt, with an agent's tools) a session of the same phase sent before.
+ * (a group's system prompt, with an agent's tools) a session sent before, and whether their prefill
+ * ended ({@link PrefixLedger}).
  *
  * <p>Thread-safe.
  */
@@ -17,7 +17,7 @@ public abstract class SessionWorkload extends PhasedWorkload {
 
   private final AtomicLong warmupTurns = new AtomicLong();
   private final AtomicLong measuredTurns = new AtomicLong();
-  private final Set<String> sentPrefixes = new HashSet<>();
+  private final PrefixLedger prefixes = new PrefixLedger();
 
   /**
    * See {@link PhasedWorkload}.
@@ -48,14 +48,17 @@ public abstract class SessionWorkload extends PhasedWorkload {
   }
 
   /**
-   * Whether a session of this phase and group sent the group's shared prefix before in this run,
-   * marking it as sent.
+   * A session's request with a shared prefix (a group's system prompt, an agent's tools) is being
+   * sent: its ticket in this workload's {@link PrefixLedger}, which says whether a session sent the
+   * prefix before and whether one of those had its first token (so the prefix is ready in a
+   * server's cache); marks the prefix as sent. Call in the order requests go out, and tell the
+   * ticket when the request's prefill ended and when it ended.
    *
-   * @param phase the session's phase
-   * @param group the session's group
-   * @return true when it was sent before
+   * @param key what the prefix is, the same for every session that sends it (e.g. {@code
+   *     measured:3}: the measured phase's group 3), never null
+   * @return the ticket
    */
-  final synchronized boolean groupPrefixSentBefore(String phase, Object group) {
-    return !sentPrefixes.add(phase + ":" + group);
+  final PrefixLedger.Ticket sendPrefix(String key) {
+    return prefixes.send(key);
   }
 }

@@ -71,6 +71,11 @@ public final class Trace {
   private final long[] delays;
   private final boolean[] timestampStated;
   private final long maxTimestamp;
+  private final int minInput;
+  private final int maxInput;
+  private final int minOutput;
+  private final int maxOutput;
+  private final int maxTotal;
 
   Trace(
       Path path,
@@ -106,6 +111,23 @@ public final class Trace {
       }
     }
     this.maxTimestamp = max;
+    int inLo = Integer.MAX_VALUE;
+    int inHi = 0;
+    int outLo = Integer.MAX_VALUE;
+    int outHi = 0;
+    int totalHi = 0;
+    for (int row = 0; row < inputs.length; row++) {
+      totalHi = Math.max(totalHi, inputs[row] + outputs[row]);
+      inLo = Math.min(inLo, inputs[row]);
+      inHi = Math.max(inHi, inputs[row]);
+      outLo = Math.min(outLo, outputs[row]);
+      outHi = Math.max(outHi, outputs[row]);
+    }
+    this.minInput = inLo;
+    this.maxInput = inHi;
+    this.minOutput = outLo;
+    this.maxOutput = outHi;
+    this.maxTotal = totalHi;
     if (sessionOf == null) {
       this.previousOfSession = null;
     } else {
@@ -198,6 +220,51 @@ public final class Trace {
    */
   public long durationMs() {
     return timestamps == null ? 0 : maxTimestamp;
+  }
+
+  /**
+   * The smallest {@code input_length} of a row.
+   *
+   * @return tokens, at least 1
+   */
+  public int minInputLength() {
+    return minInput;
+  }
+
+  /**
+   * The largest {@code input_length} of a row: the longest prompt the replay sends.
+   *
+   * @return tokens, at least 1
+   */
+  public int maxInputLength() {
+    return maxInput;
+  }
+
+  /**
+   * The smallest {@code output_length} of a row: the fewest output tokens a row asks for.
+   *
+   * @return tokens, at least 1
+   */
+  public int minOutputLength() {
+    return minOutput;
+  }
+
+  /**
+   * The largest {@code output_length} of a row: the most output tokens a row asks for.
+   *
+   * @return tokens, at least 1
+   */
+  public int maxOutputLength() {
+    return maxOutput;
+  }
+
+  /**
+   * The largest {@code input_length + output_length} of a row: the most context a row needs.
+   *
+   * @return tokens, at least 2
+   */
+  public int maxInputPlusOutputLength() {
+    return maxTotal;
   }
 
   /**

@@ -1,15 +1,14 @@
 package io.github.gatlingllm.feeder;
 
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Not API. A trace being replayed: its rows, the blocks their prompts are made of, the replay
@@ -69,7 +68,7 @@ public final class TraceReplay {
   private final double timeScale;
   private final String caseId;
   private final PromptSource source;
-  private final Set<Long> sentIds = new HashSet<>();
+  private final PrefixLedger blocksSent = new PrefixLedger();
   private long requestsSent;
   private final long firstTimestamp;
   private final int[] warmPrefix;
@@ -313,24 +312,35 @@ public final class TraceReplay {
   }
 
   /**
-   * A row is being sent: the tokens of its leading blocks whose hash ids earlier requests of the
-   * run sent (all of {@code inputTokens} when every id was), and its ids are marked as sent. Called
-   * in the order requests go out.
+   * A row is being sent: its hash ids marked as sent, and its ticket in the replay's {@link
+   * PrefixLedger}, which says how many of its leading blocks earlier requests of the run sent, and
+   * of those how many were ready (a request that sent them had its first token). Called in the
+   * order requests go out; the request tells the ticket when its prefill ended and when it ended.
    *
    * @param ids the row's hash ids, never null
+   * @return the ticket
+   */
+  public PrefixLedger.Ticket send(long[] ids) {
+    Object[] keys = new Object[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      keys[i] = ids[i];
+    }
+    synchronized (this) {
+      requestsSent++;
+    }
+    return blocksSent.send(keys);
+  }
+
+  /**
+   * The tokens of a row's leading blocks: all of {@code inputTokens} when every block is.
+   *
+   * @param leading the leading blocks, from 0 to {@code blocks}
+   * @param blocks the row's blocks (its hash ids)
    * @param inputTokens the row's {@code input_length}
    * @return tokens, from 0 to {@code inputTokens}
    */
-  public synchronized int sentBefore(long[] ids, int inputTokens) {
-    requestsSent++;
-    int leading = 0;
-    while (leading < ids.length && sentIds.contains(ids[leading])) {
-      leading++;
-    }
-    for (long id : ids) {
-      sentIds.add(id);
-    }
-    return leading == ids.length
+  public int tokens(int leading, int blocks, int inputTokens) {
+    return leading == blocks
         ? inputTokens
         : (int) Math.min(inputTokens, (long) leading * trace.blockTokens());
   }
@@ -456,6 +466,10 @@ public final class TraceReplay {
     m.put("seed", blocks.seed());
     m.put("case_id", caseId);
     m.put("digest", digest);
+    m.put("input_length_min", trace.minInputLength());
+    m.put("input_length_max", trace.maxInputLength());
+    m.put("output_length_min", trace.minOutputLength());
+    m.put("output_length_max", trace.maxOutputLength());
     return m;
   }
 }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.feeder;
 
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptMode;
@@ -41,6 +42,9 @@ public final class Workload extends PhasedWorkload {
    * or {@link #SENT_ONCE}. One entry a repeat prompt or prefix group, never one a request.
    */
   private final Map<String, Long> sentPrefixes = new java.util.HashMap<>();
+
+  /** Which repeat prompt and group prefixes were sent, and whose prefill ended. */
+  private final PrefixLedger prefixes = new PrefixLedger();
 
   private static final Long SENT_ONCE = Long.MIN_VALUE;
   private volatile SweepStep sweepStep;
@@ -163,6 +167,27 @@ public final class Workload extends PhasedWorkload {
   }
 
   /**
+   * The longest prompt: a trace's longest row ({@code input_length}, and with its {@code
+   * output_length}); generated prompts' size ({@code llm.inputTokens}); none for a prompts file
+   * (counted as it is sent).
+   */
+  @Override
+  public PromptCeiling promptCeiling() {
+    if (replay != null) {
+      Trace trace = replay.trace();
+      return new PromptCeiling(
+          name(),
+          trace.maxInputLength(),
+          trace.maxInputPlusOutputLength(),
+          "the trace's input_length and output_length");
+    }
+    if (measured.file() != null || measured.inputTokens() < 1) {
+      return null;
+    }
+    return new PromptCeiling(name(), measured.inputTokens(), null, "llm.inputTokens");
+  }
+
+  /**
    * The name of a new prompt or trace workload: an explicit name must be free (two workloads under
    * one name would share one entry of {@code llm-run.json}'s {@code workloads}, one section of the
    * report and one {@code workload} value in {@code llm-requests.jsonl}); an unnamed workload takes
@@ -253,6 +278,21 @@ public final class Workload extends PhasedWorkload {
   }
 
   /**
+   * The prompt of an item handed out earlier, made again (a pure function of its index), for the
+   * record of one never sent.
+   *
+   * @param warm whether it belongs to the warmup phase
+   * @param index its index in the phase
+   * @return the prompt, never null
+   */
+  public Prompt promptAgain(boolean warm, long index) {
+    PromptSource source = warm ? warmup : measured;
+    Prompt prompt = source.take(index);
+    source.forget(index);
+    return prompt;
+  }
+
+  /**
    * A request of a fed record begins (it is sent now, or held by {@link #holdUntilWarmedUp}): the
    * record's first request takes over the record's place in flight, counted when it was handed out;
    * each further request on the same record (two LLM calls on one record) is counted on its own.
@@ -306,38 +346,56 @@ public final class Workload extends PhasedWorkload {
 
   /**
    * What the cache plan knows of a fed prompt as it is sent, each kind of workload answering for
-   * itself: a trace row, the tokens of its leading blocks that earlier requests sent; a generated
-   * prompt, whether its repeat prompt or group prefix was sent before; a prompts file, nothing (its
-   * requests are judged against no plan). Marks the prompt's prefix (or blocks) as sent: call once
-   * per request, in the order requests are sent.
+   * itself: a trace row, the tokens of its leading blocks that earlier requests sent, and of those
+   * the ones whose prefill had ended; a generated prompt, whether its repeat prompt or group prefix
+   * was sent before, and whether its prefill had ended ({@link PrefixLedger}); a prompts file,
+   * nothing (its requests are judged against no plan). Marks the prompt's prefix (or blocks) as
+   * sent: call once per request, in the order requests are sent, and tell the returned ticket when
+   * the request's prefill ended and when it ended.
    *
    * @param fed a prompt this workload fed, never null and not {@link FedPrompt#spent}
-   * @return the plan's input, or null for a prompts file
+   * @return the plan's input and the request's ticket, or null for a prompts file
    */
-  public CachePlan.Sent planSent(FedPrompt fed) {
+  public Sending planSent(FedPrompt fed) {
     Prompt prompt = fed.prompt();
     Integer planned = prompt.plannedCount().value();
     if (replay != null) {
       TraceRow row = fed.trace();
-      int shared = replay.sentBefore(row.hashIds(), row.inputTokens());
-      return new CachePlan.Sent(
-          PromptMode.TRACE,
-          shared > 0,
-          shared,
-          planned,
-          !shard().single(),
-          replay.warmPrefixTokens((int) fed.index()));
+      PrefixLedger.Ticket ticket = replay.send(row.hashIds());
+      int shared = replay.tokens(ticket.sentLead(), row.hashIds().length, row.inputTokens());
+      CachePlan.Sent sent =
+          new CachePlan.Sent(
+              PromptMode.TRACE,
+              shared > 0,
+              shared,
+              planned,
+              !shard().single(),
+              replay.warmPrefixTokens((int) fed.index()));
+      return new Sending(sent, ticket);
     }
     if (measured.file() != null) {
       return null;
     }
-    return new CachePlan.Sent(
-        measured.spec().mode(),
-        sentBefore(fed.prefixKey()),
-        prompt.sharedPrefixTokens(),
-        planned,
-        !shard().single());
+    boolean before = sentBefore(fed.prefixKey());
+    PrefixLedger.Ticket ticket = fed.prefixKey() == null ? null : prefixes.send(fed.prefixKey());
+    CachePlan.Sent sent =
+        new CachePlan.Sent(
+            measured.spec().mode(),
+            before,
+            prompt.sharedPrefixTokens(),
+            planned,
+            !shard().single());
+    return new Sending(sent, ticket);
   }
+
+  /**
+   * A fed prompt's request as it is sent: the cache plan's input, and its ticket in the workload's
+   * {@link PrefixLedger} (told when the request's prefill ended and when it ended).
+   *
+   * @param sent the plan's input, never null
+   * @param ticket the ticket, or null for a prompt that shares no prefix
+   */
+  public record Sending(CachePlan.Sent sent, PrefixLedger.Ticket ticket) {}
 
   /**
    * What is known of a fed prompt's plan once its request ended: the first request of its repeat
@@ -350,10 +408,57 @@ public final class Workload extends PhasedWorkload {
    * @return the plan's input as ended
    */
   public CachePlan.Sent planEnded(FedPrompt fed, CachePlan.Sent sent, long endNanos) {
-    if (sent.sentBefore()) {
-      return sent;
+    return planEnded(fed, sent, null, endNanos);
+  }
+
+  /**
+   * What is known of a fed prompt's plan once its request ended. Its prefix ({@link PrefixLedger}):
+   * when part of what other requests may have left it was not ready as it was sent (still in
+   * prefill then, or sent by another while this one was in prefill), the plan expects the ready
+   * part and takes what the server found of the rest ({@link CachePlan.Sent#readyPrefixTokens()}).
+   * Its warm ceiling: the first request of its repeat prompt or group with another of them sent
+   * while it was in flight may have found that one's prefix ({@link #sentAgainBy}).
+   *
+   * @param fed the prompt, never null
+   * @param sent its plan as sent ({@link #planSent}), never null
+   * @param ticket its ticket ({@link Sending#ticket()}), or null
+   * @param endNanos when the request ended, {@link System#nanoTime()}
+   * @return the plan's input as ended
+   */
+  public CachePlan.Sent planEnded(
+      FedPrompt fed, CachePlan.Sent sent, PrefixLedger.Ticket ticket, long endNanos) {
+    CachePlan.Sent ended = sent;
+    if (ticket != null && !ticket.settled()) {
+      if (replay != null) {
+        TraceRow row = fed.trace();
+        int blocks = row.hashIds().length;
+        ended =
+            new CachePlan.Sent(
+                PromptMode.TRACE,
+                true,
+                replay.tokens(ticket.foundLead(), blocks, row.inputTokens()),
+                sent.plannedTokens(),
+                sent.sharded(),
+                sent.warmPrefixTokens(),
+                sent.sentInFlight(),
+                replay.tokens(ticket.readyLead(), blocks, row.inputTokens()));
+      } else {
+        ended =
+            new CachePlan.Sent(
+                sent.mode(),
+                true,
+                sent.sharedPrefixTokens(),
+                sent.plannedTokens(),
+                sent.sharded(),
+                sent.warmPrefixTokens(),
+                sent.sentInFlight(),
+                0);
+      }
     }
-    return sentAgainBy(fed.prefixKey(), endNanos) ? sent.withSentInFlight() : sent;
+    if (sent.sentBefore()) {
+      return ended;
+    }
+    return sentAgainBy(fed.prefixKey(), endNanos) ? ended.withSentInFlight() : ended;
   }
 
   /**

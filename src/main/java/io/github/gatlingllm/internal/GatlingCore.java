@@ -28,6 +28,7 @@ public final class GatlingCore {
 
   private final CoreComponents core;
   private final StatsEngine stats;
+  private final java.util.concurrent.atomic.AtomicBoolean statsActive;
   private volatile boolean figuresAsRequests;
 
   /**
@@ -38,6 +39,41 @@ public final class GatlingCore {
   public GatlingCore(CoreComponents core) {
     this.core = Objects.requireNonNull(core, "core");
     this.stats = core.statsEngine();
+    this.statsActive = activeFlag(stats);
+  }
+
+  /**
+   * The flag Gatling's {@code DataWritersStatsEngine} turns off when the controller stops the run
+   * (a graceful stop, {@code maxDuration}, or every user ended): rows logged after it are dropped.
+   * Looked up once; null for another statistics engine (then {@link #takesRows()} says true).
+   */
+  static java.util.concurrent.atomic.AtomicBoolean activeFlag(StatsEngine stats) {
+    if (!(stats instanceof io.gatling.core.stats.DataWritersStatsEngine)) {
+      return null;
+    }
+    try {
+      java.lang.reflect.Field field =
+          io.gatling.core.stats.DataWritersStatsEngine.class.getDeclaredField("active");
+      field.setAccessible(true);
+      return (java.util.concurrent.atomic.AtomicBoolean) field.get(stats);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IllegalStateException(
+          "gatling-llm: Gatling's DataWritersStatsEngine.active is not where Gatling 3.16 has it"
+              + " (an unsupported Gatling version?): "
+              + e,
+          e);
+    }
+  }
+
+  /**
+   * Whether Gatling's statistics still take rows: false once Gatling's controller stopped the run
+   * ({@code maxDuration}, a stop of the load generator, every user ended). A request that ends
+   * later has no row in Gatling's counts.
+   *
+   * @return true while rows are taken (always, for a statistics engine other than Gatling's own)
+   */
+  public boolean takesRows() {
+    return statsActive == null || statsActive.get();
   }
 
   /**
@@ -245,6 +281,22 @@ public final class GatlingCore {
     Validation<Object> yes = new Success<>(Boolean.TRUE);
     new StopLoadGenerator(s -> text, s -> yes, crash, stats, core.controller(), core.exit())
         .execute(session);
+  }
+
+  /**
+   * Stops the load generator gracefully from outside any virtual user (a watch's own thread), as
+   * {@link #stopLoadGenerator(Session, String, boolean)} does for a user: Gatling's {@code
+   * StopLoadGenerator} reads the session only to evaluate its message and condition, and forwards
+   * none once it stops, so a session of no user carries the call.
+   *
+   * @param message why, shown by Gatling
+   */
+  public void stopLoadGenerator(String message) {
+    stopLoadGenerator(
+        io.gatling.core.session.Session$.MODULE$.apply(
+            "gatling-llm", -1L, (io.netty.channel.EventLoop) null),
+        message,
+        false);
   }
 
   /**

@@ -48,6 +48,21 @@ public final class OneLineErrors extends TurboFilter {
 
   private static final String OURS = "io.github.gatlingllm.";
 
+  /**
+   * Whether a run of this JVM was stopped by a refusal whose one line ends the JVM ({@code
+   * ExitLine}): Gatling's own failure after it (its report of a run that logged nothing: "Run
+   * didn't last") is then not said, as the refusal explains it.
+   */
+  private static volatile boolean refused;
+
+  /**
+   * A run of this JVM was stopped by a refusal that ends the JVM with its own line: a failure
+   * Gatling's launcher logs after it ends the JVM at once, without its stack trace.
+   */
+  public static void runRefused() {
+    refused = true;
+  }
+
   /** Installs the filter once in logback's context; does nothing under another backend. */
   public static synchronized void install() {
     ILoggerFactory factory = LoggerFactory.getILoggerFactory();
@@ -74,6 +89,15 @@ public final class OneLineErrors extends TurboFilter {
         || !GATLING_LOGGER.equals(logger.getName())
         || Boolean.getBoolean(DEBUG)) {
       return FilterReply.NEUTRAL;
+    }
+    if (refused && inGatlingMain()) {
+      // The refusal's line ends the JVM (a shutdown hook says it, exit status 1).
+      if (getContext() instanceof LoggerContext context) {
+        context.stop();
+      }
+      System.out.flush();
+      System.exit(1);
+      return FilterReply.DENY;
     }
     String line = line(t);
     if (line == null || !inGatlingMain()) {

@@ -60,6 +60,7 @@ public final class LevelTracker {
   private final LongAdder ramps = new LongAdder();
   private final LongAdder outside = new LongAdder();
   private final LongAdder unplaced = new LongAdder();
+  private final LongAdder notSent = new LongAdder();
 
   /** Per scenario, the latest end of its measured requests, epoch ms. */
   private final Map<String, LongAccumulator> lastEnd = new ConcurrentHashMap<>();
@@ -342,6 +343,21 @@ public final class LevelTracker {
   }
 
   /**
+   * Counts a prompt handed out and never sent (recorded {@code cut_by_run_end} when the run ended
+   * before its virtual user could send it): it started in no level, so it is left out of every
+   * level and counted apart ({@code levels_left_out.not_sent}), so that the levels and what they
+   * leave out still add up to the run's measured requests.
+   *
+   * @param record the never-sent request's record, never null
+   */
+  public void notSent(RequestRecord record) {
+    Objects.requireNonNull(record, "record");
+    if (!Phase.isWarmup(record.phase())) {
+      notSent.increment();
+    }
+  }
+
+  /**
    * Adds a finished request to the level it started in.
    *
    * @param scenario the scenario that sent it, or null when unknown
@@ -532,6 +548,9 @@ public final class LevelTracker {
     if (unplaced.sum() > 0) {
       parts.add(requests(unplaced.sum()) + " came from a scenario without levels");
     }
+    if (notSent.sum() > 0) {
+      parts.add(requests(notSent.sum()) + " handed out but never sent (the run ended first)");
+    }
     return "Each level holds the measured requests that started in it; "
         + (parts.isEmpty()
             ? "none was left out."
@@ -542,10 +561,10 @@ public final class LevelTracker {
    * Whether some measured requests are in no level ({@link #note()} says which).
    *
    * @return true when requests started during ramps, outside the profile or in a scenario without
-   *     levels
+   *     levels, or were handed out and never sent
    */
   public boolean leftOutAny() {
-    return ramps.sum() + outside.sum() + unplaced.sum() > 0;
+    return ramps.sum() + outside.sum() + unplaced.sum() + notSent.sum() > 0;
   }
 
   private static String requests(long n) {
@@ -560,9 +579,9 @@ public final class LevelTracker {
    * @param extra fields of each level's window (start ms, end ms), or null: see {@link
    *     LevelResult#entry}
    * @return {@code levels} (a list of {@link LevelResult#entry} entries), {@code levels_note} and
-   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}), {@code
-   *     levels_anchor} ({@code epoch_ms}, {@code source}: where the root scenarios' profiles start
-   *     and how that was found); empty when there is no level
+   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}, {@code
+   *     not_sent}), {@code levels_anchor} ({@code epoch_ms}, {@code source}: where the root
+   *     scenarios' profiles start and how that was found); empty when there is no level
    */
   public Map<String, Object> toRecord(
       List<LevelResult> results, BiFunction<Long, Long, Map<String, Object>> extra) {
@@ -580,12 +599,14 @@ public final class LevelTracker {
     leftOut.put("ramps", ramps.sum());
     leftOut.put("outside", outside.sum());
     leftOut.put("unplaced", unplaced.sum());
+    leftOut.put("not_sent", notSent.sum());
     long inLevels = 0;
     for (LevelResult r : results) {
       inLevels += r.summary().requests();
     }
     // What the levels and the left-out add up to: compare with metrics' measured requests.
-    leftOut.put("measured_total", inLevels + ramps.sum() + outside.sum() + unplaced.sum());
+    leftOut.put(
+        "measured_total", inLevels + ramps.sum() + outside.sum() + unplaced.sum() + notSent.sum());
     m.put("levels_left_out", Collections.unmodifiableMap(leftOut));
     if (rootAnchor != null) {
       Map<String, Object> anchor = new LinkedHashMap<>();

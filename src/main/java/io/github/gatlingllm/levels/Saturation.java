@@ -19,11 +19,13 @@ import java.util.Objects;
  * which judges each level as it ends by the same rule ({@link #overSaturated}):
  *
  * <ul>
- *   <li>a closed loop (concurrent users) saturated when its highest level's output tokens/s grew
- *       less than the tolerance over the level below it (more users only queued), or when a level
- *       is over capacity (latency grew while throughput stayed flat, or too many errors); the
- *       saturation level is then the saturation point below (or, throughput still growing, the
- *       first level over capacity);
+ *   <li>a closed loop (concurrent users) saturated when a level is over capacity by closed-loop
+ *       scaling ({@link Scaling}: its added users gave less than {@code llm.saturation.minScaling}
+ *       of the output tokens/s they would give an unsaturated server while its TTFT or E2E p50
+ *       grew; by Little's law, {@code X = N / R}, they only queued), or with too many errors; the
+ *       saturation level is then the first level over capacity. Throughput still growing a little
+ *       proves nothing: 2x users for +11% output tokens/s while TTFT p50 went 91 -> 406 ms is a
+ *       saturated server;
  *   <li>an open loop (arrival rates) saturated when a level is over capacity: it served fewer
  *       requests than it was offered while its TTFT grew (the queue grows: the offered rate is past
  *       what the server can serve, whatever throughput did), or too many errors; the saturation
@@ -37,7 +39,8 @@ import java.util.Objects;
  *   <li><b>Saturation point</b>: among the levels, in load order, the first whose output tokens/s
  *       reach the highest level's less the tolerance ({@link SaturationSettings#throughputGain()},
  *       5% by default): the least load giving (nearly) the highest throughput sustained; more load
- *       past it buys less than the tolerance and only adds queueing.
+ *       past it buys less than the tolerance and only adds queueing. Not the verdict's level
+ *       ({@link #verdictLevel()}): {@code llm-run.json} does not write it.
  *   <li><b>Load meeting the SLO</b>: a level meets the SLO when its SLO attainment (the share of
  *       its requests that met every bound, {@link Goodput#attainment()}) is at least the goodput
  *       share {@code llm.slo.levelAttainment} ({@link #DEFAULT_SLO_RATIO} when unset; not the run's
@@ -70,6 +73,9 @@ import java.util.Objects;
  *     OverCapacity#overCapacity( LevelResult, LevelResult, SaturationSettings)}), or null
  * @param tolerance the throughput gain under which throughput is flat ({@link
  *     SaturationSettings#throughputGain()})
+ * @param settings the thresholds the verdict used, never null
+ * @param scalings a closed loop's closed-loop scaling between each level and the one below it of
+ *     fewer users, in load order (empty for an open loop), never null (copied)
  */
 public record Saturation(
     String scenario,
@@ -86,7 +92,9 @@ public record Saturation(
     boolean stillGrowing,
     LevelResult overCapacity,
     String overCapacityReason,
-    double tolerance) {
+    double tolerance,
+    SaturationSettings settings,
+    List<Scaling> scalings) {
 
   /** The SLO attainment a level needs without {@code llm.slo.levelAttainment}. */
   public static final double DEFAULT_SLO_RATIO = 0.95;
@@ -96,6 +104,8 @@ public record Saturation(
     Objects.requireNonNull(scenario, "scenario");
     levels = List.copyOf(levels);
     Objects.requireNonNull(saturation, "saturation");
+    Objects.requireNonNull(settings, "settings");
+    scalings = List.copyOf(scalings);
     if (levels.size() < 2) {
       throw new IllegalArgumentException(
           "saturation needs at least 2 levels of scenario " + scenario + ", got " + levels.size());
@@ -205,6 +215,13 @@ public record Saturation(
         overCapacity = levels.get(i);
       }
     }
+    List<Scaling> scalings = new ArrayList<>();
+    for (int i = 1; i < levels.size(); i++) {
+      Scaling one = Scaling.of(levels.get(i - 1), levels.get(i), settings);
+      if (one != null) {
+        scalings.add(one);
+      }
+    }
     Double ratio = null;
     Double load = null;
     LevelResult below = null;
@@ -231,30 +248,48 @@ public record Saturation(
         growing,
         overCapacity,
         overCapacityReason,
-        settings.throughputGain());
+        settings.throughputGain(),
+        settings,
+        scalings);
   }
 
   /**
    * The verdict: whether the levels show the server saturated (see the class comment).
    *
-   * @return true for a closed loop whose throughput stopped growing or with a level over capacity,
-   *     and for an open loop with a level over capacity
+   * @return true when a level is over capacity: in a closed loop by closed-loop scaling ({@link
+   *     Scaling}), in an open loop by falling short of its offered rate while its latency grew, in
+   *     both by its errors. A closed loop whose highest level's throughput is flat but whose
+   *     latency did not grow is not saturated: by Little's law its users did not wait longer, so
+   *     the server was not what held them (the client, a budget, a pause)
    */
   public boolean saturated() {
-    return overCapacity != null || closed && !stillGrowing;
+    return overCapacity != null;
   }
 
   /**
-   * The level named as the saturation, as everything that shows the verdict names it.
+   * The level named as the saturation, as everything that shows the verdict names it: the first
+   * level, in load order, over capacity, where the levels show the server saturated (in a closed
+   * loop, where added users only queued). Not the saturation point ({@link #saturation()}, the
+   * least load within the tolerance of the peak throughput): that one moves with a few percent of
+   * noise on the highest level (the simulator's 4 slots at 1 to 8 users: 4 users in one run, 8 in
+   * the next, the rule firing at 8 users in both).
    *
-   * @return a closed loop's saturation point when its throughput stopped growing, else the first
-   *     level over capacity; null when {@link #saturated()} is false
+   * @return the first level over capacity; null when {@link #saturated()} is false
    */
   public LevelResult verdictLevel() {
-    if (!saturated()) {
+    return overCapacity;
+  }
+
+  /**
+   * The closed-loop scaling of the highest level over the level below it, or null (an open loop, or
+   * the same load twice).
+   */
+  private Scaling topScaling() {
+    if (scalings.isEmpty()) {
       return null;
     }
-    return closed && !stillGrowing ? saturation : overCapacity;
+    Scaling last = scalings.get(scalings.size() - 1);
+    return last.level() == levels.get(levels.size() - 1) ? last : null;
   }
 
   /**
@@ -262,12 +297,17 @@ public record Saturation(
    * llm-run.json}'s {@code verdict_text}, e.g. {@code saturated at 3 users/s (level 3, 2.57
    * requests/s, 82.0 output tokens/s): over capacity: served 2.57 of 3.00 offered requests/s (14.4%
    * short) while TTFT p50 grew 44.9x over level 2 (2 users/s), 57 -> 2560 ms (...)}, {@code
-   * saturated at 4 users (level 2, 10.00 requests/s, 390.0 output tokens/s): more users added less
-   * than 5.0% output throughput at the highest level; peak 400.0 output tokens/s at 8 users (level
-   * 3)}, {@code no saturation seen over 3 levels: throughput still growing at the highest level, 4
-   * users (level 2), 10.00 requests/s, 400.0 output tokens/s}, {@code no saturation seen over 3
-   * levels: no level fell short of its offered rate while its TTFT grew; the highest, 2 users/s
-   * (level 2), served 1.98 of 2.00 requests/s, 63.5 output tokens/s}.
+   * saturated at 2 users (level 1, 1.46 requests/s, 93.6 output tokens/s): over capacity: 2x users
+   * over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of the +100% an
+   * unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x): the added users only
+   * added latency, by closed-loop scaling (...)}, {@code saturated at 16 users (level 2, ...): over
+   * capacity: ...; peak 710.0 output tokens/s at 32 users (level 3)}, {@code no saturation seen
+   * over 3 levels: no level's added users gave less than 0.25 of the output tokens/s they would
+   * give an unsaturated server while its TTFT or E2E p50 grew 1.5x (closed-loop scaling); the
+   * highest, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s: 2x users over level 1 (2
+   * users) gave +100.0% ...}, {@code no saturation seen over 3 levels: no level fell short of its
+   * offered rate while its TTFT grew; the highest, 2 users/s (level 2), served 1.98 of 2.00
+   * requests/s, 63.5 output tokens/s}.
    *
    * @return the clause, never null
    */
@@ -275,28 +315,35 @@ public record Saturation(
     LevelResult top = levels.get(levels.size() - 1);
     LevelResult at = verdictLevel();
     if (at == null) {
-      return closed
-          ? String.format(
-              Locale.ROOT,
-              "no saturation seen over %d levels: throughput still growing at the highest level,"
-                  + " %s (level %d), %.2f requests/s, %.1f output tokens/s",
-              levels.size(),
-              top.level().describeLoad(),
-              top.index(),
-              top.requestsPerS(),
-              top.outputTokensPerS())
-          : String.format(
-              Locale.ROOT,
-              "no saturation seen over %d levels: no level fell short of its offered rate while"
-                  + " its %s grew; the highest, %s (level %d), served %.2f of %.2f requests/s,"
-                  + " %.1f output tokens/s",
-              levels.size(),
-              top.summary().ttftMs().p50() != null ? "TTFT" : "E2E",
-              top.level().describeLoad(),
-              top.index(),
-              top.requestsPerS(),
-              top.offeredRequestsPerS(),
-              top.outputTokensPerS());
+      if (closed) {
+        Scaling scaling = topScaling();
+        return String.format(
+                Locale.ROOT,
+                "no saturation seen over %d levels: no level's added users gave less than %s of"
+                    + " the output tokens/s they would give an unsaturated server while its TTFT or"
+                    + " E2E p50 grew %sx (closed-loop scaling); the highest, %s (level %d), %.2f"
+                    + " requests/s, %.1f output tokens/s",
+                levels.size(),
+                LoadLevel.describeNumber(settings.minScaling()),
+                LoadLevel.describeNumber(settings.ttftGrowth()),
+                top.level().describeLoad(),
+                top.index(),
+                top.requestsPerS(),
+                top.outputTokensPerS())
+            + (scaling == null ? "" : ": " + scaling.describe());
+      }
+      return String.format(
+          Locale.ROOT,
+          "no saturation seen over %d levels: no level fell short of its offered rate while"
+              + " its %s grew; the highest, %s (level %d), served %.2f of %.2f requests/s,"
+              + " %.1f output tokens/s",
+          levels.size(),
+          top.summary().ttftMs().p50() != null ? "TTFT" : "E2E",
+          top.level().describeLoad(),
+          top.index(),
+          top.requestsPerS(),
+          top.offeredRequestsPerS(),
+          top.outputTokensPerS());
     }
     StringBuilder text =
         new StringBuilder(
@@ -307,30 +354,16 @@ public record Saturation(
                 at.index(),
                 at.requestsPerS(),
                 at.outputTokensPerS()));
-    if (closed && !stillGrowing) {
-      text.append(": more users added less than ")
-          .append(percent(tolerance))
-          .append(" output throughput at the highest level");
-      LevelResult peak = peak();
-      if (peak != at) {
-        text.append(
-            String.format(
-                Locale.ROOT,
-                "; peak %.1f output tokens/s at %s (level %d)",
-                maxOutputTokensPerS,
-                peak.level().describeLoad(),
-                peak.index()));
-      }
-      if (overCapacity != null) {
-        text.append("; level ")
-            .append(overCapacity.index())
-            .append(" (")
-            .append(overCapacity.level().describeLoad())
-            .append(") over capacity: ")
-            .append(overCapacityReason);
-      }
-    } else {
-      text.append(": over capacity: ").append(overCapacityReason);
+    text.append(": over capacity: ").append(overCapacityReason);
+    LevelResult peak = peak();
+    if (closed && peak != at) {
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "; peak %.1f output tokens/s at %s (level %d)",
+              maxOutputTokensPerS,
+              peak.level().describeLoad(),
+              peak.index()));
     }
     return text.toString();
   }
@@ -467,7 +500,12 @@ public record Saturation(
    * or null), {@code slo_met_at_every_level}; then the verdict: {@code saturated} ({@link
    * #saturated()}), {@code over_capacity_level} (the first level over capacity, or null), {@code
    * over_capacity} (why, or null), {@code throughput_still_growing} (the highest level's output
-   * tokens/s grew more than the tolerance) and {@code verdict_text} ({@link #verdictText()}).
+   * tokens/s grew more than the tolerance) and {@code verdict_text} ({@link #verdictText()}); then
+   * the rule's numbers: {@code rule} ({@code closed_loop_scaling} or {@code open_loop_shortfall}),
+   * {@code ttft_growth} ({@code llm.saturation.ttftGrowth}), {@code throughput_gain} ({@code
+   * llm.saturation.throughputGain}), and for a closed loop {@code min_scaling} ({@code
+   * llm.saturation.minScaling}) and {@code scaling}: one entry per level with more users than the
+   * level below it ({@link Scaling#toRecord()}).
    *
    * @return an ordered, unmodifiable map
    */
@@ -511,6 +549,13 @@ public record Saturation(
                 + overCapacityReason);
     m.put("throughput_still_growing", stillGrowing);
     m.put("verdict_text", verdictText());
+    m.put("rule", closed ? "closed_loop_scaling" : "open_loop_shortfall");
+    m.put("ttft_growth", settings.ttftGrowth());
+    m.put("throughput_gain", settings.throughputGain());
+    if (closed) {
+      m.put("min_scaling", settings.minScaling());
+      m.put("scaling", scalings.stream().map(Scaling::toRecord).toList());
+    }
     return Collections.unmodifiableMap(m);
   }
 
@@ -561,9 +606,27 @@ public record Saturation(
               + where);
     }
     if (stoppedEarly) {
-      lines.add("stopped early: " + stopReason);
+      lines.add(stopText(verdictText(), stopReason));
     }
     return lines;
+  }
+
+  /**
+   * An early stop in words, after the verdict: its reason only when the verdict does not say it
+   * already (the stop at the over-saturated level the verdict names says only where it stopped).
+   *
+   * @param verdict the verdict's sentence, e.g. {@code saturated at 24 users/s (...): over
+   *     capacity: served ...}
+   * @param stopReason the stop's reason, e.g. {@code level 3 (24 users/s): served ...}
+   * @return e.g. {@code stopped early at level 3 (24 users/s) (llm.stopWhenSaturated)}, or {@code
+   *     stopped early: REASON}
+   */
+  public static String stopText(String verdict, String stopReason) {
+    int colon = stopReason == null ? -1 : stopReason.indexOf("): ");
+    if (verdict != null && colon > 0 && verdict.contains(stopReason.substring(colon + 3))) {
+      return "stopped early at " + stopReason.substring(0, colon + 1) + " (llm.stopWhenSaturated)";
+    }
+    return "stopped early: " + stopReason;
   }
 
   /**
@@ -598,22 +661,51 @@ public record Saturation(
    * @return one sentence per such level, possibly empty, unmodifiable
    */
   public static List<String> shortLevels(List<LevelResult> results) {
+    return shortLevels(results, false);
+  }
+
+  /**
+   * Warnings for levels too short for their latency (see {@link #shortLevels(List)}), each with the
+   * advice that fits what bounded it: a level that ran its step's whole duration is made longer by
+   * its step (e.g. sweep's {@code levelDuration}); one that the run's spent request budget ended
+   * (the quickstart's single step, whose duration is only an upper bound) by more requests; one
+   * that the run stopped in for another reason (an early stop, a signal) was cut, not short.
+   *
+   * @param results the levels, never null
+   * @param budgetSpent whether the run ended because its request budget was spent
+   * @return one sentence per such level, possibly empty, unmodifiable
+   */
+  public static List<String> shortLevels(List<LevelResult> results, boolean budgetSpent) {
     List<String> list = new ArrayList<>();
     for (LevelResult r : results) {
       Double p50 = r.summary().e2eMs().count() == 0 ? null : r.summary().e2eMs().p50();
       if (p50 != null && p50 > 0 && r.durationS() * 1000 < MIN_E2E_PER_LEVEL * p50) {
+        String advice;
+        if (!r.cutShort()) {
+          advice = "make levels last longer, e.g. sweep's levelDuration";
+        } else if (budgetSpent) {
+          advice =
+              "it ended when the run's request budget was spent, not at its step's end: give the"
+                  + " run more requests, e.g. prompts().requests(n) or -Dllm.requests";
+        } else {
+          advice =
+              String.format(
+                  Locale.ROOT,
+                  "cut short: the run stopped %.1f s into it, before its step's end",
+                  (r.measuredToMs() - r.level().startMs()) / 1000.0);
+        }
         list.add(
             String.format(
                 Locale.ROOT,
                 "level %d of %s (%s) lasted %.1f s, under %s times its E2E p50 (%.0f ms): its"
-                    + " figures are unreliable (make levels last longer, e.g. sweep's"
-                    + " levelDuration)",
+                    + " figures are unreliable (%s)",
                 r.index(),
                 r.level().scenario(),
                 r.level().describeLoad(),
                 r.durationS(),
                 LoadLevel.describeNumber(MIN_E2E_PER_LEVEL),
-                p50));
+                p50,
+                advice));
       }
     }
     return Collections.unmodifiableList(list);

@@ -5,6 +5,7 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.WorkingSetSweep;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -105,9 +106,9 @@ public final class SweepStep {
    * {@code retained} (null when no usage gave cached tokens), {@code ttft_p50_ms}, {@code
    * ttft_p99_ms}, {@code ttft_mean_ms}, {@code e2e_p50_ms}.
    *
-   * @return an ordered, JSON-ready map
+   * @return the step's block of the run record's {@code working_set_sweep}
    */
-  public Map<String, Object> toRecord() {
+  public WorkingSetSweep.Step toRecord() {
     List<Entry> list;
     synchronized (entries) {
       list = new ArrayList<>(entries);
@@ -147,27 +148,25 @@ public final class SweepStep {
       workingSet += p;
     }
     GroupSummary overall = latencies.summary().overall();
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("groups", groups);
-    m.put("workload", workload);
-    m.put("case_id", caseId);
-    m.put("requests", (long) list.size());
-    m.put("ok", ok);
-    m.put(
-        "prefix_tokens",
-        prefixByGroup.isEmpty() ? null : Math.round((double) workingSet / prefixByGroup.size()));
-    m.put("working_set_tokens", prefixByGroup.isEmpty() ? null : workingSet);
-    m.put("prompt_tokens", prompt);
-    m.put("cached_tokens", cached);
-    m.put("reusable_tokens", reusable);
-    m.put("hit_ratio", prompt == 0 ? null : round4((double) cached / prompt));
-    m.put("expected_hit_ratio", prompt == 0 ? null : round4((double) reusable / prompt));
-    m.put("retained", reusable == 0 ? null : round4((double) cached / reusable));
-    m.put("ttft_p50_ms", overall.ttftMs().p50());
-    m.put("ttft_p99_ms", overall.ttftMs().p99());
-    m.put("ttft_mean_ms", overall.ttftMs().mean());
-    m.put("e2e_p50_ms", overall.e2eMs().p50());
-    return m;
+    return new WorkingSetSweep.Step(
+        groups,
+        workload,
+        caseId,
+        (long) list.size(),
+        ok,
+        prefixByGroup.isEmpty() ? null : Math.round((double) workingSet / prefixByGroup.size()),
+        prefixByGroup.isEmpty() ? null : workingSet,
+        prompt,
+        cached,
+        reusable,
+        prompt == 0 ? null : round4((double) cached / prompt),
+        prompt == 0 ? null : round4((double) reusable / prompt),
+        reusable == 0 ? null : round4((double) cached / reusable),
+        overall.ttftMs().p50(),
+        overall.ttftMs().p99(),
+        overall.ttftMs().mean(),
+        overall.e2eMs().p50(),
+        null);
   }
 
   private static double round4(double v) {

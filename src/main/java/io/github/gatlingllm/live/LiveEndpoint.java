@@ -87,13 +87,15 @@ public final class LiveEndpoint {
   }
 
   /**
-   * Starts serving {@code /metrics} on the settings' port, all interfaces, or does nothing.
+   * Starts serving {@code /metrics} on the settings' address ({@code llm.prometheusHost}, loopback
+   * by default) and port, or does nothing.
    *
    * @param settings the endpoint's settings, never null
    * @param metrics the run's live metrics, never null
    * @return the endpoint, {@link #OFF} when {@code llm.prometheusPort} is unset
    * @throws IllegalArgumentException naming {@code llm.prometheusPort}, the port and what is
-   *     allowed, when the port cannot be bound (in use, or not allowed to this user)
+   *     allowed, when the port cannot be bound (in use, or not allowed to this user); naming {@code
+   *     llm.prometheusHost} when the address is not this machine's
    */
   public static LiveEndpoint start(LiveSettings settings, LiveMetrics metrics) {
     Objects.requireNonNull(metrics, "metrics");
@@ -103,24 +105,46 @@ public final class LiveEndpoint {
     HTTPServer server;
     try {
       server =
-          HTTPServer.builder().port(settings.port()).registry(metrics.registry()).buildAndStart();
+          HTTPServer.builder()
+              .hostname(settings.host())
+              .port(settings.port())
+              .registry(metrics.registry())
+              .buildAndStart();
     } catch (BindException e) {
+      if (e.getMessage() != null && e.getMessage().contains("assign requested address")) {
+        throw new IllegalArgumentException(
+            "llm.prometheusHost: got "
+                + settings.host()
+                + ", expected an address of this machine (127.0.0.1, 0.0.0.0 or an interface's):"
+                + " it cannot be bound ("
+                + e.getMessage()
+                + ")");
+      }
       throw new IllegalArgumentException(
           "llm.prometheusPort: got "
               + settings.port()
-              + ", expected a free TCP port in [1, 65535]: it cannot be bound ("
+              + ", expected a free TCP port in [1, 65535]: it cannot be bound on "
+              + settings.host()
+              + " ("
               + e.getMessage()
               + ")");
     } catch (IOException e) {
       throw new IllegalArgumentException(
           "llm.prometheusPort: got "
               + settings.port()
-              + ", expected a TCP port this JVM can serve on: "
+              + ", expected a TCP port this JVM can serve on "
+              + settings.host()
+              + ": "
               + e);
     }
+    String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
     LOG.info(
-        "live metrics on http://0.0.0.0:{}/metrics (llm.prometheusPort; docs/live-metrics.md)",
-        server.getPort());
+        "live metrics on http://{}:{}/metrics (llm.prometheusPort{}; docs/live-metrics.md)",
+        host,
+        server.getPort(),
+        LiveSettings.DEFAULT_HOST.equals(settings.host())
+            ? ": this machine only, llm.prometheusHost=0.0.0.0 serves every interface"
+            : ", llm.prometheusHost");
     return new LiveEndpoint(metrics, server, settings.linger());
   }
 

@@ -28,9 +28,10 @@ public enum RequestStatus {
   /** No response at all: connection refused, reset, DNS or TLS failure. */
   CONNECT_ERROR("connect_error"),
   /**
-   * Sent, and still in flight when the run record was written (Gatling's {@code maxDuration}, a
-   * saturation stop, Ctrl+C or SIGTERM): recorded with what was measured until then (TTFT if the
-   * first token came, the tokens received so far, E2E up to the cut), never judged against the SLO
+   * Sent, and still in flight when the run ended (Gatling's {@code maxDuration}, a saturation stop,
+   * a target down, Ctrl+C or SIGTERM): recorded with what was measured until then (TTFT if the
+   * first token came, the tokens received so far, E2E up to the cut); or a prompt handed out and
+   * never sent (error {@code not sent: ...}, nothing measured, E2E 0). Never judged against the SLO
    * and left out of the distributions, as every request that is not {@link #OK}. Never the result
    * of {@link #classify}.
    */

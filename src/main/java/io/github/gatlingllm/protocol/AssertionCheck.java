@@ -3,6 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.gatling.core.CoreComponents;
 import io.github.gatlingllm.internal.GatlingAssertions;
 import io.github.gatlingllm.internal.GatlingInjection;
+import io.github.gatlingllm.record.Assertions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,19 +22,10 @@ final class AssertionCheck {
 
   private static final Logger LOG = LoggerFactory.getLogger(AssertionCheck.class);
 
-  /** {@code assertions_verdict} when every assertion held. */
-  static final String PASSED = "passed";
-
-  /** {@code assertions_verdict} when one failed (Gatling's build then fails, exit code 2). */
-  static final String FAILED = "failed";
-
-  /** {@code assertions_verdict} when they could not be checked before Gatling does. */
-  static final String NOT_CHECKED = "not_checked";
-
   private final CoreComponents core;
   private final List<io.gatling.commons.stats.assertion.Assertion> assertions;
 
-  private AssertionCheck(
+  AssertionCheck(
       CoreComponents core, List<io.gatling.commons.stats.assertion.Assertion> assertions) {
     this.core = core;
     this.assertions = assertions;
@@ -72,54 +64,56 @@ final class AssertionCheck {
 
   /**
    * Gatling's verdict on the simulation's assertions, as record fields: {@code assertions_verdict}
-   * ({@value #PASSED}, {@value #FAILED} or {@value #NOT_CHECKED}), with {@code assertion_results}
-   * (one map per result: {@code assertion}, {@code passed}, {@code actual}, {@code error}) when
-   * checked, or {@code assertions_not_checked} (why) when not. Nothing when the simulation has no
-   * assertion.
+   * ({@link Assertions#PASSED}, {@link Assertions#FAILED} or {@link Assertions#NOT_CHECKED}: the
+   * record's {@link Assertions} block), with {@code assertion_results} (one map per result: {@code
+   * assertion}, {@code passed}, {@code actual}, {@code error}) when checked, or {@code
+   * assertions_not_checked} (why) when not. Nothing when the simulation has no assertion.
    *
    * @param runFolder Gatling's run folder, or null when not found
-   * @param interrupted whether the run was stopped before its end (its log may be incomplete)
+   * @param cut why the run's log may be incomplete, or null when Gatling closed it: {@link
+   *     RunEnd.Reason#INTERRUPTED} (Ctrl+C or SIGTERM: Gatling checks nothing either), {@link
+   *     RunEnd.Reason#CRASHED} (nor after a crash), any other (Gatling checks them itself)
    * @return the fields, in order; empty when there is no assertion
    */
-  Map<String, Object> toRecord(Path runFolder, boolean interrupted) {
-    Map<String, Object> out = new LinkedHashMap<>();
+  Map<String, Object> toRecord(Path runFolder, RunEnd.Reason cut) {
     if (assertions != null && assertions.isEmpty()) {
-      return out;
+      return new LinkedHashMap<>();
     }
     String why = null;
     if (assertions == null) {
-      why = "Gatling's assertions could not be read";
-    } else if (interrupted) {
-      why = "the run was interrupted before Gatling closed its log";
+      why = "Gatling's assertions could not be read: see Gatling's own lines after this run's";
+    } else if (cut == RunEnd.Reason.INTERRUPTED) {
+      why =
+          "the run was stopped by Ctrl+C or SIGTERM before Gatling closed its log, and Gatling"
+              + " checks no assertion of a run so stopped";
+    } else if (cut == RunEnd.Reason.CRASHED) {
+      why = "the run crashed, and Gatling checks no assertion of a crashed run";
+    } else if (cut != null) {
+      why =
+          "the run was cut ("
+              + cut.wireName()
+              + ") before Gatling closed its log: see Gatling's own lines after this run's";
     } else if (runFolder == null) {
-      why = "Gatling's run folder was not found";
+      why = "Gatling's run folder was not found: see Gatling's own lines after this run's";
     }
     List<GatlingAssertions.Verdict> verdicts = null;
     if (why == null) {
       try {
         verdicts = GatlingAssertions.evaluate(core, runFolder, assertions);
       } catch (RuntimeException e) {
-        why = "Gatling's simulation.log could not be read (" + e.getMessage() + ")";
+        why =
+            "Gatling's simulation.log could not be read ("
+                + e.getMessage()
+                + "): see Gatling's own lines after this run's";
       }
     }
     if (verdicts == null) {
-      out.put("assertions_verdict", NOT_CHECKED);
-      out.put("assertions_not_checked", why + ": see Gatling's own lines after this run's");
-      return out;
+      return Assertions.notChecked(why).fields();
     }
-    boolean all = true;
-    List<Map<String, Object>> results = new ArrayList<>();
+    List<Assertions.Result> results = new ArrayList<>();
     for (GatlingAssertions.Verdict v : verdicts) {
-      Map<String, Object> r = new LinkedHashMap<>();
-      r.put("assertion", v.assertion());
-      r.put("passed", v.passed());
-      r.put("actual", v.actual());
-      r.put("error", v.error());
-      results.add(r);
-      all &= v.passed();
+      results.add(new Assertions.Result(v.assertion(), v.passed(), v.actual(), v.error()));
     }
-    out.put("assertions_verdict", all ? PASSED : FAILED);
-    out.put("assertion_results", results);
-    return out;
+    return Assertions.checked(results).fields();
   }
 }

@@ -7,12 +7,12 @@ import io.github.gatlingllm.compare.RunDifferences;
 import io.github.gatlingllm.compare.RunSamples;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.Baseline;
 import io.github.gatlingllm.settings.BaselineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -255,44 +255,39 @@ public final class BaselineGate {
    * @param run the run's record so far ({@code prompts}, {@code workloads})
    * @return an ordered map
    */
-  synchronized Map<String, Object> toRecord(Map<String, Object> run) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("folder", settings.folder());
-    if (settings.noRegressionPct() != null) {
-      m.put("no_regression_pct", settings.noRegressionPct());
-      m.put("rows_logged", rowsLogged);
-    }
-    if (notLogged != null) {
-      m.put("not_logged", notLogged);
-    }
+  synchronized Baseline toRecord(Map<String, Object> run) {
+    boolean gated = settings.noRegressionPct() != null;
     if (comparison == null) {
-      return m;
+      return Baseline.of(
+          settings.folder(), settings.noRegressionPct(), gated ? rowsLogged : null, notLogged);
     }
-    List<String> failed = new ArrayList<>();
+    List<String> failed = null;
     if (settings.gated()) {
+      failed = new ArrayList<>();
       for (String metric : gated(slo.isSet())) {
         RunComparison.Row row = comparison.row(metric);
         if (row != null && failure(row) != null) {
           failed.add(metric);
         }
       }
-      m.put("failed", failed);
     }
-    Map<String, Object> c = new LinkedHashMap<>(comparison.toMap());
     List<String> differences = RunDifferences.promptDifferences(baseline.record(), run);
-    c.put("same_prompts", differences.isEmpty());
-    c.put("prompt_differences", differences);
     if (!differences.isEmpty()) {
       LOG.warn(
           "against baseline: the prompts differ ({}): compared anyway",
           String.join("; ", differences));
     }
-    m.putAll(c);
-    Map<String, Object> curves = new LinkedHashMap<>();
-    curves.put("percentiles", RunComparison.QUANTILES);
-    curves.putAll(comparison.quantileCurves());
-    m.put("quantiles", curves);
-    return m;
+    return comparison
+        .toBlock()
+        .against(
+            settings.folder(),
+            settings.noRegressionPct(),
+            gated ? rowsLogged : null,
+            notLogged,
+            failed,
+            differences,
+            RunComparison.QUANTILES,
+            comparison.quantileCurves());
   }
 
   private static List<String> table(RunComparison c) {

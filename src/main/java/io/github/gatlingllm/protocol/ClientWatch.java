@@ -116,6 +116,13 @@ public final class ClientWatch {
    */
   static final long MIN_CPU_SPAN_MS = CPU_WINDOW_MS;
 
+  /**
+   * The raw CPU share over a window above which the JVM is said to have used more processors than
+   * it was told: the two clocks are read one after the other, so a busy machine's sample can be a
+   * few ms late against its CPU time.
+   */
+  static final double OVER_ONE = 1.05;
+
   private static final String COORDINATED_OMISSION =
       "coordinated omission may hide in the server's figures (requests sent late meet a lighter"
           + " load than planned, so TTFT and E2E look better than they would be)";
@@ -413,10 +420,11 @@ public final class ClientWatch {
    * schedule_lag_ms} (a {@link Distribution} of every open-loop first request's lag), {@code
    * injection_start} (how many schedules started where Gatling's injector started, {@code
    * gatling_injector}, and how many from the estimate, {@code estimated}: a request that ended
-   * before the injector published its start), {@code cpu_share} ({@code mean}, {@code max} over
-   * one-second samples, {@code processors}, {@code samples}), {@code max_lag_p99_ms}, {@code
-   * max_cpu_share}, {@code notes} (what could not be measured) and {@code warnings}. Later calls
-   * give the same figures.
+   * before the injector published its start), {@code cpu_share} ({@link CpuSamples#toRecord()}:
+   * {@code mean} over the run, {@code max} over windows of at least 1 s of the one-second samples,
+   * both in [0, 1], {@code processors}, {@code samples}, {@code min_window_ms}, {@code windows}),
+   * {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be measured) and
+   * {@code warnings}. Later calls give the same figures.
    *
    * @return an ordered map
    */
@@ -470,6 +478,10 @@ public final class ClientWatch {
                 + " s");
       }
     }
+    String capped = cpuCapNote(cpu.rawMax(), cpu.processors());
+    if (capped != null) {
+      note(capped);
+    }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("schedule_lag_ms", JsonForm.of(all));
     m.put("injection_start", injectionStartSource());
@@ -481,6 +493,28 @@ public final class ClientWatch {
       m.put("warnings", List.copyOf(warnings));
     }
     return m;
+  }
+
+  /**
+   * The note of a CPU share capped at 1: over a window of at least 1 s the JVM used more CPU than
+   * its processors allow ({@link CpuSamples#rawMax()} over {@value #OVER_ONE}).
+   *
+   * @param rawMax the highest uncapped share, or null
+   * @param processors the processors the shares are taken of
+   * @return the note, or null when no share went over {@value #OVER_ONE}
+   */
+  static String cpuCapNote(Double rawMax, int processors) {
+    if (rawMax == null || rawMax <= OVER_ONE) {
+      return null;
+    }
+    return String.format(
+        java.util.Locale.ROOT,
+        "client CPU share capped at 1: over a window of at least %d s the JVM used %.2f times the"
+            + " CPU of the %d processors it was told it has (Runtime.availableProcessors, e.g."
+            + " -XX:ActiveProcessorCount below the cores it runs on)",
+        CpuSamples.MIN_WINDOW_MS / 1000,
+        rawMax,
+        processors);
   }
 
   private synchronized void note(String note) {

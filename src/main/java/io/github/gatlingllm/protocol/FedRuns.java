@@ -115,6 +115,11 @@ public final class FedRuns {
    * its own statistics.
    */
   private static void atExit() {
+    String unused =
+        io.github.gatlingllm.settings.SettingUse.RUN.unusedLineOnce(System.getProperties());
+    if (unused != null) {
+      System.err.println("gatling-llm: " + unused);
+    }
     try {
       Path folder = write();
       if (folder != null) {

@@ -62,6 +62,13 @@ public sealed interface Gate permits Gate.Go, Gate.Wait, Gate.Held, Gate.EndUser
   String TARGET_DOWN = "gatling-llm: the target is down, stopping (llm.stopWhenTargetDown)";
 
   /**
+   * The message of a run stopped because its target went silent ({@code llm.silentSeconds}, {@code
+   * llm.stopWhenTargetDown}).
+   */
+  String TARGET_SILENT =
+      "gatling-llm: the target is silent, stopping (llm.silentSeconds, llm.stopWhenTargetDown)";
+
+  /**
    * The run's answer, each question asked only when the ones before it let the user through (each
    * may say something once): a saturation stop ({@code llm.stopWhenSaturated}), then the target
    * ({@link TargetWatch}), then the end of the scenario's injection profile ({@link ProfileEnd}).

@@ -6,8 +6,10 @@ import io.github.gatlingllm.levels.InjectionRecords;
 import io.github.gatlingllm.levels.LevelResult;
 import io.github.gatlingllm.levels.LevelTracker;
 import io.github.gatlingllm.levels.LoadLevel;
+import io.github.gatlingllm.levels.OverCapacity;
 import io.github.gatlingllm.levels.Saturation;
 import io.github.gatlingllm.levels.SaturationSettings;
+import io.github.gatlingllm.levels.Scaling;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -119,6 +121,26 @@ final class LevelWatch {
   }
 
   /**
+   * The line that says, before any load, when {@code llm.stopWhenSaturated} stops the run: the rule
+   * of {@link OverCapacity#rule} for the loops whose profiles have load levels (closed, open, or
+   * both).
+   *
+   * @return the line, never null
+   */
+  String earlyStopLine() {
+    boolean closed = false;
+    boolean open = false;
+    for (Injection i : injections) {
+      if (LoadLevel.count(i) > 0) {
+        closed |= i.closed();
+        open |= !i.closed();
+      }
+    }
+    return "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level "
+        + OverCapacity.rule(rules, closed, open);
+  }
+
+  /**
    * Checks the settings against the profiles and says what is on, before any load.
    *
    * @param injectionUnknown why the profiles could not be read, or null
@@ -144,13 +166,7 @@ final class LevelWatch {
     }
     if (rules.stopWhenSaturated()) {
       if (tracker.hasLevels()) {
-        LOG.warn(
-            "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
-                + " whose TTFT p50 grows {}x over the level before while output tokens/s grow less"
-                + " than {}%, or whose errors exceed {}%",
-            LoadLevel.describeNumber(rules.ttftGrowth()),
-            LoadLevel.describeNumber(rules.throughputGain() * 100),
-            LoadLevel.describeNumber(rules.errorRatio() * 100));
+        LOG.warn("{}", earlyStopLine());
       } else {
         LOG.warn(
             "llm.stopWhenSaturated is set but no injection profile has a load level (a steady"
@@ -215,6 +231,16 @@ final class LevelWatch {
   }
 
   /**
+   * A prompt handed out and never sent was recorded as cut by the run's end: left out of every
+   * level, counted apart ({@link LevelTracker#notSent}).
+   *
+   * @param record the never-sent request's record
+   */
+  void notSent(RequestRecord record) {
+    tracker.notSent(record);
+  }
+
+  /**
    * Judges the levels that are over and, once, hands back why the run must stop.
    *
    * @param nowMs now, epoch ms
@@ -275,9 +301,10 @@ final class LevelWatch {
 
   private void judge(LevelResult result, long nowMs) {
     LevelResult previous = lastJudged.put(result.level().scenario(), result);
+    Scaling scaling = previous == null ? null : Scaling.of(previous, result, rules);
     LOG.info(
         "load level {} of {} ({}) over: {} requests, {} requests/s, {} output tokens/s, TTFT p50 {}"
-            + " ms, p99 {} ms",
+            + " ms, p99 {} ms, E2E p50 {} ms{}",
         result.index(),
         result.level().scenario(),
         result.level().describeLoad(),
@@ -285,7 +312,17 @@ final class LevelWatch {
         String.format(Locale.ROOT, "%.2f", result.requestsPerS()),
         String.format(Locale.ROOT, "%.1f", result.outputTokensPerS()),
         result.summary().ttftMs().p50(),
-        result.summary().ttftMs().p99());
+        result.summary().ttftMs().p99(),
+        result.summary().e2eMs().p50(),
+        scaling == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "; closed-loop scaling %s: %s",
+                scaling.scaling() == null
+                    ? "unknown"
+                    : String.format(Locale.ROOT, "%.3f", scaling.scaling()),
+                scaling.describe()));
     int judgedOfScenario = judgedPerScenario.merge(result.level().scenario(), 1, Integer::sum);
     if (previous != null && overSaturation == null) {
       String reason = Saturation.overSaturated(previous, result, rules);
@@ -388,12 +425,34 @@ final class LevelWatch {
    * @param extra more fields of each level's window (start ms, end ms), e.g. the client's schedule
    *     lag and CPU share, or null
    */
+  void addTo(
+      Map<String, Object> info,
+      long peakConcurrency,
+      long endMs,
+      BiFunction<Long, Long, Map<String, Object>> extra) {
+    addTo(info, peakConcurrency, endMs, extra, false);
+  }
+
+  /**
+   * Adds the levels, the saturation and the injection to the run record, and prints the saturation.
+   *
+   * @param info the run record's maps, its {@code load} map included
+   * @param peakConcurrency the most LLM requests in flight at once
+   * @param endMs when the run ended, epoch ms: levels are measured up to it, or up to the early
+   *     stop
+   * @param extra more fields of each level's window (start ms, end ms), e.g. the client's schedule
+   *     lag and CPU share, or null
+   * @param budgetSpent whether the run ended because its request budget was spent ({@link
+   *     RunEnd.Reason#BUDGET_SPENT}): a level it cut short was bounded by the budget, and a warning
+   *     that it was too short says to give the run more requests
+   */
   @SuppressWarnings("unchecked")
   synchronized void addTo(
       Map<String, Object> info,
       long peakConcurrency,
       long endMs,
-      BiFunction<Long, Long, Map<String, Object>> extra) {
+      BiFunction<Long, Long, Map<String, Object>> extra,
+      boolean budgetSpent) {
     if (info.get("load") instanceof Map<?, ?> load) {
       Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) load);
       m.put("profiles", injections.stream().map(InjectionRecords::describe).toList());
@@ -406,7 +465,7 @@ final class LevelWatch {
     if (results.isEmpty()) {
       return;
     }
-    List<String> warnings = Saturation.shortLevels(results);
+    List<String> warnings = Saturation.shortLevels(results, budgetSpent);
     if (!warnings.isEmpty()) {
       info.put("levels_warnings", warnings);
       for (String w : warnings) {

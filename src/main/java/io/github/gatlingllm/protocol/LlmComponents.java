@@ -28,11 +28,16 @@ public final class LlmComponents implements ProtocolComponents {
     return run;
   }
 
-  /** Also notes each user's start, for its schedule ({@link ClientWatch}). */
+  /**
+   * Also notes each user's start, for its schedule ({@link ClientWatch}); the first user's start,
+   * before any request, checks the prompts against the server's context ({@link
+   * RunContext#userStarting()}).
+   */
   @Override
   public Function1<Session, Session> onStart() {
     Function1<Session, Session> http = run.http().onStart();
     return session -> {
+      run.userStarting();
       run.client().userStarted(session);
       return http.apply(session);
     };

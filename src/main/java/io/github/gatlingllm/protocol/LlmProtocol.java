@@ -68,7 +68,11 @@ public final class LlmProtocol implements Protocol {
     this.extraBody = Map.copyOf(extraBody);
     this.headers = Map.copyOf(headers);
     this.simulationClass = simulationClass;
-    Path results = Path.of(settings.resultsFolder());
+    Path results =
+        resultsFolder(
+            settings.resultsFolder(),
+            resultsFolderSet(settings),
+            io.github.gatlingllm.internal.GatlingResults.resultsFolder().orElse(null));
     try {
       this.folders = RunFolders.before(results, simulationClass);
     } catch (java.io.UncheckedIOException e) {
@@ -76,6 +80,54 @@ public final class LlmProtocol implements Protocol {
           "llm.resultsFolder: cannot list \"" + results + "\" (" + e.getCause() + ")", e);
     }
     FedRuns.protocolMade(this);
+    io.github.gatlingllm.settings.SettingUse.RUN.made(
+        io.github.gatlingllm.settings.SettingUse.Part.PROTOCOL);
+  }
+
+  /**
+   * The results folder the run's files go into: Gatling's, wherever its launcher put it, so that
+   * the run has one folder; {@code llm.resultsFolder} only where Gatling's cannot be known (its
+   * launcher gave it no {@code -rf}, or it is not this JVM's launcher). When {@code
+   * llm.resultsFolder} is set and names another folder than Gatling's, says once that it follows
+   * Gatling's and how to move both.
+   *
+   * @param llmFolder {@code llm.resultsFolder} as resolved (its default when unset), never null
+   * @param llmSet whether {@code llm.resultsFolder} was set (property or DSL)
+   * @param gatlingFolder Gatling's results folder, or null when not known
+   * @return the folder
+   */
+  static Path resultsFolder(String llmFolder, boolean llmSet, Path gatlingFolder) {
+    if (gatlingFolder == null) {
+      return Path.of(llmFolder);
+    }
+    if (llmSet
+        && !same(Path.of(llmFolder), gatlingFolder)
+        && MOVED_SAID.compareAndSet(false, true)) {
+      org.slf4j.LoggerFactory.getLogger(LlmProtocol.class)
+          .warn(
+              "llm.resultsFolder=\"{}\": Gatling writes this run's folder under \"{}\" (its"
+                  + " launcher's -rf), so the LLM files go there too, beside Gatling's report; to"
+                  + " move both, set Gatling's results folder: -Dllm.resultsFolder with this"
+                  + " repository's pom, the plugin's <resultsFolder> (-Dgatling.resultsFolder) in"
+                  + " your own Maven project, -rf with io.gatling.app.Gatling",
+              llmFolder,
+              gatlingFolder);
+    }
+    return gatlingFolder;
+  }
+
+  private static final java.util.concurrent.atomic.AtomicBoolean MOVED_SAID =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private static boolean same(Path a, Path b) {
+    return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+  }
+
+  /**
+   * Whether {@code llm.resultsFolder} was set, as a property or with {@code llm().resultsFolder}.
+   */
+  private static boolean resultsFolderSet(LlmSettings settings) {
+    return !settings.resultsFolder().equals(LlmSettings.DEFAULT_RESULTS_FOLDER);
   }
 
   /**

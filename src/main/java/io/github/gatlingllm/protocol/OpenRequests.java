@@ -3,11 +3,13 @@ package io.github.gatlingllm.protocol;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Not API. The LLM requests of a run that were sent and have not ended: when the run record is
  * written, each is cut and recorded with what was measured until then ({@code cut_by_run_end}), so
- * every request that was sent is in {@code llm-requests.jsonl}. Thread-safe.
+ * every request that was sent is in {@code llm-requests.jsonl}; and how many of them are streamed,
+ * for the {@link SilenceWatch}. Thread-safe.
  */
 public final class OpenRequests {
 
@@ -21,9 +23,17 @@ public final class OpenRequests {
      * @return true when it was recorded here, false when it had ended on its own
      */
     boolean cutByRunEnd(long endNanos, String reason);
+
+    /**
+     * Whether the request asked for a stream: its server owes it bytes as it generates.
+     *
+     * @return true for a streamed request
+     */
+    boolean streamed();
   }
 
   private final Set<Open> open = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger streamed = new AtomicInteger();
 
   /**
    * A request is on its way.
@@ -31,7 +41,9 @@ public final class OpenRequests {
    * @param request never null
    */
   public void add(Open request) {
-    open.add(request);
+    if (open.add(request) && request.streamed()) {
+      streamed.incrementAndGet();
+    }
   }
 
   /**
@@ -40,7 +52,9 @@ public final class OpenRequests {
    * @param request never null
    */
   public void remove(Open request) {
-    open.remove(request);
+    if (open.remove(request) && request.streamed()) {
+      streamed.decrementAndGet();
+    }
   }
 
   /**
@@ -53,6 +67,15 @@ public final class OpenRequests {
   }
 
   /**
+   * How many of the open requests are streamed.
+   *
+   * @return the count, at least 0
+   */
+  public int streamed() {
+    return streamed.get();
+  }
+
+  /**
    * Cuts every request still open.
    *
    * @param endNanos {@link System#nanoTime()} of the cut
@@ -62,7 +85,7 @@ public final class OpenRequests {
   public int cutAll(long endNanos, String reason) {
     int cut = 0;
     for (Open request : List.copyOf(open)) {
-      open.remove(request);
+      remove(request);
       if (request.cutByRunEnd(endNanos, reason)) {
         cut++;
       }

@@ -20,8 +20,10 @@ import io.github.gatlingllm.metrics.AggregatorThread;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.report.Console;
+import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.settings.LlmSettings;
+import io.github.gatlingllm.settings.SettingUse;
 import io.github.gatlingllm.simulator.Simulator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +67,14 @@ public final class RunContext {
   private final Long startAt;
   private final Long lateMs;
   private final AtomicBoolean crashed = new AtomicBoolean();
+  private final AtomicBoolean historyChecked = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicReference<String> refusal =
+      new java.util.concurrent.atomic.AtomicReference<>();
+
+  /** Whether the run's {@code -Dllm.*} properties were checked for settings nothing reads. */
+  private volatile boolean settingsChecked;
+
+  private final AtomicBoolean contextChecked = new AtomicBoolean();
   private final Map<WireApi, CachePlan.Server> cacheServers;
   private final RunFinish end;
   private final Thread shutdownHook;
@@ -73,6 +83,11 @@ public final class RunContext {
   private final LevelWatch levels;
   private final ClientWatch client;
   private final OpenRequests openRequests = new OpenRequests();
+  private final RunClosing closing = new RunClosing();
+  private final java.util.concurrent.atomic.AtomicLong cutByRunEnd =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong cutBeforeSent =
+      new java.util.concurrent.atomic.AtomicLong();
   private final RunEnd runEnd;
   private final Map<String, Double> failedPercentBelow;
   private final BudgetStop budgetStop;
@@ -81,6 +96,8 @@ public final class RunContext {
   private final AssertionCheck assertionCheck;
   private final RequestShape requests;
   private final TargetWatch targetWatch;
+  private final SilenceWatch silence;
+  private final AtomicBoolean silenceStop = new AtomicBoolean();
   private final LiveEndpoint live;
 
   /** The thread the run record's and the load levels' per-request bookkeeping runs on. */
@@ -185,6 +202,77 @@ public final class RunContext {
         new TargetWatch(
             settings.targetDown(), gatling.nowMillis(), java.time.ZoneId.systemDefault());
     end.targetWatch(targetWatch);
+    this.silence =
+        new SilenceWatch(
+            settings.targetDown().silentSeconds(),
+            settings.targetDown().stop(),
+            System.nanoTime(),
+            gatling.nowMillis(),
+            targetWatch::runStartMs,
+            java.time.ZoneId.systemDefault());
+    end.silenceWatch(silence);
+    silence.start(openRequests::streamed, this::silenceSaid);
+  }
+
+  /**
+   * Says a silent target's episode, or its end; stops the run the first time with {@code
+   * llm.stopWhenTargetDown}, as for a dead target: the gate ends every user from then on, the run
+   * closes ({@link #stopping}: the requests in flight are cut and recorded) and the load generator
+   * stops.
+   */
+  private void silenceSaid(SilenceWatch.Change change) {
+    if (change instanceof SilenceWatch.Silent silent) {
+      boolean stop = settings.targetDown().stop() && silenceStop.compareAndSet(false, true);
+      if (stop) {
+        runEnd.targetSilent();
+        silence.stopping();
+        targetWatch.stopping();
+      }
+      Console.line(LOG, silence.silentText(silent));
+      if (stop) {
+        // As a gate's stop (LlmAction): nothing more is sent and every request in flight is cut
+        // while Gatling still takes rows.
+        stopping(false);
+        loadOver();
+        gatling.stopLoadGenerator(Gate.TARGET_SILENT);
+      }
+    } else if (change instanceof SilenceWatch.Spoke spoke) {
+      Console.line(LOG, silence.spokeText(spoke));
+    }
+  }
+
+  /**
+   * The run's silence watch: every response head and body chunk is stamped on it.
+   *
+   * @return never null
+   */
+  public SilenceWatch silence() {
+    return silence;
+  }
+
+  /**
+   * A virtual user starts. The first one, before any request is sent (Gatling has built every
+   * scenario and feeder by then), checks each workload's longest prompt against the context the
+   * server reports ({@link ContextCheck}) and warns once per workload that does not fit.
+   */
+  void userStarting() {
+    if (contextChecked.compareAndSet(false, true)) {
+      Integer context = target.contextTokens();
+      if (context == null) {
+        return;
+      }
+      CachePlan.Server plan = cacheServers.get(settings.endpointKind());
+      int lead = plan != null && plan.templateKnown() ? plan.templateTokens() : 0;
+      for (String line :
+          ContextCheck.warnings(
+              io.github.gatlingllm.feeder.PhasedWorkload.openCeilings(),
+              context,
+              target.contextSource(),
+              lead,
+              settings.outputTokens())) {
+        Console.warning(LOG, line);
+      }
+    }
   }
 
   /**
@@ -456,11 +544,194 @@ public final class RunContext {
    *     Gate.StopRun} that is no crash (the caller calls {@link #loadOver()} and stops the load)
    */
   public Gate gate(io.gatling.core.session.Session session, boolean mayWait) {
+    if (!settingsChecked) {
+      // The first request: Gatling has built every scenario, so every part of the run is made.
+      settingsChecked = true;
+      String unused = SettingUse.RUN.unusedLineOnce(System.getProperties());
+      if (unused != null) {
+        LOG.warn("{}", unused);
+      }
+    }
+    String ended = ended();
+    if (ended != null) {
+      // The run has ended: nothing more is sent; a prompt this user holds is recorded at the end.
+      // The user waits before it ends, so that a closed loop does not spin while the run stops.
+      close(ended);
+      return new Gate.EndUser(Gate.END_PAUSE_MS);
+    }
     return Gate.ofRun(
         this::saturationStop,
         targetWatch::gate,
         mayWait,
         () -> profileEnd.past(session, gatling.nowMillis()));
+  }
+
+  /**
+   * Whether the run has ended, and why: it was closed ({@link #stopping}, the record being
+   * written), or Gatling's statistics take no more rows (its controller stopped the run: {@code
+   * maxDuration}, a stop of the load generator). A request that ends now is cut by the run's end
+   * rather than recorded as it ended, as Gatling counts it in no row.
+   *
+   * @return the reason ({@code end_reason}'s words, e.g. {@code max_duration}), or null while the
+   *     run goes on
+   */
+  public String ended() {
+    String closed = closing.reason();
+    if (closed != null) {
+      return closed;
+    }
+    if (gatling.takesRows()) {
+      return null;
+    }
+    return runEnd.reason(crashed.get(), false, gatling.nowMillis()).wireName();
+  }
+
+  /**
+   * Begins adding a request to the run (a send, from its sender to Gatling's HTTP engine): refused
+   * once the run has ended ({@link RunClosing}).
+   *
+   * @return true when admitted (call {@link #admitted()} when done), false when the run has ended:
+   *     nothing is sent, the user ends, a prompt it holds is recorded by the run's end
+   */
+  public boolean admit() {
+    return ended() == null && closing.enter();
+  }
+
+  /** Ends an admission that {@link #admit()} began on this thread. */
+  public void admitted() {
+    closing.exit();
+  }
+
+  /**
+   * The run is stopping now ({@link Gate.StopRun}: a saturation stop, a target down, every budget
+   * spent, or a crash), before the load generator is told: nothing more is sent or handed out, and
+   * every request in flight is cut and recorded now, while Gatling still takes rows, so Gatling's
+   * counts and the run record agree ({@code docs/run-end.md}).
+   *
+   * @param crash whether the run stops as a crash
+   */
+  public void stopping(boolean crash) {
+    if (crash) {
+      crashed.set(true);
+    }
+    String reason = runEnd.reason(crash, false, gatling.nowMillis()).wireName();
+    close(reason);
+    openRequests.cutAll(System.nanoTime(), reason);
+  }
+
+  /**
+   * Closes the run: no more admissions (waits for those in progress), no more prompts handed out.
+   */
+  private void close(String reason) {
+    closing.close(reason);
+    io.github.gatlingllm.feeder.PhasedWorkload.stopHandingOut();
+  }
+
+  /**
+   * A virtual user holding a fed prompt ends without sending it, the run going on (its scenario's
+   * profile is over, or the target watch ends it): the prompt was handed out, so it is recorded
+   * now, once, with status {@code cut_by_run_end}, in the phase's counts and digest as it was
+   * already. Nothing when a request was sent with it (its own record counts), or when the run has
+   * ended (the run's end records it).
+   *
+   * @param fed the user's fed prompt, or null
+   * @param request the request it was fed for
+   * @param session the user's session, for the record's reason (its scenario's profile over, or the
+   *     target down)
+   */
+  public void notSent(
+      io.github.gatlingllm.feeder.FedPrompt fed,
+      String request,
+      io.gatling.core.session.Session session) {
+    if (fed == null || fed.spent() || fed.claim() == null || fed.claim().get()) {
+      return;
+    }
+    String why =
+        profileEnd.past(session, gatling.nowMillis())
+            ? "the injection profile of scenario " + session.scenario() + " was over"
+            : "its virtual user ended while the target was down";
+    if (!admit()) {
+      return;
+    }
+    try {
+      if (fed.claim().compareAndSet(false, true)
+          && fed.workload().recorded(fed.phase(), fed.index())) {
+        io.github.gatlingllm.prompt.Prompt p = fed.prompt();
+        recordNotSent(
+            fed.workload(),
+            new io.github.gatlingllm.metrics.RequestIdentity(
+                request,
+                fed.phase(),
+                fed.index(),
+                p.promptId(),
+                p.digest(),
+                p.prefixGroup(),
+                p.sharedPrefixTokens(),
+                p.plannedCount().value()),
+            why);
+      }
+    } finally {
+      admitted();
+    }
+  }
+
+  /** The record of a prompt handed out and never sent: {@code cut_by_run_end}, nothing measured. */
+  private void recordNotSent(
+      Workload workload, io.github.gatlingllm.metrics.RequestIdentity identity, String why) {
+    long now = gatling.nowMillis();
+    long nanos = System.nanoTime();
+    RequestRecord record =
+        RequestRecord.of(
+                identity,
+                io.github.gatlingllm.metrics.RequestTimer.unanswered(
+                        now, nanos, nanos, identity.plannedTokens())
+                    .timings(),
+                null,
+                io.github.gatlingllm.metrics.RequestStatus.CUT_BY_RUN_END,
+                "not sent: " + why)
+            .withCache(workload.name(), null);
+    tally.fedBy(workload, identity.request());
+    cutBeforeSent.incrementAndGet();
+    cutByRunEnd.incrementAndGet();
+    aggregator.add(record);
+    live.record(record);
+    levels.notSent(record);
+  }
+
+  /**
+   * At the run's end, once nothing is sent or handed out any more and every request sent has ended
+   * or been cut: each prompt handed out by a workload of the run and never sent (its user ended
+   * without it, waited for the warmup, or had not reached its request yet) is recorded as not sent.
+   */
+  private void recordUnsent(String reason) {
+    for (Workload w : tally.workloads()) {
+      String request = tally.firstRequest(w);
+      for (boolean warmup : new boolean[] {true, false}) {
+        String phase =
+            (warmup
+                    ? io.github.gatlingllm.prompt.Phase.WARMUP
+                    : io.github.gatlingllm.prompt.Phase.MEASURED)
+                .wireName();
+        for (long index : w.unrecorded(warmup)) {
+          if (!w.recorded(phase, index)) {
+            continue;
+          }
+          io.github.gatlingllm.prompt.Prompt p = w.promptAgain(warmup, index);
+          recordNotSent(
+              w,
+              new io.github.gatlingllm.metrics.RequestIdentity(
+                  request,
+                  phase,
+                  index,
+                  p.promptId(),
+                  p.digest(),
+                  p.prefixGroup(),
+                  p.sharedPrefixTokens(),
+                  p.plannedCount().value()),
+              "the run ended (" + reason + ") before it was sent");
+        }
+      }
+    }
   }
 
   private String saturationStop() {
@@ -508,6 +779,12 @@ public final class RunContext {
    * @param record the request, never null
    */
   public void record(Workload workload, RequestRecord record) {
+    if (workload != null && record.index() != null) {
+      workload.recorded(record.phase(), record.index());
+    }
+    if (record.status() == io.github.gatlingllm.metrics.RequestStatus.CUT_BY_RUN_END) {
+      cutByRunEnd.incrementAndGet();
+    }
     aggregator.add(record);
     live.record(record);
     client.recorded(record);
@@ -607,8 +884,39 @@ public final class RunContext {
     crashed.set(true);
   }
 
+  /**
+   * Checks {@code llm.responses.history=server} against the server before any load, once per run:
+   * called when a conversation's or agent session's request on the Responses API is built.
+   *
+   * @throws IllegalArgumentException with the one line when the server refuses {@code
+   *     previous_response_id} (see {@link RunTarget#preflightServerHistory})
+   */
+  public void checkServerHistory() {
+    if (settings.historyOnServer() && historyChecked.compareAndSet(false, true)) {
+      target.preflightServerHistory(protocol.headers());
+    }
+  }
+
+  /**
+   * The run is stopped by a refusal found at a request (a session loop fed the wrong workload, the
+   * server's refusal of {@code llm.responses.history=server}): its record says it crashed, as
+   * {@link #crashed()}; the stop is Gatling's orderly one (its log closed, its report written) and
+   * the JVM ends with the line alone and status 1 ({@link ExitLine}). The first refusal wins.
+   *
+   * @param line the refusal's one line, never null
+   * @return true for the first refusal of the run: its caller stops the load
+   */
+  public boolean refused(String line) {
+    if (!refusal.compareAndSet(null, java.util.Objects.requireNonNull(line, "line"))) {
+      return false;
+    }
+    crashed.set(true);
+    return true;
+  }
+
   private void terminate() {
-    finish(crashed.get());
+    // A refused run's load was stopped in order: Gatling closed its log, the run was not cut.
+    finish(crashed.get() && refusal.get() == null);
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {
@@ -622,14 +930,35 @@ public final class RunContext {
    * @param interrupted whether the run was stopped before its end
    */
   void finish(boolean interrupted) {
+    silence.close();
     // Every record queued so far; the requests cut at the end are then aggregated by their caller.
     aggregator.close();
     end.finish(
         interrupted,
         crashed.get(),
+        refusal.get(),
         lateMs,
         runEnd,
-        openRequests,
+        new RunFinish.Ending() {
+          @Override
+          public void cutAll(String reason) {
+            // Nothing sent or handed out from here; then every request in flight is cut (each
+            // one ending now is waited for), then every prompt handed out and never sent.
+            close(reason);
+            openRequests.cutAll(System.nanoTime(), reason);
+            recordUnsent(reason);
+          }
+
+          @Override
+          public long cut() {
+            return cutByRunEnd.get();
+          }
+
+          @Override
+          public long cutBeforeSent() {
+            return cutBeforeSent.get();
+          }
+        },
         failedPercentBelow,
         assertionCheck);
     live.runRecorded();

@@ -27,6 +27,11 @@ public final class RunEnd {
      * llm.targetDown.afterMs}) and {@code llm.stopWhenTargetDown} stopped the run.
      */
     TARGET_DOWN(true),
+    /**
+     * No byte came from the target for {@code llm.silentSeconds} while streamed requests were in
+     * flight ({@link SilenceWatch}) and {@code llm.stopWhenTargetDown} stopped the run.
+     */
+    TARGET_SILENT(true),
     /** Gatling's {@code maxDuration} stopped the run: the requests in flight were cut. */
     MAX_DURATION(true),
     /** Ctrl+C or SIGTERM stopped the JVM. */
@@ -53,8 +58,8 @@ public final class RunEnd {
      * Whether the run was stopped before its load was over: {@code llm-run.json}'s {@code
      * interrupted}.
      *
-     * @return true for {@link #TARGET_DOWN}, {@link #MAX_DURATION}, {@link #INTERRUPTED} and {@link
-     *     #CRASHED}
+     * @return true for {@link #TARGET_DOWN}, {@link #TARGET_SILENT}, {@link #MAX_DURATION}, {@link
+     *     #INTERRUPTED} and {@link #CRASHED}
      */
     public boolean interrupted() {
       return interrupted;
@@ -66,6 +71,7 @@ public final class RunEnd {
   private volatile boolean budgetSpent;
   private volatile boolean saturationStop;
   private volatile boolean targetDown;
+  private volatile boolean targetSilent;
 
   /**
    * Watches a run's end.
@@ -96,9 +102,17 @@ public final class RunEnd {
   }
 
   /**
-   * Why the run ended. The first that applies: a crash, a signal, a dead target, a saturation stop,
-   * a spent budget, the {@code maxDuration} reached (the run lasted at least that long from {@code
-   * startMs}), else the injection was over.
+   * The target is silent and the run is being stopped for it ({@code llm.silentSeconds}, {@code
+   * llm.stopWhenTargetDown}).
+   */
+  public void targetSilent() {
+    targetSilent = true;
+  }
+
+  /**
+   * Why the run ended. The first that applies: a crash, a signal, a dead target, a silent one, a
+   * saturation stop, a spent budget, the {@code maxDuration} reached (the run lasted at least that
+   * long from {@code startMs}), else the injection was over.
    *
    * @param crashed whether the run was stopped as a crash
    * @param signalled whether Ctrl+C or SIGTERM stopped the JVM (the record is written by the
@@ -115,6 +129,9 @@ public final class RunEnd {
     }
     if (targetDown) {
       return Reason.TARGET_DOWN;
+    }
+    if (targetSilent) {
+      return Reason.TARGET_SILENT;
     }
     if (saturationStop) {
       return Reason.SATURATION_STOP;

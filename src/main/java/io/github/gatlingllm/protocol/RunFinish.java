@@ -7,6 +7,7 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
@@ -49,6 +50,7 @@ final class RunFinish {
   private final Long startAt;
   private final AtomicBoolean finished = new AtomicBoolean();
   private volatile TargetWatch targetWatch;
+  private volatile SilenceWatch silenceWatch;
   private volatile BaselineGate baseline;
   private volatile java.util.function.Consumer<Boolean> judgeBaseline;
 
@@ -93,6 +95,31 @@ final class RunFinish {
     this.startAt = startAt;
   }
 
+  /** What the run's end does to the requests not ended, and how many it cut. */
+  interface Ending {
+    /**
+     * Stops the run taking requests, cuts every request in flight and records every prompt handed
+     * out and never sent, all as {@code cut_by_run_end}; returns once each is recorded.
+     *
+     * @param reason why the run ended, {@code end_reason}'s words
+     */
+    void cutAll(String reason);
+
+    /**
+     * The requests recorded as {@code cut_by_run_end} in the whole run, whenever they were cut.
+     *
+     * @return at least 0
+     */
+    long cut();
+
+    /**
+     * Of {@link #cut()}, the prompts handed out and never sent.
+     *
+     * @return at least 0
+     */
+    long cutBeforeSent();
+  }
+
   /**
    * The run's target watch, whose {@code target_down} block the record gets.
    *
@@ -100,6 +127,15 @@ final class RunFinish {
    */
   void targetWatch(TargetWatch watch) {
     this.targetWatch = watch;
+  }
+
+  /**
+   * The run's silence watch, whose {@code target_silent} block the record gets.
+   *
+   * @param watch the watch, never null
+   */
+  void silenceWatch(SilenceWatch watch) {
+    this.silenceWatch = watch;
   }
 
   /**
@@ -118,12 +154,13 @@ final class RunFinish {
    *
    * @param interrupted whether the run was stopped before its end
    * @param crashed whether the run was stopped as a crash
+   * @param refusal the line of the refusal that stopped the run in order ({@link
+   *     RunContext#refused}), or null
    * @param lateMs how late this JVM passed the {@code llm.startAt} barrier, or null (no barrier, or
    *     not passed yet)
    * @param runEnd what the run knows of its end, or null when it ends before it started (during the
    *     start barrier)
-   * @param openRequests the requests in flight: each is cut and recorded before the record is
-   *     written
+   * @param ending the requests not ended: each is cut and recorded before the record is written
    * @param failedPercentBelow the simulation's failed-percent assertions by request name, or null
    *     when they could not be read
    * @param assertions the simulation's assertions, checked as Gatling does once the record's other
@@ -132,9 +169,10 @@ final class RunFinish {
   void finish(
       boolean interrupted,
       boolean crashed,
+      String refusal,
       Long lateMs,
       RunEnd runEnd,
-      OpenRequests openRequests,
+      Ending ending,
       Map<String, Double> failedPercentBelow,
       AssertionCheck assertions) {
     if (!finished.compareAndSet(false, true)) {
@@ -145,15 +183,22 @@ final class RunFinish {
           runEnd == null
               ? (crashed ? RunEnd.Reason.CRASHED : RunEnd.Reason.INTERRUPTED)
               : runEnd.reason(crashed, interrupted && !crashed, gatling.nowMillis());
-      // Every request sent is in the record: those in flight now with what was measured so far.
-      int cut = openRequests.cutAll(System.nanoTime(), reason.wireName());
+      // Every request sent is in the record: those in flight now with what was measured so far,
+      // and every prompt handed out that was never sent.
+      ending.cutAll(reason.wireName());
       Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs, failedPercentBelow).toMap());
       info.put("end_reason", reason.wireName());
-      info.put("requests_cut_by_run_end", cut);
+      info.put("requests_cut_by_run_end", ending.cut());
+      info.put("requests_cut_before_sent", ending.cutBeforeSent());
       Map<String, Object> targetDown =
           targetWatch == null ? null : targetWatch.toRecord(gatling.nowMillis());
       if (targetDown != null) {
         info.put("target_down", targetDown);
+      }
+      Map<String, Object> targetSilent =
+          silenceWatch == null ? null : silenceWatch.toRecord(System.nanoTime());
+      if (targetSilent != null) {
+        info.put("target_silent", targetSilent);
       }
       info.put("cache", RunTarget.cacheParameters(chatCache));
       List<Map<String, Object>> conversations = tally.conversationRecords();
@@ -177,17 +222,31 @@ final class RunFinish {
             info,
             tally.peakInFlight(),
             LevelWatch.levelsUntil(reason, gatling.nowMillis()),
-            client::forWindow);
+            client::forWindow,
+            reason == RunEnd.Reason.BUDGET_SPENT);
       } catch (RuntimeException e) {
         LOG.error("could not compute the load levels: {}", e.toString(), e);
       }
       if (assertions != null) {
         // Gatling closed simulation.log before its actor system terminated: its verdict is known.
-        // A target-down stop is the extension's own orderly stop (as a spent budget's): Gatling
-        // closed its log and checks its assertions, so they are checked here too.
+        // A target-down or target-silent stop is the extension's own orderly stop (as a spent
+        // budget's): Gatling closed its log and checks its assertions, so they are checked too.
+        // So is a refusal's stop (RunContext.refused).
         boolean logCut =
-            interrupted || crashed || (reason.interrupted() && reason != RunEnd.Reason.TARGET_DOWN);
-        info.putAll(assertions.toRecord(recorder.runFolder().orElse(null), logCut));
+            interrupted
+                || (crashed && refusal == null)
+                || (reason.interrupted()
+                    && reason != RunEnd.Reason.TARGET_DOWN
+                    && reason != RunEnd.Reason.TARGET_SILENT
+                    && !(reason == RunEnd.Reason.CRASHED && refusal != null));
+        info.putAll(
+            assertions.toRecord(
+                recorder.runFolder().orElse(null),
+                !logCut
+                    ? null
+                    : crashed
+                        ? RunEnd.Reason.CRASHED
+                        : interrupted ? RunEnd.Reason.INTERRUPTED : reason));
       }
       AtomicReference<Map<String, Object>> written = new AtomicReference<>();
       Path folder =
@@ -201,7 +260,11 @@ final class RunFinish {
       reportGoodput();
       reportCache();
       RunSummary.log(written.get());
-      if (!interrupted) {
+      if (refusal != null && !interrupted) {
+        // The line last, after Gatling's report, and exit status 1.
+        ExitLine.arm(refusal, folder);
+        io.github.gatlingllm.internal.OneLineErrors.runRefused();
+      } else if (!interrupted) {
         IndexLink.onExit(folder);
       }
     } catch (RuntimeException e) {

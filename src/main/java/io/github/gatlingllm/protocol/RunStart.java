@@ -145,7 +145,7 @@ final class RunStart {
       target.close();
       throw new IllegalArgumentException(
           "llm.resultsFolder: cannot write run records under \""
-              + settings.resultsFolder()
+              + protocol.folders().results()
               + "\" ("
               + e.getCause()
               + "), expected a folder that exists or can be made",

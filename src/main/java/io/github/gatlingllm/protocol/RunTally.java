@@ -70,6 +70,43 @@ final class RunTally {
     peakInFlight.accumulateAndGet(now, Math::max);
   }
 
+  /**
+   * A workload fed a request that is recorded without being sent: noted as {@link #started} does,
+   * without counting anything in flight.
+   *
+   * @param workload the workload, never null
+   * @param request the request's name
+   */
+  void fedBy(Workload workload, String request) {
+    synchronized (workloads) {
+      workloads.computeIfAbsent(workload, w -> new LinkedHashSet<>()).add(request);
+    }
+  }
+
+  /**
+   * The workloads that fed requests, in first-use order.
+   *
+   * @return a copy
+   */
+  List<Workload> workloads() {
+    synchronized (workloads) {
+      return new ArrayList<>(workloads.keySet());
+    }
+  }
+
+  /**
+   * The first request a workload fed.
+   *
+   * @param workload a workload of {@link #workloads()}
+   * @return its name, never null
+   */
+  String firstRequest(Workload workload) {
+    synchronized (workloads) {
+      Set<String> names = workloads.get(workload);
+      return names == null || names.isEmpty() ? workload.name() : names.iterator().next();
+    }
+  }
+
   /** A request counted by {@link #started} ended (recorded or not): in flight no more. */
   void ended() {
     inFlight.decrementAndGet();

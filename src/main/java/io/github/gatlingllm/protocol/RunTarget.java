@@ -46,6 +46,9 @@ final class RunTarget {
   private final String model;
   private final ServerInfo server;
 
+  /** The id of the pre-flight's Responses answer, for the server-history pre-flight; or null. */
+  private volatile String preflightResponseId;
+
   /**
    * The run's tokenizer.
    *
@@ -91,6 +94,8 @@ final class RunTarget {
         config = config.withModel(settings.model());
       }
       Simulator simulator = Simulator.start(config, 0);
+      io.github.gatlingllm.settings.SettingUse.RUN.made(
+          io.github.gatlingllm.settings.SettingUse.Part.SIMULATOR);
       String baseUrl = simulator.baseUrl();
       RunTarget target =
           new RunTarget(settings, counter, simulator, baseUrl, simulator.config().model(), null);
@@ -144,7 +149,10 @@ final class RunTarget {
             model,
             bytes,
             all,
-            settings.timeout());
+            settings.timeout(),
+            api == WireApi.RESPONSES
+                ? body -> preflightResponseId = responseIdOf(api, body)
+                : null);
     String stop = answer.stopLine(server.models());
     if (stop != null) {
       // The run's one line (OneLineErrors prints it alone; -Dllm.debug=true adds the traces).
@@ -153,6 +161,63 @@ final class RunTarget {
     String warning = answer.warningLine();
     if (warning != null) {
       Console.warning(LOG, warning);
+    }
+  }
+
+  /** The id of a Responses answer's body, or null when it has none (an error, not JSON). */
+  private static String responseIdOf(WireApi api, String body) {
+    try {
+      return api.dialect().responseId(body);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The pre-flight of {@code llm.responses.history=server}, before any load: one more small request
+   * that sends only a new user message and {@code previous_response_id}, the pre-flight's answer's
+   * id. A server that refuses it (an HTTP 4xx other than 408 or 429; llama.cpp: 400) stops the run
+   * with one line; anything else lets it go on. Sent only after a pre-flight to the Responses API
+   * that answered with an id (not to the embedded simulator, not with {@code llm.preflight=false}).
+   *
+   * @param headers the protocol's own headers; the bearer token is added here
+   * @throws IllegalArgumentException with the one line of {@link Preflight#historyStopLine()}
+   */
+  void preflightServerHistory(Map<String, String> headers) {
+    String previous = preflightResponseId;
+    if (previous == null || previous.isEmpty()) {
+      return;
+    }
+    WireApi api = WireApi.RESPONSES;
+    byte[] bytes =
+        api.dialect()
+            .body(
+                new RequestSettings(
+                    WireApi.RESPONSES,
+                    model,
+                    1,
+                    RequestSettings.MAX_TOKENS,
+                    false,
+                    false,
+                    null,
+                    null,
+                    null),
+                java.util.List.of(new io.github.gatlingllm.api.Turn.Message("user", "Hi again")),
+                previous)
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    all.putAll(api.dialect().headers(settings.apiKey()));
+    Preflight answer =
+        ServerProbe.preflight(
+            baseUrl + "/" + WireApi.RESPONSES.path(),
+            stripSlash(settings.redactedBaseUrl()) + "/" + WireApi.RESPONSES.path(),
+            model,
+            bytes,
+            all,
+            settings.timeout());
+    String stop = answer.historyStopLine();
+    if (stop != null) {
+      throw new IllegalArgumentException(stop);
     }
   }
 
@@ -228,6 +293,38 @@ final class RunTarget {
    */
   String model() {
     return model;
+  }
+
+  /**
+   * The context the server reports, for {@link ContextCheck}: the embedded simulator's {@code
+   * contextLength}, else the probe's ({@link ServerInfo#contextTokens()}).
+   *
+   * @return tokens, or null when the server did not say
+   */
+  Integer contextTokens() {
+    if (simulator != null) {
+      return simulator.config().contextLength();
+    }
+    return server == null ? null : server.contextTokens();
+  }
+
+  /**
+   * Where {@link #contextTokens()} comes from, in words.
+   *
+   * @return e.g. {@code llama.cpp: a slot's share of -c}, never null
+   */
+  String contextSource() {
+    if (simulator != null) {
+      return "the embedded simulator's llm.simulator.contextLength";
+    }
+    String engine = server == null ? null : server.engine();
+    if ("llama.cpp".equals(engine)) {
+      return "llama.cpp: a slot's share of -c";
+    }
+    if ("vLLM".equals(engine)) {
+      return "vLLM's max_model_len";
+    }
+    return "the server's /v1/models";
   }
 
   /**

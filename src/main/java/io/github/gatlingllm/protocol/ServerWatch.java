@@ -4,6 +4,7 @@ import io.github.gatlingllm.cache.WorkingSetSweepSummary;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.levels.SweepStep;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.WorkingSetSweep;
 import io.github.gatlingllm.server.ServerMetrics;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.simulator.SimulatorConfig;
@@ -136,16 +137,16 @@ final class ServerWatch {
                 : "the run's requests saw " + run + " (cached_tokens in their usage)");
       }
     }
-    List<Map<String, Object>> sweeps = sweeps(server);
+    List<WorkingSetSweep> sweeps = sweeps(server);
     if (!sweeps.isEmpty()) {
       record.put("working_set_sweep", sweeps);
-      for (Map<String, Object> sweep : sweeps) {
-        LOG.info("working-set sweep {}: {}", sweep.get("name"), sweep.get("summary"));
+      for (WorkingSetSweep sweep : sweeps) {
+        LOG.info("working-set sweep {}: {}", sweep.name(), sweep.summary());
       }
     }
   }
 
-  private List<Map<String, Object>> sweeps(Map<String, Object> server) {
+  private List<WorkingSetSweep> sweeps(Map<String, Object> server) {
     Map<String, TreeMap<Integer, SweepStep>> byName = new TreeMap<>();
     for (Map.Entry<Workload, SweepStep> e : steps.entrySet()) {
       Workload.SweepStep tag = e.getKey().sweepStep();
@@ -162,9 +163,9 @@ final class ServerWatch {
       capacity = n.longValue();
       source = server.get("engine") + " /metrics";
     }
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<WorkingSetSweep> out = new ArrayList<>();
     for (Map.Entry<String, TreeMap<Integer, SweepStep>> e : byName.entrySet()) {
-      List<Map<String, Object>> records = new ArrayList<>();
+      List<WorkingSetSweep.Step> records = new ArrayList<>();
       e.getValue().values().stream()
           .sorted(Comparator.comparingInt(SweepStep::groups))
           .forEach(s -> records.add(s.toRecord()));

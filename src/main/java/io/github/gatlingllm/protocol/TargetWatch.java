@@ -147,6 +147,23 @@ public final class TargetWatch {
   }
 
   /**
+   * When the run's first request went (or the run started, before it), epoch ms.
+   *
+   * @return epoch ms
+   */
+  long runStartMs() {
+    return runStartMs;
+  }
+
+  /**
+   * The run stops for another reason of the target's (a silent one, {@link SilenceWatch}): from now
+   * on the gate ends every virtual user, as after a stop for a dead target.
+   */
+  void stopping() {
+    stopSaid.set(true);
+  }
+
+  /**
    * What an ending says about the target.
    *
    * <p>A 503 (read as {@code rejected}, as a 429 is) is evidence, a 429 is not: a gateway whose

@@ -44,12 +44,19 @@ public final class RunRecord {
 
   /** The top-level blocks read into a type of their own: the key, then the type. */
   static final Map<String, JavaType> BLOCKS =
-      Map.of(
-          "metrics", JSON.constructType(MetricsSummary.class),
-          "slo", JSON.constructType(Slo.class),
-          "cache", JSON.constructType(CacheSummary.class),
-          "levels", JSON.constructType(new TypeReference<List<LevelEntry>>() {}),
-          "server_metrics", JSON.constructType(ServerMetrics.class));
+      Map.ofEntries(
+          Map.entry("metrics", JSON.constructType(MetricsSummary.class)),
+          Map.entry("slo", JSON.constructType(Slo.class)),
+          Map.entry("cache", JSON.constructType(CacheSummary.class)),
+          Map.entry("levels", JSON.constructType(new TypeReference<List<LevelEntry>>() {})),
+          Map.entry("server_metrics", JSON.constructType(ServerMetrics.class)),
+          Map.entry("baseline", JSON.constructType(Baseline.class)),
+          Map.entry(
+              "working_set_sweep",
+              JSON.constructType(new TypeReference<List<WorkingSetSweep>>() {})),
+          Map.entry(
+              Assertions.RESULTS_KEY,
+              JSON.constructType(new TypeReference<List<Assertions.Result>>() {})));
 
   /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
   private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
@@ -133,6 +140,22 @@ public final class RunRecord {
   }
 
   /**
+   * The typed blocks alone, each written by its type: for tests that hold each type to the file.
+   *
+   * @return a new tree of the blocks of {@link #BLOCKS} that read as their type
+   */
+  ObjectNode typedTree() {
+    ObjectNode tree = JSON.createObjectNode();
+    blocks.forEach(
+        (key, value) -> {
+          if (BLOCKS.containsKey(key) && !(value instanceof JsonNode)) {
+            tree.set(key, JSON.valueToTree(value));
+          }
+        });
+    return tree;
+  }
+
+  /**
    * The text of {@code llm-run.json}: indented, with a final line break.
    *
    * @return the text
@@ -212,5 +235,46 @@ public final class RunRecord {
    */
   public ServerMetrics serverMetrics() {
     return block("server_metrics", ServerMetrics.class);
+  }
+
+  /**
+   * This run against the run folder of {@code llm.baseline}, {@code baseline}.
+   *
+   * @return the block, or null when the run had no baseline
+   */
+  public Baseline baseline() {
+    return block("baseline", Baseline.class);
+  }
+
+  /**
+   * The run's Gatling assertions: {@code assertions_verdict}, {@code assertions_not_checked} and
+   * {@code assertion_results}.
+   *
+   * @return the assertions, or null when the run had none (no verdict)
+   */
+  @SuppressWarnings("unchecked")
+  public Assertions assertions() {
+    if (!(blocks.get(Assertions.VERDICT_KEY) instanceof JsonNode verdict) || !verdict.isTextual()) {
+      return null;
+    }
+    JsonNode why = blocks.get(Assertions.NOT_CHECKED_KEY) instanceof JsonNode n ? n : null;
+    return new Assertions(
+        verdict.asText(),
+        why == null || why.isNull() ? null : why.asText(),
+        blocks.get(Assertions.RESULTS_KEY) instanceof List<?> list
+            ? (List<Assertions.Result>) list
+            : null);
+  }
+
+  /**
+   * The run's working-set sweeps, {@code working_set_sweep}.
+   *
+   * @return one per sweep, or null when the run had none
+   */
+  @SuppressWarnings("unchecked")
+  public List<WorkingSetSweep> workingSetSweeps() {
+    return blocks.get("working_set_sweep") instanceof List<?> list
+        ? (List<WorkingSetSweep>) list
+        : null;
   }
 }

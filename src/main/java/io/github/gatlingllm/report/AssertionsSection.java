@@ -1,8 +1,8 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.record.Assertions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Not API. The run's Gatling assertions as the first thing the report page and the console summary
@@ -17,36 +17,31 @@ final class AssertionsSection {
   /**
    * The page's block, right under the title.
    *
-   * @param run the run record
+   * @param a the run's assertions, or null
    * @return the HTML, empty when the run has no assertion
    */
-  static String html(Map<String, Object> run) {
-    Object verdict = run.get("assertions_verdict");
-    if (verdict == null) {
+  static String html(Assertions a) {
+    if (a == null) {
       return "";
     }
     StringBuilder html = new StringBuilder();
-    List<?> results = run.get("assertion_results") instanceof List<?> l ? l : List.of();
-    if ("not_checked".equals(verdict)) {
+    if (Assertions.NOT_CHECKED.equals(a.verdict())) {
       html.append("<h2 id=\"assertions\">Assertions: not checked</h2>\n<p>")
-          .append(ReportPage.esc(run.get("assertions_not_checked")))
+          .append(ReportPage.esc(a.notChecked()))
           .append("</p>\n");
       return html.toString();
     }
-    int failed = failed(results);
-    boolean passed = "passed".equals(verdict);
+    List<Assertions.Result> results = results(a);
+    boolean passed = Assertions.PASSED.equals(a.verdict());
     html.append("<h2 id=\"assertions\" class=\"")
         .append(passed ? "good" : "bad")
         .append("\">Assertions: ")
-        .append(ReportPage.esc(headline(results.size(), failed)))
+        .append(ReportPage.esc(headline(results.size(), a.failed())))
         .append("</h2>\n<table id=\"assertion-results\">\n")
         .append("<tr><th class=\"l\">verdict</th><th class=\"l\">assertion</th>")
         .append("<th>actual</th></tr>\n");
-    for (Object o : results) {
-      if (!(o instanceof Map<?, ?> r)) {
-        continue;
-      }
-      boolean ok = Boolean.TRUE.equals(r.get("passed"));
+    for (Assertions.Result r : results) {
+      boolean ok = r.passed();
       html.append("<tr class=\"")
           .append(ok ? "passed" : "failed")
           .append("\"><td class=\"l ")
@@ -56,7 +51,7 @@ final class AssertionsSection {
           .append("</strong></td><td class=\"l")
           .append(ok ? "" : " bad")
           .append("\">")
-          .append(ReportPage.esc(r.get("assertion")))
+          .append(ReportPage.esc(r.assertion()))
           .append("</td><td")
           .append(ok ? "" : " class=\"bad\"")
           .append(">")
@@ -69,44 +64,32 @@ final class AssertionsSection {
   /**
    * The console's lines, first of the LLM summary.
    *
-   * @param run the run record
+   * @param a the run's assertions, or null
    * @return the lines, empty when the run has no assertion
    */
-  static List<String> lines(Map<String, Object> run) {
-    Object verdict = run.get("assertions_verdict");
+  static List<String> lines(Assertions a) {
     List<String> out = new ArrayList<>();
-    if (verdict == null) {
+    if (a == null) {
       return out;
     }
-    if ("not_checked".equals(verdict)) {
-      out.add("LLM assertions: not checked: " + run.get("assertions_not_checked"));
+    if (Assertions.NOT_CHECKED.equals(a.verdict())) {
+      out.add("LLM assertions: not checked: " + a.notChecked());
       return out;
     }
-    List<?> results = run.get("assertion_results") instanceof List<?> l ? l : List.of();
-    out.add("LLM assertions: " + headline(results.size(), failed(results)));
-    for (Object o : results) {
-      if (o instanceof Map<?, ?> r) {
-        boolean ok = Boolean.TRUE.equals(r.get("passed"));
-        out.add(
-            "  "
-                + (ok ? "passed " : "FAILED ")
-                + r.get("assertion")
-                + (r.get("error") != null
-                    ? " (" + r.get("error") + ")"
-                    : " (actual " + actual(r) + ")"));
-      }
+    List<Assertions.Result> results = results(a);
+    out.add("LLM assertions: " + headline(results.size(), a.failed()));
+    for (Assertions.Result r : results) {
+      out.add(
+          "  "
+              + (r.passed() ? "passed " : "FAILED ")
+              + r.assertion()
+              + (r.error() != null ? " (" + r.error() + ")" : " (actual " + actual(r) + ")"));
     }
     return out;
   }
 
-  private static int failed(List<?> results) {
-    int failed = 0;
-    for (Object o : results) {
-      if (o instanceof Map<?, ?> r && !Boolean.TRUE.equals(r.get("passed"))) {
-        failed++;
-      }
-    }
-    return failed;
+  private static List<Assertions.Result> results(Assertions a) {
+    return a.results() == null ? List.of() : a.results();
   }
 
   private static String headline(int all, int failed) {
@@ -116,10 +99,10 @@ final class AssertionsSection {
     return failed + " of " + all + " FAILED (Gatling's build fails)";
   }
 
-  private static String actual(Map<?, ?> r) {
-    if (r.get("actual") instanceof Number n) {
-      return Decimals.fmt(n.doubleValue());
+  private static String actual(Assertions.Result r) {
+    if (r.actual() != null) {
+      return Decimals.fmt(r.actual());
     }
-    return ReportPage.esc(r.get("error"));
+    return ReportPage.esc(r.error());
   }
 }

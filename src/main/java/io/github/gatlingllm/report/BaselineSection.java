@@ -1,6 +1,6 @@
 package io.github.gatlingllm.report;
 
-import java.util.ArrayList;
+import io.github.gatlingllm.record.Baseline;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,100 +30,92 @@ final class BaselineSection {
   /**
    * The section.
    *
-   * @param run the run record
+   * @param b the run record's {@code baseline}, or null
    * @return HTML, empty when the run has no baseline
    */
-  static String html(Map<String, Object> run) {
-    if (!(run.get("baseline") instanceof Map<?, ?> b)) {
+  static String html(Baseline b) {
+    if (b == null) {
       return "";
     }
     StringBuilder html = new StringBuilder();
     html.append("<h2 id=\"baseline\">Against baseline</h2>\n<p>Baseline: <code>")
-        .append(ReportPage.esc(b.get("folder")))
+        .append(ReportPage.esc(b.folder()))
         .append("</code>");
-    if (b.get("a") instanceof Map<?, ?> a && b.get("b") instanceof Map<?, ?> own) {
+    if (b.a() != null && b.b() != null) {
       html.append(" (")
-          .append(ReportPage.esc(a.get("requests")))
+          .append(ReportPage.esc(b.a().requests()))
           .append(" measured requests; this run ")
-          .append(ReportPage.esc(own.get("requests")))
+          .append(ReportPage.esc(b.b().requests()))
           .append(")");
     }
     html.append(".</p>\n");
-    if (b.get("no_regression_pct") != null) {
-      List<?> failed = b.get("failed") instanceof List<?> f ? f : List.of();
+    if (b.noRegressionPct() != null) {
+      List<String> failed = b.failed() == null ? List.of() : b.failed();
       html.append(failed.isEmpty() ? "<p class=\"good\">" : "<p class=\"bad\">")
           .append("<strong>Regression gate (llm.assert.noRegressionPct ")
-          .append(number(b.get("no_regression_pct")))
+          .append(number(b.noRegressionPct()))
           .append("%): ")
           .append(
               failed.isEmpty()
                   ? "passed"
-                  : "FAILED on " + ReportPage.esc(String.join(", ", strings(failed))))
+                  : "FAILED on " + ReportPage.esc(String.join(", ", failed)))
           .append("</strong></p>\n");
     }
-    if (b.get("not_logged") != null) {
-      html.append("<p class=\"bad\">").append(ReportPage.esc(b.get("not_logged"))).append("</p>\n");
+    if (b.notLogged() != null) {
+      html.append("<p class=\"bad\">").append(ReportPage.esc(b.notLogged())).append("</p>\n");
     }
-    if (Boolean.FALSE.equals(b.get("same_prompts"))
-        && b.get("prompt_differences") instanceof List<?> d) {
-      for (Object line : d) {
+    if (Boolean.FALSE.equals(b.samePrompts()) && b.promptDifferences() != null) {
+      for (String line : b.promptDifferences()) {
         html.append("<p class=\"bad\">Prompts differ: ")
             .append(ReportPage.esc(line))
             .append(" (compared anyway)</p>\n");
       }
     }
-    if (b.get("warnings") instanceof List<?> w) {
-      for (Object line : w) {
+    if (b.warnings() != null) {
+      for (String line : b.warnings()) {
         html.append("<p class=\"bad\">")
             .append(ReportPage.esc(String.valueOf(line).replaceFirst("^A\\b", "The baseline")))
             .append("</p>\n");
       }
     }
-    if (b.get("method") != null) {
-      html.append("<p>").append(ReportPage.esc(b.get("method"))).append(".</p>\n");
+    if (b.method() != null) {
+      html.append("<p>").append(ReportPage.esc(b.method())).append(".</p>\n");
     }
-    if (b.get("metrics") instanceof Map<?, ?> metrics && !metrics.isEmpty()) {
+    if (b.metrics() != null && !b.metrics().isEmpty()) {
       html.append(
           "<table id=\"baseline-table\"><tr><th>metric</th><th>baseline</th><th>this run</th>"
               + "<th>change</th><th>95% interval</th><th>verdict</th></tr>\n");
-      for (Map.Entry<?, ?> e : metrics.entrySet()) {
-        if (!(e.getValue() instanceof Map<?, ?> row)) {
+      for (Map.Entry<String, Baseline.Row> e : b.metrics().entrySet()) {
+        Baseline.Row row = e.getValue();
+        if (row == null) {
           continue;
         }
-        String verdict = String.valueOf(row.get("verdict"));
-        String css =
-            "better".equals(verdict)
-                ? " class=\"good\""
-                : "worse".equals(verdict) ? " class=\"bad\"" : "";
+        String verdict = String.valueOf(row.verdict());
         html.append("<tr><td>")
             .append(ReportPage.esc(e.getKey()))
             .append("</td><td>")
-            .append(number(row.get("a")))
+            .append(number(row.a()))
             .append("</td><td>")
-            .append(number(row.get("b")))
+            .append(number(row.b()))
             .append("</td><td>")
-            .append(pct(row.get("delta_pct")))
+            .append(pct(row.deltaPct()))
             .append("</td><td>")
-            .append(interval(row.get("ci95_pct")))
+            .append(interval(row.ci95Pct()))
             .append("</td><td")
-            .append(css)
+            .append(css(verdict).isEmpty() ? "" : " class=\"" + css(verdict) + "\"")
             .append("><strong>")
             .append(ReportPage.esc(verdict))
             .append("</strong></td></tr>\n");
       }
       html.append("</table>\n");
     }
-    if (b.get("quantiles") instanceof Map<?, ?> q && q.get("percentiles") instanceof List<?> ps) {
-      List<Double> xs = doubles(ps);
-      for (Map.Entry<?, ?> e : q.entrySet()) {
-        if (!(e.getValue() instanceof Map<?, ?> curves)
-            || !(curves.get("a") instanceof List<?> ca)
-            || !(curves.get("b") instanceof List<?> cb)
-            || ca.size() != xs.size()
-            || cb.size() != xs.size()) {
+    List<Double> xs = b.percentiles();
+    if (xs != null) {
+      for (String name : b.curveNames()) {
+        Baseline.Curves curves = b.curves(name);
+        if (curves == null || curves.a().size() != xs.size() || curves.b().size() != xs.size()) {
           continue;
         }
-        String name = String.valueOf(e.getKey());
         String title = TITLES.getOrDefault(name, name);
         html.append(
             Charts.render(
@@ -138,8 +130,8 @@ final class BaselineSection {
                     xs,
                     null,
                     List.of(
-                        new Charts.Series("baseline", "#888888", doubles(ca), false, true),
-                        new Charts.Series("this run", Charts.color(0), doubles(cb))),
+                        new Charts.Series("baseline", "#888888", curves.a(), false, true),
+                        new Charts.Series("this run", Charts.color(0), curves.b())),
                     "Nearest-rank percentiles 0 (the least) to 100 (the most) of the measured"
                         + " requests"
                         + ("itl_ms".equals(name)
@@ -161,47 +153,33 @@ final class BaselineSection {
    * The baseline's value and the verdict after a summary figure, e.g. {@code (baseline 12.5: worse,
    * -11.1% [-13.0%, -9.2%])}.
    *
-   * @param run the run record
+   * @param b the run record's {@code baseline}, or null
    * @param figure the summary figure's name, e.g. {@code requests/s}
    * @return HTML, empty without a baseline or for a figure that is no compared metric
    */
-  static String note(Map<String, Object> run, String figure) {
+  static String note(Baseline b, String figure) {
     String metric = SUMMARY_METRICS.get(figure);
-    if (metric == null
-        || !(run.get("baseline") instanceof Map<?, ?> b)
-        || !(b.get("metrics") instanceof Map<?, ?> metrics)
-        || !(metrics.get(metric) instanceof Map<?, ?> row)) {
+    Baseline.Row row =
+        metric == null || b == null || b.metrics() == null ? null : b.metrics().get(metric);
+    if (row == null) {
       return "";
     }
-    String verdict = String.valueOf(row.get("verdict"));
-    String css = "better".equals(verdict) ? "good" : "worse".equals(verdict) ? "bad" : "";
+    String verdict = String.valueOf(row.verdict());
     return " <span class=\""
-        + css
+        + css(verdict)
         + "\">(baseline "
-        + number(row.get("a"))
+        + number(row.a())
         + ": "
         + ReportPage.esc(verdict)
         + ", "
-        + pct(row.get("delta_pct"))
+        + pct(row.deltaPct())
         + " "
-        + interval(row.get("ci95_pct"))
+        + interval(row.ci95Pct())
         + ")</span>";
   }
 
-  private static List<String> strings(List<?> list) {
-    List<String> out = new ArrayList<>();
-    for (Object o : list) {
-      out.add(String.valueOf(o));
-    }
-    return out;
-  }
-
-  private static List<Double> doubles(List<?> list) {
-    List<Double> out = new ArrayList<>();
-    for (Object o : list) {
-      out.add(o instanceof Number n ? n.doubleValue() : null);
-    }
-    return out;
+  private static String css(String verdict) {
+    return "better".equals(verdict) ? "good" : "worse".equals(verdict) ? "bad" : "";
   }
 
   private static String number(Object v) {
@@ -212,12 +190,9 @@ final class BaselineSection {
     return v instanceof Number n ? String.format(Locale.ROOT, "%+.1f%%", n.doubleValue()) : "–";
   }
 
-  private static String interval(Object v) {
-    if (v instanceof List<?> l
-        && l.size() == 2
-        && l.get(0) instanceof Number lo
-        && l.get(1) instanceof Number hi) {
-      return String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", lo.doubleValue(), hi.doubleValue());
+  private static String interval(List<Double> v) {
+    if (v != null && v.size() == 2 && v.get(0) != null && v.get(1) != null) {
+      return String.format(Locale.ROOT, "[%+.1f%%, %+.1f%%]", v.get(0), v.get(1));
     }
     return "–";
   }

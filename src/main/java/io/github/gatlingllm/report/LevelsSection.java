@@ -88,6 +88,7 @@ final class LevelsSection {
       html.append("<p>").append(ReportPage.esc(run.get("levels_note"))).append("</p>\n");
     }
     html.append(table(run, levels, saturationLevels, overCapacityLevels));
+    html.append(scaling(verdicts, levels));
     if (levels.size() < 2) {
       // One level: a curve of one point says nothing the table does not.
       return html.toString();
@@ -198,6 +199,106 @@ final class LevelsSection {
     return html.toString();
   }
 
+  /**
+   * A closed loop's closed-loop scaling, from its saturation record's {@code scaling} (one row per
+   * level with more users than the one below it): the users' and the output tokens/s' factors, the
+   * scaling (the share of the throughput the added users would add unsaturated), the TTFT and E2E
+   * p50 factors, and whether the level is over capacity by the rule, with the rule and its
+   * thresholds in a sentence above. Empty when no record has one (open loops, older records).
+   */
+  private static String scaling(List<Object> verdicts, List<LevelEntry> levels) {
+    StringBuilder html = new StringBuilder();
+    boolean several = verdicts.size() > 1;
+    for (Object o : verdicts) {
+      if (!(o instanceof Map<?, ?> m)
+          || !(m.get("scaling") instanceof List<?> rows)
+          || rows.isEmpty()) {
+        continue;
+      }
+      html.append("<p id=\"scaling\">Closed-loop scaling")
+          .append(several ? " of " + ReportPage.esc(m.get("scenario")) : "")
+          .append(
+              " (Little's law: throughput = users / latency): a level is over capacity when its")
+          .append(" added users gave less than ")
+          .append(ReportPage.num(m.get("min_scaling")))
+          .append(" of the output tokens/s they would give an unsaturated server")
+          .append(" (<code>llm.saturation.minScaling</code>), or less than +")
+          .append(ReportPage.num(percent(m.get("throughput_gain"))))
+          .append("% (<code>llm.saturation.throughputGain</code>), while its TTFT or E2E p50")
+          .append(" grew ")
+          .append(ReportPage.num(m.get("ttft_growth")))
+          .append("x (<code>llm.saturation.ttftGrowth</code>).</p>\n")
+          .append("<table class=\"scaling\"><tr><th>levels</th><th>users</th>")
+          .append("<th>output tokens/s</th><th>scaling</th><th>TTFT p50</th><th>E2E p50</th>")
+          .append("<th>over capacity</th></tr>\n");
+      for (Object r : rows) {
+        if (!(r instanceof Map<?, ?> row)) {
+          continue;
+        }
+        html.append("<tr><td>")
+            .append(ReportPage.esc(row.get("level_below")))
+            .append(" &rarr; ")
+            .append(ReportPage.esc(row.get("level")))
+            .append("</td><td>")
+            .append(ReportPage.esc(loadOf(levels, row.get("level_below"))))
+            .append(" &rarr; ")
+            .append(ReportPage.esc(loadOf(levels, row.get("level"))))
+            .append(" (")
+            .append(factor(row.get("users_factor")))
+            .append(")</td><td>")
+            .append(gain(row.get("output_tokens_per_s_factor")))
+            .append("</td><td>")
+            .append(
+                row.get("scaling") instanceof Number n
+                    ? String.format(java.util.Locale.ROOT, "%.3f", n.doubleValue())
+                    : "–")
+            .append("</td><td>")
+            .append(factor(row.get("ttft_p50_factor")))
+            .append("</td><td>")
+            .append(factor(row.get("e2e_p50_factor")))
+            .append("</td><td>")
+            .append(Boolean.TRUE.equals(row.get("over_capacity")) ? "yes" : "no")
+            .append("</td></tr>\n");
+      }
+      html.append("</table>\n");
+    }
+    return html.toString();
+  }
+
+  private static Object percent(Object share) {
+    return share instanceof Number n ? n.doubleValue() * 100 : null;
+  }
+
+  /** {@code 2x}, {@code 1.13x}, or a dash. */
+  private static String factor(Object value) {
+    if (!(value instanceof Number n)) {
+      return "–";
+    }
+    return String.format(java.util.Locale.ROOT, "%.2f", n.doubleValue())
+            .replaceAll("0+$", "")
+            .replaceAll("\\.$", "")
+        + "x";
+  }
+
+  /** A throughput factor as a gain: {@code +11.4%}, {@code -3.0%}, or a dash. */
+  private static String gain(Object value) {
+    if (!(value instanceof Number n)) {
+      return "–";
+    }
+    double g = (n.doubleValue() - 1) * 100;
+    return String.format(java.util.Locale.ROOT, "%s%.1f%%", g >= 0 ? "+" : "", g);
+  }
+
+  /** The load of the level of that index, or the index when it is not in the table. */
+  private static Object loadOf(List<LevelEntry> levels, Object index) {
+    for (LevelEntry l : levels) {
+      if (index instanceof Number n && l.index() != null && l.index() == n.intValue()) {
+        return load(l);
+      }
+    }
+    return index;
+  }
+
   /** Beside a level's request count: its statuses when any is not {@code ok}, failures in red. */
   private static String failures(Object status) {
     if (!(status instanceof Map<?, ?> m)) {
@@ -220,7 +321,7 @@ final class LevelsSection {
     if (!(run.get("levels_left_out") instanceof Map<?, ?> left)) {
       return true;
     }
-    for (String key : List.of("ramps", "outside", "unplaced")) {
+    for (String key : List.of("ramps", "outside", "unplaced", "not_sent")) {
       if (left.get(key) instanceof Number n && n.longValue() > 0) {
         return true;
       }

@@ -10,6 +10,7 @@ import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.Baseline;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.List;
@@ -109,7 +110,7 @@ public final class ReportPage {
     StringBuilder html = new StringBuilder(131_072);
     html.append(head());
     // The run's pass or fail first: Gatling's verdict on each assertion.
-    html.append(AssertionsSection.html(run));
+    html.append(AssertionsSection.html(record.assertions()));
     if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
       // A record of prompts posted with Gatling's own http(): say first why nothing is timed.
       html.append("<p class=\"note\"><strong>Note:</strong> ").append(esc(note)).append("</p>\n");
@@ -149,8 +150,8 @@ public final class ReportPage {
       }
     }
     html.append(whatRan(run)).append(mostFailed(run));
-    html.append(summary(RunSummary.of(run), run));
-    html.append(BaselineSection.html(run));
+    html.append(summary(RunSummary.of(run), run, record.baseline()));
+    html.append(BaselineSection.html(record.baseline()));
     MetricsSummary metrics = record.metrics();
     GroupSummary overall = metrics == null ? null : metrics.overall();
     if (overall != null && overall.goodput() != null) {
@@ -168,7 +169,7 @@ public final class ReportPage {
     if (cache != null && !cache.workloads().isEmpty()) {
       html.append(CacheSection.render(cache));
     }
-    html.append(server.render()).append(SweepSection.render(run));
+    html.append(server.render()).append(SweepSection.render(record.workingSetSweeps()));
     html.append(ConversationSection.render(run, turns));
     html.append(SessionSection.render(run, agentTurns));
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
@@ -230,7 +231,10 @@ public final class ReportPage {
   private static volatile String head;
 
   /** The first screen: the run's answer in a table, as vLLM's benchmark summary. */
-  /** The target that stopped answering, above the figures: a red line, or nothing. */
+  /**
+   * The target that stopped answering, or went silent, above the figures: a red line each, or
+   * nothing.
+   */
   private static void targetDown(StringBuilder html, Map<String, Object> run) {
     String text = RunSentences.targetDown(run);
     if (text != null) {
@@ -238,14 +242,20 @@ public final class ReportPage {
           .append(esc(text))
           .append("</strong></p>\n");
     }
+    String silent = RunSentences.targetSilent(run);
+    if (silent != null) {
+      html.append("<p class=\"bad\" id=\"target-silent\"><strong>")
+          .append(esc(silent))
+          .append("</strong></p>\n");
+    }
   }
 
-  private static String summary(RunSummary summary, Map<String, Object> run) {
+  private static String summary(RunSummary summary, Map<String, Object> run, Baseline baseline) {
     StringBuilder html = new StringBuilder("<h2>Summary</h2>\n<table id=\"summary\">\n");
     for (RunSummary.Figure f : summary.figures()) {
       String value =
           "requests".equals(f.name()) ? failuresInRed(esc(f.value()), run) : esc(f.value());
-      html.append(row(f.name(), value + BaselineSection.note(run, f.name())));
+      html.append(row(f.name(), value + BaselineSection.note(baseline, f.name())));
     }
     html.append(
         row(

@@ -102,7 +102,9 @@ final class RunDescription {
     }
     StringBuilder text = new StringBuilder(String.join(" and ", each));
     Double maxTokens = number(map(run.get("decoding")).get("max_tokens"));
-    if (maxTokens != null) {
+    // A trace's rows ask their own output lengths (said with the trace): the protocol's max_tokens
+    // is said only when something else sends it.
+    if (maxTokens != null && !onlyTraces(run)) {
       text.append(text.length() > 0 ? ", " : "")
           .append("up to ")
           .append(Decimals.fmt(maxTokens))
@@ -111,17 +113,58 @@ final class RunDescription {
     return text.length() == 0 ? null : text.toString();
   }
 
+  /** Whether every workload of the record replays a trace, and no conversation runs beside. */
+  private static boolean onlyTraces(Map<String, Object> run) {
+    List<Map<?, ?>> all = new ArrayList<>();
+    if (run.get("workloads") instanceof List<?> list && !list.isEmpty()) {
+      for (Object w : list) {
+        all.add(map(w));
+      }
+    } else if (run.get("prompts") != null) {
+      all.add(map(run.get("prompts")));
+    }
+    if (all.isEmpty() || run.get("conversations") instanceof List<?> c && !c.isEmpty()) {
+      return false;
+    }
+    return all.stream().allMatch(p -> !map(p.get("trace")).isEmpty());
+  }
+
   /**
-   * One workload's prompts: generated (mode, size, sharing), a prompts file or a trace; null when
-   * the record does not say.
+   * One workload's prompts: generated (mode, size, sharing), a prompts file or a trace (with the
+   * output tokens its rows ask for), then the seed when it was picked from the clock ({@code
+   * llm.seed=auto}: the one value a rerun cannot know otherwise); null when the record does not
+   * say.
    */
   private static String prompts(Map<?, ?> prompts) {
+    String text = promptsAlone(prompts);
+    if (text != null && Boolean.TRUE.equals(prompts.get("seed_auto"))) {
+      if (prompts.get("seed") instanceof Number seed) {
+        // As written: a long seed is exact, never a double's 17 digits.
+        text += ", seed " + seed + " (llm.seed=auto)";
+      }
+    }
+    return text;
+  }
+
+  private static String promptsAlone(Map<?, ?> prompts) {
     Map<?, ?> spec = map(prompts.get("spec"));
     Map<?, ?> trace = map(prompts.get("trace"));
     if (!trace.isEmpty()) {
+      List<String> about = new ArrayList<>();
+      if (trace.get("rows") != null) {
+        about.add(trace.get("rows") + " rows");
+      }
+      Double lo = number(trace.get("output_length_min"));
+      Double hi = number(trace.get("output_length_max"));
+      if (lo != null && hi != null) {
+        about.add(
+            lo.equals(hi)
+                ? "each asking " + Decimals.fmt(hi) + " output tokens"
+                : "asking " + Decimals.fmt(lo) + " to " + Decimals.fmt(hi) + " output tokens");
+      }
       return "trace replay of "
           + fileName(trace.get("path"))
-          + (trace.get("rows") == null ? "" : " (" + trace.get("rows") + " rows)");
+          + (about.isEmpty() ? "" : " (" + String.join(", ", about) + ")");
     }
     if ("file".equals(spec.get("mode"))) {
       return "prompts from "

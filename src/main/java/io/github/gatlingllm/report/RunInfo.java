@@ -72,8 +72,9 @@ public record RunInfo(
    * @param trace for a trace replay ({@code trace(path)}): {@code path}, {@code rows}, the file's
    *     {@code sha256}, {@code block_tokens}, {@code time_scale}, {@code timed}, {@code
    *     duration_ms}, {@code rows_sent}, {@code rows_skipped}, {@code infinite_cache_hit_ratio},
-   *     {@code seed}, {@code case_id} and {@code digest} (the measured phase's); null (absent)
-   *     otherwise
+   *     {@code seed}, {@code case_id}, {@code digest} (the measured phase's) and the rows' {@code
+   *     input_length_min}, {@code input_length_max}, {@code output_length_min} and {@code
+   *     output_length_max} (tokens, over every row of the file); null (absent) otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -103,12 +103,24 @@ final class RunSentences {
       return text + ": the figures cover the requests that finished";
     }
     long n = Math.round(cut);
-    return text
-        + ": "
-        + n
-        + (n == 1 ? " LLM request was" : " LLM requests were")
-        + " still in flight, recorded with status cut_by_run_end and what was measured until then"
-        + " (left out of the latency figures and the goodput)";
+    Double before = number(run.get("requests_cut_before_sent"));
+    long notSent = before == null ? 0 : Math.max(0, Math.min(n, Math.round(before)));
+    long inFlight = n - notSent;
+    StringBuilder out = new StringBuilder(text).append(": ");
+    if (inFlight > 0) {
+      out.append(inFlight)
+          .append(inFlight == 1 ? " LLM request was" : " LLM requests were")
+          .append(" still in flight, recorded with status cut_by_run_end and what was measured")
+          .append(" until then");
+    }
+    if (notSent > 0) {
+      out.append(inFlight > 0 ? "; " : "")
+          .append(notSent)
+          .append(notSent == 1 ? " prompt handed out was" : " prompts handed out were")
+          .append(" never sent, recorded with status cut_by_run_end")
+          .append(inFlight > 0 ? " too" : "");
+    }
+    return out.append(" (left out of the latency figures and the goodput)").toString();
   }
 
   /**
@@ -135,6 +147,40 @@ final class RunSentences {
         + " failed to connect or got a server error while it was down (left out of the latency"
         + " figures)"
         + after;
+  }
+
+  /**
+   * The run record's {@code target_silent} block in a sentence: the console's line of the first
+   * silent episode, how many there were, and how the last one ended (the run stopped for it, the
+   * run ended during it, or a byte came again); null when the target was never silent.
+   */
+  static String targetSilent(Map<String, Object> run) {
+    if (!(run.get("target_silent") instanceof Map<?, ?> t)) {
+      return null;
+    }
+    Double count = number(t.get("episode_count"));
+    long n = count == null ? 1 : Math.round(count);
+    Map<?, ?> last =
+        t.get("episodes") instanceof List<?> episodes
+                && !episodes.isEmpty()
+                && episodes.get(episodes.size() - 1) instanceof Map<?, ?> e
+            ? e
+            : Map.of();
+    String how;
+    if (Boolean.TRUE.equals(t.get("stopped"))) {
+      how =
+          "the run stopped rather than wait on a silent target; its requests in flight were cut"
+              + " and recorded (cut_by_run_end)";
+    } else if ("run_end".equals(last.get("ended"))) {
+      how =
+          "it was still silent when the run ended, after "
+              + num(number(last.get("silent_s")))
+              + " s";
+    } else {
+      how = "bytes came again after " + num(number(last.get("silent_s"))) + " s of silence";
+    }
+    String rest = (n == 1 ? "" : n + " silent episodes in all; the last: ") + how;
+    return t.get("message") + ". " + Character.toUpperCase(rest.charAt(0)) + rest.substring(1);
   }
 
   /**
@@ -187,7 +233,11 @@ final class RunSentences {
               : "; the SLO holds up to " + what + " " + num(slo) + (rate ? " users/s" : ""));
     }
     if (Boolean.TRUE.equals(s.get("stopped_early"))) {
-      text.append("; stopped early: ").append(s.get("stop_reason"));
+      Object reason = s.get("stop_reason");
+      text.append("; ")
+          .append(
+              io.github.gatlingllm.levels.Saturation.stopText(
+                  text.toString(), reason == null ? null : reason.toString()));
     }
     return text.toString();
   }

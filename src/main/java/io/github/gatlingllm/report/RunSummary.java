@@ -11,6 +11,7 @@ import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,6 +181,10 @@ public final class RunSummary {
     String targetDown = RunSentences.targetDown(run);
     if (targetDown != null) {
       warnings.add(targetDown);
+    }
+    String targetSilent = RunSentences.targetSilent(run);
+    if (targetSilent != null) {
+      warnings.add(targetSilent);
     }
     String mostFailed = mostFailed(run);
     if (mostFailed != null) {
@@ -459,7 +464,7 @@ public final class RunSummary {
     if (run == null) {
       return;
     }
-    for (String line : AssertionsSection.lines(run)) {
+    for (String line : AssertionsSection.lines(RunRecord.of(run).assertions())) {
       Console.line(LOG, line);
     }
     RunSummary s = of(run);

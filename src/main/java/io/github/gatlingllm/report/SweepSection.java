@@ -1,7 +1,7 @@
 package io.github.gatlingllm.report;
 
+import io.github.gatlingllm.record.WorkingSetSweep;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The report page's "Working-set sweep" section, from {@code llm-run.json}'s {@code
@@ -20,29 +20,29 @@ final class SweepSection {
    * @param run the run record
    * @return the HTML, empty when the run has no {@code working_set_sweep}
    */
-  static String render(Map<String, Object> run) {
-    if (!(run.get("working_set_sweep") instanceof List<?> sweeps) || sweeps.isEmpty()) {
+  static String render(List<WorkingSetSweep> sweeps) {
+    if (sweeps == null) {
       return "";
     }
     StringBuilder html = new StringBuilder();
-    for (Object o : sweeps) {
-      if (o instanceof Map<?, ?> sweep) {
+    for (WorkingSetSweep sweep : sweeps) {
+      if (sweep != null) {
         html.append(sweep(sweep));
       }
     }
     return html.toString();
   }
 
-  private static String sweep(Map<?, ?> sweep) {
-    String name = String.valueOf(sweep.get("name"));
+  private static String sweep(WorkingSetSweep sweep) {
+    String name = String.valueOf(sweep.name());
     StringBuilder html = new StringBuilder("<h2>Working-set sweep: ");
     html.append(ReportPage.esc(name)).append("</h2>\n");
-    html.append("<p><strong>").append(ReportPage.esc(sweep.get("summary"))).append("</strong>");
-    if (sweep.get("capacity_tokens") != null) {
+    html.append("<p><strong>").append(ReportPage.esc(sweep.summary())).append("</strong>");
+    if (sweep.capacityTokens() != null) {
       html.append(" Capacity from ")
-          .append(ReportPage.esc(sweep.get("capacity_source")))
+          .append(ReportPage.esc(sweep.capacitySource()))
           .append("; capacity / prefix tokens = ")
-          .append(ReportPage.num(sweep.get("predicted_cliff_groups")))
+          .append(ReportPage.num(sweep.predictedCliffGroups()))
           .append(" groups.");
     }
     html.append("</p>\n");
@@ -50,10 +50,10 @@ final class SweepSection {
             "<p>Expected: the hit ratio of an unbounded prefix cache (every request's group prefix"
                 + " but for the first request of its group). Retained: cached / those reusable"
                 + " prefix tokens. The cliff is the first step retaining less than ")
-        .append(ReportPage.num(sweep.get("drop_threshold")))
+        .append(ReportPage.num(sweep.dropThreshold()))
         .append(" of the best share before it.</p>\n");
-    Object cliffGroups = sweep.get("cliff") instanceof Map<?, ?> cliff ? cliff.get("groups") : null;
-    List<?> steps = sweep.get("steps") instanceof List<?> l ? l : List.of();
+    Integer cliffGroups = sweep.cliff() == null ? null : sweep.cliff().groups();
+    List<WorkingSetSweep.Step> steps = sweep.steps() == null ? List.of() : sweep.steps();
     html.append(
         "<table><tr><th>groups</th><th class=\"l\">workload</th><th class=\"l\">case id</th>"
             + "<th>working set, tokens</th><th>requests</th><th>hit ratio</th><th>expected</th>"
@@ -65,36 +65,36 @@ final class SweepSection {
     double[] p50 = new double[n];
     double[] p99 = new double[n];
     for (int i = 0; i < n; i++) {
-      Map<?, ?> s = (Map<?, ?>) steps.get(i);
-      boolean cliff = cliffGroups != null && cliffGroups.equals(s.get("groups"));
+      WorkingSetSweep.Step s = steps.get(i);
+      boolean cliff = cliffGroups != null && cliffGroups.equals(s.groups());
       html.append(cliff ? "<tr class=\"bad\" title=\"the cliff\">" : "<tr>")
           .append("<td>")
-          .append(ReportPage.esc(s.get("groups")))
+          .append(ReportPage.esc(s.groups()))
           .append(cliff ? " (cliff)" : "")
           .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(s.get("workload")))
+          .append(ReportPage.esc(s.workload()))
           .append("</td><td class=\"l\">")
-          .append(ReportPage.esc(s.get("case_id")))
+          .append(ReportPage.esc(s.caseId()))
           .append("</td><td>")
-          .append(ReportPage.num(s.get("working_set_tokens")))
+          .append(ReportPage.num(s.workingSetTokens()))
           .append("</td><td>")
-          .append(ReportPage.num(s.get("requests")))
+          .append(ReportPage.num(s.requests()))
           .append("</td><td>")
-          .append(ReportPage.num(s.get("hit_ratio")))
+          .append(ReportPage.num(s.hitRatio()))
           .append("</td><td>")
-          .append(ReportPage.num(s.get("expected_hit_ratio")))
+          .append(ReportPage.num(s.expectedHitRatio()))
           .append("</td><td>")
-          .append(ReportPage.num(s.get("retained")))
+          .append(ReportPage.num(s.retained()))
           .append("</td><td>")
-          .append(ReportPage.ms(s.get("ttft_p50_ms")))
+          .append(ReportPage.ms(s.ttftP50Ms()))
           .append("</td><td>")
-          .append(ReportPage.ms(s.get("ttft_p99_ms")))
+          .append(ReportPage.ms(s.ttftP99Ms()))
           .append("</td></tr>\n");
-      xs[i] = s.get("groups") instanceof Number g ? g.doubleValue() : i;
-      hit[i] = value(s.get("hit_ratio"));
-      expected[i] = value(s.get("expected_hit_ratio"));
-      p50[i] = value(s.get("ttft_p50_ms"));
-      p99[i] = value(s.get("ttft_p99_ms"));
+      xs[i] = s.groups() != null ? s.groups() : i;
+      hit[i] = value(s.hitRatio());
+      expected[i] = value(s.expectedHitRatio());
+      p50[i] = value(s.ttftP50Ms());
+      p99[i] = value(s.ttftP99Ms());
     }
     html.append("</table>\n<div class=\"charts\">\n");
     String id = "sweep-" + name.replaceAll("[^A-Za-z0-9_-]", "_");

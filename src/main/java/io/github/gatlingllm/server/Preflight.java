@@ -109,6 +109,30 @@ public record Preflight(
   }
 
   /**
+   * The line that stops a run with {@code llm.responses.history=server} before any load: the
+   * pre-flight's second request, naming the first one's response in {@code previous_response_id},
+   * got an HTTP 4xx other than 408 or 429 (llama.cpp b11669: HTTP 400 "llama.cpp does not support
+   * 'previous_response_id'."), so every later turn of a conversation or agent session would fail
+   * the same way.
+   *
+   * @return the line, or null when the server took the request (or only was busy or slow)
+   */
+  public String historyStopLine() {
+    if (status == null || status < 400 || status >= 500 || status == 408 || status == 429) {
+      return null;
+    }
+    return "llm.responses.history=server: the server refused previous_response_id in the"
+        + " pre-flight (POST "
+        + url
+        + " answered HTTP "
+        + status
+        + (message == null ? "" : ": " + message)
+        + "), so it keeps no conversation history for later turns: set"
+        + " llm.responses.history=client (the default) to send each turn's whole history. The run"
+        + " stops before any load (-Dllm.preflight=false skips this check)";
+  }
+
+  /**
    * A line saying the pre-flight did not get a plain success but the run goes on (a 5xx, a 429, a
    * 400 about the request, no answer in time after connecting); null after a 2xx or when {@link
    * #stopLine()} stops the run.

@@ -17,8 +17,10 @@ import java.util.Map;
  *     {@code b11669-Debian}), else {@code /version}'s {@code version}; null if not reported
  * @param models the served model ids of {@code /v1/models}' {@code data[].id}, in the server's
  *     order; never null, empty if not reported
- * @param contextTokens the context size in tokens: llama.cpp's {@code /v1/models} {@code
- *     meta.n_ctx}, else vLLM's {@code max_model_len}; null if not reported
+ * @param contextTokens the context one request can use, in tokens: llama.cpp's {@code /v1/models}
+ *     {@code meta.n_ctx} or, when smaller, its {@code /props} {@code
+ *     default_generation_settings.n_ctx} (a slot's share of {@code -c}), else vLLM's {@code
+ *     max_model_len}; null if not reported
  * @param slots llama.cpp's {@code /props} {@code total_slots} (parallel sequences, {@code -np});
  *     null if not reported
  * @param answers each probed path (e.g. {@code /v1/models}) to its HTTP status, or 0 when it did

@@ -117,6 +117,12 @@ public final class ServerProbe {
         engine = "llama.cpp";
       }
       slots = positive(props.path("total_slots"));
+      // A slot's context: what one request can use. llama.cpp divides -c among its -np slots;
+      // builds whose /v1/models meta.n_ctx is the whole -c still say a slot's share here.
+      Integer slot = positive(props.path("default_generation_settings").path("n_ctx"));
+      if (slot != null && (context == null || slot < context)) {
+        context = slot;
+      }
     }
     if (build == null && version != null && version.path("version").isTextual()) {
       build = version.get("version").asText();
@@ -144,6 +150,30 @@ public final class ServerProbe {
       byte[] body,
       Map<String, String> headers,
       Duration timeout) {
+    return preflight(url, shownUrl, model, body, headers, timeout, null);
+  }
+
+  /**
+   * As {@link #preflight(String, String, String, byte[], Map, Duration)}, handing the answer's body
+   * to {@code bodySink} when one came (a later check reads the response's id from it).
+   *
+   * @param url as in {@link #preflight(String, String, String, byte[], Map, Duration)}
+   * @param shownUrl as there
+   * @param model as there
+   * @param body as there
+   * @param headers as there
+   * @param timeout as there
+   * @param bodySink takes the answer's body, or null
+   * @return what came back, never null
+   */
+  public static Preflight preflight(
+      String url,
+      String shownUrl,
+      String model,
+      byte[] body,
+      Map<String, String> headers,
+      Duration timeout,
+      java.util.function.Consumer<String> bodySink) {
     try {
       URI uri = URI.create(url);
       HttpRequest.Builder request =
@@ -181,6 +211,9 @@ public final class ServerProbe {
               Preflight.messageOf(response.body()),
               true);
       LOG.info("pre-flight: POST {} answered HTTP {}", shownUrl, response.statusCode());
+      if (bodySink != null) {
+        bodySink.accept(response.body());
+      }
       return answer;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

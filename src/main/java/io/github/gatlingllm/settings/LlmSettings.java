@@ -78,8 +78,9 @@ import java.util.function.Function;
  *     whose cache outcome must be what the plan says, in (0, 1], or null for no such assertion
  * @param saturation the load levels' settings: {@code llm.stopWhenSaturated}, {@code
  *     llm.saturation.ttftGrowth}, {@code llm.saturation.throughputGain}, {@code
- *     llm.saturation.errorRatio} and {@code llm.assert.sloLoadAtLeast} (which needs an SLO); see
- *     {@link SaturationSettings}; null means {@link SaturationSettings#DEFAULT}
+ *     llm.saturation.errorRatio}, {@code llm.saturation.minScaling} and {@code
+ *     llm.assert.sloLoadAtLeast} (which needs an SLO); see {@link SaturationSettings}; null means
+ *     {@link SaturationSettings#DEFAULT}
  * @param clientMaxLagP99Ms {@code llm.client.maxLagP99Ms}: the open-loop schedule lag p99 above
  *     which the client is said to have fallen behind (a warning: coordinated omission may hide in
  *     the server's figures), milliseconds, finite and > 0; default 10; judged on 100 open-loop
@@ -101,9 +102,10 @@ import java.util.function.Function;
  *     E2E}, {@code NAME TTFT}, ..., {@code SLO LOAD}, {@code BASELINE ...}) are Gatling request
  *     rows (shown in Gatling's console and HTML report, counted in its Global Information) rather
  *     than Gatling groups (in assertions only); default false
- * @param targetDown when a target that stopped answering is judged down and whether the run then
- *     stops ({@code llm.stopWhenTargetDown}, {@code llm.targetDown.afterMs}, {@code
- *     llm.targetDown.minErrors}); {@link TargetDownSettings#DEFAULT} when null
+ * @param targetDown when a target that stopped answering is judged down, when one that went silent
+ *     is said to be, and whether the run then stops ({@code llm.stopWhenTargetDown}, {@code
+ *     llm.targetDown.afterMs}, {@code llm.targetDown.minErrors}, {@code llm.silentSeconds}); {@link
+ *     TargetDownSettings#DEFAULT} when null
  * @param live the live metrics endpoint ({@code llm.prometheusPort}, {@code llm.prometheusLinger});
  *     {@link LiveSettings#NONE} when null
  * @param sessionHeader the header that carries a session's id on each of its requests ({@code
@@ -191,7 +193,7 @@ public record LlmSettings(
       caseId = "c" + concurrency + "_in" + inputTokens + "_out" + outputTokens;
     }
     if (resultsFolder == null || resultsFolder.isBlank()) {
-      resultsFolder = "target/gatling";
+      resultsFolder = DEFAULT_RESULTS_FOLDER;
     }
     slo = slo == null ? Slo.NONE : slo;
     cancel = cancel == null ? CancelSettings.NONE : cancel;
@@ -308,6 +310,12 @@ public record LlmSettings(
       Properties properties, Map<String, String> defaults, Function<String, String> environment) {
     return SettingsReader.read(properties, defaults, environment, false);
   }
+
+  /**
+   * The default of {@code llm.resultsFolder}: the Maven plugin's results folder, where the run's
+   * files go when Gatling's own results folder cannot be known.
+   */
+  public static final String DEFAULT_RESULTS_FOLDER = "target/gatling";
 
   /** The default of {@code llm.client.maxLagP99Ms}, milliseconds. */
   public static final double DEFAULT_CLIENT_MAX_LAG_P99_MS = 10;

@@ -57,6 +57,7 @@ final class SettingNames {
               "saturation.ttftGrowth",
               "saturation.throughputGain",
               "saturation.errorRatio",
+              "saturation.minScaling",
               "assert.sloLoadAtLeast",
               "slo.levelAttainment",
               "sweep.maxConcurrency",
@@ -74,8 +75,10 @@ final class SettingNames {
               "stopWhenTargetDown",
               "targetDown.afterMs",
               "targetDown.minErrors",
+              "silentSeconds",
               // the live metrics endpoint (LiveSettings)
               "prometheusPort",
+              "prometheusHost",
               "prometheusLinger",
               // trace(path) (TraceSettings)
               "trace",
@@ -124,7 +127,8 @@ final class SettingNames {
           Map.entry("sloLoadAtLeast", "assert.sloLoadAtLeast"),
           Map.entry("noRegressionPct", "assert.noRegressionPct"),
           Map.entry("clientMaxLagP99Ms", "client.maxLagP99Ms"),
-          Map.entry("clientMaxCpuShare", "client.maxCpuShare"));
+          Map.entry("clientMaxCpuShare", "client.maxCpuShare"),
+          Map.entry("saturationMinScaling", "saturation.minScaling"));
 
   /**
    * DSL names that are not settings as they are (another unit, another reader, or several settings

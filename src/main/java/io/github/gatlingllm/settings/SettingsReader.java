@@ -149,7 +149,9 @@ final class SettingsReader {
             orDefault(
                 decimal(get, "saturation.errorRatio"), SaturationSettings.DEFAULT.errorRatio()),
             decimal(get, "assert.sloLoadAtLeast"),
-            decimal(get, "slo.levelAttainment")),
+            decimal(get, "slo.levelAttainment"),
+            orDefault(
+                decimal(get, "saturation.minScaling"), SaturationSettings.DEFAULT.minScaling())),
         orDefault(decimal(get, "client.maxLagP99Ms"), LlmSettings.DEFAULT_CLIENT_MAX_LAG_P99_MS),
         orDefault(decimal(get, "client.maxCpuShare"), LlmSettings.DEFAULT_CLIENT_MAX_CPU_SHARE),
         bool(get, "preflight", true),
@@ -162,10 +164,12 @@ final class SettingsReader {
         new TargetDownSettings(
             bool(get, "stopWhenTargetDown", TargetDownSettings.DEFAULT.stop()),
             longInteger(get, "targetDown.afterMs", TargetDownSettings.DEFAULT.afterMs()),
-            integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors())),
+            integer(get, "targetDown.minErrors", TargetDownSettings.DEFAULT.minErrors()),
+            integer(get, "silentSeconds", TargetDownSettings.DEFAULT.silentSeconds())),
         new LiveSettings(
             nullableInteger(get, "prometheusPort"),
-            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER)),
+            duration(get, "prometheusLinger", LiveSettings.DEFAULT_LINGER),
+            emptyToNull(get.apply("prometheusHost"))),
         AgentSettings.sessionHeaderName(get.apply("sessionHeader")),
         emptyToNull(get.apply("responses.history")));
   }

@@ -15,6 +15,7 @@ import io.github.gatlingllm.api.EventParser;
 import io.github.gatlingllm.api.StreamEvent;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.metrics.RequestIdentity;
 import io.github.gatlingllm.metrics.RequestRecord;
@@ -58,6 +59,13 @@ class ResponseListenerTest {
     final List<String> said = new ArrayList<>();
     final List<RequestRecord> records = new ArrayList<>();
     final List<String> replies = new ArrayList<>();
+    final List<Long> arrivals = new ArrayList<>();
+    String runEnded;
+
+    @Override
+    public String runEnded() {
+      return runEnded;
+    }
 
     @Override
     public long nowMillis() {
@@ -72,6 +80,11 @@ class ResponseListenerTest {
     @Override
     public void closed(OpenRequests.Open request) {
       said.add("closed");
+    }
+
+    @Override
+    public void arrived(long nanos) {
+      arrivals.add(nanos);
     }
 
     @Override
@@ -218,8 +231,13 @@ class ResponseListenerTest {
       }
 
       @Override
-      public void closed(long endNanos) {
-        sink.said.add("part closed");
+      public void firstToken() {
+        sink.said.add("part first token");
+      }
+
+      @Override
+      public void closed(long endNanos, boolean computed) {
+        sink.said.add("part closed, " + (computed ? "computed" : "not computed"));
       }
     };
   }
@@ -255,13 +273,42 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI + CHUNK_THERE), false);
     l.onHttpResponseBodyChunk(bytes(USAGE + DONE), true);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals(200, r.httpStatus());
     assertNull(r.error());
     assertEquals(2, r.completionTokens());
     assertEquals(5, r.promptTokens());
     assertEquals("length", r.finishReason());
+  }
+
+  @Test
+  void theHeadAndEveryChunkAreStampedAsBytesFromTheTarget() {
+    // the run's silence watch hears of each, in order, a request streamed or not
+    ResponseListener l = streaming();
+    long before = System.nanoTime();
+    eventStreamHead(l);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    l.onHttpResponseBodyChunk(bytes(CHUNK_THERE), false);
+    l.onHttpResponseBodyChunk(bytes(USAGE + DONE), true);
+    assertEquals(4, sink.arrivals.size());
+    assertTrue(sink.arrivals.get(0) >= before, sink.arrivals.toString());
+    for (int i = 1; i < 4; i++) {
+      assertTrue(sink.arrivals.get(i) >= sink.arrivals.get(i - 1), sink.arrivals.toString());
+    }
+    ResponseListener plain =
+        listener(false, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false));
+    plain.onSend();
+    plain.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    assertEquals(5, sink.arrivals.size());
+  }
+
+  @Test
+  void onlyAStreamedRequestIsOwedBytesAsItGenerates() {
+    assertTrue(streaming().streamed());
+    assertFalse(
+        listener(false, false, Cancellation.choose(CancelSettings.NONE, 0, IDENTITY, false))
+            .streamed());
   }
 
   @Test
@@ -272,7 +319,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(all.substring(0, 17)), false);
     l.onHttpResponseBodyChunk(bytes(all.substring(17)), true);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
     assertEquals(2, sink.records.get(0).completionTokens());
   }
 
@@ -292,7 +339,7 @@ class ResponseListenerTest {
     l.onSend();
     l.onThrowable(new IOException("Connection reset by peer"));
 
-    assertEquals(List.of("opened", "closed", "record connect_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record connect_error", "rows", "closed", "next"), sink.said);
     assertEquals(
         "connection reset by the server (TCP RST) before any answer", sink.records.get(0).error());
     assertNull(sink.records.get(0).httpStatus());
@@ -305,7 +352,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
     l.onThrowable(PrematureCloseException.INSTANCE);
 
-    assertEquals(List.of("opened", "closed", "record stream_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record stream_error", "rows", "closed", "next"), sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals(200, r.httpStatus());
     assertEquals(1, r.completionTokens());
@@ -318,7 +365,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
     l.onThrowable(timeout());
 
-    assertEquals(List.of("opened", "closed", "record timeout", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record timeout", "rows", "closed", "next"), sink.said);
   }
 
   @Test
@@ -329,7 +376,7 @@ class ResponseListenerTest {
         bytes("data: {\"error\":{\"message\":\"out of memory\",\"type\":\"server_error\"}}\n\n"),
         true);
 
-    assertEquals(List.of("opened", "closed", "record stream_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record stream_error", "rows", "closed", "next"), sink.said);
     assertTrue(sink.records.get(0).error().contains("out of memory"), sink.records.get(0).error());
   }
 
@@ -340,7 +387,7 @@ class ResponseListenerTest {
     l.onHttpResponse(HttpResponseStatus.INTERNAL_SERVER_ERROR, headers("application/json"));
     l.onHttpResponseBodyChunk(bytes("{\"error\":{\"message\":\"boom\"}}"), true);
 
-    assertEquals(List.of("opened", "closed", "record http_error", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record http_error", "rows", "closed", "next"), sink.said);
     assertEquals(500, sink.records.get(0).httpStatus());
   }
 
@@ -353,7 +400,7 @@ class ResponseListenerTest {
     l.cancelNow();
 
     assertEquals(
-        List.of("opened", "closed", "record cancelled", "cancelledRows", "cancelled", "next"),
+        List.of("opened", "record cancelled", "cancelledRows", "closed", "cancelled", "next"),
         sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals(
@@ -372,7 +419,7 @@ class ResponseListenerTest {
     l.onThrowable(PrematureCloseException.INSTANCE);
 
     assertEquals(
-        List.of("opened", "closed", "record cancelled", "cancelledRows", "cancelled", "next"),
+        List.of("opened", "record cancelled", "cancelledRows", "closed", "cancelled", "next"),
         sink.said);
   }
 
@@ -383,7 +430,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
 
     assertTrue(l.cutByRunEnd(System.nanoTime(), "interrupted"));
-    assertEquals(List.of("opened", "record cut_by_run_end"), sink.said);
+    assertEquals(List.of("opened", "record cut_by_run_end", "closed"), sink.said);
     RequestRecord r = sink.records.get(0);
     assertEquals("still in flight when the run ended (interrupted)", r.error());
     assertEquals(1, r.completionTokens());
@@ -397,7 +444,7 @@ class ResponseListenerTest {
 
     assertFalse(l.cutByRunEnd(System.nanoTime(), "interrupted"));
     l.onHttpResponseBodyChunk(bytes(DONE), true);
-    assertEquals(List.of("opened", "record cut_by_run_end"), sink.said);
+    assertEquals(List.of("opened", "record cut_by_run_end", "closed"), sink.said);
   }
 
   @Test
@@ -416,7 +463,7 @@ class ResponseListenerTest {
     l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true);
     l.onThrowable(PrematureCloseException.INSTANCE);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
   }
 
   @Test
@@ -432,7 +479,7 @@ class ResponseListenerTest {
                 + "\"completion_tokens\":1,\"total_tokens\":6}}"),
         true);
 
-    assertEquals(List.of("opened", "closed", "record ok", "rows", "next"), sink.said);
+    assertEquals(List.of("opened", "record ok", "rows", "closed", "next"), sink.said);
     assertEquals(1, sink.records.get(0).completionTokens());
     assertEquals(List.of("Hi"), sink.replies);
   }
@@ -459,9 +506,9 @@ class ResponseListenerTest {
     assertEquals(
         List.of(
             "opened",
-            "closed",
             "failedRow java.lang.IllegalStateException: disk full",
             "notSent",
+            "closed",
             "next"),
         failing.said);
   }
@@ -476,14 +523,15 @@ class ResponseListenerTest {
         List.of(
             "opened",
             "part event Hi",
+            "part first token",
             "part event  there",
-            "closed",
             "part stream end",
             "part complete",
             "record ok",
             "part ended ok",
             "rows",
-            "part closed",
+            "part closed, computed",
+            "closed",
             "next"),
         sink.said);
     assertEquals("s-1", sink.records.get(0).sessionId());
@@ -503,13 +551,13 @@ class ResponseListenerTest {
     assertEquals(
         List.of(
             "opened",
-            "closed",
             "part response Hi of 94 chars",
             "part complete",
             "record ok",
             "part ended ok",
             "rows",
-            "part closed",
+            "part closed, computed",
+            "closed",
             "next"),
         sink.said);
   }
@@ -537,13 +585,14 @@ class ResponseListenerTest {
     assertEquals(
         List.of(
             "opened",
-            "closed",
             "failedRow java.lang.IllegalStateException: disk full",
             "notSent",
+            "closed",
             "next"),
         failing.said);
     assertEquals(
-        List.of("part stream end", "part complete", "part failed at 1000", "part closed"),
+        List.of(
+            "part stream end", "part complete", "part failed at 1000", "part closed, not computed"),
         sink.said);
   }
 
@@ -558,10 +607,156 @@ class ResponseListenerTest {
         List.of(
             "opened",
             "part event Hi",
+            "part first token",
             "part complete",
             "record cut_by_run_end",
             "part ended cut_by_run_end",
-            "part closed"),
+            "part closed, computed",
+            "closed"),
         sink.said);
+  }
+
+  private static final String ROLE_ONLY =
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null},"
+          + "\"finish_reason\":null}]}\n\n";
+
+  /** A part that holds a prefix ticket, as a fed prompt's and a first turn's do. */
+  private static RequestPart sharing(PrefixLedger.Ticket ticket) {
+    return new RequestPart() {
+      @Override
+      public void sending(RunContext run, String scenario, String request) {}
+
+      @Override
+      public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
+        return record;
+      }
+
+      @Override
+      public void firstToken() {
+        ticket.prefillEnded();
+      }
+
+      @Override
+      public void closed(long endNanos, boolean computed) {
+        ticket.ended(computed);
+      }
+    };
+  }
+
+  private ResponseListener sending(boolean streamed, PrefixLedger.Ticket prefill) {
+    return listener(streamed, false, noCancel(), sharing(prefill));
+  }
+
+  @Test
+  void aRequestsPrefixIsReadyAtItsFirstTokenNotAtItsHeadOrRoleOnlyEvent() {
+    PrefixLedger ledger = new PrefixLedger();
+    ResponseListener first = sending(true, ledger.send("measured:0"));
+    eventStreamHead(first);
+    first.onHttpResponseBodyChunk(bytes(ROLE_ONLY), false);
+    PrefixLedger.Ticket duringPrefill = ledger.send("measured:0");
+    first.onHttpResponseBodyChunk(bytes(CHUNK_HI), false);
+    PrefixLedger.Ticket afterFirstToken = ledger.send("measured:0");
+    first.onHttpResponseBodyChunk(bytes(CHUNK_THERE + USAGE + DONE), true);
+
+    assertEquals(0, duringPrefill.readyLead());
+    assertEquals(1, duringPrefill.sentLead());
+    assertEquals(1, afterFirstToken.readyLead());
+  }
+
+  @Test
+  void aNonStreamedRequestsPrefixIsReadyWhenItsAnswerEnds() {
+    PrefixLedger ledger = new PrefixLedger();
+    ResponseListener first = sending(false, ledger.send("g"));
+    first.onSend();
+    first.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
+    PrefixLedger.Ticket before = ledger.send("g");
+    first.onHttpResponseBodyChunk(
+        bytes(
+            "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},"
+                + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,"
+                + "\"completion_tokens\":1,\"total_tokens\":6}}"),
+        true);
+
+    assertEquals(0, before.readyLead());
+    assertEquals(1, ledger.send("g").readyLead());
+  }
+
+  @Test
+  void aRequestThatFailsBeforeItsFirstTokenLeavesItsPrefixNotReady() {
+    PrefixLedger ledger = new PrefixLedger();
+    ResponseListener first = sending(true, ledger.send("g"));
+    first.onSend();
+    first.onHttpResponse(HttpResponseStatus.INTERNAL_SERVER_ERROR, headers("application/json"));
+    first.onHttpResponseBodyChunk(bytes("{\"error\":{\"message\":\"boom\"}}"), true);
+
+    PrefixLedger.Ticket after = ledger.send("g");
+    assertEquals(1, after.sentLead());
+    assertEquals(0, after.readyLead());
+  }
+
+  @Test
+  void aRequestLeavesTheOpenRequestsOnlyOnceItIsRecorded() throws Exception {
+    // Issue 40.1: the run's end cuts what is open; a request that ended just before must be in the
+    // record by then, so it stays open (and its lock held) until its record is handed over.
+    OpenRequests open = new OpenRequests();
+    java.util.concurrent.CountDownLatch recording = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Sink slow =
+        new Sink() {
+          @Override
+          public void opened(OpenRequests.Open request) {
+            open.add(request);
+          }
+
+          @Override
+          public void closed(OpenRequests.Open request) {
+            open.remove(request);
+          }
+
+          @Override
+          public void record(Workload workload, RequestRecord record) {
+            recording.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            super.record(workload, record);
+          }
+        };
+    ResponseListener l =
+        new ResponseListener(
+            slow,
+            settings(true, false),
+            session(),
+            new Outgoing(IDENTITY, new byte[0], PromptSender.UNFED, ClientWatch.First.NONE),
+            noCancel());
+    eventStreamHead(l);
+    Thread eventLoop = new Thread(() -> l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true));
+    eventLoop.start();
+    recording.await();
+
+    assertEquals(1, open.size());
+    java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger();
+    Thread runEnd = new Thread(() -> cut.set(open.cutAll(System.nanoTime(), "saturation_stop")));
+    runEnd.start();
+    release.countDown();
+    runEnd.join(10_000);
+    eventLoop.join(10_000);
+
+    assertEquals(0, cut.get());
+    assertEquals(List.of("ok"), slow.records.stream().map(r -> r.status().wireName()).toList());
+  }
+
+  @Test
+  void aRequestThatEndsAfterTheRunEndedIsCutWithoutRows() {
+    ResponseListener l = streaming();
+    eventStreamHead(l);
+    sink.runEnded = "max_duration";
+    l.onHttpResponseBodyChunk(bytes(CHUNK_HI + DONE), true);
+
+    assertEquals(List.of("opened", "record cut_by_run_end", "closed"), sink.said);
+    assertEquals("still in flight when the run ended (max_duration)", sink.records.get(0).error());
+    assertEquals(1, sink.records.get(0).completionTokens());
   }
 }

@@ -268,4 +268,104 @@ class CachePlanTest {
         new CachePlan.Sent(PromptMode.UNIQUE, false, null, 512).withSentInFlight();
     assertTrue(CachePlan.of(SIMULATOR, unique, 514).warmStart(512));
   }
+
+  /** A group prefix of 445 tokens sent by requests all still in prefill (the agent example's). */
+  private static CachePlan inPrefill(CachePlan.Server server, Integer cached) {
+    return CachePlan.of(
+        server,
+        new CachePlan.Sent(PromptMode.SHARED_PREFIX, true, 445, 573).withReadyPrefixTokens(0),
+        583,
+        cached);
+  }
+
+  @Test
+  void aRequestSentWhileItsPrefixWasInPrefillThatFoundNothingIsAPlannedMiss() {
+    // Before: planned 432 (a hit), found 0: a miss, short of the plan by 432 tokens.
+    CachePlan p = inPrefill(SIMULATOR, 0);
+    assertEquals(0, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.MISS, p.expected());
+    assertEquals(CacheOutcome.MISS, p.outcome(0));
+    assertTrue(p.asPlanned(p.outcome(0)));
+    assertFalse(p.warmStart(0));
+  }
+
+  @Test
+  void aRequestSentWhileItsPrefixWasInPrefillThatFoundItIsAPlannedHit() {
+    // Queued behind the prefill (llama.cpp with one slot): the prefix, as after it.
+    CachePlan p = inPrefill(SIMULATOR, 448);
+    assertEquals(432, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.HIT, p.expected());
+    assertEquals(CacheOutcome.HIT, p.outcome(448));
+  }
+
+  @Test
+  void aRequestSentWhileItsPrefixWasInPrefillThatFoundPartOfItPlansThatPart() {
+    CachePlan p = inPrefill(SIMULATOR, 208);
+    assertEquals(208, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.HIT, p.outcome(208));
+  }
+
+  @Test
+  void aRequestSentWhileItsPrefixWasInPrefillFindingLittleBeyondTheTemplateIsAMiss() {
+    // Within a nonce's tolerance of the ready part: no part of the prefix found.
+    CachePlan p = inPrefill(SIMULATOR, 16);
+    assertEquals(0, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.MISS, p.outcome(16));
+  }
+
+  @Test
+  void aRequestSentWhileItsPrefixWasInPrefillStillHasTheWholePrefixAsItsCeiling() {
+    CachePlan p = inPrefill(LLAMA, 582);
+    assertEquals(448, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.UNPLANNED_HIT, p.outcome(582));
+  }
+
+  @Test
+  void aRequestSentWhileItsPrefixWasInPrefillWithoutCachedTokensExpectsTheReadyPart() {
+    CachePlan p = inPrefill(SIMULATOR, null);
+    assertEquals(0, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.UNKNOWN, p.outcome(null));
+  }
+
+  @Test
+  void aRequestWhosePrefixWasReadyStillPlansTheHitWhateverItFound() {
+    CachePlan p =
+        CachePlan.of(
+            SIMULATOR, new CachePlan.Sent(PromptMode.SHARED_PREFIX, true, 445, 573), 583, 0);
+    assertEquals(432, p.plannedCachedTokens());
+    assertEquals(CacheOutcome.MISS, p.outcome(0));
+    assertFalse(p.asPlanned(p.outcome(0)));
+  }
+
+  @Test
+  void aRepeatPromptSentWhileItsFirstWasInPrefillPlansWhatItFound() {
+    CachePlan.Sent sent =
+        new CachePlan.Sent(PromptMode.REPEAT, true, null, 512).withReadyPrefixTokens(0);
+    assertEquals(0, CachePlan.of(SIMULATOR, sent, 514, 0).plannedCachedTokens());
+    assertEquals(512, CachePlan.of(SIMULATOR, sent, 514, 512).plannedCachedTokens());
+  }
+
+  @Test
+  void aTraceRowExpectsItsReadyBlocksAndTakesWhatItFoundOfTheRest() {
+    // Blocks of 512: the first ready, the second sent by a row still in prefill.
+    CachePlan.Sent sent =
+        new CachePlan.Sent(PromptMode.TRACE, true, 1024, 2000).withReadyPrefixTokens(512);
+    CachePlan none = CachePlan.of(LLAMA, sent, 2003, 515);
+    assertEquals(515, none.plannedCachedTokens());
+    assertEquals(CacheOutcome.HIT, none.outcome(515));
+    CachePlan both = CachePlan.of(LLAMA, sent, 2003, 1027);
+    assertEquals(1027, both.plannedCachedTokens());
+    // Short of the ready block: a shortfall, as any.
+    CachePlan shortOfIt = CachePlan.of(LLAMA, sent, 2003, 100);
+    assertEquals(515, shortOfIt.plannedCachedTokens());
+    assertEquals(CacheOutcome.PARTIAL, shortOfIt.outcome(100));
+  }
+
+  @Test
+  void aNegativeReadyPartIsRefused() {
+    CachePlan.Sent sent = new CachePlan.Sent(PromptMode.SHARED_PREFIX, true, 445, 573);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> sent.withReadyPrefixTokens(-1));
+    assertEquals("readyPrefixTokens: got -1, expected >= 0 or null", e.getMessage());
+  }
 }

@@ -232,4 +232,89 @@ class SimulatorCommandTest {
     assertEquals(0, code.get());
     assertEquals(List.of(), lines(err));
   }
+
+  /** The paths {@code simulator --help} names, in the order it names them. */
+  private static List<String> helpPaths() {
+    Result help = run("simulator", "--help");
+    assertEquals(0, help.code());
+    String text = String.join(" ", help.out()).replaceAll("\\s+", " ");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?<=[ ,])/[a-z0-9/]+[a-z]").matcher(text);
+    List<String> paths = new java.util.ArrayList<>();
+    while (m.find()) {
+      paths.add(m.group());
+    }
+    return paths;
+  }
+
+  @Test
+  void helpNamesEveryPathTheSimulatorServes() {
+    java.util.Set<String> served = new java.util.TreeSet<>();
+    for (io.github.gatlingllm.simulator.ServedEndpoint e :
+        io.github.gatlingllm.simulator.ServedEndpoint.values()) {
+      served.add(e.path());
+    }
+    served.addAll(List.of("/v1/models", "/health", "/metrics"));
+
+    assertEquals(served, new java.util.TreeSet<>(helpPaths()));
+  }
+
+  @Test
+  void everyPathTheHelpNamesAnswers200() throws Exception {
+    java.util.Map<String, String> bodies =
+        java.util.Map.of(
+            "/v1/chat/completions",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2}",
+            "/v1/completions",
+            "{\"model\":\"m\",\"prompt\":\"hi\",\"max_tokens\":2}",
+            "/v1/responses",
+            "{\"model\":\"m\",\"input\":\"hi\",\"max_output_tokens\":2}",
+            "/v1/messages",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2}");
+    try (io.github.gatlingllm.simulator.Simulator simulator =
+        io.github.gatlingllm.simulator.Simulator.start(
+            io.github.gatlingllm.simulator.SimulatorConfig.zeroDelay(), 0)) {
+      HttpClient client = HttpClient.newHttpClient();
+      for (String path : helpPaths()) {
+        HttpRequest.Builder request =
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + simulator.port() + path));
+        String body = bodies.get(path);
+        if (body != null) {
+          request
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        HttpResponse<String> response =
+            client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), path + ": " + response.body());
+      }
+    }
+  }
+
+  @Test
+  void helpDefaultsAreTheSimulatorsDefaults() {
+    Result help = run("simulator", "--help");
+    String text = String.join(" ", help.out()).replaceAll("\\s+", " ");
+    io.github.gatlingllm.simulator.SimulatorConfig d =
+        io.github.gatlingllm.simulator.SimulatorConfig.defaults();
+    java.util.Map<String, Object> expected = new java.util.LinkedHashMap<>();
+    expected.put("--model=NAME", d.model());
+    expected.put("--base-ttft-ms=MS", Math.round(d.baseTtftMs()));
+    expected.put("--prefill-us-per-token=US", Math.round(d.prefillUsPerToken()));
+    expected.put("--decode-ms-per-token=MS", Math.round(d.decodeMsPerToken()));
+    expected.put("--max-concurrent=N", d.maxConcurrent());
+    expected.put("--block-size=TOKENS", d.blockSize());
+    expected.put("--cache-blocks=N", d.cacheBlocks());
+    expected.put("--tokens-per-chunk=N", d.tokensPerChunk());
+    expected.put("--context-length=TOKENS", d.contextLength());
+    expected.put("--reasoning-tokens=N", d.reasoningTokens());
+    for (java.util.Map.Entry<String, Object> e : expected.entrySet()) {
+      int at = text.lastIndexOf(e.getKey());
+      assertTrue(at >= 0, e.getKey() + " in " + text);
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("\\(default ([^):]+)").matcher(text.substring(at));
+      assertTrue(m.find(), e.getKey());
+      assertEquals(String.valueOf(e.getValue()), m.group(1), e.getKey());
+    }
+  }
 }

@@ -138,6 +138,191 @@ class TraceCommandTest {
         r.err());
   }
 
+  @Test
+  void synthesizeWritesOneJsonObjectALineWithNothingBeforeIt() throws Exception {
+    Result r = run("trace", "synthesize", "--rows", "5", "--seed", "1");
+
+    assertEquals(0, r.code(), r.err());
+    String[] lines = r.out().split("\n", -1);
+    assertEquals(6, lines.length);
+    assertEquals("", lines[5]);
+    for (int i = 0; i < 5; i++) {
+      JsonNode row = JSON.readTree(lines[i]);
+      assertTrue(row.isObject(), lines[i]);
+      assertEquals(JSON.writeValueAsString(row), lines[i]);
+    }
+  }
+
+  @Test
+  void synthesizeRefusesARootUnderABlock() {
+    Result r = run("trace", "synthesize", "--root-tokens", "100");
+
+    assertEquals(2, r.code());
+    assertEquals(
+        "gatling-llm trace synthesize: --root-tokens: got 100, expected 0 (no root prompt) or at"
+            + " least --block-tokens 512 (a root is shared in whole blocks of hash ids; it is"
+            + " rounded down to them)\n",
+        r.err());
+  }
+
+  @Test
+  void synthesizeTakesARootOfNoTokensAsNoRoot() throws Exception {
+    Path a = dir.resolve("a.jsonl");
+    Result r =
+        run(
+            "trace",
+            "synthesize",
+            "--rows",
+            "20",
+            "--root-tokens",
+            "0",
+            "--user-tokens",
+            "64",
+            "-o",
+            a.toString());
+
+    assertEquals(0, r.code(), r.err());
+    Trace t = Trace.read(a, 512);
+    assertEquals(64, t.inputLength(0));
+  }
+
+  @Test
+  void synthesizeRefusesARootThatLeavesNoRoomForAUserMessage() {
+    Result r =
+        run(
+            "trace",
+            "synthesize",
+            "--root-tokens",
+            "2048",
+            "--max-input-tokens",
+            "2048",
+            "--user-tokens",
+            "64-512");
+
+    assertEquals(2, r.code());
+    assertEquals(
+        "gatling-llm trace synthesize: --root-tokens: got 2048, expected a root that leaves room"
+            + " under --max-input-tokens 2048 for the smallest user message (--user-tokens 64): a"
+            + " session's first prompt is its root (2048 tokens in whole blocks) plus a user"
+            + " message\n",
+        r.err());
+  }
+
+  @Test
+  void synthesizeWithSessionIdsReadsBackAsSessionsThatGrowTheirContext() throws Exception {
+    Path a = dir.resolve("a.jsonl");
+    Result r =
+        run(
+            "trace",
+            "synthesize",
+            "--rows",
+            "60",
+            "--sessions",
+            "3",
+            "--turns",
+            "4",
+            "--roots",
+            "1",
+            "--root-tokens",
+            "512",
+            "--user-tokens",
+            "100",
+            "--output-tokens",
+            "20",
+            "--session-ids",
+            "--seed",
+            "2",
+            "-o",
+            a.toString());
+
+    assertEquals(0, r.code(), r.err());
+    Trace t = Trace.read(a, 512);
+    assertEquals(60, t.rows());
+    assertEquals("s0", t.sessionId(0));
+    int later = 0;
+    for (int row = 0; row < t.rows(); row++) {
+      assertTrue(t.timestampStated(row), "row " + row);
+      assertEquals(-1, t.delayMs(row));
+      int previous = t.previousRowOfSession(row);
+      if (previous < 0) {
+        assertEquals(612, t.inputLength(row), "a session's first turn: root + user message");
+        continue;
+      }
+      later++;
+      // The previous prompt, its reply and a new user message.
+      assertEquals(t.inputLength(previous) + 20 + 100, t.inputLength(row), "row " + row);
+      long[] before = t.hashIds(previous);
+      long[] now = t.hashIds(row);
+      int full = t.inputLength(previous) / 512;
+      for (int b = 0; b < full; b++) {
+        assertEquals(before[b], now[b], "row " + row + " block " + b);
+      }
+    }
+    // 3 open at once, at most 4 turns each (the last ones still open): 17 sessions, 43 later turns.
+    assertEquals(17, t.sessions());
+    assertEquals(43, later);
+    int[] turns = new int[t.sessions()];
+    for (int row = 0; row < t.rows(); row++) {
+      turns[t.session(row)]++;
+    }
+    assertEquals(4, java.util.Arrays.stream(turns).max().getAsInt());
+  }
+
+  @Test
+  void synthesizeWithDelaysWritesAIPerfsMultiTurnForm() throws Exception {
+    Path a = dir.resolve("a.jsonl");
+    Result r =
+        run(
+            "trace",
+            "synthesize",
+            "--rows",
+            "40",
+            "--sessions",
+            "2",
+            "--turns",
+            "4",
+            "--delay-ms",
+            "500-1500",
+            "--seed",
+            "4",
+            "-o",
+            a.toString());
+
+    assertEquals(0, r.code(), r.err());
+    List<String> lines = Files.readAllLines(a);
+    JsonNode first = JSON.readTree(lines.get(0));
+    assertEquals("s0", first.get("session_id").asText());
+    assertEquals(0, first.get("timestamp").asLong());
+    assertTrue(first.get("delay") == null, lines.get(0));
+    Trace t = Trace.read(a, 512);
+    assertEquals(11, t.sessions());
+    for (int row = 0; row < t.rows(); row++) {
+      int previous = t.previousRowOfSession(row);
+      JsonNode line = JSON.readTree(lines.get(row));
+      if (previous < 0) {
+        assertTrue(t.timestampStated(row), "row " + row);
+        assertEquals(-1, t.delayMs(row));
+      } else {
+        assertTrue(line.get("timestamp") == null, lines.get(row));
+        assertTrue(!t.timestampStated(row), "row " + row);
+        long delay = t.delayMs(row);
+        assertTrue(delay >= 500 && delay <= 1500, "row " + row + " delay " + delay);
+        assertEquals(t.timestampMs(previous) + delay, t.timestampMs(row));
+      }
+    }
+  }
+
+  @Test
+  void synthesizeRefusesABadDelay() {
+    Result r = run("trace", "synthesize", "--delay-ms", "900-100");
+
+    assertEquals(2, r.code());
+    assertEquals(
+        "gatling-llm trace synthesize: --delay-ms: got 900-100, expected N or MIN-MAX ms, 0 <= MIN"
+            + " <= MAX\n",
+        r.err());
+  }
+
   private static String[] concat(String[] a, String[] b) {
     String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);

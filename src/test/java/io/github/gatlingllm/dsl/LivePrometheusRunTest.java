@@ -173,12 +173,66 @@ class LivePrometheusRunTest {
         JsonNode answer = get(api + "/query?query=" + encode(query) + "&time=" + toS);
         assertEquals("success", answer.path("status").asText(), query + ": " + answer);
       }
+      // Each panel as Grafana draws it over the run: no series drawn twice, no legend naming a
+      // label its series lack (a run of one JVM has no shard label).
+      assertEquals(List.of(), drawnWrong(api, fromS, toS));
     } finally {
       prometheus.destroy();
       if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
         prometheus.destroyForcibly();
       }
     }
+  }
+
+  /**
+   * What the dashboard's panels draw wrong over a run: a series two targets of one panel both draw
+   * (the same labels and the same values at every step), a legend naming a label its series lacks.
+   */
+  private static List<String> drawnWrong(String api, long fromS, long toS)
+      throws IOException, InterruptedException {
+    JsonNode dashboard = JSON.readTree(Path.of("deploy/grafana/gatling-llm.json").toFile());
+    List<String> wrong = new ArrayList<>();
+    java.util.regex.Pattern label = java.util.regex.Pattern.compile("\\{\\{\\s*(\\w+)\\s*}}");
+    for (JsonNode panel : dashboard.path("panels")) {
+      java.util.Map<String, String> drawn = new java.util.HashMap<>();
+      for (JsonNode target : panel.path("targets")) {
+        String query = filled(target.path("expr").asText());
+        JsonNode answer =
+            get(
+                api
+                    + "/query_range?query="
+                    + encode(query)
+                    + "&start="
+                    + fromS
+                    + "&end="
+                    + toS
+                    + "&step=1");
+        String where = panel.path("title").asText() + " " + target.path("refId").asText();
+        for (JsonNode series : answer.path("data").path("result")) {
+          String key = series.path("metric").toString() + series.path("values").toString();
+          String before = drawn.putIfAbsent(key, where);
+          if (before != null) {
+            wrong.add(where + " draws " + series.path("metric") + " as " + before + " does");
+          }
+          java.util.regex.Matcher m = label.matcher(target.path("legendFormat").asText());
+          while (m.find()) {
+            if (series.path("metric").path(m.group(1)).asText().isEmpty()) {
+              wrong.add(
+                  where + " legend names " + m.group(1) + ", absent from " + series.path("metric"));
+            }
+          }
+        }
+      }
+    }
+    return wrong;
+  }
+
+  /** A query with Grafana's variables filled in as "All" and a 5 s rate window. */
+  private static String filled(String expr) {
+    return expr.replace("$__rate_interval", "5s")
+        .replace("$request", ".*")
+        .replace("$phase", ".*")
+        .replace("$shard", ".*");
   }
 
   /** The dashboard's queries with Grafana's variables filled in as "All" and a 5 s rate window. */
@@ -232,8 +286,8 @@ class LivePrometheusRunTest {
       run.stopsWithOneLine(
           "llm.prometheusPort: got "
               + port
-              + ", expected a free TCP port in [1, 65535]: it cannot be bound (Address already in"
-              + " use)");
+              + ", expected a free TCP port in [1, 65535]: it cannot be bound on 127.0.0.1"
+              + " (Address already in use)");
       assertFalse(DslRun.anyRunRecord(results), run.log);
     }
   }

@@ -3,6 +3,7 @@ package io.github.gatlingllm.dsl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@code agentSession(...)} fed anything but {@code agents()}, and {@code conversation(...)} fed
  * {@code agents()}: the run stops at the first turn, before any request, with one line naming what
- * was fed and what the loop expects.
+ * was fed and what the loop expects, said once as the console's last line, exit code 1.
  */
 @Tag("forked")
 class MisfedSessionRunsTest {
@@ -39,9 +40,16 @@ class MisfedSessionRunsTest {
       throws Exception {
     DslRun run = DslRun.run(MisfedSessionSimulation.class, results, "-Dmisfed=" + fed);
 
-    assertEquals(1, run.exitCode, run.log);
-    assertEquals(1, run.count("[ERROR] i.g.g.a.LlmAction - " + message), run.log);
+    // The line once, last, exit code 1, no stack trace, no Gatling crash; the run record written
+    // (issue 40, item 7: before, the line three times, a crash and its stack trace).
+    run.stopsWithOneLine(message);
+    assertTrue(run.log.stripTrailing().endsWith("\n" + message), run.log);
+    assertEquals(0, run.count("Run crashed"), run.log);
+    assertEquals(0, run.count("Exception"), run.log);
     assertEquals(List.of(), run.requests());
-    assertTrue(run.log.contains("Run crashed"), run.log);
+    // Nothing was sent: Gatling has nothing to report ("Run didn't last", said no more), the run
+    // record and the LLM report say what happened.
+    assertTrue(Files.exists(run.folder().resolve("llm-report.html")), run.log);
+    assertEquals("crashed", run.record().get("end_reason").asText());
   }
 }

@@ -36,8 +36,17 @@ class ProfileEndRunsTest {
     assertEquals(3, levels.size(), levels + "\n" + run.log);
     long outside = 0;
     for (JsonNode r : run.requests()) {
-      assertEquals("ok", r.get("status").asText(), r.toString());
+      if (r.get("status").asText().equals("cut_by_run_end")) {
+        // a looping user's prompt fed at the profile's end, never sent: still one line (40.1)
+        assertEquals(
+            "not sent: the injection profile of scenario chat was over",
+            r.get("error").asText(),
+            r.toString());
+      } else {
+        assertEquals("ok", r.get("status").asText(), r.toString());
+      }
     }
+    assertTrue(record.get("requests_cut_before_sent").asLong() <= 6, record.toString());
     JsonNode leftOut = record.get("levels_left_out");
     if (leftOut != null && leftOut.has("outside")) {
       outside = leftOut.get("outside").asLong();

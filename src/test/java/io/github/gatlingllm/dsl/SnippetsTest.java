@@ -299,6 +299,12 @@ class SnippetsTest {
     return List.of(llm, goesOn);
   }
 
+  /** docs/run-end.md, "A target that goes silent". */
+  static LlmProtocolBuilder targetSilent() {
+    LlmProtocolBuilder llm = llm().silentSeconds(30); // long prompts: a 30 s prefill is no silence
+    return llm;
+  }
+
   /** docs/traces.md's "A runnable example" (the class is named TraceReplaySimulation there). */
   abstract static class TraceReplayDocSimulation extends Simulation {
     LlmProtocolBuilder llm = llm().ignoreEos(true);

@@ -69,7 +69,8 @@ class SweepRunsTest {
         inLevels
             + leftOut.get("ramps").asLong()
             + leftOut.get("outside").asLong()
-            + leftOut.get("unplaced").asLong());
+            + leftOut.get("unplaced").asLong()
+            + leftOut.get("not_sent").asLong());
     assertEquals(0, leftOut.get("unplaced").asLong());
 
     // One request alone holds a server slot base + prefill + 31 decodes; 4 slots.

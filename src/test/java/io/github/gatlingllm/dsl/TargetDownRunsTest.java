@@ -180,9 +180,14 @@ class TargetDownRunsTest {
     List<JsonNode> requests = run.requests();
     // every request failed to connect; the users waited 100 ms each once 10 had: a few hundred
     // requests in about 2 s, not 12,000 a second
-    assertEquals(Map.of("connect_error", requests.size()), statuses(requests));
+    // ... but those in flight at the stop, and the prompts handed out and never sent: cut by the
+    // run's end (issue 40.1)
+    Map<String, Integer> statuses = statuses(requests);
+    int connectErrors = statuses.get("connect_error");
+    assertEquals(
+        requests.size(), connectErrors + statuses.getOrDefault("cut_by_run_end", 0), statuses + "");
     assertTrue(requests.size() < 1_000, "requests: " + requests.size());
-    assertEquals(requests.size(), down.get("failed_requests").asInt() + 0, down.toString());
+    assertEquals(connectErrors, down.get("failed_requests").asInt() + 0, down.toString());
     assertTrue(run.recordedDuration().toMillis() < 10_000, run.recordedDuration().toString());
     assertEquals(1, run.count("\nTARGET DOWN at "), run.log);
     assertEquals(0, run.count("\nTARGET BACK at "), run.log);

@@ -191,9 +191,9 @@ class ConversationWorkloadTest {
     Conversation measured = conversation(w.next());
     AtomicInteger released = new AtomicInteger();
     assertTrue(w.holdUntilWarmedUp(released::incrementAndGet));
-    assertFalse(w.systemSentBefore(warm));
-    assertTrue(w.systemSentBefore(warm));
-    assertFalse(w.systemSentBefore(measured));
+    assertEquals(0, w.sendSystem(warm).sentLead());
+    assertEquals(1, w.sendSystem(warm).sentLead());
+    assertEquals(0, w.sendSystem(measured).sentLead());
     warm.failed(1_000);
     assertEquals(1, released.get());
     assertFalse(w.holdUntilWarmedUp(released::incrementAndGet));

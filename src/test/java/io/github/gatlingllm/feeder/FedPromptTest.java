@@ -188,14 +188,67 @@ class FedPromptTest {
     FedPrompt first = fed(w.next());
     FedPrompt second = fed(w.next());
 
+    Workload.Sending sending = first.planSent();
     assertEquals(
         new CachePlan.Sent(
             PromptMode.REPEAT, false, null, first.prompt().plannedCount().value(), false),
-        first.planSent());
+        sending.sent());
+    sending.ticket().prefillEnded();
     assertEquals(
         new CachePlan.Sent(
             PromptMode.REPEAT, true, null, second.prompt().plannedCount().value(), false),
-        second.planSent());
+        second.planSent().sent());
+  }
+
+  @Test
+  void aRepeatPromptSentWhileItsFirstRequestIsInPrefillPlansWhatItFinds() {
+    Workload w = generated(PromptSpec.repeat(), 3, 0);
+    FedPrompt first = fed(w.next());
+    FedPrompt second = fed(w.next());
+    FedPrompt third = fed(w.next());
+    Integer planned = second.prompt().plannedCount().value();
+
+    Workload.Sending firstSent = first.planSent();
+    Workload.Sending racing = second.planSent();
+    firstSent.ticket().prefillEnded();
+    Workload.Sending after = third.planSent();
+
+    CachePlan.Sent sent = new CachePlan.Sent(PromptMode.REPEAT, true, null, planned, false);
+    assertEquals(sent, racing.sent());
+    assertEquals(
+        sent.withReadyPrefixTokens(0),
+        w.planEnded(second, racing.sent(), racing.ticket(), Long.MAX_VALUE));
+    assertEquals(sent, w.planEnded(third, after.sent(), after.ticket(), Long.MAX_VALUE));
+  }
+
+  @Test
+  void aRepeatPromptsFirstRequestWithTheSecondSentDuringItsPrefillPlansWhatItFinds() {
+    Workload w = generated(PromptSpec.repeat(), 3, 0);
+    FedPrompt first = fed(w.next());
+    FedPrompt second = fed(w.next());
+    Integer planned = first.prompt().plannedCount().value();
+
+    Workload.Sending firstSent = first.planSent();
+    second.planSent();
+    firstSent.ticket().prefillEnded();
+
+    assertEquals(
+        new CachePlan.Sent(PromptMode.REPEAT, true, null, planned, false)
+            .withSentInFlight()
+            .withReadyPrefixTokens(0),
+        w.planEnded(first, firstSent.sent(), firstSent.ticket(), Long.MAX_VALUE));
+  }
+
+  @Test
+  void aRepeatPromptWhoseFirstRequestFailedBeforeItsFirstTokenIsNotReady() {
+    Workload w = generated(PromptSpec.repeat(), 2, 0);
+    FedPrompt first = fed(w.next());
+    FedPrompt second = fed(w.next());
+
+    first.planSent().ticket().ended(false);
+    Workload.Sending sending = second.planSent();
+
+    assertTrue(w.planEnded(second, sending.sent(), sending.ticket(), Long.MAX_VALUE).inPrefill());
   }
 
   @Test
@@ -214,8 +267,29 @@ class FedPromptTest {
     FedPrompt first = fed(w.next());
     FedPrompt second = fed(w.next());
 
-    assertEquals(new CachePlan.Sent(PromptMode.TRACE, false, 0, 8, false, 4), first.planSent());
-    assertEquals(new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4), second.planSent());
+    Workload.Sending sending = first.planSent();
+    assertEquals(new CachePlan.Sent(PromptMode.TRACE, false, 0, 8, false, 4), sending.sent());
+    sending.ticket().prefillEnded();
+    assertEquals(
+        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4), second.planSent().sent());
+  }
+
+  @Test
+  void aTraceRowSentWhileTheRowThatSentItsBlocksIsInPrefillHasNoReadyBlock() throws IOException {
+    Workload w =
+        trace(
+            "{\"timestamp\": 0, \"input_length\": 8, \"output_length\": 3, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 1, \"input_length\": 8, \"output_length\": 3, \"hash_ids\": [1, 3]}");
+    FedPrompt first = fed(w.next());
+    FedPrompt second = fed(w.next());
+
+    first.planSent();
+    Workload.Sending sending = second.planSent();
+
+    assertEquals(new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4), sending.sent());
+    assertEquals(
+        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4).withReadyPrefixTokens(0),
+        w.planEnded(second, sending.sent(), sending.ticket(), Long.MAX_VALUE));
   }
 
   @Test
@@ -223,7 +297,7 @@ class FedPromptTest {
     Workload w = generated(PromptSpec.repeat(), 2, 0);
     FedPrompt first = fed(w.next());
     FedPrompt second = fed(w.next());
-    CachePlan.Sent sent = first.planSent();
+    CachePlan.Sent sent = first.planSent().sent();
     second.planSent();
 
     assertEquals(sent.withSentInFlight(), w.planEnded(first, sent, Long.MAX_VALUE));
@@ -233,7 +307,7 @@ class FedPromptTest {
   void aFirstRequestEndedBeforeAnyOtherWasSentKeepsItsPlan() {
     Workload w = generated(PromptSpec.repeat(), 2, 0);
     FedPrompt first = fed(w.next());
-    CachePlan.Sent sent = first.planSent();
+    CachePlan.Sent sent = first.planSent().sent();
 
     assertSame(sent, w.planEnded(first, sent, Long.MAX_VALUE));
   }

@@ -98,4 +98,56 @@ class PhaseBudgetTest {
 
     assertEquals(List.of(), b.end(false));
   }
+
+  @Test
+  void theItemsHandedOutAndNotRecordedAreKnownByIndex() {
+    PhaseBudget b = budget(10, 0, Shard.SINGLE);
+    for (int i = 0; i < 6; i++) {
+      b.take();
+    }
+    b.recorded(false, 0);
+    b.recorded(false, 1);
+    b.recorded(false, 3);
+    b.recorded(false, 5);
+
+    assertEquals(List.of(2L, 4L), b.unrecorded(false));
+    assertEquals(List.of(), b.unrecorded(true));
+  }
+
+  @Test
+  void anIndexIsRecordedOnceAndOnlyWhenHandedOut() {
+    PhaseBudget b = budget(10, 0, Shard.SINGLE);
+    b.take();
+    b.take();
+
+    assertEquals(true, b.recorded(false, 1));
+    assertEquals(false, b.recorded(false, 1));
+    assertEquals(false, b.recorded(false, 7));
+    assertEquals(false, b.recorded(true, 0));
+    assertEquals(true, b.recorded(false, 0));
+    assertEquals(false, b.recorded(false, 0));
+    assertEquals(List.of(), b.unrecorded(false));
+  }
+
+  @Test
+  void aShardsLedgerCountsItsOwnIndices() {
+    PhaseBudget b = budget(10, 0, new Shard(1, 3));
+    b.take(); // 1
+    b.take(); // 4
+    b.take(); // 7
+
+    assertEquals(false, b.recorded(false, 2));
+    assertEquals(true, b.recorded(false, 4));
+    assertEquals(List.of(1L, 7L), b.unrecorded(false));
+  }
+
+  @Test
+  void aStoppedBudgetHandsOutNothingMore() {
+    PhaseBudget b = budget(10, 2, Shard.SINGLE);
+    b.take();
+    b.stop();
+
+    assertNull(b.take());
+    assertEquals(List.of(0L), b.unrecorded(true));
+  }
 }

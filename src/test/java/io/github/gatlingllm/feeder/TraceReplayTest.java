@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.TraceBlocks;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.io.IOException;
@@ -68,13 +69,55 @@ class TraceReplayTest {
   }
 
   @Test
+  void theRecordSaysTheLengthsTheRowsAsk() throws IOException {
+    Path p = dir.resolve("lengths.jsonl");
+    Files.write(
+        p,
+        List.of(
+            "{\"timestamp\": 0, \"input_length\": 6, \"output_length\": 8, \"hash_ids\": [1, 2]}",
+            "{\"timestamp\": 5, \"input_length\": 3, \"output_length\": 2, \"hash_ids\": [3]}",
+            "{\"timestamp\": 9, \"input_length\": 4, \"output_length\": 5, \"hash_ids\": [1]}"));
+    TraceReplay r =
+        new TraceReplay(
+            Trace.read(p, 4), new TraceBlocks(EstimatedTokenCounter.INSTANCE, 0, 4), 1.0, "c");
+
+    Map<String, Object> record = r.toRecord(3, Shard.SINGLE, null);
+    assertEquals(3, record.get("input_length_min"));
+    assertEquals(6, record.get("input_length_max"));
+    assertEquals(2, record.get("output_length_min"));
+    assertEquals(8, record.get("output_length_max"));
+  }
+
+  @Test
   void sentBeforeCountsLeadingBlocksOnly() throws IOException {
     TraceReplay r = replay(1.0, row(0, 4, "[1]"));
 
-    assertEquals(0, r.sentBefore(new long[] {1, 2, 3}, 10));
-    assertEquals(8, r.sentBefore(new long[] {1, 2, 9}, 12));
-    assertEquals(0, r.sentBefore(new long[] {5, 1, 2}, 12));
-    assertEquals(11, r.sentBefore(new long[] {1, 2, 9}, 11));
+    assertEquals(0, r.tokens(r.send(new long[] {1, 2, 3}).sentLead(), 3, 10));
+    assertEquals(8, r.tokens(r.send(new long[] {1, 2, 9}).sentLead(), 3, 12));
+    assertEquals(0, r.tokens(r.send(new long[] {5, 1, 2}).sentLead(), 3, 12));
+    assertEquals(11, r.tokens(r.send(new long[] {1, 2, 9}).sentLead(), 3, 11));
+    assertEquals(4, r.requestsSent());
+  }
+
+  @Test
+  void blocksSentByARowStillInPrefillAreSentButNotReady() throws IOException {
+    TraceReplay r = replay(1.0, row(0, 4, "[1]"));
+    // row A sends blocks 1, 2, 3 at once; row B shares 1, 2 before A's first token
+    PrefixLedger.Ticket a = r.send(new long[] {1, 2, 3});
+    PrefixLedger.Ticket b = r.send(new long[] {1, 2, 7});
+    assertEquals(2, b.sentLead());
+    assertEquals(0, b.readyLead());
+    // A's first token: its blocks are ready for row C, sent after it
+    a.prefillEnded();
+    PrefixLedger.Ticket c = r.send(new long[] {1, 2, 3, 8});
+    assertEquals(3, c.sentLead());
+    assertEquals(3, c.readyLead());
+    // B's block 7 is still in prefill for row D
+    PrefixLedger.Ticket d = r.send(new long[] {1, 2, 7});
+    assertEquals(3, d.sentLead());
+    assertEquals(2, d.readyLead());
+    assertEquals(8, r.tokens(d.readyLead(), 3, 10));
+    assertEquals(10, r.tokens(d.sentLead(), 3, 10));
   }
 
   @Test

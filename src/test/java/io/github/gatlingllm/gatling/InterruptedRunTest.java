@@ -1,6 +1,7 @@
 package io.github.gatlingllm.gatling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -119,6 +120,14 @@ class InterruptedRunTest {
         assertEquals("ok", r.get("status").asText(), line);
       }
     }
+    // Issue 40.1: every prompt handed out is one line, whatever was in flight or on its way at
+    // the signal: indices 0..N-1, N as the record's measured phase says.
+    long handedOut = record.get("prompts").get("phases").get("measured").get("requests").asLong();
+    assertEquals(handedOut, lines.size(), record.toString());
+    assertEquals(handedOut - 1, indices.stream().mapToLong(Long::longValue).max().orElse(-1));
+    assertFalse(
+        GatlingJvm.read(log).contains("a request finished after the run record was written"),
+        () -> GatlingJvm.read(log));
     JsonNode status = record.get("metrics").get("overall").get("status");
     assertEquals(cut, status.get("cut_by_run_end").asInt());
     assertEquals(cut, record.get("requests_cut_by_run_end").asInt());

@@ -112,6 +112,16 @@ class GatlingInternalsTest {
   }
 
   @Test
+  void aSessionOfNoUserCarriesAStopFromAWatchThread() {
+    // GatlingCore.stopLoadGenerator(message): the silence watch stops the run from its own thread
+    io.gatling.core.session.Session session =
+        io.gatling.core.session.Session$.MODULE$.apply(
+            "gatling-llm", -1L, (io.netty.channel.EventLoop) null);
+    assertEquals("gatling-llm", session.scenario());
+    assertEquals(-1L, session.userId());
+  }
+
+  @Test
   void aGroupBlockIsMadeFromItsHierarchyStartCumulatedTimeAndStatus() throws Exception {
     assertNotNull(
         Class.forName("io.gatling.core.session.GroupBlock")
@@ -174,5 +184,16 @@ class GatlingInternalsTest {
       case "int" -> int.class;
       default -> Class.forName(name);
     };
+  }
+
+  @Test
+  void statsEngineHasTheFlagItDropsRowsBy() {
+    // GatlingCore.takesRows: a request ending after Gatling's stats engine stopped is cut.
+    io.gatling.core.stats.DataWritersStatsEngine engine =
+        new io.gatling.core.stats.DataWritersStatsEngine(
+            scala.collection.immutable.List$.MODULE$.empty(), null, null);
+    java.util.concurrent.atomic.AtomicBoolean active = GatlingCore.activeFlag(engine);
+    assertNotNull(active);
+    assertEquals(true, active.get());
   }
 }

@@ -373,8 +373,26 @@ class LevelTrackerTest {
         List.of("levels", "levels_note", "levels_left_out", "levels_anchor"),
         List.copyOf(record.keySet()));
     assertEquals(
-        Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L, "measured_total", 1L),
+        Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L, "not_sent", 0L, "measured_total", 1L),
         record.get("levels_left_out"));
+  }
+
+  @Test
+  void aPromptHandedOutAndNeverSentIsLeftOutAndCountedSoTheLevelsAddUpToTheMeasured() {
+    LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
+    t.started("chat", 1_000);
+    t.add("chat", ok(5_000));
+    t.notSent(request("measured", 6_000, RequestStatus.CUT_BY_RUN_END));
+    t.notSent(request("warmup", 6_000, RequestStatus.CUT_BY_RUN_END));
+    Map<String, Object> record = t.toRecord(t.results(), null);
+    assertEquals(
+        Map.of("ramps", 0L, "outside", 0L, "unplaced", 0L, "not_sent", 1L, "measured_total", 2L),
+        record.get("levels_left_out"));
+    assertEquals(1, t.results().get(0).summary().requests());
+    assertEquals(
+        "Each level holds the measured requests that started in it; left out of every level: 1"
+            + " measured request handed out but never sent (the run ended first).",
+        record.get("levels_note"));
   }
 
   /** 10 users/s for 2 s, then 20 users/s for 2 s. */

@@ -71,13 +71,14 @@ class SaturationTest {
 
   @Test
   void theSaturationPointIsTheLeastLoadWithinTheToleranceOfTheHighestThroughput() {
+    // 8 users: 2x the users for +2.6% output tokens/s, and so (Little's law) TTFT p50 2x.
     Saturation s =
         Saturation.of(
             List.of(
-                level(0, 1, 100, null),
-                level(1, 2, 200, null),
-                level(2, 4, 390, null),
-                level(3, 8, 400, null)),
+                level(0, 1, 100, 10, null, 0),
+                level(1, 2, 200, 10, null, 0),
+                level(2, 4, 390, 10, null, 0),
+                level(3, 8, 400, 20, null, 0)),
             SaturationSettings.DEFAULT,
             Slo.NONE,
             null,
@@ -86,8 +87,9 @@ class SaturationTest {
     assertEquals(400.0, s.maxOutputTokensPerS());
     Map<String, Object> record = s.toRecord();
     assertEquals("concurrency", record.get("metric"));
-    assertEquals(4L, record.get("saturation_concurrency"));
-    assertEquals(2, record.get("saturation_level"));
+    // the verdict names where the levels show saturation: 8 users, its first level over capacity
+    assertEquals(8L, record.get("saturation_concurrency"));
+    assertEquals(3, record.get("saturation_level"));
     assertEquals(false, record.get("stopped_early"));
     assertNull(record.get("slo_load"));
   }
@@ -184,9 +186,11 @@ class SaturationTest {
   @Test
   void aLevelWhoseTtftGrowsWhileThroughputStaysFlatIsOverSaturated() {
     assertEquals(
-        "level 3 (8 users): TTFT p50 grew 4.0x over level 2 (4 users) while output throughput"
-            + " changed by +2.0% (llm.saturation.ttftGrowth 1.5, llm.saturation.throughputGain"
-            + " 0.05)",
+        "level 3 (8 users): 2x users over level 2 (4 users) gave +2.0% output tokens/s (400.0 ->"
+            + " 408.0), 2.0% of the +100% an unsaturated server gives them, while TTFT p50 went 50"
+            + " -> 200 ms (4.0x): the added users only added latency, by closed-loop scaling"
+            + " (Little's law;"
+            + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         Saturation.overSaturated(
             level(2, 4, 400, 50, null, 0),
             level(3, 8, 408, 200, null, 0),
@@ -267,8 +271,12 @@ class SaturationTest {
     assertEquals(true, s.stillGrowing());
     assertEquals(true, s.toRecord().get("still_growing"));
     assertEquals(
-        "saturation of chat: no saturation seen over 3 levels: throughput still growing at the"
-            + " highest level, 4 users (level 2), 10.00 requests/s, 400.0 output tokens/s",
+        "saturation of chat: no saturation seen over 3 levels: no level's added users gave less"
+            + " than 0.25 of the output tokens/s they would give an unsaturated server while its"
+            + " TTFT or E2E p50 grew 1.5x (closed-loop scaling); the highest, 4 users (level 2),"
+            + " 10.00 requests/s, 400.0 output tokens/s: 2x users over level 1 (2 users) gave"
+            + " +100.0% output tokens/s (200.0 -> 400.0), 100.0% of the +100% an unsaturated server"
+            + " gives them, while TTFT p50 went 10 -> 10 ms (1.0x)",
         s.describe().get(0));
   }
 
@@ -277,20 +285,24 @@ class SaturationTest {
     Saturation s =
         Saturation.of(
             List.of(
-                level(0, 2, 300, null),
-                level(1, 8, 690, null),
-                level(2, 16, 704, null),
-                level(3, 32, 700, null)),
+                level(0, 2, 300, 10, null, 0),
+                level(1, 8, 690, 12, null, 0),
+                level(2, 16, 700, 25, null, 0),
+                level(3, 32, 710, 60, null, 0)),
             SaturationSettings.DEFAULT,
             Slo.NONE,
             null,
             null);
     Map<String, Object> record = s.toRecord();
     assertEquals(false, record.get("still_growing"));
-    assertEquals(1, record.get("saturation_level"));
-    assertEquals(8L, record.get("saturation_concurrency"));
-    assertEquals(2, record.get("max_level"));
-    assertEquals(16L, record.get("max_concurrency"));
+    assertEquals(2, record.get("saturation_level"));
+    assertEquals(16L, record.get("saturation_concurrency"));
+    assertEquals(3, record.get("max_level"));
+    assertEquals(32L, record.get("max_concurrency"));
+    assertEquals(
+        true,
+        ((String) record.get("verdict_text"))
+            .endsWith("; peak 710.0 output tokens/s at 32 users (level 3)"));
   }
 
   @Test
@@ -300,14 +312,17 @@ class SaturationTest {
             of("closed", 0, 0, level(0, 1, 100, null)),
             of("open", 1, 0, level(0, 1, 50, null)),
             of("closed", 2, 1, level(1, 2, 200, null)),
-            of("open", 3, 1, level(1, 2, 52, null)));
+            // 2x users for +4% output tokens/s: TTFT p50 2.5x (Little's law)
+            of("open", 3, 1, level(1, 2, 52, 25, null, 0)));
     List<Saturation> all =
         Saturation.all(results, SaturationSettings.DEFAULT, Slo.NONE, null, null);
     assertEquals(List.of("closed", "open"), all.stream().map(Saturation::scenario).toList());
     assertEquals(2, all.get(0).saturation().index());
     assertEquals(1, all.get(0).saturation().scenarioIndex());
     assertEquals(1, all.get(1).saturation().index());
-    assertEquals(0, all.get(1).toRecord().get("saturation_scenario_level"));
+    // its verdict: saturated at its level 1 (run-wide 3), over capacity
+    assertEquals(3, all.get(1).toRecord().get("saturation_level"));
+    assertEquals(1, all.get(1).toRecord().get("saturation_scenario_level"));
     assertEquals(
         "2 stepped scenarios (closed, open) shared the server: each one's levels saw the others'"
             + " load, so each saturation is that of the scenario with the others running",
@@ -478,7 +493,7 @@ class SaturationTest {
   }
 
   @Test
-  void aClosedLoopWithAFlatTopAndALevelOverCapacityNamesBoth() {
+  void aClosedLoopWithAFlatTopIsSaturatedAtItsFirstLevelOverCapacity() {
     Saturation s =
         Saturation.of(
             List.of(
@@ -491,14 +506,324 @@ class SaturationTest {
             null,
             null);
     assertEquals(true, s.saturated());
-    assertEquals(2, s.verdictLevel().index());
+    assertEquals(2, s.saturation().index());
+    assertEquals(3, s.verdictLevel().index());
     assertEquals(3, s.toRecord().get("over_capacity_level"));
     assertEquals(
-        "saturated at 4 users (level 2, 10.00 requests/s, 390.0 output tokens/s): more users"
-            + " added less than 5.0% output throughput at the highest level; peak 400.0 output"
-            + " tokens/s at 8 users (level 3); level 3 (8 users) over capacity: TTFT p50 grew 4.0x"
-            + " over level 2 (4 users) while output throughput changed by +2.6%"
-            + " (llm.saturation.ttftGrowth 1.5, llm.saturation.throughputGain 0.05)",
+        "saturated at 8 users (level 3, 10.00 requests/s, 400.0 output tokens/s): over capacity:"
+            + " 2x users over level 2 (4 users) gave +2.6% output tokens/s (390.0 -> 400.0), 2.6%"
+            + " of the +100% an unsaturated server gives them, while TTFT p50 went 60 -> 240 ms"
+            + " (4.0x): the added users only added latency, by closed-loop scaling (Little's law;"
+            + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         s.verdictText());
+  }
+
+  /** A latency distribution of {@code n} values with its p50 and its p90 (and above). */
+  private static Distribution latency(long n, double p50, double p90) {
+    return new Distribution(n, p50, p50, p50, p90, p90, p90, p90);
+  }
+
+  /**
+   * A closed level of 20 s whose {@code requests} all started and succeeded in it, of 32 output
+   * tokens each, served at {@code tokensPerS}, with its TTFT and E2E.
+   */
+  private static LevelResult closed(
+      int index,
+      double users,
+      long requests,
+      double tokensPerS,
+      Distribution ttft,
+      Distribution e2e) {
+    long start = 3_000_000 + index * 20_000L;
+    LoadLevel level = new LoadLevel("chat", true, users, index, start, start + 20_000);
+    Map<RequestStatus, Long> statuses = new EnumMap<>(RequestStatus.class);
+    statuses.put(RequestStatus.OK, requests);
+    GroupSummary summary =
+        new GroupSummary(
+            null,
+            null,
+            requests,
+            statuses,
+            0,
+            0,
+            null,
+            requests * 32,
+            start,
+            start + 20_000,
+            null,
+            null,
+            ttft,
+            Distribution.EMPTY,
+            Distribution.EMPTY,
+            e2e,
+            Distribution.EMPTY,
+            null);
+    return new LevelResult(
+        index,
+        index,
+        level,
+        summary,
+        start,
+        start + 20_000,
+        new LevelResult.Served(requests, tokensPerS * 20, 0));
+  }
+
+  private static Saturation closedRun(LevelResult... levels) {
+    return Saturation.of(List.of(levels), SaturationSettings.DEFAULT, Slo.NONE, null, null);
+  }
+
+  @Test
+  void theIssuesOneSlotLlamaCppSweepIsSaturatedAtTwoUsers() {
+    // Issue 40: SweepSimulation on 1-slot llama.cpp at 1/2/4 users, 84.0/93.6/103.0 output
+    // tokens/s (+11%, +10%), TTFT p50 91/406/981 ms, said "no saturation seen ... throughput still
+    // growing". 2x the users for +11% is a scaling of 0.11: the added user queued.
+    Saturation s =
+        closedRun(
+            closed(0, 1, 52, 84.0, latency(52, 91, 118), Distribution.EMPTY),
+            closed(1, 2, 58, 93.6, latency(58, 406, 450), Distribution.EMPTY),
+            closed(2, 4, 64, 103.0, latency(64, 981, 1100), Distribution.EMPTY));
+    assertEquals(true, s.saturated());
+    Map<String, Object> record = s.toRecord();
+    String text =
+        "saturated at 2 users (level 1, 2.90 requests/s, 93.6 output tokens/s): over capacity: 2x"
+            + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of"
+            + " the"
+            + " +100% an unsaturated server gives them, while TTFT p50 went 91 -> 406 ms (4.5x):"
+            + " the added users only added latency, by closed-loop scaling (Little's law;"
+            + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5); peak 103.0 output"
+            + " tokens/s at 4 users (level 2)";
+    assertEquals(text, record.get("verdict_text"));
+    assertEquals("saturation of chat: " + text, s.describe().get(0));
+    assertEquals(1, record.get("saturation_level"));
+    assertEquals(2L, record.get("saturation_concurrency"));
+    assertEquals(1, record.get("over_capacity_level"));
+    assertEquals(true, record.get("saturated"));
+    assertEquals(false, record.get("still_growing"));
+    // a fact about throughput, not the verdict: +10% at the highest level
+    assertEquals(true, record.get("throughput_still_growing"));
+    assertEquals("closed_loop_scaling", record.get("rule"));
+    assertEquals(0.25, record.get("min_scaling"));
+    assertEquals(1.5, record.get("ttft_growth"));
+    assertEquals(0.05, record.get("throughput_gain"));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> scaling = (List<Map<String, Object>>) record.get("scaling");
+    assertEquals(2, scaling.size());
+    Map<String, Object> first = scaling.get(0);
+    assertEquals(1, first.get("level"));
+    assertEquals(0, first.get("level_below"));
+    assertEquals(2.0, first.get("users_factor"));
+    assertEquals(93.6 / 84.0, (Double) first.get("output_tokens_per_s_factor"), 1e-9);
+    assertEquals(93.6 / 84.0 - 1, (Double) first.get("scaling"), 1e-9);
+    assertEquals(406.0 / 91, (Double) first.get("ttft_p50_factor"), 1e-9);
+    assertNull(first.get("e2e_p50_factor"));
+    assertEquals(true, first.get("latency_grew"));
+    assertEquals(true, first.get("throughput_short"));
+    assertEquals(true, first.get("over_capacity"));
+    assertEquals(true, scaling.get(1).get("over_capacity"));
+  }
+
+  @Test
+  void theIssuesFiguresStopTheRunAtTwoUsers() {
+    assertEquals(
+        "level 1 (2 users): 2x users over level 0 (1 user) gave +11.4% output tokens/s (84.0 ->"
+            + " 93.6), 11.4% of the +100% an unsaturated server gives them, while TTFT p50 went 91"
+            + " -> 406 ms (4.5x): the added users only added latency, by closed-loop scaling"
+            + " (Little's law;"
+            + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
+        Saturation.overSaturated(
+            closed(0, 1, 52, 84.0, latency(52, 91, 118), Distribution.EMPTY),
+            closed(1, 2, 58, 93.6, latency(58, 406, 450), Distribution.EMPTY),
+            SaturationSettings.DEFAULT));
+  }
+
+  @Test
+  void throughputDoublingWithTheUsersAtFlatLatencyIsNoSaturation() {
+    Saturation s =
+        closedRun(
+            closed(0, 1, 100, 160, latency(100, 50, 60), latency(100, 250, 270)),
+            closed(1, 2, 200, 320, latency(200, 50, 60), latency(200, 250, 270)),
+            closed(2, 4, 400, 640, latency(400, 51, 62), latency(400, 252, 275)),
+            closed(3, 8, 800, 1280, latency(800, 51, 62), latency(800, 253, 275)));
+    assertEquals(false, s.saturated());
+    Map<String, Object> record = s.toRecord();
+    assertNull(record.get("saturation_level"));
+    assertNull(record.get("over_capacity_level"));
+    assertEquals(true, record.get("still_growing"));
+    assertEquals(
+        "no saturation seen over 4 levels: no level's added users gave less than 0.25 of the"
+            + " output tokens/s they would give an unsaturated server while its TTFT or E2E p50"
+            + " grew 1.5x (closed-loop scaling); the highest, 8 users (level 3), 40.00 requests/s,"
+            + " 1280.0 output tokens/s: 2x users over level 2 (4 users) gave +100.0% output"
+            + " tokens/s (640.0 -> 1280.0), 100.0% of the +100% an unsaturated server gives them,"
+            + " while TTFT p50 went 51 -> 51 ms (1.0x) and E2E p50 went 252 -> 253 ms (1.0x)",
+        record.get("verdict_text"));
+  }
+
+  @Test
+  void noiseOfAFewPercentIsNoSaturation() {
+    // Throughput within 3% of doubling, latencies within 4% of flat.
+    Saturation s =
+        closedRun(
+            closed(0, 1, 100, 160, latency(100, 50, 60), latency(100, 250, 270)),
+            closed(1, 2, 196, 313.6, latency(196, 52, 63), latency(196, 259, 280)),
+            closed(2, 4, 404, 646.4, latency(404, 49, 61), latency(404, 248, 268)));
+    assertEquals(false, s.saturated());
+    assertNull(s.verdictLevel());
+  }
+
+  @Test
+  void theSameLoadTwiceIsNoSaturation() {
+    // An A/A: 4 users twice, the second 3% slower with TTFT 6% higher. No user was added, so
+    // nothing can have queued behind one (today's flat-top rule called it saturated).
+    Saturation s =
+        closedRun(
+            closed(0, 4, 400, 640, latency(400, 50, 60), latency(400, 250, 270)),
+            closed(1, 4, 388, 620.8, latency(388, 53, 64), latency(388, 258, 279)));
+    assertEquals(false, s.saturated());
+    Map<String, Object> record = s.toRecord();
+    assertNull(record.get("saturation_level"));
+    assertEquals(List.of(), record.get("scaling"));
+  }
+
+  @Test
+  void aFlatTopWhoseLatencyStayedFlatIsNoSaturation() {
+    // 2x the users, the same throughput and the same latency: by Little's law the added users were
+    // not in the system (a client that could not send, a pause): not the server's saturation.
+    Saturation s =
+        closedRun(
+            closed(0, 2, 200, 320, latency(200, 50, 60), latency(200, 250, 270)),
+            closed(1, 4, 200, 322, latency(200, 50, 60), latency(200, 251, 270)));
+    assertEquals(false, s.stillGrowing());
+    assertEquals(false, s.saturated());
+  }
+
+  @Test
+  void aTtftGrowthWhileThroughputScalesIsNoSaturation() {
+    // A batching server well below its capacity: 2x users for +90% output tokens/s, each prefill
+    // now shares a step with another sequence's decode (TTFT p50 10 -> 16 ms, 1.6x).
+    Scaling scaling =
+        Scaling.of(
+            closed(0, 4, 400, 640, latency(400, 10, 20), latency(400, 250, 270)),
+            closed(1, 8, 760, 1216, latency(760, 16, 25), latency(760, 262, 285)),
+            SaturationSettings.DEFAULT);
+    assertEquals(1.6, scaling.ttftFactor(), 1e-9);
+    assertEquals(0.9, scaling.scaling(), 1e-9);
+    assertEquals(true, scaling.latencyGrew());
+    assertEquals(false, scaling.throughputShort());
+    assertEquals(false, scaling.overCapacity());
+  }
+
+  @Test
+  void anE2eGrowthAloneIsLatencyGrowthInAClosedLoop() {
+    // A batching server bound by its compute: 2x users for +12% output tokens/s, each request
+    // decodes slower (E2E p50 1.8x) while its TTFT barely moves.
+    assertEquals(
+        "level 1 (2 users): 2x users over level 0 (1 user) gave +12.0% output tokens/s (190.0 ->"
+            + " 212.8), 12.0% of the +100% an unsaturated server gives them, while TTFT p50 went 60"
+            + " -> 70 ms (1.2x) and E2E p50 went 300 -> 540 ms (1.8x): the added users only added"
+            + " latency, by"
+            + " closed-loop scaling (Little's law; llm.saturation.minScaling 0.25,"
+            + " llm.saturation.ttftGrowth 1.5)",
+        Saturation.overSaturated(
+            closed(0, 1, 118, 190, latency(118, 60, 80), latency(118, 300, 330)),
+            closed(1, 2, 133, 212.8, latency(133, 70, 95), latency(133, 540, 580)),
+            SaturationSettings.DEFAULT));
+  }
+
+  @Test
+  void levelsCloseTogetherAreJudgedByTheThroughputGainFloor() {
+    // 8 -> 9 users: a quarter of +12.5% is +3.1%, under the 5% flat-throughput bound.
+    Scaling scaling =
+        Scaling.of(
+            closed(0, 8, 400, 640, latency(400, 50, 60), latency(400, 400, 420)),
+            closed(1, 9, 410, 665.6, latency(410, 80, 90), latency(410, 450, 470)),
+            SaturationSettings.DEFAULT);
+    assertEquals(0.05, scaling.bound(), 1e-9);
+    assertEquals(true, scaling.overCapacity());
+    assertEquals(
+        "1.13x users over level 0 (8 users) gave +4.0% output tokens/s (640.0 -> 665.6), 32.0% of"
+            + " the +12.5% an unsaturated server gives them, while TTFT p50 went 50 -> 80 ms (1.6x)"
+            + " and E2E p50 went 400 -> 450 ms (1.1x): the added users only added latency, by"
+            + " closed-loop"
+            + " scaling (Little's law; llm.saturation.throughputGain 0.05,"
+            + " llm.saturation.ttftGrowth 1.5)",
+        scaling.reason());
+  }
+
+  @Test
+  void aHigherMinScalingCallsAWeakerGainSaturation() {
+    LevelResult below = closed(0, 4, 400, 640, latency(400, 50, 60), latency(400, 400, 420));
+    LevelResult level = closed(1, 8, 560, 896, latency(560, 90, 100), latency(560, 600, 640));
+    // +40% for 2x users: a scaling of 0.4
+    assertEquals(false, Scaling.of(below, level, SaturationSettings.DEFAULT).overCapacity());
+    assertEquals(
+        true,
+        Scaling.of(below, level, new SaturationSettings(false, 1.5, 0.05, 0.05, null, null, 0.5))
+            .overCapacity());
+  }
+
+  @Test
+  void minScalingOutOfRangeNamesTheSetting() {
+    assertEquals(
+        "llm.saturation.minScaling: got 1.5, expected a share in [0, 1], e.g. 0.25",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new SaturationSettings(false, 1.5, 0.05, 0.05, null, null, 1.5))
+            .getMessage());
+  }
+
+  @Test
+  void anOpenLoopRecordsItsRuleWithoutClosedLoopScaling() {
+    Map<String, Object> record =
+        openRun(open(0, 1, 60, 60, 55, 32), open(1, 2, 120, 119, 56, 64)).toRecord();
+    assertEquals("open_loop_shortfall", record.get("rule"));
+    assertEquals(false, record.containsKey("scaling"));
+    assertEquals(false, record.containsKey("min_scaling"));
+  }
+
+  /** The level with its measured window cut at {@code toMs}. */
+  private static LevelResult cutAt(LevelResult r, long toMs, long requests) {
+    return new LevelResult(
+        r.index(),
+        r.scenarioIndex(),
+        r.level(),
+        r.summary(),
+        r.measuredFromMs(),
+        toMs,
+        new LevelResult.Served(requests, requests * 32.0, 0));
+  }
+
+  @Test
+  void aShortLevelEndedByTheRequestBudgetAsksForMoreRequestsNotALongerLevel() {
+    // Issue 40 item 8: a single steady step whose run ended with its budget lasted 3.0 s of its
+    // nominal 20 s: only more requests make it longer.
+    LevelResult one =
+        cutAt(
+            closed(0, 8, 40, 400, latency(40, 90, 120), latency(40, 800, 900)),
+            3_000_000 + 3_000,
+            40);
+    assertEquals(
+        List.of(
+            "level 0 of chat (8 users) lasted 3.0 s, under 10 times its E2E p50 (800 ms): its"
+                + " figures are unreliable (it ended when the run's request budget was spent, not"
+                + " at its step's end: give the run more requests, e.g. prompts().requests(n) or"
+                + " -Dllm.requests)"),
+        Saturation.shortLevels(List.of(one), true));
+  }
+
+  @Test
+  void aShortLevelTheRunStoppedInSaysItWasCutShort() {
+    // The level after an over-saturated one, stopped 1.2 s into it (llm.stopWhenSaturated).
+    LevelResult cut =
+        cutAt(
+            closed(2, 4, 6, 150, latency(6, 550, 630), latency(6, 660, 670)),
+            3_000_000 + 40_000 + 1_200,
+            6);
+    assertEquals(
+        List.of(
+            "level 2 of chat (4 users) lasted 1.2 s, under 10 times its E2E p50 (660 ms): its"
+                + " figures are unreliable (cut short: the run stopped 1.2 s into it, before its"
+                + " step's end)"),
+        Saturation.shortLevels(List.of(cut), false));
   }
 }

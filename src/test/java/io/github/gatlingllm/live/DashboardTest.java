@@ -224,4 +224,70 @@ class DashboardTest {
     unserved.removeAll(served());
     assertEquals(Set.of("gatling_llm_request_total"), unserved);
   }
+
+  /**
+   * A target's expression as it reads for a run of one JVM, whose series carry no {@code shard}
+   * label: null when the target selects only sharded series ({@code shard!=""}), else the
+   * expression without its shard matchers, without {@code shard} in its grouping, and without
+   * spaces.
+   */
+  static String unsharded(String expr) {
+    if (expr.contains("shard!=\"\"")) {
+      return null;
+    }
+    return expr.replaceAll(",?\\s*shard\\s*=~?\\s*\"[^\"]*\"", "")
+        .replaceAll("\\{\\s*,", "{")
+        .replaceAll("\\b(by|without)\\s*\\(\\s*shard\\s*\\)", "")
+        .replaceAll(",\\s*shard\\b", "")
+        .replaceAll("\\bshard\\s*,", "")
+        .replaceAll("\\s+", "");
+  }
+
+  @Test
+  void noTwoTargetsOfAPanelDrawTheSameSeriesForARunOfOneJvm() throws Exception {
+    JsonNode dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
+    List<String> twice = new ArrayList<>();
+    for (JsonNode panel : dashboard.path("panels")) {
+      java.util.Map<String, String> seen = new java.util.HashMap<>();
+      for (JsonNode target : panel.path("targets")) {
+        String view = unsharded(target.path("expr").asText());
+        if (view == null) {
+          continue;
+        }
+        String before = seen.putIfAbsent(view, target.path("refId").asText());
+        if (before != null) {
+          twice.add(
+              panel.path("title").asText()
+                  + ": "
+                  + before
+                  + " and "
+                  + target.path("refId").asText());
+        }
+      }
+    }
+    assertEquals(List.of(), twice);
+  }
+
+  @Test
+  void aLegendNamesTheShardOnlyOfTargetsWhoseSeriesHaveOne() throws Exception {
+    JsonNode dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
+    List<String> empty = new ArrayList<>();
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        // A run of one JVM has no shard label: "shard {{shard}}" would read "shard ".
+        if (target.path("legendFormat").asText().contains("{{shard}}")
+            && !target.path("expr").asText().contains("shard!=\"\"")) {
+          empty.add(panel.path("title").asText() + " " + target.path("refId").asText());
+        }
+      }
+    }
+    assertEquals(List.of(), empty);
+  }
+
+  @Test
+  void aTotalBesideItsPerShardSeriesIsOneSeriesForOneJvm() {
+    assertEquals(
+        unsharded("sum(gatling_llm_requests_in_flight{shard=~\"$shard\"})"),
+        unsharded("sum by (shard) (gatling_llm_requests_in_flight{shard=~\"$shard\"})"));
+  }
 }

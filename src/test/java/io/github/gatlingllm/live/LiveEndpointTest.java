@@ -88,8 +88,8 @@ class LiveEndpointTest {
       assertEquals(
           "llm.prometheusPort: got "
               + port
-              + ", expected a free TCP port in [1, 65535]: it cannot be bound (Address already in"
-              + " use)",
+              + ", expected a free TCP port in [1, 65535]: it cannot be bound on 127.0.0.1 (Address"
+              + " already in use)",
           e.getMessage());
     }
   }
@@ -125,5 +125,93 @@ class LiveEndpointTest {
     assertEquals("200\n" + OK_SERIES + " 1.0", scrape(port));
     endpoint.awaitClosed();
     assertThrows(ConnectException.class, () -> scrape(port));
+  }
+
+  /** An address of this machine that is not loopback (nor link-local), or null when it has none. */
+  private static InetAddress otherAddress() throws IOException {
+    for (java.net.NetworkInterface nic :
+        java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+      if (!nic.isUp() || nic.isLoopback()) {
+        continue;
+      }
+      for (InetAddress a : java.util.Collections.list(nic.getInetAddresses())) {
+        if (a instanceof java.net.Inet4Address
+            && !a.isLoopbackAddress()
+            && !a.isLinkLocalAddress()) {
+          return a;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The HTTP status of {@code GET /metrics} at an address, or -1 when the connection is refused.
+   */
+  private static int statusAt(InetAddress address, int port) throws Exception {
+    try {
+      return HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(5))
+          .build()
+          .send(
+              HttpRequest.newBuilder(
+                      URI.create("http://" + address.getHostAddress() + ":" + port + "/metrics"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString())
+          .statusCode();
+    } catch (ConnectException refused) {
+      return -1;
+    }
+  }
+
+  @Test
+  void byDefaultTheEndpointServesLoopbackOnlyNotThisMachinesOtherAddresses() throws Exception {
+    InetAddress other = otherAddress();
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        other != null, "this machine has no address but loopback");
+    int port = freePort();
+    LiveEndpoint endpoint =
+        LiveEndpoint.start(new LiveSettings(port, Duration.ZERO), new LiveMetrics(null, QUIET));
+    try {
+      assertEquals(
+          List.of(200, -1),
+          List.of(statusAt(InetAddress.getByName("127.0.0.1"), port), statusAt(other, port)));
+    } finally {
+      endpoint.close();
+    }
+  }
+
+  @Test
+  void everyInterfaceServesWhenTheHostSaysSo() throws Exception {
+    InetAddress other = otherAddress();
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        other != null, "this machine has no address but loopback");
+    int port = freePort();
+    LiveEndpoint endpoint =
+        LiveEndpoint.start(
+            new LiveSettings(port, Duration.ZERO, "0.0.0.0"), new LiveMetrics(null, QUIET));
+    try {
+      assertEquals(
+          List.of(200, 200),
+          List.of(statusAt(InetAddress.getByName("127.0.0.1"), port), statusAt(other, port)));
+    } finally {
+      endpoint.close();
+    }
+  }
+
+  @Test
+  void anAddressNotOfThisMachineIsRefusedNamingTheHost() throws Exception {
+    int port = freePort();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                LiveEndpoint.start(
+                    new LiveSettings(port, Duration.ZERO, "203.0.113.7"),
+                    new LiveMetrics(null, QUIET)));
+    assertEquals(
+        "llm.prometheusHost: got 203.0.113.7, expected an address of this machine (127.0.0.1,"
+            + " 0.0.0.0 or an interface's): it cannot be bound (Cannot assign requested address)",
+        e.getMessage());
   }
 }

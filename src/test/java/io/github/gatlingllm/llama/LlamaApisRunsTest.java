@@ -2,7 +2,6 @@ package io.github.gatlingllm.llama;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -47,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * llama.cpp ends a Responses reply cut at its limit as {@code completed}, without {@code
  * incomplete_details}: there the kind is {@link FinishReason#STOP}, its tokens the limit's. With
  * {@code llm.responses.history=server}, the run stops with one line naming the setting: llama.cpp
- * (b11669) refuses {@code previous_response_id} with HTTP 400.
+ * (b11669) refuses {@code previous_response_id} with HTTP 400, in the pre-flight before any load,
+ * or (without the pre-flight) at the first turn that names it.
  *
  * <p>What is not exact, and so not asserted exactly: on Messages llama.cpp leaves out {@code
  * message_start}, the API's only {@code input_tokens}, when a reply's first token ends inside a
@@ -215,21 +215,63 @@ class LlamaApisRunsTest {
   }
 
   @Test
+  void serverHistoryIsRefusedBeforeAnyLoad() throws Exception {
+    Run run =
+        run(
+            "server-history-preflight",
+            List.of(
+                "-Dllm.endpoint=responses",
+                "-Dllm.responses.history=server",
+                "-Dllamaapis.only=chat"));
+    assertEquals(1, run.exitCode(), run.log());
+    // The pre-flight's second request names the first one's response: llama.cpp refuses it
+    // (issue 40, item 7: before, the run sent its warmup turns and crashed at the first later one).
+    String line =
+        "llm.responses.history=server: the server refused previous_response_id in the pre-flight"
+            + " (POST "
+            + baseUrl
+            + "/responses answered HTTP 400: llama.cpp does not support 'previous_response_id'.),"
+            + " so it keeps no conversation history for later turns: set"
+            + " llm.responses.history=client (the default) to send each turn's whole history. The"
+            + " run stops before any load (-Dllm.preflight=false skips this check)";
+    assertEquals(1, run.log().split(java.util.regex.Pattern.quote(line), -1).length - 1, run.log());
+    for (String trace : List.of("\tat ", "Caused by:", "Run crashed", "Exception")) {
+      assertFalse(run.log().contains(trace), () -> trace + " in:\n" + run.log());
+    }
+    assertFalse(run.log().contains("Global Information"), run.log());
+  }
+
+  @Test
   void serverHistoryStopsTheRunWithOneLineNamingTheSetting() throws Exception {
+    // Without the pre-flight, the first turn that names previous_response_id finds it.
     Run run =
         run(
             "server-history",
             List.of(
                 "-Dllm.endpoint=responses",
                 "-Dllm.responses.history=server",
+                "-Dllm.preflight=false",
                 "-Dllamaapis.only=chat"));
-    assertNotEquals(0, run.exitCode(), run.log());
+    assertEquals(1, run.exitCode(), run.log());
     String line =
         "llm.responses.history=server: the server refused previous_response_id on its first use"
             + " (HTTP 400: invalid_request_error (400): llama.cpp does not support"
             + " 'previous_response_id'.), so it keeps no conversation history for later turns: set"
             + " llm.responses.history=client (the default) to send each turn's whole history";
-    assertTrue(run.log().contains(line), run.log());
+    // Once, as the last line (issue 40, item 7): before, three times, after a Gatling crash and
+    // with its stack trace, and no Gatling report.
+    assertEquals(1, run.log().split(java.util.regex.Pattern.quote(line), -1).length - 1, run.log());
+    assertTrue(run.log().stripTrailing().endsWith("\n" + line), run.log());
+    for (String trace : List.of("\tat ", "Caused by:", "Run crashed", "Exception")) {
+      assertFalse(run.log().contains(trace), () -> trace + " in:\n" + run.log());
+    }
+    assertTrue(Files.exists(run.folder().resolve("index.html")), run.log());
+    assertTrue(
+        Files.readString(run.folder().resolve("index.html")).contains("llm_report_link"),
+        run.log());
+    assertEquals(
+        "crashed",
+        JSON.readTree(run.folder().resolve("llm-run.json").toFile()).get("end_reason").asText());
     List<JsonNode> requests = requests(run.folder());
     for (JsonNode r : requests) {
       if (r.get("turn").asInt() == 1) {

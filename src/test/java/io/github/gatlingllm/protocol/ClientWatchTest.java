@@ -237,4 +237,20 @@ class ClientWatchTest {
       watch.finish();
     }
   }
+
+  @Test
+  void aCpuShareOverOneIsCappedWithANote() {
+    assertEquals(
+        "client CPU share capped at 1: over a window of at least 1 s the JVM used 1.60 times the"
+            + " CPU of the 2 processors it was told it has (Runtime.availableProcessors, e.g."
+            + " -XX:ActiveProcessorCount below the cores it runs on)",
+        ClientWatch.cpuCapNote(1.6, 2));
+  }
+
+  @Test
+  void aCpuShareJustOverOneFromTheClocksIsNoNote() {
+    // the wall clock and the CPU clock are read one after the other: 1.02 over 1 s is their gap
+    assertNull(ClientWatch.cpuCapNote(1.02, 2));
+    assertNull(ClientWatch.cpuCapNote(null, 2));
+  }
 }

@@ -80,9 +80,12 @@ class LevelWatchTest {
     assertNull(watch.stopNow(19_999));
     String stop = watch.stopNow(20_000);
     assertEquals(
-        "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): level 1 (2 users): TTFT"
-            + " p50 grew 4.0x over level 0 (1 user) while output throughput changed by +0.0%"
-            + " (llm.saturation.ttftGrowth 1.5, llm.saturation.throughputGain 0.05)",
+        "gatling-llm: over-saturated, stopping (llm.stopWhenSaturated): level 1 (2 users): 2x"
+            + " users over level 0 (1 user) gave +0.0% output tokens/s (10.0 -> 10.0), none of the"
+            + " +100% an unsaturated server gives them, while TTFT p50 went 20 -> 80 ms (4.0x) and"
+            + " E2E p50 went 29 -> 89 ms (3.1x): the added users only added latency, by"
+            + " closed-loop scaling"
+            + " (Little's law; llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5)",
         stop);
     assertNull(watch.stopNow(20_001));
 
@@ -129,6 +132,33 @@ class LevelWatchTest {
   }
 
   @Test
+  void aSingleStepEndedByItsBudgetIsToldToGetMoreRequests() {
+    // Issue 40 item 8: the quickstart's shape, one steady step of 8 users for up to 10 minutes,
+    // whose 8 requests of 809 ms E2E were spent in 3 s.
+    Injection one =
+        new Injection(
+            "chat",
+            true,
+            List.of(new Step(Type.CONSTANT_CONCURRENT_USERS, 8, 8, 600_000)),
+            List.of());
+    LevelWatch watch = new LevelWatch(List.of(one), settings(), null, () -> 0);
+    for (int i = 0; i < 8; i++) {
+      long start = i * 250L;
+      watch.started("chat", "chat", start);
+      watch.record(request(start, 800), start + 809);
+    }
+    Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 8)));
+    watch.addTo(info, 8, LevelWatch.levelsUntil(RunEnd.Reason.BUDGET_SPENT, 3_000), null, true);
+    assertEquals(
+        List.of(
+            "level 0 of chat (8 users) lasted 2.6 s, under 10 times its E2E p50 (809 ms): its"
+                + " figures are unreliable (it ended when the run's request budget was spent, not"
+                + " at its step's end: give the run more requests, e.g. prompts().requests(n) or"
+                + " -Dllm.requests)"),
+        info.get("levels_warnings"));
+  }
+
+  @Test
   void anSloLoadBoundWithoutTwoLevelsIsRefusedBeforeAnyLoad() {
     Injection one =
         new Injection(
@@ -147,6 +177,88 @@ class LevelWatchTest {
             + " levels or more (steady steps such as constantConcurrentUsers or"
             + " constantUsersPerSec, e.g. sweep()), got 1 in chat",
         assertThrows(IllegalArgumentException.class, () -> watch.announce(null)).getMessage());
+  }
+
+  /** 6, 12 and 18 users a second, 5 s each, from 0, in a scenario of their own. */
+  private static final Injection OPEN_SCENARIO =
+      new Injection(
+          "open steps",
+          false,
+          List.of(
+              new Step(Type.CONSTANT_USERS_PER_SEC, 6, 6, 5_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 12, 12, 5_000),
+              new Step(Type.CONSTANT_USERS_PER_SEC, 18, 18, 5_000)),
+          List.of());
+
+  /** What {@link LevelWatch#announce} warns, as logged. */
+  private static String announced(LevelWatch watch) {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(LevelWatch.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+        new ch.qos.logback.core.read.ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      watch.announce(null);
+    } finally {
+      logger.detachAppender(appender);
+    }
+    return appender.list.stream()
+        .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+        .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void theEarlyStopLineOfAnOpenLoopStatesTheOpenLoopRule() {
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(OPEN_STEPS), settings("llm.stopWhenSaturated", "true"), null, () -> 0);
+    assertEquals(
+        "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+            + " whose TTFT p50 (E2E p50 when not streamed) grows 1.5x over the level before while"
+            + " it serves fewer requests than it is offered, by more than 5% of them and more than"
+            + " 3 requests, or whose errors exceed 5%",
+        announced(watch));
+  }
+
+  @Test
+  void theEarlyStopLineOfAClosedLoopStatesTheClosedLoopRule() {
+    LevelWatch watch =
+        new LevelWatch(List.of(THREE), settings("llm.stopWhenSaturated", "true"), null, () -> 0);
+    assertEquals(
+        "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+            + " whose TTFT p50 (E2E p50 when not streamed; in a closed loop, TTFT or E2E p50)"
+            + " grows 1.5x over the level before while its added users give less than 0.25 of the"
+            + " output tokens/s they would give an unsaturated server (closed-loop scaling,"
+            + " Little's law), or less than 5%, or whose errors exceed 5%",
+        announced(watch));
+  }
+
+  @Test
+  void theEarlyStopLineOfBothLoopsStatesEachRule() {
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(THREE, OPEN_SCENARIO),
+            settings(
+                "llm.stopWhenSaturated",
+                "true",
+                "llm.saturation.ttftGrowth",
+                "2",
+                "llm.saturation.throughputGain",
+                "0.1"),
+            null,
+            () -> 0);
+    assertEquals(
+        "EARLY STOP ON (llm.stopWhenSaturated): the run stops at the end of the first load level"
+            + " whose TTFT p50 (E2E p50 when not streamed; in a closed loop, TTFT or E2E p50)"
+            + " grows 2x over the level before while, in a closed loop, its added users give less"
+            + " than 0.25 of the output tokens/s they would give an unsaturated server"
+            + " (closed-loop scaling, Little's law), or less than 10% or, in an open loop, it serves"
+            + " fewer requests than it is offered, by more than 10% of them and more than 3"
+            + " requests, or whose errors exceed 5%",
+        announced(watch));
   }
 
   /** Sends 10 requests in the level from {@code fromMs}, {@code slow} of them with a 80 ms TTFT. */

@@ -20,7 +20,7 @@ class TargetWatchTest {
 
   /** 2,000 ms, 10 errors; the run started at epoch 0 (00:00:00 UTC). */
   private static TargetWatch watch(boolean stop) {
-    return new TargetWatch(new TargetDownSettings(stop, 2_000, 10), 0, ZoneOffset.UTC);
+    return new TargetWatch(new TargetDownSettings(stop, 2_000, 10, 10), 0, ZoneOffset.UTC);
   }
 
   /** {@code n} connect errors, one every {@code everyMs} from {@code fromMs}; the last change. */
@@ -185,7 +185,8 @@ class TargetWatchTest {
 
   @Test
   void theDownLineSaysWhenAndWhy() {
-    TargetWatch w = new TargetWatch(new TargetDownSettings(true, 2_000, 10), 1_000, ZoneOffset.UTC);
+    TargetWatch w =
+        new TargetWatch(new TargetDownSettings(true, 2_000, 10, 10), 1_000, ZoneOffset.UTC);
     assertEquals(
         "TARGET DOWN at 00:00:18 (17.2 s into the run): 250 requests failed to connect or got a server error over 2.1 s"
             + " since 00:00:16 and none was served (Connection refused: /127.0.0.1:9) - stopping"

@@ -78,6 +78,128 @@ class RunRecordTest {
     }
   }
 
+  /**
+   * Each typed block of every saved record: null where the file has none, typed where it has one,
+   * and the type written again is the file's block, key for key and value for value.
+   */
+  @Test
+  void everyTypedBlockIsTypedAndWrittenAgainAsTheFileHasIt() throws IOException {
+    for (Path file : savedRecords()) {
+      JsonNode tree = JSON.readTree(file.toFile());
+      ObjectNode typed = RunRecord.load(file).typedTree();
+      for (String key : RunRecord.BLOCKS.keySet()) {
+        JsonNode before = tree.get(key);
+        if (before == null || before.isNull()) {
+          assertFalse(typed.has(key), file + ": " + key);
+          continue;
+        }
+        assertTrue(typed.has(key), file + ": " + key + " did not read as its type");
+        // Through text, as a file holds it (a tree keeps Java's int and long apart).
+        assertEquals(
+            before,
+            JSON.readTree(JSON.writeValueAsString(typed.get(key))),
+            file + ": " + key + " typed and written again");
+      }
+    }
+  }
+
+  @Test
+  void theBaselineRunsBaselineIsTyped() throws IOException {
+    Baseline b =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick-baseline/llm-run.json"))
+            .baseline();
+    assertEquals(50.0, b.noRegressionPct());
+    assertEquals(true, b.rowsLogged());
+    assertEquals(List.of(), b.failed());
+    assertEquals(1000, b.resamples());
+    assertEquals(40, b.a().requests());
+    assertEquals("unclear", b.verdict().overall());
+    Baseline.Row ttft = b.metrics().get("ttft_p50_ms");
+    assertEquals(35.225, ttft.a());
+    assertEquals(List.of(-22.692, 36.011), ttft.ci95Pct());
+    assertEquals("same", ttft.verdict());
+    assertEquals(102, b.percentiles().size());
+    assertEquals(List.of("ttft_ms", "itl_ms", "tpot_ms", "e2e_ms"), b.curveNames());
+    assertEquals(102, b.curves("itl_ms").b().size());
+    assertNull(
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json")).baseline());
+  }
+
+  @Test
+  void theTargetDownRunsFailedAssertionIsTyped() throws IOException {
+    Assertions a =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/target-down/llm-run.json"))
+            .assertions();
+    assertEquals(Assertions.FAILED, a.verdict());
+    assertNull(a.notChecked());
+    assertEquals(
+        List.of(
+            new Assertions.Result(
+                "chat E2E: percentage of failed events is less than 1.0", false, 100.0, null)),
+        a.results());
+    assertEquals(1, a.failed());
+  }
+
+  @Test
+  void assertionsNotCheckedAreWrittenAsTodaysKeysAndReadBack() throws IOException {
+    Assertions a = Assertions.notChecked("Gatling's run folder was not found");
+    String json = JSON.writeValueAsString(a.fields());
+    assertEquals(
+        "{\"assertions_verdict\":\"not_checked\","
+            + "\"assertions_not_checked\":\"Gatling's run folder was not found\"}",
+        json);
+    assertEquals(a, RunRecord.of((ObjectNode) JSON.readTree(json)).assertions());
+  }
+
+  @Test
+  void checkedAssertionsWriteEveryResultFieldNullOrNot() throws IOException {
+    Assertions a =
+        Assertions.checked(
+            List.of(
+                new Assertions.Result("a", true, 0.0, null),
+                new Assertions.Result("b", false, null, "no request named chat")));
+    assertEquals(Assertions.FAILED, a.verdict());
+    assertEquals(
+        "{\"assertions_verdict\":\"failed\",\"assertion_results\":["
+            + "{\"assertion\":\"a\",\"passed\":true,\"actual\":0.0,\"error\":null},"
+            + "{\"assertion\":\"b\",\"passed\":false,\"actual\":null,"
+            + "\"error\":\"no request named chat\"}]}",
+        JSON.writeValueAsString(a.fields()));
+    assertNull(RunRecord.of((ObjectNode) JSON.readTree("{\"x\":1}")).assertions());
+  }
+
+  @Test
+  void theWorkingSetSweepIsTyped() throws IOException {
+    List<WorkingSetSweep> sweeps =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/working-set/llm-run.json"))
+            .workingSetSweeps();
+    assertEquals(1, sweeps.size());
+    WorkingSetSweep w = sweeps.get(0);
+    assertEquals("working-set", w.name());
+    assertEquals(5, w.steps().size());
+    WorkingSetSweep.Step first = w.steps().get(0);
+    assertEquals(1, first.groups());
+    assertEquals("c1_in1024_out128_g1", first.caseId());
+    assertEquals(922L, first.workingSetTokens());
+    assertEquals(0.6667, first.hitRatio());
+    assertEquals(211.464, first.ttftP50Ms());
+    assertEquals(0.9, w.dropThreshold());
+    assertEquals(8, w.cliff().groups());
+    assertNull(
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json"))
+            .workingSetSweeps());
+  }
+
+  @Test
+  void aSweepWithoutCapacityOrCliffWritesTheCliffNullAndNoCapacity() throws IOException {
+    String json =
+        "{\"working_set_sweep\":[{\"name\":\"s\",\"steps\":[],\"first_step_threshold\":0.5,"
+            + "\"drop_threshold\":0.9,\"cliff\":null,\"summary\":\"no step\",\"later\":1}]}";
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(json));
+    assertNull(record.workingSetSweeps().get(0).cliff());
+    assertEquals(json, JSON.writeValueAsString(record.toTree()));
+  }
+
   @Test
   void typedBlocksOfTheQuickstart() throws IOException {
     RunRecord record = RunRecord.load(Path.of("src/test/resources/runrecord/quick-llm-run.json"));

@@ -2,6 +2,8 @@ package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.gatlingllm.record.Assertions;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,11 @@ class AssertionsSectionTest {
     r.put("actual", actual);
     r.put("error", error);
     return r;
+  }
+
+  /** The assertions as the page gets them: through the typed run record. */
+  private static Assertions assertions(Map<String, Object> run) {
+    return RunRecord.of(run).assertions();
   }
 
   private static Map<String, Object> run(String verdict, List<Map<String, Object>> results) {
@@ -38,8 +45,8 @@ class AssertionsSectionTest {
 
   @Test
   void aRunWithoutAssertionsShowsNothing() {
-    assertEquals("", AssertionsSection.html(Map.of()));
-    assertEquals(List.of(), AssertionsSection.lines(Map.of()));
+    assertEquals("", AssertionsSection.html(null));
+    assertEquals(List.of(), AssertionsSection.lines(null));
   }
 
   @Test
@@ -51,12 +58,12 @@ class AssertionsSectionTest {
             + "<tr class=\"passed\"><td class=\"l good\"><strong>passed</strong></td>"
             + "<td class=\"l\">chat E2E: percentage of failed events is less than 1.0</td>"
             + "<td>0</td></tr>\n</table>\n",
-        AssertionsSection.html(run("passed", List.of(PASSED))));
+        AssertionsSection.html(assertions(run("passed", List.of(PASSED)))));
   }
 
   @Test
   void aFailedAssertionIsSaidFailedInRedWithItsFigure() {
-    String html = AssertionsSection.html(run("failed", List.of(PASSED, FAILED)));
+    String html = AssertionsSection.html(assertions(run("failed", List.of(PASSED, FAILED))));
     assertEquals(
         true,
         html.startsWith(
@@ -80,7 +87,7 @@ class AssertionsSectionTest {
             "  passed chat E2E: percentage of failed events is less than 1.0 (actual 0)",
             "  FAILED chat SLO: percentage of successful events is greater than or equal to 95.0"
                 + " (actual 71.25)"),
-        AssertionsSection.lines(run("failed", List.of(PASSED, FAILED))));
+        AssertionsSection.lines(assertions(run("failed", List.of(PASSED, FAILED)))));
   }
 
   @Test
@@ -96,7 +103,7 @@ class AssertionsSectionTest {
             "LLM assertions: 1 of 1 FAILED (Gatling's build fails)",
             "  FAILED chat: percentage of failed events is less than 1.0 (Could not find stats"
                 + " matching assertion path List(chat))"),
-        AssertionsSection.lines(run("failed", List.of(missing))));
+        AssertionsSection.lines(assertions(run("failed", List.of(missing)))));
   }
 
   @Test
@@ -111,10 +118,10 @@ class AssertionsSectionTest {
         List.of(
             "LLM assertions: not checked: the run was interrupted before Gatling closed its log:"
                 + " see Gatling's own lines after this run's"),
-        AssertionsSection.lines(run));
+        AssertionsSection.lines(assertions(run)));
     assertEquals(
         "<h2 id=\"assertions\">Assertions: not checked</h2>\n<p>the run was interrupted before"
             + " Gatling closed its log: see Gatling&#39;s own lines after this run&#39;s</p>\n",
-        AssertionsSection.html(run));
+        AssertionsSection.html(assertions(run)));
   }
 }

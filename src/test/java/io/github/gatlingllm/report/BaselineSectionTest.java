@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.compare.RunComparison;
 import io.github.gatlingllm.compare.RunSamples;
+import io.github.gatlingllm.record.Baseline;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,14 +44,19 @@ class BaselineSectionTest {
     return run;
   }
 
+  /** The block as the page gets it: through the typed run record. */
+  private static Baseline baseline(Map<String, Object> run) {
+    return RunRecord.of(run).baseline();
+  }
+
   @Test
   void aRunWithoutABaselineHasNoSection() {
-    assertEquals("", BaselineSection.html(Map.of()));
+    assertEquals("", BaselineSection.html(null));
   }
 
   @Test
   void eachFigureHasTheBaselinesTheChangeAndTheVerdict() {
-    String html = BaselineSection.html(run());
+    String html = BaselineSection.html(baseline(run()));
 
     assertTrue(html.contains("<h2 id=\"baseline\">Against baseline</h2>"), html);
     assertTrue(
@@ -76,14 +83,14 @@ class BaselineSectionTest {
 
     assertEquals(
         " <span class=\"bad\">(baseline 331.25: worse, -11.1% [-13.0%, -9.2%])</span>",
-        BaselineSection.note(run, "output tokens/s"));
-    assertEquals("", BaselineSection.note(run, "requests/s"));
-    assertEquals("", BaselineSection.note(Map.of(), "output tokens/s"));
+        BaselineSection.note(baseline(run), "output tokens/s"));
+    assertEquals("", BaselineSection.note(baseline(run), "requests/s"));
+    assertEquals("", BaselineSection.note(null, "output tokens/s"));
   }
 
   @Test
   void theDistributionsOfBothRunsAreOverlaid() {
-    String html = BaselineSection.html(run());
+    String html = BaselineSection.html(baseline(run()));
 
     assertTrue(html.contains("baseline-itl-ms"), html);
     assertTrue(html.contains("ITL against baseline, by percentile"), html);
@@ -92,7 +99,7 @@ class BaselineSectionTest {
 
   @Test
   void theItlCaptionNamesTheComparisonsSampleOfRequests() {
-    String html = BaselineSection.html(run());
+    String html = BaselineSection.html(baseline(run()));
 
     assertEquals(5_000, RunSamples.ITL_REQUESTS);
     assertEquals(RunSamples.ITL_REQUESTS, BaselineSection.ITL_REQUESTS);

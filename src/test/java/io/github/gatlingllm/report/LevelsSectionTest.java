@@ -237,4 +237,66 @@ class LevelsSectionTest {
     assertTrue(
         html.contains("<td class=\"l\">rag</td><td>2 users/s</td><td>30</td><td>100</td>"), html);
   }
+
+  @Test
+  void aClosedLoopsScalingIsATableWithTheRuleAndItsThresholds() {
+    // Issue 40: the 1-slot llama.cpp sweep at 1/2/4 users, 84.0/93.6/103.0 output tokens/s.
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "levels",
+        List.of(
+            level(0, "chat", "concurrency", 1, 84.0, 182),
+            level(1, "chat", "concurrency", 2, 93.6, 812),
+            level(2, "chat", "concurrency", 4, 103.0, 1962)));
+    Map<String, Object> pair = new LinkedHashMap<>();
+    pair.put("level", 1);
+    pair.put("level_below", 0);
+    pair.put("users_factor", 2.0);
+    pair.put("output_tokens_per_s_factor", 93.6 / 84.0);
+    pair.put("scaling", 93.6 / 84.0 - 1);
+    pair.put("ttft_p50_factor", 406.0 / 91);
+    pair.put("e2e_p50_factor", null);
+    pair.put("latency_grew", true);
+    pair.put("throughput_short", true);
+    pair.put("over_capacity", true);
+    Map<String, Object> saturation = new LinkedHashMap<>();
+    saturation.put("scenario", "chat");
+    saturation.put("metric", "concurrency");
+    saturation.put("saturation_level", 1);
+    saturation.put("over_capacity_level", 1);
+    saturation.put("verdict_text", "saturated at 2 users (level 1)");
+    saturation.put("rule", "closed_loop_scaling");
+    saturation.put("ttft_growth", 1.5);
+    saturation.put("throughput_gain", 0.05);
+    saturation.put("min_scaling", 0.25);
+    saturation.put("scaling", List.of(pair));
+    run.put("saturation", saturation);
+    String html = LevelsSection.render(run);
+    assertTrue(
+        html.contains(
+            "<p id=\"scaling\">Closed-loop scaling (Little's law: throughput = users / latency): a"
+                + " level is over capacity when its added users gave less than 0.25 of the output"
+                + " tokens/s they would give an unsaturated server"
+                + " (<code>llm.saturation.minScaling</code>), or less than +5%"
+                + " (<code>llm.saturation.throughputGain</code>), while its TTFT or E2E p50 grew"
+                + " 1.5x (<code>llm.saturation.ttftGrowth</code>).</p>"),
+        html);
+    assertTrue(
+        html.contains(
+            "<tr><td>0 &rarr; 1</td><td>1 user &rarr; 2 users (2x)</td><td>+11.4%</td>"
+                + "<td>0.114</td><td>4.46x</td><td>–</td><td>yes</td></tr>"),
+        html);
+  }
+
+  @Test
+  void anOpenLoopHasNoScalingTable() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "levels",
+        List.of(level(0, "chat", "rate", 1, 30, 50), level(1, "chat", "rate", 2, 60, 52)));
+    run.put(
+        "saturation",
+        Map.of("metric", "rate", "rule", "open_loop_shortfall", "verdict_text", "no saturation"));
+    assertFalse(LevelsSection.render(run).contains("id=\"scaling\""));
+  }
 }

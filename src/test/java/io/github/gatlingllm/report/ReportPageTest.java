@@ -180,9 +180,29 @@ class ReportPageTest {
   }
 
   @Test
+  void aSilentTargetIsARedLineAboveEverySection() {
+    Map<String, Object> silent = new LinkedHashMap<>();
+    silent.put("stopped", true);
+    silent.put("episode_count", 1);
+    silent.put("episodes", List.of(Map.of("silent_s", 10.3, "ended", "run_end")));
+    silent.put("message", "TARGET SILENT at 02:06:42 (12.0 s into the run): no byte for 10.0 s");
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("target_silent", silent);
+    String html = ReportPage.render(run);
+    int line =
+        html.indexOf(
+            "<p class=\"bad\" id=\"target-silent\"><strong>TARGET SILENT at 02:06:42 (12.0 s into"
+                + " the run): no byte for 10.0 s. The run stopped rather than wait on a silent"
+                + " target");
+    assertTrue(line > 0, html);
+    assertTrue(line < html.indexOf("<h2>"), "the line comes before every section");
+  }
+
+  @Test
   void aRunWhoseTargetStayedUpHasNoTargetLine() {
     String html = ReportPage.render(new LinkedHashMap<>());
     assertTrue(!html.contains("target-down"), html);
+    assertTrue(!html.contains("target-silent"), html);
   }
 
   @Test

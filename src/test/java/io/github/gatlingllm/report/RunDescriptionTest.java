@@ -126,6 +126,97 @@ class RunDescriptionTest {
         RunDescription.of(run));
   }
 
+  /** A replay of 30 rows that each ask 8 output tokens, under a protocol of 128 max tokens. */
+  private static Map<String, Object> traceOf(int outputMin, int outputMax) {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "prompts",
+        Map.of(
+            "workload",
+            "trace",
+            "spec",
+            Map.of("mode", "trace"),
+            "trace",
+            Map.of(
+                "path",
+                "/tmp/words-trace8.jsonl",
+                "rows",
+                30,
+                "output_length_min",
+                outputMin,
+                "output_length_max",
+                outputMax)));
+    run.put("decoding", Map.of("max_tokens", 128, "stream", true));
+    return run;
+  }
+
+  @Test
+  void aTraceSaysTheOutputTokensItsRowsAskNotTheProtocolsMaxTokens() {
+    assertEquals(
+        "trace replay of words-trace8.jsonl (30 rows, each asking 8 output tokens)",
+        RunDescription.of(traceOf(8, 8)));
+  }
+
+  @Test
+  void aTraceOfManyOutputLengthsSaysTheirRange() {
+    assertEquals(
+        "trace replay of words-trace8.jsonl (30 rows, asking 4 to 16 output tokens)",
+        RunDescription.of(traceOf(4, 16)));
+  }
+
+  @Test
+  void aTraceRecordedWithoutItsLengthsSaysNoOutputTokens() {
+    Map<String, Object> run = traceOf(8, 8);
+    run.put(
+        "prompts",
+        Map.of("trace", Map.of("path", "/tmp/words-trace8.jsonl", "rows", 30), "spec", Map.of()));
+    assertEquals("trace replay of words-trace8.jsonl (30 rows)", RunDescription.of(run));
+  }
+
+  @Test
+  void generatedPromptsBesideATraceKeepTheProtocolsMaxTokens() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put(
+        "workloads",
+        List.of(
+            map(traceOf(8, 8).get("prompts")),
+            Map.of("workload", "unique", "spec", Map.of("mode", "unique"), "input_tokens", 64)));
+    run.put("decoding", Map.of("max_tokens", 128));
+    assertEquals(
+        "trace replay of words-trace8.jsonl (30 rows, each asking 8 output tokens) and unique"
+            + " prompts of 64 tokens, up to 128 output tokens",
+        RunDescription.of(run));
+  }
+
+  @Test
+  void aSeedFromTheClockIsSaid() {
+    Map<String, Object> run = quickstart();
+    Map<String, Object> prompts = new LinkedHashMap<>(map(run.get("prompts")));
+    prompts.put("seed", 1796611462722L);
+    prompts.put("seed_auto", true);
+    run.put("prompts", prompts);
+    assertEquals(
+        "chat completions, streamed, to http://127.0.0.1:44343/v1 (the embedded simulator), model"
+            + " gatling-llm-simulator; shared-prefix prompts of 256 tokens (0.5 of each shared"
+            + " within 4 groups), seed 1796611462722 (llm.seed=auto), up to 32 output tokens; 8"
+            + " users, closed loop; 200 measured requests after 8 warmup",
+        RunDescription.of(run));
+  }
+
+  @Test
+  void aSeedGivenIsNotSaid() {
+    Map<String, Object> run = quickstart();
+    Map<String, Object> prompts = new LinkedHashMap<>(map(run.get("prompts")));
+    prompts.put("seed", 42L);
+    run.put("prompts", prompts);
+    assertEquals(RunDescription.of(quickstart()), RunDescription.of(run));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object o) {
+    return (Map<String, Object>) o;
+  }
+
   @Test
   void anEmptyRecordSaysNothing() {
     assertNull(RunDescription.of(Map.of()));

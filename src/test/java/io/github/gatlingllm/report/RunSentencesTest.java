@@ -197,4 +197,56 @@ class RunSentencesTest {
   void noAgentSessionsNoLine() {
     assertNull(RunSentences.sessions(Map.of("metrics", Map.of())));
   }
+
+  @Test
+  void aStopAtTheLevelTheVerdictNamesIsNotSaidTwice() {
+    // Issue 40, run-end words: SteppedOpenLoopSimulation printed the over-capacity reason twice.
+    String why =
+        "served 21.80 of 24.00 offered requests/s (9.2% short) while TTFT p50 grew 8.6x over level"
+            + " 2 (18 users/s), 28 -> 245 ms (llm.saturation.ttftGrowth 1.5,"
+            + " llm.saturation.throughputGain 0.05)";
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("metric", "rate");
+    s.put(
+        "verdict_text",
+        "saturated at 24 users/s (level 3, 21.80 requests/s, 701.2 output tokens/s): over"
+            + " capacity: "
+            + why);
+    s.put("stopped_early", true);
+    s.put("stop_reason", "level 3 (24 users/s): " + why);
+    assertEquals(
+        "saturated at 24 users/s (level 3, 21.80 requests/s, 701.2 output tokens/s): over"
+            + " capacity: "
+            + why
+            + "; stopped early at level 3 (24 users/s) (llm.stopWhenSaturated)",
+        RunSentences.saturation(s));
+  }
+
+  @Test
+  void theEndingSaysRequestsInFlightApartFromPromptsNeverSent() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("interrupted", false);
+    run.put("end_reason", "saturation_stop");
+    run.put("requests_cut_by_run_end", 20);
+    run.put("requests_cut_before_sent", 1);
+    assertEquals(
+        "the run ended (saturation_stop): 19 LLM requests were still in flight, recorded with"
+            + " status cut_by_run_end and what was measured until then; 1 prompt handed out was"
+            + " never sent, recorded with status cut_by_run_end too (left out of the latency"
+            + " figures and the goodput)",
+        RunSentences.ending(run));
+  }
+
+  @Test
+  void theEndingOfAProfileEndSaysOnlyThePromptsNeverSent() {
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("interrupted", false);
+    run.put("end_reason", "injection_over");
+    run.put("requests_cut_by_run_end", 6);
+    run.put("requests_cut_before_sent", 6);
+    assertEquals(
+        "the run ended (injection_over): 6 prompts handed out were never sent, recorded with"
+            + " status cut_by_run_end (left out of the latency figures and the goodput)",
+        RunSentences.ending(run));
+  }
 }

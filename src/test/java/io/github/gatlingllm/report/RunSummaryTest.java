@@ -292,6 +292,56 @@ class RunSummaryTest {
   }
 
   @Test
+  void aSilentTargetIsAWarningThatSaysTheRunStopped() {
+    Map<String, Object> run = run();
+    run.put("interrupted", true);
+    run.put("end_reason", "target_silent");
+    run.put("requests_cut_by_run_end", 8);
+    Map<String, Object> episode = new LinkedHashMap<>();
+    episode.put("silent_s", 2.4);
+    episode.put("in_flight", 8);
+    episode.put("ended", "run_end");
+    Map<String, Object> silent = new LinkedHashMap<>();
+    silent.put("silent_seconds", 2);
+    silent.put("stopped", true);
+    silent.put("episode_count", 1);
+    silent.put("episodes", List.of(episode));
+    silent.put("message", "TARGET SILENT at 02:06:42 (5.1 s into the run): ... (...)");
+    run.put("target_silent", silent);
+    assertEquals(
+        List.of(
+            "TARGET SILENT at 02:06:42 (5.1 s into the run): ... (...). The run stopped rather"
+                + " than wait on a silent target; its requests in flight were cut and recorded"
+                + " (cut_by_run_end)",
+            "the run was interrupted (target_silent): 8 LLM requests were still in flight,"
+                + " recorded with status cut_by_run_end and what was measured until then (left"
+                + " out of the latency figures and the goodput)"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
+  void aTargetSilentTwiceWhileTheRunWentOnSaysHowTheLastEnded() {
+    Map<String, Object> run = run();
+    run.put("interrupted", false);
+    run.put("end_reason", "budget_spent");
+    run.put("requests_cut_by_run_end", 0);
+    Map<String, Object> silent = new LinkedHashMap<>();
+    silent.put("stopped", false);
+    silent.put("episode_count", 2);
+    silent.put(
+        "episodes",
+        List.of(
+            Map.of("silent_s", 12.0, "ended", "bytes"), Map.of("silent_s", 3.5, "ended", "bytes")));
+    silent.put("message", "TARGET SILENT at 02:11:00 (9.1 s into the run): ...");
+    run.put("target_silent", silent);
+    assertEquals(
+        List.of(
+            "TARGET SILENT at 02:11:00 (9.1 s into the run): .... 2 silent episodes in all; the"
+                + " last: bytes came again after 3.5 s of silence"),
+        RunSummary.of(run).warnings());
+  }
+
+  @Test
   void aTargetThatCameBackSaysWhen() {
     Map<String, Object> run = run();
     run.put("interrupted", false);

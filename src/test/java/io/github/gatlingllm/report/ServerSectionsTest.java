@@ -36,7 +36,7 @@ class ServerSectionsTest {
   @Test
   void noSectionsWithoutTheirRecords() {
     assertEquals("", ServerMetricsSection.render(null, List.of()));
-    assertEquals("", SweepSection.render(Map.of()));
+    assertEquals("", SweepSection.render(null));
   }
 
   @Test
@@ -92,7 +92,9 @@ class ServerSectionsTest {
     sweep.put("drop_threshold", 0.9);
     sweep.put("cliff", Map.of("groups", 4, "after_groups", 2));
     sweep.put("summary", "the cache starts evicting between 2 and 4 groups");
-    String html = SweepSection.render(Map.of("working_set_sweep", List.of(sweep)));
+    String html =
+        SweepSection.render(
+            RunRecord.of(Map.of("working_set_sweep", List.of(sweep))).workingSetSweeps());
     assertTrue(html.contains("<h2>Working-set sweep: working-set</h2>"), html);
     assertTrue(html.contains("<tr class=\"bad\" title=\"the cliff\"><td>4 (cliff)</td>"), html);
     assertTrue(html.contains("data-chart=\"sweep-working-set-hit-ratio\" data-series=\"2\""), html);

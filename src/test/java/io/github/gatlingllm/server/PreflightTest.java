@@ -286,4 +286,43 @@ class PreflightTest {
         true,
         new Preflight("POST", URL, "a", 400, "model 'a' is not loaded", true).stopLine() != null);
   }
+
+  @Test
+  void serverHistoryRefusedStops() {
+    // llama.cpp b11669's answer to previous_response_id (issue 40, item 7): before, the run went
+    // on to its first later turn and crashed there.
+    assertEquals(
+        "llm.responses.history=server: the server refused previous_response_id in the pre-flight"
+            + " (POST http://127.0.0.1:8000/v1/chat/completions answered HTTP 400:"
+            + " llama.cpp does not support 'previous_response_id'.), so it keeps no conversation"
+            + " history for later turns: set llm.responses.history=client (the default) to send"
+            + " each turn's whole history. The run stops before any load (-Dllm.preflight=false"
+            + " skips this check)",
+        answer(400, "llama.cpp does not support 'previous_response_id'.").historyStopLine());
+  }
+
+  @Test
+  void serverHistoryTakenGoesOn() {
+    assertNull(answer(200, null).historyStopLine());
+  }
+
+  @Test
+  void serverHistoryBusyGoesOn() {
+    assertNull(answer(429, "slow down").historyStopLine());
+  }
+
+  @Test
+  void serverHistoryTimeoutGoesOn() {
+    assertNull(answer(408, null).historyStopLine());
+  }
+
+  @Test
+  void serverHistoryServerErrorGoesOn() {
+    assertNull(answer(503, "loading").historyStopLine());
+  }
+
+  @Test
+  void serverHistoryNoAnswerGoesOn() {
+    assertNull(answer(null, "timed out").historyStopLine());
+  }
 }

@@ -65,6 +65,20 @@ class ServerProbeTest {
   }
 
   @Test
+  void llamaCppsContextIsASlotsShareWhenItsModelsSayTheWhole() throws IOException {
+    // -c 16384 -np 4: a build whose /v1/models says the whole context, /props a slot's 4096
+    String models = LLAMA_MODELS.replace("\"n_ctx\":8192", "\"n_ctx\":16384");
+    String props =
+        "{\"default_generation_settings\":{\"n_ctx\":4096},\"total_slots\":4,"
+            + "\"build_info\":\"b11669-Debian\"}";
+    String base = serve(Map.of("/v1/models", models, "/props", props), null);
+
+    ServerInfo info = ServerProbe.probe(base, null, Duration.ofSeconds(2));
+
+    assertEquals(List.of(4096, 4), java.util.Arrays.asList(info.contextTokens(), info.slots()));
+  }
+
+  @Test
   void vllmSaysItsVersionAndMaxModelLen() throws IOException {
     String base =
         serve(Map.of("/v1/models", VLLM_MODELS, "/version", "{\"version\":\"0.11.0\"}"), null);

@@ -86,4 +86,43 @@ class LiveSettingsTest {
   void anEmptyPortIsNoEndpoint() {
     assertEquals(null, settings(Map.of(), "llm.prometheusPort", "").live().port());
   }
+
+  @Test
+  void theEndpointBindsLoopbackByDefault() {
+    assertEquals("127.0.0.1", settings("llm.prometheusPort", "9464").live().host());
+  }
+
+  @Test
+  void thePropertySetsTheHost() {
+    assertEquals(
+        new LiveSettings(9464, Duration.ofSeconds(10), "0.0.0.0"),
+        settings("llm.prometheusPort", "9464", "llm.prometheusHost", "0.0.0.0").live());
+  }
+
+  @Test
+  void theDslSetsTheHost() {
+    assertEquals("::", LlmDsl.llm().prometheusHost("::").settings().live().host());
+  }
+
+  @Test
+  void aHostNameIsRefused() {
+    assertRejected(
+        "llm.prometheusHost: got \"metrics.example.com\", expected an IP address of this machine to"
+            + " bind: 127.0.0.1 (this machine only, the default), 0.0.0.0 (every interface: a"
+            + " Prometheus elsewhere, Kubernetes scrapes), an interface's own address, an IPv6"
+            + " literal such as ::1, or localhost",
+        "llm.prometheusHost",
+        "metrics.example.com");
+  }
+
+  @Test
+  void anIpv4AddressOutOfRangeIsRefused() {
+    assertRejected(
+        "llm.prometheusHost: got \"10.0.0.256\", expected an IP address of this machine to"
+            + " bind: 127.0.0.1 (this machine only, the default), 0.0.0.0 (every interface: a"
+            + " Prometheus elsewhere, Kubernetes scrapes), an interface's own address, an IPv6"
+            + " literal such as ::1, or localhost",
+        "llm.prometheusHost",
+        "10.0.0.256");
+  }
 }

@@ -88,6 +88,22 @@ class LlmSettingsSaturationTest {
   }
 
   @Test
+  void theMinScalingIsReadAndDefaultsToAQuarter() {
+    assertEquals(0.25, settings().saturation().minScaling());
+    assertEquals(0.4, settings("llm.saturation.minScaling", "0.4").saturation().minScaling());
+    // the DSL's name on the command line
+    assertEquals(0.4, settings("llm.saturationMinScaling", "0.4").saturation().minScaling());
+  }
+
+  @Test
+  void aMinScalingOutsideZeroToOneIsRejected() {
+    assertRejected(
+        "llm.saturation.minScaling: got 1.5, expected a share in [0, 1], e.g. 0.25",
+        "llm.saturation.minScaling",
+        "1.5");
+  }
+
+  @Test
   void theLevelAttainmentNeedsAnSlo() {
     assertRejected(
         "llm.slo.levelAttainment: 0.9 needs an SLO: set at least one of llm.slo.ttftMs,"

@@ -11,32 +11,35 @@ class TargetDownSettingsTest {
 
   @Test
   void defaultsStopAfterTwoSecondsAndTenConnectErrors() {
-    assertEquals(new TargetDownSettings(true, 2_000, 10), settings().targetDown());
+    assertEquals(new TargetDownSettings(true, 2_000, 10, 10), settings().targetDown());
   }
 
   @Test
   void propertiesSetEachValue() {
     assertEquals(
-        new TargetDownSettings(false, 500, 3),
+        new TargetDownSettings(false, 500, 3, 25),
         settings(
                 "llm.stopWhenTargetDown",
                 "false",
                 "llm.targetDown.afterMs",
                 "500",
                 "llm.targetDown.minErrors",
-                "3")
+                "3",
+                "llm.silentSeconds",
+                "25")
             .targetDown());
   }
 
   @Test
   void theDslsValuesAreReadAsDefaults() {
     assertEquals(
-        new TargetDownSettings(false, 5_000, 1),
+        new TargetDownSettings(false, 5_000, 1, 0),
         settings(
                 Map.of(
                     "stopWhenTargetDown", "false",
                     "targetDown.afterMs", "5000",
-                    "targetDown.minErrors", "1"))
+                    "targetDown.minErrors", "1",
+                    "silentSeconds", "0"))
             .targetDown());
   }
 
@@ -80,5 +83,29 @@ class TargetDownSettingsTest {
         "llm.stopWhenTargetDown: got \"yes\", expected true or false",
         "llm.stopWhenTargetDown",
         "yes");
+  }
+
+  @Test
+  void aNegativeSilenceIsRefused() {
+    assertRejected(
+        "llm.silentSeconds: got -1, expected a whole number of seconds in [1, 3600], e.g. 10, or 0"
+            + " to never say a silent target",
+        "llm.silentSeconds",
+        "-1");
+  }
+
+  @Test
+  void aSilenceOverAnHourIsRefused() {
+    assertRejected(
+        "llm.silentSeconds: got 3601, expected a whole number of seconds in [1, 3600], e.g. 10, or"
+            + " 0 to never say a silent target",
+        "llm.silentSeconds",
+        "3601");
+  }
+
+  @Test
+  void aSilenceInDecimalSecondsIsRefusedAsNotAWholeNumber() {
+    assertRejected(
+        "llm.silentSeconds: got \"2.5\", expected a whole number", "llm.silentSeconds", "2.5");
   }
 }
