@@ -2,6 +2,7 @@ package io.github.gatlingllm.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gatling.core.session.Session;
@@ -67,12 +68,13 @@ class ClientWatchTest {
     ClientWatch w = watch(s -> START_MS);
     w.userStarted(user("chat", 1));
     w.userStarted(user("closed", 2));
-    assertTrue(w.firstSend(user("chat", 1)) != null);
-    assertNull(w.firstSend(user("chat", 1)));
-    assertNull(w.firstSend(user("closed", 2)));
+    assertTrue(w.firstSend(user("chat", 1)) != ClientWatch.First.NONE);
+    assertSame(ClientWatch.First.NONE, w.firstSend(user("chat", 1)));
+    assertSame(ClientWatch.First.NONE, w.firstSend(user("closed", 2)));
     w.userStarted(user("chat", 3));
     w.unscheduled(user("chat", 3));
-    assertNull(w.firstSend(user("chat", 3)));
+    assertSame(ClientWatch.First.NONE, w.firstSend(user("chat", 3)));
+    assertNull(w.scheduledMs(ClientWatch.First.NONE));
     w.finish();
   }
 
