@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,9 +99,9 @@ public record SessionSummary(
   private static final int DIGITS = 3;
   private static final double MS_PER_HOUR = 3_600_000.0;
 
-  /** Copies the maps, in order; {@code extra} never null. */
+  /** Copies the maps, in order ({@code ended} unmodifiable); {@code extra} never null. */
   public SessionSummary {
-    ended = ended == null ? null : new LinkedHashMap<>(ended);
+    ended = ended == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(ended));
     extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
   }
 
@@ -385,7 +386,8 @@ public record SessionSummary(
      * Adds a recorded block's sessions, as if each had been added here.
      *
      * @param phase a block with its {@code merge_state}, never null
-     * @throws IllegalArgumentException naming what is missing or malformed
+     * @throws IllegalArgumentException naming what is missing or malformed; the sums are then
+     *     partly added and are to be dropped
      */
     public void add(SessionSummary phase) {
       MergeState state = object(phase.mergeState(), "merge_state");
