@@ -7,17 +7,11 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.gatlingllm.stats.Distribution;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code llm-run.json}'s {@code cache}: the prefix cache against its plan ({@code
@@ -87,16 +81,9 @@ public record CacheSummary(
     List<Series> workloads,
     @JsonIgnore Map<String, Object> extra) {
 
-  /** Reads a block's own fields, without the keys of newer versions (see {@link #of(Map)}). */
-  private static final ObjectMapper FIELDS =
-      new ObjectMapper().addMixIn(CacheSummary.class, Own.class);
-
-  /** Every key this version writes, from the types' own property orders. */
-  private static final Set<String> KNOWN = known();
-
   /** Defaults the collections of a file that lacks them; keeps the extra keys' order. */
   public CacheSummary {
-    extra = extra == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
+    extra = NewerKeys.copy(extra);
     outcomes = outcomes == null ? Map.of() : outcomes;
     latencyByOutcome = latencyByOutcome == null ? Map.of() : latencyByOutcome;
     workloads = workloads == null ? List.of() : List.copyOf(workloads);
@@ -123,9 +110,7 @@ public record CacheSummary(
    */
   @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static CacheSummary of(Map<String, Object> m) {
-    Map<String, Object> extra = new LinkedHashMap<>(m);
-    extra.keySet().removeAll(KNOWN);
-    CacheSummary own = FIELDS.convertValue(m, CacheSummary.class);
+    CacheSummary own = NewerKeys.read(m, CacheSummary.class);
     boolean planned = Parameters.KEYS.stream().anyMatch(m::containsKey);
     return new CacheSummary(
         planned ? own.parameters : null,
@@ -143,22 +128,7 @@ public record CacheSummary(
         own.verdictReason,
         own.latencyByOutcome,
         own.workloads,
-        extra);
-  }
-
-  private static Set<String> known() {
-    Set<String> s = new HashSet<>(Parameters.KEYS);
-    s.addAll(Arrays.asList(CacheSummary.class.getAnnotation(JsonPropertyOrder.class).value()));
-    return Set.copyOf(s);
-  }
-
-  /** Turns {@link #of(Map)} off for {@link #FIELDS}, which reads with the canonical constructor. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  private abstract static class Own {
-    @JsonCreator(mode = JsonCreator.Mode.DISABLED)
-    static CacheSummary of(Map<String, Object> m) {
-      throw new UnsupportedOperationException("a mix-in");
-    }
+        NewerKeys.of(m, CacheSummary.class, Parameters.class));
   }
 
   /**

@@ -3,21 +3,14 @@ package io.github.gatlingllm.record;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.stats.Distribution;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One entry of {@code llm-run.json}'s {@code levels} (see {@link Levels}), written by {@code
@@ -91,16 +84,9 @@ public record LevelEntry(
     @JsonUnwrapped Client client,
     @JsonIgnore Map<String, Object> extra) {
 
-  /** Reads an entry's own fields, without the keys of newer versions (see {@link #of(Map)}). */
-  private static final ObjectMapper FIELDS =
-      new ObjectMapper().addMixIn(LevelEntry.class, Own.class);
-
-  /** Every key this version writes, from the types' own property orders. */
-  private static final Set<String> KNOWN = known();
-
   /** Keeps the extra fields' order, unmodifiable. */
   public LevelEntry {
-    extra = extra == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
+    extra = NewerKeys.copy(extra);
   }
 
   /**
@@ -153,9 +139,7 @@ public record LevelEntry(
    */
   @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static LevelEntry of(Map<String, Object> m) {
-    Map<String, Object> extra = new LinkedHashMap<>(m);
-    extra.keySet().removeAll(KNOWN);
-    LevelEntry own = FIELDS.convertValue(m, LevelEntry.class);
+    LevelEntry own = NewerKeys.read(m, LevelEntry.class);
     Client client = own.client;
     if (client != null && client.scheduleLagMs() == null && !m.containsKey(Client.CLIENT_CPU)) {
       client = null; // Jackson makes an empty unwrapped value of absent keys
@@ -178,23 +162,6 @@ public record LevelEntry(
         own.offeredRequestsPerS,
         own.completedRequests,
         client,
-        extra);
-  }
-
-  private static Set<String> known() {
-    Set<String> s = new HashSet<>();
-    for (Class<?> type : new Class<?>[] {LevelEntry.class, GroupSummary.Json.class, Client.class}) {
-      s.addAll(Arrays.asList(type.getAnnotation(JsonPropertyOrder.class).value()));
-    }
-    return Set.copyOf(s);
-  }
-
-  /** Turns {@link #of(Map)} off for {@link #FIELDS}, which reads with the canonical constructor. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  private abstract static class Own {
-    @JsonCreator(mode = JsonCreator.Mode.DISABLED)
-    static LevelEntry of(Map<String, Object> m) {
-      throw new UnsupportedOperationException("a mix-in");
-    }
+        NewerKeys.of(m, LevelEntry.class, GroupSummary.Json.class, Client.class));
   }
 }

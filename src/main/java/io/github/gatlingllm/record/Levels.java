@@ -1,7 +1,8 @@
 package io.github.gatlingllm.record;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -107,7 +108,7 @@ public record Levels(
    * @param unplaced started in a scenario without levels
    * @param notSent handed out and never sent (cut by the run's end); null (absent) in older files
    * @param measuredTotal the requests in levels plus all of these: the run's measured requests
-   * @param extra keys of newer versions, in the file's order; never null
+   * @param extra keys of newer versions, in the file's order; never null (empty for none)
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonPropertyOrder({"ramps", "outside", "unplaced", "not_sent", "measured_total"})
@@ -117,17 +118,38 @@ public record Levels(
       long unplaced,
       @JsonInclude(JsonInclude.Include.NON_NULL) Long notSent,
       long measuredTotal,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonIgnore Map<String, Object> extra) {
 
-    /** Normalises {@code extra} to an ordered map. */
+    /** Keeps the keys of newer versions in their order, unmodifiable. */
     public LeftOut {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = NewerKeys.copy(extra);
     }
 
-    /** Keys of newer versions, as read. */
-    @Override
+    /**
+     * Read from the file: the keys of newer versions kept in their order.
+     *
+     * @param m the block as Jackson read it
+     * @return the block
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static LeftOut of(Map<String, Object> m) {
+      LeftOut own = NewerKeys.read(m, LeftOut.class);
+      return new LeftOut(
+          own.ramps,
+          own.outside,
+          own.unplaced,
+          own.notSent,
+          own.measuredTotal,
+          NewerKeys.of(m, LeftOut.class));
+    }
+
+    /**
+     * Keys of newer versions, written last.
+     *
+     * @return the keys in their order, never null
+     */
     @JsonAnyGetter
-    public Map<String, Object> extra() {
+    public Map<String, Object> extraFields() {
       return extra;
     }
 
@@ -147,21 +169,36 @@ public record Levels(
    *
    * @param epochMs the start, epoch milliseconds
    * @param source how it was found, in words (Gatling's injector start, or an estimate)
-   * @param extra keys of newer versions, in the file's order; never null
+   * @param extra keys of newer versions, in the file's order; never null (empty for none)
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonPropertyOrder({"epoch_ms", "source"})
-  public record Anchor(long epochMs, String source, @JsonAnySetter Map<String, Object> extra) {
+  public record Anchor(long epochMs, String source, @JsonIgnore Map<String, Object> extra) {
 
-    /** Normalises {@code extra} to an ordered map. */
+    /** Keeps the keys of newer versions in their order, unmodifiable. */
     public Anchor {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = NewerKeys.copy(extra);
     }
 
-    /** Keys of newer versions, as read. */
-    @Override
+    /**
+     * Read from the file: the keys of newer versions kept in their order.
+     *
+     * @param m the block as Jackson read it
+     * @return the block
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static Anchor of(Map<String, Object> m) {
+      Anchor own = NewerKeys.read(m, Anchor.class);
+      return new Anchor(own.epochMs, own.source, NewerKeys.of(m, Anchor.class));
+    }
+
+    /**
+     * Keys of newer versions, written last.
+     *
+     * @return the keys in their order, never null
+     */
     @JsonAnyGetter
-    public Map<String, Object> extra() {
+    public Map<String, Object> extraFields() {
       return extra;
     }
   }

@@ -1,9 +1,8 @@
 package io.github.gatlingllm.record;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -74,6 +73,40 @@ import java.util.Map;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonSerialize(using = SaturationBlock.Writer.class)
+@JsonPropertyOrder({
+  "scenario",
+  "metric",
+  "levels",
+  "saturation_level",
+  "saturation_scenario_level",
+  SaturationBlock.SATURATION_CONCURRENCY,
+  SaturationBlock.SATURATION_RATE,
+  "saturation_requests_per_s",
+  "saturation_output_tokens_per_s",
+  "max_output_tokens_per_s",
+  "max_level",
+  SaturationBlock.MAX_CONCURRENCY,
+  SaturationBlock.MAX_RATE,
+  "still_growing",
+  "stopped_early",
+  "stop_reason",
+  "slo_ratio",
+  "slo_load",
+  "slo_level_below",
+  "slo_level_above",
+  "slo_met_at_every_level",
+  "saturated",
+  "over_capacity_level",
+  "over_capacity",
+  "throughput_still_growing",
+  "verdict_text",
+  "rule",
+  "ttft_growth",
+  "throughput_gain",
+  "min_scaling",
+  "scaling",
+  "shared_server"
+})
 public record SaturationBlock(
     String scenario,
     String metric,
@@ -105,7 +138,7 @@ public record SaturationBlock(
     Double minScaling,
     List<ScalingRow> scaling,
     String sharedServer,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonIgnore Map<String, Object> extra) {
 
   /** The key of {@link #saturationLoad()} in a closed loop. */
   static final String SATURATION_CONCURRENCY = "saturation_concurrency";
@@ -128,16 +161,21 @@ public record SaturationBlock(
   /** The metric of an open loop. */
   public static final String RATE = "rate";
 
-  /** Normalises {@code extra} to an ordered map. */
+  /** Keeps the keys of newer versions in their order, unmodifiable. */
   public SaturationBlock {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = NewerKeys.copy(extra);
   }
 
-  /** Keys of newer versions, as read. */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
+  /**
+   * Read from the file: the keys of newer versions kept in their order.
+   *
+   * @param m the block as Jackson read it
+   * @return the verdict
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static SaturationBlock of(Map<String, Object> m) {
+    SaturationBlock own = NewerKeys.read(m, SaturationBlock.class);
+    return own.with(own.sharedServer, NewerKeys.of(m, SaturationBlock.class));
   }
 
   /**

@@ -306,17 +306,13 @@ final class LevelsSection {
   }
 
   /** Beside a level's request count: its statuses when any is not {@code ok}, failures in red. */
-  private static String failures(Object status) {
-    if (!(status instanceof Map<?, ?> m)) {
+  private static String failures(Map<String, Long> status) {
+    if (status == null) {
       return "";
     }
     boolean notOk =
-        m.entrySet().stream()
-            .anyMatch(
-                e ->
-                    !"ok".equals(e.getKey())
-                        && e.getValue() instanceof Number n
-                        && n.longValue() > 0);
+        status.entrySet().stream()
+            .anyMatch(e -> !"ok".equals(e.getKey()) && e.getValue() != null && e.getValue() > 0);
     return notOk
         ? " (" + ReportPage.statusesHtml(ReportPage.esc(ReportPage.statuses(status))) + ")"
         : "";
