@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.github.gatlingllm.compare.ResampledRun.Estimates;
 import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.record.Baseline;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.Decimals;
-import io.github.gatlingllm.report.RunRecordJson;
 import io.github.gatlingllm.stats.Bootstrap;
 import io.github.gatlingllm.stats.NearestRank;
 import java.util.ArrayList;
@@ -629,7 +629,7 @@ public final class RunComparison {
   }
 
   /** Each load level's {@code index} in the record (from 0), or its place when it has none. */
-  private static List<Integer> levelIndices(Map<String, Object> record) {
+  private static List<Integer> levelIndices(RunRecord record) {
     List<Integer> out = new ArrayList<>();
     for (LevelEntry l : levels(record)) {
       out.add(l.index() != null ? l.index() : out.size());
@@ -638,7 +638,7 @@ public final class RunComparison {
   }
 
   /** Each load level described, e.g. {@code chat 8 users}; empty without levels. */
-  private static List<String> levelKeys(Map<String, Object> record) {
+  private static List<String> levelKeys(RunRecord record) {
     List<String> keys = new ArrayList<>();
     for (LevelEntry l : levels(record)) {
       Number load = l.concurrency() != null ? l.concurrency() : l.rate();
@@ -649,12 +649,11 @@ public final class RunComparison {
     return keys;
   }
 
-  /** The record's load levels, typed; entries that do not read are left out. */
-  private static List<LevelEntry> levels(Map<String, Object> record) {
+  /** The record's load levels, typed; empty when it has none (or they do not read). */
+  private static List<LevelEntry> levels(RunRecord record) {
     List<LevelEntry> out = new ArrayList<>();
-    if (record.get("levels") instanceof List<?> list) {
-      for (Object o : list) {
-        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
+    if (record.levels() != null) {
+      for (LevelEntry l : record.levels()) {
         if (l != null) {
           out.add(l);
         }

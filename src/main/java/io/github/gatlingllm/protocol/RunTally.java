@@ -4,7 +4,7 @@ import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
-import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.record.RunInfo;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

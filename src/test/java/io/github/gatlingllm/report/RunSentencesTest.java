@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,7 +235,7 @@ class RunSentencesTest {
             + " status cut_by_run_end and what was measured until then; 1 prompt handed out was"
             + " never sent, recorded with status cut_by_run_end too (left out of the latency"
             + " figures and the goodput)",
-        RunSentences.ending(run));
+        RunSentences.ending(RunRecord.of(run)));
   }
 
   @Test
@@ -247,6 +248,6 @@ class RunSentencesTest {
     assertEquals(
         "the run ended (injection_over): 6 prompts handed out were never sent, recorded with"
             + " status cut_by_run_end (left out of the latency figures and the goodput)",
-        RunSentences.ending(run));
+        RunSentences.ending(RunRecord.of(run)));
   }
 }
