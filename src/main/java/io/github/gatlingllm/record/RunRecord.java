@@ -266,14 +266,16 @@ public final class RunRecord {
    * requests_cut_before_sent}.
    *
    * @param reason {@code end_reason}'s words (e.g. {@code budget_spent}), never null
-   * @param cut the requests recorded as cut by the run's end, at least 0
-   * @param cutBeforeSent of those, the prompts handed out and never sent, at least 0
+   * @param cut the requests recorded as cut by the run's end, at least 0; null (left out) in the
+   *     records of versions before it was counted
+   * @param cutBeforeSent of those, the prompts handed out and never sent, at least 0; null (left
+   *     out) in the records of versions before it was counted
    * @return this record
    */
-  public RunRecord withEnd(String reason, long cut, long cutBeforeSent) {
+  public RunRecord withEnd(String reason, Long cut, Long cutBeforeSent) {
     blocks.put(Run.END_REASON, reason);
-    blocks.put(Run.CUT_BY_RUN_END, cut);
-    blocks.put(Run.CUT_BEFORE_SENT, cutBeforeSent);
+    put(Run.CUT_BY_RUN_END, cut);
+    put(Run.CUT_BEFORE_SENT, cutBeforeSent);
     return this;
   }
 
