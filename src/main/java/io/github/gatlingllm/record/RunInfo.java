@@ -72,7 +72,8 @@ public record RunInfo(
    * @param inputTokens the prompt size aimed for, in tokens
    * @param tokenizer the tokenizer's identity
    * @param phases {@code warmup} and {@code measured}, each with its requests and digest
-   * @param plannedSharedShare the shared-prefix ratio, or null (written as null)
+   * @param plannedSharedShare the shared-prefix ratio, or null (written as null, as every field but
+   *     the last two)
    * @param requestNames the names of the LLM requests that sent its prompts, in first-use order
    * @param seedAuto true when the seed was picked from the clock ({@code llm.seed=auto}); null
    *     (absent) otherwise
@@ -85,7 +86,6 @@ public record RunInfo(
    * @param extra keys of newer versions, in the file's order; never null
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonPropertyOrder({
     "workload",
     "spec",
@@ -109,10 +109,10 @@ public record RunInfo(
       Integer inputTokens,
       Map<String, Object> tokenizer,
       Map<String, Phase> phases,
-      @JsonInclude(JsonInclude.Include.ALWAYS) Double plannedSharedShare,
+      Double plannedSharedShare,
       List<String> requestNames,
-      Boolean seedAuto,
-      Map<String, Object> trace,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean seedAuto,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> trace,
       @JsonAnySetter Map<String, Object> extra) {
 
     /** Normalises {@code extra} to an ordered map. */
