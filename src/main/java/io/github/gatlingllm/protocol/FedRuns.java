@@ -4,9 +4,10 @@ import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.RunInfo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
-import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -179,18 +180,16 @@ public final class FedRuns {
             null,
             NOTE,
             null);
-    Map<String, Object> record = new LinkedHashMap<>(info.toMap());
     // The LLM action's load figures (peak concurrency, timeout, connections) are unknown here.
-    Map<String, Object> handedOut = new LinkedHashMap<>();
+    Map<String, Long> handedOut = new LinkedHashMap<>();
     handedOut.put(Phase.WARMUP.wireName(), warmup);
     handedOut.put(Phase.MEASURED.wireName(), measured);
-    record.put("prompts_handed_out", handedOut);
-    record.put("requests_sent_by", "gatling-http");
+    RunRecord record = RunRecord.create().with(info).withGatlingHttp(handedOut);
     RunRecorder recorder =
         new RunRecorder(
             protocol.folders(), Slo.NONE, protocol.settings().cacheTolerance(), startedMs);
     Path folder =
-        recorder.finish(record, false, (run, requests) -> ReportPage.render(run, requests));
+        recorder.finish(record, null, false, (run, requests) -> ReportPage.render(run, requests));
     System.out.println(
         "LLM record of the prompts handed to Gatling's http(): "
             + measured
