@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -61,7 +62,8 @@ class SaturationTest {
             Distribution.EMPTY,
             Distribution.EMPTY,
             Distribution.EMPTY,
-            goodput);
+            goodput,
+            AnswerSummary.EMPTY);
     return new LevelResult(index, level, summary, start);
   }
 
@@ -354,7 +356,8 @@ class SaturationTest {
             g.tpotMs(),
             e2e,
             g.outputTokensPerSPerRequest(),
-            g.goodput());
+            g.goodput(),
+            AnswerSummary.EMPTY);
     LevelResult shortLevel =
         new LevelResult(3, 3, r.level(), slow, r.measuredFromMs(), r.measuredToMs(), r.served());
     assertEquals(
@@ -395,7 +398,8 @@ class SaturationTest {
             Distribution.EMPTY,
             Distribution.EMPTY,
             Distribution.EMPTY,
-            null);
+            null,
+            AnswerSummary.EMPTY);
     return new LevelResult(
         index,
         index,
@@ -557,7 +561,8 @@ class SaturationTest {
             Distribution.EMPTY,
             e2e,
             Distribution.EMPTY,
-            null);
+            null,
+            AnswerSummary.EMPTY);
     return new LevelResult(
         index,
         index,
