@@ -84,11 +84,11 @@ public record Baseline(
     List<LevelRows> levels,
     Map<String, Object> quantiles,
     @JsonAnySetter Map<String, Object> extra)
-    implements NewerKeys {
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public Baseline {
-    extra = NewerKeys.copy(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**

@@ -64,7 +64,7 @@ public record ServerMetrics(
     List<ScrapeError> errors,
     Double runHitRate,
     @JsonAnySetter Map<String, Object> extra)
-    implements NewerKeys {
+    implements KeepsNewerKeys {
 
   /** A sample's time, milliseconds since {@code started_at_ms}. */
   public static final String T_MS = "t_ms";
@@ -101,7 +101,7 @@ public record ServerMetrics(
 
   /** Normalises {@code extra} to an ordered map. */
   public ServerMetrics {
-    extra = NewerKeys.copy(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**

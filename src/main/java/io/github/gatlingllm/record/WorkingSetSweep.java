@@ -54,11 +54,11 @@ public record WorkingSetSweep(
     List<Integer> warmSteps,
     String summary,
     @JsonAnySetter Map<String, Object> extra)
-    implements NewerKeys {
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public WorkingSetSweep {
-    extra = NewerKeys.copy(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -124,11 +124,11 @@ public record WorkingSetSweep(
       Double ttftMeanMs,
       Double e2eP50Ms,
       @JsonAnySetter Map<String, Object> extra)
-      implements NewerKeys {
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Step {
-      extra = NewerKeys.copy(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
   }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class NewerKeysTest {
+class KeepsNewerKeysTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
