@@ -215,7 +215,8 @@ final class RunTarget {
             model,
             bytes,
             all,
-            settings.timeout());
+            settings.timeout(),
+            null);
     String stop = answer.historyStopLine();
     if (stop != null) {
       throw new IllegalArgumentException(stop);
