@@ -1,6 +1,7 @@
 package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.record.Machine;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
@@ -149,6 +150,83 @@ public final class RunDifferences {
         Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
         out.add(name + " client: " + text);
       }
+    }
+  }
+
+  /**
+   * What differs in what two runs ran, beyond the model and endpoint ({@link #warnings}): the users
+   * ({@code load.concurrency}), the injection profile ({@code load.profiles}, where an open loop's
+   * rate is), the budget and warmup, the connections, input tokens, output tokens ({@code
+   * max_tokens}), streaming, {@code ignore_eos}, temperature, the prompt shape and seed, and the
+   * embedded simulator's settings (one per setting that differs). A figure missing from either
+   * record is not compared.
+   *
+   * @param a A's run record, never null
+   * @param b B's run record, never null
+   * @return one line each, e.g. {@code users: A 4, B 1}; empty when the same
+   */
+  public static List<String> loadDifferences(Map<String, Object> a, Map<String, Object> b) {
+    List<String> out = new ArrayList<>();
+    RunInfo.Load la = RunRecordJson.read(a.get("load"), RunInfo.Load.class);
+    RunInfo.Load lb = RunRecordJson.read(b.get("load"), RunInfo.Load.class);
+    if (la != null && lb != null) {
+      differ(out, "users", la.concurrency(), lb.concurrency());
+      differ(out, "injection profile", profiles(la), profiles(lb));
+      differ(out, "budget (measured requests)", la.requests(), lb.requests());
+      differ(out, "warmup requests", la.warmupRequests(), lb.warmupRequests());
+      differ(out, "connections", la.connections(), lb.connections());
+    }
+    RunInfo.Prompts pa = RunRecordJson.read(a.get("prompts"), RunInfo.Prompts.class);
+    RunInfo.Prompts pb = RunRecordJson.read(b.get("prompts"), RunInfo.Prompts.class);
+    if (pa != null && pb != null) {
+      differ(out, "input tokens", pa.inputTokens(), pb.inputTokens());
+      differ(out, "prompt shape", pa.spec(), pb.spec());
+      differ(out, "prompt seed", pa.seed(), pb.seed());
+    }
+    RunInfo.Decoding da = RunRecordJson.read(a.get("decoding"), RunInfo.Decoding.class);
+    RunInfo.Decoding db = RunRecordJson.read(b.get("decoding"), RunInfo.Decoding.class);
+    if (da != null && db != null) {
+      differ(out, "output tokens (max_tokens)", da.maxTokens(), db.maxTokens());
+      differ(out, "streaming", da.stream(), db.stream());
+      differ(out, "ignore_eos", da.ignoreEos(), db.ignoreEos());
+      differ(out, "temperature", da.temperature(), db.temperature());
+    }
+    RunInfo.Target ta = RunRecordJson.read(a.get("target"), RunInfo.Target.class);
+    RunInfo.Target tb = RunRecordJson.read(b.get("target"), RunInfo.Target.class);
+    if (ta != null && tb != null) {
+      differ(
+          out,
+          "target",
+          ta.embeddedSimulator() ? "the embedded simulator" : "a server",
+          tb.embeddedSimulator() ? "the embedded simulator" : "a server");
+      if (ta.simulator() != null && tb.simulator() != null) {
+        for (Map.Entry<String, Object> e : ta.simulator().entrySet()) {
+          differ(out, "simulator " + e.getKey(), e.getValue(), tb.simulator().get(e.getKey()));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * A run's machine block.
+   *
+   * @param run its record, never null
+   * @return the block, or null when the run recorded none
+   */
+  static Machine machine(Map<String, Object> run) {
+    return RunRecordJson.read(run.get("machine"), Machine.class);
+  }
+
+  private static Object profiles(RunInfo.Load load) {
+    return load.profiles() == null || load.profiles().isEmpty()
+        ? null
+        : String.join("; ", load.profiles());
+  }
+
+  private static void differ(List<String> out, String what, Object a, Object b) {
+    if (a != null && b != null && !Objects.equals(a, b)) {
+      out.add(what + ": A " + a + ", B " + b);
     }
   }
 

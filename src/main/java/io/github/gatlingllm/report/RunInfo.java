@@ -126,6 +126,11 @@ public record RunInfo(
    * @param model the model sent
    * @param endpoint the protocol's default endpoint
    * @param server what the server said about itself, or null (absent) for the simulator
+   * @param simulator the embedded simulator's settings ({@code base_ttft_ms}, {@code
+   *     prefill_us_per_token}, {@code decode_ms_per_token}, {@code max_concurrent}, {@code
+   *     tokens_per_chunk}, {@code block_size}, {@code cache_blocks}, {@code context_length}, {@code
+   *     reasoning_tokens}), so a comparison can name a difference; null (absent) for a server and
+   *     in runs before it was recorded
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -135,7 +140,8 @@ public record RunInfo(
       boolean embeddedSimulator,
       String model,
       String endpoint,
-      Map<String, Object> server) {}
+      Map<String, Object> server,
+      Map<String, Object> simulator) {}
 
   /**
    * What every request asked for.

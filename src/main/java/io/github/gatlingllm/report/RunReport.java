@@ -161,6 +161,7 @@ public final class RunReport {
       record.put("interrupted", interrupted);
       // Each run's own: the first run's would read as the merge's.
       record.remove("server_metrics");
+      record.remove("machine");
       record.remove("working_set_sweep");
       warnings = ShardMerge.apply(record, sources);
       record.remove("conversations");
