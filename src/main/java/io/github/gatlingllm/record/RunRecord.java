@@ -57,7 +57,11 @@ public final class RunRecord {
               JSON.constructType(new TypeReference<List<WorkingSetSweep>>() {})),
           Map.entry(
               Assertions.RESULTS_KEY,
-              JSON.constructType(new TypeReference<List<Assertions.Result>>() {})));
+              JSON.constructType(new TypeReference<List<Assertions.Result>>() {})),
+          Map.entry(
+              Conversations.KEY, JSON.constructType(new TypeReference<List<Conversations>>() {})),
+          Map.entry(
+              AgentSessions.KEY, JSON.constructType(new TypeReference<List<AgentSessions>>() {})));
 
   /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
   private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
@@ -285,6 +289,30 @@ public final class RunRecord {
   public List<WorkingSetSweep> workingSetSweeps() {
     return blocks.get("working_set_sweep") instanceof List<?> list
         ? (List<WorkingSetSweep>) list
+        : null;
+  }
+
+  /**
+   * The run's conversation workloads, {@code conversations}.
+   *
+   * @return one per workload, or null when the run had none
+   */
+  @SuppressWarnings("unchecked")
+  public List<Conversations> conversations() {
+    return blocks.get(Conversations.KEY) instanceof List<?> list
+        ? (List<Conversations>) list
+        : null;
+  }
+
+  /**
+   * The run's agent sessions, {@code sessions}.
+   *
+   * @return one per {@code agents()} workload, or null when the run had none
+   */
+  @SuppressWarnings("unchecked")
+  public List<AgentSessions> sessions() {
+    return blocks.get(AgentSessions.KEY) instanceof List<?> list
+        ? (List<AgentSessions>) list
         : null;
   }
 }

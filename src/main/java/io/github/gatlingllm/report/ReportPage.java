@@ -170,8 +170,8 @@ public final class ReportPage {
       html.append(CacheSection.render(cache));
     }
     html.append(server.render()).append(SweepSection.render(record.workingSetSweeps()));
-    html.append(ConversationSection.render(run, turns));
-    html.append(SessionSection.render(run, agentTurns));
+    html.append(ConversationSection.render(record.conversations(), turns));
+    html.append(SessionSection.render(record.sessions(), agentTurns));
     if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
       html.append("<h2>Shards</h2>\n").append(rows(shards));
     }
