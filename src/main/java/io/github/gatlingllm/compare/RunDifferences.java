@@ -1,7 +1,8 @@
 package io.github.gatlingllm.compare;
 
-import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.Machine;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ public final class RunDifferences {
               + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
               + ": its figures cover the requests that finished");
     }
-    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    CacheSummary cache = RunRecord.of(run).cache();
     if (cache != null && cache.warmStart()) {
       out.add(name + " warm start: " + cache.warmStartMessage());
     }

@@ -6,6 +6,7 @@ import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.levels.InjectionSchedule;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.stats.Distribution;
@@ -414,16 +415,12 @@ public final class ClientWatch {
    *
    * @param startMs the window's start, epoch ms, inclusive
    * @param endMs its end, epoch ms, exclusive
-   * @return an ordered map
+   * @return the figures, never null
    */
-  public Map<String, Object> forWindow(long startMs, long endMs) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  public LevelEntry.Client forWindow(long startMs, long endMs) {
     Distribution d = lag.distribution(startMs, endMs);
-    if (d.count() > 0) {
-      m.put("schedule_lag_ms", JsonForm.of(d));
-    }
-    m.put("client_cpu", CpuSamples.round4(cpu.share(startMs, endMs)));
-    return m;
+    return new LevelEntry.Client(
+        d.count() > 0 ? d : null, CpuSamples.round4(cpu.share(startMs, endMs)));
   }
 
   /**
