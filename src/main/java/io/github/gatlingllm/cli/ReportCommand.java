@@ -7,6 +7,7 @@ import io.github.gatlingllm.report.RunReport;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -77,9 +78,11 @@ final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--compare",
       arity = "2",
-      paramLabel = "RUN_FOLDER",
-      description = "compare two run folders, A then B")
-  private List<Path> compare;
+      paramLabel = "RUN_FOLDERS",
+      description =
+          "compare two run folders, A then B; several runs a side, comma-separated"
+              + " (A1,A2,A3 B1,B2,B3), are replicates: the interval takes the spread between runs")
+  private List<String> compare;
 
   @Option(
       names = "--json",
@@ -148,9 +151,14 @@ final class ReportCommand implements Callable<Integer> {
    */
   private int compare(PrintWriter out, Slo slo) throws Exception {
     if (!folders.isEmpty() || csv) {
-      throw usage("--compare takes exactly two run folders and no other folder or --csv");
+      throw usage(
+          "--compare takes exactly two sides, A then B (each a run folder or several"
+              + " comma-separated), and no other folder or --csv");
     }
-    check(compare);
+    List<Path> sideA = side(compare.get(0));
+    List<Path> sideB = side(compare.get(1));
+    check(sideA);
+    check(sideB);
     RunComparison.Settings defaults = RunComparison.Settings.DEFAULT;
     RunComparison.Settings settings;
     try {
@@ -166,17 +174,21 @@ final class ReportCommand implements Callable<Integer> {
               .replaceFirst("^resamples:", "--resamples:")
               .replaceFirst("^minimum effect:", "--min-effect:"));
     }
-    RunSamples a;
-    RunSamples b;
-    // One SLO judges both runs alike: the options', else A's recorded one, else B's.
-    Slo used = slo != null ? slo : RunSamples.recordedSlo(compare.get(0));
+    List<RunSamples> a = new ArrayList<>();
+    List<RunSamples> b = new ArrayList<>();
+    // One SLO judges every run alike: the options', else A's recorded one, else B's.
+    Slo used = slo != null ? slo : RunSamples.recordedSlo(sideA.get(0));
     if (used == null || !used.isSet()) {
-      Slo other = RunSamples.recordedSlo(compare.get(1));
+      Slo other = RunSamples.recordedSlo(sideB.get(0));
       used = other != null && other.isSet() ? other : Slo.NONE;
     }
     try {
-      a = RunSamples.read(compare.get(0), used, settings.seed());
-      b = RunSamples.read(compare.get(1), used, settings.seed());
+      for (Path p : sideA) {
+        a.add(RunSamples.read(p, used, settings.seed()));
+      }
+      for (Path p : sideB) {
+        b.add(RunSamples.read(p, used, settings.seed()));
+      }
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
@@ -203,6 +215,22 @@ final class ReportCommand implements Callable<Integer> {
       return DIGESTS_DIFFER;
     }
     return 0;
+  }
+
+  /** One side of {@code --compare}: a run folder, or several comma-separated (replicates). */
+  private List<Path> side(String folders) {
+    List<Path> out = new ArrayList<>();
+    for (String f : folders.split(",", -1)) {
+      if (f.isBlank()) {
+        throw usage(
+            "--compare: got \""
+                + folders
+                + "\", which has an empty folder name; expected run folders separated by commas"
+                + " (A1,A2,A3)");
+      }
+      out.add(Path.of(f.strip()));
+    }
+    return out;
   }
 
   /** The SLO of the options, or null (the recorded one) when none is given. */

@@ -69,8 +69,8 @@ public final class ComparisonOutput {
         c.settings().resamples(),
         c.settings().seed(),
         c.settings().minEffectPct(),
-        side(c.runA()),
-        side(c.runB()),
+        side(c.runsA()),
+        side(c.runsB()),
         new Baseline.Verdict(o.verdict(), o.worse(), o.better(), o.line()),
         rows(c.rows()),
         levels.isEmpty() ? null : levels,
@@ -85,11 +85,9 @@ public final class ComparisonOutput {
    * @return the lines
    */
   static List<String> lines(RunComparison c) {
-    RunSamples a = c.runA();
-    RunSamples b = c.runB();
     List<String> lines = new ArrayList<>();
-    lines.add("A: " + a.folder + " (" + a.n + " measured requests)");
-    lines.add("B: " + b.folder + " (" + b.n + " measured requests)");
+    runs(lines, "A", c.runsA());
+    runs(lines, "B", c.runsB());
     if (c.samePrompts()) {
       lines.add("prompts: same (workloads and phase digests)");
     } else {
@@ -109,6 +107,19 @@ public final class ComparisonOutput {
       table(lines, l.rows());
     }
     return lines;
+  }
+
+  /** Each run of a side, and where it ran (its machine block, or that it has none). */
+  private static void runs(List<String> lines, String side, List<RunSamples> runs) {
+    for (int i = 0; i < runs.size(); i++) {
+      RunSamples s = runs.get(i);
+      String name = runs.size() == 1 ? side : side + (i + 1);
+      lines.add(name + ": " + s.folder + " (" + s.n + " measured requests)");
+      io.github.gatlingllm.record.Machine m = RunDifferences.machine(s.record);
+      if (m != null) {
+        lines.add("  machine: " + m.describe());
+      }
+    }
   }
 
   /**
@@ -161,6 +172,9 @@ public final class ComparisonOutput {
               figure(r.b()),
               r,
               "–"));
+      if (r.reason() != null) {
+        lines.add("    " + r.reason());
+      }
     }
   }
 
@@ -171,8 +185,23 @@ public final class ComparisonOutput {
     return Decimals.ms(v);
   }
 
+  private static Baseline.Side side(List<RunSamples> runs) {
+    if (runs.size() == 1) {
+      return side(runs.get(0));
+    }
+    List<Baseline.Side> each = new ArrayList<>();
+    List<String> folders = new ArrayList<>();
+    int n = 0;
+    for (RunSamples s : runs) {
+      each.add(side(s));
+      folders.add(s.folder.toString());
+      n += s.n;
+    }
+    return new Baseline.Side(String.join(",", folders), n, null, each);
+  }
+
   private static Baseline.Side side(RunSamples s) {
-    return new Baseline.Side(s.folder.toString(), s.n);
+    return new Baseline.Side(s.folder.toString(), s.n, RunDifferences.machine(s.record), null);
   }
 
   private static Map<String, Baseline.Row> rows(List<Row> rows) {
@@ -217,6 +246,33 @@ public final class ComparisonOutput {
         settings.seed(),
         blocks(ea),
         blocks(eb),
+        Bootstrap.MIN_TAIL,
+        Decimals.fmt(settings.minEffectPct()),
+        RunComparison.STRETCHES);
+  }
+
+  /**
+   * How the intervals of a comparison of replicates were made, in one sentence.
+   *
+   * @param settings the comparison's settings, never null
+   * @param runsA A's runs
+   * @param runsB B's runs
+   * @return the sentence
+   */
+  static String replicatesMethod(Settings settings, int runsA, int runsB) {
+    return String.format(
+        Locale.ROOT,
+        "95%% intervals over %d run(s) of A and %d of B, each a replicate: a metric's value is the"
+            + " mean of its runs' values; its interval spans the between-run t interval (Welch,"
+            + " over the runs' values) and the percentile bootstrap of the runs' mean (%d"
+            + " resamples of each run over time blocks, seed %d); a percentile with fewer than %d"
+            + " values above it in a run has no interval; verdict beyond +/-%s%% and beyond the"
+            + " noise floor (the largest of the runs' spreads over %d stretches of their"
+            + " requests)",
+        runsA,
+        runsB,
+        settings.resamples(),
+        settings.seed(),
         Bootstrap.MIN_TAIL,
         Decimals.fmt(settings.minEffectPct()),
         RunComparison.STRETCHES);

@@ -10,9 +10,11 @@ import io.github.gatlingllm.stats.Bootstrap;
 import io.github.gatlingllm.stats.NearestRank;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -119,6 +121,12 @@ public final class RunComparison {
    *     run has the stretches to compare
    * @param verdict the verdict, never null
    * @param lowerIsBetter whether a lower value is better
+   * @param betweenRunsCi95Pct with several runs on a side, the between-run 95% interval of the
+   *     change ({@link ReplicateInterval}), percent; the verdict's {@code ci95Pct} spans it and the
+   *     bootstrap's; null with one run a side
+   * @param reason why the verdict is what it is when a rule beyond the interval and the floor made
+   *     it (the floor rule of {@link ChangeVerdict#judge}, the machine rule of {@link
+   *     MachineDifference}), or null
    */
   public record Row(
       String name,
@@ -128,7 +136,33 @@ public final class RunComparison {
       double[] ci95Pct,
       Double noiseFloorPct,
       ChangeVerdict verdict,
-      boolean lowerIsBetter) {
+      boolean lowerIsBetter,
+      double[] betweenRunsCi95Pct,
+      String reason) {
+
+    /**
+     * A row of one pair of runs, without a between-run interval or a reason.
+     *
+     * @param name the metric's name
+     * @param a A's value, or null
+     * @param b B's value, or null
+     * @param deltaPct the change, percent, or null
+     * @param ci95Pct the interval, or null
+     * @param noiseFloorPct the noise floor, or null
+     * @param verdict the verdict
+     * @param lowerIsBetter whether lower is better
+     */
+    public Row(
+        String name,
+        Double a,
+        Double b,
+        Double deltaPct,
+        double[] ci95Pct,
+        Double noiseFloorPct,
+        ChangeVerdict verdict,
+        boolean lowerIsBetter) {
+      this(name, a, b, deltaPct, ci95Pct, noiseFloorPct, verdict, lowerIsBetter, null, null);
+    }
 
     /**
      * By how much B is worse than A at the least, with 95% confidence: the interval's bound nearest
@@ -159,7 +193,13 @@ public final class RunComparison {
               ? null
               : List.of(ComparisonOutput.round(ci95Pct[0]), ComparisonOutput.round(ci95Pct[1])),
           verdict.wireName(),
-          ComparisonOutput.round(noiseFloorPct));
+          ComparisonOutput.round(noiseFloorPct),
+          betweenRunsCi95Pct == null
+              ? null
+              : List.of(
+                  ComparisonOutput.round(betweenRunsCi95Pct[0]),
+                  ComparisonOutput.round(betweenRunsCi95Pct[1])),
+          reason);
     }
 
     /**
@@ -185,6 +225,10 @@ public final class RunComparison {
 
   private final RunSamples a;
   private final RunSamples b;
+  private List<RunSamples> runsA;
+  private List<RunSamples> runsB;
+  private List<String> loadDifferences = List.of();
+  private MachineDifference machine;
   private final Settings settings;
   private final List<Row> rows;
   private final List<Level> levels;
@@ -225,45 +269,145 @@ public final class RunComparison {
    */
   public static RunComparison compare(
       RunSamples a, RunSamples b, Settings settings, List<String> only) {
+    return compare(List.of(a), List.of(b), settings, only);
+  }
+
+  /**
+   * Compares runs as replicates: several runs a side (interleaved A, B, A, B... on one machine),
+   * each metric's value on a side the mean of its runs' values, its interval spanning both the
+   * bootstrap's (of the means of the runs' resampled values) and the between-run t interval of the
+   * runs' values ({@link ReplicateInterval}), so one run with a noisy neighbour widens the interval
+   * instead of reading as a change. With one run a side this is {@link #compare(RunSamples,
+   * RunSamples, Settings, List)}: the bootstrap alone, the noise floor, the floor rule, and the
+   * machine rule ({@link MachineDifference}).
+   *
+   * @param as A's runs, at least one, never null
+   * @param bs B's runs, at least one, never null
+   * @param settings resamples, seed and minimum effect, never null
+   * @param only the metric names to compare, or empty for all
+   * @return the comparison; its {@code A} and {@code B} are the first run of each side for the
+   *     prompts, the warnings and the quantile curves
+   * @throws IllegalArgumentException naming an unknown metric in {@code only}, or when a side has
+   *     no run
+   */
+  public static RunComparison compare(
+      List<RunSamples> as, List<RunSamples> bs, Settings settings, List<String> only) {
     Objects.requireNonNull(settings, "settings");
+    if (as.isEmpty() || bs.isEmpty()) {
+      throw new IllegalArgumentException("compare: each side needs at least one run folder");
+    }
     checkNames(only, "metric");
     List<HeadlineMetric> metrics =
         HeadlineMetric.ALL.stream().filter(m -> only.isEmpty() || only.contains(m.name())).toList();
     SplittableRandom root = new SplittableRandom(settings.seed());
-    ResampledRun sa = ResampledRun.all(a);
-    ResampledRun sb = ResampledRun.all(b);
-    Estimates ea = sa.estimates(settings.resamples(), root.split());
-    Estimates eb = sb.estimates(settings.resamples(), root.split());
-    List<Row> rows =
-        rows(ea, eb, sa.stretches(STRETCHES), sb.stretches(STRETCHES), metrics, settings);
+    RunSamples a = as.get(0);
+    RunSamples b = bs.get(0);
+    List<ResampledRun> ra = new ArrayList<>();
+    List<ResampledRun> rb = new ArrayList<>();
+    List<Estimates> ea = new ArrayList<>();
+    List<Estimates> eb = new ArrayList<>();
+    for (RunSamples s : as) {
+      ResampledRun r = ResampledRun.all(s);
+      ra.add(r);
+      ea.add(r.estimates(settings.resamples(), root.split()));
+    }
+    for (RunSamples s : bs) {
+      ResampledRun r = ResampledRun.all(s);
+      rb.add(r);
+      eb.add(r.estimates(settings.resamples(), root.split()));
+    }
+    boolean single = as.size() == 1 && bs.size() == 1;
+    List<String> loadDifferences = RunDifferences.loadDifferences(a.record, b.record);
+    for (int i = 1; i < as.size(); i++) {
+      for (String d : RunDifferences.loadDifferences(a.record, as.get(i).record)) {
+        loadDifferences = append(loadDifferences, "within A (" + as.get(i).folder + "): " + d);
+      }
+    }
+    for (int i = 1; i < bs.size(); i++) {
+      for (String d : RunDifferences.loadDifferences(b.record, bs.get(i).record)) {
+        loadDifferences = append(loadDifferences, "within B (" + bs.get(i).folder + "): " + d);
+      }
+    }
+    MachineDifference machine =
+        single
+            ? MachineDifference.of(
+                RunDifferences.machine(a.record), RunDifferences.machine(b.record))
+            : null;
+    // The machine rule reads other processes' CPU, a local server's among them: not across loads.
+    MachineDifference rule = machine != null && loadDifferences.isEmpty() ? machine : null;
+    List<Row> rows = rows(ea, eb, stretches(ra), stretches(rb), metrics, settings, rule);
     List<Level> levels = new ArrayList<>();
     List<String> la = levelKeys(a.record);
-    List<String> lb = levelKeys(b.record);
     List<Integer> indices = levelIndices(a.record);
-    if (!la.isEmpty()
-        && la.equals(lb)
-        && la.size() == a.levelWindows.size()
-        && lb.size() == b.levelWindows.size()
-        && la.size() > 1) {
+    boolean sameLevels = la.size() > 1;
+    for (RunSamples s : as) {
+      sameLevels &= levelKeys(s.record).equals(la) && la.size() == s.levelWindows.size();
+    }
+    for (RunSamples s : bs) {
+      sameLevels &= levelKeys(s.record).equals(la) && la.size() == s.levelWindows.size();
+    }
+    if (sameLevels) {
       for (int l = 0; l < la.size(); l++) {
-        ResampledRun pa = ResampledRun.level(a, l);
-        ResampledRun pb = ResampledRun.level(b, l);
-        SplittableRandom ra = root.split();
-        SplittableRandom rb = root.split();
-        if (pa == null || pb == null) {
+        List<ResampledRun> pa = new ArrayList<>();
+        List<ResampledRun> pb = new ArrayList<>();
+        List<SplittableRandom> randomA = new ArrayList<>();
+        List<SplittableRandom> randomB = new ArrayList<>();
+        for (RunSamples s : as) {
+          pa.add(ResampledRun.level(s, l));
+          randomA.add(root.split());
+        }
+        for (RunSamples s : bs) {
+          pb.add(ResampledRun.level(s, l));
+          randomB.add(root.split());
+        }
+        if (pa.contains(null) || pb.contains(null)) {
           continue;
+        }
+        List<Estimates> la1 = new ArrayList<>();
+        List<Estimates> lb1 = new ArrayList<>();
+        for (int i = 0; i < pa.size(); i++) {
+          la1.add(pa.get(i).estimates(settings.resamples(), randomA.get(i)));
+        }
+        for (int i = 0; i < pb.size(); i++) {
+          lb1.add(pb.get(i).estimates(settings.resamples(), randomB.get(i)));
         }
         levels.add(
             new Level(
                 indices.get(l),
                 la.get(l),
-                rows(
-                    pa.estimates(settings.resamples(), ra),
-                    pb.estimates(settings.resamples(), rb),
-                    pa.stretches(STRETCHES),
-                    pb.stretches(STRETCHES),
-                    metrics,
-                    settings)));
+                rows(la1, lb1, stretches(pa), stretches(pb), metrics, settings, rule)));
+      }
+    }
+    List<String> warnings = new ArrayList<>(RunDifferences.warnings(a.record, b.record));
+    for (int i = 1; i < as.size(); i++) {
+      RunDifferences.runWarnings(warnings, "A (" + as.get(i).folder + ")", as.get(i).record);
+    }
+    for (int i = 1; i < bs.size(); i++) {
+      RunDifferences.runWarnings(warnings, "B (" + bs.get(i).folder + ")", bs.get(i).record);
+    }
+    for (String d : loadDifferences) {
+      warnings.add("A and B differ in " + d + " (compared anyway: the change may be the load's)");
+    }
+    if (machine != null && machine.differs()) {
+      warnings.add(
+          machine.line()
+              + (rule != null
+                  ? ": a verdict on such a change is unclear (machine rule, free-CPU ratio >= "
+                      + Decimals.fmt(MachineDifference.DIFFERS)
+                      + ")"
+                  : " (machine rule not applied: the loads differ, and a local server's own work"
+                      + " counts among the other processes)"));
+    }
+    Set<String> promptDifferences =
+        new LinkedHashSet<>(RunDifferences.promptDifferences(a.record, b.record));
+    for (int i = 1; i < as.size(); i++) {
+      for (String d : RunDifferences.promptDifferences(a.record, as.get(i).record)) {
+        promptDifferences.add("within A (" + as.get(i).folder + "): " + d);
+      }
+    }
+    for (int i = 1; i < bs.size(); i++) {
+      for (String d : RunDifferences.promptDifferences(b.record, bs.get(i).record)) {
+        promptDifferences.add("within B (" + bs.get(i).folder + "): " + d);
       }
     }
     RunComparison c =
@@ -273,12 +417,69 @@ public final class RunComparison {
             settings,
             rows,
             levels,
-            RunDifferences.promptDifferences(a.record, b.record),
-            RunDifferences.warnings(a.record, b.record),
-            ComparisonOutput.method(settings, ea, eb));
-    c.sideA = sa;
-    c.sideB = sb;
+            List.copyOf(promptDifferences),
+            List.copyOf(warnings),
+            single
+                ? ComparisonOutput.method(settings, ea.get(0), eb.get(0))
+                : ComparisonOutput.replicatesMethod(settings, as.size(), bs.size()));
+    c.sideA = ra.get(0);
+    c.sideB = rb.get(0);
+    c.runsA = List.copyOf(as);
+    c.runsB = List.copyOf(bs);
+    c.loadDifferences = loadDifferences;
+    c.machine = machine;
     return c;
+  }
+
+  private static List<String> append(List<String> list, String line) {
+    List<String> out = new ArrayList<>(list);
+    out.add(line);
+    return List.copyOf(out);
+  }
+
+  private static List<Double[][]> stretches(List<ResampledRun> runs) {
+    List<Double[][]> out = new ArrayList<>();
+    for (ResampledRun r : runs) {
+      out.add(r.stretches(STRETCHES));
+    }
+    return out;
+  }
+
+  /**
+   * A's runs, in the order given.
+   *
+   * @return at least one
+   */
+  public List<RunSamples> runsA() {
+    return runsA;
+  }
+
+  /**
+   * B's runs, in the order given.
+   *
+   * @return at least one
+   */
+  public List<RunSamples> runsB() {
+    return runsB;
+  }
+
+  /**
+   * What differs in what was run ({@link RunDifferences#loadDifferences}): between A and B, and
+   * within a side.
+   *
+   * @return one line each; empty when the loads are the same
+   */
+  public List<String> loadDifferences() {
+    return loadDifferences;
+  }
+
+  /**
+   * How the two runs' machines differ, with one run a side.
+   *
+   * @return null with several runs a side or without both machine blocks
+   */
+  public MachineDifference machineDifference() {
+    return machine;
   }
 
   /**
@@ -474,6 +675,16 @@ public final class RunComparison {
               + (unclear.size() > 6 ? " and " + (unclear.size() - 6) + " more" : "")
               + ")";
     }
+    if (!loadDifferences.isEmpty()) {
+      line +=
+          " across different loads ("
+              + String.join("; ", loadDifferences.subList(0, Math.min(3, loadDifferences.size())))
+              + (loadDifferences.size() > 3 ? " and " + (loadDifferences.size() - 3) + " more" : "")
+              + ")";
+    }
+    if (runsA.size() > 1 || runsB.size() > 1) {
+      line += " over " + runsA.size() + " run(s) of A and " + runsB.size() + " of B";
+    }
     return new Overall(verdict, List.copyOf(worse), List.copyOf(better), line);
   }
 
@@ -548,28 +759,73 @@ public final class RunComparison {
     return settings;
   }
 
-  /** Each metric's row: the values, the change, its interval, the noise floor and the verdict. */
+  /**
+   * Each metric's row: the values, the change, its interval, the noise floor and the verdict. With
+   * one run a side, the run's value and the bootstrap's interval; with several, the mean of the
+   * runs' values and the interval spanning the bootstrap's (of the runs' mean) and the between-run
+   * t interval. The floor of a side is the largest of its runs' floors.
+   */
   private static List<Row> rows(
-      Estimates ea,
-      Estimates eb,
-      Double[][] halvesA,
-      Double[][] halvesB,
+      List<Estimates> ea,
+      List<Estimates> eb,
+      List<Double[][]> stretchesA,
+      List<Double[][]> stretchesB,
       List<HeadlineMetric> metrics,
-      Settings settings) {
+      Settings settings,
+      MachineDifference machine) {
+    boolean single = ea.size() == 1 && eb.size() == 1;
     List<Row> rows = new ArrayList<>();
     for (HeadlineMetric m : metrics) {
       int k = HeadlineMetric.ALL.indexOf(m);
-      Double va = ea.point()[k];
-      Double vb = eb.point()[k];
+      double[] pa = points(ea, k);
+      double[] pb = points(eb, k);
+      Double va = pa.length == 0 ? null : ReplicateInterval.mean(pa);
+      Double vb = pb.length == 0 ? null : ReplicateInterval.mean(pb);
       if (va == null && vb == null) {
         continue;
       }
       Double delta = va == null || vb == null || va == 0 ? null : (vb - va) / va * 100;
       double[] ci = null;
-      if (delta != null && ea.replicates()[k] != null && eb.replicates()[k] != null) {
-        ci = Bootstrap.interval(ea.replicates()[k], eb.replicates()[k]);
+      double[] between = null;
+      if (delta != null) {
+        double[] ma = meanReplicates(ea, k);
+        double[] mb = meanReplicates(eb, k);
+        double[] boot = ma.length == 0 || mb.length == 0 ? null : Bootstrap.interval(ma, mb);
+        if (!single) {
+          between = ReplicateInterval.changePct(pa, pb);
+        }
+        ci = boot == null || between == null ? boot : hull(boot, between);
       }
-      Double floor = max(spread(halvesA, k), spread(halvesB, k));
+      Double floorA = null;
+      Double floorB = null;
+      for (Double[][] st : stretchesA) {
+        floorA = max(floorA, spread(st, k));
+      }
+      for (Double[][] st : stretchesB) {
+        floorB = max(floorB, spread(st, k));
+      }
+      Double floor = max(floorA, floorB);
+      ChangeVerdict.Judged judged =
+          ChangeVerdict.judge(
+              va,
+              vb,
+              ci,
+              settings.minEffectPct(),
+              floorA,
+              floorB,
+              stretchValues(stretchesA, k),
+              stretchValues(stretchesB, k),
+              m.lowerIsBetter());
+      if (machine != null && machine.explains(m.name(), ci, judged.verdict(), m.lowerIsBetter())) {
+        judged =
+            new ChangeVerdict.Judged(
+                ChangeVerdict.UNCLEAR,
+                "machine rule: "
+                    + judged.verdict().wireName()
+                    + " on its own interval, but "
+                    + machine.line()
+                    + (judged.reason() == null ? "" : " (" + judged.reason() + ")"));
+      }
       rows.add(
           new Row(
               m.name(),
@@ -578,16 +834,62 @@ public final class RunComparison {
               delta,
               ci,
               floor,
-              ChangeVerdict.of(
-                  va,
-                  vb,
-                  ci,
-                  settings.minEffectPct(),
-                  floor == null ? 0 : floor,
-                  m.lowerIsBetter()),
-              m.lowerIsBetter()));
+              judged.verdict(),
+              m.lowerIsBetter(),
+              between,
+              judged.reason()));
     }
     return rows;
+  }
+
+  /** The runs' values of metric {@code k}, those measured. */
+  private static double[] points(List<Estimates> runs, int k) {
+    return runs.stream()
+        .map(e -> e.point()[k])
+        .filter(v -> v != null && Double.isFinite(v))
+        .mapToDouble(Double::doubleValue)
+        .toArray();
+  }
+
+  /**
+   * The mean over the runs of each resample's value of metric {@code k}; empty when a run has no
+   * replicates of it (its bootstrap has no interval, so neither has the side's).
+   */
+  private static double[] meanReplicates(List<Estimates> runs, int k) {
+    double[] out = null;
+    for (Estimates e : runs) {
+      double[] r = e.replicates()[k];
+      if (r == null) {
+        return new double[0];
+      }
+      if (out == null) {
+        out = new double[r.length];
+      }
+      for (int i = 0; i < Math.min(out.length, r.length); i++) {
+        out[i] += r[i] / runs.size();
+      }
+    }
+    return out == null ? new double[0] : out;
+  }
+
+  private static double[] hull(double[] x, double[] y) {
+    return new double[] {Math.min(x[0], y[0]), Math.max(x[1], y[1])};
+  }
+
+  /** Every run's positive, finite stretch values of metric {@code k}. */
+  private static double[] stretchValues(List<Double[][]> runs, int k) {
+    List<Double> out = new ArrayList<>();
+    for (Double[][] st : runs) {
+      if (st == null) {
+        continue;
+      }
+      for (Double[] part : st) {
+        if (part[k] != null && part[k] > 0 && Double.isFinite(part[k])) {
+          out.add(part[k]);
+        }
+      }
+    }
+    return out.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.Machine;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import java.util.ArrayList;
@@ -135,6 +136,83 @@ public final class RunDifferences {
         Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
         out.add(name + " client: " + text);
       }
+    }
+  }
+
+  /**
+   * What differs in what two runs ran, beyond the model and endpoint ({@link #warnings}): the users
+   * ({@code load.concurrency}), the injection profile ({@code load.profiles}, where an open loop's
+   * rate is), the budget and warmup, the connections, input tokens, output tokens ({@code
+   * max_tokens}), streaming, {@code ignore_eos}, temperature, the prompt shape and seed, and the
+   * embedded simulator's settings (one per setting that differs). A figure missing from either
+   * record is not compared.
+   *
+   * @param a A's run record, never null
+   * @param b B's run record, never null
+   * @return one line each, e.g. {@code users: A 4, B 1}; empty when the same
+   */
+  public static List<String> loadDifferences(RunRecord a, RunRecord b) {
+    List<String> out = new ArrayList<>();
+    RunInfo.Load la = a.load();
+    RunInfo.Load lb = b.load();
+    if (la != null && lb != null) {
+      differ(out, "users", la.concurrency(), lb.concurrency());
+      differ(out, "injection profile", profiles(la), profiles(lb));
+      differ(out, "budget (measured requests)", la.requests(), lb.requests());
+      differ(out, "warmup requests", la.warmupRequests(), lb.warmupRequests());
+      differ(out, "connections", la.connections(), lb.connections());
+    }
+    RunInfo.Prompts pa = a.prompts();
+    RunInfo.Prompts pb = b.prompts();
+    if (pa != null && pb != null) {
+      differ(out, "input tokens", pa.inputTokens(), pb.inputTokens());
+      differ(out, "prompt shape", pa.spec(), pb.spec());
+      differ(out, "prompt seed", pa.seed(), pb.seed());
+    }
+    RunInfo.Decoding da = a.decoding();
+    RunInfo.Decoding db = b.decoding();
+    if (da != null && db != null) {
+      differ(out, "output tokens (max_tokens)", da.maxTokens(), db.maxTokens());
+      differ(out, "streaming", da.stream(), db.stream());
+      differ(out, "ignore_eos", da.ignoreEos(), db.ignoreEos());
+      differ(out, "temperature", da.temperature(), db.temperature());
+    }
+    RunInfo.Target ta = a.target();
+    RunInfo.Target tb = b.target();
+    if (ta != null && tb != null) {
+      differ(
+          out,
+          "target",
+          Boolean.TRUE.equals(ta.embeddedSimulator()) ? "the embedded simulator" : "a server",
+          Boolean.TRUE.equals(tb.embeddedSimulator()) ? "the embedded simulator" : "a server");
+      if (ta.simulator() != null && tb.simulator() != null) {
+        for (Map.Entry<String, Object> e : ta.simulator().entrySet()) {
+          differ(out, "simulator " + e.getKey(), e.getValue(), tb.simulator().get(e.getKey()));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * A run's machine block.
+   *
+   * @param run its record, never null
+   * @return the block, or null when the run recorded none
+   */
+  static Machine machine(RunRecord run) {
+    return run.machine();
+  }
+
+  private static Object profiles(RunInfo.Load load) {
+    return load.profiles() == null || load.profiles().isEmpty()
+        ? null
+        : String.join("; ", load.profiles());
+  }
+
+  private static void differ(List<String> out, String what, Object a, Object b) {
+    if (a != null && b != null && !Objects.equals(a, b)) {
+      out.add(what + ": A " + a + ", B " + b);
     }
   }
 

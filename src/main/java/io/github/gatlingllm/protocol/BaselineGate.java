@@ -20,11 +20,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Not API. The run against its baseline ({@code llm.baseline}): the baseline is read before any
- * load (a bad one is refused then); when the load is over the run's own requests are compared with
- * it ({@link RunComparison}), and with {@code llm.assert.noRegressionPct} one {@code BASELINE
- * <metric>} row per gated metric is logged into Gatling's statistics, KO when the metric is worse
- * than the baseline's beyond that percentage with 95% confidence, so the assertions {@code
+ * Not API. The run against its baseline ({@code llm.baseline}, one run folder or several
+ * comma-separated, compared as replicates): the baseline is read before any load (a bad one is
+ * refused then); when the load is over the run's own requests are compared with it ({@link
+ * RunComparison}), and with {@code llm.assert.noRegressionPct} one {@code BASELINE <metric>} row
+ * per gated metric is logged into Gatling's statistics, KO when the metric is worse than the
+ * baseline's beyond that percentage with 95% confidence, so the assertions {@code
  * llm.assertions(...)} adds ({@link LlmDsl#noRegression(String)}) fail the build.
  *
  * <p>The rows are logged when the run knows its load is over while Gatling still takes rows: every
@@ -60,12 +61,12 @@ public final class BaselineGate {
 
   private final BaselineSettings settings;
   private final Slo slo;
-  private final RunSamples baseline;
+  private final List<RunSamples> baseline;
   private RunComparison comparison;
   private boolean rowsLogged;
   private String notLogged;
 
-  private BaselineGate(BaselineSettings settings, Slo slo, RunSamples baseline) {
+  private BaselineGate(BaselineSettings settings, Slo slo, List<RunSamples> baseline) {
     this.settings = settings;
     this.slo = slo;
     this.baseline = baseline;
@@ -98,19 +99,21 @@ public final class BaselineGate {
               + " rows, so the run would pass whatever the change: add llm.assertions(...) to"
               + " setUp (setUp(...).protocols(llm).assertions(llm.assertions(1.0, \"chat\")))");
     }
-    RunSamples read;
-    try {
-      read = RunSamples.read(Path.of(settings.folder()), slo, SEED);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          "llm.baseline: cannot read \"" + settings.folder() + "\": " + e, e);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("llm.baseline: " + e.getMessage(), e);
+    List<RunSamples> read = new ArrayList<>();
+    for (String folder : settings.folders()) {
+      try {
+        read.add(RunSamples.read(Path.of(folder), slo, SEED));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("llm.baseline: cannot read \"" + folder + "\": " + e, e);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("llm.baseline: " + e.getMessage(), e);
+      }
     }
     LOG.info(
-        "baseline: {} ({} measured requests){}",
+        "baseline: {} ({} measured requests{}){}",
         settings.folder(),
-        read.requests(),
+        read.stream().mapToLong(RunSamples::requests).sum(),
+        read.size() > 1 ? " over " + read.size() + " runs, compared as replicates" : "",
         settings.gated()
             ? "; the build fails on a metric worse beyond "
                 + describe(settings.noRegressionPct())
@@ -168,7 +171,7 @@ public final class BaselineGate {
     comparison =
         RunComparison.compare(
             baseline,
-            own,
+            List.of(own),
             new RunComparison.Settings(RunComparison.Settings.DEFAULT.resamples(), SEED, minEffect),
             List.of());
     for (String w : comparison.warnings()) {
@@ -271,7 +274,7 @@ public final class BaselineGate {
         }
       }
     }
-    List<String> differences = RunDifferences.promptDifferences(baseline.record(), run);
+    List<String> differences = RunDifferences.promptDifferences(baseline.get(0).record(), run);
     if (!differences.isEmpty()) {
       LOG.warn(
           "against baseline: the prompts differ ({}): compared anyway",

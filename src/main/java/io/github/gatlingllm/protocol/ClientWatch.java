@@ -152,6 +152,7 @@ public final class ClientWatch {
   private final java.util.concurrent.atomic.AtomicLong estimated =
       new java.util.concurrent.atomic.AtomicLong();
   private final Thread sampler;
+  private final MachineWatch machine = new MachineWatch();
 
   /**
    * Watches a run; call {@link #start()} when the load may begin.
@@ -210,6 +211,16 @@ public final class ClientWatch {
   void start() {
     takeSample();
     sampler.start();
+    machine.start();
+  }
+
+  /**
+   * The machine the run ran on and how busy it was with other work (stops its sampling).
+   *
+   * @return the run record's {@code machine} block, never null
+   */
+  io.github.gatlingllm.record.Machine machine() {
+    return machine.finish();
   }
 
   /**
@@ -434,6 +445,7 @@ public final class ClientWatch {
         Thread.currentThread().interrupt();
       }
       takeSample();
+      machine.finish();
     }
     Distribution all = lag.distribution();
     long late = all.count() == 0 ? 0 : lag.countOver(maxLagP99Ms);

@@ -298,7 +298,7 @@ public final class RunContext {
           RunRecord.create()
               .withTarget(
                   new RunInfo.Target(
-                      null, null, this.target.model(), settings.endpoint(), null, null)),
+                      null, null, this.target.model(), settings.endpoint(), null, null, null)),
           rowsTaken ? gatling : null,
           injections.isEmpty() ? "llm" : injections.get(0).scenario());
     } catch (RuntimeException e) {

@@ -213,6 +213,7 @@ final class RunFinish {
         info.put(AgentSessions.KEY, sessions);
       }
       info.put("client", client.finish());
+      info.put("machine", client.machine());
       if (baseline != null) {
         // A run ended by its injection (or stopped) is compared now, for the record.
         judgeBaseline.accept(false);

@@ -349,7 +349,23 @@ final class RunTarget {
         simulator != null,
         model,
         settings.endpoint(),
-        server == null ? null : server.toRecord());
+        server == null ? null : server.toRecord(),
+        simulator == null ? null : simulatorSettings(simulator.config()));
+  }
+
+  /** The simulator's settings a comparison names when they differ, as the record keeps them. */
+  static Map<String, Object> simulatorSettings(SimulatorConfig c) {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("base_ttft_ms", c.baseTtftMs());
+    m.put("prefill_us_per_token", c.prefillUsPerToken());
+    m.put("decode_ms_per_token", c.decodeMsPerToken());
+    m.put("max_concurrent", c.maxConcurrent());
+    m.put("tokens_per_chunk", c.tokensPerChunk());
+    m.put("block_size", c.blockSize());
+    m.put("cache_blocks", c.cacheBlocks());
+    m.put("context_length", c.contextLength());
+    m.put("reasoning_tokens", c.reasoningTokens());
+    return m;
   }
 
   /** Stops the embedded simulator, if the run started one. */

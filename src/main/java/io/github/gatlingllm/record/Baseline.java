@@ -235,10 +235,27 @@ public record Baseline(
    *
    * @param folder its run folder
    * @param requests its measured requests
+   * @param machine where it ran ({@link Machine}), or null (left out) when not recorded
+   * @param runs with several runs on the side, each run; null (left out) with one
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  @JsonPropertyOrder({"folder", "requests"})
-  public record Side(String folder, Integer requests) {}
+  @JsonPropertyOrder({"folder", "requests", "machine", "runs"})
+  public record Side(
+      String folder,
+      Integer requests,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Machine machine,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<Side> runs) {
+
+    /**
+     * One run without its machine.
+     *
+     * @param folder its run folder
+     * @param requests its measured requests
+     */
+    public Side(String folder, Integer requests) {
+      this(folder, requests, null, null);
+    }
+  }
 
   /**
    * The overall verdict.
@@ -261,17 +278,32 @@ public record Baseline(
    * @param ci95Pct the change's 95% interval, percent: lower and upper, or null when none
    * @param verdict {@code better}, {@code worse}, {@code same} or {@code unclear}
    * @param noiseFloorPct the runs' noise floor, percent
+   * @param betweenRunsCi95Pct with several runs a side, the between-run t interval of the change,
+   *     percent; left out (null) with one run a side
+   * @param reason the rule that made the verdict when not the plain one (floor rule, machine rule);
+   *     left out (null) otherwise
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.ALWAYS)
-  @JsonPropertyOrder({"a", "b", "delta_pct", "ci95_pct", "verdict", "noise_floor_pct"})
+  @JsonPropertyOrder({
+    "a",
+    "b",
+    "delta_pct",
+    "ci95_pct",
+    "verdict",
+    "noise_floor_pct",
+    "between_runs_ci95_pct",
+    "reason"
+  })
   public record Row(
       Double a,
       Double b,
       Double deltaPct,
       List<Double> ci95Pct,
       String verdict,
-      Double noiseFloorPct) {}
+      Double noiseFloorPct,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<Double> betweenRunsCi95Pct,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String reason) {}
 
   /**
    * The rows of one load level present in both runs.

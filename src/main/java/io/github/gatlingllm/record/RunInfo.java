@@ -234,17 +234,23 @@ public record RunInfo(
    * @param model the model sent, or null (absent)
    * @param endpoint the protocol's default endpoint ({@code chat}, {@code completions}...)
    * @param server what the server said about itself, or null (absent) for the simulator
+   * @param simulator the embedded simulator's settings ({@code base_ttft_ms}, {@code
+   *     prefill_us_per_token}, {@code decode_ms_per_token}, {@code max_concurrent}, {@code
+   *     tokens_per_chunk}, {@code block_size}, {@code cache_blocks}, {@code context_length}, {@code
+   *     reasoning_tokens}), so a comparison can name a difference; null (absent) for a server and
+   *     in runs before it was recorded
    * @param extra keys of newer versions, in the file's order; never null
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @JsonPropertyOrder({"base_url", "embedded_simulator", "model", "endpoint", "server"})
+  @JsonPropertyOrder({"base_url", "embedded_simulator", "model", "endpoint", "server", "simulator"})
   public record Target(
       String baseUrl,
       Boolean embeddedSimulator,
       String model,
       String endpoint,
       Map<String, Object> server,
+      Map<String, Object> simulator,
       @JsonAnySetter Map<String, Object> extra) {
 
     /** Normalises {@code extra} to an ordered map. */
@@ -260,14 +266,16 @@ public record RunInfo(
      * @param model the model sent
      * @param endpoint the protocol's default endpoint
      * @param server what the server said about itself, or null
+     * @param simulator the embedded simulator's settings, or null for a server
      */
     public Target(
         String baseUrl,
         boolean embeddedSimulator,
         String model,
         String endpoint,
-        Map<String, Object> server) {
-      this(baseUrl, embeddedSimulator, model, endpoint, server, null);
+        Map<String, Object> server,
+        Map<String, Object> simulator) {
+      this(baseUrl, embeddedSimulator, model, endpoint, server, simulator, null);
     }
 
     /**

@@ -58,6 +58,7 @@ public final class RunRecord {
               JSON.constructType(new TypeReference<List<SaturationBlock>>() {})),
           Map.entry("server_metrics", JSON.constructType(ServerMetrics.class)),
           Map.entry("baseline", JSON.constructType(Baseline.class)),
+          Map.entry("machine", JSON.constructType(Machine.class)),
           Map.entry(
               "working_set_sweep",
               JSON.constructType(new TypeReference<List<WorkingSetSweep>>() {})),
@@ -591,6 +592,15 @@ public final class RunRecord {
    */
   public Baseline baseline() {
     return block("baseline", Baseline.class);
+  }
+
+  /**
+   * Where the run ran and how busy the machine was with other work, {@code machine}.
+   *
+   * @return the block, or null when the run recorded none (runs before it was added)
+   */
+  public Machine machine() {
+    return block("machine", Machine.class);
   }
 
   /**

@@ -96,6 +96,7 @@ final class MergeChecks {
               target.model(),
               target.endpoint(),
               null,
+              target.simulator(),
               target.extra());
       flatten("target", jsonForm(compared), out);
     }

@@ -160,6 +160,7 @@ public final class RunReport {
       record.put("interrupted", interrupted);
       // Each run's own: the first run's would read as the merge's.
       record.remove("server_metrics");
+      record.remove("machine");
       record.remove("working_set_sweep");
       warnings = ShardMerge.apply(record, sources);
       List<RunRecord> typed = runs.stream().map(RunRecord::of).toList();

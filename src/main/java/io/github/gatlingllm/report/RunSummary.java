@@ -187,6 +187,11 @@ public final class RunSummary {
     if (client.get("cpu_share") instanceof Map<?, ?> cpu && cpu.get("max") != null) {
       f.add(new Figure("client CPU share, most", num(number(cpu.get("max")))));
     }
+    // Where the run ran and how busy the machine was with other work (issue 42).
+    io.github.gatlingllm.record.Machine machine = run.machine();
+    if (machine != null) {
+      f.add(new Figure("machine", machine.describe()));
+    }
 
     List<String> warnings = new ArrayList<>();
     String targetDown = RunSentences.targetDown(run);

@@ -9,9 +9,10 @@ import java.util.Locale;
  * error names the {@code llm.*} setting, the value and what is allowed.
  *
  * @param folder {@code llm.baseline}: a run folder (or a merged one) holding {@code
- *     llm-requests.jsonl}, or null for no baseline; the run then compares itself with it at its end
- *     (the verdict table in {@code llm-run.json}'s {@code baseline}, the report page and the
- *     console)
+ *     llm-requests.jsonl}, or several such separated by commas (replicates of the baseline: the
+ *     verdicts' intervals then take the spread between them), or null for no baseline; the run then
+ *     compares itself with it at its end (the verdict table in {@code llm-run.json}'s {@code
+ *     baseline}, the report page and the console)
  * @param noRegressionPct {@code llm.assert.noRegressionPct}: the change in percent, finite and at
  *     least 0, beyond which a metric worse than the baseline's with 95% confidence fails the build
  *     (a {@code BASELINE <metric>} row each, asserted by {@code llm.assertions(...)}); also the
@@ -44,15 +45,37 @@ public record BaselineSettings(String folder, Double noRegressionPct) {
               + ", but llm.baseline is not set: expected the run folder to compare with"
               + " (-Dllm.baseline=target/gatling/chatsimulation-20261201...)");
     }
-    if (folder != null && !Files.isRegularFile(Path.of(folder).resolve(REQUESTS_FILE))) {
-      throw new IllegalArgumentException(
-          "llm.baseline: got \""
-              + folder
-              + "\", which has no "
-              + REQUESTS_FILE
-              + ": expected a gatling-llm run folder (a Gatling run folder of an earlier run, or"
-              + " the output of bin/gatling-llm report A B --output DIR)");
+    if (folder != null) {
+      for (String f : folder.split(",", -1)) {
+        if (f.isBlank() || !Files.isRegularFile(Path.of(f.strip()).resolve(REQUESTS_FILE))) {
+          throw new IllegalArgumentException(
+              "llm.baseline: got \""
+                  + folder
+                  + "\""
+                  + (f.isBlank()
+                      ? ", which has an empty folder name between its commas"
+                      : (folder.contains(",") ? ", whose \"" + f.strip() + "\"" : ", which")
+                          + " has no "
+                          + REQUESTS_FILE)
+                  + ": expected a gatling-llm run folder (a Gatling run folder of an earlier run,"
+                  + " or the output of bin/gatling-llm report A B --output DIR), or several"
+                  + " separated by commas (replicates)");
+        }
+      }
     }
+  }
+
+  /**
+   * The baseline's run folders: one, or several given comma-separated (replicates of the baseline,
+   * compared as {@code report --compare A1,A2,A3 B} does).
+   *
+   * @return the folders, empty without a baseline
+   */
+  public java.util.List<String> folders() {
+    if (folder == null) {
+      return java.util.List.of();
+    }
+    return java.util.Arrays.stream(folder.split(",")).map(String::strip).toList();
   }
 
   /**

@@ -317,4 +317,79 @@ class ReportCommandTest {
     assertEquals(
         "gatling-llm report: --slo-ttft-ms must be a number > 0, got 0.0\n", err.toString());
   }
+
+  private static final String SAVED = "src/test/resources/saved-runs/";
+
+  @Test
+  void comparesRunsAsReplicatesCommaSeparatedASide() throws Exception {
+    String one = SAVED + "quick";
+    String two = SAVED + "quick-baseline";
+
+    assertEquals(
+        0,
+        run(
+            "report",
+            "--compare",
+            one + "," + two,
+            two + "," + one,
+            "--json",
+            "--resamples",
+            "200"),
+        err.toString());
+
+    JsonNode json = JSON.readTree(out.toString());
+    assertEquals(one + "," + two, json.get("a").get("folder").asText());
+    assertEquals(80, json.get("a").get("requests").asInt());
+    assertEquals(2, json.get("a").get("runs").size());
+    assertEquals(two, json.get("b").get("runs").get(0).get("folder").asText());
+    assertEquals(
+        "verdict: same (every metric within +/-2%) over 2 run(s) of A and 2 of B",
+        json.get("verdict").get("line").asText());
+    JsonNode ttft = json.get("metrics").get("ttft_p50_ms");
+    assertEquals("same", ttft.get("verdict").asText());
+    double lo = ttft.get("between_runs_ci95_pct").get(0).asDouble();
+    double hi = ttft.get("between_runs_ci95_pct").get(1).asDouble();
+    assertEquals(-hi, lo, 1e-3);
+    assertTrue(hi > 0, "the runs' spread gives the interval a width: " + ttft);
+  }
+
+  @Test
+  void replicatesAcrossDifferentLoadsSayWhichInTheVerdictLine() throws Exception {
+    assertEquals(
+        3,
+        run(
+            "report",
+            "--compare",
+            SAVED + "quick," + SAVED + "quick-baseline",
+            SAVED + "shard0," + SAVED + "shard1",
+            "--resamples",
+            "200"),
+        err.toString());
+
+    List<String> lines = out.toString().lines().toList();
+    assertEquals("A1: " + SAVED + "quick (40 measured requests)", lines.get(0));
+    assertEquals("A2: " + SAVED + "quick-baseline (40 measured requests)", lines.get(1));
+    assertEquals("B1: " + SAVED + "shard0 (20 measured requests)", lines.get(2));
+    assertTrue(
+        lines.contains(
+            "warning: A and B differ in users: A 8, B 4 (compared anyway: the change may be the"
+                + " load's)"),
+        out.toString());
+    String verdict = lines.stream().filter(l -> l.startsWith("verdict: ")).findFirst().get();
+    assertTrue(verdict.contains(" across different loads (users: A 8, B 4; "), verdict);
+    assertTrue(verdict.endsWith(" over 2 run(s) of A and 2 of B"), verdict);
+  }
+
+  @Test
+  void anEmptyFolderBetweenCommasIsRefused() throws Exception {
+    assertEquals(2, run("report", "--compare", SAVED + "quick,", SAVED + "quick"));
+    assertTrue(
+        err.toString()
+            .contains(
+                "--compare: got \""
+                    + SAVED
+                    + "quick,\", which has an empty folder name; expected"
+                    + " run folders separated by commas (A1,A2,A3)"),
+        err.toString());
+  }
 }

@@ -92,4 +92,138 @@ class ChangeVerdictTest {
     assertEquals(
         ChangeVerdict.WORSE, ChangeVerdict.of(100.0, 103.0, new double[] {2.5, 3.5}, 2, 0.5, true));
   }
+
+  @Test
+  void floorRuleAWarmStretchOfBDoesNotHideADropBeyondAsFloor() {
+    // The 4 users against 1: TTFT p50 -92.5% [-95.8%, -88.3%]; B's floor 369% because its
+    // first stretch found warm prompts, A's 8%; every stretch of B far below every stretch of A.
+    ChangeVerdict.Judged j =
+        ChangeVerdict.judge(
+            400.0,
+            30.0,
+            new double[] {-95.8, -88.3},
+            2,
+            8.0,
+            369.0,
+            new double[] {380, 400, 410},
+            new double[] {8, 37.5, 36},
+            true);
+
+    assertEquals(ChangeVerdict.BETTER, j.verdict());
+    assertEquals(
+        "floor rule: the whole interval lies beyond A's floor 8.0%; B's floor 369.0% comes from"
+            + " one stretch apart (its other stretches agree within 4.2%), and they lie below every"
+            + " stretch of A (nearest -90.1%), so that stretch cannot have made the change",
+        j.reason());
+  }
+
+  @Test
+  void floorRuleNotWhenAStretchOfBOverlapsA() {
+    // The same interval, but one stretch of B reads as A: the change may be that stretch's.
+    ChangeVerdict.Judged j =
+        ChangeVerdict.judge(
+            400.0,
+            30.0,
+            new double[] {-95.8, -88.3},
+            2,
+            8.0,
+            369.0,
+            new double[] {380, 400, 410},
+            new double[] {8, 37.5, 390},
+            true);
+
+    assertEquals(new ChangeVerdict.Judged(ChangeVerdict.UNCLEAR, null), j);
+  }
+
+  @Test
+  void floorRuleNotWhenTheIntervalReachesTheSmallerFloor() {
+    ChangeVerdict.Judged j =
+        ChangeVerdict.judge(
+            100.0,
+            112.0,
+            new double[] {6, 18},
+            2,
+            7.0,
+            50.0,
+            new double[] {98, 100, 102},
+            new double[] {111, 112, 160},
+            true);
+
+    assertEquals(new ChangeVerdict.Judged(ChangeVerdict.UNCLEAR, null), j);
+  }
+
+  @Test
+  void floorRuleNotForADriftAcrossTheRun() {
+    // B drifts: left out any one stretch, the other two still differ by 14% or more.
+    ChangeVerdict.Judged j =
+        ChangeVerdict.judge(
+            100.0,
+            120.0,
+            new double[] {10, 30},
+            2,
+            3.0,
+            40.0,
+            new double[] {99, 100, 102},
+            new double[] {105, 120, 147},
+            true);
+
+    assertEquals(new ChangeVerdict.Judged(ChangeVerdict.UNCLEAR, null), j);
+  }
+
+  @Test
+  void floorRuleNeedsTheNearestStretchesApartByMoreThanTheFloor() {
+    // Interval beyond A's floor 3%, B's other stretches agree, but the nearest only +1.5% apart.
+    ChangeVerdict.Judged j =
+        ChangeVerdict.judge(
+            100.0,
+            120.0,
+            new double[] {10, 30},
+            2,
+            3.0,
+            40.0,
+            new double[] {99, 100, 102},
+            new double[] {103.5, 104, 160},
+            true);
+
+    assertEquals(new ChangeVerdict.Judged(ChangeVerdict.UNCLEAR, null), j);
+  }
+
+  @Test
+  void floorRuleWhenAIsTheRunWithAStretchApart() {
+    // A's first stretch was slow (a cold JVM): its floor 60%; B 20% faster in every stretch.
+    ChangeVerdict.Judged j =
+        ChangeVerdict.judge(
+            100.0,
+            80.0,
+            new double[] {-28, -12},
+            2,
+            60.0,
+            4.0,
+            new double[] {160, 100, 101},
+            new double[] {79, 80, 82},
+            true);
+
+    assertEquals(ChangeVerdict.BETTER, j.verdict());
+    assertEquals(
+        "floor rule: the whole interval lies beyond B's floor 4.0%; A's floor 60.0% comes from"
+            + " one stretch apart (its other stretches agree within 1.0%), and they lie above every"
+            + " stretch of B (nearest +22.0%), so that stretch cannot have made the change",
+        j.reason());
+  }
+
+  @Test
+  void aChangeBeyondBothFloorsNeedsNoRule() {
+    assertEquals(
+        new ChangeVerdict.Judged(ChangeVerdict.WORSE, null),
+        ChangeVerdict.judge(
+            100.0,
+            150.0,
+            new double[] {40, 60},
+            2,
+            5.0,
+            10.0,
+            new double[] {100},
+            new double[] {150},
+            true));
+  }
 }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.gatlingllm.compare.RunComparison;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.settings.BaselineSettings;
 import java.nio.file.Files;
@@ -72,5 +74,24 @@ class BaselineGateStartTest {
             + " has no measured request (llm-requests.jsonl holds 1 warmup requests and nothing"
             + " else): nothing to compare",
         e.getMessage());
+  }
+
+  @Test
+  void severalBaselineFoldersAreComparedAsReplicates() {
+    String saved = "src/test/resources/saved-runs/";
+    BaselineGate gate =
+        BaselineGate.start(
+            new BaselineSettings(saved + "quick," + saved + "quick-baseline", null),
+            Slo.NONE,
+            null);
+
+    RunComparison c =
+        gate.judge(
+            Path.of(saved + "quick"), io.github.gatlingllm.record.RunRecord.create(), null, "chat");
+
+    assertEquals(2, c.runsA().size());
+    assertEquals(1, c.runsB().size());
+    assertTrue(c.overall().line().endsWith(" over 2 run(s) of A and 1 of B"), c.overall().line());
+    assertNotNull(c.row("ttft_p50_ms").betweenRunsCi95Pct(), c.row("ttft_p50_ms").toString());
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.gatlingllm.LlmDsl;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,7 +70,38 @@ class LlmSettingsBaselineTest {
             + dir
             + "\", which has no llm-requests.jsonl: expected a gatling-llm run folder (a Gatling"
             + " run folder of an earlier run, or the output of bin/gatling-llm report A B --output"
-            + " DIR)",
+            + " DIR), or several separated by commas (replicates)",
+        e.getMessage());
+  }
+
+  @Test
+  void severalBaselineFoldersAreReplicates() throws Exception {
+    Path one = runFolder();
+    Path two = Files.createDirectories(dir.resolve("two"));
+    Files.writeString(two.resolve("llm-requests.jsonl"), "");
+
+    BaselineSettings b = settings(Map.of(), "llm.baseline", one + "," + two).baseline();
+
+    assertEquals(List.of(one.toString(), two.toString()), b.folders());
+  }
+
+  @Test
+  void aBaselineFolderWithoutRequestsAmongSeveralIsNamed() throws Exception {
+    Path one = runFolder();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> settings(Map.of(), "llm.baseline", one + "," + dir.resolve("missing")));
+    assertEquals(
+        "llm.baseline: got \""
+            + one
+            + ","
+            + dir.resolve("missing")
+            + "\", whose \""
+            + dir.resolve("missing")
+            + "\" has no llm-requests.jsonl: expected a gatling-llm run folder (a Gatling run"
+            + " folder of an earlier run, or the output of bin/gatling-llm report A B --output"
+            + " DIR), or several separated by commas (replicates)",
         e.getMessage());
   }
 
