@@ -1,6 +1,8 @@
 package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
@@ -143,11 +145,10 @@ public final class RunDifferences {
     if (cache != null && cache.warmStart()) {
       out.add(name + " warm start: " + cache.warmStartMessage());
     }
-    if (run.get("client") instanceof Map<?, ?> client
-        && client.get("warnings") instanceof List<?> list) {
-      for (Object w : list) {
-        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
-        out.add(name + " client: " + text);
+    ClientSummary client = RunRecord.of(run).client();
+    if (client != null && client.warnings() != null) {
+      for (String w : client.warnings()) {
+        out.add(name + " client: " + w);
       }
     }
   }

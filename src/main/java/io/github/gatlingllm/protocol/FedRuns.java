@@ -3,7 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.PromptsHandedOut;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunInfo;
@@ -181,10 +181,7 @@ public final class FedRuns {
             null);
     Map<String, Object> record = new LinkedHashMap<>(info.toMap());
     // The LLM action's load figures (peak concurrency, timeout, connections) are unknown here.
-    Map<String, Object> handedOut = new LinkedHashMap<>();
-    handedOut.put(Phase.WARMUP.wireName(), warmup);
-    handedOut.put(Phase.MEASURED.wireName(), measured);
-    record.put("prompts_handed_out", handedOut);
+    record.put(PromptsHandedOut.KEY, new PromptsHandedOut(warmup, measured));
     record.put("requests_sent_by", "gatling-http");
     RunRecorder recorder =
         new RunRecorder(

@@ -7,6 +7,7 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
@@ -209,7 +210,7 @@ final class RunFinish {
       if (sessions != null) {
         info.put("sessions", sessions);
       }
-      info.put("client", client.finish());
+      info.put(ClientSummary.KEY, client.finish());
       if (baseline != null) {
         // A run ended by its injection (or stopped) is compared now, for the record.
         judgeBaseline.accept(false);

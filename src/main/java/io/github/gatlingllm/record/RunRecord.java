@@ -56,7 +56,15 @@ public final class RunRecord {
               JSON.constructType(new TypeReference<List<WorkingSetSweep>>() {})),
           Map.entry(
               Assertions.RESULTS_KEY,
-              JSON.constructType(new TypeReference<List<Assertions.Result>>() {})));
+              JSON.constructType(new TypeReference<List<Assertions.Result>>() {})),
+          Map.entry(ClientSummary.KEY, JSON.constructType(ClientSummary.class)),
+          Map.entry(Shard.KEY, JSON.constructType(Shard.class)),
+          Map.entry(PromptsHandedOut.KEY, JSON.constructType(PromptsHandedOut.class)),
+          Map.entry(
+              Merge.MERGED_FROM_KEY, JSON.constructType(new TypeReference<List<String>>() {})),
+          Map.entry(
+              Merge.SHARDS_KEY, JSON.constructType(new TypeReference<List<Merge.Folder>>() {})),
+          Map.entry(Merge.WARNINGS_KEY, JSON.constructType(new TypeReference<List<String>>() {})));
 
   /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
   private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
@@ -276,5 +284,57 @@ public final class RunRecord {
     return blocks.get("working_set_sweep") instanceof List<?> list
         ? (List<WorkingSetSweep>) list
         : null;
+  }
+
+  /**
+   * How late the client sent and how busy it was, {@code client}.
+   *
+   * @return the block, or null when the file has none (a record of prompts posted with Gatling's
+   *     {@code http()}, or a merge of folders without one)
+   */
+  public ClientSummary client() {
+    return block(ClientSummary.KEY, ClientSummary.class);
+  }
+
+  /**
+   * Which shard of a test run on several machines the run was, {@code shard}.
+   *
+   * @return the block, or null for a run on one machine without a start barrier (and for a merged
+   *     record)
+   */
+  public Shard shard() {
+    return block(Shard.KEY, Shard.class);
+  }
+
+  /**
+   * The prompts handed out by the fed workloads of a record of prompts posted with Gatling's {@code
+   * http()}, {@code prompts_handed_out}.
+   *
+   * @return the block, or null when the run sent its prompts with {@code llm(...)} requests
+   */
+  public PromptsHandedOut promptsHandedOut() {
+    return block(PromptsHandedOut.KEY, PromptsHandedOut.class);
+  }
+
+  /**
+   * What a merge of several run folders added: {@code merged_from}, {@code shards} and {@code
+   * merge_warnings}.
+   *
+   * @return the merge, or null when the record has none of the three (it is not a merge)
+   */
+  @SuppressWarnings("unchecked")
+  public Merge merge() {
+    Object from = blocks.get(Merge.MERGED_FROM_KEY);
+    if (!(from instanceof List<?>)
+        && !(blocks.get(Merge.SHARDS_KEY) instanceof List<?>)
+        && !(blocks.get(Merge.WARNINGS_KEY) instanceof List<?>)) {
+      return null;
+    }
+    return new Merge(
+        from instanceof List<?> list ? (List<String>) list : null,
+        blocks.get(Merge.SHARDS_KEY) instanceof List<?> shards ? (List<Merge.Folder>) shards : null,
+        blocks.get(Merge.WARNINGS_KEY) instanceof List<?> warnings
+            ? (List<String>) warnings
+            : null);
   }
 }
