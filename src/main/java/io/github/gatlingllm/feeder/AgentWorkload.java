@@ -3,8 +3,8 @@ package io.github.gatlingllm.feeder;
 import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.AgentSource;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.AgentSessions;
 import io.github.gatlingllm.session.SessionAggregator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -133,26 +133,26 @@ public final class AgentWorkload extends SessionWorkload {
   }
 
   /**
-   * The workload's entry in {@code llm-run.json}'s {@code sessions}: its name, spec, budgets, the
-   * turns sent and each phase's {@link SessionAggregator#toRecord()} (its figures and what a merge
-   * of shards needs).
+   * The workload's entry in {@code llm-run.json}'s {@code sessions}: its name, budgets, tool
+   * settings, the turns sent and each phase's {@link SessionAggregator#toRecord()} (its figures and
+   * what a merge of shards needs).
    *
-   * @return a new map, in a fixed key order
+   * @return a new entry
    */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("workload", name());
-    m.put("sessions_budget", budget());
-    m.put("warmup_sessions_budget", warmupBudget());
-    m.put("tools", measured.spec().tools());
-    m.put("tool_calls_limit", measured.spec().toolCalls());
-    m.put("tool_choice", measured.spec().toolChoice());
-    m.put("turns_sent", turnsSent(Phase.MEASURED.wireName()));
-    m.put("warmup_turns_sent", turnsSent(Phase.WARMUP.wireName()));
-    m.put("measured", measuredSessions.toRecord());
-    m.put("warmup", warmupSessions.toRecord());
-    m.put("phase_digest", measured.digest());
-    return m;
+  public AgentSessions toRecord() {
+    return new AgentSessions(
+        name(),
+        budget(),
+        warmupBudget(),
+        measured.spec().tools(),
+        measured.spec().toolCalls(),
+        measured.spec().toolChoice(),
+        turnsSent(Phase.MEASURED.wireName()),
+        turnsSent(Phase.WARMUP.wireName()),
+        measuredSessions.toRecord(),
+        warmupSessions.toRecord(),
+        measured.digest(),
+        null);
   }
 
   @Override

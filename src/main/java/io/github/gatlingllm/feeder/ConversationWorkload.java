@@ -4,6 +4,7 @@ import io.github.gatlingllm.cache.PrefixLedger;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.record.Conversations;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -280,61 +281,53 @@ public final class ConversationWorkload extends SessionWorkload {
    * turn's start to last turn's end), and {@code unfinished} (handed out, not ended when the run
    * ended).
    *
-   * @return an ordered map of JSON-ready values
+   * @return a new entry
    */
-  public synchronized Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("workload", name());
-    m.put("generator_version", PromptSource.GENERATOR_VERSION);
-    m.put("seed", measured.seed());
-    if (seedAuto) {
-      m.put("seed_auto", true);
-    }
-    m.put("case_id", measured.caseId());
-    m.put("tokenizer", measured.counter().identity());
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("turns_min", measured.minTurns());
-    spec.put("turns_max", measured.maxTurns());
-    spec.put("user_tokens", measured.userTokens());
-    spec.put("system_tokens", measured.systemTokens());
-    spec.put("system_groups", measured.systemGroups());
-    spec.put("think_time_ms_min", measured.minThinkMs());
-    spec.put("think_time_ms_max", measured.maxThinkMs());
-    spec.put("max_context_tokens", maxContextTokens);
-    m.put("spec", spec);
-    Map<String, Object> budgets = new LinkedHashMap<>();
-    budgets.put("conversations", budget());
-    budgets.put("warmup_conversations", warmupBudget());
-    m.put("budget", budgets);
-    Map<String, Object> phases = new LinkedHashMap<>();
-    phases.put(Phase.WARMUP.wireName(), phase(totals.get(Phase.WARMUP.wireName()), warmup));
-    phases.put(Phase.MEASURED.wireName(), phase(totals.get(Phase.MEASURED.wireName()), measured));
-    m.put("phases", phases);
-    m.put("unfinished", phaseBudget.inFlight());
-    return m;
+  public synchronized Conversations toRecord() {
+    return new Conversations(
+        name(),
+        PromptSource.GENERATOR_VERSION,
+        measured.seed(),
+        seedAuto ? Boolean.TRUE : null,
+        measured.caseId(),
+        measured.counter().identity(),
+        new Conversations.Spec(
+            measured.minTurns(),
+            measured.maxTurns(),
+            measured.userTokens(),
+            measured.systemTokens(),
+            measured.systemGroups(),
+            measured.minThinkMs(),
+            measured.maxThinkMs(),
+            maxContextTokens),
+        new Conversations.Budget(budget(), warmupBudget()),
+        new Conversations.Phases(
+            phase(totals.get(Phase.WARMUP.wireName()), warmup),
+            phase(totals.get(Phase.MEASURED.wireName()), measured)),
+        phaseBudget.inFlight(),
+        null);
   }
 
-  private static Map<String, Object> phase(Totals t, ConversationSource source) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("conversations", t.ended);
-    m.put("turns", t.turns);
-    m.put("digest", source.digest());
-    m.put("completed", t.ends.getOrDefault(Conversation.End.COMPLETED, 0L));
-    m.put("ended_by_context_limit", t.ends.getOrDefault(Conversation.End.CONTEXT_LIMIT, 0L));
-    m.put("ended_by_error", t.ends.getOrDefault(Conversation.End.ERROR, 0L));
-    m.put("turns_per_conversation", t.ended == 0 ? null : round3((double) t.turns / t.ended));
-    Map<String, Object> d = new LinkedHashMap<>();
+  private static Conversations.Phase phase(Totals t, ConversationSource source) {
     long[] sorted = Arrays.copyOf(t.durations, t.durationCount);
     Arrays.sort(sorted);
-    d.put("count", sorted.length);
-    if (sorted.length > 0) {
-      d.put("mean", round3(Arrays.stream(sorted).average().orElse(0)));
-      d.put("p50", nearestRank(sorted, 0.50));
-      d.put("p90", nearestRank(sorted, 0.90));
-      d.put("max", sorted[sorted.length - 1]);
-    }
-    m.put("duration_ms", d);
-    return m;
+    return new Conversations.Phase(
+        t.ended,
+        t.turns,
+        source.digest(),
+        t.ends.getOrDefault(Conversation.End.COMPLETED, 0L),
+        t.ends.getOrDefault(Conversation.End.CONTEXT_LIMIT, 0L),
+        t.ends.getOrDefault(Conversation.End.ERROR, 0L),
+        t.ended == 0 ? null : round3((double) t.turns / t.ended),
+        sorted.length == 0
+            ? new Conversations.Durations(0L, null, null, null, null)
+            : new Conversations.Durations(
+                (long) sorted.length,
+                round3(Arrays.stream(sorted).average().orElse(0)),
+                nearestRank(sorted, 0.50),
+                nearestRank(sorted, 0.90),
+                sorted[sorted.length - 1]),
+        null);
   }
 
   /** The nearest-rank percentile of sorted values. */

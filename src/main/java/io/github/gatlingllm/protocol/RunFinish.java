@@ -7,7 +7,9 @@ import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.AgentSessions;
 import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
@@ -202,13 +204,13 @@ final class RunFinish {
         info.put("target_silent", targetSilent);
       }
       info.put("cache", RunTarget.cacheParameters(chatCache));
-      List<Map<String, Object>> conversations = tally.conversationRecords();
+      List<Conversations> conversations = tally.conversationRecords();
       if (conversations != null) {
-        info.put("conversations", conversations);
+        info.put(Conversations.KEY, conversations);
       }
-      List<Map<String, Object>> sessions = tally.agentRecords();
+      List<AgentSessions> sessions = tally.agentRecords();
       if (sessions != null) {
-        info.put("sessions", sessions);
+        info.put(AgentSessions.KEY, sessions);
       }
       info.put(ClientSummary.KEY, client.finish());
       if (baseline != null) {

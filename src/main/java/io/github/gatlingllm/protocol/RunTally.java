@@ -4,6 +4,8 @@ import io.github.gatlingllm.feeder.ConversationWorkload;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
+import io.github.gatlingllm.record.AgentSessions;
+import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.report.RunInfo;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -153,7 +155,7 @@ final class RunTally {
    *
    * @return in start order; null when no agent workload fed a session
    */
-  List<Map<String, Object>> agentRecords() {
+  List<AgentSessions> agentRecords() {
     synchronized (agents) {
       return agents.isEmpty()
           ? null
@@ -166,7 +168,7 @@ final class RunTally {
    *
    * @return in start order; null when no conversation workload fed a request
    */
-  List<Map<String, Object>> conversationRecords() {
+  List<Conversations> conversationRecords() {
     synchronized (conversations) {
       return conversations.isEmpty()
           ? null

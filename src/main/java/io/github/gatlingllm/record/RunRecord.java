@@ -57,6 +57,10 @@ public final class RunRecord {
           Map.entry(
               Assertions.RESULTS_KEY,
               JSON.constructType(new TypeReference<List<Assertions.Result>>() {})),
+          Map.entry(
+              Conversations.KEY, JSON.constructType(new TypeReference<List<Conversations>>() {})),
+          Map.entry(
+              AgentSessions.KEY, JSON.constructType(new TypeReference<List<AgentSessions>>() {})),
           Map.entry(ClientSummary.KEY, JSON.constructType(ClientSummary.class)),
           Map.entry(Shard.KEY, JSON.constructType(Shard.class)),
           Map.entry(PromptsHandedOut.KEY, JSON.constructType(PromptsHandedOut.class)),
@@ -336,5 +340,29 @@ public final class RunRecord {
         blocks.get(Merge.WARNINGS_KEY) instanceof List<?> warnings
             ? (List<String>) warnings
             : null);
+  }
+
+  /**
+   * The run's conversation workloads, {@code conversations}.
+   *
+   * @return one per workload, or null when the run had none
+   */
+  @SuppressWarnings("unchecked")
+  public List<Conversations> conversations() {
+    return blocks.get(Conversations.KEY) instanceof List<?> list
+        ? (List<Conversations>) list
+        : null;
+  }
+
+  /**
+   * The run's agent sessions, {@code sessions}.
+   *
+   * @return one per {@code agents()} workload, or null when the run had none
+   */
+  @SuppressWarnings("unchecked")
+  public List<AgentSessions> sessions() {
+    return blocks.get(AgentSessions.KEY) instanceof List<?> list
+        ? (List<AgentSessions>) list
+        : null;
   }
 }

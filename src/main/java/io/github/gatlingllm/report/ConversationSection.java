@@ -4,6 +4,7 @@ import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.stats.ValueCounts;
 import java.util.List;
 import java.util.Map;
@@ -24,25 +25,25 @@ final class ConversationSection {
   /**
    * The section.
    *
-   * @param run the run record
+   * @param workloads the run record's {@code conversations}, or null
    * @param requests the run's requests, any order
    * @return the HTML, empty when the run has no conversations
    */
-  static String render(Map<String, Object> run, List<RequestRecord> requests) {
+  static String render(List<Conversations> workloads, List<RequestRecord> requests) {
     Turns turns = new Turns();
     requests.forEach(turns::add);
-    return render(run, turns);
+    return render(workloads, turns);
   }
 
   /**
    * The section.
    *
-   * @param run the run record
+   * @param workloads the run record's {@code conversations}, or null
    * @param turns the run's measured turns
    * @return the HTML, empty when the run has no conversations
    */
-  static String render(Map<String, Object> run, Turns turns) {
-    if (!(run.get("conversations") instanceof List<?> workloads) || workloads.isEmpty()) {
+  static String render(List<Conversations> workloads, Turns turns) {
+    if (workloads == null || workloads.isEmpty()) {
       return "";
     }
     StringBuilder html = new StringBuilder("<h2>Conversations</h2>\n");
@@ -51,31 +52,27 @@ final class ConversationSection {
             + "<th>ended by context limit</th><th>ended by error</th><th>unfinished</th>"
             + "<th>turns</th><th>turns per conversation</th><th>duration p50 ms</th>"
             + "<th>duration p90 ms</th><th>duration max ms</th><th class=\"l\">digest</th></tr>\n");
-    for (Object o : workloads) {
-      if (!(o instanceof Map<?, ?> w)) {
-        continue;
-      }
-      Map<?, ?> phases = w.get("phases") instanceof Map<?, ?> p ? p : Map.of();
-      Map<?, ?> m = phases.get(Phase.MEASURED.wireName()) instanceof Map<?, ?> p ? p : Map.of();
-      Map<?, ?> d = m.get("duration_ms") instanceof Map<?, ?> p ? p : Map.of();
-      html.append("<tr><td class=\"l\">").append(ReportPage.esc(w.get("workload"))).append("</td>");
+    for (Conversations w : workloads) {
+      Conversations.Phase m = w.measured();
+      Conversations.Durations d = m == null ? null : m.durationMs();
+      html.append("<tr><td class=\"l\">").append(ReportPage.esc(w.workload())).append("</td>");
       for (Object v :
           new Object[] {
-            m.get("conversations"),
-            m.get("completed"),
-            m.get("ended_by_context_limit"),
-            m.get("ended_by_error"),
-            w.get("unfinished"),
-            m.get("turns"),
-            m.get("turns_per_conversation"),
-            d.get("p50"),
-            d.get("p90"),
-            d.get("max")
+            m == null ? null : m.conversations(),
+            m == null ? null : m.completed(),
+            m == null ? null : m.endedByContextLimit(),
+            m == null ? null : m.endedByError(),
+            w.unfinished(),
+            m == null ? null : m.turns(),
+            m == null ? null : m.turnsPerConversation(),
+            d == null ? null : d.p50(),
+            d == null ? null : d.p90(),
+            d == null ? null : d.max()
           }) {
         html.append("<td>").append(ReportPage.num(v)).append("</td>");
       }
       html.append("<td class=\"l\"><code>")
-          .append(ReportPage.esc(m.get("digest")))
+          .append(ReportPage.esc(m == null ? null : m.digest()))
           .append("</code></td></tr>\n");
     }
     html.append("</table>\n");

@@ -172,8 +172,8 @@ public final class ReportPage {
       html.append(CacheSection.render(cache));
     }
     html.append(server.render()).append(SweepSection.render(record.workingSetSweeps()));
-    html.append(ConversationSection.render(run, turns));
-    html.append(SessionSection.render(run, agentTurns));
+    html.append(ConversationSection.render(record.conversations(), turns));
+    html.append(SessionSection.render(record.sessions(), agentTurns));
     if (merge != null && merge.shards() != null && !merge.shards().isEmpty()) {
       // One row a folder, its own client as the JSON form's text.
       html.append("<h2>Shards</h2>\n").append(rows(JSON.convertValue(merge.shards(), List.class)));

@@ -5,6 +5,8 @@ import static io.github.gatlingllm.report.RunSentences.number;
 
 import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.RunRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -95,16 +97,17 @@ final class RunDescription {
         each.add(text);
       }
     }
-    if (run.get("conversations") instanceof List<?> conversations) {
-      for (Object c : conversations) {
-        each.add("conversations (" + map(c).get("workload") + ")");
+    List<Conversations> conversations = RunRecord.of(run).conversations();
+    if (conversations != null) {
+      for (Conversations c : conversations) {
+        each.add("conversations (" + c.workload() + ")");
       }
     }
     StringBuilder text = new StringBuilder(String.join(" and ", each));
     Double maxTokens = number(map(run.get("decoding")).get("max_tokens"));
     // A trace's rows ask their own output lengths (said with the trace): the protocol's max_tokens
     // is said only when something else sends it.
-    if (maxTokens != null && !onlyTraces(run)) {
+    if (maxTokens != null && !onlyTraces(run, conversations)) {
       text.append(text.length() > 0 ? ", " : "")
           .append("up to ")
           .append(Decimals.fmt(maxTokens))
@@ -114,7 +117,7 @@ final class RunDescription {
   }
 
   /** Whether every workload of the record replays a trace, and no conversation runs beside. */
-  private static boolean onlyTraces(Map<String, Object> run) {
+  private static boolean onlyTraces(Map<String, Object> run, List<Conversations> conversations) {
     List<Map<?, ?>> all = new ArrayList<>();
     if (run.get("workloads") instanceof List<?> list && !list.isEmpty()) {
       for (Object w : list) {
@@ -123,7 +126,7 @@ final class RunDescription {
     } else if (run.get("prompts") != null) {
       all.add(map(run.get("prompts")));
     }
-    if (all.isEmpty() || run.get("conversations") instanceof List<?> c && !c.isEmpty()) {
+    if (all.isEmpty() || conversations != null && !conversations.isEmpty()) {
       return false;
     }
     return all.stream().allMatch(p -> !map(p.get("trace")).isEmpty());

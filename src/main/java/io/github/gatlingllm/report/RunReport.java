@@ -7,8 +7,11 @@ import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.AgentSessions;
 import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.record.Merge;
+import io.github.gatlingllm.record.RunRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -165,16 +168,20 @@ public final class RunReport {
       record.remove("server_metrics");
       record.remove("working_set_sweep");
       warnings = ShardMerge.apply(record, sources);
-      record.remove("conversations");
-      List<Map<String, Object>> conversations =
-          ConversationMerge.merge(runs, turns, MergeSource.sharded(sources));
+      List<RunRecord> typed = runs.stream().map(RunRecord::of).toList();
+      record.remove(Conversations.KEY);
+      List<Conversations> conversations =
+          Conversations.mergeRuns(
+              typed.stream().map(RunRecord::conversations).toList(),
+              MergeSource.sharded(sources) ? turns : null);
       if (conversations != null) {
-        record.put("conversations", conversations);
+        record.put(Conversations.KEY, conversations);
       }
-      record.remove("sessions");
-      List<Map<String, Object>> sessions = SessionMerge.merge(runs, warnings);
+      record.remove(AgentSessions.KEY);
+      List<AgentSessions> sessions =
+          AgentSessions.mergeRuns(typed.stream().map(RunRecord::sessions).toList(), warnings);
       if (sessions != null) {
-        record.put("sessions", sessions);
+        record.put(AgentSessions.KEY, sessions);
       }
       mergeClient(record, sources, lag);
       if (MergeSource.sharded(sources)) {

@@ -1,7 +1,10 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.cache.CacheSummary;
-import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.AgentSessions;
+import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.SessionSummary;
+import io.github.gatlingllm.session.SessionEnd;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -247,11 +250,11 @@ final class RunSentences {
    * 24 (20 completed, 3 ended by context limit, 1 ended by error), 96 turns}; null when the run had
    * none.
    *
-   * @param run the run record
+   * @param workloads the run record's {@code conversations}, or null
    * @return the line without its indent, or null
    */
-  static String conversations(Map<String, Object> run) {
-    if (!(run.get("conversations") instanceof List<?> workloads) || workloads.isEmpty()) {
+  static String conversations(List<Conversations> workloads) {
+    if (workloads == null || workloads.isEmpty()) {
       return null;
     }
     long conversations = 0;
@@ -259,13 +262,15 @@ final class RunSentences {
     long contextLimit = 0;
     long error = 0;
     long turns = 0;
-    for (Object o : workloads) {
-      Map<?, ?> measured = map(map(map(o).get("phases")).get(Phase.MEASURED.wireName()));
-      conversations += count(measured.get("conversations"));
-      completed += count(measured.get("completed"));
-      contextLimit += count(measured.get("ended_by_context_limit"));
-      error += count(measured.get("ended_by_error"));
-      turns += count(measured.get("turns"));
+    for (Conversations w : workloads) {
+      Conversations.Phase measured = w.measured();
+      if (measured != null) {
+        conversations += count(measured.conversations());
+        completed += count(measured.completed());
+        contextLimit += count(measured.endedByContextLimit());
+        error += count(measured.endedByError());
+        turns += count(measured.turns());
+      }
     }
     return "conversations: "
         + conversations
@@ -285,34 +290,36 @@ final class RunSentences {
    * sessions: 16 measured (14 completed, 1 loop limit, 0 context limit, 1 error), 48 turns, 40 tool
    * calls (0 malformed)}; null when the run had none.
    *
-   * @param run the run record
+   * @param workloads the run record's {@code sessions}, or null
    * @return the line without its indent, or null
    */
-  static String sessions(Map<String, Object> run) {
-    if (!(run.get("sessions") instanceof List<?> workloads) || workloads.isEmpty()) {
+  static String sessions(List<AgentSessions> workloads) {
+    if (workloads == null || workloads.isEmpty()) {
       return null;
     }
     long sessions = 0;
-    long completed = 0;
-    long loopLimit = 0;
-    long contextLimit = 0;
-    long error = 0;
     long turns = 0;
     long calls = 0;
     long malformed = 0;
-    for (Object o : workloads) {
-      Map<?, ?> w = map(o);
-      Map<?, ?> measured = map(w.get(Phase.MEASURED.wireName()));
-      Map<?, ?> ends = map(measured.get("ended"));
-      sessions += count(measured.get("count"));
-      completed += count(ends.get("completed"));
-      loopLimit += count(ends.get("loop_limit"));
-      contextLimit += count(ends.get("context_limit"));
-      error += count(ends.get("error"));
-      turns += count(w.get("turns_sent"));
-      calls += count(measured.get("tool_calls"));
-      malformed += count(measured.get("malformed_tool_calls"));
+    long[] ends = new long[SessionEnd.values().length];
+    for (AgentSessions w : workloads) {
+      turns += count(w.turnsSent());
+      SessionSummary measured = w.measured();
+      if (measured == null) {
+        continue;
+      }
+      sessions += count(measured.count());
+      for (SessionEnd end : SessionEnd.values()) {
+        ends[end.ordinal()] +=
+            measured.ended() == null ? 0 : count(measured.ended().get(end.wireName()));
+      }
+      calls += count(measured.toolCalls());
+      malformed += count(measured.malformedToolCalls());
     }
+    long completed = ends[SessionEnd.COMPLETED.ordinal()];
+    long loopLimit = ends[SessionEnd.LOOP_LIMIT.ordinal()];
+    long contextLimit = ends[SessionEnd.CONTEXT_LIMIT.ordinal()];
+    long error = ends[SessionEnd.ERROR.ordinal()];
     return "agent sessions: "
         + sessions
         + " measured ("
@@ -332,8 +339,8 @@ final class RunSentences {
         + " malformed)";
   }
 
-  private static long count(Object value) {
-    return value instanceof Number n ? n.longValue() : 0;
+  private static long count(Long value) {
+    return value == null ? 0 : value;
   }
 
   /** A map of the record, or an empty one. */

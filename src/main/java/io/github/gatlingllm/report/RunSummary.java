@@ -463,7 +463,8 @@ public final class RunSummary {
     if (run == null) {
       return;
     }
-    for (String line : AssertionsSection.lines(RunRecord.of(run).assertions())) {
+    RunRecord record = RunRecord.of(run);
+    for (String line : AssertionsSection.lines(record.assertions())) {
       Console.line(LOG, line);
     }
     RunSummary s = of(run);
@@ -474,11 +475,11 @@ public final class RunSummary {
     for (String line : s.lines()) {
       Console.line(LOG, line);
     }
-    String conversations = RunSentences.conversations(run);
+    String conversations = RunSentences.conversations(record.conversations());
     if (conversations != null) {
       Console.line(LOG, "  " + conversations);
     }
-    String sessions = RunSentences.sessions(run);
+    String sessions = RunSentences.sessions(record.sessions());
     if (sessions != null) {
       Console.line(LOG, "  " + sessions);
     }

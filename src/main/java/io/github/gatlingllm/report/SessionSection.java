@@ -1,6 +1,9 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.AgentSessions;
+import io.github.gatlingllm.record.SessionSummary;
+import io.github.gatlingllm.session.SessionEnd;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,12 +21,12 @@ final class SessionSection {
   /**
    * The section.
    *
-   * @param run the run record
+   * @param workloads the run record's {@code sessions}, or null
    * @param turns the run's measured agent turns ({@code new ConversationSection.Turns(true)})
    * @return the HTML, empty when the run has no agent sessions
    */
-  static String render(Map<String, Object> run, ConversationSection.Turns turns) {
-    if (!(run.get("sessions") instanceof List<?> workloads) || workloads.isEmpty()) {
+  static String render(List<AgentSessions> workloads, ConversationSection.Turns turns) {
+    if (workloads == null || workloads.isEmpty()) {
       return "";
     }
     StringBuilder html = new StringBuilder("<h2 id=\"sessions\">Agent sessions</h2>\n");
@@ -34,34 +37,29 @@ final class SessionSection {
             + "<th>duration p50 ms</th><th>duration p90 ms</th><th>duration max ms</th>"
             + "<th>sessions per hour</th><th>cache hit planned</th><th>cache hit observed</th>"
             + "</tr>\n");
-    for (Object o : workloads) {
-      if (!(o instanceof Map<?, ?> w)) {
-        continue;
+    for (AgentSessions w : workloads) {
+      SessionSummary m = w.measured();
+      Map<String, Long> ends = m == null || m.ended() == null ? Map.of() : m.ended();
+      SessionSummary.Spread requests = m == null ? null : m.requestsPerSession();
+      SessionSummary.Spread d = m == null ? null : m.durationMs();
+      SessionSummary.CacheHitRatio ratio = m == null ? null : m.cacheHitRatio();
+      List<Object> cells = new ArrayList<>();
+      cells.add(m == null ? null : m.count());
+      for (SessionEnd end : SessionEnd.values()) {
+        cells.add(ends.get(end.wireName()));
       }
-      Map<?, ?> m = RunSentences.map(w.get(Phase.MEASURED.wireName()));
-      Map<?, ?> ends = RunSentences.map(m.get("ended"));
-      Map<?, ?> requests = RunSentences.map(m.get("requests_per_session"));
-      Map<?, ?> d = RunSentences.map(m.get("duration_ms"));
-      Map<?, ?> ratio = RunSentences.map(m.get("cache_hit_ratio"));
-      html.append("<tr><td class=\"l\">").append(ReportPage.esc(w.get("workload"))).append("</td>");
-      for (Object v :
-          new Object[] {
-            m.get("count"),
-            ends.get("completed"),
-            ends.get("loop_limit"),
-            ends.get("context_limit"),
-            ends.get("error"),
-            w.get("turns_sent"),
-            requests.get("mean"),
-            m.get("tool_calls"),
-            m.get("malformed_tool_calls"),
-            d.get("p50"),
-            d.get("p90"),
-            d.get("max"),
-            m.get("sessions_per_hour"),
-            RunSentences.map(ratio.get("planned")).get("mean"),
-            RunSentences.map(ratio.get("observed")).get("mean")
-          }) {
+      cells.add(w.turnsSent());
+      cells.add(requests == null ? null : requests.mean());
+      cells.add(m == null ? null : m.toolCalls());
+      cells.add(m == null ? null : m.malformedToolCalls());
+      cells.add(d == null ? null : d.p50());
+      cells.add(d == null ? null : d.p90());
+      cells.add(d == null ? null : d.max());
+      cells.add(m == null ? null : m.sessionsPerHour());
+      cells.add(ratio == null || ratio.planned() == null ? null : ratio.planned().mean());
+      cells.add(ratio == null || ratio.observed() == null ? null : ratio.observed().mean());
+      html.append("<tr><td class=\"l\">").append(ReportPage.esc(w.workload())).append("</td>");
+      for (Object v : cells) {
         html.append("<td>").append(ReportPage.num(v)).append("</td>");
       }
       html.append("</tr>\n");

@@ -10,6 +10,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.ConversationSource;
 import io.github.gatlingllm.prompt.Prompt;
+import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.util.ArrayList;
 import java.util.List;
@@ -138,10 +139,10 @@ class ConversationWorkloadTest {
     assertEquals(0, c.thinkMs());
     assertEquals(digests, c.userDigests());
     assertTrue(w.spent());
-    Map<?, ?> measured = (Map<?, ?>) ((Map<?, ?>) w.toRecord().get("phases")).get("measured");
-    assertEquals(1L, measured.get("conversations"));
-    assertEquals(3L, measured.get("turns"));
-    assertEquals(1L, measured.get("completed"));
+    Conversations.Phase measured = w.toRecord().measured();
+    assertEquals(1L, measured.conversations());
+    assertEquals(3L, measured.turns());
+    assertEquals(1L, measured.completed());
     assertEquals(ConversationSource.conversationDigest(digests), conversationDigest(w, digests));
   }
 
@@ -168,9 +169,9 @@ class ConversationWorkloadTest {
     assertTrue(c.over());
     assertEquals(Conversation.End.CONTEXT_LIMIT, c.end());
     assertEquals(List.of(first.digest()), c.userDigests());
-    Map<?, ?> measured = (Map<?, ?>) ((Map<?, ?>) w.toRecord().get("phases")).get("measured");
-    assertEquals(1L, measured.get("ended_by_context_limit"));
-    assertEquals(1L, measured.get("turns"));
+    Conversations.Phase measured = w.toRecord().measured();
+    assertEquals(1L, measured.endedByContextLimit());
+    assertEquals(1L, measured.turns());
     assertTrue(w.spent());
   }
 
@@ -180,8 +181,8 @@ class ConversationWorkloadTest {
     Conversation c = conversation(w.next());
     c.answered(c.nextUserMessage(), failed(), null);
     assertEquals(Conversation.End.ERROR, c.end());
-    Map<?, ?> measured = (Map<?, ?>) ((Map<?, ?>) w.toRecord().get("phases")).get("measured");
-    assertEquals(1L, measured.get("ended_by_error"));
+    Conversations.Phase measured = w.toRecord().measured();
+    assertEquals(1L, measured.endedByError());
   }
 
   @Test

@@ -126,6 +126,92 @@ class RunRecordTest {
         RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json")).baseline());
   }
 
+  /**
+   * The saved runs with agent sessions or conversations (saved-runs/agent, saved-runs/conversation,
+   * runrecord/conv of 782ee89): each block reads as its type and the type writes the file's block
+   * again, key for key in the file's order and value for value.
+   */
+  @Test
+  void sessionsAndConversationsAreTypedAndWrittenBackAsTheFileHasThem() throws IOException {
+    List<String> typed = new ArrayList<>();
+    for (Path file : savedRecords()) {
+      JsonNode tree = JSON.readTree(file.toFile());
+      RunRecord record = RunRecord.load(file);
+      for (String key : List.of(AgentSessions.KEY, Conversations.KEY)) {
+        List<?> block = key.equals(AgentSessions.KEY) ? record.sessions() : record.conversations();
+        if (tree.get(key) == null) {
+          assertNull(block, file + ": " + key);
+          continue;
+        }
+        assertNotNull(block, file + ": " + key + " did not read as its type");
+        assertEquals(
+            JSON.writeValueAsString(tree.get(key)),
+            JSON.writeValueAsString(block),
+            file + ": " + key + " typed and written again");
+        typed.add(file.getParent().getFileName() + "/" + file.getFileName() + " " + key);
+      }
+    }
+    assertEquals(
+        List.of(
+            "runrecord/conv-llm-run.json conversations",
+            "agent/llm-run.json sessions",
+            "conversation/llm-run.json conversations"),
+        typed);
+  }
+
+  @Test
+  void theAgentRunsSessionsAreTyped() throws IOException {
+    AgentSessions a =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/agent/llm-run.json"))
+            .sessions()
+            .get(0);
+    assertEquals("agents", a.workload());
+    assertEquals(18L, a.turnsSent());
+    assertEquals("97e578d40e9e5d99", a.phaseDigest());
+    SessionSummary m = a.measured();
+    assertEquals(6L, m.count());
+    assertEquals(6L, m.ended().get(SessionSummary.COMPLETED));
+    assertEquals(
+        new SessionSummary.Spread(6L, 1240.833, 1223L, 1369L, 1369L, 1369L), m.durationMs());
+    assertEquals(2565.0, m.tokensPerSession().promptMean());
+    assertEquals(8713.191, m.sessionsPerHour());
+    assertEquals(0.601, m.cacheHitRatio().observed().overall());
+    assertEquals(1796611402671L, m.mergeState().firstStartMs());
+    assertEquals(7445L, m.mergeState().durationMs().sum());
+    assertEquals(2L, a.warmup().count());
+  }
+
+  @Test
+  void theConversationRunsConversationsAreTyped() throws IOException {
+    Conversations c =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/conversation/llm-run.json"))
+            .conversations()
+            .get(0);
+    assertEquals("conversations", c.workload());
+    assertNull(c.seedAuto());
+    assertEquals(8192, c.spec().maxContextTokens());
+    assertEquals(8L, c.budget().conversations());
+    assertEquals(33L, c.measured().turns());
+    assertEquals(4.125, c.measured().turnsPerConversation());
+    assertEquals(
+        new Conversations.Durations(8L, 4682.625, 4364L, 6137L, 6137L), c.measured().durationMs());
+    assertEquals("440cb75608d81122", c.phases().warmup().digest());
+    assertEquals(0L, c.unfinished());
+  }
+
+  @Test
+  void keysOfANewerVersionInSessionsAndConversationsAreKept() throws IOException {
+    String json =
+        "{\"conversations\":[{\"workload\":\"c\",\"phases\":{\"measured\":{\"conversations\":1,"
+            + "\"digest\":null,\"turns_per_conversation\":null,\"later\":[1]}},\"added\":true}],"
+            + "\"sessions\":[{\"workload\":\"a\",\"measured\":{\"count\":0,"
+            + "\"sessions_per_hour\":null,\"new_figure\":2},\"phase_digest\":null,\"x\":\"y\"}]}";
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(json));
+    assertEquals(true, record.conversations().get(0).extra().get("added"));
+    assertEquals(2, record.sessions().get(0).measured().extra().get("new_figure"));
+    assertEquals(json, JSON.writeValueAsString(record.toTree()));
+  }
+
   @Test
   void theTargetDownRunsFailedAssertionIsTyped() throws IOException {
     Assertions a =

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,81 +22,55 @@ class ConversationMergeTest {
         .withConversationTurn(new ConversationTurn(conversation, turn, 0, null));
   }
 
-  private static Map<String, Object> run(
-      long conversations, long turns, String digest, long durationCount, double mean, long max) {
-    return Map.of(
-        "conversations",
-        List.of(
+  private static List<Conversations> run(long conversations, long turns, String digest) {
+    return RunRecord.of(
             Map.of(
-                "workload",
-                "chats",
-                "seed",
-                7,
-                "unfinished",
-                0,
-                "phases",
-                Map.of(
-                    "measured",
+                "conversations",
+                List.of(
                     Map.of(
-                        "conversations",
-                        conversations,
-                        "turns",
-                        turns,
-                        "digest",
-                        digest,
-                        "completed",
-                        conversations,
-                        "ended_by_context_limit",
-                        0,
-                        "ended_by_error",
-                        0,
-                        "duration_ms",
-                        Map.of("count", durationCount, "mean", mean, "p50", max, "max", max))))));
+                        "workload",
+                        "chats",
+                        "phases",
+                        Map.of(
+                            "measured",
+                            Map.of(
+                                "conversations", conversations,
+                                "turns", turns,
+                                "digest", digest,
+                                "duration_ms", Map.of("count", 0)))))))
+        .conversations();
   }
 
   @Test
-  void shardsAddUpAndTheirDigestIsRecomputedFromTheTurns() {
-    List<Map<String, Object>> merged =
-        ConversationMerge.merge(
-            List.of(
-                run(1, 2, "aaaaaaaaaaaaaaaa", 1, 100, 100),
-                run(1, 1, "bbbbbbbbbbbbbbbb", 1, 40, 40)),
-            List.of(
-                turn(0, 2, "0000000000000002"),
-                turn(1, 1, "0000000000000003"),
-                turn(0, 1, "0000000000000001")),
-            true);
-    Map<?, ?> measured = (Map<?, ?>) ((Map<?, ?>) merged.get(0).get("phases")).get("measured");
-    assertEquals(2L, measured.get("conversations"));
-    assertEquals(3L, measured.get("turns"));
-    assertEquals(1.5, measured.get("turns_per_conversation"));
-    assertEquals(2L, measured.get("completed"));
+  void shardsDigestIsRecomputedFromTheTurns() {
+    ConversationMerge.Turns turns = new ConversationMerge.Turns();
+    turns.add(turn(0, 2, "0000000000000002"));
+    turns.add(turn(1, 1, "0000000000000003"));
+    turns.add(turn(0, 1, "0000000000000001"));
+
+    Conversations merged =
+        Conversations.mergeRuns(
+                List.of(run(1, 2, "aaaaaaaaaaaaaaaa"), run(1, 1, "bbbbbbbbbbbbbbbb")), turns)
+            .get(0);
+
     // sha256 of the conversations' digests, each the sha256 of its turns' digests (hashlib).
-    assertEquals("5797ac1d4048e0ab", measured.get("digest"));
-    assertEquals(Map.of("count", 2L, "mean", 70.0, "max", 100L), measured.get("duration_ms"));
-    assertEquals(7, merged.get(0).get("seed"));
+    assertEquals("5797ac1d4048e0ab", merged.measured().digest());
+    assertEquals(3L, merged.measured().turns());
   }
 
   @Test
-  void repeatsKeepTheirCommonDigestOrNone() {
-    Map<String, Object> a = run(1, 2, "aaaaaaaaaaaaaaaa", 1, 100, 100);
-    Map<?, ?> same =
-        (Map<?, ?>)
-            ((Map<?, ?>)
-                    ConversationMerge.merge(List.of(a, a), List.of(), false).get(0).get("phases"))
-                .get("measured");
-    assertEquals("aaaaaaaaaaaaaaaa", same.get("digest"));
-    Map<?, ?> other =
-        (Map<?, ?>)
-            ((Map<?, ?>)
-                    ConversationMerge.merge(
-                            List.of(a, run(1, 2, "bbbbbbbbbbbbbbbb", 1, 100, 100)),
-                            List.of(),
-                            false)
-                        .get(0)
-                        .get("phases"))
-                .get("measured");
-    assertNull(other.get("digest"));
-    assertNull(ConversationMerge.merge(List.of(Map.of()), List.of(), false));
+  void shardsWhoseTurnsMissAConversationHaveNoDigest() {
+    ConversationMerge.Turns turns = new ConversationMerge.Turns();
+    turns.add(turn(0, 1, "0000000000000001"));
+
+    assertNull(turns.of("chats", "measured", 2));
+    assertEquals(
+        turns.of("chats", "measured", 1),
+        io.github.gatlingllm.prompt.PromptSource.phaseDigest(
+            Map.of(
+                0L,
+                io.github.gatlingllm.prompt.ConversationSource.conversationDigest(
+                    List.of("0000000000000001")))));
+    assertNull(turns.of("chats", "warmup", 0));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.gatlingllm.cache.CacheOutcome;
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ class ConversationSectionTest {
 
   @Test
   void nothingWithoutConversations() {
-    assertEquals("", ConversationSection.render(Map.of(), List.of()));
+    assertEquals("", ConversationSection.render(null, List.of()));
   }
 
   @Test
@@ -60,7 +61,7 @@ class ConversationSectionTest {
                             "duration_ms", Map.of("p50", 40, "p90", 90, "max", 90))))));
     String html =
         ConversationSection.render(
-            run,
+            RunRecord.of(run).conversations(),
             List.of(
                 turn("measured", 0, 1, 600, 0, 90.0),
                 turn("measured", 1, 1, 600, 0, 70.0),

@@ -46,12 +46,18 @@ class RunRecordJsonTest {
       // A list of entries, each its class.
       return ((java.util.List<?>) value).stream().map(l -> typed("level", l)).toList();
     }
+    if ("conversations".equals(key) || "sessions".equals(key)) {
+      // A list of workloads, each its class, as RunFinish puts them.
+      return ((java.util.List<?>) value).stream().map(w -> typed(key + "[]", w)).toList();
+    }
     Class<?> type =
         switch (key) {
           case "metrics" -> MetricsSummary.class;
           case "slo" -> Slo.class;
           case "cache" -> CacheSummary.class;
           case "level" -> LevelEntry.class;
+          case "conversations[]" -> io.github.gatlingllm.record.Conversations.class;
+          case "sessions[]" -> io.github.gatlingllm.record.AgentSessions.class;
           default -> null;
         };
     if (type == null) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,12 +71,13 @@ class RunSentencesTest {
     assertEquals(
         "conversations: 24 measured (20 completed, 3 ended by context limit, 1 ended by error),"
             + " 96 turns",
-        RunSentences.conversations(run));
+        RunSentences.conversations(RunRecord.of(run).conversations()));
   }
 
   @Test
   void noConversationLineWithoutConversations() {
-    assertNull(RunSentences.conversations(Map.of("metrics", Map.of())));
+    assertNull(RunSentences.conversations(null));
+    assertNull(RunSentences.conversations(List.of()));
   }
 
   @Test
@@ -190,12 +192,13 @@ class RunSentencesTest {
     assertEquals(
         "agent sessions: 16 measured (13 completed, 1 loop limit, 1 context limit, 1 error), 48"
             + " turns, 34 tool calls (2 malformed)",
-        RunSentences.sessions(run));
+        RunSentences.sessions(RunRecord.of(run).sessions()));
   }
 
   @Test
   void noAgentSessionsNoLine() {
-    assertNull(RunSentences.sessions(Map.of("metrics", Map.of())));
+    assertNull(RunSentences.sessions(null));
+    assertNull(RunSentences.sessions(List.of()));
   }
 
   @Test

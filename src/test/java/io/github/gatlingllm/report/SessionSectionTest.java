@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.gatlingllm.metrics.ConversationTurn;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class SessionSectionTest {
 
   @Test
   void nothingWithoutSessions() {
-    assertEquals("", SessionSection.render(Map.of(), new ConversationSection.Turns(true)));
+    assertEquals("", SessionSection.render(null, new ConversationSection.Turns(true)));
   }
 
   @Test
@@ -71,7 +72,7 @@ class SessionSectionTest {
     turns.add(turn("agents-measured-0", 0, 2, 800, 672, 20.0));
     // a conversation's turn (no session id) is not an agent turn
     turns.add(turn(null, 5, 3, 900, 800, 10.0));
-    String html = SessionSection.render(RUN, turns);
+    String html = SessionSection.render(RunRecord.of(RUN).sessions(), turns);
     assertTrue(
         html.contains(
             "<tr><td class=\"l\">agents</td><td>2</td><td>1</td><td>1</td><td>0</td><td>0</td>"

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.SessionSummary;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,8 +123,8 @@ class SessionAggregatorTest {
     ended.put("context_limit", 0L);
     ended.put("error", 1L);
     assertEquals(ended, s.ended());
-    assertEquals(new SessionSummary.Spread(4, 1625.0, 1000L, 3000L, 3000L, 3000L), s.durationMs());
-    assertEquals(new SessionSummary.Spread(4, 3.25, 3L, 5L, 5L, 5L), s.requestsPerSession());
+    assertEquals(new SessionSummary.Spread(4L, 1625.0, 1000L, 3000L, 3000L, 3000L), s.durationMs());
+    assertEquals(new SessionSummary.Spread(4L, 3.25, 3L, 5L, 5L, 5L), s.requestsPerSession());
     assertEquals(9L, s.toolCalls());
   }
 
@@ -132,7 +136,7 @@ class SessionAggregatorTest {
     }
     // 9,900 ms lies in a bucket of 8 ms (8,192 to 16,383 at 3 digits): its lowest value is 9,896
     assertEquals(
-        new SessionSummary.Spread(100, 5050.0, 5000L, 9000L, 9896L, 10000L),
+        new SessionSummary.Spread(100L, 5050.0, 5000L, 9000L, 9896L, 10000L),
         a.summary().durationMs());
   }
 
@@ -154,8 +158,13 @@ class SessionAggregatorTest {
     a.add(session(SessionEnd.COMPLETED, 3, 0, 1_000, 0.9, 0.25));
     a.add(session(SessionEnd.COMPLETED, 3, 0, 1_000, 0.7, null));
     SessionSummary s = a.summary();
-    assertEquals(new SessionSummary.Ratios(3, 0.8, 0.8, 0.7), s.plannedCacheHitRatio());
-    assertEquals(new SessionSummary.Ratios(2, 0.5, 0.25, 0.25), s.observedCacheHitRatio());
+    // planned: (2400 + 2700 + 2100) / 9000; observed: (2250 + 750) / 6000
+    assertEquals(
+        new SessionSummary.Ratios(3L, 0.8, 0.8, 0.7, 9000L, 7200L, 0.8),
+        s.cacheHitRatio().planned());
+    assertEquals(
+        new SessionSummary.Ratios(2L, 0.5, 0.25, 0.25, 6000L, 3000L, 0.5),
+        s.cacheHitRatio().observed());
   }
 
   @Test
@@ -165,26 +174,29 @@ class SessionAggregatorTest {
     a.add(session(SessionEnd.COMPLETED, 4, 0, 1_000, null, null));
     SessionSummary s = a.summary();
     assertEquals(
-        new SessionSummary.Spread(2, 3060.0, 2040L, 4080L, 4080L, 4080L), s.tokensPerSession());
-    assertEquals(3000.0, s.promptTokensMean());
-    assertEquals(60.0, s.completionTokensMean());
+        new SessionSummary.Tokens(2L, 3060.0, 2040L, 4080L, 4080L, 4080L, 3000.0, 60.0),
+        s.tokensPerSession());
   }
 
   @Test
   void noSessionsNoFigures() {
     SessionSummary s = new SessionAggregator().summary();
     assertEquals(0, s.count());
-    assertEquals(new SessionSummary.Spread(0, null, null, null, null, null), s.durationMs());
+    assertEquals(new SessionSummary.Spread(0L, null, null, null, null, null), s.durationMs());
     assertNull(s.sessionsPerHour());
-    assertNull(s.promptTokensMean());
-    assertEquals(new SessionSummary.Ratios(0, null, null, null), s.observedCacheHitRatio());
+    assertNull(s.tokensPerSession().promptMean());
+    assertEquals(
+        new SessionSummary.Ratios(0L, null, null, null, 0L, 0L, null),
+        s.cacheHitRatio().observed());
   }
 
   @Test
-  void theRecordBlockNamesItsFields() {
+  void theRecordBlockNamesItsFields() throws Exception {
     SessionAggregator a = new SessionAggregator();
     a.add(session(SessionEnd.COMPLETED, 2, 0, 1_000, 0.5, 0.5));
-    Map<String, Object> record = a.summary().toRecord();
+    JsonNode record = new ObjectMapper().valueToTree(a.summary());
+    List<String> names = new ArrayList<>();
+    record.fieldNames().forEachRemaining(names::add);
     assertEquals(
         List.of(
             "count",
@@ -197,14 +209,16 @@ class SessionAggregatorTest {
             "malformed_tool_calls",
             "sessions_per_hour",
             "cache_hit_ratio"),
-        List.copyOf(record.keySet()));
+        names);
     assertEquals(
-        "{count=1, mean=1000.0, p50=1000, p90=1000, p99=1000, max=1000}",
+        "{\"count\":1,\"mean\":1000.0,\"p50\":1000,\"p90\":1000,\"p99\":1000,\"max\":1000}",
         record.get("duration_ms").toString());
     assertEquals(
-        "{planned={sessions=1, mean=0.5, p50=0.5, min=0.5},"
-            + " observed={sessions=1, mean=0.5, p50=0.5, min=0.5}}",
+        "{\"planned\":{\"sessions\":1,\"mean\":0.5,\"p50\":0.5,\"min\":0.5,"
+            + "\"prompt_tokens\":2000,\"cached_tokens\":1000,\"overall\":0.5},"
+            + "\"observed\":{\"sessions\":1,\"mean\":0.5,\"p50\":0.5,\"min\":0.5,"
+            + "\"prompt_tokens\":2000,\"cached_tokens\":1000,\"overall\":0.5}}",
         record.get("cache_hit_ratio").toString());
-    assertEquals(3600.0, record.get("sessions_per_hour"));
+    assertEquals(3600.0, record.get("sessions_per_hour").asDouble());
   }
 }
