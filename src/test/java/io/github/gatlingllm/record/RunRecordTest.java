@@ -128,8 +128,9 @@ class RunRecordTest {
 
   /**
    * The saved runs with agent sessions or conversations (saved-runs/agent, saved-runs/conversation,
-   * runrecord/conv of 782ee89): each block reads as its type and the type writes the file's block
-   * again, key for key in the file's order and value for value.
+   * runrecord/conv of 782ee89, and their merge runrecord/merged-conversation-agent): each block
+   * reads as its type and the type writes the file's block again, key for key in the file's order
+   * and value for value.
    */
   @Test
   void sessionsAndConversationsAreTypedAndWrittenBackAsTheFileHasThem() throws IOException {
@@ -154,6 +155,8 @@ class RunRecordTest {
     assertEquals(
         List.of(
             "runrecord/conv-llm-run.json conversations",
+            "runrecord/merged-conversation-agent-llm-run.json sessions",
+            "runrecord/merged-conversation-agent-llm-run.json conversations",
             "agent/llm-run.json sessions",
             "conversation/llm-run.json conversations"),
         typed);
