@@ -4,6 +4,7 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.CacheSummary;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -255,11 +256,11 @@ public final class CacheAggregator {
   /**
    * The record, {@code llm-run.json}'s {@code cache} ({@link CacheSummary}).
    *
-   * @param parameters what the plan knew of the server (block tokens, template tokens...), in the
-   *     order given, never null
+   * @param parameters what the plan knew of the server (block tokens, template tokens...), or null
+   *     when not known
    * @return the summary
    */
-  public synchronized CacheSummary summary(Map<String, Object> parameters) {
+  public synchronized CacheSummary summary(CacheSummary.Parameters parameters) {
     boolean mostFailed = overall.requests > 0 && mostFailed();
     // The verdict after the warm start, as people read it.
     String verdict = mostFailed ? UNKNOWN : overall.verdict(tolerance);
@@ -316,7 +317,8 @@ public final class CacheAggregator {
                 : mostFailed ? mostFailedReason() : "the server reported no cached tokens"
             : null,
         overall.latencyByOutcome(),
-        list);
+        list,
+        null);
   }
 
   private static double round(Double v) {

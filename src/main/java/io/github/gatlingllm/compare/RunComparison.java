@@ -2,10 +2,10 @@ package io.github.gatlingllm.compare;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.github.gatlingllm.compare.ResampledRun.Estimates;
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.record.Baseline;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.Decimals;
-import io.github.gatlingllm.report.RunRecordJson;
 import io.github.gatlingllm.stats.Bootstrap;
 import io.github.gatlingllm.stats.NearestRank;
 import java.util.ArrayList;
@@ -649,17 +649,9 @@ public final class RunComparison {
     return keys;
   }
 
-  /** The record's load levels, typed; entries that do not read are left out. */
+  /** The record's load levels, typed; none when they do not read. */
   private static List<LevelEntry> levels(Map<String, Object> record) {
-    List<LevelEntry> out = new ArrayList<>();
-    if (record.get("levels") instanceof List<?> list) {
-      for (Object o : list) {
-        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
-        if (l != null) {
-          out.add(l);
-        }
-      }
-    }
-    return out;
+    List<LevelEntry> levels = RunRecord.of(record).levels();
+    return levels == null ? List.of() : levels;
   }
 }

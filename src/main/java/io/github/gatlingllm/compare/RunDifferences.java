@@ -1,6 +1,6 @@
 package io.github.gatlingllm.compare;
 
-import io.github.gatlingllm.cache.CacheSummary;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.RunInfo;
@@ -141,7 +141,7 @@ public final class RunDifferences {
               + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
               + ": its figures cover the requests that finished");
     }
-    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    CacheSummary cache = RunRecord.of(run).cache();
     if (cache != null && cache.warmStart()) {
       out.add(name + " warm start: " + cache.warmStartMessage());
     }

@@ -1,14 +1,14 @@
 package io.github.gatlingllm.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.RequestsFile;
-import io.github.gatlingllm.report.RunRecordJson;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.report.RunReport;
 import java.io.IOException;
@@ -216,12 +216,12 @@ public final class RunSamples {
   }
 
   private void readLevels() {
-    if (!(record.get("levels") instanceof List<?> levels)) {
+    List<LevelEntry> levels = RunRecord.of(record).levels();
+    if (levels == null) {
       return;
     }
-    for (Object o : levels) {
-      LevelEntry level = RunRecordJson.read(o, LevelEntry.class);
-      if (level != null && level.startMs() != null && level.endMs() != null) {
+    for (LevelEntry level : levels) {
+      if (level.startMs() != null && level.endMs() != null) {
         long from = level.measuredFromMs() != null ? level.measuredFromMs() : level.startMs();
         long to = level.measuredToMs() != null ? level.measuredToMs() : level.endMs();
         levelWindows.add(new long[] {from, to});

@@ -3,7 +3,7 @@ package io.github.gatlingllm.levels;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
-import java.util.Map;
+import io.github.gatlingllm.record.LevelEntry;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
@@ -196,13 +196,13 @@ public record LevelResult(
    * (served: see the class comment; {@code requests} and {@code status} count the requests that
    * started in it), then {@code input_tokens_per_s}, {@code scenario_index}, {@code
    * offered_requests_per_s} (started / s), {@code completed_requests} (successful requests
-   * completed in the window), then {@code extra}'s fields.
+   * completed in the window), then the client's figures over the level's window.
    *
-   * @param extra fields of the level's window (start ms, end ms), e.g. the client's schedule lag;
-   *     may return null or an empty map; null for none
+   * @param client the client's figures of the level's window (start ms, end ms): its schedule lag
+   *     and CPU share; null for none
    * @return the entry, never null
    */
-  public LevelEntry entry(BiFunction<Long, Long, Map<String, Object>> extra) {
+  public LevelEntry entry(BiFunction<Long, Long, LevelEntry.Client> client) {
     GroupSummary.Json s = summary.json();
     Goodput g = summary.goodput();
     Goodput goodput = null;
@@ -247,7 +247,6 @@ public record LevelResult(
             s.reasoning(),
             s.cancellation());
     Number load = loadValue();
-    Map<String, Object> more = extra == null ? null : extra.apply(level.startMs(), level.endMs());
     return new LevelEntry(
         index,
         level.scenario(),
@@ -265,7 +264,8 @@ public record LevelResult(
         scenarioIndex,
         offeredRequestsPerS(),
         served.completed(),
-        more);
+        client == null ? null : client.apply(level.startMs(), level.endMs()),
+        null);
   }
 
   /**

@@ -6,6 +6,8 @@ import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.metrics.TokenArrivals;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.Levels;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -572,48 +574,34 @@ public final class LevelTracker {
   }
 
   /**
-   * {@code llm-run.json}'s {@code levels} and {@code levels_note}, or nothing when no level was
-   * placed.
+   * {@code llm-run.json}'s levels block: {@code levels}, {@code levels_note}, {@code
+   * levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}, {@code not_sent}, {@code
+   * measured_total}) and {@code levels_anchor} ({@code epoch_ms}, {@code source}: where the root
+   * scenarios' profiles start and how that was found), or null when no level was placed.
    *
    * @param results the levels, from {@link #results(List, long)}
-   * @param extra fields of each level's window (start ms, end ms), or null: see {@link
-   *     LevelResult#entry}
-   * @return {@code levels} (a list of {@link LevelResult#entry} entries), {@code levels_note} and
-   *     {@code levels_left_out} ({@code ramps}, {@code outside}, {@code unplaced}, {@code
-   *     not_sent}), {@code levels_anchor} ({@code epoch_ms}, {@code source}: where the root
-   *     scenarios' profiles start and how that was found); empty when there is no level
+   * @param client the client's figures of each level's window (start ms, end ms), or null: see
+   *     {@link LevelResult#entry}
+   * @return the block without warnings, or null when there is no level
    */
-  public Map<String, Object> toRecord(
-      List<LevelResult> results, BiFunction<Long, Long, Map<String, Object>> extra) {
+  public Levels toRecord(
+      List<LevelResult> results, BiFunction<Long, Long, LevelEntry.Client> client) {
     if (results.isEmpty()) {
-      return Map.of();
+      return null;
     }
     List<LevelEntry> levels = new ArrayList<>();
-    for (LevelResult r : results) {
-      levels.add(r.entry(extra));
-    }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("levels", Collections.unmodifiableList(levels));
-    m.put("levels_note", note());
-    Map<String, Object> leftOut = new LinkedHashMap<>();
-    leftOut.put("ramps", ramps.sum());
-    leftOut.put("outside", outside.sum());
-    leftOut.put("unplaced", unplaced.sum());
-    leftOut.put("not_sent", notSent.sum());
     long inLevels = 0;
     for (LevelResult r : results) {
+      levels.add(r.entry(client));
       inLevels += r.summary().requests();
     }
+    long left = ramps.sum() + outside.sum() + unplaced.sum() + notSent.sum();
     // What the levels and the left-out add up to: compare with metrics' measured requests.
-    leftOut.put(
-        "measured_total", inLevels + ramps.sum() + outside.sum() + unplaced.sum() + notSent.sum());
-    m.put("levels_left_out", Collections.unmodifiableMap(leftOut));
-    if (rootAnchor != null) {
-      Map<String, Object> anchor = new LinkedHashMap<>();
-      anchor.put("epoch_ms", rootAnchor);
-      anchor.put("source", rootAnchorSource);
-      m.put("levels_anchor", Collections.unmodifiableMap(anchor));
-    }
-    return Collections.unmodifiableMap(m);
+    Levels.LeftOut leftOut =
+        new Levels.LeftOut(
+            ramps.sum(), outside.sum(), unplaced.sum(), notSent.sum(), inLevels + left, null);
+    Levels.Anchor anchor =
+        rootAnchor == null ? null : new Levels.Anchor(rootAnchor, rootAnchorSource, null);
+    return new Levels(levels, note(), leftOut, anchor, null);
   }
 }

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.levels;
 
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.SaturationBlock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -507,38 +508,34 @@ public record Saturation(
    * llm.saturation.minScaling}) and {@code scaling}: one entry per level with more users than the
    * level below it ({@link Scaling#toRecord()}).
    *
-   * @return an ordered, unmodifiable map
+   * @return the block, never null
    */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
+  public SaturationBlock toRecord() {
     LevelResult at = verdictLevel();
-    m.put("scenario", scenario);
-    m.put("metric", closed ? "concurrency" : "rate");
-    m.put("levels", levels.size());
-    m.put("saturation_level", at == null ? null : at.index());
-    m.put("saturation_scenario_level", at == null ? null : at.scenarioIndex());
-    m.put(
-        closed ? "saturation_concurrency" : "saturation_rate", at == null ? null : at.loadValue());
-    m.put("saturation_requests_per_s", at == null ? null : at.requestsPerS());
-    m.put("saturation_output_tokens_per_s", at == null ? null : at.outputTokensPerS());
-    m.put("max_output_tokens_per_s", maxOutputTokensPerS);
     LevelResult peak = peak();
-    m.put("max_level", peak.index());
-    m.put(closed ? "max_concurrency" : "max_rate", peak.loadValue());
-    m.put("still_growing", !saturated());
-    m.put("stopped_early", stoppedEarly);
-    m.put("stop_reason", stopReason);
-    if (sloRatio != null) {
-      m.put("slo_ratio", sloRatio);
-      m.put("slo_load", sloLoad);
-      m.put("slo_level_below", sloBelow == null ? null : sloBelow.index());
-      m.put("slo_level_above", sloAbove == null ? null : sloAbove.index());
-      m.put("slo_met_at_every_level", sloBelow != null && sloAbove == null);
-    }
-    m.put("saturated", saturated());
-    m.put("over_capacity_level", overCapacity == null ? null : overCapacity.index());
-    m.put(
-        "over_capacity",
+    boolean slo = sloRatio != null;
+    return new SaturationBlock(
+        scenario,
+        closed ? "concurrency" : SaturationBlock.RATE,
+        levels.size(),
+        at == null ? null : at.index(),
+        at == null ? null : at.scenarioIndex(),
+        at == null ? null : at.loadValue(),
+        at == null ? null : at.requestsPerS(),
+        at == null ? null : at.outputTokensPerS(),
+        maxOutputTokensPerS,
+        peak.index(),
+        peak.loadValue(),
+        !saturated(),
+        stoppedEarly,
+        stopReason,
+        sloRatio,
+        slo ? sloLoad : null,
+        slo && sloBelow != null ? sloBelow.index() : null,
+        slo && sloAbove != null ? sloAbove.index() : null,
+        slo ? sloBelow != null && sloAbove == null : null,
+        saturated(),
+        overCapacity == null ? null : overCapacity.index(),
         overCapacity == null
             ? null
             : "level "
@@ -546,17 +543,16 @@ public record Saturation(
                 + " ("
                 + overCapacity.level().describeLoad()
                 + "): "
-                + overCapacityReason);
-    m.put("throughput_still_growing", stillGrowing);
-    m.put("verdict_text", verdictText());
-    m.put("rule", closed ? "closed_loop_scaling" : "open_loop_shortfall");
-    m.put("ttft_growth", settings.ttftGrowth());
-    m.put("throughput_gain", settings.throughputGain());
-    if (closed) {
-      m.put("min_scaling", settings.minScaling());
-      m.put("scaling", scalings.stream().map(Scaling::toRecord).toList());
-    }
-    return Collections.unmodifiableMap(m);
+                + overCapacityReason,
+        stillGrowing,
+        verdictText(),
+        closed ? "closed_loop_scaling" : "open_loop_shortfall",
+        settings.ttftGrowth(),
+        settings.throughputGain(),
+        closed ? settings.minScaling() : null,
+        closed ? scalings.stream().map(Scaling::toRecord).toList() : null,
+        null,
+        null);
   }
 
   /**

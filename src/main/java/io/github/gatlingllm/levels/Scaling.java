@@ -1,8 +1,7 @@
 package io.github.gatlingllm.levels;
 
-import java.util.LinkedHashMap;
+import io.github.gatlingllm.record.SaturationBlock;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -234,21 +233,20 @@ public record Scaling(
    * {@code e2e_p50_factor} (null when a level has none), {@code latency_grew}, {@code
    * throughput_short}, {@code over_capacity}.
    *
-   * @return an ordered map
+   * @return the row
    */
-  public Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("level", level.index());
-    m.put("level_below", below.index());
-    m.put("users_factor", usersFactor);
-    m.put("output_tokens_per_s_factor", throughputFactor);
-    m.put("scaling", scaling);
-    m.put("ttft_p50_factor", finite(ttftFactor));
-    m.put("e2e_p50_factor", finite(e2eFactor));
-    m.put("latency_grew", latencyGrew);
-    m.put("throughput_short", throughputShort);
-    m.put("over_capacity", overCapacity());
-    return m;
+  public SaturationBlock.ScalingRow toRecord() {
+    return new SaturationBlock.ScalingRow(
+        level.index(),
+        below.index(),
+        usersFactor,
+        throughputFactor,
+        scaling,
+        finite(ttftFactor),
+        finite(e2eFactor),
+        latencyGrew,
+        throughputShort,
+        overCapacity());
   }
 
   /** JSON has no infinity: a latency grown from 0 is written as null. */

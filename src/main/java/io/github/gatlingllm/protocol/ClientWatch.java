@@ -7,16 +7,15 @@ import io.github.gatlingllm.levels.InjectionSchedule;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.stats.Distribution;
-import io.github.gatlingllm.stats.JsonForm;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -404,16 +403,12 @@ public final class ClientWatch {
    *
    * @param startMs the window's start, epoch ms, inclusive
    * @param endMs its end, epoch ms, exclusive
-   * @return an ordered map
+   * @return the figures, never null
    */
-  public Map<String, Object> forWindow(long startMs, long endMs) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  public LevelEntry.Client forWindow(long startMs, long endMs) {
     Distribution d = lag.distribution(startMs, endMs);
-    if (d.count() > 0) {
-      m.put("schedule_lag_ms", JsonForm.of(d));
-    }
-    m.put("client_cpu", CpuSamples.round4(cpu.share(startMs, endMs)));
-    return m;
+    return new LevelEntry.Client(
+        d.count() > 0 ? d : null, CpuSamples.round4(cpu.share(startMs, endMs)));
   }
 
   /**

@@ -11,6 +11,9 @@ import io.github.gatlingllm.levels.Saturation;
 import io.github.gatlingllm.levels.SaturationSettings;
 import io.github.gatlingllm.levels.Scaling;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.Levels;
+import io.github.gatlingllm.record.SaturationBlock;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.util.ArrayList;
@@ -422,15 +425,15 @@ final class LevelWatch {
    * @param peakConcurrency the most LLM requests in flight at once
    * @param endMs when the run ended, epoch ms: levels are measured up to it, or up to the early
    *     stop
-   * @param extra more fields of each level's window (start ms, end ms), e.g. the client's schedule
-   *     lag and CPU share, or null
+   * @param client the client's figures of each level's window (start ms, end ms): its schedule lag
+   *     and CPU share; or null
    */
   void addTo(
       Map<String, Object> info,
       long peakConcurrency,
       long endMs,
-      BiFunction<Long, Long, Map<String, Object>> extra) {
-    addTo(info, peakConcurrency, endMs, extra, false);
+      BiFunction<Long, Long, LevelEntry.Client> client) {
+    addTo(info, peakConcurrency, endMs, client, false);
   }
 
   /**
@@ -440,8 +443,8 @@ final class LevelWatch {
    * @param peakConcurrency the most LLM requests in flight at once
    * @param endMs when the run ended, epoch ms: levels are measured up to it, or up to the early
    *     stop
-   * @param extra more fields of each level's window (start ms, end ms), e.g. the client's schedule
-   *     lag and CPU share, or null
+   * @param client the client's figures of each level's window (start ms, end ms): its schedule lag
+   *     and CPU share; or null
    * @param budgetSpent whether the run ended because its request budget was spent ({@link
    *     RunEnd.Reason#BUDGET_SPENT}): a level it cut short was bounded by the budget, and a warning
    *     that it was too short says to give the run more requests
@@ -451,7 +454,7 @@ final class LevelWatch {
       Map<String, Object> info,
       long peakConcurrency,
       long endMs,
-      BiFunction<Long, Long, Map<String, Object>> extra,
+      BiFunction<Long, Long, LevelEntry.Client> client,
       boolean budgetSpent) {
     if (info.get("load") instanceof Map<?, ?> load) {
       Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) load);
@@ -461,17 +464,15 @@ final class LevelWatch {
       info.put("load", m);
     }
     List<LevelResult> results = tracker.results(tracker.slots(), Math.min(endMs, stoppedAtMs));
-    info.putAll(tracker.toRecord(results, extra));
-    if (results.isEmpty()) {
+    Levels levels = tracker.toRecord(results, client);
+    if (levels == null) {
       return;
     }
     List<String> warnings = Saturation.shortLevels(results, budgetSpent);
-    if (!warnings.isEmpty()) {
-      info.put("levels_warnings", warnings);
-      for (String w : warnings) {
-        LOG.warn("{}", w);
-      }
+    for (String w : warnings) {
+      LOG.warn("{}", w);
     }
+    info.putAll(levels.withWarnings(warnings).fields());
     Saturation saturation =
         Saturation.of(results, rules, settings.slo(), rules.levelAttainment(), stopReason);
     if (tracker.leftOutAny()) {
@@ -484,24 +485,17 @@ final class LevelWatch {
     List<Saturation> all =
         Saturation.all(results, rules, settings.slo(), rules.levelAttainment(), stopReason);
     String shared = Saturation.shared(all);
-    Map<String, Object> record = new LinkedHashMap<>(saturation.toRecord());
-    record.put("over_saturation", overSaturation);
-    if (shared != null) {
-      record.put("shared_server", shared);
-    }
-    info.put("saturation", record);
-    List<Object> each = new ArrayList<>();
+    List<SaturationBlock> each = new ArrayList<>();
     for (Saturation one : all) {
-      Map<String, Object> m = new LinkedHashMap<>(one.toRecord());
-      if (shared != null) {
-        m.put("shared_server", shared);
-      }
-      each.add(m);
+      each.add(one.toRecord().withSharedServer(shared));
       for (String line : one.describe()) {
         LOG.info("{}", line);
       }
     }
-    info.put("saturations", each);
+    info.putAll(
+        SaturationBlock.fields(
+            new SaturationBlock.Run(saturation.toRecord().withSharedServer(shared), overSaturation),
+            each));
     if (shared != null) {
       LOG.warn("{}", shared);
     }

@@ -3,6 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.server.Preflight;
@@ -389,13 +390,12 @@ final class RunTarget {
    * @return {@code block_tokens}, {@code template_tokens} (null when unknown), {@code
    *     template_known}, {@code exact_counts}
    */
-  static Map<String, Object> cacheParameters(CachePlan.Server chat) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("block_tokens", chat.blockTokens());
-    m.put("template_tokens", chat.templateKnown() ? chat.templateTokens() : null);
-    m.put("template_known", chat.templateKnown());
-    m.put("exact_counts", chat.exact());
-    return m;
+  static CacheSummary.Parameters cacheParameters(CachePlan.Server chat) {
+    return new CacheSummary.Parameters(
+        chat.blockTokens(),
+        chat.templateKnown() ? chat.templateTokens() : null,
+        chat.templateKnown(),
+        chat.exact());
   }
 
   private static CachePlan.Server cacheServer(

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.gatlingllm.cache.CacheSummary;
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.Slo;
 import java.io.IOException;
@@ -25,13 +23,13 @@ import org.slf4j.LoggerFactory;
  * The whole run record, {@code llm-run.json}, as one value read and written with Jackson.
  *
  * <p>The file is one JSON object of blocks. The blocks with a type of their own ({@link #BLOCKS}:
- * {@code metrics}, {@code slo}, {@code cache}, {@code levels}, {@code server_metrics}) are read
- * into that type and reached through a typed accessor; every other block is kept as the JSON tree
- * the file holds, in its place, until it gets its type. Every block is optional (null when the file
- * has none), so files of older versions load; keys of newer versions are kept, so a file read and
- * written again is the same text, byte for byte, in the file's key order. A block whose JSON does
- * not read as its type (a hand-edited file) is kept as the file has it and its accessor answers
- * null, as for a missing block.
+ * {@code metrics}, {@code slo}, {@code cache}, the levels ({@link Levels}), the saturation ({@link
+ * SaturationBlock}), {@code server_metrics}...) are read into that type and reached through a typed
+ * accessor; every other block is kept as the JSON tree the file holds, in its place, until it gets
+ * its type. Every block is optional (null when the file has none), so files of older versions load;
+ * keys of newer versions are kept, so a file read and written again is the same text, byte for
+ * byte, in the file's key order. A block whose JSON does not read as its type (a hand-edited file)
+ * is kept as the file has it and its accessor answers null, as for a missing block.
  *
  * <p>Not thread-safe; a record is built once and then read.
  */
@@ -48,7 +46,16 @@ public final class RunRecord {
           Map.entry("metrics", JSON.constructType(MetricsSummary.class)),
           Map.entry("slo", JSON.constructType(Slo.class)),
           Map.entry("cache", JSON.constructType(CacheSummary.class)),
-          Map.entry("levels", JSON.constructType(new TypeReference<List<LevelEntry>>() {})),
+          Map.entry(
+              Levels.LEVELS_KEY, JSON.constructType(new TypeReference<List<LevelEntry>>() {})),
+          Map.entry(Levels.NOTE_KEY, JSON.constructType(String.class)),
+          Map.entry(Levels.LEFT_OUT_KEY, JSON.constructType(Levels.LeftOut.class)),
+          Map.entry(Levels.ANCHOR_KEY, JSON.constructType(Levels.Anchor.class)),
+          Map.entry(Levels.WARNINGS_KEY, JSON.constructType(new TypeReference<List<String>>() {})),
+          Map.entry(SaturationBlock.SATURATION_KEY, JSON.constructType(SaturationBlock.Run.class)),
+          Map.entry(
+              SaturationBlock.SATURATIONS_KEY,
+              JSON.constructType(new TypeReference<List<SaturationBlock>>() {})),
           Map.entry("server_metrics", JSON.constructType(ServerMetrics.class)),
           Map.entry("baseline", JSON.constructType(Baseline.class)),
           Map.entry(
@@ -235,9 +242,50 @@ public final class RunRecord {
    *
    * @return the entries, or null when the run recorded none
    */
-  @SuppressWarnings("unchecked")
   public List<LevelEntry> levels() {
-    return blocks.get("levels") instanceof List<?> list ? (List<LevelEntry>) list : null;
+    return list(Levels.LEVELS_KEY);
+  }
+
+  /**
+   * The load levels with what the record says of them: {@code levels}, {@code levels_note}, {@code
+   * levels_left_out}, {@code levels_anchor} and {@code levels_warnings}.
+   *
+   * @return the block, or null when the run recorded no level
+   */
+  public Levels levelsBlock() {
+    List<LevelEntry> entries = levels();
+    return entries == null
+        ? null
+        : new Levels(
+            entries,
+            block(Levels.NOTE_KEY, String.class),
+            block(Levels.LEFT_OUT_KEY, Levels.LeftOut.class),
+            block(Levels.ANCHOR_KEY, Levels.Anchor.class),
+            list(Levels.WARNINGS_KEY));
+  }
+
+  /**
+   * The run's saturation verdict, {@code saturation}: its first stepped scenario's.
+   *
+   * @return the block, or null when no scenario had levels enough to judge
+   */
+  public SaturationBlock.Run saturation() {
+    return block(SaturationBlock.SATURATION_KEY, SaturationBlock.Run.class);
+  }
+
+  /**
+   * Every stepped scenario's saturation verdict, {@code saturations}.
+   *
+   * @return the verdicts in the order judged, or null when the record has none
+   */
+  public List<SaturationBlock> saturations() {
+    return list(SaturationBlock.SATURATIONS_KEY);
+  }
+
+  /** A block held as a list of its type, or null. */
+  @SuppressWarnings("unchecked")
+  private <T> List<T> list(String key) {
+    return blocks.get(key) instanceof List<?> list ? (List<T>) list : null;
   }
 
   /**
@@ -283,11 +331,8 @@ public final class RunRecord {
    *
    * @return one per sweep, or null when the run had none
    */
-  @SuppressWarnings("unchecked")
   public List<WorkingSetSweep> workingSetSweeps() {
-    return blocks.get("working_set_sweep") instanceof List<?> list
-        ? (List<WorkingSetSweep>) list
-        : null;
+    return list("working_set_sweep");
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.github.gatlingllm.report;
 
 import io.github.gatlingllm.cache.CacheOutcome;
-import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.stats.Distribution;
 import io.github.gatlingllm.stats.ValueCounts;
 import java.util.ArrayList;
@@ -29,7 +29,10 @@ final class CacheSection {
 
   /** The tables of {@code llm-run.json}'s {@code cache}. */
   static String render(CacheSummary cache) {
-    Map<String, Object> plan = cache.parameters();
+    CacheSummary.Parameters plan =
+        cache.parameters() == null
+            ? new CacheSummary.Parameters(null, null, null, null)
+            : cache.parameters();
     StringBuilder html = new StringBuilder("<h2 id=\"cache\">Prefix cache</h2>\n<table>\n");
     html.append(row("verdict", verdictHtml(cache.verdict())));
     html.append(
@@ -60,13 +63,13 @@ final class CacheSection {
         row(
             "plan",
             "blocks of "
-                + tokens(plan.get("block_tokens"))
+                + tokens(plan.blockTokens())
                 + "; chat template lead "
-                + (Boolean.TRUE.equals(plan.get("template_known"))
-                    ? tokens(plan.get("template_tokens"))
+                + (Boolean.TRUE.equals(plan.templateKnown())
+                    ? tokens(plan.templateTokens())
                     : "unknown")
                 + "; counts "
-                + (Boolean.FALSE.equals(plan.get("exact_counts"))
+                + (Boolean.FALSE.equals(plan.exactCounts())
                     ? "estimated (not the server's tokenizer)"
                     : "in the server's tokens")));
     html.append("</table>\n");

@@ -1,10 +1,14 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.GroupSummary;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.Levels;
+import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.SaturationBlock;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,57 +41,53 @@ final class LevelsSection {
   /**
    * The section.
    *
-   * @param run the run record
+   * @param record the run record
+   * @param run the run record's map, for its {@code load} block
    * @return the HTML, empty when the run has no level
    */
-  static String render(Map<String, Object> run) {
-    List<LevelEntry> levels = new ArrayList<>();
-    if (run.get("levels") instanceof List<?> list) {
-      for (Object o : list) {
-        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
-        if (l != null) {
-          levels.add(l);
-        }
-      }
-    }
+  static String render(RunRecord record, Map<String, Object> run) {
+    Levels block = record.levelsBlock();
+    List<LevelEntry> levels = block == null ? List.of() : block.entries();
     if (levels.isEmpty()) {
       return "";
     }
     StringBuilder html = new StringBuilder("<h2 id=\"levels\">Levels</h2>\n");
-    String saturation = RunSentences.saturations(run);
-    Set<Object> saturationLevels = new java.util.HashSet<>();
-    Set<Object> overCapacityLevels = new java.util.HashSet<>();
-    List<Object> verdicts =
-        run.get("saturations") instanceof List<?> all
-            ? new ArrayList<>(all)
-            : run.get("saturation") instanceof Map<?, ?> m ? List.of(m) : List.of();
-    for (Object o : verdicts) {
-      if (o instanceof Map<?, ?> m) {
-        if (m.get("saturation_level") != null) {
-          saturationLevels.add(m.get("saturation_level"));
-        }
-        if (m.get("over_capacity_level") != null) {
-          overCapacityLevels.add(m.get("over_capacity_level"));
-        }
+    String saturation = RunSentences.saturations(record);
+    Set<Integer> saturationLevels = new HashSet<>();
+    Set<Integer> overCapacityLevels = new HashSet<>();
+    List<SaturationBlock> verdicts = verdicts(record);
+    for (SaturationBlock v : verdicts) {
+      if (v.saturationLevel() != null) {
+        saturationLevels.add(v.saturationLevel());
+      }
+      if (v.overCapacityLevel() != null) {
+        overCapacityLevels.add(v.overCapacityLevel());
       }
     }
     if (saturation != null) {
-      boolean several = run.get("saturations") instanceof List<?> all && all.size() > 1;
+      boolean several = record.saturations() != null && record.saturations().size() > 1;
       html.append("<p id=\"saturation\"><strong>")
           .append(several ? "" : lead(saturation))
           .append(ReportPage.esc(saturation))
           .append(".</strong></p>\n");
     }
-    if (run.get("levels_warnings") instanceof List<?> warnings) {
-      for (Object w : warnings) {
+    if (block.warnings() != null) {
+      for (String w : block.warnings()) {
         html.append("<p class=\"warning\">").append(ReportPage.esc(w)).append("</p>\n");
       }
     }
-    if (run.get("levels_note") != null && leftOutAny(run)) {
+    if (block.note() != null && block.leftOutAny()) {
       // Said only when some measured requests are in no level.
-      html.append("<p>").append(ReportPage.esc(run.get("levels_note"))).append("</p>\n");
+      html.append("<p>").append(ReportPage.esc(block.note())).append("</p>\n");
     }
-    html.append(table(run, levels, saturationLevels, overCapacityLevels));
+    SaturationBlock.Run run0 = record.saturation();
+    html.append(
+        table(
+            run,
+            levels,
+            saturationLevels,
+            overCapacityLevels,
+            run0 == null ? null : run0.verdict().sloRatio()));
     html.append(scaling(verdicts, levels));
     if (levels.size() < 2) {
       // One level: a curve of one point says nothing the table does not.
@@ -100,6 +100,14 @@ final class LevelsSection {
     return html.append("</div>\n").toString();
   }
 
+  /** Every scenario's verdict ({@code saturations}), else the run's one, else none. */
+  private static List<SaturationBlock> verdicts(RunRecord record) {
+    if (record.saturations() != null) {
+      return record.saturations();
+    }
+    return record.saturation() == null ? List.of() : List.of(record.saturation().verdict());
+  }
+
   /**
    * The table, made to fit a 1280 px window: the scenario column only with several scenarios,
    * statuses beside the request count only when a request failed (in red), input and output
@@ -110,11 +118,14 @@ final class LevelsSection {
   private static String table(
       Map<String, Object> run,
       List<LevelEntry> levels,
-      Set<Object> saturationLevels,
-      Set<Object> overCapacityLevels) {
+      Set<Integer> saturationLevels,
+      Set<Integer> overCapacityLevels,
+      Double sloRatio) {
     boolean slo = levels.stream().anyMatch(l -> l.summary().goodput() != null);
-    boolean lag = levels.stream().anyMatch(l -> l.extra().get("schedule_lag_ms") instanceof Map);
-    boolean cpu = levels.stream().anyMatch(l -> l.extra().get("client_cpu") instanceof Number);
+    boolean lag =
+        levels.stream().anyMatch(l -> l.client() != null && l.client().scheduleLagMs() != null);
+    boolean cpu =
+        levels.stream().anyMatch(l -> l.client() != null && l.client().clientCpu() != null);
     boolean scenarios =
         levels.stream().map(l -> String.valueOf(l.scenario())).distinct().count() > 1;
     StringBuilder html =
@@ -181,19 +192,19 @@ final class LevelsSection {
         html.append("<td>").append(ReportPage.num(attainment)).append("</td>");
       }
       if (lag) {
-        Object p99 = l.extra().get("schedule_lag_ms") instanceof Map<?, ?> s ? s.get("p99") : null;
-        html.append("<td>").append(ReportPage.ms(p99)).append("</td>");
+        Distribution d = l.client() == null ? null : l.client().scheduleLagMs();
+        html.append("<td>").append(ReportPage.ms(d == null ? null : d.p99())).append("</td>");
       }
       if (cpu) {
-        html.append("<td>").append(ReportPage.num(l.extra().get("client_cpu"))).append("</td>");
+        Double share = l.client() == null ? null : l.client().clientCpu();
+        html.append("<td>").append(ReportPage.num(share)).append("</td>");
       }
       html.append("</tr>\n");
     }
     html.append("</table></div>\n");
-    Object share = run.get("saturation") instanceof Map<?, ?> sat ? sat.get("slo_ratio") : null;
-    if (slo && share instanceof Number n) {
+    if (slo && sloRatio != null) {
       html.append("<p class=\"note\">A level meets the SLO when its attainment is at least ")
-          .append(ReportPage.num(n.doubleValue()))
+          .append(ReportPage.num(sloRatio))
           .append(" (<code>llm.slo.levelAttainment</code>).</p>\n");
     }
     return html.toString();
@@ -206,58 +217,53 @@ final class LevelsSection {
    * p50 factors, and whether the level is over capacity by the rule, with the rule and its
    * thresholds in a sentence above. Empty when no record has one (open loops, older records).
    */
-  private static String scaling(List<Object> verdicts, List<LevelEntry> levels) {
+  private static String scaling(List<SaturationBlock> verdicts, List<LevelEntry> levels) {
     StringBuilder html = new StringBuilder();
     boolean several = verdicts.size() > 1;
-    for (Object o : verdicts) {
-      if (!(o instanceof Map<?, ?> m)
-          || !(m.get("scaling") instanceof List<?> rows)
-          || rows.isEmpty()) {
+    for (SaturationBlock v : verdicts) {
+      if (v.scaling() == null || v.scaling().isEmpty()) {
         continue;
       }
       html.append("<p id=\"scaling\">Closed-loop scaling")
-          .append(several ? " of " + ReportPage.esc(m.get("scenario")) : "")
+          .append(several ? " of " + ReportPage.esc(v.scenario()) : "")
           .append(
               " (Little's law: throughput = users / latency): a level is over capacity when its")
           .append(" added users gave less than ")
-          .append(ReportPage.num(m.get("min_scaling")))
+          .append(ReportPage.num(v.minScaling()))
           .append(" of the output tokens/s they would give an unsaturated server")
           .append(" (<code>llm.saturation.minScaling</code>), or less than +")
-          .append(ReportPage.num(percent(m.get("throughput_gain"))))
+          .append(ReportPage.num(percent(v.throughputGain())))
           .append("% (<code>llm.saturation.throughputGain</code>), while its TTFT or E2E p50")
           .append(" grew ")
-          .append(ReportPage.num(m.get("ttft_growth")))
+          .append(ReportPage.num(v.ttftGrowth()))
           .append("x (<code>llm.saturation.ttftGrowth</code>).</p>\n")
           .append("<table class=\"scaling\"><tr><th>levels</th><th>users</th>")
           .append("<th>output tokens/s</th><th>scaling</th><th>TTFT p50</th><th>E2E p50</th>")
           .append("<th>over capacity</th></tr>\n");
-      for (Object r : rows) {
-        if (!(r instanceof Map<?, ?> row)) {
-          continue;
-        }
+      for (SaturationBlock.ScalingRow row : v.scaling()) {
         html.append("<tr><td>")
-            .append(ReportPage.esc(row.get("level_below")))
+            .append(ReportPage.esc(row.levelBelow()))
             .append(" &rarr; ")
-            .append(ReportPage.esc(row.get("level")))
+            .append(ReportPage.esc(row.level()))
             .append("</td><td>")
-            .append(ReportPage.esc(loadOf(levels, row.get("level_below"))))
+            .append(ReportPage.esc(loadOf(levels, row.levelBelow())))
             .append(" &rarr; ")
-            .append(ReportPage.esc(loadOf(levels, row.get("level"))))
+            .append(ReportPage.esc(loadOf(levels, row.level())))
             .append(" (")
-            .append(factor(row.get("users_factor")))
+            .append(factor(row.usersFactor()))
             .append(")</td><td>")
-            .append(gain(row.get("output_tokens_per_s_factor")))
+            .append(gain(row.outputTokensPerSFactor()))
             .append("</td><td>")
             .append(
-                row.get("scaling") instanceof Number n
-                    ? String.format(java.util.Locale.ROOT, "%.3f", n.doubleValue())
+                row.scaling() != null
+                    ? String.format(java.util.Locale.ROOT, "%.3f", row.scaling())
                     : "–")
             .append("</td><td>")
-            .append(factor(row.get("ttft_p50_factor")))
+            .append(factor(row.ttftP50Factor()))
             .append("</td><td>")
-            .append(factor(row.get("e2e_p50_factor")))
+            .append(factor(row.e2eP50Factor()))
             .append("</td><td>")
-            .append(Boolean.TRUE.equals(row.get("over_capacity")) ? "yes" : "no")
+            .append(row.overCapacity() ? "yes" : "no")
             .append("</td></tr>\n");
       }
       html.append("</table>\n");
@@ -290,9 +296,9 @@ final class LevelsSection {
   }
 
   /** The load of the level of that index, or the index when it is not in the table. */
-  private static Object loadOf(List<LevelEntry> levels, Object index) {
+  private static Object loadOf(List<LevelEntry> levels, int index) {
     for (LevelEntry l : levels) {
-      if (index instanceof Number n && l.index() != null && l.index() == n.intValue()) {
+      if (l.index() != null && l.index() == index) {
         return load(l);
       }
     }
@@ -300,33 +306,16 @@ final class LevelsSection {
   }
 
   /** Beside a level's request count: its statuses when any is not {@code ok}, failures in red. */
-  private static String failures(Object status) {
-    if (!(status instanceof Map<?, ?> m)) {
+  private static String failures(Map<String, Long> status) {
+    if (status == null) {
       return "";
     }
     boolean notOk =
-        m.entrySet().stream()
-            .anyMatch(
-                e ->
-                    !"ok".equals(e.getKey())
-                        && e.getValue() instanceof Number n
-                        && n.longValue() > 0);
+        status.entrySet().stream()
+            .anyMatch(e -> !"ok".equals(e.getKey()) && e.getValue() != null && e.getValue() > 0);
     return notOk
         ? " (" + ReportPage.statusesHtml(ReportPage.esc(ReportPage.statuses(status))) + ")"
         : "";
-  }
-
-  /** Whether the record says some measured requests are in no level (or does not say). */
-  private static boolean leftOutAny(Map<String, Object> run) {
-    if (!(run.get("levels_left_out") instanceof Map<?, ?> left)) {
-      return true;
-    }
-    for (String key : List.of("ramps", "outside", "unplaced", "not_sent")) {
-      if (left.get(key) instanceof Number n && n.longValue() > 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

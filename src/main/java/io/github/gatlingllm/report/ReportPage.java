@@ -3,7 +3,6 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsSummary;
@@ -11,6 +10,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.Baseline;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Merge;
 import io.github.gatlingllm.record.RunRecord;
@@ -159,7 +159,7 @@ public final class ReportPage {
     if (overall != null && overall.goodput() != null) {
       html.append("<h2>SLO and goodput</h2>\n").append(goodputText(overall.goodput(), run));
     }
-    html.append(LevelsSection.render(run));
+    html.append(LevelsSection.render(record, run));
     html.append("<h2>Requests</h2>\n");
     if (metrics != null) {
       html.append(groups(metrics.groups(), overall));

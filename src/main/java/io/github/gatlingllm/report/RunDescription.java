@@ -3,9 +3,9 @@ package io.github.gatlingllm.report;
 import static io.github.gatlingllm.report.RunSentences.map;
 import static io.github.gatlingllm.report.RunSentences.number;
 
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.record.RunRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -213,13 +213,9 @@ final class RunDescription {
    */
   private static String load(Map<String, Object> run) {
     Map<String, List<LevelEntry>> byScenario = new LinkedHashMap<>();
-    if (run.get("levels") instanceof List<?> levels) {
-      for (Object o : levels) {
-        LevelEntry l = RunRecordJson.read(o, LevelEntry.class);
-        if (l != null) {
-          byScenario.computeIfAbsent(String.valueOf(l.scenario()), k -> new ArrayList<>()).add(l);
-        }
-      }
+    List<LevelEntry> recorded = RunRecord.of(run).levels();
+    for (LevelEntry l : recorded == null ? List.<LevelEntry>of() : recorded) {
+      byScenario.computeIfAbsent(String.valueOf(l.scenario()), k -> new ArrayList<>()).add(l);
     }
     List<String> parts = new ArrayList<>();
     for (Map.Entry<String, List<LevelEntry>> e : byScenario.entrySet()) {

@@ -5,6 +5,7 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.CacheSummary;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -259,8 +260,10 @@ public final class RunRecorder implements AutoCloseable {
       record.put("ended_at", Instant.now().toString());
       record.put("requests_recorded", recorded);
       record.put("metrics", aggregator.summary());
+      // RunFinish leaves what the cache plan knew of the server where the block goes.
       Object parameters = record.remove("cache");
-      record.put("cache", cache.summary(parameters instanceof Map<?, ?> p ? cast(p) : Map.of()));
+      record.put(
+          "cache", cache.summary(parameters instanceof CacheSummary.Parameters p ? p : null));
       Files.writeString(target.resolve(RUN_FILE), RunRecordJson.text(record));
       String html;
       try (BufferedWriter out =
@@ -294,11 +297,6 @@ public final class RunRecorder implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the LLM run record", e);
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> cast(Map<?, ?> map) {
-    return (Map<String, Object>) map;
   }
 
   /**

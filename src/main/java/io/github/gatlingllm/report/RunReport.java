@@ -3,11 +3,11 @@ package io.github.gatlingllm.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.gatlingllm.cache.CacheAggregator;
-import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.AgentSessions;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.record.Merge;
@@ -46,9 +46,6 @@ public final class RunReport {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  /** The plan parameters of {@code llm-run.json}'s {@code cache}, kept when it is recomputed. */
-  static final List<String> CACHE_PARAMETERS = CacheSummary.PARAMETERS;
 
   private final Map<String, Object> record;
   private final RecordedRequests requests;
@@ -106,16 +103,12 @@ public final class RunReport {
     } else {
       record.remove("slo");
     }
-    Map<String, Object> parameters = new LinkedHashMap<>();
+    CacheSummary.Parameters parameters = null;
     double tolerance = io.github.gatlingllm.settings.LlmSettings.DEFAULT_CACHE_TOLERANCE;
     CacheSummary recorded = RunRecordJson.read(record.remove("cache"), CacheSummary.class);
     if (recorded != null) {
       // What the plan knew of the server, as recorded; the figures are recomputed.
-      for (String key : CACHE_PARAMETERS) {
-        if (recorded.parameters().containsKey(key)) {
-          parameters.put(key, recorded.parameters().get(key));
-        }
-      }
+      parameters = recorded.parameters();
       if (recorded.tolerance() != null) {
         tolerance = recorded.tolerance();
       }

@@ -1,8 +1,10 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.record.AgentSessions;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.SaturationBlock;
 import io.github.gatlingllm.record.SessionSummary;
 import io.github.gatlingllm.session.SessionEnd;
 import java.util.ArrayList;
@@ -60,28 +62,27 @@ final class RunSentences {
   }
 
   /**
-   * The saturation sentence of a run: {@link #saturation(Object)} of its {@code saturation}, or,
-   * when {@code saturations} holds several scenarios, one sentence per scenario named by it and the
-   * sentence saying they shared the server.
+   * The saturation sentence of a run: {@link #saturation(SaturationBlock)} of its {@code
+   * saturation}, or, when {@code saturations} holds several scenarios, one sentence per scenario
+   * named by it and the sentence saying they shared the server.
    *
    * @param run the run record
    * @return the text, or null when there is no saturation
    */
-  static String saturations(Map<?, ?> run) {
-    if (run.get("saturations") instanceof List<?> all && all.size() > 1) {
+  static String saturations(RunRecord run) {
+    List<SaturationBlock> all = run.saturations();
+    if (all != null && all.size() > 1) {
       List<String> parts = new ArrayList<>();
       String shared = null;
-      for (Object o : all) {
-        if (o instanceof Map<?, ?> m) {
-          parts.add("scenario " + m.get("scenario") + ": " + saturation(m));
-          if (m.get("shared_server") != null) {
-            shared = String.valueOf(m.get("shared_server"));
-          }
+      for (SaturationBlock s : all) {
+        parts.add("scenario " + s.scenario() + ": " + saturation(s));
+        if (s.sharedServer() != null) {
+          shared = s.sharedServer();
         }
       }
       return String.join("; ", parts) + (shared == null ? "" : " (" + shared + ")");
     }
-    return saturation(run.get("saturation"));
+    return run.saturation() == null ? null : saturation(run.saturation().verdict());
   }
 
   /**
@@ -189,58 +190,55 @@ final class RunSentences {
   /**
    * The saturation block in a sentence: its {@code verdict_text} (the verdict the console and
    * {@code llm.stopWhenSaturated} gave), or from its figures for a record written before it had
-   * one; then the SLO's load and an early stop. Null when there is none.
+   * one; then the SLO's load and an early stop.
+   *
+   * @param s a scenario's verdict, never null
+   * @return the sentence
    */
-  static String saturation(Object value) {
-    if (!(value instanceof Map<?, ?> s)) {
-      return null;
-    }
-    boolean rate = "rate".equals(s.get("metric"));
+  static String saturation(SaturationBlock s) {
+    boolean rate = s.open();
     String what = rate ? "rate" : "concurrency";
     String unit = rate ? " users/s" : "";
-    Object at = s.get(rate ? "saturation_rate" : "saturation_concurrency");
-    Object peakAt = s.get(rate ? "max_rate" : "max_concurrency");
+    Number at = s.saturationLoad();
+    Number peakAt = s.maxLoad();
     StringBuilder text = new StringBuilder();
-    if (s.get("verdict_text") != null) {
+    if (s.verdictText() != null) {
       // The run's one verdict, as the console and llm.stopWhenSaturated judged it.
-      text.append(s.get("verdict_text"));
-    } else if (Boolean.TRUE.equals(s.get("still_growing"))) {
+      text.append(s.verdictText());
+    } else if (Boolean.TRUE.equals(s.stillGrowing())) {
       text.append("no saturation seen: throughput still growing at the highest level (")
           .append(what)
           .append(' ')
           .append(num(number(peakAt == null ? at : peakAt)))
           .append(unit)
           .append(", ")
-          .append(num(number(s.get("max_output_tokens_per_s"))))
+          .append(num(s.maxOutputTokensPerS()))
           .append(" output tokens/s)");
     } else {
       text.append("saturates at ").append(what).append(' ');
       text.append(num(number(at))).append(unit);
-      text.append(" (level ").append(s.get("saturation_level"));
-      if (s.get("saturation_output_tokens_per_s") != null) {
-        text.append(", ").append(num(number(s.get("saturation_output_tokens_per_s"))));
+      text.append(" (level ").append(s.saturationLevel());
+      if (s.saturationOutputTokensPerS() != null) {
+        text.append(", ").append(num(s.saturationOutputTokensPerS()));
         text.append(" output tokens/s");
       }
-      text.append("); peak ").append(num(number(s.get("max_output_tokens_per_s"))));
+      text.append("); peak ").append(num(s.maxOutputTokensPerS()));
       text.append(" output tokens/s");
       if (peakAt != null) {
         text.append(" at ").append(what).append(' ').append(num(number(peakAt))).append(unit);
-        text.append(" (level ").append(s.get("max_level")).append(')');
+        text.append(" (level ").append(s.maxLevel()).append(')');
       }
     }
-    if (s.containsKey("slo_load")) {
-      Double slo = number(s.get("slo_load"));
+    if (s.sloRatio() != null) {
+      Double slo = s.sloLoad();
       text.append(
           slo == null
               ? "; no level met the SLO"
               : "; the SLO holds up to " + what + " " + num(slo) + (rate ? " users/s" : ""));
     }
-    if (Boolean.TRUE.equals(s.get("stopped_early"))) {
-      Object reason = s.get("stop_reason");
+    if (Boolean.TRUE.equals(s.stoppedEarly())) {
       text.append("; ")
-          .append(
-              io.github.gatlingllm.levels.Saturation.stopText(
-                  text.toString(), reason == null ? null : reason.toString()));
+          .append(io.github.gatlingllm.levels.Saturation.stopText(text.toString(), s.stopReason()));
     }
     return text.toString();
   }

@@ -5,12 +5,12 @@ import static io.github.gatlingllm.report.RunSentences.ms;
 import static io.github.gatlingllm.report.RunSentences.num;
 import static io.github.gatlingllm.report.RunSentences.number;
 
-import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
@@ -79,6 +79,7 @@ public final class RunSummary {
    * @return the summary
    */
   static RunSummary of(Map<String, Object> run) {
+    RunRecord record = RunRecord.of(run);
     GroupSummary overall = overall(run);
     Map<?, ?> load = map(run.get("load"));
     List<Figure> f = new ArrayList<>();
@@ -202,7 +203,7 @@ public final class RunSummary {
               + " reasoned and never answered (status ok, no TTFO): max_tokens ran out while"
               + " thinking, or the model gave no answer");
     }
-    CacheSummary cache = RunRecordJson.read(run.get("cache"), CacheSummary.class);
+    CacheSummary cache = record.cache();
     if (cache != null && cache.warmStart()) {
       warnings.add("warm start: " + cache.warmStartMessage());
     }
@@ -241,7 +242,7 @@ public final class RunSummary {
         cacheVerdict,
         sloVerdict,
         sloPassed,
-        RunSentences.saturations(run));
+        RunSentences.saturations(record));
   }
 
   /**

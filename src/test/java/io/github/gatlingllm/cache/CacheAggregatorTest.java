@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.stats.JsonForm;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +82,7 @@ class CacheAggregatorTest {
     a.add(hit("s", 0, 2));
     a.add(hit("s", 1, 3));
     a.add(miss("s", 1, 12));
-    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
+    Map<String, Object> r = JsonForm.of(a.summary(null));
     assertEquals(4L, r.get("requests"));
     assertEquals(0.24, r.get("planned_hit_ratio"));
     assertEquals(0.24, r.get("observed_hit_ratio"));
@@ -108,11 +109,7 @@ class CacheAggregatorTest {
     a.add(
         record(
             "u", "measured", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
-    Map<String, Object> parameters = new java.util.LinkedHashMap<>();
-    parameters.put("block_tokens", 16);
-    parameters.put("template_tokens", null);
-    parameters.put("template_known", false);
-    parameters.put("exact_counts", true);
+    CacheSummary.Parameters parameters = new CacheSummary.Parameters(16, null, false, true);
     assertEquals(
         List.of(
             "block_tokens",
@@ -144,9 +141,9 @@ class CacheAggregatorTest {
         record(
             "u", "measured", null, 100, 96, 0, CacheOutcome.MISS, CacheOutcome.UNPLANNED_HIT, 2));
     a.add(miss("u", null, 10));
-    CacheSummary summary = a.summary(Map.of("block_tokens", 16));
+    CacheSummary summary = a.summary(new CacheSummary.Parameters(16, null, false, true));
     Map<String, Object> r = JsonForm.of(summary);
-    assertEquals(16, summary.parameters().get("block_tokens"));
+    assertEquals(16, summary.parameters().blockTokens());
     assertEquals(2L, a.warmStarts());
     assertEquals(true, r.get("warm_start"));
     assertEquals(2L, r.get("warm_start_requests"));
@@ -173,7 +170,7 @@ class CacheAggregatorTest {
   void unknownWhenTheServerReportsNoCachedTokens() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(record("s", "measured", 0, 100, null, 48, CacheOutcome.HIT, CacheOutcome.UNKNOWN, 2));
-    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
+    Map<String, Object> r = JsonForm.of(a.summary(null));
     assertEquals("unknown", r.get("verdict"));
     assertEquals(0.48, r.get("planned_hit_ratio"));
     assertNull(r.get("observed_hit_ratio"));
@@ -188,8 +185,7 @@ class CacheAggregatorTest {
             + " hit ratio 0.48)",
         a.describe());
     assertEquals(
-        "the server reported no cached tokens",
-        JsonForm.of(a.summary(Map.of())).get("verdict_reason"));
+        "the server reported no cached tokens", JsonForm.of(a.summary(null)).get("verdict_reason"));
   }
 
   @Test
@@ -209,7 +205,7 @@ class CacheAggregatorTest {
               2,
               RequestStatus.CONNECT_ERROR));
     }
-    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
+    Map<String, Object> r = JsonForm.of(a.summary(null));
 
     assertEquals(
         "cache: no verdict: none of the 4 measured requests with a cache plan succeeded (4"
@@ -269,7 +265,7 @@ class CacheAggregatorTest {
     a.add(hit("s", 0, 2)); // the one success is as planned on its own
     a.add(failed(RequestStatus.CONNECT_ERROR));
     a.add(failed(RequestStatus.CUT_BY_RUN_END));
-    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
+    Map<String, Object> r = JsonForm.of(a.summary(null));
 
     assertEquals("unknown", a.verdict());
     assertEquals("unknown", r.get("verdict"));
@@ -289,7 +285,7 @@ class CacheAggregatorTest {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(hit("s", 0, 2));
     a.add(failed(RequestStatus.HTTP_ERROR));
-    Map<String, Object> r = JsonForm.of(a.summary(Map.of()));
+    Map<String, Object> r = JsonForm.of(a.summary(null));
 
     assertEquals("as planned", a.verdict());
     assertEquals("as planned", r.get("verdict"));
@@ -300,7 +296,7 @@ class CacheAggregatorTest {
   void aVerdictHasNoReason() {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(hit("s", 0, 2));
-    assertNull(JsonForm.of(a.summary(Map.of())).get("verdict_reason"));
+    assertNull(JsonForm.of(a.summary(null)).get("verdict_reason"));
   }
 
   @Test
@@ -326,7 +322,7 @@ class CacheAggregatorTest {
             .status(RequestStatus.OK)
             .build());
     assertNull(a.describe());
-    assertEquals(0L, JsonForm.of(a.summary(Map.of())).get("requests"));
+    assertEquals(0L, JsonForm.of(a.summary(null)).get("requests"));
   }
 
   @Test
@@ -334,7 +330,7 @@ class CacheAggregatorTest {
     CacheAggregator a = new CacheAggregator(0.05);
     a.add(hit("repeat", null, 2));
     a.add(miss("unique", null, 10));
-    List<?> series = (List<?>) JsonForm.of(a.summary(Map.of())).get("workloads");
+    List<?> series = (List<?>) JsonForm.of(a.summary(null)).get("workloads");
     assertEquals(2, series.size());
     Map<?, ?> repeat = (Map<?, ?>) series.get(0);
     Map<?, ?> unique = (Map<?, ?>) series.get(1);
@@ -350,7 +346,7 @@ class CacheAggregatorTest {
     a.add(hit("s", 0, 2));
     a.add(hit("s", 0, 4));
     a.add(miss("s", 1, 10));
-    CacheSummary summary = a.summary(Map.of());
+    CacheSummary summary = a.summary(null);
     Map<String, Object> r = JsonForm.of(summary);
     Map<?, ?> latency = (Map<?, ?>) r.get("latency_by_outcome");
     assertEquals(List.of("hit", "miss"), List.copyOf(latency.keySet()));

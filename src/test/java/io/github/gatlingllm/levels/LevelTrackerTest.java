@@ -10,9 +10,10 @@ import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.Levels;
 import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -104,8 +105,7 @@ class LevelTrackerTest {
     assertEquals(2, t.rampRequests());
     assertEquals(1, t.outsideRequests());
     assertEquals(0, t.unplacedRequests());
-    assertEquals(
-        10L, ((Map<?, ?>) t.toRecord(results, null).get("levels_left_out")).get("measured_total"));
+    assertEquals(10L, t.toRecord(results, null).leftOut().measuredTotal());
     // 3 + 4 in levels, 2 in the ramp, 1 after: the 10 measured requests
     assertEquals(
         10,
@@ -220,12 +220,15 @@ class LevelTrackerTest {
   }
 
   @Test
-  void theExtraHookAddsFieldsOfTheLevelWindow() {
+  void theClientHookGetsTheLevelWindow() {
     LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
     t.started("chat", 1_000);
     t.add("chat", ok(2_000));
-    LevelEntry record = t.results().get(0).entry((start, end) -> Map.of("window", end - start));
-    assertEquals(10_000L, record.extra().get("window"));
+    LevelEntry record =
+        t.results()
+            .get(0)
+            .entry((start, end) -> new LevelEntry.Client(null, (end - start) / 100_000.0));
+    assertEquals(0.1, record.client().clientCpu());
   }
 
   @Test
@@ -307,8 +310,8 @@ class LevelTrackerTest {
   }
 
   /** A level's entry as llm-run.json writes it (Jackson, one line). */
-  private static String json(LevelResult level, Map<String, Object> extra) throws Exception {
-    return new ObjectMapper().writeValueAsString(level.entry((start, end) -> extra));
+  private static String json(LevelResult level, LevelEntry.Client client) throws Exception {
+    return new ObjectMapper().writeValueAsString(level.entry((start, end) -> client));
   }
 
   @Test
@@ -347,7 +350,7 @@ class LevelTrackerTest {
             + "\"min\":null,\"p50\":null,\"p90\":null,\"p95\":null,\"p99\":null,\"max\":null}},\"input_tokens_per_s\":1333.3333333333335,"
             + "\"scenario_index\":0,\"offered_requests_per_s\":13.333333333333334,\"completed_requests\":2,"
             + "\"client_cpu\":0.5}",
-        json(level, new LinkedHashMap<>(Map.of("client_cpu", 0.5))));
+        json(level, new LevelEntry.Client(null, 0.5)));
   }
 
   @Test
@@ -365,16 +368,16 @@ class LevelTrackerTest {
   @Test
   void theRecordHasLevelsANoteAndTheLeftOutCounts() {
     LevelTracker t = new LevelTracker(List.of(STEPPED), Slo.NONE);
-    assertEquals(Map.of(), t.toRecord(t.results(), null));
+    assertNull(t.toRecord(t.results(), null));
     t.started("chat", 1_000);
     t.add("chat", ok(12_000));
-    Map<String, Object> record = t.toRecord(t.results(), null);
+    Map<String, Object> record = t.toRecord(t.results(), null).fields();
     assertEquals(
         List.of("levels", "levels_note", "levels_left_out", "levels_anchor"),
         List.copyOf(record.keySet()));
     assertEquals(
         Map.of("ramps", 1L, "outside", 0L, "unplaced", 0L, "not_sent", 0L, "measured_total", 1L),
-        record.get("levels_left_out"));
+        JsonForm.of(record.get("levels_left_out")));
   }
 
   @Test
@@ -384,15 +387,13 @@ class LevelTrackerTest {
     t.add("chat", ok(5_000));
     t.notSent(request("measured", 6_000, RequestStatus.CUT_BY_RUN_END));
     t.notSent(request("warmup", 6_000, RequestStatus.CUT_BY_RUN_END));
-    Map<String, Object> record = t.toRecord(t.results(), null);
-    assertEquals(
-        Map.of("ramps", 0L, "outside", 0L, "unplaced", 0L, "not_sent", 1L, "measured_total", 2L),
-        record.get("levels_left_out"));
+    Levels record = t.toRecord(t.results(), null);
+    assertEquals(new Levels.LeftOut(0, 0, 0, 1L, 2, null), record.leftOut());
     assertEquals(1, t.results().get(0).summary().requests());
     assertEquals(
         "Each level holds the measured requests that started in it; left out of every level: 1"
             + " measured request handed out but never sent (the run ended first).",
-        record.get("levels_note"));
+        record.note());
   }
 
   /** 10 users/s for 2 s, then 20 users/s for 2 s. */
@@ -496,14 +497,11 @@ class LevelTrackerTest {
     assertEquals(
         "Gatling's injector start (250 ms before the first-request estimate)",
         t.rootAnchorSource());
-    Map<String, Object> record = t.toRecord(t.results(), null);
+    Levels record = t.toRecord(t.results(), null);
     assertEquals(
-        Map.of(
-            "epoch_ms",
-            750L,
-            "source",
-            "Gatling's injector start (250 ms before the first-request estimate)"),
-        record.get("levels_anchor"));
+        new Levels.Anchor(
+            750L, "Gatling's injector start (250 ms before the first-request estimate)", null),
+        record.anchor());
   }
 
   @Test

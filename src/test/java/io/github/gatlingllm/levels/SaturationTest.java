@@ -8,6 +8,7 @@ import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.SaturationBlock;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.EnumMap;
 import java.util.List;
@@ -85,13 +86,13 @@ class SaturationTest {
             null);
     assertEquals(2, s.saturation().index());
     assertEquals(400.0, s.maxOutputTokensPerS());
-    Map<String, Object> record = s.toRecord();
-    assertEquals("concurrency", record.get("metric"));
+    SaturationBlock record = s.toRecord();
+    assertEquals("concurrency", record.metric());
     // the verdict names where the levels show saturation: 8 users, its first level over capacity
-    assertEquals(8L, record.get("saturation_concurrency"));
-    assertEquals(3, record.get("saturation_level"));
-    assertEquals(false, record.get("stopped_early"));
-    assertNull(record.get("slo_load"));
+    assertEquals(8L, record.saturationLoad());
+    assertEquals(3, record.saturationLevel());
+    assertEquals(false, record.stoppedEarly());
+    assertNull(record.sloLoad());
   }
 
   @Test
@@ -111,7 +112,7 @@ class SaturationTest {
     assertEquals(4 + 4 * 0.02 / 0.47, s.sloLoad(), 1e-9);
     assertEquals(2, s.sloBelow().index());
     assertEquals(3, s.sloAbove().index());
-    assertEquals(false, s.toRecord().get("slo_met_at_every_level"));
+    assertEquals(false, s.toRecord().sloMetAtEveryLevel());
     assertNull(s.sloShortfall(4.1));
     assertEquals(
         "the highest load meeting the SLO is 4.17 users, below llm.assert.sloLoadAtLeast 6 users",
@@ -142,7 +143,7 @@ class SaturationTest {
             null);
     assertEquals(4.0, s.sloLoad());
     assertNull(s.sloAbove());
-    assertEquals(true, s.toRecord().get("slo_met_at_every_level"));
+    assertEquals(true, s.toRecord().sloMetAtEveryLevel());
   }
 
   @Test
@@ -179,8 +180,8 @@ class SaturationTest {
             null,
             "why");
     assertEquals(List.of(1, 0), s.levels().stream().map(LevelResult::index).toList());
-    assertEquals(true, s.toRecord().get("stopped_early"));
-    assertEquals("why", s.toRecord().get("stop_reason"));
+    assertEquals(true, s.toRecord().stoppedEarly());
+    assertEquals("why", s.toRecord().stopReason());
   }
 
   @Test
@@ -269,7 +270,7 @@ class SaturationTest {
             null,
             null);
     assertEquals(true, s.stillGrowing());
-    assertEquals(true, s.toRecord().get("still_growing"));
+    assertEquals(true, s.toRecord().stillGrowing());
     assertEquals(
         "saturation of chat: no saturation seen over 3 levels: no level's added users gave less"
             + " than 0.25 of the output tokens/s they would give an unsaturated server while its"
@@ -293,16 +294,14 @@ class SaturationTest {
             Slo.NONE,
             null,
             null);
-    Map<String, Object> record = s.toRecord();
-    assertEquals(false, record.get("still_growing"));
-    assertEquals(2, record.get("saturation_level"));
-    assertEquals(16L, record.get("saturation_concurrency"));
-    assertEquals(3, record.get("max_level"));
-    assertEquals(32L, record.get("max_concurrency"));
+    SaturationBlock record = s.toRecord();
+    assertEquals(false, record.stillGrowing());
+    assertEquals(2, record.saturationLevel());
+    assertEquals(16L, record.saturationLoad());
+    assertEquals(3, record.maxLevel());
+    assertEquals(32L, record.maxLoad());
     assertEquals(
-        true,
-        ((String) record.get("verdict_text"))
-            .endsWith("; peak 710.0 output tokens/s at 32 users (level 3)"));
+        true, record.verdictText().endsWith("; peak 710.0 output tokens/s at 32 users (level 3)"));
   }
 
   @Test
@@ -321,8 +320,8 @@ class SaturationTest {
     assertEquals(1, all.get(0).saturation().scenarioIndex());
     assertEquals(1, all.get(1).saturation().index());
     // its verdict: saturated at its level 1 (run-wide 3), over capacity
-    assertEquals(3, all.get(1).toRecord().get("saturation_level"));
-    assertEquals(1, all.get(1).toRecord().get("saturation_scenario_level"));
+    assertEquals(3, all.get(1).toRecord().saturationLevel());
+    assertEquals(1, all.get(1).toRecord().saturationScenarioLevel());
     assertEquals(
         "2 stepped scenarios (closed, open) shared the server: each one's levels saw the others'"
             + " load, so each saturation is that of the scenario with the others running",
@@ -422,19 +421,19 @@ class SaturationTest {
             open(3, 3, 180, 154, 2560, 82));
     assertEquals(true, s.saturated());
     assertEquals(true, s.stillGrowing());
-    Map<String, Object> record = s.toRecord();
-    assertEquals(3, record.get("saturation_level"));
-    assertEquals(3L, record.get("saturation_rate"));
-    assertEquals(3, record.get("over_capacity_level"));
-    assertEquals(false, record.get("still_growing"));
-    assertEquals(true, record.get("throughput_still_growing"));
-    assertEquals(true, record.get("saturated"));
+    SaturationBlock record = s.toRecord();
+    assertEquals(3, record.saturationLevel());
+    assertEquals(3L, record.saturationLoad());
+    assertEquals(3, record.overCapacityLevel());
+    assertEquals(false, record.stillGrowing());
+    assertEquals(true, record.throughputStillGrowing());
+    assertEquals(true, record.saturated());
     String text =
         "saturated at 3 users/s (level 3, 2.57 requests/s, 82.0 output tokens/s): over capacity:"
             + " served 2.57 of 3.00 offered requests/s (14.4% short) while TTFT p50 grew 44.9x over"
             + " level 2 (2 users/s), 57 -> 2560 ms (llm.saturation.ttftGrowth 1.5,"
             + " llm.saturation.throughputGain 0.05)";
-    assertEquals(text, record.get("verdict_text"));
+    assertEquals(text, record.verdictText());
     assertEquals("saturation of chat: " + text, s.describe().get(0));
     assertEquals(
         "level 3 (3 users/s): served 2.57 of 3.00 offered requests/s (14.4% short) while TTFT p50"
@@ -452,16 +451,16 @@ class SaturationTest {
             open(2, 2, 120, 119, 61, 63.5));
     assertEquals(false, s.saturated());
     assertNull(s.verdictLevel());
-    Map<String, Object> record = s.toRecord();
-    assertNull(record.get("saturation_level"));
-    assertNull(record.get("saturation_rate"));
-    assertNull(record.get("over_capacity_level"));
-    assertEquals(true, record.get("still_growing"));
+    SaturationBlock record = s.toRecord();
+    assertNull(record.saturationLevel());
+    assertNull(record.saturationLoad());
+    assertNull(record.overCapacityLevel());
+    assertEquals(true, record.stillGrowing());
     assertEquals(
         "no saturation seen over 3 levels: no level fell short of its offered rate while its"
             + " TTFT grew; the highest, 2 users/s (level 2), served 1.98 of 2.00 requests/s, 63.5"
             + " output tokens/s",
-        record.get("verdict_text"));
+        record.verdictText());
   }
 
   @Test
@@ -508,7 +507,7 @@ class SaturationTest {
     assertEquals(true, s.saturated());
     assertEquals(2, s.saturation().index());
     assertEquals(3, s.verdictLevel().index());
-    assertEquals(3, s.toRecord().get("over_capacity_level"));
+    assertEquals(3, s.toRecord().overCapacityLevel());
     assertEquals(
         "saturated at 8 users (level 3, 10.00 requests/s, 400.0 output tokens/s): over capacity:"
             + " 2x users over level 2 (4 users) gave +2.6% output tokens/s (390.0 -> 400.0), 2.6%"
@@ -583,7 +582,7 @@ class SaturationTest {
             closed(1, 2, 58, 93.6, latency(58, 406, 450), Distribution.EMPTY),
             closed(2, 4, 64, 103.0, latency(64, 981, 1100), Distribution.EMPTY));
     assertEquals(true, s.saturated());
-    Map<String, Object> record = s.toRecord();
+    SaturationBlock record = s.toRecord();
     String text =
         "saturated at 2 users (level 1, 2.90 requests/s, 93.6 output tokens/s): over capacity: 2x"
             + " users over level 0 (1 user) gave +11.4% output tokens/s (84.0 -> 93.6), 11.4% of"
@@ -592,34 +591,33 @@ class SaturationTest {
             + " the added users only added latency, by closed-loop scaling (Little's law;"
             + " llm.saturation.minScaling 0.25, llm.saturation.ttftGrowth 1.5); peak 103.0 output"
             + " tokens/s at 4 users (level 2)";
-    assertEquals(text, record.get("verdict_text"));
+    assertEquals(text, record.verdictText());
     assertEquals("saturation of chat: " + text, s.describe().get(0));
-    assertEquals(1, record.get("saturation_level"));
-    assertEquals(2L, record.get("saturation_concurrency"));
-    assertEquals(1, record.get("over_capacity_level"));
-    assertEquals(true, record.get("saturated"));
-    assertEquals(false, record.get("still_growing"));
+    assertEquals(1, record.saturationLevel());
+    assertEquals(2L, record.saturationLoad());
+    assertEquals(1, record.overCapacityLevel());
+    assertEquals(true, record.saturated());
+    assertEquals(false, record.stillGrowing());
     // a fact about throughput, not the verdict: +10% at the highest level
-    assertEquals(true, record.get("throughput_still_growing"));
-    assertEquals("closed_loop_scaling", record.get("rule"));
-    assertEquals(0.25, record.get("min_scaling"));
-    assertEquals(1.5, record.get("ttft_growth"));
-    assertEquals(0.05, record.get("throughput_gain"));
-    @SuppressWarnings("unchecked")
-    List<Map<String, Object>> scaling = (List<Map<String, Object>>) record.get("scaling");
+    assertEquals(true, record.throughputStillGrowing());
+    assertEquals("closed_loop_scaling", record.rule());
+    assertEquals(0.25, record.minScaling());
+    assertEquals(1.5, record.ttftGrowth());
+    assertEquals(0.05, record.throughputGain());
+    List<SaturationBlock.ScalingRow> scaling = record.scaling();
     assertEquals(2, scaling.size());
-    Map<String, Object> first = scaling.get(0);
-    assertEquals(1, first.get("level"));
-    assertEquals(0, first.get("level_below"));
-    assertEquals(2.0, first.get("users_factor"));
-    assertEquals(93.6 / 84.0, (Double) first.get("output_tokens_per_s_factor"), 1e-9);
-    assertEquals(93.6 / 84.0 - 1, (Double) first.get("scaling"), 1e-9);
-    assertEquals(406.0 / 91, (Double) first.get("ttft_p50_factor"), 1e-9);
-    assertNull(first.get("e2e_p50_factor"));
-    assertEquals(true, first.get("latency_grew"));
-    assertEquals(true, first.get("throughput_short"));
-    assertEquals(true, first.get("over_capacity"));
-    assertEquals(true, scaling.get(1).get("over_capacity"));
+    SaturationBlock.ScalingRow first = scaling.get(0);
+    assertEquals(1, first.level());
+    assertEquals(0, first.levelBelow());
+    assertEquals(2.0, first.usersFactor());
+    assertEquals(93.6 / 84.0, first.outputTokensPerSFactor(), 1e-9);
+    assertEquals(93.6 / 84.0 - 1, first.scaling(), 1e-9);
+    assertEquals(406.0 / 91, first.ttftP50Factor(), 1e-9);
+    assertNull(first.e2eP50Factor());
+    assertEquals(true, first.latencyGrew());
+    assertEquals(true, first.throughputShort());
+    assertEquals(true, first.overCapacity());
+    assertEquals(true, scaling.get(1).overCapacity());
   }
 
   @Test
@@ -645,10 +643,10 @@ class SaturationTest {
             closed(2, 4, 400, 640, latency(400, 51, 62), latency(400, 252, 275)),
             closed(3, 8, 800, 1280, latency(800, 51, 62), latency(800, 253, 275)));
     assertEquals(false, s.saturated());
-    Map<String, Object> record = s.toRecord();
-    assertNull(record.get("saturation_level"));
-    assertNull(record.get("over_capacity_level"));
-    assertEquals(true, record.get("still_growing"));
+    SaturationBlock record = s.toRecord();
+    assertNull(record.saturationLevel());
+    assertNull(record.overCapacityLevel());
+    assertEquals(true, record.stillGrowing());
     assertEquals(
         "no saturation seen over 4 levels: no level's added users gave less than 0.25 of the"
             + " output tokens/s they would give an unsaturated server while its TTFT or E2E p50"
@@ -656,7 +654,7 @@ class SaturationTest {
             + " 1280.0 output tokens/s: 2x users over level 2 (4 users) gave +100.0% output"
             + " tokens/s (640.0 -> 1280.0), 100.0% of the +100% an unsaturated server gives them,"
             + " while TTFT p50 went 51 -> 51 ms (1.0x) and E2E p50 went 252 -> 253 ms (1.0x)",
-        record.get("verdict_text"));
+        record.verdictText());
   }
 
   @Test
@@ -680,9 +678,9 @@ class SaturationTest {
             closed(0, 4, 400, 640, latency(400, 50, 60), latency(400, 250, 270)),
             closed(1, 4, 388, 620.8, latency(388, 53, 64), latency(388, 258, 279)));
     assertEquals(false, s.saturated());
-    Map<String, Object> record = s.toRecord();
-    assertNull(record.get("saturation_level"));
-    assertEquals(List.of(), record.get("scaling"));
+    SaturationBlock record = s.toRecord();
+    assertNull(record.saturationLevel());
+    assertEquals(List.of(), record.scaling());
   }
 
   @Test
@@ -774,11 +772,11 @@ class SaturationTest {
 
   @Test
   void anOpenLoopRecordsItsRuleWithoutClosedLoopScaling() {
-    Map<String, Object> record =
+    SaturationBlock record =
         openRun(open(0, 1, 60, 60, 55, 32), open(1, 2, 120, 119, 56, 64)).toRecord();
-    assertEquals("open_loop_shortfall", record.get("rule"));
-    assertEquals(false, record.containsKey("scaling"));
-    assertEquals(false, record.containsKey("min_scaling"));
+    assertEquals("open_loop_shortfall", record.rule());
+    assertNull(record.scaling());
+    assertNull(record.minScaling());
   }
 
   /** The level with its measured window cut at {@code toMs}. */

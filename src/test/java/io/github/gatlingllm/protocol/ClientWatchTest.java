@@ -13,6 +13,7 @@ import io.github.gatlingllm.levels.Injection.Type;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.util.List;
 import java.util.Map;
@@ -201,11 +202,10 @@ class ClientWatchTest {
     w.recorded(record(1_000.5, 998.0));
     w.recorded(record(5_000.0, 4_000.0));
     w.finish();
-    Map<String, Object> window = w.forWindow(900, 2_000);
-    assertEquals(2.5, ((Map<?, ?>) window.get("schedule_lag_ms")).get("max"));
-    assertEquals(1L, ((Map<?, ?>) window.get("schedule_lag_ms")).get("count"));
-    assertTrue(window.containsKey("client_cpu"));
-    assertEquals(false, w.forWindow(6_000, 7_000).containsKey("schedule_lag_ms"));
+    LevelEntry.Client window = w.forWindow(900, 2_000);
+    assertEquals(2.5, window.scheduleLagMs().max());
+    assertEquals(1L, window.scheduleLagMs().count());
+    assertNull(w.forWindow(6_000, 7_000).scheduleLagMs());
   }
 
   private static RequestRecord record(double sentMs, Double scheduledMs) {

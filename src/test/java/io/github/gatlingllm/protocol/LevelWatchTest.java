@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.levels.Injection.Step;
 import io.github.gatlingllm.levels.Injection.Type;
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.SaturationBlock;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,15 +92,12 @@ class LevelWatchTest {
     assertNull(watch.stopNow(20_001));
 
     Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 20)));
-    watch.addTo(info, 2, 25_000, (start, end) -> Map.of("client_cpu", 0.5));
-    @SuppressWarnings("unchecked")
-    List<LevelEntry> levels = (List<LevelEntry>) info.get("levels");
+    watch.addTo(info, 2, 25_000, (start, end) -> new LevelEntry.Client(null, 0.5));
+    List<LevelEntry> levels = RunRecord.of(info).levels();
     // the third level began after the stop and has no request
     assertEquals(2, levels.size());
-    assertEquals(0.5, levels.get(1).extra().get("client_cpu"));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
-    assertEquals(true, saturation.get("stopped_early"));
+    assertEquals(0.5, levels.get(1).client().clientCpu());
+    assertEquals(true, RunRecord.of(info).saturation().verdict().stoppedEarly());
     @SuppressWarnings("unchecked")
     Map<String, Object> load = (Map<String, Object>) info.get("load");
     assertEquals(2L, load.get("peak_concurrency"));
@@ -155,7 +154,7 @@ class LevelWatchTest {
                 + " figures are unreliable (it ended when the run's request budget was spent, not"
                 + " at its step's end: give the run more requests, e.g. prompts().requests(n) or"
                 + " -Dllm.requests)"),
-        info.get("levels_warnings"));
+        RunRecord.of(info).levelsBlock().warnings());
   }
 
   @Test
@@ -270,28 +269,27 @@ class LevelWatchTest {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> saturationOf(LlmSettings settings) {
+  private static SaturationBlock saturationOf(LlmSettings settings) {
     LevelWatch watch = new LevelWatch(List.of(THREE), settings, null, () -> 0);
     levelWithSlow(watch, 0, 0); // attainment 1.0 at 1 user
     levelWithSlow(watch, 10_000, 1); // 0.9 at 2 users
     levelWithSlow(watch, 20_000, 5); // 0.5 at 4 users
     Map<String, Object> info = new LinkedHashMap<>(Map.of("load", Map.of("requests", 30)));
     watch.addTo(info, 4, 30_000, null);
-    return (Map<String, Object>) info.get("saturation");
+    return RunRecord.of(info).saturation().verdict();
   }
 
   @Test
   void aLevelMeetsTheSloAtTheLevelAttainmentNotAtTheRunsGoodputAssertion() {
     // The run's assertion (0.5) does not move when a level meets the SLO: 0.95 by default.
-    Map<String, Object> byDefault =
+    SaturationBlock byDefault =
         saturationOf(settings("llm.slo.ttftMs", "50", "llm.assert.goodputRatio", "0.5"));
-    assertEquals(0.95, byDefault.get("slo_ratio"));
-    assertEquals(1.5, (Double) byDefault.get("slo_load"), 1e-9); // 1 + (1 - 0.95) / (1 - 0.9)
-    Map<String, Object> set =
+    assertEquals(0.95, byDefault.sloRatio());
+    assertEquals(1.5, byDefault.sloLoad(), 1e-9); // 1 + (1 - 0.95) / (1 - 0.9)
+    SaturationBlock set =
         saturationOf(settings("llm.slo.ttftMs", "50", "llm.slo.levelAttainment", "0.85"));
-    assertEquals(0.85, set.get("slo_ratio"));
-    assertEquals(2.25, (Double) set.get("slo_load"), 1e-9); // 2 + 2 * (0.9 - 0.85) / (0.9 - 0.5)
+    assertEquals(0.85, set.sloRatio());
+    assertEquals(2.25, set.sloLoad(), 1e-9); // 2 + 2 * (0.9 - 0.85) / (0.9 - 0.5)
   }
 
   /** 1, 2, 3 and 4 users/s, 10 s each, from 0. */
@@ -322,27 +320,22 @@ class LevelWatchTest {
   void anOpenLoopWhoseInjectionIsOverDoesNotCutItsLastLevel() {
     // the run ends 110 ms before the last level's end: its last user arrived and was served
     Map<String, Object> info = openStepsEndingAt(RunEnd.Reason.INJECTION_OVER, 39_890);
-    @SuppressWarnings("unchecked")
-    List<LevelEntry> levels = (List<LevelEntry>) info.get("levels");
+    List<LevelEntry> levels = RunRecord.of(info).levels();
     assertEquals(4, levels.size());
     assertNull(levels.get(3).cutShort());
     assertEquals(10.0, levels.get(3).durationS());
     assertEquals(4.0, levels.get(3).summary().requestsPerS());
-    @SuppressWarnings("unchecked")
-    Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
-    assertEquals(4, saturation.get("levels"));
-    assertEquals(4.0, ((Number) saturation.get("max_rate")).doubleValue());
+    SaturationBlock saturation = RunRecord.of(info).saturation().verdict();
+    assertEquals(4, saturation.levels());
+    assertEquals(4.0, saturation.maxLoad().doubleValue());
   }
 
   @Test
   void anOpenLoopStoppedBeforeItsLastLevelsEndCutsThatLevel() {
     Map<String, Object> info = openStepsEndingAt(RunEnd.Reason.TARGET_DOWN, 39_890);
-    @SuppressWarnings("unchecked")
-    List<LevelEntry> levels = (List<LevelEntry>) info.get("levels");
+    List<LevelEntry> levels = RunRecord.of(info).levels();
     assertEquals(true, levels.get(3).cutShort());
-    @SuppressWarnings("unchecked")
-    Map<String, Object> saturation = (Map<String, Object>) info.get("saturation");
-    assertEquals(3, saturation.get("levels"));
+    assertEquals(3, RunRecord.of(info).saturation().verdict().levels());
   }
 
   @Test

@@ -104,6 +104,84 @@ class RunRecordTest {
     }
   }
 
+  /**
+   * The levels, saturation and cache blocks of every saved record, read as their types and written
+   * again from the typed values alone (no JSON tree of the file): the file's keys, in its order,
+   * with its values.
+   */
+  @Test
+  void theLevelsSaturationAndCacheOfEverySavedRunAreWrittenAgainFromTheirTypes()
+      throws IOException {
+    int levels = 0;
+    int saturations = 0;
+    for (Path file : savedRecords()) {
+      ObjectNode tree = (ObjectNode) JSON.readTree(file.toFile());
+      RunRecord record = RunRecord.load(file);
+      ObjectNode expected = JSON.createObjectNode();
+      ObjectNode actual = JSON.createObjectNode();
+      if (tree.has("levels")) {
+        levels++;
+        for (String key :
+            List.of(
+                "levels", "levels_note", "levels_left_out", "levels_anchor", "levels_warnings")) {
+          if (tree.has(key)) {
+            expected.set(key, tree.get(key));
+          }
+        }
+        actual.setAll((ObjectNode) JSON.valueToTree(record.levelsBlock().fields()));
+      } else {
+        assertNull(record.levelsBlock(), file.toString());
+      }
+      if (tree.has("saturation")) {
+        saturations++;
+        expected.set("saturation", tree.get("saturation"));
+        expected.set("saturations", tree.get("saturations"));
+        actual.setAll(
+            (ObjectNode)
+                JSON.valueToTree(
+                    SaturationBlock.fields(record.saturation(), record.saturations())));
+      } else {
+        assertNull(record.saturation(), file.toString());
+      }
+      expected.set("cache", tree.get("cache"));
+      actual.set("cache", JSON.valueToTree(record.cache()));
+      // Through text, as a file holds it (a tree keeps Java's int and long apart).
+      assertEquals(
+          JSON.writeValueAsString(expected),
+          JSON.writeValueAsString(JSON.readTree(JSON.writeValueAsString(actual))),
+          file.toString());
+    }
+    // 16 saved runs, and the two merged records of runrecord/merged-*
+    assertEquals(18, levels);
+    assertEquals(3, saturations);
+  }
+
+  @Test
+  void theSteppedOpenLoopsLevelsAndSaturationAreTyped() throws IOException {
+    RunRecord record =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/stepped/llm-run.json"));
+    Levels levels = record.levelsBlock();
+    assertEquals(4, levels.entries().size());
+    LevelEntry first = levels.entries().get(0);
+    assertEquals(6, first.rate().intValue());
+    assertEquals(967.235, first.client().scheduleLagMs().p99());
+    assertEquals(0.1153, first.client().clientCpu());
+    assertEquals(29L, first.completedRequests());
+    assertEquals(new Levels.LeftOut(0, 0, 0, null, 282, null), levels.leftOut());
+    assertEquals(1796612249611L, levels.anchor().epochMs());
+    assertEquals(3, levels.warnings().size());
+    assertEquals(false, levels.leftOutAny());
+    SaturationBlock.Run run = record.saturation();
+    assertEquals(true, run.verdict().open());
+    assertEquals(18, run.verdict().saturationLoad().intValue());
+    assertEquals(16.4, run.verdict().saturationRequestsPerS());
+    assertEquals(0.95, run.verdict().sloRatio());
+    assertNull(run.verdict().sloLoad());
+    assertEquals(true, run.overSaturation().startsWith("level 2 (18 users/s): served 16.40"));
+    assertEquals(1, record.saturations().size());
+    assertEquals(new CacheSummary.Parameters(16, 1, true, true), record.cache().parameters());
+  }
+
   @Test
   void theBaselineRunsBaselineIsTyped() throws IOException {
     Baseline b =

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.gatlingllm.levels.LevelEntry;
+import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.RunRecord;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LevelsSectionTest {
+
+  /** The section of a record given as the file's JSON form. */
+  private static String render(Map<String, ?> run) {
+    Map<String, Object> m = new LinkedHashMap<>(run);
+    return LevelsSection.render(RunRecord.of(m), m);
+  }
 
   private static Map<String, Object> level(
       int index, String scenario, String loadKey, double load, double outputPerS, double ttftP99) {
@@ -31,8 +38,8 @@ class LevelsSectionTest {
 
   @Test
   void noLevelNoSection() {
-    assertEquals("", LevelsSection.render(Map.of()));
-    assertEquals("", LevelsSection.render(Map.of("levels", List.of())));
+    assertEquals("", render(Map.of()));
+    assertEquals("", render(Map.of("levels", List.of())));
   }
 
   @Test
@@ -57,7 +64,7 @@ class LevelsSectionTest {
             190.0,
             "stopped_early",
             false));
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(
         html.contains(
             "<p id=\"saturation\"><strong>The server saturates at concurrency 2 (level 1); peak"
@@ -93,7 +100,7 @@ class LevelsSectionTest {
     seen.put("verdict_text", "saturated at 3 users/s (level 2, ...): over capacity: ...");
     seen.put("stopped_early", false);
     run.put("saturation", seen);
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(
         html.contains(
             "<p id=\"saturation\"><strong>Saturation: saturated at 3 users/s (level 2, ...): over"
@@ -108,7 +115,7 @@ class LevelsSectionTest {
     none.put("verdict_text", "no saturation seen over 3 levels: every level served what it was");
     none.put("stopped_early", false);
     run.put("saturation", none);
-    html = LevelsSection.render(run);
+    html = render(run);
     assertTrue(
         html.contains(
             "<p id=\"saturation\"><strong>Saturation: no saturation seen over 3 levels: every"
@@ -134,7 +141,7 @@ class LevelsSectionTest {
     s.put("verdict_text", "saturated at 2 users");
     s.put("stopped_early", false);
     run.put("saturation", s);
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(html.contains("<td>2 users (saturation)</td>"), html);
     assertTrue(html.contains("<td>4 users (over capacity)</td>"), html);
   }
@@ -183,7 +190,7 @@ class LevelsSectionTest {
         "levels_note",
         "Each level holds the measured requests that started in it; none was left out.");
     run.put("levels_left_out", Map.of("ramps", 0L, "outside", 0L, "unplaced", 0L));
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(html.contains("<tr><td>0</td><td>4 users</td><td>30</td>"), html);
     assertFalse(html.contains("cut short"), html);
     assertFalse(html.contains("Each level holds"), html);
@@ -210,7 +217,7 @@ class LevelsSectionTest {
                     "steps",
                     List.of(
                         Map.of("level", true), Map.of("level", false), Map.of("level", true))))));
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(
         html.contains(
             "<tr class=\"cut-short\" title=\"cut short: the run stopped in it\"><td>0</td>"
@@ -228,7 +235,7 @@ class LevelsSectionTest {
     Map<String, Object> b = level(1, "rag", "rate", 2, 100, 50);
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("levels", List.of(a, b));
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(
         html.contains(
             "<td>0</td><td class=\"l\">chat</td><td>2 users/s</td><td>30</td>"
@@ -271,7 +278,7 @@ class LevelsSectionTest {
     saturation.put("min_scaling", 0.25);
     saturation.put("scaling", List.of(pair));
     run.put("saturation", saturation);
-    String html = LevelsSection.render(run);
+    String html = render(run);
     assertTrue(
         html.contains(
             "<p id=\"scaling\">Closed-loop scaling (Little's law: throughput = users / latency): a"
@@ -297,6 +304,6 @@ class LevelsSectionTest {
     run.put(
         "saturation",
         Map.of("metric", "rate", "rule", "open_loop_shortfall", "verdict_text", "no saturation"));
-    assertFalse(LevelsSection.render(run).contains("id=\"scaling\""));
+    assertFalse(render(run).contains("id=\"scaling\""));
   }
 }

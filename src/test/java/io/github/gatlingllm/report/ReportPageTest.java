@@ -237,7 +237,7 @@ class ReportPageTest {
     }
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("metrics", JsonForm.of(metrics.summary()));
-    run.put("cache", JsonForm.of(cache.summary(Map.of())));
+    run.put("cache", JsonForm.of(cache.summary(null)));
     String html = ReportPage.render(run);
     assertTrue(
         html.contains(

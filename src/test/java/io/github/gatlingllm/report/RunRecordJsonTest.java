@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.gatlingllm.cache.CacheSummary;
-import io.github.gatlingllm.levels.LevelEntry;
 import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.stats.Distribution;
 import java.io.IOException;
 import java.nio.file.Files;

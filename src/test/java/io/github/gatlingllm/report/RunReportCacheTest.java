@@ -3,9 +3,9 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.gatlingllm.cache.CacheOutcome;
-import io.github.gatlingllm.cache.CacheSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.CacheSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,8 +57,8 @@ class RunReportCacheTest {
             + " \"exact_counts\": true, \"tolerance\": 0.5, \"verdict\": \"stale\"}}");
     RunReport report = RunReport.read(List.of(folder), null);
     CacheSummary cache = (CacheSummary) report.record().get("cache");
-    assertEquals(16, cache.parameters().get("block_tokens"));
-    assertEquals(1, cache.parameters().get("template_tokens"));
+    assertEquals(16, cache.parameters().blockTokens());
+    assertEquals(1, cache.parameters().templateTokens());
     assertEquals(0.5, cache.tolerance());
     assertEquals(2L, cache.requests());
     assertEquals(0.96, cache.plannedHitRatio());

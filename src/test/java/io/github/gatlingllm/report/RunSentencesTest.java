@@ -3,14 +3,21 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.github.gatlingllm.cache.CacheSummary;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.SaturationBlock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RunSentencesTest {
+
+  /** A scenario's verdict given as the file's JSON form. */
+  private static SaturationBlock block(Map<String, Object> json) {
+    return new ObjectMapper().convertValue(json, SaturationBlock.class);
+  }
 
   @Test
   void theServerReportingNoCachedTokensIsTheVerdictsReason() {
@@ -89,18 +96,19 @@ class RunSentencesTest {
     s.put("max_output_tokens_per_s", 812.25);
     s.put("stopped_early", true);
     s.put("stop_reason", "TTFT grew while throughput stayed flat");
+    s.put("slo_ratio", 0.95);
     s.put("slo_load", 1.75);
     assertEquals(
         "saturates at rate 2.5 users/s (level 3); peak 812.3 output tokens/s; the SLO holds up"
             + " to rate 1.75 users/s; stopped early: TTFT grew while throughput stayed flat",
-        RunSentences.saturation(s));
+        RunSentences.saturation(block(s)));
     s.put("metric", "concurrency");
     s.put("saturation_concurrency", 8);
     s.put("slo_load", null);
     s.put("stopped_early", false);
     assertEquals(
         "saturates at concurrency 8 (level 3); peak 812.3 output tokens/s; no level met the SLO",
-        RunSentences.saturation(s));
+        RunSentences.saturation(block(s)));
   }
 
   @Test
@@ -113,11 +121,12 @@ class RunSentencesTest {
     s.put("verdict_text", "no saturation seen over 4 levels: every level served what it was");
     s.put("stopped_early", true);
     s.put("stop_reason", "why");
+    s.put("slo_ratio", 0.95);
     s.put("slo_load", 3.0);
     assertEquals(
         "no saturation seen over 4 levels: every level served what it was; the SLO holds up to"
             + " rate 3 users/s; stopped early: why",
-        RunSentences.saturation(s));
+        RunSentences.saturation(block(s)));
   }
 
   @Test
@@ -136,12 +145,12 @@ class RunSentencesTest {
     assertEquals(
         "saturates at concurrency 8 (level 3, 690 output tokens/s); peak 704 output tokens/s at"
             + " concurrency 16 (level 4)",
-        RunSentences.saturation(s));
+        RunSentences.saturation(block(s)));
     s.put("still_growing", true);
     assertEquals(
         "no saturation seen: throughput still growing at the highest level (concurrency 16, 704"
             + " output tokens/s)",
-        RunSentences.saturation(s));
+        RunSentences.saturation(block(s)));
     Map<String, Object> open = new LinkedHashMap<>(s);
     open.put("scenario", "batch");
     open.put("shared_server", "2 stepped scenarios (chat, batch) shared the server");
@@ -150,7 +159,8 @@ class RunSentencesTest {
             + " (concurrency 16, 704 output tokens/s); scenario batch: no saturation"
             + " seen: throughput still growing at the highest level (concurrency 16, 704 output"
             + " tokens/s) (2 stepped scenarios (chat, batch) shared the server)",
-        RunSentences.saturations(Map.of("saturation", s, "saturations", List.of(s, open))));
+        RunSentences.saturations(
+            RunRecord.of(Map.of("saturation", s, "saturations", List.of(s, open)))));
   }
 
   @Test
@@ -222,7 +232,7 @@ class RunSentencesTest {
             + " capacity: "
             + why
             + "; stopped early at level 3 (24 users/s) (llm.stopWhenSaturated)",
-        RunSentences.saturation(s));
+        RunSentences.saturation(block(s)));
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.stats.JsonForm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -101,7 +102,8 @@ final class SyntheticRun {
     s.run.put("assertions", Map.of("goodput_ratio", 0.9));
     s.run.put("load", Map.of("concurrency", 4, "peak_concurrency", 4));
     s.run.put("metrics", JsonForm.of(aggregator.summary()));
-    s.run.put("cache", JsonForm.of(cache.summary(Map.of("block_tokens", 16))));
+    s.run.put(
+        "cache", JsonForm.of(cache.summary(new CacheSummary.Parameters(16, null, null, null))));
     s.run.put(
         "levels",
         List.of(level(0, 1, 30.5, 40, 80), level(1, 2, 58.25, 45, 95), level(2, 4, 61.0, 90, 180)));

@@ -1,4 +1,4 @@
-package io.github.gatlingllm.levels;
+package io.github.gatlingllm.record;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
@@ -6,28 +6,23 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.gatlingllm.metrics.GroupSummary;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
+import io.github.gatlingllm.stats.Distribution;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * One entry of {@code llm-run.json}'s {@code levels}, typed both ways: written by {@link
- * LevelResult#entry}, read back from a file's map by {@link #of(Map)} (through {@code
- * report.RunRecordJson.read}). The keys, in the file's order: {@code index}, {@code scenario},
- * {@code kind}, {@code concurrency} (closed) or {@code rate} (open, users/s), {@code start_ms},
- * {@code end_ms}, {@code duration_s}, {@code measured_from_ms}, {@code measured_to_ms} and {@code
- * cut_short} (each only when set), then the level's {@link GroupSummary.Json} fields in their
- * order, then {@code input_tokens_per_s}, {@code scenario_index}, {@code offered_requests_per_s},
- * {@code completed_requests}, then the window's extra fields (the client's {@code schedule_lag_ms},
- * {@code client_cpu}...) in the order given. Definitions: {@link LevelResult}.
+ * One entry of {@code llm-run.json}'s {@code levels} (see {@link Levels}), written by {@code
+ * levels.LevelResult#entry} and read back by Jackson. The keys, in the file's order: {@code index},
+ * {@code scenario}, {@code kind}, {@code concurrency} (closed) or {@code rate} (open, users/s),
+ * {@code start_ms}, {@code end_ms}, {@code duration_s}, {@code measured_from_ms}, {@code
+ * measured_to_ms} and {@code cut_short} (each only when set), then the level's {@link
+ * GroupSummary.Json} fields in their order, then {@code input_tokens_per_s}, {@code
+ * scenario_index}, {@code offered_requests_per_s}, {@code completed_requests} (each only when set),
+ * then the client's figures over the level ({@link Client}: {@code schedule_lag_ms}, {@code
+ * client_cpu}), then keys of newer versions in the file's order. Definitions: {@code
+ * levels.LevelResult}.
  *
  * @param index the level's place in the run, from 0
  * @param scenario its scenario
@@ -45,7 +40,9 @@ import java.util.Set;
  * @param scenarioIndex its place among its scenario's levels; null (absent) in older files
  * @param offeredRequestsPerS requests started a second; null (absent) in older files
  * @param completedRequests successful requests completed in it; null (absent) in older files
- * @param extra the window's extra fields in their order, never null (empty for none)
+ * @param client the client's figures over the level's window, or null (both keys absent) when the
+ *     run had no client watch
+ * @param extra keys of newer versions, in the file's order; never null (empty for none)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({
@@ -64,7 +61,8 @@ import java.util.Set;
   "input_tokens_per_s",
   "scenario_index",
   "offered_requests_per_s",
-  "completed_requests"
+  "completed_requests",
+  "client"
 })
 public record LevelEntry(
     Integer index,
@@ -83,35 +81,34 @@ public record LevelEntry(
     @JsonInclude(JsonInclude.Include.NON_NULL) Integer scenarioIndex,
     @JsonInclude(JsonInclude.Include.NON_NULL) Double offeredRequestsPerS,
     @JsonInclude(JsonInclude.Include.NON_NULL) Long completedRequests,
+    @JsonUnwrapped Client client,
     @JsonIgnore Map<String, Object> extra) {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> OWN =
-      List.of(
-          "index",
-          "scenario",
-          "kind",
-          "concurrency",
-          "rate",
-          "start_ms",
-          "end_ms",
-          "duration_s",
-          "measured_from_ms",
-          "measured_to_ms",
-          "cut_short",
-          "input_tokens_per_s",
-          "scenario_index",
-          "offered_requests_per_s",
-          "completed_requests");
-  private static final Set<String> KNOWN = known();
 
   /** Keeps the extra fields' order, unmodifiable. */
   public LevelEntry {
-    extra = extra == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extra));
+    extra = NewerKeys.copy(extra);
   }
 
   /**
-   * The window's extra fields, written after the level's own.
+   * The client's figures over a level's window ({@code protocol.ClientWatch#forWindow}).
+   *
+   * @param scheduleLagMs the lags of the open-loop first requests sent in the window, milliseconds;
+   *     null (absent) when none was sent in it, as in a closed loop
+   * @param clientCpu the client JVM's CPU share over the window, in [0, 1] to 4 decimals; null
+   *     (written) when the samples do not cover it
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonPropertyOrder({"schedule_lag_ms", "client_cpu"})
+  public record Client(
+      @JsonInclude(JsonInclude.Include.NON_NULL) Distribution scheduleLagMs,
+      @JsonInclude(JsonInclude.Include.ALWAYS) Double clientCpu) {
+
+    /** The key of {@link #clientCpu()}, written whenever the level has the client's figures. */
+    static final String CLIENT_CPU = "client_cpu";
+  }
+
+  /**
+   * The keys of newer versions, written after the level's own.
    *
    * @return the fields in their order, never null
    */
@@ -132,8 +129,9 @@ public record LevelEntry(
   }
 
   /**
-   * An entry read from a file's map: its own keys, the level's summary from the keys of {@link
-   * GroupSummary.Json}, every other key an extra field in the file's order.
+   * An entry read from a file's object: its own fields (the summary and the client's figures
+   * unwrapped) read by Jackson, every key this version does not know kept in {@link #extra} in the
+   * file's order. (Jackson cannot fill unwrapped creator fields and unknown keys in one pass.)
    *
    * @param m the entry as Jackson read it, never null
    * @return the entry
@@ -141,40 +139,29 @@ public record LevelEntry(
    */
   @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
   public static LevelEntry of(Map<String, Object> m) {
-    Map<String, Object> extra = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : m.entrySet()) {
-      if (!KNOWN.contains(e.getKey())) {
-        extra.put(e.getKey(), e.getValue());
-      }
+    LevelEntry own = NewerKeys.read(m, LevelEntry.class);
+    Client client = own.client;
+    if (client != null && client.scheduleLagMs() == null && !m.containsKey(Client.CLIENT_CPU)) {
+      client = null; // Jackson makes an empty unwrapped value of absent keys
     }
     return new LevelEntry(
-        get(m, "index", Integer.class),
-        get(m, "scenario", String.class),
-        get(m, "kind", String.class),
-        get(m, "concurrency", Number.class),
-        get(m, "rate", Number.class),
-        get(m, "start_ms", Long.class),
-        get(m, "end_ms", Long.class),
-        get(m, "duration_s", Double.class),
-        get(m, "measured_from_ms", Long.class),
-        get(m, "measured_to_ms", Long.class),
-        get(m, "cut_short", Boolean.class),
-        JSON.convertValue(m, GroupSummary.Json.class),
-        get(m, "input_tokens_per_s", Double.class),
-        get(m, "scenario_index", Integer.class),
-        get(m, "offered_requests_per_s", Double.class),
-        get(m, "completed_requests", Long.class),
-        extra);
-  }
-
-  private static <T> T get(Map<String, Object> m, String key, Class<T> type) {
-    Object v = m.get(key);
-    return v == null ? null : JSON.convertValue(v, type);
-  }
-
-  private static Set<String> known() {
-    Set<String> s = new HashSet<>(OWN);
-    s.addAll(Arrays.asList(GroupSummary.Json.class.getAnnotation(JsonPropertyOrder.class).value()));
-    return Set.copyOf(s);
+        own.index,
+        own.scenario,
+        own.kind,
+        own.concurrency,
+        own.rate,
+        own.startMs,
+        own.endMs,
+        own.durationS,
+        own.measuredFromMs,
+        own.measuredToMs,
+        own.cutShort,
+        own.summary,
+        own.inputTokensPerS,
+        own.scenarioIndex,
+        own.offeredRequestsPerS,
+        own.completedRequests,
+        client,
+        NewerKeys.of(m, LevelEntry.class, GroupSummary.Json.class, Client.class));
   }
 }

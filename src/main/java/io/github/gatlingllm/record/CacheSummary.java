@@ -1,48 +1,49 @@
-package io.github.gatlingllm.cache;
+package io.github.gatlingllm.record;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.gatlingllm.stats.Distribution;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code llm-run.json}'s {@code cache}: the prefix cache against its plan ({@link
- * CacheAggregator#summary}), written and read by Jackson. Keys in this order: the plan's {@code
- * parameters} first, as given (what the plan knew of the server: {@code block_tokens}, {@code
+ * {@code llm-run.json}'s {@code cache}: the prefix cache against its plan ({@code
+ * cache.CacheAggregator#summary}), written and read by Jackson. Keys in this order: the plan's
+ * {@link Parameters} first (what the plan knew of the server: {@code block_tokens}, {@code
  * template_tokens}, {@code template_known}, {@code exact_counts}), then {@code tolerance}, {@code
  * requests}, {@code planned_hit_ratio}, {@code observed_hit_ratio}, {@code outcomes}, {@code
  * as_planned}, {@code warm_start}, {@code warm_start_requests}, {@code warm_start_message} (with a
  * warm start), {@code verdict}, {@code planned_requests}, {@code verdict_reason} (with the verdict
- * {@code unknown}), {@code latency_by_outcome} and {@code workloads}. Nulls are written but for the
- * two said. Read back, a key this version does not know lands among the parameters (it is shown,
- * never used); a missing one reads as null, false or 0.
+ * {@code unknown}), {@code latency_by_outcome} and {@code workloads}, then keys of newer versions
+ * in the file's order. Nulls are written but for the two said. Read back, a missing key reads as
+ * null, false or 0.
  *
- * @param parameters what the plan knew of the server, in the order given; never null (empty when
- *     none)
+ * @param parameters what the plan knew of the server, or null (its keys absent) when not recorded
  * @param tolerance the verdict's tolerance, in [0, 1]; null only when read from a record without it
  * @param requests successful measured requests with a cache plan; null only when read from a record
  *     without it
  * @param plannedHitRatio planned cached tokens over prompt tokens, or null
  * @param observedHitRatio cached tokens over prompt tokens, or null when no server reported them
- * @param outcomes every outcome's wire name to its count, in {@link CacheOutcome}'s order
+ * @param outcomes every outcome's wire name to its count, in {@code cache.CacheOutcome}'s order
  * @param asPlanned requests whose outcome is the planned one
  * @param warmStart whether any request found prompts of this run already cached
  * @param warmStartRequests how many did
- * @param warmStartMessage the warm-start warning ({@link CacheAggregator#warmStartText}), or null
- *     (absent) without a warm start
+ * @param warmStartMessage the warm-start warning ({@code cache.CacheAggregator#warmStartText}), or
+ *     null (absent) without a warm start
  * @param verdict {@code as planned}, {@code above plan}, {@code below plan} or {@code unknown}
  * @param plannedRequests requests of any phase and status with a cache plan; null only when read
  *     from a record without it
  * @param verdictReason why the verdict is {@code unknown}, in words, or null (absent) otherwise
  * @param latencyByOutcome per outcome seen (wire name), TTFT and E2E
  * @param workloads per workload and request name
+ * @param extra keys of newer versions, in the file's order; never null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({
@@ -63,7 +64,7 @@ import java.util.Map;
   "workloads"
 })
 public record CacheSummary(
-    @JsonAnyGetter @JsonAnySetter Map<String, Object> parameters,
+    @JsonUnwrapped Parameters parameters,
     Double tolerance,
     Long requests,
     Double plannedHitRatio,
@@ -77,31 +78,77 @@ public record CacheSummary(
     Long plannedRequests,
     @JsonInclude(JsonInclude.Include.NON_NULL) String verdictReason,
     Map<String, Latency> latencyByOutcome,
-    List<Series> workloads) {
+    List<Series> workloads,
+    @JsonIgnore Map<String, Object> extra) {
 
-  /** The plan parameters this version knows, in the order they are written. */
-  public static final List<String> PARAMETERS =
-      List.of("block_tokens", "template_tokens", "template_known", "exact_counts");
-
-  /**
-   * Copies the parameters, the known ones ({@link #PARAMETERS}) first in their order (Jackson hands
-   * a record's extra keys over in no set order), and defaults the collections of a file that lacks
-   * them.
-   */
+  /** Defaults the collections of a file that lacks them; keeps the extra keys' order. */
   public CacheSummary {
-    Map<String, Object> ordered = new LinkedHashMap<>();
-    if (parameters != null) {
-      for (String key : PARAMETERS) {
-        if (parameters.containsKey(key)) {
-          ordered.put(key, parameters.get(key));
-        }
-      }
-      parameters.forEach(ordered::putIfAbsent);
-    }
-    parameters = ordered;
+    extra = NewerKeys.copy(extra);
     outcomes = outcomes == null ? Map.of() : outcomes;
     latencyByOutcome = latencyByOutcome == null ? Map.of() : latencyByOutcome;
     workloads = workloads == null ? List.of() : List.copyOf(workloads);
+  }
+
+  /**
+   * The keys of newer versions, written after the block's own.
+   *
+   * @return the fields in their order, never null
+   */
+  @JsonAnyGetter
+  public Map<String, Object> extraFields() {
+    return extra;
+  }
+
+  /**
+   * A block read from a file's object: its own fields (the plan's parameters unwrapped) read by
+   * Jackson, every key this version does not know kept in {@link #extra} in the file's order.
+   * (Jackson cannot fill an unwrapped creator field and unknown keys in one pass.)
+   *
+   * @param m the block as Jackson read it, never null
+   * @return the block; its parameters null when the file has none of their keys
+   * @throws IllegalArgumentException if a value does not read as its field's type
+   */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  public static CacheSummary of(Map<String, Object> m) {
+    CacheSummary own = NewerKeys.read(m, CacheSummary.class);
+    boolean planned = Parameters.KEYS.stream().anyMatch(m::containsKey);
+    return new CacheSummary(
+        planned ? own.parameters : null,
+        own.tolerance,
+        own.requests,
+        own.plannedHitRatio,
+        own.observedHitRatio,
+        own.outcomes,
+        own.asPlanned,
+        own.warmStart,
+        own.warmStartRequests,
+        own.warmStartMessage,
+        own.verdict,
+        own.plannedRequests,
+        own.verdictReason,
+        own.latencyByOutcome,
+        own.workloads,
+        NewerKeys.of(m, CacheSummary.class, Parameters.class));
+  }
+
+  /**
+   * What the cache plan knew of the server, every field written (null when not known).
+   *
+   * @param blockTokens the server's KV-cache block, tokens: a prefix is cached in whole blocks
+   * @param templateTokens the tokens the chat template puts before the first message, or null when
+   *     not known
+   * @param templateKnown whether {@code templateTokens} is known
+   * @param exactCounts whether the plan's token counts are exact (the server's own tokenizer)
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  @JsonPropertyOrder({"block_tokens", "template_tokens", "template_known", "exact_counts"})
+  public record Parameters(
+      Integer blockTokens, Integer templateTokens, Boolean templateKnown, Boolean exactCounts) {
+
+    /** The parameters' keys, in their order. */
+    static final List<String> KEYS =
+        List.of(Parameters.class.getAnnotation(JsonPropertyOrder.class).value());
   }
 
   /**
