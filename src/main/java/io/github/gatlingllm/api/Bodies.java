@@ -11,6 +11,29 @@ final class Bodies {
   private Bodies() {}
 
   /**
+   * The body of one prompt on the Responses or Messages API: {@code model}, the prompt as {@code
+   * promptFields} writes it, then {@link #writeTail}.
+   *
+   * @param limitField {@code max_output_tokens} or {@code max_tokens}
+   * @throws NullPointerException if {@code settings} or {@code prompt} is null
+   */
+  static String promptBody(
+      RequestSettings settings,
+      String prompt,
+      String limitField,
+      RequestBodies.BodyWriter promptFields) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    return RequestBodies.build(
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          promptFields.write(g);
+          writeTail(g, settings, limitField);
+        });
+  }
+
+  /**
    * The end of a Responses or Messages body: {@code stream}, the output limit under the API's name,
    * the optional fields ({@link #writeOptional}), and the object's end.
    *

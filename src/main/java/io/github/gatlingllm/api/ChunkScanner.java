@@ -1,8 +1,6 @@
 package io.github.gatlingllm.api;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The fast path of {@link StreamEventParser} for the payload a stream sends once a token: a
@@ -49,17 +47,7 @@ final class ChunkScanner extends JsonBytes {
   private static final byte[] REASONING_TOKENS = bytes("reasoning_tokens");
 
   private final boolean keepText;
-  private int contentChars;
-  private int reasoningChars;
-  private int toolCalls;
-  private String finishReason;
-  private Integer promptTokens;
-  private Integer completionTokens;
-  private Integer cachedTokens;
-  private Integer reasoningTokens;
-  private String content;
-  private String reasoning;
-  private List<ToolCallDelta> toolCallDeltas;
+  private final ChatChunk chunk = new ChatChunk();
 
   private ChunkScanner(byte[] b, int from, int to, boolean keepText) {
     reset(b, from, to);
@@ -88,10 +76,8 @@ final class ChunkScanner extends JsonBytes {
 
   private StreamEvent payload() {
     skipSpace();
-    expect('{');
-    if (!emptyContainer('}')) {
+    if (firstKey()) {
       do {
-        key();
         if (is(CHOICES)) {
           if (peek() == '[') {
             choices();
@@ -124,24 +110,13 @@ final class ChunkScanner extends JsonBytes {
           // up above; skipped as the Jackson path skips their containers.
           skipValue(1);
         }
-      } while (next('}'));
+      } while (nextKey());
     }
     skipSpace();
     if (i != end) {
       throw GIVE_UP;
     }
-    return Events.chunk(
-        content,
-        contentChars,
-        reasoning,
-        reasoningChars,
-        toolCallDeltas,
-        toolCalls,
-        finishReason,
-        promptTokens,
-        completionTokens,
-        cachedTokens,
-        reasoningTokens);
+    return chunk.event();
   }
 
   private void choices() {
@@ -160,12 +135,10 @@ final class ChunkScanner extends JsonBytes {
   }
 
   private void choice() {
-    expect('{');
-    if (emptyContainer('}')) {
+    if (!firstKey()) {
       return;
     }
     do {
-      key();
       byte c = peek();
       if (is(DELTA) || is(MESSAGE)) {
         if (c == '{') {
@@ -185,8 +158,8 @@ final class ChunkScanner extends JsonBytes {
         if (c == '"') {
           int from = i + 1;
           int to = plainString();
-          if (finishReason == null) {
-            finishReason = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+          if (chunk.finishReason == null) {
+            chunk.finishReason = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
           }
         } else if (c == '{' || c == '[') {
           throw GIVE_UP; // not skipped by the Jackson path
@@ -196,16 +169,14 @@ final class ChunkScanner extends JsonBytes {
       } else {
         skipValue(3);
       }
-    } while (next('}'));
+    } while (nextKey());
   }
 
   private void delta() {
-    expect('{');
-    if (emptyContainer('}')) {
+    if (!firstKey()) {
       return;
     }
     do {
-      key();
       byte c = peek();
       if (is(CONTENT)) {
         if (c == '"') {
@@ -224,7 +195,7 @@ final class ChunkScanner extends JsonBytes {
           expect('[');
           if (!emptyContainer(']')) {
             do {
-              toolCalls++;
+              chunk.toolCalls++;
               skipSpace();
               if (keepText && peek() == '{') {
                 toolCall(true);
@@ -238,7 +209,7 @@ final class ChunkScanner extends JsonBytes {
         }
       } else if (is(FUNCTION_CALL)) {
         if (c == '{') {
-          toolCalls++;
+          chunk.toolCalls++;
           if (keepText) {
             toolCall(false);
           } else {
@@ -250,7 +221,7 @@ final class ChunkScanner extends JsonBytes {
       } else {
         skipValue(4);
       }
-    } while (next('}'));
+    } while (nextKey());
   }
 
   /**
@@ -261,37 +232,30 @@ final class ChunkScanner extends JsonBytes {
    * twice, the last wins.
    */
   private void toolCall(boolean nested) {
-    expect('{');
     Integer index = null;
     String id = null;
     String[] function = new String[2];
-    if (!emptyContainer('}')) {
+    if (firstKey()) {
       do {
-        key();
         byte c = peek();
         if (nested && is(INDEX)) {
           index = count();
         } else if (nested && is(ID)) {
           id = c == '"' ? text() : skipped();
         } else if (nested && is(FUNCTION) && c == '{') {
-          expect('{');
-          if (!emptyContainer('}')) {
+          if (firstKey()) {
             do {
-              key();
               nameOrArguments(function);
-            } while (next('}'));
+            } while (nextKey());
           }
         } else if (!nested) {
           nameOrArguments(function);
         } else {
           skipValue(6);
         }
-      } while (next('}'));
+      } while (nextKey());
     }
-    if (toolCallDeltas == null) {
-      toolCallDeltas = new ArrayList<>(1);
-    }
-    toolCallDeltas.add(new ToolCallDelta(index, id, function[0], function[1]));
+    chunk.keepToolCall(new ToolCallDelta(index, id, function[0], function[1]));
   }
 
   /** After a key: a function's {@code name} or {@code arguments} into {@code function}. */
@@ -313,57 +277,44 @@ final class ChunkScanner extends JsonBytes {
   private void addContent() {
     if (keepText) {
       String text = text();
-      if (!text.isEmpty()) {
-        contentChars += text.length();
-        content = content == null ? text : content + text;
-      }
+      chunk.addContent(text.length(), text);
     } else {
-      contentChars += stringChars(true);
+      chunk.addContent(stringChars(true), null);
     }
   }
 
   /** A reasoning text (the next value, a string): counted, and kept when it is the first. */
   private void addReasoning() {
-    int n;
     if (keepText) {
       String text = text();
-      n = text.length();
-      if (n > 0 && reasoning == null) {
-        reasoning = text;
-      }
+      chunk.addReasoning(text.length(), text);
     } else {
-      n = stringChars(false);
+      chunk.addReasoning(stringChars(false), null);
     }
-    // Some servers send both names with the same text: count it once.
-    reasoningChars = Math.max(reasoningChars, n);
   }
 
   private void usage() {
-    expect('{');
-    if (emptyContainer('}')) {
+    if (!firstKey()) {
       return;
     }
     do {
-      key();
       if (is(PROMPT_TOKENS)) {
-        promptTokens = count();
+        chunk.promptTokens = count();
       } else if (is(COMPLETION_TOKENS)) {
-        completionTokens = count();
+        chunk.completionTokens = count();
       } else if (is(PROMPT_TOKENS_DETAILS) || is(COMPLETION_TOKENS_DETAILS)) {
         boolean prompt = is(PROMPT_TOKENS_DETAILS);
         if (peek() == '{') {
-          expect('{');
-          if (!emptyContainer('}')) {
+          if (firstKey()) {
             do {
-              key();
               if (prompt && is(CACHED_TOKENS)) {
-                cachedTokens = count();
+                chunk.cachedTokens = count();
               } else if (!prompt && is(REASONING_TOKENS)) {
-                reasoningTokens = count();
+                chunk.reasoningTokens = count();
               } else {
                 skipValue(3);
               }
-            } while (next('}'));
+            } while (nextKey());
           }
         } else {
           skipValue(2);
@@ -371,7 +322,7 @@ final class ChunkScanner extends JsonBytes {
       } else {
         skipValue(2);
       }
-    } while (next('}'));
+    } while (nextKey());
   }
 
   /** A count: a plain whole number of 1 to 9 digits, else null for any other value. */

@@ -46,10 +46,8 @@ final class DeltaScanner extends JsonBytes {
     deltaChars = 0;
     try {
       skipSpace();
-      expect('{');
-      if (!emptyContainer('}')) {
+      if (firstKey()) {
         do {
-          key();
           if (is(TYPE)) {
             if (peek() != '"') {
               throw GIVE_UP;
@@ -69,7 +67,7 @@ final class DeltaScanner extends JsonBytes {
           } else {
             skipValue(1);
           }
-        } while (next('}'));
+        } while (nextKey());
       }
       skipSpace();
       return i == end && typeFrom >= 0;
@@ -91,14 +89,12 @@ final class DeltaScanner extends JsonBytes {
   }
 
   private void delta() {
-    expect('{');
     deltaTypeFrom = -1;
     deltaChars = 0;
-    if (emptyContainer('}')) {
+    if (!firstKey()) {
       return;
     }
     do {
-      key();
       if (is(TYPE)) {
         if (peek() != '"') {
           throw GIVE_UP;
@@ -115,6 +111,6 @@ final class DeltaScanner extends JsonBytes {
       } else {
         skipValue(2);
       }
-    } while (next('}'));
+    } while (nextKey());
   }
 }

@@ -3,7 +3,6 @@ package io.github.gatlingllm.api;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.util.List;
 
 /** What the Responses and Messages decoders share: Jackson helpers and event makers. */
 final class Events {
@@ -65,6 +64,46 @@ final class Events {
     return null;
   }
 
+  /**
+   * Whether the value the parser is on is an object (the parser then on its start, for the caller
+   * to read); any other value is skipped.
+   */
+  static boolean object(JsonParser p, JsonToken t) throws IOException {
+    if (t == JsonToken.START_OBJECT) {
+      return true;
+    }
+    p.skipChildren();
+    return false;
+  }
+
+  /** Skips the value the parser is on (a container whole); null. */
+  static <T> T skip(JsonParser p) throws IOException {
+    p.skipChildren();
+    return null;
+  }
+
+  /**
+   * The count under {@code key} in the object the parser is on, as {@link #count} reads it (the
+   * last when the key repeats), or {@code previous} when the object has no such key or the value is
+   * no object; everything else is skipped. Reads a usage's {@code *_tokens_details}.
+   */
+  static Integer countIn(JsonParser p, JsonToken t, String key, Integer previous)
+      throws IOException {
+    Integer count = previous;
+    if (object(p, t)) {
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        if (name.equals(key)) {
+          count = count(p, v);
+        } else {
+          p.skipChildren();
+        }
+      }
+    }
+    return count;
+  }
+
   /** A non-negative int count, or null for anything else (null, negative, too big, not an int). */
   static Integer count(JsonParser p, JsonToken t) throws IOException {
     if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
@@ -73,46 +112,6 @@ final class Events {
     }
     p.skipChildren();
     return null;
-  }
-
-  /**
-   * A chunk event of a chat or completions payload, as both of its readers make it ({@link
-   * StreamEventParser}, {@link ChunkScanner}): each text (or null) with its length in chars, the
-   * tool-call entries kept (or null) with their count, and a usage only when one of its counts was
-   * given.
-   *
-   * @return the event
-   */
-  static StreamEvent chunk(
-      String content,
-      int contentChars,
-      String reasoning,
-      int reasoningChars,
-      List<ToolCallDelta> toolCalls,
-      int toolCallDeltas,
-      String finishReason,
-      Integer promptTokens,
-      Integer completionTokens,
-      Integer cachedTokens,
-      Integer reasoningTokens) {
-    Usage usage =
-        promptTokens == null
-                && completionTokens == null
-                && cachedTokens == null
-                && reasoningTokens == null
-            ? null
-            : new Usage(promptTokens, completionTokens, cachedTokens, reasoningTokens);
-    return new StreamEvent(
-        StreamEvent.Kind.CHUNK,
-        contentChars,
-        reasoningChars,
-        toolCallDeltas,
-        content,
-        reasoning,
-        finishReason,
-        usage,
-        null,
-        toolCalls);
   }
 
   /**

@@ -350,6 +350,31 @@ abstract class JsonBytes {
     return false;
   }
 
+  /**
+   * Opens an object (its <code>{</code> next): true with its first key read ({@link #key()}), false
+   * past its <code>}</code> when it is empty; else gives up.
+   */
+  final boolean firstKey() {
+    expect('{');
+    if (emptyContainer('}')) {
+      return false;
+    }
+    key();
+    return true;
+  }
+
+  /**
+   * After an object's member: true with the next key read ({@link #key()}), false past the object's
+   * <code>}</code>; else gives up.
+   */
+  final boolean nextKey() {
+    if (!next('}')) {
+      return false;
+    }
+    key();
+    return true;
+  }
+
   /** After a member or element: true past a comma, false past {@code close}; else gives up. */
   final boolean next(char close) {
     skipSpace();

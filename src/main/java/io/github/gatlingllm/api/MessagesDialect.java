@@ -54,6 +54,9 @@ final class MessagesDialect implements Dialect {
   /** The API version sent in {@code anthropic-version}. */
   static final String VERSION = "2023-06-01";
 
+  /** The body's output limit. */
+  private static final String LIMIT_FIELD = "max_tokens";
+
   private static final List<String> RESERVED =
       List.of("model", "system", "messages", "stream", "max_tokens");
 
@@ -81,19 +84,17 @@ final class MessagesDialect implements Dialect {
 
   @Override
   public String body(RequestSettings settings, String prompt) {
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(prompt, "prompt");
-    return RequestBodies.build(
+    return Bodies.promptBody(
+        settings,
+        prompt,
+        LIMIT_FIELD,
         g -> {
-          g.writeStartObject();
-          g.writeStringField("model", settings.model());
           g.writeArrayFieldStart("messages");
           g.writeStartObject();
           g.writeStringField("role", "user");
           g.writeStringField("content", prompt);
           g.writeEndObject();
           g.writeEndArray();
-          tail(g, settings);
         });
   }
 
@@ -195,7 +196,7 @@ final class MessagesDialect implements Dialect {
           }
           g.writeEndArray();
           tools(g, tools, toolChoice);
-          tail(g, settings);
+          Bodies.writeTail(g, settings, LIMIT_FIELD);
         });
   }
 
@@ -240,10 +241,6 @@ final class MessagesDialect implements Dialect {
     return PartialJson.object(call.arguments());
   }
 
-  private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
-    Bodies.writeTail(g, s, "max_tokens");
-  }
-
   @Override
   public EventParser parser(EventParser.Listener listener) {
     return new EventParser(new Decoder(), listener);
@@ -280,13 +277,11 @@ final class MessagesDialect implements Dialect {
     private static final byte[] SIGNATURE_DELTA = DeltaScanner.bytes("signature_delta");
     private static final byte[] PING = DeltaScanner.bytes("ping");
 
-    private List<Turn.ToolCall> calls;
     private String toolId;
     private String toolName;
     private StringBuilder toolArguments;
 
     // the event being read
-    private String type;
     private String deltaType;
     private int textChars;
     private String text;
@@ -300,18 +295,6 @@ final class MessagesDialect implements Dialect {
     private Integer cacheRead;
     private Integer cacheCreation;
     private Integer outputTokens;
-    private String errorMessage;
-    private String errorType;
-
-    @Override
-    List<Turn.ToolCall> toolCalls() {
-      return calls == null ? List.of() : List.copyOf(calls);
-    }
-
-    @Override
-    String type() {
-      return type;
-    }
 
     @Override
     void decodeTyped(String type, EventParser.Listener out) {
@@ -361,11 +344,8 @@ final class MessagesDialect implements Dialect {
         case "content_block_stop" -> {
           if (toolArguments != null) {
             if (toolId != null && toolName != null) {
-              if (calls == null) {
-                calls = new ArrayList<>(2);
-              }
               String args = toolArguments.length() == 0 ? "{}" : toolArguments.toString();
-              calls.add(new Turn.ToolCall(toolId, toolName, args));
+              addToolCall(new Turn.ToolCall(toolId, toolName, args));
             }
             toolArguments = null;
             toolId = null;
@@ -373,7 +353,7 @@ final class MessagesDialect implements Dialect {
           }
           out.onEvent(Events.NOTHING);
         }
-        case "error" -> out.onEvent(Events.error(errorMessage, errorType, null));
+        case "error" -> out.onEvent(Events.error(error.message, error.type, null));
         default -> out.onEvent(Events.NOTHING);
       }
     }
@@ -396,8 +376,7 @@ final class MessagesDialect implements Dialect {
     }
 
     @Override
-    boolean read(byte[] data, int from, int to, boolean keepText) {
-      type = null;
+    void clear() {
       deltaType = null;
       textChars = 0;
       text = null;
@@ -411,71 +390,32 @@ final class MessagesDialect implements Dialect {
       cacheRead = null;
       cacheCreation = null;
       outputTokens = null;
-      errorMessage = null;
-      errorType = null;
-      try (JsonParser p = Json.FACTORY.createParser(data, from, to - from)) {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-          return false;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String name = p.currentName();
-          JsonToken t = p.nextToken();
-          switch (name) {
-            case "type" -> {
-              type = t == JsonToken.VALUE_STRING ? p.getText() : null;
-              p.skipChildren();
-            }
-            case "delta" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readDelta(p, keepText);
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "message" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readMessage(p);
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "usage" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readUsage(p);
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "content_block" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readBlock(p);
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "error" -> {
-              if (t == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                  String field = p.currentName();
-                  JsonToken v = p.nextToken();
-                  switch (field) {
-                    case "type" -> errorType = Events.scalarText(p, v);
-                    case "message" -> errorMessage = Events.scalarText(p, v);
-                    default -> p.skipChildren();
-                  }
-                }
-              } else if (t == JsonToken.VALUE_STRING) {
-                errorMessage = p.getText();
-              } else {
-                p.skipChildren();
-              }
-            }
-            default -> p.skipChildren();
+    }
+
+    @Override
+    void field(JsonParser p, String name, JsonToken t, boolean keepText) throws IOException {
+      switch (name) {
+        case "delta" -> {
+          if (Events.object(p, t)) {
+            readDelta(p, keepText);
           }
         }
-        return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null;
-      } catch (IOException | RuntimeException e) {
-        return false;
+        case "message" -> {
+          if (Events.object(p, t)) {
+            readMessage(p);
+          }
+        }
+        case "usage" -> {
+          if (Events.object(p, t)) {
+            readUsage(p);
+          }
+        }
+        case "content_block" -> {
+          if (Events.object(p, t)) {
+            readBlock(p);
+          }
+        }
+        default -> p.skipChildren();
       }
     }
 
@@ -506,10 +446,10 @@ final class MessagesDialect implements Dialect {
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
         JsonToken t = p.nextToken();
-        if (name.equals("usage") && t == JsonToken.START_OBJECT) {
-          readUsage(p);
-        } else {
+        if (!name.equals("usage")) {
           p.skipChildren();
+        } else if (Events.object(p, t)) {
+          readUsage(p);
         }
       }
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,6 +48,9 @@ final class ResponsesDialect implements Dialect {
 
   static final ResponsesDialect INSTANCE = new ResponsesDialect();
 
+  /** The body's output limit. */
+  private static final String LIMIT_FIELD = "max_output_tokens";
+
   private static final List<String> RESERVED =
       List.of("model", "input", "stream", "max_output_tokens", "previous_response_id");
 
@@ -71,15 +73,8 @@ final class ResponsesDialect implements Dialect {
 
   @Override
   public String body(RequestSettings settings, String prompt) {
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(prompt, "prompt");
-    return RequestBodies.build(
-        g -> {
-          g.writeStartObject();
-          g.writeStringField("model", settings.model());
-          g.writeStringField("input", prompt);
-          tail(g, settings);
-        });
+    return Bodies.promptBody(
+        settings, prompt, LIMIT_FIELD, g -> g.writeStringField("input", prompt));
   }
 
   @Override
@@ -199,11 +194,7 @@ final class ResponsesDialect implements Dialect {
         g.writeStringField("tool_choice", toolChoice);
       }
     }
-    tail(g, settings);
-  }
-
-  private static void tail(JsonGenerator g, RequestSettings s) throws IOException {
-    Bodies.writeTail(g, s, "max_output_tokens");
+    Bodies.writeTail(g, settings, LIMIT_FIELD);
   }
 
   @Override
@@ -248,10 +239,8 @@ final class ResponsesDialect implements Dialect {
             "response.function_call_arguments.done");
 
     private String responseId;
-    private List<Turn.ToolCall> calls;
 
     // the event being read
-    private String type;
     private int deltaChars;
     private String deltaText;
     private String status;
@@ -260,9 +249,6 @@ final class ResponsesDialect implements Dialect {
     private Integer cachedTokens;
     private Integer outputTokens;
     private Integer reasoningTokens;
-    private String errorMessage;
-    private String errorType;
-    private String errorCode;
     private String itemType;
     private String itemCallId;
     private String itemName;
@@ -272,16 +258,6 @@ final class ResponsesDialect implements Dialect {
     @Override
     String responseId() {
       return responseId;
-    }
-
-    @Override
-    List<Turn.ToolCall> toolCalls() {
-      return calls == null ? List.of() : List.copyOf(calls);
-    }
-
-    @Override
-    String type() {
-      return type;
     }
 
     @Override
@@ -305,9 +281,9 @@ final class ResponsesDialect implements Dialect {
         }
         case "response.failed" -> {
           terminal = true;
-          out.onEvent(Events.error(errorMessage, "response.failed", errorCode));
+          out.onEvent(Events.error(error.message, "response.failed", error.code));
         }
-        case "error" -> out.onEvent(Events.error(errorMessage, errorType, errorCode));
+        case "error" -> out.onEvent(Events.error(error.message, error.type, error.code));
         default -> {
           if (type.equals("response.created") && responseId == null) {
             // kept from response.created only: the id a later request names
@@ -317,10 +293,7 @@ final class ResponsesDialect implements Dialect {
               && "function_call".equals(itemType)
               && itemCallId != null
               && itemName != null) {
-            if (calls == null) {
-              calls = new ArrayList<>(2);
-            }
-            calls.add(
+            addToolCall(
                 new Turn.ToolCall(
                     itemCallId, itemName, itemArguments == null ? "" : itemArguments));
           }
@@ -370,8 +343,7 @@ final class ResponsesDialect implements Dialect {
     }
 
     @Override
-    boolean read(byte[] data, int from, int to, boolean keepText) {
-      type = null;
+    void clear() {
       deltaChars = 0;
       deltaText = null;
       status = null;
@@ -380,70 +352,40 @@ final class ResponsesDialect implements Dialect {
       cachedTokens = null;
       outputTokens = null;
       reasoningTokens = null;
-      errorMessage = null;
-      errorType = null;
-      errorCode = null;
       itemType = null;
       itemCallId = null;
       itemName = null;
       itemArguments = null;
       createdId = null;
-      try (JsonParser p = Json.FACTORY.createParser(data, from, to - from)) {
-        if (p.nextToken() != JsonToken.START_OBJECT) {
-          return false;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String name = p.currentName();
-          JsonToken t = p.nextToken();
-          switch (name) {
-            case "type" -> type = t == JsonToken.VALUE_STRING ? p.getText() : skip(p);
-            case "delta" -> {
-              if (t == JsonToken.VALUE_STRING) {
-                deltaChars = p.getTextLength();
-                if (deltaChars > 0 && (keepText || Events.hasThinkTag(p))) {
-                  deltaText = p.getText();
-                }
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "response" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readResponse(p);
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "item" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readItem(p);
-              } else {
-                p.skipChildren();
-              }
-            }
-            case "message" -> errorMessage = Events.scalarText(p, t);
-            case "code" -> errorCode = Events.scalarText(p, t);
-            case "error" -> {
-              if (t == JsonToken.START_OBJECT) {
-                readError(p);
-              } else if (t == JsonToken.VALUE_STRING) {
-                errorMessage = p.getText();
-              } else {
-                p.skipChildren();
-              }
-            }
-            default -> p.skipChildren();
-          }
-        }
-        return p.currentToken() == JsonToken.END_OBJECT && p.nextToken() == null;
-      } catch (IOException | RuntimeException e) {
-        return false;
-      }
     }
 
-    private static String skip(JsonParser p) throws IOException {
-      p.skipChildren();
-      return null;
+    @Override
+    void field(JsonParser p, String name, JsonToken t, boolean keepText) throws IOException {
+      switch (name) {
+        case "delta" -> {
+          if (t == JsonToken.VALUE_STRING) {
+            deltaChars = p.getTextLength();
+            if (deltaChars > 0 && (keepText || Events.hasThinkTag(p))) {
+              deltaText = p.getText();
+            }
+          } else {
+            p.skipChildren();
+          }
+        }
+        case "response" -> {
+          if (Events.object(p, t)) {
+            readResponse(p);
+          }
+        }
+        case "item" -> {
+          if (Events.object(p, t)) {
+            readItem(p);
+          }
+        }
+        case "message" -> error.message = Events.scalarText(p, t);
+        case "code" -> error.code = Events.scalarText(p, t);
+        default -> p.skipChildren();
+      }
     }
 
     private void readResponse(JsonParser p) throws IOException {
@@ -454,21 +396,17 @@ final class ResponsesDialect implements Dialect {
           case "id" -> createdId = Events.scalarText(p, t);
           case "status" -> status = Events.scalarText(p, t);
           case "usage" -> {
-            if (t == JsonToken.START_OBJECT) {
+            if (Events.object(p, t)) {
               readUsage(p);
-            } else {
-              p.skipChildren();
             }
           }
           case "error" -> {
-            if (t == JsonToken.START_OBJECT) {
-              readError(p);
-            } else {
-              p.skipChildren();
+            if (Events.object(p, t)) {
+              error.readObject(p);
             }
           }
           case "incomplete_details" -> {
-            if (t == JsonToken.START_OBJECT) {
+            if (Events.object(p, t)) {
               while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
@@ -478,8 +416,6 @@ final class ResponsesDialect implements Dialect {
                   p.skipChildren();
                 }
               }
-            } else {
-              p.skipChildren();
             }
           }
           default -> p.skipChildren();
@@ -494,37 +430,10 @@ final class ResponsesDialect implements Dialect {
         switch (name) {
           case "input_tokens" -> inputTokens = Events.count(p, t);
           case "output_tokens" -> outputTokens = Events.count(p, t);
-          case "input_tokens_details", "output_tokens_details" -> {
-            boolean input = name.equals("input_tokens_details");
-            if (t == JsonToken.START_OBJECT) {
-              while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String detail = p.currentName();
-                JsonToken d = p.nextToken();
-                if (input && detail.equals("cached_tokens")) {
-                  cachedTokens = Events.count(p, d);
-                } else if (!input && detail.equals("reasoning_tokens")) {
-                  reasoningTokens = Events.count(p, d);
-                } else {
-                  p.skipChildren();
-                }
-              }
-            } else {
-              p.skipChildren();
-            }
-          }
-          default -> p.skipChildren();
-        }
-      }
-    }
-
-    private void readError(JsonParser p) throws IOException {
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken t = p.nextToken();
-        switch (name) {
-          case "message" -> errorMessage = Events.scalarText(p, t);
-          case "type" -> errorType = Events.scalarText(p, t);
-          case "code" -> errorCode = Events.scalarText(p, t);
+          case "input_tokens_details" ->
+              cachedTokens = Events.countIn(p, t, "cached_tokens", cachedTokens);
+          case "output_tokens_details" ->
+              reasoningTokens = Events.countIn(p, t, "reasoning_tokens", reasoningTokens);
           default -> p.skipChildren();
         }
       }

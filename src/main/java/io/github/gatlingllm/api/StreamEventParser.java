@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -17,21 +16,10 @@ final class StreamEventParser {
   private static final byte[] DONE = {'[', 'D', 'O', 'N', 'E', ']'};
 
   private final boolean keepText;
-  private int contentChars;
-  private int reasoningChars;
-  private int toolCalls;
-  private String content;
-  private String reasoning;
-  private String finishReason;
-  private Integer promptTokens;
-  private Integer completionTokens;
-  private Integer cachedTokens;
-  private Integer reasoningTokens;
+  private final ChatChunk chunk = new ChatChunk();
   private boolean errorSeen;
   private boolean objectIsError;
-  private String errorMessage;
-  private String errorType;
-  private String errorCode;
+  private final ErrorFields error = new ErrorFields();
   private String topMessage;
   private String topType;
   private String topCode;
@@ -159,10 +147,8 @@ final class StreamEventParser {
           }
         }
         case "usage" -> {
-          if (t == JsonToken.START_OBJECT) {
+          if (Events.object(p, t)) {
             readUsage(p);
-          } else {
-            p.skipChildren();
           }
         }
         case "error" -> readError(p, t);
@@ -186,23 +172,12 @@ final class StreamEventParser {
 
   private StreamEvent result() {
     if (errorSeen || objectIsError) {
-      String message = errorSeen ? errorMessage : topMessage;
-      String type = errorType != null ? errorType : topType;
-      String code = errorCode != null ? errorCode : topCode;
+      String message = errorSeen ? error.message : topMessage;
+      String type = error.type != null ? error.type : topType;
+      String code = error.code != null ? error.code : topCode;
       return Events.error(message, type, code);
     }
-    return Events.chunk(
-        content,
-        contentChars,
-        reasoning,
-        reasoningChars,
-        toolCallDeltas,
-        toolCalls,
-        finishReason,
-        promptTokens,
-        completionTokens,
-        cachedTokens,
-        reasoningTokens);
+    return chunk.event();
   }
 
   private void readChoices(JsonParser p) throws IOException {
@@ -217,10 +192,8 @@ final class StreamEventParser {
         JsonToken v = p.nextToken();
         switch (name) {
           case "delta", "message" -> {
-            if (v == JsonToken.START_OBJECT) {
+            if (Events.object(p, v)) {
               readDelta(p);
-            } else {
-              p.skipChildren();
             }
           }
           case "text" -> {
@@ -229,8 +202,8 @@ final class StreamEventParser {
             }
           }
           case "finish_reason" -> {
-            if (v == JsonToken.VALUE_STRING && finishReason == null) {
-              finishReason = p.getText();
+            if (v == JsonToken.VALUE_STRING && chunk.finishReason == null) {
+              chunk.finishReason = p.getText();
             }
           }
           default -> p.skipChildren();
@@ -253,14 +226,7 @@ final class StreamEventParser {
         }
         case "reasoning_content", "reasoning" -> {
           if (v == JsonToken.VALUE_STRING) {
-            int n = p.getTextLength();
-            if (n > 0) {
-              // Some servers send both names with the same text: count it once.
-              reasoningChars = Math.max(reasoningChars, n);
-              if (keepText && reasoning == null) {
-                reasoning = p.getText();
-              }
-            }
+            chunk.addReasoning(p.getTextLength(), keepText ? p.getText() : null);
           } else {
             p.skipChildren();
           }
@@ -269,9 +235,9 @@ final class StreamEventParser {
           if (v == JsonToken.START_ARRAY) {
             JsonToken e;
             while ((e = p.nextToken()) != JsonToken.END_ARRAY && e != null) {
-              toolCalls++;
+              chunk.toolCalls++;
               if (keepText && e == JsonToken.START_OBJECT) {
-                keepToolCall(readToolCall(p, true));
+                chunk.keepToolCall(readToolCall(p, true));
               } else {
                 p.skipChildren();
               }
@@ -282,9 +248,9 @@ final class StreamEventParser {
         }
         case "function_call" -> {
           if (v == JsonToken.START_OBJECT) {
-            toolCalls++;
+            chunk.toolCalls++;
             if (keepText) {
-              keepToolCall(readToolCall(p, false));
+              chunk.keepToolCall(readToolCall(p, false));
               continue;
             }
           }
@@ -293,13 +259,6 @@ final class StreamEventParser {
         default -> p.skipChildren();
       }
     }
-  }
-
-  private void keepToolCall(ToolCallDelta delta) {
-    if (toolCallDeltas == null) {
-      toolCallDeltas = new ArrayList<>(1);
-    }
-    toolCallDeltas.add(delta);
   }
 
   /**
@@ -316,13 +275,14 @@ final class StreamEventParser {
       String name = p.currentName();
       JsonToken v = p.nextToken();
       if (nested && name.equals("index")) {
-        index = v == JsonToken.VALUE_NUMBER_INT ? Events.count(p, v) : skip(p);
+        index = v == JsonToken.VALUE_NUMBER_INT ? Events.count(p, v) : Events.skip(p);
       } else if (nested && name.equals("id")) {
-        id = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+        id = v == JsonToken.VALUE_STRING ? p.getText() : Events.skip(p);
       } else if (nested && name.equals("function") && v == JsonToken.START_OBJECT) {
         readFunction(p, function);
       } else if (!nested && (name.equals("name") || name.equals("arguments"))) {
-        function[name.equals("name") ? 0 : 1] = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+        function[name.equals("name") ? 0 : 1] =
+            v == JsonToken.VALUE_STRING ? p.getText() : Events.skip(p);
       } else {
         p.skipChildren();
       }
@@ -335,27 +295,18 @@ final class StreamEventParser {
       String name = p.currentName();
       JsonToken v = p.nextToken();
       if (name.equals("name") || name.equals("arguments")) {
-        function[name.equals("name") ? 0 : 1] = v == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+        function[name.equals("name") ? 0 : 1] =
+            v == JsonToken.VALUE_STRING ? p.getText() : Events.skip(p);
       } else {
         p.skipChildren();
       }
     }
   }
 
-  private static <T> T skip(JsonParser p) throws IOException {
-    p.skipChildren();
-    return null;
-  }
-
   private void addContent(JsonParser p) throws IOException {
     int n = p.getTextLength();
-    if (n == 0) {
-      return;
-    }
-    contentChars += n;
-    if (keepText || content != null || Events.hasThinkTag(p)) {
-      content = content == null ? p.getText() : content + p.getText();
-    }
+    boolean kept = n > 0 && (keepText || chunk.content != null || Events.hasThinkTag(p));
+    chunk.addContent(n, kept ? p.getText() : null);
   }
 
   private void readUsage(JsonParser p) throws IOException {
@@ -363,38 +314,12 @@ final class StreamEventParser {
       String name = p.currentName();
       JsonToken v = p.nextToken();
       switch (name) {
-        case "prompt_tokens" -> promptTokens = Events.count(p, v);
-        case "completion_tokens" -> completionTokens = Events.count(p, v);
-        case "prompt_tokens_details" -> {
-          if (v == JsonToken.START_OBJECT) {
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-              String detail = p.currentName();
-              JsonToken d = p.nextToken();
-              if (detail.equals("cached_tokens")) {
-                cachedTokens = Events.count(p, d);
-              } else {
-                p.skipChildren();
-              }
-            }
-          } else {
-            p.skipChildren();
-          }
-        }
-        case "completion_tokens_details" -> {
-          if (v == JsonToken.START_OBJECT) {
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-              String detail = p.currentName();
-              JsonToken d = p.nextToken();
-              if (detail.equals("reasoning_tokens")) {
-                reasoningTokens = Events.count(p, d);
-              } else {
-                p.skipChildren();
-              }
-            }
-          } else {
-            p.skipChildren();
-          }
-        }
+        case "prompt_tokens" -> chunk.promptTokens = Events.count(p, v);
+        case "completion_tokens" -> chunk.completionTokens = Events.count(p, v);
+        case "prompt_tokens_details" ->
+            chunk.cachedTokens = Events.countIn(p, v, "cached_tokens", chunk.cachedTokens);
+        case "completion_tokens_details" ->
+            chunk.reasoningTokens = Events.countIn(p, v, "reasoning_tokens", chunk.reasoningTokens);
         default -> p.skipChildren();
       }
     }
@@ -404,27 +329,18 @@ final class StreamEventParser {
     switch (t) {
       case START_OBJECT -> {
         errorSeen = true;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String name = p.currentName();
-          JsonToken v = p.nextToken();
-          switch (name) {
-            case "message" -> errorMessage = Events.scalarText(p, v);
-            case "type" -> errorType = Events.scalarText(p, v);
-            case "code" -> errorCode = Events.scalarText(p, v);
-            default -> p.skipChildren();
-          }
-        }
+        error.readObject(p);
       }
       case VALUE_STRING -> {
         errorSeen = true;
-        errorMessage = p.getText();
+        error.message = p.getText();
       }
       case VALUE_NULL, VALUE_FALSE -> {
         // "error": null is not an error
       }
       default -> {
         errorSeen = true;
-        errorMessage = t.isScalarValue() ? p.getText() : "";
+        error.message = t.isScalarValue() ? p.getText() : "";
         p.skipChildren();
       }
     }

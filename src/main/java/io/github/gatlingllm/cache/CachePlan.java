@@ -185,40 +185,6 @@ public record CachePlan(
     }
 
     /**
-     * A request judged by {@code sentBefore}, {@code sharded}, the tokens other requests could have
-     * left ({@code warmPrefixTokens}) and whether one was sent in flight with it, with all of its
-     * prefix ready when sent.
-     *
-     * @param mode the prompt mode, never null
-     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
-     *     before it in the run
-     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
-     * @param plannedTokens the prompt's planned tokens (without the template), or null
-     * @param sharded whether the run is one shard of a test run on several machines
-     * @param warmPrefixTokens the most prompt tokens any other request of the test could have left
-     *     in the cache for this one, or null
-     * @param sentInFlight whether another request of its prefix was sent while it was in flight
-     */
-    public Sent(
-        PromptMode mode,
-        boolean sentBefore,
-        Integer sharedPrefixTokens,
-        Integer plannedTokens,
-        boolean sharded,
-        Integer warmPrefixTokens,
-        boolean sentInFlight) {
-      this(
-          mode,
-          sentBefore,
-          sharedPrefixTokens,
-          plannedTokens,
-          sharded,
-          warmPrefixTokens,
-          sentInFlight,
-          null);
-    }
-
-    /**
      * This request, with only {@code tokens} of its prefix ready when it was sent ({@link
      * #readyPrefixTokens}).
      *
@@ -226,6 +192,11 @@ public record CachePlan(
      * @return a new value
      */
     public Sent withReadyPrefixTokens(Integer tokens) {
+      return with(sentInFlight, tokens);
+    }
+
+    /** This request with {@code sentInFlight} and {@code readyPrefixTokens} as given. */
+    private Sent with(boolean inFlight, Integer readyTokens) {
       return new Sent(
           mode,
           sentBefore,
@@ -233,8 +204,8 @@ public record CachePlan(
           plannedTokens,
           sharded,
           warmPrefixTokens,
-          sentInFlight,
-          tokens);
+          inFlight,
+          readyTokens);
     }
 
     /**
@@ -248,44 +219,13 @@ public record CachePlan(
     }
 
     /**
-     * A request judged by {@code sentBefore}, {@code sharded} and the tokens other requests could
-     * have left ({@code warmPrefixTokens}), none sent in flight with it yet.
-     *
-     * @param mode the prompt mode, never null
-     * @param sentBefore whether a request with the same repeat prompt or group prefix was sent
-     *     before it in the run
-     * @param sharedPrefixTokens the group prefix's tokens (shared-prefix), or null
-     * @param plannedTokens the prompt's planned tokens (without the template), or null
-     * @param sharded whether the run is one shard of a test run on several machines
-     * @param warmPrefixTokens the most prompt tokens any other request of the test could have left
-     *     in the cache for this one, or null
-     */
-    public Sent(
-        PromptMode mode,
-        boolean sentBefore,
-        Integer sharedPrefixTokens,
-        Integer plannedTokens,
-        boolean sharded,
-        Integer warmPrefixTokens) {
-      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, warmPrefixTokens, false);
-    }
-
-    /**
      * This request, with another of the same repeat prompt or group prefix sent while it was in
      * flight ({@code sentInFlight}).
      *
      * @return a new value
      */
     public Sent withSentInFlight() {
-      return new Sent(
-          mode,
-          sentBefore,
-          sharedPrefixTokens,
-          plannedTokens,
-          sharded,
-          warmPrefixTokens,
-          true,
-          readyPrefixTokens);
+      return with(true, readyPrefixTokens);
     }
 
     /**
@@ -304,7 +244,7 @@ public record CachePlan(
         Integer sharedPrefixTokens,
         Integer plannedTokens,
         boolean sharded) {
-      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, null);
+      this(mode, sentBefore, sharedPrefixTokens, plannedTokens, sharded, null, false, null);
     }
 
     /**

@@ -206,16 +206,7 @@ public final class PrefixLedger {
      * Only the first call of this or {@link #ended} counts.
      */
     public void prefillEnded() {
-      synchronized (PrefixLedger.this) {
-        if (!open) {
-          return;
-        }
-        foundLead = othersLead();
-        open = false;
-        for (Object key : sequence) {
-          keys.put(key, READY);
-        }
-      }
+      ended(true);
     }
 
     /**
@@ -227,10 +218,6 @@ public final class PrefixLedger {
      * @param prefilled whether the server computed the request's prompt
      */
     public void ended(boolean prefilled) {
-      if (prefilled) {
-        prefillEnded();
-        return;
-      }
       synchronized (PrefixLedger.this) {
         if (!open) {
           return;
@@ -238,7 +225,9 @@ public final class PrefixLedger {
         foundLead = othersLead();
         open = false;
         for (Object key : sequence) {
-          if (keys.get(key) instanceof Prefilling p && --p.requests == 0) {
+          if (prefilled) {
+            keys.put(key, READY);
+          } else if (keys.get(key) instanceof Prefilling p && --p.requests == 0) {
             keys.put(key, SENT);
           }
         }

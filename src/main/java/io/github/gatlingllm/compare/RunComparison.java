@@ -629,7 +629,7 @@ public final class RunComparison {
   }
 
   /** Each load level's {@code index} in the record (from 0), or its place when it has none. */
-  private static List<Integer> levelIndices(Map<String, Object> record) {
+  private static List<Integer> levelIndices(RunRecord record) {
     List<Integer> out = new ArrayList<>();
     for (LevelEntry l : levels(record)) {
       out.add(l.index() != null ? l.index() : out.size());
@@ -638,7 +638,7 @@ public final class RunComparison {
   }
 
   /** Each load level described, e.g. {@code chat 8 users}; empty without levels. */
-  private static List<String> levelKeys(Map<String, Object> record) {
+  private static List<String> levelKeys(RunRecord record) {
     List<String> keys = new ArrayList<>();
     for (LevelEntry l : levels(record)) {
       Number load = l.concurrency() != null ? l.concurrency() : l.rate();
@@ -649,9 +649,16 @@ public final class RunComparison {
     return keys;
   }
 
-  /** The record's load levels, typed; none when they do not read. */
-  private static List<LevelEntry> levels(Map<String, Object> record) {
-    List<LevelEntry> levels = RunRecord.of(record).levels();
-    return levels == null ? List.of() : levels;
+  /** The record's load levels, typed; empty when it has none (or they do not read). */
+  private static List<LevelEntry> levels(RunRecord record) {
+    List<LevelEntry> out = new ArrayList<>();
+    if (record.levels() != null) {
+      for (LevelEntry l : record.levels()) {
+        if (l != null) {
+          out.add(l);
+        }
+      }
+    }
+    return out;
   }
 }

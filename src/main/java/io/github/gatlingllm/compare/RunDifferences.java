@@ -2,9 +2,8 @@ package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
-import io.github.gatlingllm.report.RunInfo;
-import io.github.gatlingllm.report.RunRecordJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,7 @@ public final class RunDifferences {
    * @param b the second run's record
    * @return one line per difference; empty when the same
    */
-  public static List<String> promptDifferences(Map<String, Object> a, Map<String, Object> b) {
+  public static List<String> promptDifferences(RunRecord a, RunRecord b) {
     List<String> out = new ArrayList<>();
     Map<String, Map<String, Object>> wa = workloads(a);
     Map<String, Map<String, Object>> wb = workloads(b);
@@ -69,27 +68,13 @@ public final class RunDifferences {
   }
 
   /** Each workload's name to its phase digests. */
-  private static Map<String, Map<String, Object>> workloads(Map<String, Object> run) {
+  private static Map<String, Map<String, Object>> workloads(RunRecord run) {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-    List<Object> list = new ArrayList<>();
-    if (run.get("workloads") instanceof List<?> w && !w.isEmpty()) {
-      list.addAll(w);
-    } else if (run.get("prompts") != null) {
-      list.add(run.get("prompts"));
-    }
     int i = 0;
-    for (Object o : list) {
+    for (RunInfo.Prompts prompts : run.allPrompts()) {
       i++;
-      RunInfo.Prompts prompts = RunRecordJson.read(o, RunInfo.Prompts.class);
-      if (prompts == null) {
-        continue;
-      }
       String name = prompts.workload() != null ? prompts.workload() : "#" + i;
-      Map<String, Object> phases = new LinkedHashMap<>();
-      if (prompts.phases() != null) {
-        prompts.phases().forEach((phase, p) -> phases.put(phase, p == null ? null : p.digest()));
-      }
-      out.put(name, phases);
+      out.put(name, new LinkedHashMap<>(prompts.digests()));
     }
     return out;
   }
@@ -103,7 +88,7 @@ public final class RunDifferences {
    * @param b B's run record, never null
    * @return one line each; empty when there is nothing to say
    */
-  static List<String> warnings(Map<String, Object> a, Map<String, Object> b) {
+  static List<String> warnings(RunRecord a, RunRecord b) {
     List<String> out = new ArrayList<>();
     for (String key : List.of("model", "endpoint")) {
       Object va = target(a, key);
@@ -133,19 +118,19 @@ public final class RunDifferences {
    * @param name the run's name in the lines ({@code A}, {@code B}, {@code baseline})
    * @param run its record
    */
-  static void runWarnings(List<String> out, String name, Map<String, Object> run) {
-    if (Boolean.TRUE.equals(run.get("interrupted"))) {
+  static void runWarnings(List<String> out, String name, RunRecord run) {
+    if (run.wasInterrupted()) {
       out.add(
           name
               + " was interrupted"
-              + (run.get("end_reason") != null ? " (" + run.get("end_reason") + ")" : "")
+              + (run.endReason() != null ? " (" + run.endReason() + ")" : "")
               + ": its figures cover the requests that finished");
     }
-    CacheSummary cache = RunRecord.of(run).cache();
+    CacheSummary cache = run.cache();
     if (cache != null && cache.warmStart()) {
       out.add(name + " warm start: " + cache.warmStartMessage());
     }
-    ClientSummary client = RunRecord.of(run).client();
+    ClientSummary client = run.client();
     if (client != null && client.warnings() != null) {
       for (String w : client.warnings()) {
         out.add(name + " client: " + w);
@@ -153,8 +138,8 @@ public final class RunDifferences {
     }
   }
 
-  private static Object target(Map<String, Object> run, String key) {
-    RunInfo.Target target = RunRecordJson.read(run.get("target"), RunInfo.Target.class);
+  private static Object target(RunRecord run, String key) {
+    RunInfo.Target target = run.target();
     if (target == null) {
       return null;
     }

@@ -39,7 +39,7 @@ public final class RunSamples {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   final Path folder;
-  final Map<String, Object> record;
+  final RunRecord record;
   final Slo slo;
   int n;
 
@@ -83,7 +83,7 @@ public final class RunSamples {
   final List<long[]> levelWindows = new ArrayList<>();
   long warmup;
 
-  private RunSamples(Path folder, Map<String, Object> record, Slo slo) {
+  private RunSamples(Path folder, RunRecord record, Slo slo) {
     this.folder = folder;
     this.record = record;
     this.slo = slo;
@@ -119,11 +119,10 @@ public final class RunSamples {
    * @throws IOException if the file cannot be read
    * @throws IllegalArgumentException as {@link #read(Path, Slo, long)}
    */
-  public static RunSamples read(Path folder, Map<String, Object> record, Slo slo, long seed)
+  public static RunSamples read(Path folder, RunRecord record, Slo slo, long seed)
       throws IOException {
     Path jsonl = requestsFile(folder);
-    Slo used =
-        slo != null ? slo : Slo.fromRecord(record.get("slo") instanceof Map<?, ?> m ? m : null);
+    Slo used = slo != null ? slo : recordedSlo(record);
     RunSamples s = new RunSamples(folder, record, used);
     s.readLevels();
     SplittableRandom random = new SplittableRandom(seed);
@@ -153,11 +152,7 @@ public final class RunSamples {
    * @throws IllegalArgumentException naming the folder when there is no measured request
    */
   static RunSamples of(
-      Path folder,
-      Map<String, Object> record,
-      Slo slo,
-      Iterable<RequestRecord> records,
-      long seed) {
+      Path folder, RunRecord record, Slo slo, Iterable<RequestRecord> records, long seed) {
     RunSamples s = new RunSamples(folder, record, slo);
     s.readLevels();
     SplittableRandom random = new SplittableRandom(seed);
@@ -179,13 +174,25 @@ public final class RunSamples {
    */
   public static Slo recordedSlo(Path folder) {
     try {
-      Map<String, Object> record = RunReport.runRecord(folder);
-      return record.isEmpty()
-          ? null
-          : Slo.fromRecord(record.get("slo") instanceof Map<?, ?> m ? m : null);
+      RunRecord record = RunReport.runRecord(folder);
+      return record.isEmpty() ? null : recordedSlo(record);
     } catch (IOException | IllegalArgumentException e) {
       return null;
     }
+  }
+
+  /**
+   * The SLO a run record holds: its {@code slo} block, or {@link Slo#NONE} without one.
+   *
+   * @throws IllegalArgumentException naming the field when the block is not an SLO
+   */
+  private static Slo recordedSlo(RunRecord record) {
+    Slo slo = record.slo();
+    if (slo != null) {
+      return slo;
+    }
+    // A block that does not read as an SLO: Slo says why.
+    return Slo.fromRecord(record.json("slo") instanceof Map<?, ?> m ? m : null);
   }
 
   /**
@@ -202,7 +209,7 @@ public final class RunSamples {
    *
    * @return the record; empty when the folder has none
    */
-  public Map<String, Object> record() {
+  public RunRecord record() {
     return record;
   }
 
@@ -216,12 +223,12 @@ public final class RunSamples {
   }
 
   private void readLevels() {
-    List<LevelEntry> levels = RunRecord.of(record).levels();
+    List<LevelEntry> levels = record.levels();
     if (levels == null) {
       return;
     }
     for (LevelEntry level : levels) {
-      if (level.startMs() != null && level.endMs() != null) {
+      if (level != null && level.startMs() != null && level.endMs() != null) {
         long from = level.measuredFromMs() != null ? level.measuredFromMs() : level.startMs();
         long to = level.measuredToMs() != null ? level.measuredToMs() : level.endMs();
         levelWindows.add(new long[] {from, to});

@@ -370,7 +370,9 @@ public final class Workload extends PhasedWorkload {
               shared,
               planned,
               !shard().single(),
-              replay.warmPrefixTokens((int) fed.index()));
+              replay.warmPrefixTokens((int) fed.index()),
+              false,
+              null);
       return new Sending(sent, ticket);
     }
     if (measured.file() != null) {

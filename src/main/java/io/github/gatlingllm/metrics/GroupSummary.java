@@ -89,52 +89,6 @@ public record GroupSummary(
           AnswerSummary.EMPTY);
 
   /**
-   * A summary without reasoning and cancellation figures ({@link AnswerSummary#EMPTY}).
-   *
-   * @throws NullPointerException if {@code statuses} or a distribution is null
-   */
-  public GroupSummary(
-      String request,
-      String phase,
-      long requests,
-      Map<RequestStatus, Long> statuses,
-      long promptTokens,
-      long cachedTokens,
-      Double cacheHitRatio,
-      long completionTokens,
-      Long windowStartMs,
-      Long windowEndMs,
-      Double requestsPerS,
-      Double outputTokensPerS,
-      Distribution ttftMs,
-      Distribution itlMs,
-      Distribution tpotMs,
-      Distribution e2eMs,
-      Distribution outputTokensPerSPerRequest,
-      Goodput goodput) {
-    this(
-        request,
-        phase,
-        requests,
-        statuses,
-        promptTokens,
-        cachedTokens,
-        cacheHitRatio,
-        completionTokens,
-        windowStartMs,
-        windowEndMs,
-        requestsPerS,
-        outputTokensPerS,
-        ttftMs,
-        itlMs,
-        tpotMs,
-        e2eMs,
-        outputTokensPerSPerRequest,
-        goodput,
-        AnswerSummary.EMPTY);
-  }
-
-  /**
    * Checks the fields and copies {@code statuses}.
    *
    * @throws NullPointerException if {@code statuses} or a distribution is null

@@ -8,6 +8,7 @@ import io.github.gatlingllm.compare.RunSamples;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.Baseline;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.settings.BaselineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -144,7 +144,7 @@ public final class BaselineGate {
    * @return the comparison, or null when the run has no measured request
    */
   synchronized RunComparison judge(
-      Path requestsFolder, Map<String, Object> run, GatlingCore gatling, String scenario) {
+      Path requestsFolder, RunRecord run, GatlingCore gatling, String scenario) {
     if (comparison != null || notLogged != null && gatling == null) {
       return comparison;
     }
@@ -255,7 +255,7 @@ public final class BaselineGate {
    * @param run the run's record so far ({@code prompts}, {@code workloads})
    * @return an ordered map
    */
-  synchronized Baseline toRecord(Map<String, Object> run) {
+  synchronized Baseline toRecord(RunRecord run) {
     boolean gated = settings.noRegressionPct() != null;
     if (comparison == null) {
       return Baseline.of(

@@ -4,15 +4,14 @@ import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.PromptsHandedOut;
+import io.github.gatlingllm.record.RunInfo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
-import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -179,15 +178,14 @@ public final class FedRuns {
             null,
             NOTE,
             null);
-    Map<String, Object> record = new LinkedHashMap<>(info.toMap());
     // The LLM action's load figures (peak concurrency, timeout, connections) are unknown here.
-    record.put(PromptsHandedOut.KEY, new PromptsHandedOut(warmup, measured));
-    record.put("requests_sent_by", "gatling-http");
+    RunRecord record =
+        RunRecord.create().with(info).withGatlingHttp(new PromptsHandedOut(warmup, measured));
     RunRecorder recorder =
         new RunRecorder(
             protocol.folders(), Slo.NONE, protocol.settings().cacheTolerance(), startedMs);
     Path folder =
-        recorder.finish(record, false, (run, requests) -> ReportPage.render(run, requests));
+        recorder.finish(record, null, false, (run, requests) -> ReportPage.render(run, requests));
     System.out.println(
         "LLM record of the prompts handed to Gatling's http(): "
             + measured

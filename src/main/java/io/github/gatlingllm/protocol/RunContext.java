@@ -19,13 +19,14 @@ import io.github.gatlingllm.live.LiveMetrics;
 import io.github.gatlingllm.metrics.AggregatorThread;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.RunInfo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.settings.SettingUse;
 import io.github.gatlingllm.simulator.Simulator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -292,12 +293,12 @@ public final class RunContext {
     try {
       aggregator.drain();
       recorder.close();
-      Map<String, Object> target = new LinkedHashMap<>();
-      target.put("model", this.target.model());
-      target.put("endpoint", settings.endpoint());
       baseline.judge(
           recorder.requestsFolder(),
-          new LinkedHashMap<>(Map.of("target", target)),
+          RunRecord.create()
+              .withTarget(
+                  new RunInfo.Target(
+                      null, null, this.target.model(), settings.endpoint(), null, null)),
           rowsTaken ? gatling : null,
           injections.isEmpty() ? "llm" : injections.get(0).scenario());
     } catch (RuntimeException e) {

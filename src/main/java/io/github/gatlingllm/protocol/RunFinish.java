@@ -10,10 +10,11 @@ import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.record.AgentSessions;
 import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.RunInfo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.ExitLine;
 import io.github.gatlingllm.report.IndexLink;
 import io.github.gatlingllm.report.ReportPage;
-import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.report.RunRecorder;
 import io.github.gatlingllm.report.RunSummary;
 import io.github.gatlingllm.settings.LlmSettings;
@@ -189,21 +190,21 @@ final class RunFinish {
       // Every request sent is in the record: those in flight now with what was measured so far,
       // and every prompt handed out that was never sent.
       ending.cutAll(reason.wireName());
-      Map<String, Object> info = new LinkedHashMap<>(runInfo(lateMs, failedPercentBelow).toMap());
-      info.put("end_reason", reason.wireName());
-      info.put("requests_cut_by_run_end", ending.cut());
-      info.put("requests_cut_before_sent", ending.cutBeforeSent());
-      Map<String, Object> targetDown =
-          targetWatch == null ? null : targetWatch.toRecord(gatling.nowMillis());
-      if (targetDown != null) {
-        info.put("target_down", targetDown);
+      RunRecord record =
+          RunRecord.create()
+              .with(runInfo(lateMs, failedPercentBelow))
+              .withEnd(reason.wireName(), ending.cut(), ending.cutBeforeSent())
+              .withTargetDown(
+                  targetWatch == null ? null : targetWatch.toRecord(gatling.nowMillis()))
+              .withTargetSilent(
+                  silenceWatch == null ? null : silenceWatch.toRecord(System.nanoTime()));
+      // The blocks still built as maps, in the file's order after the typed ones; the load levels
+      // add the injection read back to the load.
+      Map<String, Object> info = new LinkedHashMap<>();
+      RunInfo.Load runLoad = record.load();
+      if (runLoad != null) {
+        info.put("load", runLoad.toMap());
       }
-      Map<String, Object> targetSilent =
-          silenceWatch == null ? null : silenceWatch.toRecord(System.nanoTime());
-      if (targetSilent != null) {
-        info.put("target_silent", targetSilent);
-      }
-      info.put("cache", RunTarget.cacheParameters(chatCache));
       List<Conversations> conversations = tally.conversationRecords();
       if (conversations != null) {
         info.put(Conversations.KEY, conversations);
@@ -216,7 +217,7 @@ final class RunFinish {
       if (baseline != null) {
         // A run ended by its injection (or stopped) is compared now, for the record.
         judgeBaseline.accept(false);
-        info.put("baseline", baseline.toRecord(info));
+        info.put("baseline", baseline.toRecord(record));
       }
       serverWatch.addTo(info);
       try {
@@ -251,14 +252,20 @@ final class RunFinish {
                         ? RunEnd.Reason.CRASHED
                         : interrupted ? RunEnd.Reason.INTERRUPTED : reason));
       }
-      AtomicReference<Map<String, Object>> written = new AtomicReference<>();
+      Object load = info.remove("load");
+      if (load != null) {
+        record.withLoad(RunInfo.Load.of(load));
+      }
+      record.withAll(info);
+      AtomicReference<RunRecord> written = new AtomicReference<>();
       Path folder =
           recorder.finish(
-              info,
+              record,
+              RunTarget.cacheParameters(chatCache),
               interrupted || reason.interrupted(),
-              (record, requests) -> {
-                written.set(record);
-                return ReportPage.render(record, requests);
+              (run, requests) -> {
+                written.set(run);
+                return ReportPage.render(run, requests);
               });
       reportGoodput();
       reportCache();
@@ -351,7 +358,7 @@ final class RunFinish {
         settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
         shard.single() && startAt == null
             ? null
-            : new RunInfo.Shard(
+            : new io.github.gatlingllm.record.Shard(
                 shard.index(),
                 shard.count(),
                 startAt == null ? null : Instant.ofEpochMilli(startAt).toString(),

@@ -6,7 +6,7 @@ import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.record.AgentSessions;
 import io.github.gatlingllm.record.Conversations;
-import io.github.gatlingllm.report.RunInfo;
+import io.github.gatlingllm.record.RunInfo;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -4,8 +4,8 @@ import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.WireApi;
 import io.github.gatlingllm.cache.CachePlan;
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.report.Console;
-import io.github.gatlingllm.report.RunInfo;
 import io.github.gatlingllm.server.Preflight;
 import io.github.gatlingllm.server.ServerInfo;
 import io.github.gatlingllm.server.ServerProbe;
@@ -215,7 +215,8 @@ final class RunTarget {
             model,
             bytes,
             all,
-            settings.timeout());
+            settings.timeout(),
+            null);
     String stop = answer.historyStopLine();
     if (stop != null) {
       throw new IllegalArgumentException(stop);

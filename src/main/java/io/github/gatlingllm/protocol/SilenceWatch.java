@@ -1,13 +1,12 @@
 package io.github.gatlingllm.protocol;
 
+import io.github.gatlingllm.record.TargetSilent;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -87,7 +86,7 @@ public final class SilenceWatch {
   private boolean ticked;
   private long silentSoFarNanos;
   private Silent current;
-  private final List<Map<String, Object>> episodes = new ArrayList<>();
+  private final List<TargetSilent.Episode> episodes = new ArrayList<>();
   private Silent first;
   private int episodeCount;
   private boolean stopped;
@@ -181,15 +180,14 @@ public final class SilenceWatch {
   }
 
   /** An episode's entry in the record. */
-  private Map<String, Object> episode(Silent silent, long endNanos, String how) {
-    Map<String, Object> e = new LinkedHashMap<>();
-    e.put("since", Instant.ofEpochMilli(epochMs(silent.sinceNanos())).toString());
-    e.put("at", Instant.ofEpochMilli(epochMs(silent.atNanos())).toString());
-    e.put("after_run_start_s", seconds1(epochMs(silent.atNanos()) - runStartMs.getAsLong()));
-    e.put("silent_s", seconds1((endNanos - silent.sinceNanos()) / 1_000_000));
-    e.put("in_flight", silent.inFlight());
-    e.put("ended", how);
-    return e;
+  private TargetSilent.Episode episode(Silent silent, long endNanos, String how) {
+    return new TargetSilent.Episode(
+        Instant.ofEpochMilli(epochMs(silent.sinceNanos())).toString(),
+        Instant.ofEpochMilli(epochMs(silent.atNanos())).toString(),
+        seconds1(epochMs(silent.atNanos()) - runStartMs.getAsLong()),
+        seconds1((endNanos - silent.sinceNanos()) / 1_000_000),
+        silent.inFlight(),
+        how);
   }
 
   /** The run stops for the silence ({@code llm.stopWhenTargetDown}): the record says so. */
@@ -258,21 +256,15 @@ public final class SilenceWatch {
    *     streamed requests when noticed, {@code ended} {@code bytes} or {@code run_end}) and {@code
    *     message} (the first episode's console line)
    */
-  synchronized Map<String, Object> toRecord(long nowNanos) {
+  synchronized TargetSilent toRecord(long nowNanos) {
     if (first == null) {
       return null;
     }
-    List<Map<String, Object>> all = new ArrayList<>(episodes);
+    List<TargetSilent.Episode> all = new ArrayList<>(episodes);
     if (current != null && all.size() < MAX_EPISODES) {
       all.add(episode(current, nowNanos, "run_end"));
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("silent_seconds", silentSeconds);
-    out.put("stopped", stopped);
-    out.put("episode_count", episodeCount);
-    out.put("episodes", all);
-    out.put("message", silentText(first));
-    return out;
+    return new TargetSilent(silentSeconds, stopped, episodeCount, all, silentText(first));
   }
 
   /**

@@ -1,13 +1,12 @@
 package io.github.gatlingllm.protocol;
 
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.TargetDown;
 import io.github.gatlingllm.settings.TargetDownSettings;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -340,23 +339,21 @@ public final class TargetWatch {
    *     {@code failed_requests} (every connect error of every episode, from its first to its end)
    *     and {@code message} (the console's line)
    */
-  synchronized Map<String, Object> toRecord(long nowMs) {
+  synchronized TargetDown toRecord(long nowMs) {
     if (first == null) {
       return null;
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("at", Instant.ofEpochMilli(first.atMs()).toString());
-    out.put("since", Instant.ofEpochMilli(first.sinceMs()).toString());
-    out.put("after_run_start_s", Math.round((first.atMs() - runStartMs) / 100.0) / 10.0);
-    out.put("connect_errors", first.connectErrors());
-    out.put("error", first.error());
-    out.put("stopped", settings.stop());
-    out.put(
-        "back_at", firstBack == null ? null : Instant.ofEpochMilli(firstBack.atMs()).toString());
-    out.put("episodes", episodes);
-    out.put("failed_requests", failed);
-    out.put("message", downText(first));
-    return out;
+    return new TargetDown(
+        Instant.ofEpochMilli(first.atMs()).toString(),
+        Instant.ofEpochMilli(first.sinceMs()).toString(),
+        Math.round((first.atMs() - runStartMs) / 100.0) / 10.0,
+        first.connectErrors(),
+        first.error(),
+        settings.stop(),
+        firstBack == null ? null : Instant.ofEpochMilli(firstBack.atMs()).toString(),
+        episodes,
+        failed,
+        downText(first));
   }
 
   private String clock(long epochMs) {

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -84,11 +83,12 @@ public record Baseline(
     Map<String, Row> metrics,
     List<LevelRows> levels,
     Map<String, Object> quantiles,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public Baseline {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -172,13 +172,6 @@ public record Baseline(
         levels,
         q,
         extra);
-  }
-
-  /** Keys of newer versions, as read. */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
   }
 
   /**

@@ -68,6 +68,29 @@ public final class RunRecord {
               Conversations.KEY, JSON.constructType(new TypeReference<List<Conversations>>() {})),
           Map.entry(
               AgentSessions.KEY, JSON.constructType(new TypeReference<List<AgentSessions>>() {})),
+          // The run's own description: RunInfo's fields, the run's end and what it recorded.
+          Map.entry(Run.PRODUCT, JSON.constructType(String.class)),
+          Map.entry(Run.VERSION, JSON.constructType(String.class)),
+          Map.entry(Run.GATLING_VERSION, JSON.constructType(String.class)),
+          Map.entry(Run.SIMULATION, JSON.constructType(String.class)),
+          Map.entry(Run.PROMPTS, JSON.constructType(RunInfo.Prompts.class)),
+          Map.entry(
+              Run.WORKLOADS, JSON.constructType(new TypeReference<List<RunInfo.Prompts>>() {})),
+          Map.entry(Run.TARGET, JSON.constructType(RunInfo.Target.class)),
+          Map.entry(Run.DECODING, JSON.constructType(RunInfo.Decoding.class)),
+          Map.entry(Run.LOAD, JSON.constructType(RunInfo.Load.class)),
+          Map.entry(Run.ASSERTIONS, JSON.constructType(RunInfo.Assertions.class)),
+          Map.entry(Run.NOTE, JSON.constructType(String.class)),
+          Map.entry(Run.END_REASON, JSON.constructType(String.class)),
+          Map.entry(Run.CUT_BY_RUN_END, JSON.constructType(Long.class)),
+          Map.entry(Run.CUT_BEFORE_SENT, JSON.constructType(Long.class)),
+          Map.entry(Run.TARGET_DOWN, JSON.constructType(TargetDown.class)),
+          Map.entry(Run.TARGET_SILENT, JSON.constructType(TargetSilent.class)),
+          Map.entry(Run.INTERRUPTED, JSON.constructType(Boolean.class)),
+          Map.entry(Run.STARTED_AT, JSON.constructType(String.class)),
+          Map.entry(Run.ENDED_AT, JSON.constructType(String.class)),
+          Map.entry(Run.REQUESTS_RECORDED, JSON.constructType(Long.class)),
+          Map.entry(Run.REQUESTS_SENT_BY, JSON.constructType(String.class)),
           Map.entry(ClientSummary.KEY, JSON.constructType(ClientSummary.class)),
           Map.entry(Shard.KEY, JSON.constructType(Shard.class)),
           Map.entry(PromptsHandedOut.KEY, JSON.constructType(PromptsHandedOut.class)),
@@ -76,6 +99,34 @@ public final class RunRecord {
           Map.entry(
               Merge.SHARDS_KEY, JSON.constructType(new TypeReference<List<Merge.Folder>>() {})),
           Map.entry(Merge.WARNINGS_KEY, JSON.constructType(new TypeReference<List<String>>() {})));
+
+  /** The keys of the run's own description, in the order a run's end writes them. */
+  static final class Run {
+    static final String PRODUCT = "product";
+    static final String VERSION = "version";
+    static final String GATLING_VERSION = "gatling_version";
+    static final String SIMULATION = "simulation";
+    static final String PROMPTS = "prompts";
+    static final String WORKLOADS = "workloads";
+    static final String TARGET = "target";
+    static final String DECODING = "decoding";
+    static final String LOAD = "load";
+    static final String SLO = "slo";
+    static final String ASSERTIONS = "assertions";
+    static final String NOTE = "note";
+    static final String END_REASON = "end_reason";
+    static final String CUT_BY_RUN_END = "requests_cut_by_run_end";
+    static final String CUT_BEFORE_SENT = "requests_cut_before_sent";
+    static final String TARGET_DOWN = "target_down";
+    static final String TARGET_SILENT = "target_silent";
+    static final String INTERRUPTED = "interrupted";
+    static final String STARTED_AT = "started_at";
+    static final String ENDED_AT = "ended_at";
+    static final String REQUESTS_RECORDED = "requests_recorded";
+    static final String REQUESTS_SENT_BY = "requests_sent_by";
+
+    private Run() {}
+  }
 
   /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
   private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
@@ -132,10 +183,250 @@ public final class RunRecord {
     return of((ObjectNode) JSON.valueToTree(map));
   }
 
+  /**
+   * An empty record, to be filled block by block ({@link #with(RunInfo)}, {@link #withEnd}...) in
+   * the file's key order.
+   *
+   * @return a new record with no block
+   */
+  public static RunRecord create() {
+    return new RunRecord();
+  }
+
+  /**
+   * Adds (or replaces, in its place) one top-level block as given: the way in for the blocks that
+   * have no typed setter yet, written as today's maps are. A typed accessor answers a block given
+   * as another value than its type (a map a writer built) only in the record read back ({@link
+   * #typed()}).
+   *
+   * @param key the block's key in the file, never null
+   * @param block the block: its type, or any JSON-ready value; null is written as null
+   * @return this record
+   */
+  public RunRecord with(String key, Object block) {
+    blocks.put(key, block == null ? JSON.nullNode() : block);
+    return this;
+  }
+
+  /**
+   * The record as it reads back from its text: every block of {@link #BLOCKS} its type.
+   *
+   * @return a new record
+   */
+  public RunRecord typed() {
+    return of(toTree());
+  }
+
+  /**
+   * Adds the blocks of an ordered map a writer filled, in its order ({@link #with(String, Object)}
+   * each).
+   *
+   * @param map the blocks, never null
+   * @return this record
+   */
+  public RunRecord withAll(Map<String, ?> map) {
+    map.forEach(this::with);
+    return this;
+  }
+
+  /**
+   * Removes a block, so that it can be written again at the end.
+   *
+   * @param key the block's key
+   * @return this record
+   */
+  public RunRecord without(String key) {
+    blocks.remove(key);
+    return this;
+  }
+
+  /**
+   * Whether the record has a block, null or not.
+   *
+   * @param key the block's key
+   * @return true when the file has the key
+   */
+  public boolean has(String key) {
+    return blocks.containsKey(key);
+  }
+
+  /**
+   * Adds the run's description, {@link RunInfo}'s fields unwrapped as top-level blocks in its
+   * order, each left out when null: {@code product}, {@code version}, {@code gatling_version},
+   * {@code simulation}, {@code prompts}, {@code workloads}, {@code target}, {@code decoding},
+   * {@code load}, {@code slo}, {@code assertions}, {@code note}, {@code shard}.
+   *
+   * @param info the run's description, never null
+   * @return this record
+   */
+  public RunRecord with(RunInfo info) {
+    put(Run.PRODUCT, info.product());
+    put(Run.VERSION, info.version());
+    put(Run.GATLING_VERSION, info.gatlingVersion());
+    put(Run.SIMULATION, info.simulation());
+    put(Run.PROMPTS, info.prompts());
+    put(Run.WORKLOADS, info.workloads());
+    put(Run.TARGET, info.target());
+    put(Run.DECODING, info.decoding());
+    put(Run.LOAD, info.load());
+    put(Run.SLO, info.slo());
+    put(Run.ASSERTIONS, info.assertions());
+    put(Run.NOTE, info.note());
+    put(Shard.KEY, info.shard());
+    return this;
+  }
+
+  /**
+   * Adds how the run ended: {@code end_reason}, {@code requests_cut_by_run_end} and {@code
+   * requests_cut_before_sent}.
+   *
+   * @param reason {@code end_reason}'s words (e.g. {@code budget_spent}), never null
+   * @param cut the requests recorded as cut by the run's end, at least 0; null (left out) in the
+   *     records of versions before it was counted
+   * @param cutBeforeSent of those, the prompts handed out and never sent, at least 0; null (left
+   *     out) in the records of versions before it was counted
+   * @return this record
+   */
+  public RunRecord withEnd(String reason, Long cut, Long cutBeforeSent) {
+    blocks.put(Run.END_REASON, reason);
+    put(Run.CUT_BY_RUN_END, cut);
+    put(Run.CUT_BEFORE_SENT, cutBeforeSent);
+    return this;
+  }
+
+  /**
+   * Adds or replaces {@code target} in its place.
+   *
+   * @param target where requests went, never null
+   * @return this record
+   */
+  public RunRecord withTarget(RunInfo.Target target) {
+    blocks.put(Run.TARGET, target);
+    return this;
+  }
+
+  /**
+   * Whether the record has no block at all (a folder without {@code llm-run.json}).
+   *
+   * @return true when empty
+   */
+  public boolean isEmpty() {
+    return blocks.isEmpty();
+  }
+
+  /**
+   * Replaces {@code load} in its place (or adds it at the end).
+   *
+   * @param load the load, never null
+   * @return this record
+   */
+  public RunRecord withLoad(RunInfo.Load load) {
+    blocks.put(Run.LOAD, load);
+    return this;
+  }
+
+  /**
+   * Adds what the record of prompts posted with Gatling's own {@code http()} says instead of
+   * figures: {@code prompts_handed_out} (per phase) and {@code requests_sent_by: gatling-http}.
+   *
+   * @param handedOut the prompts handed out in each phase, never null
+   * @return this record
+   */
+  public RunRecord withGatlingHttp(PromptsHandedOut handedOut) {
+    blocks.put(PromptsHandedOut.KEY, handedOut);
+    blocks.put(Run.REQUESTS_SENT_BY, "gatling-http");
+    return this;
+  }
+
+  /**
+   * Adds {@code target_down}, when the target went down.
+   *
+   * @param down the block, or null to add nothing
+   * @return this record
+   */
+  public RunRecord withTargetDown(TargetDown down) {
+    put(Run.TARGET_DOWN, down);
+    return this;
+  }
+
+  /**
+   * Adds {@code target_silent}, when the target went silent.
+   *
+   * @param silent the block, or null to add nothing
+   * @return this record
+   */
+  public RunRecord withTargetSilent(TargetSilent silent) {
+    put(Run.TARGET_SILENT, silent);
+    return this;
+  }
+
+  /**
+   * Adds what the recorder knows at the end (or replaces it in place, as a merge does): {@code
+   * interrupted}, {@code started_at}, {@code ended_at} and {@code requests_recorded}, each left out
+   * when null.
+   *
+   * @param interrupted whether the run was stopped before it ended, or null
+   * @param startedAt ISO-8601 instant, or null
+   * @param endedAt ISO-8601 instant, or null
+   * @param requestsRecorded the requests recorded, or null
+   * @return this record
+   */
+  public RunRecord withRecorded(
+      Boolean interrupted, String startedAt, String endedAt, Long requestsRecorded) {
+    put(Run.INTERRUPTED, interrupted);
+    put(Run.STARTED_AT, startedAt);
+    put(Run.ENDED_AT, endedAt);
+    put(Run.REQUESTS_RECORDED, requestsRecorded);
+    return this;
+  }
+
+  /**
+   * Adds the run's figures, {@code metrics}, or replaces them in place.
+   *
+   * @param metrics the figures, never null
+   * @return this record
+   */
+  public RunRecord withMetrics(MetricsSummary metrics) {
+    blocks.put("metrics", metrics);
+    return this;
+  }
+
+  /**
+   * Adds or replaces the objectives, {@code slo}, in place; null removes them.
+   *
+   * @param slo the objectives, or null
+   * @return this record
+   */
+  public RunRecord withSlo(Slo slo) {
+    if (slo == null) {
+      blocks.remove(Run.SLO);
+    } else {
+      blocks.put(Run.SLO, slo);
+    }
+    return this;
+  }
+
+  private void put(String key, Object value) {
+    if (value != null) {
+      blocks.put(key, value);
+    }
+  }
+
   private static Object typed(String key, JsonNode value) {
     JavaType type = BLOCKS.get(key);
     if (type == null || value == null || value.isNull()) {
       return value;
+    }
+    // A scalar is typed only as the file has it: a "true" string stays a string, 20.5 stays 20.5.
+    Class<?> raw = type.getRawClass();
+    if (raw == String.class) {
+      return value.isTextual() ? value.asText() : value;
+    }
+    if (raw == Boolean.class) {
+      return value.isBoolean() ? value.asBoolean() : value;
+    }
+    if (raw == Long.class) {
+      return value.isIntegralNumber() && value.canConvertToLong() ? value.asLong() : value;
     }
     try {
       return JSON.convertValue(value, type);
@@ -409,5 +700,253 @@ public final class RunRecord {
     return blocks.get(AgentSessions.KEY) instanceof List<?> list
         ? (List<AgentSessions>) list
         : null;
+  }
+
+  private String text(String key) {
+    return block(key, String.class);
+  }
+
+  /**
+   * {@code product}: always {@code gatling-llm} in a file this product wrote.
+   *
+   * @return the product, or null when the file has none
+   */
+  public String product() {
+    return text(Run.PRODUCT);
+  }
+
+  /**
+   * {@code version}: the product's version, or {@code development build}.
+   *
+   * @return the version, or null
+   */
+  public String version() {
+    return text(Run.VERSION);
+  }
+
+  /**
+   * {@code gatling_version}: the Gatling version the run ran on.
+   *
+   * @return the version, or null
+   */
+  public String gatlingVersion() {
+    return text(Run.GATLING_VERSION);
+  }
+
+  /**
+   * {@code simulation}: the simulation's class name.
+   *
+   * @return the name, or null when not known
+   */
+  public String simulation() {
+    return text(Run.SIMULATION);
+  }
+
+  /**
+   * {@code prompts}: the first workload's prompts (the only one in most runs).
+   *
+   * @return the prompts, or null
+   */
+  public RunInfo.Prompts prompts() {
+    return block(Run.PROMPTS, RunInfo.Prompts.class);
+  }
+
+  /**
+   * {@code workloads}: every workload, when there are several.
+   *
+   * @return the workloads, or null when there is one (or none)
+   */
+  @SuppressWarnings("unchecked")
+  public List<RunInfo.Prompts> workloads() {
+    return blocks.get(Run.WORKLOADS) instanceof List<?> list ? (List<RunInfo.Prompts>) list : null;
+  }
+
+  /**
+   * Each workload's prompts: {@code workloads} when there are several, else {@code prompts}.
+   *
+   * @return one per workload, in the file's order; empty when the record has none
+   */
+  public List<RunInfo.Prompts> allPrompts() {
+    List<RunInfo.Prompts> workloads = workloads();
+    if (workloads != null && !workloads.isEmpty()) {
+      return workloads;
+    }
+    RunInfo.Prompts prompts = prompts();
+    return prompts == null ? List.of() : List.of(prompts);
+  }
+
+  /**
+   * {@code target}: where requests went.
+   *
+   * @return the target, or null
+   */
+  public RunInfo.Target target() {
+    return block(Run.TARGET, RunInfo.Target.class);
+  }
+
+  /**
+   * {@code decoding}: what every request asked for.
+   *
+   * @return the decoding settings, or null
+   */
+  public RunInfo.Decoding decoding() {
+    return block(Run.DECODING, RunInfo.Decoding.class);
+  }
+
+  /**
+   * {@code load}: how the load was made.
+   *
+   * @return the load, or null
+   */
+  public RunInfo.Load load() {
+    return block(Run.LOAD, RunInfo.Load.class);
+  }
+
+  /**
+   * {@code assertions}: the {@code llm.assert.*} settings in force and the failure-percentage
+   * bounds (not their verdict: {@link #assertions()}).
+   *
+   * @return the settings, or null when the run had none
+   */
+  public RunInfo.Assertions assertionsInForce() {
+    return block(Run.ASSERTIONS, RunInfo.Assertions.class);
+  }
+
+  /**
+   * {@code note}: a remark on what was not measured.
+   *
+   * @return the note, or null
+   */
+  public String note() {
+    return text(Run.NOTE);
+  }
+
+  /**
+   * {@code end_reason}: why the run ended, e.g. {@code budget_spent}, {@code target_down}.
+   *
+   * @return the reason, or null in files of older versions
+   */
+  public String endReason() {
+    return text(Run.END_REASON);
+  }
+
+  /**
+   * {@code requests_cut_by_run_end}: requests recorded as cut by the run's end.
+   *
+   * @return the count, or null in files of older versions
+   */
+  public Long requestsCutByRunEnd() {
+    return block(Run.CUT_BY_RUN_END, Long.class);
+  }
+
+  /**
+   * {@code requests_cut_before_sent}: of the requests cut by the run's end, the prompts handed out
+   * and never sent.
+   *
+   * @return the count, or null in files of older versions
+   */
+  public Long requestsCutBeforeSent() {
+    return block(Run.CUT_BEFORE_SENT, Long.class);
+  }
+
+  /**
+   * {@code target_down}: the target stopped answering.
+   *
+   * @return the block, or null when it never went down
+   */
+  public TargetDown targetDown() {
+    return block(Run.TARGET_DOWN, TargetDown.class);
+  }
+
+  /**
+   * {@code target_silent}: the target went silent with requests in flight.
+   *
+   * @return the block, or null when it never did
+   */
+  public TargetSilent targetSilent() {
+    return block(Run.TARGET_SILENT, TargetSilent.class);
+  }
+
+  /**
+   * {@code interrupted}: whether the run was stopped before it ended (or, in a merge, any of its
+   * runs was).
+   *
+   * @return true or false, or null when the file does not say
+   */
+  public Boolean interrupted() {
+    return block(Run.INTERRUPTED, Boolean.class);
+  }
+
+  /**
+   * Whether the record says the run was interrupted.
+   *
+   * @return true only when {@code interrupted} is true
+   */
+  public boolean wasInterrupted() {
+    return Boolean.TRUE.equals(interrupted());
+  }
+
+  /**
+   * {@code started_at}: when the recorder started, ISO-8601 instant.
+   *
+   * @return the instant's text, or null
+   */
+  public String startedAt() {
+    return text(Run.STARTED_AT);
+  }
+
+  /**
+   * {@code ended_at}: when the record was written, ISO-8601 instant.
+   *
+   * @return the instant's text, or null
+   */
+  public String endedAt() {
+    return text(Run.ENDED_AT);
+  }
+
+  /**
+   * {@code requests_recorded}: the lines of {@code llm-requests.jsonl}.
+   *
+   * @return the count, or null
+   */
+  public Long requestsRecorded() {
+    return block(Run.REQUESTS_RECORDED, Long.class);
+  }
+
+  /**
+   * {@code requests_sent_by}: {@code gatling-http} in the record of prompts posted with Gatling's
+   * own {@code http()}, where nothing is timed.
+   *
+   * @return the sender, or null for a run of {@code llm(...)} requests
+   */
+  public String requestsSentBy() {
+    return text(Run.REQUESTS_SENT_BY);
+  }
+
+  /**
+   * A block as the maps, lists and scalars Jackson reads its JSON into: for the readers of blocks
+   * without a type of their own yet.
+   *
+   * @param key the block's key
+   * @return the block's JSON form, or null when the record has none (or it is null)
+   */
+  public Object json(String key) {
+    JsonNode tree = tree(key);
+    return tree == null || tree.isNull() ? null : JSON.convertValue(tree, Object.class);
+  }
+
+  /**
+   * A block as the JSON tree the file has (or would have) at that key: for the settings tables and
+   * the readers of blocks without a type of their own.
+   *
+   * @param key the block's key
+   * @return a new tree, or null when the record has no such key
+   */
+  public JsonNode tree(String key) {
+    if (!blocks.containsKey(key)) {
+      return null;
+    }
+    Object value = blocks.get(key);
+    return value instanceof JsonNode node ? node : JSON.valueToTree(value);
   }
 }

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonSerializer;
@@ -9,7 +8,6 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -65,7 +63,8 @@ public record ServerMetrics(
     List<String> seriesFound,
     List<ScrapeError> errors,
     Double runHitRate,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** A sample's time, milliseconds since {@code started_at_ms}. */
   public static final String T_MS = "t_ms";
@@ -102,14 +101,7 @@ public record ServerMetrics(
 
   /** Normalises {@code extra} to an ordered map. */
   public ServerMetrics {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-  }
-
-  /** Keys of newer versions, as read. */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**

@@ -43,6 +43,18 @@ public record Shard(
   }
 
   /**
+   * The shard of a run as its start writes it.
+   *
+   * @param index this shard, from 0
+   * @param count the number of shards, at least 1
+   * @param startAt the start barrier, or null
+   * @param lateMs how late the shard passed the barrier, milliseconds, or null
+   */
+  public Shard(int index, int count, String startAt, Long lateMs) {
+    this(index, count, startAt, lateMs, null);
+  }
+
+  /**
    * Keys of newer versions.
    *
    * @return the keys in the file's order; never null

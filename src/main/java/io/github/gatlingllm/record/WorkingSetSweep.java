@@ -1,6 +1,5 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -11,7 +10,6 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -55,18 +53,12 @@ public record WorkingSetSweep(
     Double predictedCliffGroups,
     List<Integer> warmSteps,
     String summary,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public WorkingSetSweep {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-  }
-
-  /** Keys of newer versions, as read. */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -131,18 +123,12 @@ public record WorkingSetSweep(
       Double ttftP99Ms,
       Double ttftMeanMs,
       Double e2eP50Ms,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Step {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-    }
-
-    /** Keys of newer versions, as read. */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
+      extra = KeepsNewerKeys.ordered(extra);
     }
   }
 

@@ -1,9 +1,11 @@
 package io.github.gatlingllm.report;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.record.Merge;
+import io.github.gatlingllm.record.RunInfo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.record.Shard;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +19,8 @@ import java.util.TreeMap;
  * should share, by dotted name); windows that do not overlap.
  */
 final class MergeChecks {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private MergeChecks() {}
 
@@ -75,45 +79,68 @@ final class MergeChecks {
   }
 
   /** The values that should be the same in every shard of one test, by dotted name. */
-  private static Map<String, Object> settings(Map<String, Object> run) {
+  private static Map<String, Object> settings(RunRecord run) {
     Map<String, Object> out = new TreeMap<>();
-    for (String key : List.of("version", "gatling_version", "simulation", "decoding", "slo")) {
-      flatten(key, run.get(key), out);
+    flatten("version", run.version(), out);
+    flatten("gatling_version", run.gatlingVersion(), out);
+    flatten("simulation", run.simulation(), out);
+    flatten("decoding", jsonForm(run.decoding()), out);
+    flatten("slo", run.json("slo"), out);
+    flatten("assertions", jsonForm(run.assertionsInForce()), out);
+    RunInfo.Target target = run.target();
+    if (target != null) {
+      // Each shard's embedded simulator has its own port; a server's answers may vary.
+      boolean simulator = Boolean.TRUE.equals(target.embeddedSimulator());
+      RunInfo.Target compared =
+          new RunInfo.Target(
+              simulator ? null : target.baseUrl(),
+              target.embeddedSimulator(),
+              target.model(),
+              target.endpoint(),
+              null,
+              target.extra());
+      flatten("target", jsonForm(compared), out);
     }
-    if (run.get("assertions") != null) {
-      flatten("assertions", run.get("assertions"), out);
+    RunInfo.Load load = run.load();
+    if (load != null) {
+      flatten("load.timeout_ms", load.timeoutMs(), out);
+      flatten("load.connections", load.connections(), out);
     }
-    if (run.get("target") instanceof Map<?, ?> target) {
-      Map<String, Object> t = new LinkedHashMap<>();
-      for (Map.Entry<?, ?> e : target.entrySet()) {
-        String k = String.valueOf(e.getKey());
-        // Each shard's embedded simulator has its own port; a server's answers may vary.
-        if (k.equals("server")
-            || (k.equals("base_url") && Boolean.TRUE.equals(target.get("embedded_simulator")))) {
-          continue;
-        }
-        t.put(k, e.getValue());
-      }
-      flatten("target", t, out);
+    Shard shard = run.shard();
+    if (shard != null) {
+      flatten("shard.count", shard.count(), out);
+      flatten("shard.start_at", shard.startAt(), out);
     }
-    if (run.get("load") instanceof Map<?, ?> load) {
-      flatten("load.timeout_ms", load.get("timeout_ms"), out);
-      flatten("load.connections", load.get("connections"), out);
-    }
-    if (run.get("shard") instanceof Map<?, ?> shard) {
-      flatten("shard.count", shard.get("count"), out);
-      flatten("shard.start_at", shard.get("start_at"), out);
-    }
-    for (Map<?, ?> w : MergeSource.workloads(run)) {
-      String prefix = "prompts[" + w.get("workload") + "]";
-      for (Map.Entry<?, ?> e : w.entrySet()) {
-        String k = String.valueOf(e.getKey());
-        if (!k.equals("phases") && !k.equals("request_names")) {
-          flatten(prefix + "." + k, e.getValue(), out);
+    for (RunInfo.Prompts w : run.allPrompts()) {
+      String prefix = "prompts[" + w.workload() + "]";
+      // Every field but the phases (each shard's digests differ) and the requests that sent them.
+      RunInfo.Prompts compared =
+          new RunInfo.Prompts(
+              w.workload(),
+              w.spec(),
+              w.generatorVersion(),
+              w.seed(),
+              w.caseId(),
+              w.inputTokens(),
+              w.tokenizer(),
+              null,
+              w.plannedSharedShare(),
+              null,
+              w.seedAuto(),
+              w.trace(),
+              w.extra());
+      if (jsonForm(compared) instanceof Map<?, ?> fields) {
+        for (Map.Entry<?, ?> e : fields.entrySet()) {
+          flatten(prefix + "." + e.getKey(), e.getValue(), out);
         }
       }
     }
     return out;
+  }
+
+  /** A block as the maps, lists and scalars of its JSON form, or null. */
+  private static Object jsonForm(Object block) {
+    return block == null ? null : JSON.convertValue(block, Object.class);
   }
 
   private static void flatten(String name, Object value, Map<String, Object> out) {
@@ -134,9 +161,9 @@ final class MergeChecks {
    * @param warnings where the warnings go
    */
   static void checkSettings(List<MergeSource> sources, List<String> warnings) {
-    Map<String, Object> first = settings(sources.get(0).run());
+    Map<String, Object> first = settings(RunRecord.of(sources.get(0).run()));
     for (MergeSource s : sources.subList(1, sources.size())) {
-      Map<String, Object> other = settings(s.run());
+      Map<String, Object> other = settings(RunRecord.of(s.run()));
       List<String> differ = new ArrayList<>();
       Set<String> keys = new LinkedHashSet<>(first.keySet());
       keys.addAll(other.keySet());

@@ -56,7 +56,7 @@ public final class ReportPage {
    * @return the HTML page
    */
   public static String render(Map<String, Object> run) {
-    return render(run, List.of());
+    return render(RunRecord.of(run), RecordedRequests.of(List.of()));
   }
 
   /**
@@ -69,7 +69,20 @@ public final class ReportPage {
    * @return the HTML page
    */
   public static String render(Map<String, Object> run, List<RequestRecord> requests) {
-    return render(run, RecordedRequests.of(requests));
+    return render(RunRecord.of(run), RecordedRequests.of(requests));
+  }
+
+  /**
+   * Renders the page from a run record ({@code llm-run.json}'s content as ordered maps, each block
+   * read into its type as a file's would be) and its requests, streamed ({@link #render(RunRecord,
+   * RecordedRequests)}).
+   *
+   * @param run the run record, never null
+   * @param requests the run's requests, any order
+   * @return the HTML page
+   */
+  public static String render(Map<String, Object> run, RecordedRequests requests) {
+    return render(RunRecord.of(run), requests);
   }
 
   /**
@@ -84,7 +97,9 @@ public final class ReportPage {
    * @return the HTML page
    * @throws java.io.UncheckedIOException if the requests cannot be read
    */
-  public static String render(Map<String, Object> run, RecordedRequests requests) {
+  public static String render(RunRecord record, RecordedRequests requests) {
+    // The blocks read by sections that take no type of their own yet, as maps.
+    Map<String, Object> run = record.asMap();
     RequestsShape shape = requests.shape() != null ? requests.shape() : RequestsShape.of(requests);
     RequestsShape.Part charted = shape.charted();
     ErrorsSection.Collector errors = new ErrorsSection.Collector();
@@ -93,7 +108,6 @@ public final class ReportPage {
             ? null
             : new RequestCharts.Collector(ChartData.labels(charted.keys), charted.bins());
     CacheSection.Collector cacheCharts = new CacheSection.Collector();
-    RunRecord record = RunRecord.of(run);
     ServerMetricsSection.Collector server =
         new ServerMetricsSection.Collector(record.serverMetrics());
     ConversationSection.Turns turns = new ConversationSection.Turns();
@@ -113,15 +127,16 @@ public final class ReportPage {
     html.append(head());
     // The run's pass or fail first: Gatling's verdict on each assertion.
     html.append(AssertionsSection.html(record.assertions()));
-    if (run.get("requests_sent_by") != null && run.get("note") instanceof String note) {
+    String note = record.note();
+    if (record.requestsSentBy() != null && note != null) {
       // A record of prompts posted with Gatling's own http(): say first why nothing is timed.
       html.append("<p class=\"note\"><strong>Note:</strong> ").append(esc(note)).append("</p>\n");
     }
-    if (Boolean.TRUE.equals(run.get("interrupted"))) {
+    if (record.wasInterrupted()) {
       html.append(
           "<p><strong>This run was interrupted: the figures cover the requests that finished.</strong></p>\n");
     }
-    targetDown(html, run);
+    targetDown(html, record);
     CacheSummary cache = record.cache();
     if (cache != null && cache.warmStart()) {
       html.append("<p class=\"bad\" id=\"warm-start\"><strong>Warm start: ")
@@ -151,13 +166,14 @@ public final class ReportPage {
             .append("</p>\n");
       }
     }
-    html.append(whatRan(run)).append(mostFailed(run));
-    html.append(summary(RunSummary.of(run), run, record.baseline()));
+    html.append(whatRan(record)).append(mostFailed(record));
+    html.append(summary(RunSummary.of(record), record.baseline()));
     html.append(BaselineSection.html(record.baseline()));
     MetricsSummary metrics = record.metrics();
     GroupSummary overall = metrics == null ? null : metrics.overall();
     if (overall != null && overall.goodput() != null) {
-      html.append("<h2>SLO and goodput</h2>\n").append(goodputText(overall.goodput(), run));
+      html.append("<h2>SLO and goodput</h2>\n")
+          .append(goodputText(overall.goodput(), RunSummary.goodputRatio(record)));
     }
     html.append(LevelsSection.render(record, run));
     html.append("<h2>Requests</h2>\n");
@@ -179,7 +195,7 @@ public final class ReportPage {
       html.append("<h2>Shards</h2>\n").append(rows(JSON.convertValue(merge.shards(), List.class)));
     }
     html.append("<h2 id=\"settings\">Settings</h2>\n");
-    Object workloads = run.get("workloads");
+    Object workloads = record.json("workloads");
     if (workloads instanceof List<?> list && !list.isEmpty()) {
       // Several workloads: each once, the first included.
       html.append("<h3>Workloads</h3>\n");
@@ -187,17 +203,19 @@ public final class ReportPage {
         html.append(table(w));
       }
     } else {
-      html.append("<h3>Prompts</h3>\n").append(table(run.get("prompts")));
+      html.append("<h3>Prompts</h3>\n").append(table(record.json("prompts")));
     }
-    html.append("<h3>Target</h3>\n").append(table(run.get("target")));
-    if (run.get("decoding") != null) {
-      html.append("<h3>Decoding</h3>\n").append(table(run.get("decoding")));
+    html.append("<h3>Target</h3>\n").append(table(record.json("target")));
+    Object decoding = record.json("decoding");
+    if (decoding != null) {
+      html.append("<h3>Decoding</h3>\n").append(table(decoding));
     }
-    if (run.get("load") != null) {
-      html.append("<h3>Load</h3>\n").append(table(run.get("load")));
+    Object load = record.json("load");
+    if (load != null) {
+      html.append("<h3>Load</h3>\n").append(table(load));
     }
     html.append("<h2>Run record</h2>\n<details><summary>llm-run.json</summary><pre>")
-        .append(esc(json(run)))
+        .append(esc(json(record.toTree())))
         .append("</pre></details>\n");
     html.append("</body></html>\n");
     return html.toString();
@@ -238,7 +256,7 @@ public final class ReportPage {
    * The target that stopped answering, or went silent, above the figures: a red line each, or
    * nothing.
    */
-  private static void targetDown(StringBuilder html, Map<String, Object> run) {
+  private static void targetDown(StringBuilder html, RunRecord run) {
     String text = RunSentences.targetDown(run);
     if (text != null) {
       html.append("<p class=\"bad\" id=\"target-down\"><strong>")
@@ -253,11 +271,10 @@ public final class ReportPage {
     }
   }
 
-  private static String summary(RunSummary summary, Map<String, Object> run, Baseline baseline) {
+  private static String summary(RunSummary summary, Baseline baseline) {
     StringBuilder html = new StringBuilder("<h2>Summary</h2>\n<table id=\"summary\">\n");
     for (RunSummary.Figure f : summary.figures()) {
-      String value =
-          "requests".equals(f.name()) ? failuresInRed(esc(f.value()), run) : esc(f.value());
+      String value = "requests".equals(f.name()) ? failuresInRed(esc(f.value())) : esc(f.value());
       html.append(row(f.name(), value + BaselineSection.note(baseline, f.name())));
     }
     html.append(
@@ -287,7 +304,7 @@ public final class ReportPage {
   }
 
   /** The "what ran" line above the summary ({@link RunDescription}), or nothing. */
-  private static String whatRan(Map<String, Object> run) {
+  private static String whatRan(RunRecord run) {
     String text = RunDescription.of(run);
     return text == null
         ? ""
@@ -297,7 +314,7 @@ public final class ReportPage {
   /**
    * The red line of a run whose measured requests mostly failed ({@link RunSummary#mostFailed}).
    */
-  private static String mostFailed(Map<String, Object> run) {
+  private static String mostFailed(RunRecord run) {
     String text = RunSummary.mostFailed(run);
     return text == null
         ? ""
@@ -310,7 +327,7 @@ public final class ReportPage {
    * The summary's requests figure, {@code 200 (ok 2, timeout 198)}, with its statuses other than
    * {@code ok} in red when any request failed.
    */
-  private static String failuresInRed(String escaped, Map<String, Object> run) {
+  private static String failuresInRed(String escaped) {
     int open = escaped.indexOf(" (");
     if (open < 0 || !escaped.endsWith(")")) {
       return escaped;
@@ -414,9 +431,8 @@ public final class ReportPage {
     return html.toString();
   }
 
-  private static String goodputText(Goodput goodput, Map<String, Object> run) {
+  private static String goodputText(Goodput goodput, Double ratio) {
     Slo slo = goodput.slo();
-    Object ratio = run.get("assertions") instanceof Map<?, ?> a ? a.get("goodput_ratio") : null;
     Double attainment = goodput.attainment();
     StringBuilder html = new StringBuilder("<table>\n");
     html.append(row("objectives", esc(slo.toString())));
@@ -429,8 +445,8 @@ public final class ReportPage {
             "requests that met them",
             esc(goodput.met()) + " of " + esc(goodput.offered()) + " measured"));
     String cls = "";
-    if (ratio instanceof Number r && attainment != null) {
-      cls = attainment >= r.doubleValue() ? "good" : "bad";
+    if (ratio != null && attainment != null) {
+      cls = attainment >= ratio ? "good" : "bad";
     }
     html.append(
         row(

@@ -3,9 +3,11 @@ package io.github.gatlingllm.report;
 import static io.github.gatlingllm.report.RunSentences.map;
 import static io.github.gatlingllm.report.RunSentences.number;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.record.LevelEntry;
+import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +34,7 @@ final class RunDescription {
    * @param run the run record, never null
    * @return the sentence without a final stop, or null when the record says nothing of what ran
    */
-  static String of(Map<String, Object> run) {
+  static String of(RunRecord run) {
     List<String> parts = new ArrayList<>();
     String target = target(run);
     if (target != null) {
@@ -54,82 +56,71 @@ final class RunDescription {
   }
 
   /** {@code chat completions, streamed, to URL (the embedded simulator), model M}, or null. */
-  private static String target(Map<String, Object> run) {
-    Map<?, ?> target = map(run.get("target"));
-    Map<?, ?> decoding = map(run.get("decoding"));
-    if (target.isEmpty()) {
+  private static String target(RunRecord run) {
+    RunInfo.Target target = run.target();
+    RunInfo.Decoding decoding = run.decoding();
+    if (target == null || isEmpty(run.tree("target"))) {
       return null;
     }
     StringBuilder text = new StringBuilder();
-    Object endpoint = target.get("endpoint");
+    String endpoint = target.endpoint();
     text.append(
-        "chat".equals(endpoint)
-            ? "chat completions"
-            : endpoint == null ? "requests" : String.valueOf(endpoint));
-    if (decoding.get("stream") instanceof Boolean stream) {
-      text.append(stream ? ", streamed" : ", not streamed");
+        "chat".equals(endpoint) ? "chat completions" : endpoint == null ? "requests" : endpoint);
+    if (decoding != null && decoding.stream() != null) {
+      text.append(decoding.stream() ? ", streamed" : ", not streamed");
     }
-    if (target.get("base_url") != null) {
-      text.append(", to ").append(target.get("base_url"));
+    if (target.baseUrl() != null) {
+      text.append(", to ").append(target.baseUrl());
     }
-    if (Boolean.TRUE.equals(target.get("embedded_simulator"))) {
+    if (Boolean.TRUE.equals(target.embeddedSimulator())) {
       text.append(" (the embedded simulator)");
     }
-    if (target.get("model") != null) {
-      text.append(", model ").append(target.get("model"));
+    if (target.model() != null) {
+      text.append(", model ").append(target.model());
     }
     return text.toString();
   }
 
+  private static boolean isEmpty(JsonNode block) {
+    return block == null || block.isEmpty();
+  }
+
   /** The prompts and the output asked for, or null. */
-  private static String workload(Map<String, Object> run) {
+  private static String workload(RunRecord run) {
     List<String> each = new ArrayList<>();
-    if (run.get("workloads") instanceof List<?> list && !list.isEmpty()) {
-      for (Object w : list) {
-        String text = prompts(map(w));
-        if (text != null) {
-          each.add(text);
-        }
-      }
-    } else {
-      String text = prompts(map(run.get("prompts")));
+    for (RunInfo.Prompts p : run.allPrompts()) {
+      String text = prompts(p);
       if (text != null) {
         each.add(text);
       }
     }
-    List<Conversations> conversations = RunRecord.of(run).conversations();
+    List<Conversations> conversations = run.conversations();
     if (conversations != null) {
       for (Conversations c : conversations) {
         each.add("conversations (" + c.workload() + ")");
       }
     }
     StringBuilder text = new StringBuilder(String.join(" and ", each));
-    Double maxTokens = number(map(run.get("decoding")).get("max_tokens"));
+    RunInfo.Decoding decoding = run.decoding();
+    Integer maxTokens = decoding == null ? null : decoding.maxTokens();
     // A trace's rows ask their own output lengths (said with the trace): the protocol's max_tokens
     // is said only when something else sends it.
     if (maxTokens != null && !onlyTraces(run, conversations)) {
       text.append(text.length() > 0 ? ", " : "")
           .append("up to ")
-          .append(Decimals.fmt(maxTokens))
+          .append(Decimals.fmt(maxTokens.doubleValue()))
           .append(" output tokens");
     }
     return text.length() == 0 ? null : text.toString();
   }
 
   /** Whether every workload of the record replays a trace, and no conversation runs beside. */
-  private static boolean onlyTraces(Map<String, Object> run, List<Conversations> conversations) {
-    List<Map<?, ?>> all = new ArrayList<>();
-    if (run.get("workloads") instanceof List<?> list && !list.isEmpty()) {
-      for (Object w : list) {
-        all.add(map(w));
-      }
-    } else if (run.get("prompts") != null) {
-      all.add(map(run.get("prompts")));
-    }
+  private static boolean onlyTraces(RunRecord run, List<Conversations> conversations) {
+    List<RunInfo.Prompts> all = run.allPrompts();
     if (all.isEmpty() || conversations != null && !conversations.isEmpty()) {
       return false;
     }
-    return all.stream().allMatch(p -> !map(p.get("trace")).isEmpty());
+    return all.stream().allMatch(p -> p.trace() != null && !p.trace().isEmpty());
   }
 
   /**
@@ -138,20 +129,18 @@ final class RunDescription {
    * llm.seed=auto}: the one value a rerun cannot know otherwise); null when the record does not
    * say.
    */
-  private static String prompts(Map<?, ?> prompts) {
+  private static String prompts(RunInfo.Prompts prompts) {
     String text = promptsAlone(prompts);
-    if (text != null && Boolean.TRUE.equals(prompts.get("seed_auto"))) {
-      if (prompts.get("seed") instanceof Number seed) {
-        // As written: a long seed is exact, never a double's 17 digits.
-        text += ", seed " + seed + " (llm.seed=auto)";
-      }
+    if (text != null && Boolean.TRUE.equals(prompts.seedAuto()) && prompts.seed() != null) {
+      // As written: a long seed is exact, never a double's 17 digits.
+      text += ", seed " + prompts.seed() + " (llm.seed=auto)";
     }
     return text;
   }
 
-  private static String promptsAlone(Map<?, ?> prompts) {
-    Map<?, ?> spec = map(prompts.get("spec"));
-    Map<?, ?> trace = map(prompts.get("trace"));
+  private static String promptsAlone(RunInfo.Prompts prompts) {
+    Map<?, ?> spec = map(prompts.spec());
+    Map<?, ?> trace = map(prompts.trace());
     if (!trace.isEmpty()) {
       List<String> about = new ArrayList<>();
       if (trace.get("rows") != null) {
@@ -174,12 +163,12 @@ final class RunDescription {
           + fileName(spec.get("file"))
           + (spec.get("rows") == null ? "" : " (" + spec.get("rows") + " rows)");
     }
-    Object mode = spec.get("mode") != null ? spec.get("mode") : prompts.get("workload");
+    Object mode = spec.get("mode") != null ? spec.get("mode") : prompts.workload();
     if (mode == null) {
       return null;
     }
     StringBuilder text = new StringBuilder().append(mode).append(" prompts");
-    Double tokens = number(prompts.get("input_tokens"));
+    Double tokens = prompts.inputTokens() == null ? null : prompts.inputTokens().doubleValue();
     if (tokens != null) {
       text.append(" of ").append(Decimals.fmt(tokens)).append(" tokens");
     }
@@ -211,11 +200,14 @@ final class RunDescription {
    * levels, open loop}), else Gatling's injection profiles as the record gives them; null when
    * neither is known.
    */
-  private static String load(Map<String, Object> run) {
+  private static String load(RunRecord run) {
     Map<String, List<LevelEntry>> byScenario = new LinkedHashMap<>();
-    List<LevelEntry> recorded = RunRecord.of(run).levels();
-    for (LevelEntry l : recorded == null ? List.<LevelEntry>of() : recorded) {
-      byScenario.computeIfAbsent(String.valueOf(l.scenario()), k -> new ArrayList<>()).add(l);
+    if (run.levels() != null) {
+      for (LevelEntry l : run.levels()) {
+        if (l != null) {
+          byScenario.computeIfAbsent(String.valueOf(l.scenario()), k -> new ArrayList<>()).add(l);
+        }
+      }
     }
     List<String> parts = new ArrayList<>();
     for (Map.Entry<String, List<LevelEntry>> e : byScenario.entrySet()) {
@@ -244,12 +236,9 @@ final class RunDescription {
     if (!parts.isEmpty()) {
       return String.join(", ", parts);
     }
-    if (map(run.get("load")).get("profiles") instanceof List<?> profiles && !profiles.isEmpty()) {
-      List<String> text = new ArrayList<>();
-      for (Object p : profiles) {
-        text.add(String.valueOf(p));
-      }
-      return String.join(", ", text);
+    RunInfo.Load runLoad = run.load();
+    if (runLoad != null && runLoad.profiles() != null && !runLoad.profiles().isEmpty()) {
+      return String.join(", ", runLoad.profiles());
     }
     return null;
   }
@@ -262,10 +251,10 @@ final class RunDescription {
    * sent), and says why it stopped: {@code 119 measured requests after 8 warmup, then stopped
    * (target_down)}.
    */
-  private static String requests(Map<String, Object> run) {
-    Map<?, ?> load = map(run.get("load"));
-    Double measured = number(load.get("requests"));
-    boolean stopped = Boolean.TRUE.equals(run.get("interrupted"));
+  private static String requests(RunRecord run) {
+    RunInfo.Load load = run.load();
+    Double measured = load == null || load.requests() == null ? null : (double) load.requests();
+    boolean stopped = run.wasInterrupted();
     if (stopped) {
       GroupSummary overall = RunSummary.overall(run);
       Double sent = overall == null ? null : (double) overall.requests();
@@ -274,8 +263,9 @@ final class RunDescription {
     if (measured == null) {
       return null;
     }
-    Double warmup = number(load.get("warmup_requests"));
-    Object reason = run.get("end_reason");
+    Double warmup =
+        load == null || load.warmupRequests() == null ? null : (double) load.warmupRequests();
+    String reason = run.endReason();
     return Decimals.fmt(measured)
         + (measured == 1 ? " measured request" : " measured requests")
         + (warmup == null || warmup == 0 ? "" : " after " + Decimals.fmt(warmup) + " warmup")

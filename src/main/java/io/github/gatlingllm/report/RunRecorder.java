@@ -6,6 +6,7 @@ import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.RunRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -213,19 +212,22 @@ public final class RunRecorder implements AutoCloseable {
    * Writes the run record: moves {@code llm-requests.jsonl} into the run folder and writes {@code
    * llm-run.json} and {@code llm-report.html} there. Runs once; later calls return the same folder.
    *
-   * @param runInfo the run's settings, prompts and server facts, as JSON-ready ordered maps; the
-   *     metrics, status totals and timestamps are added here, and {@code cache} (from its {@code
-   *     cache} map of plan parameters, if any) after the metrics
+   * @param run the run's record so far (its settings, prompts, end and the watches' blocks), in the
+   *     file's order; {@code interrupted}, {@code started_at}, {@code ended_at}, {@code
+   *     requests_recorded}, {@code metrics} and {@code cache} are added here, in that order
+   * @param cacheParameters what the cache plan knew of the server ({@code cache}'s parameters, in
+   *     order), empty when none
    * @param interrupted whether the run was stopped before it ended
-   * @param reportHtml renders the report page from the finished run record and the requests
-   *     streamed back from {@code llm-requests.jsonl} (their shape known, so in one pass, which
-   *     also writes {@code llm-requests.csv} beside it)
+   * @param reportHtml renders the report page from the finished run record (each block its type, as
+   *     read back from the file) and the requests streamed back from {@code llm-requests.jsonl}
+   *     (their shape known, so in one pass, which also writes {@code llm-requests.csv} beside it)
    * @return the folder the files are in
    */
   public synchronized Path finish(
-      Map<String, Object> runInfo,
+      RunRecord run,
+      CacheSummary.Parameters cacheParameters,
       boolean interrupted,
-      java.util.function.BiFunction<Map<String, Object>, RecordedRequests, String> reportHtml) {
+      java.util.function.BiFunction<RunRecord, RecordedRequests, String> reportHtml) {
     if (finished) {
       return folders.find().orElse(scratch);
     }
@@ -254,17 +256,16 @@ public final class RunRecorder implements AutoCloseable {
             StandardCopyOption.REPLACE_EXISTING);
         Files.deleteIfExists(scratch);
       }
-      Map<String, Object> record = new LinkedHashMap<>(runInfo);
-      record.put("interrupted", interrupted);
-      record.put("started_at", Instant.ofEpochMilli(startedMs).toString());
-      record.put("ended_at", Instant.now().toString());
-      record.put("requests_recorded", recorded);
-      record.put("metrics", aggregator.summary());
-      // RunFinish leaves what the cache plan knew of the server where the block goes.
-      Object parameters = record.remove("cache");
-      record.put(
-          "cache", cache.summary(parameters instanceof CacheSummary.Parameters p ? p : null));
-      Files.writeString(target.resolve(RUN_FILE), RunRecordJson.text(record));
+      run.withRecorded(
+              interrupted,
+              Instant.ofEpochMilli(startedMs).toString(),
+              Instant.now().toString(),
+              recorded)
+          .withMetrics(aggregator.summary())
+          .without("cache")
+          .with("cache", cache.summary(cacheParameters));
+      Files.writeString(target.resolve(RUN_FILE), run.text());
+      RunRecord record = run.typed();
       String html;
       try (BufferedWriter out =
               Files.newBufferedWriter(

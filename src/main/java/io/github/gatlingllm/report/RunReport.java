@@ -11,6 +11,7 @@ import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.record.Merge;
+import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -23,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Rebuilds the run record and report page of one or more run folders from their {@code
@@ -84,6 +84,7 @@ public final class RunReport {
     if (folders.isEmpty()) {
       throw new IllegalArgumentException("no run folder given");
     }
+    List<RunRecord> records = new ArrayList<>();
     List<Map<String, Object>> runs = new ArrayList<>();
     List<Path> files = new ArrayList<>();
     for (Path folder : folders) {
@@ -93,11 +94,13 @@ public final class RunReport {
             folder + " has no " + RunRecorder.REQUESTS_FILE + ": not a gatling-llm run folder");
       }
       files.add(jsonl);
-      runs.add(runRecord(folder));
+      records.add(runRecord(folder));
+      // The merges of blocks without a type of their own read the maps the file holds.
+      runs.add(fileMap(folder));
     }
     List<String> warnings = List.of();
     Map<String, Object> record = new LinkedHashMap<>(runs.get(0));
-    Slo used = slo != null ? slo : Slo.fromRecord(asMap(record.get("slo")));
+    Slo used = slo != null ? slo : recordedSlo(records.get(0));
     if (used.isSet()) {
       record.put("slo", used);
     } else {
@@ -151,9 +154,9 @@ public final class RunReport {
       record.put(Merge.MERGED_FROM_KEY, names);
       boolean equal = true;
       boolean interrupted = false;
-      for (Map<String, Object> run : runs) {
-        equal &= Objects.equals(digests(runs.get(0)), digests(run));
-        interrupted |= Boolean.TRUE.equals(run.get("interrupted"));
+      for (RunRecord run : records) {
+        equal &= digests(records.get(0)).equals(digests(run));
+        interrupted |= run.wasInterrupted();
       }
       record.put("prompt_digests_equal", equal);
       record.put("interrupted", interrupted);
@@ -269,7 +272,7 @@ public final class RunReport {
                   each.accept(r);
                 });
           };
-      html = ReportPage.render(record, tee.withShape(shape));
+      html = ReportPage.render(RunRecord.of(record), tee.withShape(shape));
     }
     if (!sameFolder) {
       Files.move(jsonlTmp, jsonl, StandardCopyOption.REPLACE_EXISTING);
@@ -305,40 +308,38 @@ public final class RunReport {
   }
 
   /** Each workload's phase digests: {@code prompts.phases} (and each {@code workloads[]}'s). */
-  static Object digests(Map<String, Object> run) {
-    List<Object> all = new ArrayList<>();
-    Object workloads = run.get("workloads");
-    if (workloads instanceof List<?> list && !list.isEmpty()) {
-      for (Object w : list) {
-        all.add(phaseDigests(asMap(w)));
-      }
-    } else {
-      all.add(phaseDigests(asMap(run.get("prompts"))));
+  static List<Map<String, String>> digests(RunRecord run) {
+    List<Map<String, String>> all = new ArrayList<>();
+    for (RunInfo.Prompts prompts : run.allPrompts()) {
+      all.add(prompts.digests());
+    }
+    if (all.isEmpty()) {
+      all.add(Map.of());
     }
     return all;
   }
 
-  private static Map<String, Object> phaseDigests(Map<?, ?> prompts) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    if (prompts != null && prompts.get("phases") instanceof Map<?, ?> phases) {
-      for (Map.Entry<?, ?> e : phases.entrySet()) {
-        Map<?, ?> phase = asMap(e.getValue());
-        out.put(String.valueOf(e.getKey()), phase == null ? null : phase.get("digest"));
-      }
-    }
-    return out;
+  /** The SLO a run record holds, {@link Slo#NONE} without one; a block that is not one throws. */
+  private static Slo recordedSlo(RunRecord run) {
+    Slo slo = run.slo();
+    return slo != null ? slo : Slo.fromRecord(asMap(run.json("slo")));
   }
 
   /**
-   * A folder's run record, as {@code llm-run.json} holds it.
+   * A folder's run record, {@code llm-run.json}.
    *
    * @param folder a run folder, never null
-   * @return the record, in the file's order; empty (and mutable) when the folder has none
+   * @return the record, in the file's order, its known blocks typed; empty when the folder has none
    * @throws IOException if the file cannot be read
-   * @throws IllegalArgumentException naming the file when it is not JSON
+   * @throws IllegalArgumentException naming the file when it is not a JSON object
    */
+  public static RunRecord runRecord(Path folder) throws IOException {
+    return RunRecord.load(folder.resolve(RunRecorder.RUN_FILE));
+  }
+
+  /** A folder's run record as the ordered maps Jackson reads it into; empty without a file. */
   @SuppressWarnings("unchecked")
-  public static Map<String, Object> runRecord(Path folder) throws IOException {
+  private static Map<String, Object> fileMap(Path folder) throws IOException {
     Path file = folder.resolve(RunRecorder.RUN_FILE);
     if (!Files.isRegularFile(file)) {
       return new LinkedHashMap<>();

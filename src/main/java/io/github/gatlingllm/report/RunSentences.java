@@ -6,6 +6,8 @@ import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.record.SaturationBlock;
 import io.github.gatlingllm.record.SessionSummary;
+import io.github.gatlingllm.record.TargetDown;
+import io.github.gatlingllm.record.TargetSilent;
 import io.github.gatlingllm.session.SessionEnd;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,10 +92,10 @@ final class RunSentences {
    * many requests in flight were cut and recorded as {@code cut_by_run_end}; null for a run that
    * ended with no request in flight and was not interrupted.
    */
-  static String ending(Map<String, Object> run) {
-    boolean interrupted = Boolean.TRUE.equals(run.get("interrupted"));
-    Object reason = run.get("end_reason");
-    Double cut = number(run.get("requests_cut_by_run_end"));
+  static String ending(RunRecord run) {
+    boolean interrupted = run.wasInterrupted();
+    String reason = run.endReason();
+    Long cut = run.requestsCutByRunEnd();
     boolean anyCut = cut != null && cut > 0;
     if (!interrupted && !anyCut) {
       return null;
@@ -106,9 +108,9 @@ final class RunSentences {
     if (!anyCut) {
       return text + ": the figures cover the requests that finished";
     }
-    long n = Math.round(cut);
-    Double before = number(run.get("requests_cut_before_sent"));
-    long notSent = before == null ? 0 : Math.max(0, Math.min(n, Math.round(before)));
+    long n = cut;
+    Long before = run.requestsCutBeforeSent();
+    long notSent = before == null ? 0 : Math.max(0, Math.min(n, before));
     long inFlight = n - notSent;
     StringBuilder out = new StringBuilder(text).append(": ");
     if (inFlight > 0) {
@@ -132,19 +134,19 @@ final class RunSentences {
    * how many requests failed to connect or got a server error while it was down, and whether the
    * run stopped or the target came back; null when the target was never judged down.
    */
-  static String targetDown(Map<String, Object> run) {
-    if (!(run.get("target_down") instanceof Map<?, ?> t)) {
+  static String targetDown(RunRecord run) {
+    TargetDown t = run.targetDown();
+    if (t == null) {
       return null;
     }
-    Double failed = number(t.get("failed_requests"));
-    long n = failed == null ? 0 : Math.round(failed);
+    long n = t.failedRequests() == null ? 0 : t.failedRequests();
     String after =
-        Boolean.TRUE.equals(t.get("stopped"))
+        Boolean.TRUE.equals(t.stopped())
             ? "; the run stopped rather than spend the rest of its prompt budget on a dead target"
-            : t.get("back_at") != null
-                ? "; it answered again at " + t.get("back_at")
+            : t.backAt() != null
+                ? "; it answered again at " + t.backAt()
                 : "; it never answered again";
-    return t.get("message")
+    return t.message()
         + ". "
         + n
         + (n == 1 ? " request" : " requests")
@@ -158,33 +160,28 @@ final class RunSentences {
    * silent episode, how many there were, and how the last one ended (the run stopped for it, the
    * run ended during it, or a byte came again); null when the target was never silent.
    */
-  static String targetSilent(Map<String, Object> run) {
-    if (!(run.get("target_silent") instanceof Map<?, ?> t)) {
+  static String targetSilent(RunRecord run) {
+    TargetSilent t = run.targetSilent();
+    if (t == null) {
       return null;
     }
-    Double count = number(t.get("episode_count"));
-    long n = count == null ? 1 : Math.round(count);
-    Map<?, ?> last =
-        t.get("episodes") instanceof List<?> episodes
-                && !episodes.isEmpty()
-                && episodes.get(episodes.size() - 1) instanceof Map<?, ?> e
-            ? e
-            : Map.of();
+    long n = t.episodeCount() == null ? 1 : t.episodeCount();
+    List<TargetSilent.Episode> episodes = t.episodes();
+    TargetSilent.Episode last =
+        episodes == null || episodes.isEmpty() ? null : episodes.get(episodes.size() - 1);
+    Double silentS = last == null ? null : last.silentS();
     String how;
-    if (Boolean.TRUE.equals(t.get("stopped"))) {
+    if (Boolean.TRUE.equals(t.stopped())) {
       how =
           "the run stopped rather than wait on a silent target; its requests in flight were cut"
               + " and recorded (cut_by_run_end)";
-    } else if ("run_end".equals(last.get("ended"))) {
-      how =
-          "it was still silent when the run ended, after "
-              + num(number(last.get("silent_s")))
-              + " s";
+    } else if (last != null && "run_end".equals(last.ended())) {
+      how = "it was still silent when the run ended, after " + num(silentS) + " s";
     } else {
-      how = "bytes came again after " + num(number(last.get("silent_s"))) + " s of silence";
+      how = "bytes came again after " + num(silentS) + " s of silence";
     }
     String rest = (n == 1 ? "" : n + " silent episodes in all; the last: ") + how;
-    return t.get("message") + ". " + Character.toUpperCase(rest.charAt(0)) + rest.substring(1);
+    return t.message() + ". " + Character.toUpperCase(rest.charAt(0)) + rest.substring(1);
   }
 
   /**

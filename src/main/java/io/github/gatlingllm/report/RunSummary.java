@@ -1,6 +1,5 @@
 package io.github.gatlingllm.report;
 
-import static io.github.gatlingllm.report.RunSentences.map;
 import static io.github.gatlingllm.report.RunSentences.ms;
 import static io.github.gatlingllm.report.RunSentences.num;
 import static io.github.gatlingllm.report.RunSentences.number;
@@ -12,6 +11,7 @@ import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.record.CacheSummary;
 import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.ArrayList;
@@ -79,9 +79,18 @@ public final class RunSummary {
    * @return the summary
    */
   static RunSummary of(Map<String, Object> run) {
-    RunRecord record = RunRecord.of(run);
+    return of(RunRecord.of(run));
+  }
+
+  /**
+   * Reads the summary from a run record.
+   *
+   * @param run the run record, never null; any part may be missing (its figures are then {@code –})
+   * @return the summary
+   */
+  static RunSummary of(RunRecord run) {
     GroupSummary overall = overall(run);
-    Map<?, ?> load = map(run.get("load"));
+    RunInfo.Load load = run.load();
     List<Figure> f = new ArrayList<>();
     Double start = overall == null ? null : number(overall.windowStartMs());
     Double end = overall == null ? null : number(overall.windowEndMs());
@@ -116,11 +125,11 @@ public final class RunSummary {
         new Figure(
             "mean output tokens a request",
             none != null ? none : num(anyOk && completion != null ? completion / ok : null)));
-    Object peak = load.containsKey("peak_concurrency") ? load.get("peak_concurrency") : null;
-    if (peak == null) {
-      peak = load.get("concurrency");
+    Long peak = load == null ? null : load.peakConcurrency();
+    if (peak == null && load != null) {
+      peak = load.concurrency();
     }
-    f.add(new Figure("peak concurrency", num(number(peak))));
+    f.add(new Figure("peak concurrency", num(peak == null ? null : (double) peak)));
     List<String> names = List.of("TTFT", "ITL", "TPOT", "E2E");
     List<Distribution> latencies =
         overall == null
@@ -167,7 +176,7 @@ public final class RunSummary {
     }
 
     // Open loops (issue 13's client record): how late the client sent, how busy it was.
-    ClientSummary client = RunRecord.of(run).client();
+    ClientSummary client = run.client();
     // Closed loops have no schedule: no figure rather than dashes.
     Distribution lag = client == null ? null : client.scheduleLagMs();
     if (lag != null && lag.p50() != null) {
@@ -203,7 +212,7 @@ public final class RunSummary {
               + " reasoned and never answered (status ok, no TTFO): max_tokens ran out while"
               + " thinking, or the model gave no answer");
     }
-    CacheSummary cache = record.cache();
+    CacheSummary cache = run.cache();
     if (cache != null && cache.warmStart()) {
       warnings.add("warm start: " + cache.warmStartMessage());
     }
@@ -221,7 +230,7 @@ public final class RunSummary {
       sloVerdict = NO_SLO_JUDGED;
     } else if (goodput != null) {
       Double attainment = goodput.attainment();
-      Double ratio = number(map(run.get("assertions")).get("goodput_ratio"));
+      Double ratio = goodputRatio(run);
       StringBuilder text =
           new StringBuilder()
               .append(goodput.met())
@@ -242,7 +251,18 @@ public final class RunSummary {
         cacheVerdict,
         sloVerdict,
         sloPassed,
-        RunSentences.saturations(record));
+        RunSentences.saturations(run));
+  }
+
+  /**
+   * The run's {@code llm.assert.goodputRatio}, as its record says ({@code assertions}).
+   *
+   * @param run the run record
+   * @return the least share of measured requests that must meet the SLO, or null when not set
+   */
+  static Double goodputRatio(RunRecord run) {
+    RunInfo.Assertions inForce = run.assertionsInForce();
+    return inForce == null ? null : inForce.goodputRatio();
   }
 
   /**
@@ -256,7 +276,7 @@ public final class RunSummary {
    * @return the text without a final stop, or null when half or more succeeded (or nothing is
    *     known)
    */
-  static String mostFailed(Map<String, Object> run) {
+  static String mostFailed(RunRecord run) {
     GroupSummary overall = overall(run);
     if (overall == null) {
       return null;
@@ -294,8 +314,8 @@ public final class RunSummary {
    * @param run the run record
    * @return the summary, or null when the record has no metrics
    */
-  static GroupSummary overall(Map<String, Object> run) {
-    MetricsSummary metrics = RunRecordJson.read(run.get("metrics"), MetricsSummary.class);
+  static GroupSummary overall(RunRecord run) {
+    MetricsSummary metrics = run.metrics();
     return metrics == null ? null : metrics.overall();
   }
 
@@ -460,12 +480,11 @@ public final class RunSummary {
    *
    * @param run the run record ({@code llm-run.json}'s content), or null (nothing is logged)
    */
-  public static void log(Map<String, Object> run) {
+  public static void log(RunRecord run) {
     if (run == null) {
       return;
     }
-    RunRecord record = RunRecord.of(run);
-    for (String line : AssertionsSection.lines(record.assertions())) {
+    for (String line : AssertionsSection.lines(run.assertions())) {
       Console.line(LOG, line);
     }
     RunSummary s = of(run);
@@ -476,11 +495,11 @@ public final class RunSummary {
     for (String line : s.lines()) {
       Console.line(LOG, line);
     }
-    String conversations = RunSentences.conversations(record.conversations());
+    String conversations = RunSentences.conversations(run.conversations());
     if (conversations != null) {
       Console.line(LOG, "  " + conversations);
     }
-    String sessions = RunSentences.sessions(record.sessions());
+    String sessions = RunSentences.sessions(run.sessions());
     if (sessions != null) {
       Console.line(LOG, "  " + sessions);
     }

@@ -131,8 +131,9 @@ public final class ServerProbe {
   }
 
   /**
-   * Sends the one request of the pre-flight check ({@link Preflight}) and waits for its answer.
-   * Never throws: no answer is a {@link Preflight} without a status, with the reason.
+   * Sends the one request of the pre-flight check ({@link Preflight}) and waits for its answer,
+   * handing the answer's body to {@code bodySink} when one came (a later check reads the response's
+   * id from it). Never throws: no answer is a {@link Preflight} without a status, with the reason.
    *
    * @param url the URL to post to; user info in it ({@code http://user:pw@host/v1}) is sent as
    *     basic authentication unless {@code headers} has an {@code Authorization}
@@ -141,28 +142,6 @@ public final class ServerProbe {
    * @param body the JSON body, never null
    * @param headers further headers (the run's, with its bearer token), never null
    * @param timeout how long the request may take, including the connect
-   * @return what came back, never null
-   */
-  public static Preflight preflight(
-      String url,
-      String shownUrl,
-      String model,
-      byte[] body,
-      Map<String, String> headers,
-      Duration timeout) {
-    return preflight(url, shownUrl, model, body, headers, timeout, null);
-  }
-
-  /**
-   * As {@link #preflight(String, String, String, byte[], Map, Duration)}, handing the answer's body
-   * to {@code bodySink} when one came (a later check reads the response's id from it).
-   *
-   * @param url as in {@link #preflight(String, String, String, byte[], Map, Duration)}
-   * @param shownUrl as there
-   * @param model as there
-   * @param body as there
-   * @param headers as there
-   * @param timeout as there
    * @param bodySink takes the answer's body, or null
    * @return what came back, never null
    */

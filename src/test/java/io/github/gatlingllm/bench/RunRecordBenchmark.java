@@ -3,6 +3,7 @@ package io.github.gatlingllm.bench;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunFolders;
 import io.github.gatlingllm.report.RunRecorder;
@@ -13,10 +14,8 @@ import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The end of a long run: records N requests (default 1,000,000) through {@link RunRecorder} as a
@@ -50,13 +49,13 @@ public final class RunRecordBenchmark {
     }
     double recordS = (System.nanoTime() - t) / 1e9;
     double recordCpuS = (cpuNanos() - cpu) / 1e9;
-    Map<String, Object> info = new LinkedHashMap<>();
-    info.put("generator", "gatling-llm");
-    info.put("simulation", RunRecordBenchmark.class.getName());
+    RunRecord info = RunRecord.create().with("generator", "gatling-llm");
+    info.with("simulation", RunRecordBenchmark.class.getName());
     t = System.nanoTime();
     cpu = cpuNanos();
     Path folder =
-        recorder.finish(info, false, (record, requests) -> ReportPage.render(record, requests));
+        recorder.finish(
+            info, null, false, (record, requests) -> ReportPage.render(record, requests));
     double finishS = (System.nanoTime() - t) / 1e9;
     double finishCpuS = (cpuNanos() - cpu) / 1e9;
     long peak = 0;

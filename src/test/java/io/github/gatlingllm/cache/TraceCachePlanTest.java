@@ -16,7 +16,9 @@ class TraceCachePlanTest {
   void aRowWhoseLeadingBlocksWereSentPlansThemAsAHit() {
     CachePlan plan =
         CachePlan.of(
-            SIMULATOR, new CachePlan.Sent(PromptMode.TRACE, true, 1024, 1200, false, 1024), 1202);
+            SIMULATOR,
+            new CachePlan.Sent(PromptMode.TRACE, true, 1024, 1200, false, 1024, false, null),
+            1202);
 
     assertEquals(1024, plan.plannedCachedTokens());
     assertEquals(CacheOutcome.HIT, plan.expected());
@@ -28,7 +30,9 @@ class TraceCachePlanTest {
   void aRowWithNothingSentBeforePlansTheTemplateOnly() {
     CachePlan plan =
         CachePlan.of(
-            SIMULATOR, new CachePlan.Sent(PromptMode.TRACE, false, 0, 1200, false, null), 1202);
+            SIMULATOR,
+            new CachePlan.Sent(PromptMode.TRACE, false, 0, 1200, false, null, false, null),
+            1202);
 
     assertEquals(0, plan.plannedCachedTokens());
     assertEquals(CacheOutcome.MISS, plan.expected());
@@ -40,7 +44,9 @@ class TraceCachePlanTest {
     // Sent a moment after a row sharing its first 512 tokens, it reached the server second.
     CachePlan plan =
         CachePlan.of(
-            SIMULATOR, new CachePlan.Sent(PromptMode.TRACE, false, 0, 1200, false, 512), 1202);
+            SIMULATOR,
+            new CachePlan.Sent(PromptMode.TRACE, false, 0, 1200, false, 512, false, null),
+            1202);
 
     assertEquals(0, plan.plannedCachedTokens());
     assertEquals(CacheOutcome.UNPLANNED_HIT, plan.outcome(512));

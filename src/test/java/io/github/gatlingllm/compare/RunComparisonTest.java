@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
+import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.RequestRecordJson;
 import io.github.gatlingllm.report.RunReport;
 import java.io.IOException;
@@ -76,7 +77,7 @@ class RunComparisonTest {
     for (int i = 0; i < requests; i++) {
       records.add(request(random, i, 1_000_000L + i * 100L, slower));
     }
-    return RunSamples.of(Path.of(name), new LinkedHashMap<>(), Slo.NONE, records, 7);
+    return RunSamples.of(Path.of(name), RunRecord.create(), Slo.NONE, records, 7);
   }
 
   @Test
@@ -186,7 +187,7 @@ class RunComparisonTest {
     for (int i = 0; i < 10; i++) {
       records.add(request(random, i, 1_000_000L + i * 100L, 1));
     }
-    RunSamples a = RunSamples.of(Path.of("a"), new LinkedHashMap<>(), Slo.NONE, records, 1);
+    RunSamples a = RunSamples.of(Path.of("a"), RunRecord.create(), Slo.NONE, records, 1);
     double[] ttft = records.stream().mapToDouble(RequestRecord::ttftMs).sorted().toArray();
 
     RunComparison c = RunComparison.compare(a, a, RunComparison.Settings.DEFAULT, List.of());
@@ -242,7 +243,7 @@ class RunComparisonTest {
                 1_010_000,
                 "end_ms",
                 1_020_000)));
-    return RunSamples.of(Path.of(name), run, Slo.NONE, records, 1);
+    return RunSamples.of(Path.of(name), RunRecord.of(run), Slo.NONE, records, 1);
   }
 
   @Test
@@ -302,8 +303,8 @@ class RunComparisonTest {
     }
     Map<String, Object> ra = new LinkedHashMap<>(Map.of("target", Map.of("model", "llama-8b")));
     Map<String, Object> rb = new LinkedHashMap<>(Map.of("target", Map.of("model", "qwen-7b")));
-    RunSamples a = RunSamples.of(Path.of("a"), ra, Slo.NONE, records, 1);
-    RunSamples b = RunSamples.of(Path.of("b"), rb, Slo.NONE, records, 1);
+    RunSamples a = RunSamples.of(Path.of("a"), RunRecord.of(ra), Slo.NONE, records, 1);
+    RunSamples b = RunSamples.of(Path.of("b"), RunRecord.of(rb), Slo.NONE, records, 1);
 
     RunComparison c = RunComparison.compare(a, b, RunComparison.Settings.DEFAULT, List.of());
 
@@ -380,7 +381,7 @@ class RunComparisonTest {
     for (int i = 0; i < 400; i++) {
       records.add(request(random, i, 1_000_000L + i * 100L, i < 200 ? 1 : drift));
     }
-    return RunSamples.of(Path.of(name), new LinkedHashMap<>(), Slo.NONE, records, 1);
+    return RunSamples.of(Path.of(name), RunRecord.create(), Slo.NONE, records, 1);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.github.gatlingllm.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.gatlingllm.record.RunRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +32,8 @@ class RunDifferencesTest {
 
     assertEquals(
         List.of("workload unique phase measured: digest A aaaa, B bbbb"),
-        RunDifferences.promptDifferences(a, b));
-    assertEquals(List.of(), RunDifferences.promptDifferences(a, a));
+        RunDifferences.promptDifferences(RunRecord.of(a), RunRecord.of(b)));
+    assertEquals(List.of(), RunDifferences.promptDifferences(RunRecord.of(a), RunRecord.of(a)));
   }
 
   @Test
@@ -44,7 +45,7 @@ class RunDifferencesTest {
     run.put("client", Map.of("warnings", List.of("schedule lag p99 40 ms")));
     List<String> out = new ArrayList<>();
 
-    RunDifferences.runWarnings(out, "B", run);
+    RunDifferences.runWarnings(out, "B", RunRecord.of(run));
 
     assertEquals(
         List.of(

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * turns (digests); a context window ends conversations unsent, without a failed request.
  */
 @Tag("forked")
+@Tag("parallel")
 class ConversationTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (non-streamed, a fixed reply).
  */
 @Tag("forked")
+@Tag("parallel")
 class SessionHeaderTest {
 
   private static final String REPLY =

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the records say which turn failed and how.
  */
 @Tag("forked")
+@Tag("parallel")
 class AgentSessionErrorTest {
 
   @TempDir Path results;

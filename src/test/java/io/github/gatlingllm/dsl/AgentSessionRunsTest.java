@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the wire: turn n+1 sends turn n's tool calls exactly as received.
  */
 @Tag("forked")
+@Tag("parallel")
 class AgentSessionRunsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * usage; the cache plans hold.
  */
 @Tag("forked")
+@Tag("parallel")
 class ApisRunsTest {
 
   @TempDir Path results;

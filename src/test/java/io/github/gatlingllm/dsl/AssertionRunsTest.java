@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the LLM page lead with each assertion's verdict, the same as Gatling's exit code.
  */
 @Tag("forked")
+@Tag("parallel")
 class AssertionRunsTest {
 
   @TempDir Path results;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and stops, and the record's load figures are those of the requests.
  */
 @Tag("forked")
+@Tag("parallel")
 class BudgetRunsTest {
 
   private static final String SPENT = "its 40 measured requests are handed out";

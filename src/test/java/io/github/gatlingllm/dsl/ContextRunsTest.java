@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * setting; {@code ServerProbeTest} reads llama.cpp's and vLLM's from stub servers.
  */
 @Tag("forked")
+@Tag("parallel")
 class ContextRunsTest {
 
   @TempDir Path results;

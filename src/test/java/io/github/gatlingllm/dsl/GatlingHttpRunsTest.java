@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * once.
  */
 @Tag("forked")
+@Tag("parallel")
 class GatlingHttpRunsTest {
 
   private static Simulator server;

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * was fed and what the loop expects, said once as the console's last line, exit code 1.
  */
 @Tag("forked")
+@Tag("parallel")
 class MisfedSessionRunsTest {
 
   @TempDir Path results;

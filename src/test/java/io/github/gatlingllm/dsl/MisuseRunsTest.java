@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * simulator in this JVM that counts what it is sent) and no run record is left.
  */
 @Tag("forked")
+@Tag("parallel")
 class MisuseRunsTest {
 
   private static Simulator server;

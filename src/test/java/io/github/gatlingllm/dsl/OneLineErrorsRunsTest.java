@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * prints nothing (point 6).
  */
 @Tag("forked")
+@Tag("parallel")
 class OneLineErrorsRunsTest {
 
   @TempDir Path results;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 30, points 4 and 5): each changes one knob of what the simulation set, and runs.
  */
 @Tag("forked")
+@Tag("parallel")
 class OverrideRunsTest {
 
   @TempDir Path results;

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * not with the code under test.
  */
 @Tag("forked")
+@Tag("parallel")
 class PromptFileRunsTest {
 
   private static Simulator server;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * nowhere (the run stops at once).
  */
 @Tag("forked")
+@Tag("parallel")
 class PromptSourceRunsTest {
 
   @TempDir Path results;

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code saveReplyAs} and its siblings in a real Gatling run, chaining a second request. */
 @Tag("forked")
+@Tag("parallel")
 class ReplySavesRunsTest {
 
   @TempDir Path results;

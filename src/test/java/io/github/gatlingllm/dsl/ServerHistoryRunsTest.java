@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sent every turn, since the server's context is the same.
  */
 @Tag("forked")
+@Tag("parallel")
 class ServerHistoryRunsTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();

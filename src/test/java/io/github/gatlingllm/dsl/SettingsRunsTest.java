@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * completions API is refused before any load with one line naming {@code llm.endpoint} (item 7).
  */
 @Tag("forked")
+@Tag("parallel")
 class SettingsRunsTest {
 
   private static final String UNUSED = "nothing in this run reads";

@@ -268,10 +268,12 @@ class FedPromptTest {
     FedPrompt second = fed(w.next());
 
     Workload.Sending sending = first.planSent();
-    assertEquals(new CachePlan.Sent(PromptMode.TRACE, false, 0, 8, false, 4), sending.sent());
+    assertEquals(
+        new CachePlan.Sent(PromptMode.TRACE, false, 0, 8, false, 4, false, null), sending.sent());
     sending.ticket().prefillEnded();
     assertEquals(
-        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4), second.planSent().sent());
+        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4, false, null),
+        second.planSent().sent());
   }
 
   @Test
@@ -286,9 +288,11 @@ class FedPromptTest {
     first.planSent();
     Workload.Sending sending = second.planSent();
 
-    assertEquals(new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4), sending.sent());
     assertEquals(
-        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4).withReadyPrefixTokens(0),
+        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4, false, null), sending.sent());
+    assertEquals(
+        new CachePlan.Sent(PromptMode.TRACE, true, 4, 8, false, 4, false, null)
+            .withReadyPrefixTokens(0),
         w.planEnded(second, sending.sent(), sending.ticket(), Long.MAX_VALUE));
   }
 

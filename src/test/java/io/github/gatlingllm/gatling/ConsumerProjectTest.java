@@ -30,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * project logs at Gatling's default level.
  */
 @Tag("forked")
+@Tag("parallel")
 class ConsumerProjectTest {
 
   @TempDir Path work;

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * when the request failed.
  */
 @Tag("forked")
+@Tag("parallel")
 class ExampleAssertionsTest {
 
   @TempDir Path results;

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * check in the node). Fails when a Gatling upgrade moves the check's node or keys.
  */
 @Tag("forked")
+@Tag("parallel")
 class NoVersionCheckTest {
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.gatlingllm.metrics.AnswerSummary;
 import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
@@ -62,7 +63,8 @@ class SaturationTest {
             Distribution.EMPTY,
             Distribution.EMPTY,
             Distribution.EMPTY,
-            goodput);
+            goodput,
+            AnswerSummary.EMPTY);
     return new LevelResult(index, level, summary, start);
   }
 
@@ -353,7 +355,8 @@ class SaturationTest {
             g.tpotMs(),
             e2e,
             g.outputTokensPerSPerRequest(),
-            g.goodput());
+            g.goodput(),
+            AnswerSummary.EMPTY);
     LevelResult shortLevel =
         new LevelResult(3, 3, r.level(), slow, r.measuredFromMs(), r.measuredToMs(), r.served());
     assertEquals(
@@ -394,7 +397,8 @@ class SaturationTest {
             Distribution.EMPTY,
             Distribution.EMPTY,
             Distribution.EMPTY,
-            null);
+            null,
+            AnswerSummary.EMPTY);
     return new LevelResult(
         index,
         index,
@@ -556,7 +560,8 @@ class SaturationTest {
             Distribution.EMPTY,
             e2e,
             Distribution.EMPTY,
-            null);
+            null,
+            AnswerSummary.EMPTY);
     return new LevelResult(
         index,
         index,

@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.github.gatlingllm.record.RunRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,7 @@ class RunDescriptionTest {
     run.put("interrupted", true);
     run.put("end_reason", "target_down");
     run.put("metrics", Map.of("overall", Map.of("requests", 119)));
-    String text = RunDescription.of(run);
+    String text = RunDescription.of(RunRecord.of(run));
     assertEquals(
         "8 users, closed loop; 119 measured requests after 8 warmup, then stopped (target_down)",
         text.substring(text.indexOf("8 users")));
@@ -68,7 +69,7 @@ class RunDescriptionTest {
             + " gatling-llm-simulator; shared-prefix prompts of 256 tokens (0.5 of each shared"
             + " within 4 groups), up to 32 output tokens; 8 users, closed loop; 200 measured"
             + " requests after 8 warmup",
-        RunDescription.of(quickstart()));
+        RunDescription.of(RunRecord.of(quickstart())));
   }
 
   @Test
@@ -87,7 +88,7 @@ class RunDescriptionTest {
         "completions, not streamed, to http://127.0.0.1:8000/v1; shared-prefix prompts of 256"
             + " tokens (0.5 of each shared within 4 groups), up to 64 output tokens; 6 to 30 users/s"
             + " in 3 levels, open loop; 450 measured requests",
-        RunDescription.of(run));
+        RunDescription.of(RunRecord.of(run)));
   }
 
   @Test
@@ -100,7 +101,7 @@ class RunDescriptionTest {
     assertEquals(
         "shared-prefix prompts of 256 tokens (0.5 of each shared within 4 groups); chat (open):"
             + " atOnceUsers(10)",
-        RunDescription.of(run));
+        RunDescription.of(RunRecord.of(run)));
   }
 
   @Test
@@ -123,7 +124,7 @@ class RunDescriptionTest {
                 Map.of("mode", "file", "file", "/home/u/prompts.csv", "rows", 12))));
     assertEquals(
         "trace replay of mooncake.jsonl (1000 rows) and prompts from prompts.csv (12 rows)",
-        RunDescription.of(run));
+        RunDescription.of(RunRecord.of(run)));
   }
 
   /** A replay of 30 rows that each ask 8 output tokens, under a protocol of 128 max tokens. */
@@ -154,14 +155,14 @@ class RunDescriptionTest {
   void aTraceSaysTheOutputTokensItsRowsAskNotTheProtocolsMaxTokens() {
     assertEquals(
         "trace replay of words-trace8.jsonl (30 rows, each asking 8 output tokens)",
-        RunDescription.of(traceOf(8, 8)));
+        RunDescription.of(RunRecord.of(traceOf(8, 8))));
   }
 
   @Test
   void aTraceOfManyOutputLengthsSaysTheirRange() {
     assertEquals(
         "trace replay of words-trace8.jsonl (30 rows, asking 4 to 16 output tokens)",
-        RunDescription.of(traceOf(4, 16)));
+        RunDescription.of(RunRecord.of(traceOf(4, 16))));
   }
 
   @Test
@@ -170,7 +171,8 @@ class RunDescriptionTest {
     run.put(
         "prompts",
         Map.of("trace", Map.of("path", "/tmp/words-trace8.jsonl", "rows", 30), "spec", Map.of()));
-    assertEquals("trace replay of words-trace8.jsonl (30 rows)", RunDescription.of(run));
+    assertEquals(
+        "trace replay of words-trace8.jsonl (30 rows)", RunDescription.of(RunRecord.of(run)));
   }
 
   @Test
@@ -185,7 +187,7 @@ class RunDescriptionTest {
     assertEquals(
         "trace replay of words-trace8.jsonl (30 rows, each asking 8 output tokens) and unique"
             + " prompts of 64 tokens, up to 128 output tokens",
-        RunDescription.of(run));
+        RunDescription.of(RunRecord.of(run)));
   }
 
   @Test
@@ -200,7 +202,7 @@ class RunDescriptionTest {
             + " gatling-llm-simulator; shared-prefix prompts of 256 tokens (0.5 of each shared"
             + " within 4 groups), seed 1796611462722 (llm.seed=auto), up to 32 output tokens; 8"
             + " users, closed loop; 200 measured requests after 8 warmup",
-        RunDescription.of(run));
+        RunDescription.of(RunRecord.of(run)));
   }
 
   @Test
@@ -209,7 +211,8 @@ class RunDescriptionTest {
     Map<String, Object> prompts = new LinkedHashMap<>(map(run.get("prompts")));
     prompts.put("seed", 42L);
     run.put("prompts", prompts);
-    assertEquals(RunDescription.of(quickstart()), RunDescription.of(run));
+    assertEquals(
+        RunDescription.of(RunRecord.of(quickstart())), RunDescription.of(RunRecord.of(run)));
   }
 
   @SuppressWarnings("unchecked")
@@ -219,6 +222,6 @@ class RunDescriptionTest {
 
   @Test
   void anEmptyRecordSaysNothing() {
-    assertNull(RunDescription.of(Map.of()));
+    assertNull(RunDescription.of(RunRecord.of(Map.of())));
   }
 }

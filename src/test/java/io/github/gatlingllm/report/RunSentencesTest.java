@@ -247,7 +247,7 @@ class RunSentencesTest {
             + " status cut_by_run_end and what was measured until then; 1 prompt handed out was"
             + " never sent, recorded with status cut_by_run_end too (left out of the latency"
             + " figures and the goodput)",
-        RunSentences.ending(run));
+        RunSentences.ending(RunRecord.of(run)));
   }
 
   @Test
@@ -260,6 +260,6 @@ class RunSentencesTest {
     assertEquals(
         "the run ended (injection_over): 6 prompts handed out were never sent, recorded with"
             + " status cut_by_run_end (left out of the latency figures and the goodput)",
-        RunSentences.ending(run));
+        RunSentences.ending(RunRecord.of(run)));
   }
 }

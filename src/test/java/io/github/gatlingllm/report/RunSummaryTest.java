@@ -3,6 +3,7 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.github.gatlingllm.record.RunRecord;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -439,8 +440,8 @@ class RunSummaryTest {
     assertEquals(
         "most requests failed: 1921 of 2000 measured (connect_error 1921); the latency and token"
             + " figures are those of the 79 that succeeded",
-        RunSummary.mostFailed(run));
-    assertEquals(List.of(RunSummary.mostFailed(run)), RunSummary.of(run).warnings());
+        RunSummary.mostFailed(RunRecord.of(run)));
+    assertEquals(List.of(RunSummary.mostFailed(RunRecord.of(run))), RunSummary.of(run).warnings());
   }
 
   @Test
@@ -448,10 +449,10 @@ class RunSummaryTest {
     Map<String, Object> half = new LinkedHashMap<>();
     half.put("ok", 10L);
     half.put("timeout", 10L);
-    assertNull(RunSummary.mostFailed(withStatus(20, half)));
+    assertNull(RunSummary.mostFailed(RunRecord.of(withStatus(20, half))));
     Map<String, Object> cut = new LinkedHashMap<>();
     cut.put("ok", 2L);
     cut.put("cut_by_run_end", 8L);
-    assertNull(RunSummary.mostFailed(withStatus(10, cut)));
+    assertNull(RunSummary.mostFailed(RunRecord.of(withStatus(10, cut))));
   }
 }

@@ -3,15 +3,15 @@ package io.github.gatlingllm.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.RunRecord;
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,13 +68,14 @@ class StreamedReportTest {
     for (RequestRecord r : s.requests) {
       recorder.record(r);
     }
-    Map<String, Object> written = new LinkedHashMap<>();
+    AtomicReference<RunRecord> written = new AtomicReference<>();
     Path folder =
         recorder.finish(
-            new LinkedHashMap<>(),
+            RunRecord.create(),
+            null,
             false,
             (record, requests) -> {
-              written.putAll(record);
+              written.set(record);
               return ReportPage.render(record, requests);
             });
     java.io.StringWriter csv = new java.io.StringWriter();
@@ -83,9 +84,9 @@ class StreamedReportTest {
         csv.toString(),
         Files.readString(folder.resolve(RequestsFile.CSV_FILE), StandardCharsets.UTF_8));
     assertEquals(
-        ReportPage.render(written, s.requests),
+        ReportPage.render(written.get(), RecordedRequests.of(s.requests)),
         Files.readString(folder.resolve(RunRecorder.REPORT_FILE), StandardCharsets.UTF_8));
-    assertEquals(200L, written.get("requests_recorded"));
+    assertEquals(200L, written.get().requestsRecorded());
   }
 
   @Test

@@ -223,7 +223,7 @@ class PreflightTest {
 
     Preflight p =
         ServerProbe.preflight(
-            url, url, "m", new byte[] {'{', '}'}, Map.of(), Duration.ofSeconds(2));
+            url, url, "m", new byte[] {'{', '}'}, Map.of(), Duration.ofSeconds(2), null);
 
     assertEquals(null, p.status());
     assertEquals(false, p.connected());
@@ -257,7 +257,8 @@ class PreflightTest {
             "m",
             "{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8),
             Map.of("Authorization", "Bearer sk-1"),
-            Duration.ofSeconds(2));
+            Duration.ofSeconds(2),
+            null);
 
     assertEquals(new Preflight("POST", url, "m", 401, "Invalid API Key", true), p);
     assertEquals("Bearer sk-1", authorization.get());

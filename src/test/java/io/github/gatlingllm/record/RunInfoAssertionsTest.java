@@ -1,4 +1,4 @@
-package io.github.gatlingllm.report;
+package io.github.gatlingllm.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
