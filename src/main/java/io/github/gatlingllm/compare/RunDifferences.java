@@ -1,6 +1,7 @@
 package io.github.gatlingllm.compare;
 
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Machine;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
@@ -130,11 +131,10 @@ public final class RunDifferences {
     if (cache != null && cache.warmStart()) {
       out.add(name + " warm start: " + cache.warmStartMessage());
     }
-    if (run.json("client") instanceof Map<?, ?> client
-        && client.get("warnings") instanceof List<?> list) {
-      for (Object w : list) {
-        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
-        out.add(name + " client: " + text);
+    ClientSummary client = run.client();
+    if (client != null && client.warnings() != null) {
+      for (String w : client.warnings()) {
+        out.add(name + " client: " + w);
       }
     }
   }

@@ -1,8 +1,6 @@
 package io.github.gatlingllm.levels;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The client JVM's CPU time, sampled over a run. Its <em>share</em> of the machine's CPU over a
@@ -201,26 +199,6 @@ public final class CpuSamples {
       return null;
     }
     return share(epochMs[size - 1] - windowMs, epochMs[size - 1]);
-  }
-
-  /**
-   * The JSON form: {@code mean} (over the whole span) and {@code max} (the highest window of {@link
-   * #max()}), each in [0, 1] rounded to 4 decimals, null while the samples span less than {@value
-   * #MIN_WINDOW_MS} ms; {@code processors}, {@code samples}; {@code min_window_ms} (the shortest
-   * window a share is taken over) and {@code windows} (how many windows {@code max} is the highest
-   * of).
-   *
-   * @return an ordered map
-   */
-  public synchronized Map<String, Object> toRecord() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("mean", round4(mean()));
-    m.put("max", round4(max()));
-    m.put("processors", processors);
-    m.put("samples", size);
-    m.put("min_window_ms", MIN_WINDOW_MS);
-    m.put("windows", windows());
-    return m;
   }
 
   /**

@@ -6,17 +6,16 @@ import io.github.gatlingllm.levels.Injection;
 import io.github.gatlingllm.levels.InjectionSchedule;
 import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.RequestRecord;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.report.Console;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.stats.Distribution;
-import io.github.gatlingllm.stats.JsonForm;
 import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -428,15 +427,15 @@ public final class ClientWatch {
    * schedule_lag_ms} (a {@link Distribution} of every open-loop first request's lag), {@code
    * injection_start} (how many schedules started where Gatling's injector started, {@code
    * gatling_injector}, and how many from the estimate, {@code estimated}: a request that ended
-   * before the injector published its start), {@code cpu_share} ({@link CpuSamples#toRecord()}:
+   * before the injector published its start), {@code cpu_share} ({@link ClientSummary.CpuShare}:
    * {@code mean} over the run, {@code max} over windows of at least 1 s of the one-second samples,
    * both in [0, 1], {@code processors}, {@code samples}, {@code min_window_ms}, {@code windows}),
    * {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be measured) and
    * {@code warnings}. Later calls give the same figures.
    *
-   * @return an ordered map
+   * @return the block
    */
-  Map<String, Object> finish() {
+  ClientSummary finish() {
     if (stopped.compareAndSet(false, true)) {
       sampler.interrupt();
       try {
@@ -491,17 +490,27 @@ public final class ClientWatch {
     if (capped != null) {
       note(capped);
     }
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("schedule_lag_ms", JsonForm.of(all));
-    m.put("injection_start", injectionStartSource());
-    m.put("cpu_share", cpu.toRecord());
-    m.put("max_lag_p99_ms", maxLagP99Ms);
-    m.put("max_cpu_share", maxCpuShare);
-    synchronized (this) {
-      m.put("notes", List.copyOf(notes));
-      m.put("warnings", List.copyOf(warnings));
+    ClientSummary.CpuShare share;
+    synchronized (cpu) {
+      share =
+          new ClientSummary.CpuShare(
+              CpuSamples.round4(cpu.mean()),
+              CpuSamples.round4(cpu.max()),
+              cpu.processors(),
+              cpu.size(),
+              CpuSamples.MIN_WINDOW_MS,
+              cpu.windows());
     }
-    return m;
+    synchronized (this) {
+      return new ClientSummary(
+          all,
+          new ClientSummary.InjectionStart(fromInjector.get(), estimated.get()),
+          share,
+          maxLagP99Ms,
+          maxCpuShare,
+          List.copyOf(notes),
+          List.copyOf(warnings));
+    }
   }
 
   /**
@@ -530,14 +539,6 @@ public final class ClientWatch {
     if (!notes.contains(note)) {
       notes.add(note);
     }
-  }
-
-  /** How many schedules started where Gatling's injector started, and how many were estimated. */
-  private Map<String, Object> injectionStartSource() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("gatling_injector", fromInjector.get());
-    m.put("estimated", estimated.get());
-    return m;
   }
 
   private void sample() {

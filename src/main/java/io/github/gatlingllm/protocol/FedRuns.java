@@ -3,7 +3,7 @@ package io.github.gatlingllm.protocol;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.internal.GatlingCore;
 import io.github.gatlingllm.metrics.Slo;
-import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.PromptsHandedOut;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.report.IndexLink;
@@ -11,9 +11,7 @@ import io.github.gatlingllm.report.ReportPage;
 import io.github.gatlingllm.report.RunRecorder;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -181,10 +179,8 @@ public final class FedRuns {
             NOTE,
             null);
     // The LLM action's load figures (peak concurrency, timeout, connections) are unknown here.
-    Map<String, Long> handedOut = new LinkedHashMap<>();
-    handedOut.put(Phase.WARMUP.wireName(), warmup);
-    handedOut.put(Phase.MEASURED.wireName(), measured);
-    RunRecord record = RunRecord.create().with(info).withGatlingHttp(handedOut);
+    RunRecord record =
+        RunRecord.create().with(info).withGatlingHttp(new PromptsHandedOut(warmup, measured));
     RunRecorder recorder =
         new RunRecorder(
             protocol.folders(), Slo.NONE, protocol.settings().cacheTolerance(), startedMs);

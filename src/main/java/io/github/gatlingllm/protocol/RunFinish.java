@@ -8,6 +8,7 @@ import io.github.gatlingllm.metrics.Goodput;
 import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.record.AgentSessions;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Conversations;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
@@ -212,7 +213,7 @@ final class RunFinish {
       if (sessions != null) {
         info.put(AgentSessions.KEY, sessions);
       }
-      info.put("client", client.finish());
+      info.put(ClientSummary.KEY, client.finish());
       info.put("machine", client.machine());
       if (baseline != null) {
         // A run ended by its injection (or stopped) is compared now, for the record.
@@ -358,7 +359,7 @@ final class RunFinish {
         settings.stream() ? null : "llm.stream=false: no TTFT, ITL or TPOT are measured, only E2E",
         shard.single() && startAt == null
             ? null
-            : new RunInfo.Shard(
+            : new io.github.gatlingllm.record.Shard(
                 shard.index(),
                 shard.count(),
                 startAt == null ? null : Instant.ofEpochMilli(startAt).toString(),

@@ -201,23 +201,6 @@ public record RunInfo(
   }
 
   /**
-   * Which shard of a test run on several machines a run was ({@code llm.shard}, or {@code
-   * JOB_COMPLETION_INDEX} with {@code llm.shards}): it sent the request indices {@code index, index
-   * + count, ...} of each phase, so its phase digests cover those only; {@code bin/gatling-llm
-   * report} merges the shards' folders into the test's record.
-   *
-   * @param index this shard, from 0
-   * @param count the number of shards, at least 1
-   * @param startAt the start barrier {@code llm.startAt} as an ISO-8601 instant, or null (absent)
-   * @param lateMs how long after the barrier this shard reached it, milliseconds (0 when it waited
-   *     for it), or null (absent) without a barrier
-   */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Shard(int index, int count, String startAt, Long lateMs) {}
-
-  /**
    * One phase of a workload.
    *
    * @param requests prompts handed out

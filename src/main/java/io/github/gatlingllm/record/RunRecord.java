@@ -82,7 +82,6 @@ public final class RunRecord {
           Map.entry(Run.LOAD, JSON.constructType(RunInfo.Load.class)),
           Map.entry(Run.ASSERTIONS, JSON.constructType(RunInfo.Assertions.class)),
           Map.entry(Run.NOTE, JSON.constructType(String.class)),
-          Map.entry(Run.SHARD, JSON.constructType(RunInfo.Shard.class)),
           Map.entry(Run.END_REASON, JSON.constructType(String.class)),
           Map.entry(Run.CUT_BY_RUN_END, JSON.constructType(Long.class)),
           Map.entry(Run.CUT_BEFORE_SENT, JSON.constructType(Long.class)),
@@ -93,7 +92,14 @@ public final class RunRecord {
           Map.entry(Run.ENDED_AT, JSON.constructType(String.class)),
           Map.entry(Run.REQUESTS_RECORDED, JSON.constructType(Long.class)),
           Map.entry(Run.REQUESTS_SENT_BY, JSON.constructType(String.class)),
-          Map.entry(Run.HANDED_OUT, JSON.constructType(new TypeReference<Map<String, Long>>() {})));
+          Map.entry(ClientSummary.KEY, JSON.constructType(ClientSummary.class)),
+          Map.entry(Shard.KEY, JSON.constructType(Shard.class)),
+          Map.entry(PromptsHandedOut.KEY, JSON.constructType(PromptsHandedOut.class)),
+          Map.entry(
+              Merge.MERGED_FROM_KEY, JSON.constructType(new TypeReference<List<String>>() {})),
+          Map.entry(
+              Merge.SHARDS_KEY, JSON.constructType(new TypeReference<List<Merge.Folder>>() {})),
+          Map.entry(Merge.WARNINGS_KEY, JSON.constructType(new TypeReference<List<String>>() {})));
 
   /** The keys of the run's own description, in the order a run's end writes them. */
   static final class Run {
@@ -109,7 +115,6 @@ public final class RunRecord {
     static final String SLO = "slo";
     static final String ASSERTIONS = "assertions";
     static final String NOTE = "note";
-    static final String SHARD = "shard";
     static final String END_REASON = "end_reason";
     static final String CUT_BY_RUN_END = "requests_cut_by_run_end";
     static final String CUT_BEFORE_SENT = "requests_cut_before_sent";
@@ -120,7 +125,6 @@ public final class RunRecord {
     static final String ENDED_AT = "ended_at";
     static final String REQUESTS_RECORDED = "requests_recorded";
     static final String REQUESTS_SENT_BY = "requests_sent_by";
-    static final String HANDED_OUT = "prompts_handed_out";
 
     private Run() {}
   }
@@ -269,7 +273,7 @@ public final class RunRecord {
     put(Run.SLO, info.slo());
     put(Run.ASSERTIONS, info.assertions());
     put(Run.NOTE, info.note());
-    put(Run.SHARD, info.shard());
+    put(Shard.KEY, info.shard());
     return this;
   }
 
@@ -326,11 +330,11 @@ public final class RunRecord {
    * Adds what the record of prompts posted with Gatling's own {@code http()} says instead of
    * figures: {@code prompts_handed_out} (per phase) and {@code requests_sent_by: gatling-http}.
    *
-   * @param handedOut phase name ({@code warmup}, {@code measured}) to the prompts handed out
+   * @param handedOut the prompts handed out in each phase, never null
    * @return this record
    */
-  public RunRecord withGatlingHttp(Map<String, Long> handedOut) {
-    blocks.put(Run.HANDED_OUT, new LinkedHashMap<>(handedOut));
+  public RunRecord withGatlingHttp(PromptsHandedOut handedOut) {
+    blocks.put(PromptsHandedOut.KEY, handedOut);
     blocks.put(Run.REQUESTS_SENT_BY, "gatling-http");
     return this;
   }
@@ -633,6 +637,58 @@ public final class RunRecord {
   }
 
   /**
+   * How late the client sent and how busy it was, {@code client}.
+   *
+   * @return the block, or null when the file has none (a record of prompts posted with Gatling's
+   *     {@code http()}, or a merge of folders without one)
+   */
+  public ClientSummary client() {
+    return block(ClientSummary.KEY, ClientSummary.class);
+  }
+
+  /**
+   * Which shard of a test run on several machines the run was, {@code shard}.
+   *
+   * @return the block, or null for a run on one machine without a start barrier (and for a merged
+   *     record)
+   */
+  public Shard shard() {
+    return block(Shard.KEY, Shard.class);
+  }
+
+  /**
+   * The prompts handed out by the fed workloads of a record of prompts posted with Gatling's {@code
+   * http()}, {@code prompts_handed_out}.
+   *
+   * @return the block, or null when the run sent its prompts with {@code llm(...)} requests
+   */
+  public PromptsHandedOut promptsHandedOut() {
+    return block(PromptsHandedOut.KEY, PromptsHandedOut.class);
+  }
+
+  /**
+   * What a merge of several run folders added: {@code merged_from}, {@code shards} and {@code
+   * merge_warnings}.
+   *
+   * @return the merge, or null when the record has none of the three (it is not a merge)
+   */
+  @SuppressWarnings("unchecked")
+  public Merge merge() {
+    Object from = blocks.get(Merge.MERGED_FROM_KEY);
+    if (!(from instanceof List<?>)
+        && !(blocks.get(Merge.SHARDS_KEY) instanceof List<?>)
+        && !(blocks.get(Merge.WARNINGS_KEY) instanceof List<?>)) {
+      return null;
+    }
+    return new Merge(
+        from instanceof List<?> list ? (List<String>) list : null,
+        blocks.get(Merge.SHARDS_KEY) instanceof List<?> shards ? (List<Merge.Folder>) shards : null,
+        blocks.get(Merge.WARNINGS_KEY) instanceof List<?> warnings
+            ? (List<String>) warnings
+            : null);
+  }
+
+  /**
    * The run's conversation workloads, {@code conversations}.
    *
    * @return one per workload, or null when the run had none
@@ -776,15 +832,6 @@ public final class RunRecord {
   }
 
   /**
-   * {@code shard}: which shard of a test on several machines the run was.
-   *
-   * @return the shard, or null for a run on one machine
-   */
-  public RunInfo.Shard shard() {
-    return block(Run.SHARD, RunInfo.Shard.class);
-  }
-
-  /**
    * {@code end_reason}: why the run ended, e.g. {@code budget_spent}, {@code target_down}.
    *
    * @return the reason, or null in files of older versions
@@ -874,17 +921,6 @@ public final class RunRecord {
    */
   public Long requestsRecorded() {
     return block(Run.REQUESTS_RECORDED, Long.class);
-  }
-
-  /**
-   * {@code prompts_handed_out}: in the record of prompts posted with Gatling's own {@code http()},
-   * the prompts handed out per phase.
-   *
-   * @return phase name to prompts, or null for a run of {@code llm(...)} requests
-   */
-  @SuppressWarnings("unchecked")
-  public Map<String, Long> promptsHandedOut() {
-    return blocks.get(Run.HANDED_OUT) instanceof Map<?, ?> m ? (Map<String, Long>) m : null;
   }
 
   /**

@@ -1,8 +1,10 @@
 package io.github.gatlingllm.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.gatlingllm.record.Merge;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.Shard;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,7 +35,7 @@ final class MergeChecks {
     Set<Integer> counts = new LinkedHashSet<>();
     Map<Integer, String> seen = new TreeMap<>();
     for (MergeSource s : sources) {
-      Map<?, ?> shard = MergeSource.shard(s.run());
+      Shard shard = s.shard();
       if (shard == null) {
         warnings.add(
             s.folder()
@@ -41,8 +43,8 @@ final class MergeChecks {
                 + " test's digests may not be the one-machine run's");
         continue;
       }
-      int index = ((Number) shard.get("index")).intValue();
-      counts.add(((Number) shard.get("count")).intValue());
+      int index = shard.index();
+      counts.add(shard.count());
       String before = seen.put(index, s.folder().toString());
       if (before != null) {
         warnings.add(
@@ -105,7 +107,7 @@ final class MergeChecks {
       flatten("load.timeout_ms", load.timeoutMs(), out);
       flatten("load.connections", load.connections(), out);
     }
-    RunInfo.Shard shard = run.shard();
+    Shard shard = run.shard();
     if (shard != null) {
       flatten("shard.count", shard.count(), out);
       flatten("shard.start_at", shard.startAt(), out);
@@ -194,7 +196,7 @@ final class MergeChecks {
    * @param warnings where the warnings go
    */
   static void checkWindows(
-      List<MergeSource> sources, List<Map<String, Object>> perFolder, List<String> warnings) {
+      List<MergeSource> sources, List<Merge.Folder> perFolder, List<String> warnings) {
     long latestStart = Long.MIN_VALUE;
     long earliestEnd = Long.MAX_VALUE;
     int withRequests = 0;
@@ -210,14 +212,10 @@ final class MergeChecks {
     if (withRequests > 1 && latestStart >= earliestEnd) {
       List<String> windows = new ArrayList<>();
       for (int i = 0; i < sources.size(); i++) {
-        Map<String, Object> c = perFolder.get(i);
-        if (c.get("first_start") != null) {
+        Merge.Folder c = perFolder.get(i);
+        if (c.firstStart() != null) {
           windows.add(
-              MergeSource.name(sources.get(i))
-                  + " "
-                  + c.get("first_start")
-                  + " to "
-                  + c.get("last_end"));
+              MergeSource.name(sources.get(i)) + " " + c.firstStart() + " to " + c.lastEnd());
         }
       }
       warnings.add(

@@ -4,6 +4,8 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PhaseDigests;
+import io.github.gatlingllm.record.RunRecord;
+import io.github.gatlingllm.record.Shard;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +16,22 @@ import java.util.Map;
  * the merge reads of each ({@link #shard}, {@link #name}, {@link #window}, {@link #workloads}).
  *
  * @param folder the folder
- * @param run its run record
+ * @param run its run record, as the file's maps
+ * @param record its run record, typed
  * @param stats what its requests add up to ({@link Stats}, from one pass over them)
  */
-record MergeSource(Path folder, Map<String, Object> run, Stats stats) {
+record MergeSource(Path folder, Map<String, Object> run, RunRecord record, Stats stats) {
+
+  /**
+   * A folder of a merge, its record typed from the file's maps.
+   *
+   * @param folder the folder
+   * @param run its run record, as the file's maps
+   * @param stats what its requests add up to
+   */
+  MergeSource(Path folder, Map<String, Object> run, Stats stats) {
+    this(folder, run, RunRecord.of(run), stats);
+  }
 
   /**
    * A folder of requests in memory, with digests of its own.
@@ -75,24 +89,23 @@ record MergeSource(Path folder, Map<String, Object> run, Stats stats) {
 
   /** Whether the folders are shards of one test: one of them at least names its shard. */
   static boolean sharded(List<MergeSource> sources) {
-    return sources.stream().anyMatch(s -> shard(s.run()) != null);
+    return sources.stream().anyMatch(s -> s.shard() != null);
   }
 
   /** The folder in warnings: {@code shard I/N} for a shard, else its path. */
   static String name(MergeSource s) {
-    Map<?, ?> shard = shard(s.run());
-    return shard == null
-        ? s.folder().toString()
-        : "shard " + shard.get("index") + "/" + shard.get("count");
+    Shard shard = s.shard();
+    return shard == null ? s.folder().toString() : "shard " + shard.label();
   }
 
-  /** The run's {@code shard} when it was one of several, else null. */
-  static Map<?, ?> shard(Map<String, Object> run) {
-    return run.get("shard") instanceof Map<?, ?> m
-            && m.get("count") instanceof Number n
-            && n.intValue() > 1
-        ? m
-        : null;
+  /**
+   * The run's {@code shard} when it was one of several.
+   *
+   * @return the shard, or null for a run on one machine (or one shard of one)
+   */
+  Shard shard() {
+    Shard shard = record.shard();
+    return shard != null && shard.ofSeveral() ? shard : null;
   }
 
   /** First start and last end (start plus E2E, or the start when unmeasured), or null. */

@@ -11,6 +11,8 @@ import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.Baseline;
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.ClientSummary;
+import io.github.gatlingllm.record.Merge;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
 import java.util.List;
@@ -141,24 +143,24 @@ public final class ReportPage {
           .append(esc(cache.warmStartMessage()))
           .append("</strong></p>\n");
     }
-    if (run.get("client") instanceof Map<?, ?> client
-        && client.get("warnings") instanceof List<?> lagWarnings) {
-      for (Object w : lagWarnings) {
-        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
+    ClientSummary client = record.client();
+    if (client != null && client.warnings() != null) {
+      for (String w : client.warnings()) {
         html.append("<p class=\"bad client-warning\"><strong>Client warning: ")
-            .append(esc(text))
+            .append(esc(w))
             .append("</strong></p>\n");
       }
     }
-    if (run.get("merged_from") instanceof List<?> sources) {
+    Merge merge = record.merge();
+    if (merge != null && merge.mergedFrom() != null) {
       html.append("<p>Merged from ")
-          .append(sources.size())
+          .append(merge.mergedFrom().size())
           .append(" run folders: <code>")
-          .append(esc(json(sources)))
+          .append(esc(json(merge.mergedFrom())))
           .append("</code></p>\n");
     }
-    if (run.get("merge_warnings") instanceof List<?> warnings) {
-      for (Object w : warnings) {
+    if (merge != null && merge.warnings() != null) {
+      for (String w : merge.warnings()) {
         html.append("<p class=\"bad\"><strong>Merge warning:</strong> ")
             .append(esc(w))
             .append("</p>\n");
@@ -188,8 +190,9 @@ public final class ReportPage {
     html.append(server.render()).append(SweepSection.render(record.workingSetSweeps()));
     html.append(ConversationSection.render(record.conversations(), turns));
     html.append(SessionSection.render(record.sessions(), agentTurns));
-    if (run.get("shards") instanceof List<?> shards && !shards.isEmpty()) {
-      html.append("<h2>Shards</h2>\n").append(rows(shards));
+    if (merge != null && merge.shards() != null && !merge.shards().isEmpty()) {
+      // One row a folder, its own client as the JSON form's text.
+      html.append("<h2>Shards</h2>\n").append(rows(JSON.convertValue(merge.shards(), List.class)));
     }
     html.append("<h2 id=\"settings\">Settings</h2>\n");
     Object workloads = record.json("workloads");

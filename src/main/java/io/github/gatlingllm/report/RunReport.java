@@ -8,7 +8,9 @@ import io.github.gatlingllm.metrics.MetricsAggregator;
 import io.github.gatlingllm.metrics.Slo;
 import io.github.gatlingllm.record.AgentSessions;
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.Conversations;
+import io.github.gatlingllm.record.Merge;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import java.io.BufferedWriter;
@@ -149,7 +151,7 @@ public final class RunReport {
       for (Path f : folders) {
         names.add(f.toString());
       }
-      record.put("merged_from", names);
+      record.put(Merge.MERGED_FROM_KEY, names);
       boolean equal = true;
       boolean interrupted = false;
       for (RunRecord run : records) {
@@ -178,7 +180,7 @@ public final class RunReport {
       if (sessions != null) {
         record.put(AgentSessions.KEY, sessions);
       }
-      ClientMerge.apply(record, sources, lag);
+      mergeClient(record, sources, lag);
       if (MergeSource.sharded(sources)) {
         requests = RequestsFile.byStart(files);
       }
@@ -235,7 +237,7 @@ public final class RunReport {
     Files.createDirectories(output);
     Path jsonl = output.resolve(RunRecorder.REQUESTS_FILE);
     boolean sameFolder =
-        !record.containsKey("merged_from")
+        !record.containsKey(Merge.MERGED_FROM_KEY)
             && Files.isRegularFile(jsonl)
             && Files.isSameFile(jsonl, sources.get(0));
     // Written beside, then moved: the folder may be one of the sources being read.
@@ -284,6 +286,26 @@ public final class RunReport {
     Files.writeString(page, html);
     IndexLink.inject(output);
     return page;
+  }
+
+  /**
+   * Sets a merged record's {@code client} ({@link ClientSummary#merge}): the schedule lag of all
+   * the folders' requests, their warnings named; none when no folder has one. Each folder's own is
+   * in its {@code shards[]} entry.
+   */
+  static void mergeClient(Map<String, Object> record, List<MergeSource> sources, ScheduleLag lag) {
+    List<ClientSummary> clients = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (MergeSource s : sources) {
+      clients.add(s.record().client());
+      names.add(s.folder().toString());
+    }
+    ClientSummary client = ClientSummary.merge(clients, names, lag.distribution());
+    if (client == null) {
+      record.remove(ClientSummary.KEY);
+    } else {
+      record.put(ClientSummary.KEY, client);
+    }
   }
 
   /** Each workload's phase digests: {@code prompts.phases} (and each {@code workloads[]}'s). */

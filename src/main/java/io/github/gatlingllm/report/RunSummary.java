@@ -1,6 +1,5 @@
 package io.github.gatlingllm.report;
 
-import static io.github.gatlingllm.report.RunSentences.map;
 import static io.github.gatlingllm.report.RunSentences.ms;
 import static io.github.gatlingllm.report.RunSentences.num;
 import static io.github.gatlingllm.report.RunSentences.number;
@@ -11,6 +10,7 @@ import io.github.gatlingllm.metrics.GroupSummary;
 import io.github.gatlingllm.metrics.MetricsSummary;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.record.CacheSummary;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.RunInfo;
 import io.github.gatlingllm.record.RunRecord;
 import io.github.gatlingllm.stats.Distribution;
@@ -176,16 +176,15 @@ public final class RunSummary {
     }
 
     // Open loops (issue 13's client record): how late the client sent, how busy it was.
-    Map<?, ?> client = map(run.json("client"));
+    ClientSummary client = run.client();
     // Closed loops have no schedule: no figure rather than dashes.
-    if (client.get("schedule_lag_ms") instanceof Map<?, ?> lag && lag.get("p50") != null) {
-      f.add(
-          new Figure(
-              "client schedule lag p50 / p99, ms",
-              ms(lag.get("p50")) + " / " + ms(lag.get("p99"))));
+    Distribution lag = client == null ? null : client.scheduleLagMs();
+    if (lag != null && lag.p50() != null) {
+      f.add(new Figure("client schedule lag p50 / p99, ms", ms(lag.p50()) + " / " + ms(lag.p99())));
     }
-    if (client.get("cpu_share") instanceof Map<?, ?> cpu && cpu.get("max") != null) {
-      f.add(new Figure("client CPU share, most", num(number(cpu.get("max")))));
+    ClientSummary.CpuShare cpu = client == null ? null : client.cpuShare();
+    if (cpu != null && cpu.max() != null) {
+      f.add(new Figure("client CPU share, most", num(cpu.max())));
     }
     // Where the run ran and how busy the machine was with other work (issue 42).
     io.github.gatlingllm.record.Machine machine = run.machine();
@@ -222,10 +221,9 @@ public final class RunSummary {
     if (cache != null && cache.warmStart()) {
       warnings.add("warm start: " + cache.warmStartMessage());
     }
-    if (client.get("warnings") instanceof List<?> list) {
-      for (Object w : list) {
-        Object text = w instanceof Map<?, ?> m && m.get("message") != null ? m.get("message") : w;
-        warnings.add("client: " + text);
+    if (client != null && client.warnings() != null) {
+      for (String w : client.warnings()) {
+        warnings.add("client: " + w);
       }
     }
 

@@ -1,6 +1,7 @@
 package io.github.gatlingllm.report;
 
-import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.record.Merge;
+import io.github.gatlingllm.record.Shard;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,11 +33,11 @@ final class ShardMerge {
   static List<String> apply(Map<String, Object> record, List<MergeSource> sources) {
     List<String> warnings = new ArrayList<>();
     boolean sharded = MergeSource.sharded(sources);
-    List<Map<String, Object>> perFolder = new ArrayList<>();
+    List<Merge.Folder> perFolder = new ArrayList<>();
     for (MergeSource s : sources) {
-      perFolder.add(counts(s));
+      perFolder.add(folder(s));
     }
-    record.put("shards", perFolder);
+    record.put(Merge.SHARDS_KEY, perFolder);
     if (sharded) {
       MergeChecks.checkShards(sources, warnings);
     }
@@ -46,30 +47,30 @@ final class ShardMerge {
       ShardPrompts.mergePrompts(record, sources, warnings);
       mergeLoad(record, sources);
       record.remove("prompt_digests_equal");
-      record.remove("shard");
+      record.remove(Shard.KEY);
     }
     mergeTimes(record, sources);
-    record.put("merge_warnings", warnings);
+    record.put(Merge.WARNINGS_KEY, warnings);
     return warnings;
   }
 
-  private static Map<String, Object> counts(MergeSource s) {
-    Map<String, Object> c = new LinkedHashMap<>();
-    c.put("folder", s.folder().toString());
-    Map<?, ?> shard = MergeSource.shard(s.run());
-    c.put("shard", shard == null ? null : shard.get("index") + "/" + shard.get("count"));
-    c.put("requests_recorded", s.stats().recorded);
-    c.put(Phase.MEASURED.wireName(), s.stats().measured);
-    c.put(Phase.WARMUP.wireName(), s.stats().warmup);
-    c.put("ok", s.stats().ok);
+  /** A folder's {@code shards} entry: its counts, window and own {@code client}. */
+  static Merge.Folder folder(MergeSource s) {
+    Shard shard = s.shard();
     long[] window = MergeSource.window(s.stats());
-    c.put("first_start", window == null ? null : Instant.ofEpochMilli(window[0]).toString());
-    c.put("last_end", window == null ? null : Instant.ofEpochMilli(window[1]).toString());
-    if (shard != null && shard.get("late_ms") != null) {
-      c.put("late_ms", shard.get("late_ms"));
-    }
-    c.put("interrupted", Boolean.TRUE.equals(s.run().get("interrupted")));
-    return c;
+    return new Merge.Folder(
+        s.folder().toString(),
+        shard == null ? null : shard.label(),
+        s.stats().recorded,
+        s.stats().measured,
+        s.stats().warmup,
+        s.stats().ok,
+        window == null ? null : Instant.ofEpochMilli(window[0]).toString(),
+        window == null ? null : Instant.ofEpochMilli(window[1]).toString(),
+        shard == null ? null : shard.lateMs(),
+        Boolean.TRUE.equals(s.run().get("interrupted")),
+        s.record().client(),
+        null);
   }
 
   /** Requests handed out add up; the peak in flight is the sum of the shards' (an upper bound). */

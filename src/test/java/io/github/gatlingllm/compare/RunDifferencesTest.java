@@ -42,7 +42,7 @@ class RunDifferencesTest {
     run.put("interrupted", true);
     run.put("end_reason", "max_duration");
     run.put("cache", Map.of("warm_start", true, "warm_start_message", "3 requests hit"));
-    run.put("client", Map.of("warnings", List.of(Map.of("message", "schedule lag p99 40 ms"))));
+    run.put("client", Map.of("warnings", List.of("schedule lag p99 40 ms")));
     List<String> out = new ArrayList<>();
 
     RunDifferences.runWarnings(out, "B", RunRecord.of(run));

@@ -12,6 +12,7 @@ import io.github.gatlingllm.levels.Injection.Step;
 import io.github.gatlingllm.levels.Injection.Type;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.ClientSummary;
 import io.github.gatlingllm.record.LevelEntry;
 import io.github.gatlingllm.settings.LlmSettings;
 import java.util.List;
@@ -60,8 +61,8 @@ class ClientWatchTest {
     assertEquals(500.0, w.scheduledMs(w.firstSend(user("chat", 12))) - first);
     assertEquals(1000.0, w.scheduledMs(w.firstSend(user("chat", 13))) - first);
     assertEquals(1500.0, w.scheduledMs(w.firstSend(user("chat", 14))) - first);
-    Map<String, Object> record = w.finish();
-    assertEquals(Map.of("gatling_injector", 4L, "estimated", 0L), record.get("injection_start"));
+    ClientSummary record = w.finish();
+    assertEquals(new ClientSummary.InjectionStart(4, 0), record.injectionStart());
   }
 
   @Test
@@ -91,13 +92,13 @@ class ClientWatchTest {
     double scheduled = w.scheduledMs(w.firstSend(user("chat", 1)));
     // the user's own start: no later than now, no earlier than before it started
     assertTrue(scheduled >= w.epochMs(before) && scheduled <= w.epochMs(System.nanoTime()));
-    Map<String, Object> record = w.finish();
-    assertEquals(Map.of("gatling_injector", 0L, "estimated", 1L), record.get("injection_start"));
+    ClientSummary record = w.finish();
+    assertEquals(new ClientSummary.InjectionStart(0, 1), record.injectionStart());
     assertEquals(
         List.of(
             "the injection start is estimated (the earliest user start less its offset), not read"
                 + " from Gatling's injector: Gatling internals moved: no field behavior"),
-        record.get("notes"));
+        record.notes());
   }
 
   @Test
@@ -110,24 +111,24 @@ class ClientWatchTest {
     for (int i = 0; i < 10; i++) {
       late.recorded(record(2_000.0 + 100 * i + 25, 2_000.0 + 100 * i));
     }
-    Map<String, Object> lateRecord = late.finish();
-    assertEquals(1, ((List<?>) lateRecord.get("warnings")).size());
+    ClientSummary lateRecord = late.finish();
+    assertEquals(1, lateRecord.warnings().size());
     assertTrue(
-        ((List<?>) lateRecord.get("warnings"))
+        lateRecord
+            .warnings()
             .get(0)
-            .toString()
             .startsWith(
                 "the client fell behind its injection profile: schedule lag p99 25.0 ms over the"
                     + " run (100 open-loop users), over llm.client.maxLagP99Ms=10 ms (10 users"
                     + " more than 10 ms late)"));
-    assertEquals(25.0, ((Map<?, ?>) lateRecord.get("schedule_lag_ms")).get("p99"));
+    assertEquals(25.0, lateRecord.scheduleLagMs().p99());
     // the same figures a second time: no second warning
-    assertEquals(1, ((List<?>) late.finish().get("warnings")).size());
+    assertEquals(1, late.finish().warnings().size());
 
     ClientWatch quiet = watch(s -> START_MS);
     quiet.recorded(record(1_000.0 + 2.5, 1_000.0));
     quiet.recorded(record(1_100.0, null));
-    assertEquals(List.of(), quiet.finish().get("warnings"));
+    assertEquals(List.of(), quiet.finish().warnings());
   }
 
   @Test
@@ -141,14 +142,14 @@ class ClientWatchTest {
     }
     w.recorded(record(3_000.0 + 48, 3_000.0));
     w.recorded(record(3_100.0 + 2, 3_100.0));
-    Map<String, Object> record = w.finish();
-    assertEquals(List.of(), record.get("warnings"));
+    ClientSummary record = w.finish();
+    assertEquals(List.of(), record.warnings());
     assertEquals(
         List.of(
             "schedule lag not judged a fall-behind: p99 48.0 ms over llm.client.maxLagP99Ms=10 ms,"
                 + " but only 2 of 100 open-loop users were later than it, fewer than the 10 a"
                 + " tail needs (a user's start-up or a stray pause, not the client's pace)"),
-        record.get("notes"));
+        record.notes());
   }
 
   @Test
@@ -166,11 +167,12 @@ class ClientWatchTest {
     ClientWatch w = watch(s -> START_MS);
     w.recorded(record(1_000.0 + 250, 1_000.0));
     w.recorded(record(2_000.0 + 1, 2_000.0));
-    Map<String, Object> record = w.finish();
+    ClientSummary record = w.finish();
 
-    assertEquals(List.of(), record.get("warnings"));
+    assertEquals(List.of(), record.warnings());
     assertTrue(
-        ((List<?>) record.get("notes"))
+        record
+            .notes()
             .contains("schedule lag not judged: 2 open-loop users, fewer than the 100 a p99 needs"),
         record.toString());
   }
@@ -189,9 +191,9 @@ class ClientWatchTest {
     while (System.nanoTime() < end) {
       burn += Math.sqrt(burn + 1);
     }
-    Map<String, Object> record = w.finish();
+    ClientSummary record = w.finish();
 
-    assertEquals(List.of(), record.get("warnings"), "burnt " + burn);
+    assertEquals(List.of(), record.warnings(), "burnt " + burn);
   }
 
   @Test

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The run record against the files today's and older versions wrote: the saved runs of
  * scripts/record-save-runs.sh (src/test/resources/saved-runs: every example, a baseline run, a
- * target-down run, the stepped open loop with its saturation stop, two shards, llama.cpp) and the
- * five records of src/test/resources/runrecord (written at 782ee89). Each loads with its blocks
- * typed and is written again byte for byte.
+ * target-down run, the stepped open loop with its saturation stop, two shards, llama.cpp), the five
+ * records of src/test/resources/runrecord written at 782ee89, and two merged records there
+ * (merged-*: {@code report --output M shard0 shard1} and {@code conversation agent} of the saved
+ * runs, written at ff85119). Each loads with its blocks typed and is written again byte for byte.
  */
 class RunRecordTest {
 
@@ -150,7 +151,8 @@ class RunRecordTest {
           JSON.writeValueAsString(JSON.readTree(JSON.writeValueAsString(actual))),
           file.toString());
     }
-    assertEquals(16, levels);
+    // 16 saved runs, and the two merged records of runrecord/merged-*
+    assertEquals(18, levels);
     assertEquals(3, saturations);
   }
 
@@ -204,8 +206,9 @@ class RunRecordTest {
 
   /**
    * The saved runs with agent sessions or conversations (saved-runs/agent, saved-runs/conversation,
-   * runrecord/conv of 782ee89): each block reads as its type and the type writes the file's block
-   * again, key for key in the file's order and value for value.
+   * runrecord/conv of 782ee89, and their merge runrecord/merged-conversation-agent): each block
+   * reads as its type and the type writes the file's block again, key for key in the file's order
+   * and value for value.
    */
   @Test
   void sessionsAndConversationsAreTypedAndWrittenBackAsTheFileHasThem() throws IOException {
@@ -230,6 +233,8 @@ class RunRecordTest {
     assertEquals(
         List.of(
             "runrecord/conv-llm-run.json conversations",
+            "runrecord/merged-conversation-agent-llm-run.json sessions",
+            "runrecord/merged-conversation-agent-llm-run.json conversations",
             "agent/llm-run.json sessions",
             "conversation/llm-run.json conversations"),
         typed);
@@ -425,5 +430,133 @@ class RunRecordTest {
   @Test
   void aMissingFileIsAnEmptyRecord(@TempDir Path dir) throws IOException {
     assertEquals("{ }\n", RunRecord.load(dir.resolve("llm-run.json")).text());
+  }
+
+  @Test
+  void everySavedRunsClientIsTypedAndWrittenAgainAsTheFileHasIt() throws IOException {
+    int typed = 0;
+    for (Path file : savedRecords()) {
+      JsonNode before = JSON.readTree(file.toFile()).get("client");
+      ClientSummary client = RunRecord.load(file).client();
+      if (before == null) {
+        assertNull(client, file.toString());
+        continue;
+      }
+      typed++;
+      assertEquals(before, JSON.readTree(JSON.writeValueAsString(client)), file.toString());
+    }
+    assertTrue(typed >= 22, "records with a client: " + typed);
+  }
+
+  @Test
+  void theSteppedRunsClientIsTyped() throws IOException {
+    ClientSummary c =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/stepped/llm-run.json")).client();
+    assertEquals(270, c.scheduleLagMs().count());
+    assertEquals(53.162, c.scheduleLagMs().p50());
+    assertEquals(841.259, c.scheduleLagMs().p99());
+    assertEquals(new ClientSummary.InjectionStart(277, 0), c.injectionStart());
+    assertEquals(0.112, c.cpuShare().mean());
+    assertEquals(0.2383, c.cpuShare().max());
+    assertEquals(2, c.cpuShare().processors());
+    assertEquals(27, c.cpuShare().samples());
+    // written before issue 40: no min_window_ms nor windows, and none added
+    assertNull(c.cpuShare().minWindowMs());
+    assertNull(c.cpuShare().windows());
+    assertEquals(10.0, c.maxLagP99Ms());
+    assertEquals(0.9, c.maxCpuShare());
+    assertEquals(List.of(), c.notes());
+    assertEquals(1, c.warnings().size());
+    assertTrue(
+        c.warnings().get(0).startsWith("the client fell behind its injection profile"),
+        c.warnings().get(0));
+  }
+
+  @Test
+  void aShardsShardIsTypedAndAMachinesRunHasNone() throws IOException {
+    Shard shard =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/shard1/llm-run.json")).shard();
+    assertEquals(1, shard.index());
+    assertEquals(2, shard.count());
+    assertNull(shard.startAt());
+    assertNull(shard.lateMs());
+    assertTrue(shard.ofSeveral());
+    assertEquals("1/2", shard.label());
+    assertNull(RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json")).shard());
+  }
+
+  @Test
+  void theMergedShardsRecordIsTyped() throws IOException {
+    RunRecord record =
+        RunRecord.load(Path.of("src/test/resources/runrecord/merged-shards-llm-run.json"));
+    Merge merge = record.merge();
+    assertEquals(List.of("shard0", "shard1"), merge.mergedFrom());
+    assertEquals(1, merge.warnings().size());
+    assertTrue(
+        merge.warnings().get(0).startsWith("the folders' windows do not overlap (shard 0/2 "),
+        merge.warnings().get(0));
+    Merge.Folder first = merge.shards().get(0);
+    assertEquals("shard0", first.folder());
+    assertEquals("0/2", first.shard());
+    assertEquals(24, first.requestsRecorded());
+    assertEquals(20, first.measured());
+    assertEquals(4, first.warmup());
+    assertEquals(24, first.ok());
+    assertEquals("2026-12-07T02:48:39.359Z", first.firstStart());
+    assertEquals("2026-12-07T02:48:42.387Z", first.lastEnd());
+    assertNull(first.lateMs());
+    assertFalse(first.interrupted());
+    assertEquals(0.1748, first.client().cpuShare().max());
+    assertEquals(0.4871, merge.shards().get(1).client().cpuShare().max());
+    // the merged client: no one machine, so no CPU share
+    ClientSummary client = record.client();
+    assertNull(client.cpuShare());
+    assertEquals(List.of(ClientSummary.MERGED_NOTE), client.notes());
+    assertEquals(new ClientSummary.InjectionStart(0, 0), client.injectionStart());
+    // the shards' own shard is gone from the merge
+    assertNull(record.shard());
+  }
+
+  @Test
+  void aRecordThatIsNoMergeHasNone() throws IOException {
+    assertNull(RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json")).merge());
+  }
+
+  @Test
+  void theHttpPromptsRunsHandedOutPromptsAreTyped() throws IOException {
+    RunRecord record =
+        RunRecord.load(Path.of("src/test/resources/saved-runs/http-prompts/llm-run.json"));
+    assertEquals(new PromptsHandedOut(0, 20), record.promptsHandedOut());
+    assertNull(record.client());
+    assertNull(
+        RunRecord.load(Path.of("src/test/resources/saved-runs/quick/llm-run.json"))
+            .promptsHandedOut());
+  }
+
+  @Test
+  void keysOfANewerVersionInTheClientAndShardsAreKept() throws IOException {
+    String json =
+        "{\"client\":{\"schedule_lag_ms\":{\"count\":0,\"mean\":null,\"min\":null,"
+            + "\"p50\":null,\"p90\":null,\"p95\":null,\"p99\":null,\"max\":null},"
+            + "\"injection_start\":{\"gatling_injector\":1,\"estimated\":2,\"later\":3},"
+            + "\"cpu_share\":{\"mean\":null,\"max\":null,\"processors\":4,\"samples\":1,"
+            + "\"min_window_ms\":1000,\"windows\":0,\"gc\":0.1},\"max_lag_p99_ms\":10.0,"
+            + "\"max_cpu_share\":0.9,\"notes\":[],\"warnings\":[],\"threads\":12},"
+            + "\"shard\":{\"index\":0,\"count\":3,\"start_at\":\"2026-12-07T00:00:00Z\","
+            + "\"late_ms\":0,\"zone\":\"b\"},"
+            + "\"merged_from\":[\"a\",\"b\"],\"shards\":[{\"folder\":\"a\",\"shard\":null,"
+            + "\"requests_recorded\":1,\"measured\":1,\"warmup\":0,\"ok\":1,"
+            + "\"first_start\":null,\"last_end\":null,\"interrupted\":false,\"host\":\"h\"}],"
+            + "\"merge_warnings\":[],\"prompts_handed_out\":{\"warmup\":1,\"measured\":2,"
+            + "\"cooldown\":3}}";
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(json));
+    assertEquals(12, record.client().extra().get("threads"));
+    assertEquals(3, record.client().injectionStart().extra().get("later"));
+    assertEquals(0.1, record.client().cpuShare().extra().get("gc"));
+    assertEquals("b", record.shard().extra().get("zone"));
+    assertEquals("h", record.merge().shards().get(0).extra().get("host"));
+    assertEquals(3, record.promptsHandedOut().extra().get("cooldown"));
+    assertEquals(json, JSON.writeValueAsString(record.toTree()));
+    assertEquals(json, JSON.writeValueAsString(record.typedTree()));
   }
 }

@@ -390,10 +390,7 @@ class RunSummaryTest {
     run.put("interrupted", true);
     run.put("cache", Map.of("warm_start", true, "warm_start_message", "12 prompts were cached"));
     run.put(
-        "client",
-        Map.of(
-            "warnings",
-            List.of("lag p99 42 ms at level 2", Map.of("message", "CPU 95% at level 3"))));
+        "client", Map.of("warnings", List.of("lag p99 42 ms at level 2", "CPU 95% at level 3")));
     assertEquals(
         List.of(
             "the run was interrupted: the figures cover the requests that finished",

@@ -8,6 +8,7 @@ import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.prompt.PromptSpec;
+import io.github.gatlingllm.record.Merge;
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,14 +153,14 @@ class ShardMergeTest {
         RunReport.read(
             List.of(shard(0, 2, 1000, 0, List.of()), shard(1, 2, 1000, 0, List.of())), null);
 
-    List<Map<String, Object>> shards = (List<Map<String, Object>>) report.record().get("shards");
+    List<Merge.Folder> shards = (List<Merge.Folder>) report.record().get(Merge.SHARDS_KEY);
     assertEquals(2, shards.size());
-    assertEquals("0/2", shards.get(0).get("shard"));
-    assertEquals(5L, shards.get(0).get("measured"));
-    assertEquals(5L, shards.get(1).get("ok"));
-    assertEquals("1970-01-01T00:00:01Z", shards.get(0).get("first_start"));
-    assertEquals("1970-01-01T00:00:01.850Z", shards.get(0).get("last_end"));
-    assertEquals("1970-01-01T00:00:01.100Z", shards.get(1).get("first_start"));
+    assertEquals("0/2", shards.get(0).shard());
+    assertEquals(5L, shards.get(0).measured());
+    assertEquals(5L, shards.get(1).ok());
+    assertEquals("1970-01-01T00:00:01Z", shards.get(0).firstStart());
+    assertEquals("1970-01-01T00:00:01.850Z", shards.get(0).lastEnd());
+    assertEquals("1970-01-01T00:00:01.100Z", shards.get(1).firstStart());
     Map<String, Object> load = (Map<String, Object>) report.record().get("load");
     assertEquals(10L, load.get("requests"));
     assertEquals(4L, load.get("concurrency"));

@@ -2,17 +2,20 @@ package io.github.gatlingllm.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.github.gatlingllm.levels.ScheduleLag;
 import io.github.gatlingllm.metrics.RequestRecord;
 import io.github.gatlingllm.metrics.RequestStatus;
+import io.github.gatlingllm.record.ClientSummary;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ClientMergeTest {
+/** The {@code client} of a merge of run folders: the merged one and each folder's own. */
+class MergeClientTest {
 
   private static RequestRecord request(long startMs, Double sentMs, Double scheduledMs) {
     return RequestRecord.builder()
@@ -50,34 +53,30 @@ class ClientMergeTest {
         List.of(
             MergeSource.of(Path.of("a"), run(null, 0.2), List.of(a, later)),
             MergeSource.of(Path.of("b"), run("the client fell behind", 0.95), List.of(b)));
-    Map<String, Object> record = new LinkedHashMap<>();
-    List<Object> shards = new ArrayList<>();
-    shards.add(new LinkedHashMap<String, Object>(Map.of("folder", "a")));
-    shards.add(new LinkedHashMap<String, Object>(Map.of("folder", "b")));
-    record.put("shards", shards);
-    record.put("client", sources.get(0).run().get("client"));
+    Map<String, Object> record = new LinkedHashMap<>(sources.get(0).run());
 
-    ClientMerge.apply(record, sources, List.of(a, later, b));
+    RunReport.mergeClient(record, sources, ScheduleLag.of(List.of(a, later, b)));
 
-    Map<?, ?> client = (Map<?, ?>) record.get("client");
-    Map<?, ?> lag = (Map<?, ?>) client.get("schedule_lag_ms");
-    assertEquals(2L, lag.get("count"));
-    assertEquals(1.0, lag.get("min"));
-    assertEquals(12.0, lag.get("max"));
-    assertEquals(null, client.get("cpu_share"));
-    assertEquals(Map.of("gatling_injector", 2L, "estimated", 0L), client.get("injection_start"));
-    assertEquals(List.of("b: the client fell behind"), client.get("warnings"));
-    assertEquals(
-        Map.of("mean", 0.95),
-        ((Map<?, ?>) ((Map<?, ?>) shards.get(1)).get("client")).get("cpu_share"));
+    ClientSummary client = (ClientSummary) record.get(ClientSummary.KEY);
+    assertEquals(2L, client.scheduleLagMs().count());
+    assertEquals(1.0, client.scheduleLagMs().min());
+    assertEquals(12.0, client.scheduleLagMs().max());
+    assertNull(client.cpuShare());
+    assertEquals(new ClientSummary.InjectionStart(2, 0), client.injectionStart());
+    assertEquals(List.of("b: the client fell behind"), client.warnings());
+    assertEquals(0.95, ShardMerge.folder(sources.get(1)).client().cpuShare().mean());
+    assertEquals(0.2, ShardMerge.folder(sources.get(0)).client().cpuShare().mean());
   }
 
   @Test
   void foldersWithoutAClientLeaveNone() {
     Map<String, Object> record = new LinkedHashMap<>();
     record.put("client", Map.of());
-    ClientMerge.apply(
-        record, List.of(MergeSource.of(Path.of("a"), Map.of(), List.of())), List.of());
+    RunReport.mergeClient(
+        record,
+        List.of(MergeSource.of(Path.of("a"), Map.of(), List.of())),
+        ScheduleLag.of(List.of()));
     assertFalse(record.containsKey("client"));
+    assertNull(ShardMerge.folder(MergeSource.of(Path.of("a"), Map.of(), List.of())).client());
   }
 }
