@@ -1,5 +1,6 @@
 package io.github.gatlingllm.protocol;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.gatlingllm.cache.WorkingSetSweepSummary;
 import io.github.gatlingllm.feeder.Workload;
 import io.github.gatlingllm.levels.SweepStep;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
 final class ServerWatch {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServerWatch.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ServerMetrics metrics;
   private final SimulatorConfig simulator;
@@ -117,20 +119,21 @@ final class ServerWatch {
       record.put("server_cancel_release", release);
       LOG.info("server after cancellations: {}", release);
     }
-    Map<String, Object> server = null;
+    io.github.gatlingllm.record.ServerMetrics server = null;
     if (metrics != null) {
-      server = new LinkedHashMap<>(metrics.finish());
+      Map<String, Object> block = new LinkedHashMap<>(metrics.finish());
       long prompt = promptTokens.sum();
-      server.put(
+      block.put(
           "run_hit_rate",
           prompt == 0 ? null : Math.round(cachedTokens.sum() * 10_000.0 / prompt) / 10_000.0);
-      record.put("server_metrics", server);
-      if (server.get("prefix_cache_hit_rate") instanceof Number rate) {
-        Object run = server.get("run_hit_rate");
+      record.put("server_metrics", block);
+      server = typed(block);
+      if (server != null && server.prefixCacheHitRate() != null) {
+        Double run = server.runHitRate();
         LOG.info(
             "server metrics: {}'s own prefix-cache hit rate over the run {}; {}",
-            server.get("engine"),
-            rate,
+            server.engine(),
+            server.prefixCacheHitRate(),
             run == null
                 ? "no request of the run reported prompt tokens in its usage, so the run's own"
                     + " hit rate is not known"
@@ -146,7 +149,17 @@ final class ServerWatch {
     }
   }
 
-  private List<WorkingSetSweep> sweeps(Map<String, Object> server) {
+  /** The block as its type, for what the end of the run logs and the sweeps read of it. */
+  private static io.github.gatlingllm.record.ServerMetrics typed(Map<String, Object> block) {
+    try {
+      return JSON.convertValue(block, io.github.gatlingllm.record.ServerMetrics.class);
+    } catch (IllegalArgumentException e) {
+      LOG.debug("server_metrics does not read as its type: {}", e.getMessage());
+      return null;
+    }
+  }
+
+  private List<WorkingSetSweep> sweeps(io.github.gatlingllm.record.ServerMetrics server) {
     Map<String, TreeMap<Integer, SweepStep>> byName = new TreeMap<>();
     for (Map.Entry<Workload, SweepStep> e : steps.entrySet()) {
       Workload.SweepStep tag = e.getKey().sweepStep();
@@ -157,11 +170,9 @@ final class ServerWatch {
     if (simulator != null) {
       capacity = (long) simulator.cacheBlocks() * simulator.blockSize();
       source = "embedded simulator: cacheBlocks x blockSize";
-    } else if (server != null
-        && server.get("cache_config") instanceof Map<?, ?> config
-        && config.get("capacity_tokens") instanceof Number n) {
-      capacity = n.longValue();
-      source = server.get("engine") + " /metrics";
+    } else if (server != null && server.cacheCapacityTokens() != null) {
+      capacity = server.cacheCapacityTokens().longValue();
+      source = server.engine() + " /metrics";
     }
     List<WorkingSetSweep> out = new ArrayList<>();
     for (Map.Entry<String, TreeMap<Integer, SweepStep>> e : byName.entrySet()) {

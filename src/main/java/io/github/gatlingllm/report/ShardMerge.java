@@ -68,7 +68,7 @@ final class ShardMerge {
         window == null ? null : Instant.ofEpochMilli(window[0]).toString(),
         window == null ? null : Instant.ofEpochMilli(window[1]).toString(),
         shard == null ? null : shard.lateMs(),
-        Boolean.TRUE.equals(s.run().get("interrupted")),
+        s.record().wasInterrupted(),
         s.record().client(),
         null);
   }
@@ -77,7 +77,7 @@ final class ShardMerge {
   private static void mergeLoad(Map<String, Object> record, List<MergeSource> sources) {
     Map<String, Object> load = new LinkedHashMap<>();
     for (MergeSource s : sources) {
-      if (s.run().get("load") instanceof Map<?, ?> l) {
+      if (s.record().json("load") instanceof Map<?, ?> l) {
         for (Map.Entry<?, ?> e : l.entrySet()) {
           String k = String.valueOf(e.getKey());
           if (List.of(
@@ -105,8 +105,8 @@ final class ShardMerge {
     Instant started = null;
     Instant ended = null;
     for (MergeSource s : sources) {
-      Instant a = instant(s.run().get("started_at"));
-      Instant b = instant(s.run().get("ended_at"));
+      Instant a = instant(s.record().startedAt());
+      Instant b = instant(s.record().endedAt());
       if (a != null && (started == null || a.isBefore(started))) {
         started = a;
       }
