@@ -1,6 +1,5 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -51,7 +50,8 @@ public record ClientSummary(
     Double maxCpuShare,
     List<String> notes,
     List<String> warnings,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** The key of the block in {@code llm-run.json}. */
   public static final String KEY = "client";
@@ -61,7 +61,7 @@ public record ClientSummary(
 
   /** Normalises {@code extra} to an ordered map. */
   public ClientSummary {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -84,16 +84,6 @@ public record ClientSummary(
       List<String> notes,
       List<String> warnings) {
     this(scheduleLagMs, injectionStart, cpuShare, maxLagP99Ms, maxCpuShare, notes, warnings, null);
-  }
-
-  /**
-   * Keys of newer versions.
-   *
-   * @return the keys in the file's order; never null
-   */
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
   }
 
   /**
@@ -160,11 +150,12 @@ public record ClientSummary(
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonPropertyOrder({"gatling_injector", "estimated"})
   public record InjectionStart(
-      Long gatlingInjector, Long estimated, @JsonAnySetter Map<String, Object> extra) {
+      Long gatlingInjector, Long estimated, @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public InjectionStart {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -175,16 +166,6 @@ public record ClientSummary(
      */
     public InjectionStart(long gatlingInjector, long estimated) {
       this(gatlingInjector, estimated, null);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return the keys in the file's order; never null
-     */
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
 
     /**
@@ -250,11 +231,12 @@ public record ClientSummary(
       Integer samples,
       Long minWindowMs,
       Integer windows,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public CpuShare {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -270,16 +252,6 @@ public record ClientSummary(
     public CpuShare(
         Double mean, Double max, int processors, int samples, long minWindowMs, int windows) {
       this(mean, max, processors, samples, minWindowMs, windows, null);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return the keys in the file's order; never null
-     */
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
   }
 }

@@ -1,13 +1,11 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -65,21 +63,15 @@ public record Conversations(
     Budget budget,
     Phases phases,
     Long unfinished,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** The run record's key of the block. */
   public static final String KEY = "conversations";
 
   /** Normalises {@code extra} to an ordered map. */
   public Conversations {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-  }
-
-  /** Keys of newer versions, as read. */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -183,18 +175,12 @@ public record Conversations(
       Long endedByError,
       @JsonInclude(JsonInclude.Include.ALWAYS) Double turnsPerConversation,
       Durations durationMs,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Phase {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-    }
-
-    /** Keys of newer versions, as read. */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
+      extra = KeepsNewerKeys.ordered(extra);
     }
   }
 

@@ -1,12 +1,10 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -69,22 +67,12 @@ public record Machine(
     Integer samples,
     Double spanS,
     String source,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public Machine {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-  }
-
-  /**
-   * Keys of newer versions, written after the others.
-   *
-   * @return never null
-   */
-  @JsonAnyGetter
-  @Override
-  public Map<String, Object> extra() {
-    return extra;
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**

@@ -1,12 +1,10 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -78,21 +76,12 @@ public record Merge(List<String> mergedFrom, List<Folder> shards, List<String> w
       @JsonInclude(JsonInclude.Include.NON_NULL) Long lateMs,
       boolean interrupted,
       @JsonInclude(JsonInclude.Include.NON_NULL) ClientSummary client,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Folder {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return the keys in the file's order; never null
-     */
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
+      extra = KeepsNewerKeys.ordered(extra);
     }
   }
 }

@@ -1,10 +1,8 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -19,15 +17,15 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"warmup", "measured"})
-public record PromptsHandedOut(
-    Long warmup, Long measured, @JsonAnySetter Map<String, Object> extra) {
+public record PromptsHandedOut(Long warmup, Long measured, @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** The key of the block in {@code llm-run.json}. */
   public static final String KEY = "prompts_handed_out";
 
   /** Normalises {@code extra} to an ordered map. */
   public PromptsHandedOut {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -38,15 +36,5 @@ public record PromptsHandedOut(
    */
   public PromptsHandedOut(long warmup, long measured) {
     this(warmup, measured, null);
-  }
-
-  /**
-   * Keys of newer versions.
-   *
-   * @return the keys in the file's order; never null
-   */
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
   }
 }

@@ -1,6 +1,5 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -113,11 +112,12 @@ public record RunInfo(
       List<String> requestNames,
       @JsonInclude(JsonInclude.Include.NON_NULL) Boolean seedAuto,
       @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> trace,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Prompts {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -163,17 +163,6 @@ public record RunInfo(
           seedAuto,
           trace,
           null);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return in the file's order; never null
-     */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
 
     /**
@@ -234,11 +223,12 @@ public record RunInfo(
       String endpoint,
       Map<String, Object> server,
       Map<String, Object> simulator,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Target {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -259,17 +249,6 @@ public record RunInfo(
         Map<String, Object> server,
         Map<String, Object> simulator) {
       this(baseUrl, embeddedSimulator, model, endpoint, server, simulator, null);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return in the file's order; never null
-     */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
   }
 
@@ -292,11 +271,12 @@ public record RunInfo(
       @JsonInclude(JsonInclude.Include.ALWAYS) Double temperature,
       Boolean stream,
       Boolean includeUsage,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Decoding {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -315,17 +295,6 @@ public record RunInfo(
         boolean stream,
         boolean includeUsage) {
       this(maxTokens, ignoreEos, temperature, stream, includeUsage, null);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return in the file's order; never null
-     */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
   }
 
@@ -371,11 +340,12 @@ public record RunInfo(
       List<String> profiles,
       List<Object> injection,
       Long peakConcurrency,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Load {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -433,17 +403,6 @@ public record RunInfo(
      */
     public static Load of(Object json) {
       return json instanceof Load load ? load : MAPPER.convertValue(json, Load.class);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return in the file's order; never null
-     */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
   }
 

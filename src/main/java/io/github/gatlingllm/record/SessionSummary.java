@@ -1,6 +1,5 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -88,7 +87,8 @@ public record SessionSummary(
     @JsonInclude(JsonInclude.Include.ALWAYS) Double sessionsPerHour,
     CacheHitRatio cacheHitRatio,
     MergeState mergeState,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** {@code ended}'s key of the sessions whose model answered without a tool call. */
   public static final String COMPLETED = "completed";
@@ -102,14 +102,7 @@ public record SessionSummary(
   /** Copies the maps, in order ({@code ended} unmodifiable); {@code extra} never null. */
   public SessionSummary {
     ended = ended == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(ended));
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
-  }
-
-  /** Keys of newer versions, as read. */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**

@@ -1,12 +1,10 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -32,14 +30,15 @@ public record Shard(
     Integer count,
     String startAt,
     Long lateMs,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** The key of the block in {@code llm-run.json}. */
   public static final String KEY = "shard";
 
   /** Normalises {@code extra} to an ordered map. */
   public Shard {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -52,16 +51,6 @@ public record Shard(
    */
   public Shard(int index, int count, String startAt, Long lateMs) {
     this(index, count, startAt, lateMs, null);
-  }
-
-  /**
-   * Keys of newer versions.
-   *
-   * @return the keys in the file's order; never null
-   */
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
   }
 
   /**

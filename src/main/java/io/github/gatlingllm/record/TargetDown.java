@@ -1,11 +1,9 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -51,11 +49,12 @@ public record TargetDown(
     Integer episodes,
     Long failedRequests,
     String message,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public TargetDown {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -95,16 +94,5 @@ public record TargetDown(
         failedRequests,
         message,
         null);
-  }
-
-  /**
-   * Keys of newer versions.
-   *
-   * @return in the file's order; never null
-   */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
   }
 }

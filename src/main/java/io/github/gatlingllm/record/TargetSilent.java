@@ -1,11 +1,9 @@
 package io.github.gatlingllm.record;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,11 +28,12 @@ public record TargetSilent(
     Integer episodeCount,
     List<Episode> episodes,
     String message,
-    @JsonAnySetter Map<String, Object> extra) {
+    @JsonAnySetter Map<String, Object> extra)
+    implements KeepsNewerKeys {
 
   /** Normalises {@code extra} to an ordered map. */
   public TargetSilent {
-    extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+    extra = KeepsNewerKeys.ordered(extra);
   }
 
   /**
@@ -53,17 +52,6 @@ public record TargetSilent(
       List<Episode> episodes,
       String message) {
     this(silentSeconds, stopped, episodeCount, episodes, message, null);
-  }
-
-  /**
-   * Keys of newer versions.
-   *
-   * @return in the file's order; never null
-   */
-  @Override
-  @JsonAnyGetter
-  public Map<String, Object> extra() {
-    return extra;
   }
 
   /**
@@ -86,11 +74,12 @@ public record TargetSilent(
       Double silentS,
       Integer inFlight,
       String ended,
-      @JsonAnySetter Map<String, Object> extra) {
+      @JsonAnySetter Map<String, Object> extra)
+      implements KeepsNewerKeys {
 
     /** Normalises {@code extra} to an ordered map. */
     public Episode {
-      extra = extra == null ? new LinkedHashMap<>() : new LinkedHashMap<>(extra);
+      extra = KeepsNewerKeys.ordered(extra);
     }
 
     /**
@@ -111,17 +100,6 @@ public record TargetSilent(
         int inFlight,
         String ended) {
       this(since, at, afterRunStartS, silentS, inFlight, ended, null);
-    }
-
-    /**
-     * Keys of newer versions.
-     *
-     * @return in the file's order; never null
-     */
-    @Override
-    @JsonAnyGetter
-    public Map<String, Object> extra() {
-      return extra;
     }
   }
 }
