@@ -12,6 +12,7 @@ import io.github.gatlingllm.metrics.Slo;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,6 +133,9 @@ public final class RunRecord {
   /** Each top-level key in the file's order: a typed block, or the file's JSON tree. */
   private final LinkedHashMap<String, Object> blocks = new LinkedHashMap<>();
 
+  /** The typed blocks whose type writes them otherwise than the file did, with the file's JSON. */
+  private final Map<String, AsRead> asRead = new HashMap<>();
+
   private RunRecord() {}
 
   /**
@@ -168,9 +172,32 @@ public final class RunRecord {
     RunRecord record = new RunRecord();
     for (Iterator<Map.Entry<String, JsonNode>> it = tree.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
-      record.blocks.put(e.getKey(), typed(e.getKey(), e.getValue()));
+      Object value = typed(e.getKey(), e.getValue());
+      record.blocks.put(e.getKey(), value);
+      if (!(value instanceof JsonNode) && !sameText(JSON.valueToTree(value), e.getValue())) {
+        // Its type writes it otherwise than the file (e.g. a newer version's keys, which Jackson
+        // hands a record's creator as a HashMap): the file's own text is kept for as long as the
+        // block is this value.
+        record.asRead.put(e.getKey(), new AsRead(value, e.getValue()));
+      }
     }
     return record;
+  }
+
+  private static boolean sameText(JsonNode a, JsonNode b) {
+    return a.toString().equals(b.toString());
+  }
+
+  /** The file's own JSON of a typed block, kept while the block is {@code typed}. */
+  private record AsRead(Object typed, JsonNode node) {}
+
+  /** The block's JSON: the file's own while the block is still what was read, else its type's. */
+  private JsonNode node(String key, Object value) {
+    if (value instanceof JsonNode node) {
+      return node;
+    }
+    AsRead read = asRead.get(key);
+    return read != null && read.typed() == value ? read.node() : JSON.valueToTree(value);
   }
 
   /**
@@ -444,9 +471,7 @@ public final class RunRecord {
    */
   public ObjectNode toTree() {
     ObjectNode tree = JSON.createObjectNode();
-    blocks.forEach(
-        (key, value) ->
-            tree.set(key, value instanceof JsonNode node ? node : JSON.valueToTree(value)));
+    blocks.forEach((key, value) -> tree.set(key, node(key, value)));
     return tree;
   }
 
@@ -956,7 +981,6 @@ public final class RunRecord {
     if (!blocks.containsKey(key)) {
       return null;
     }
-    Object value = blocks.get(key);
-    return value instanceof JsonNode node ? node : JSON.valueToTree(value);
+    return node(key, blocks.get(key));
   }
 }

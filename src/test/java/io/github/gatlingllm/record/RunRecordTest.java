@@ -44,6 +44,36 @@ class RunRecordTest {
   }
 
   @Test
+  void severalNewerKeysInTypedBlocksAreWrittenBackInTheFilesOrder() throws Exception {
+    String file =
+        "{\"target\":{\"base_url\":\"http://127.0.0.1:8080\",\"model\":\"m\","
+            + "\"zeta_later\":1,\"alpha_later\":\"a\",\"mid_later\":[2]},"
+            + "\"machine\":{\"cpus\":2,\"zeta_later\":1,\"alpha_later\":2,\"mid_later\":3}}";
+
+    RunRecord record = RunRecord.of((ObjectNode) JSON.readTree(file));
+
+    assertEquals("m", record.target().model());
+    assertEquals(3, record.target().extra().size());
+    assertEquals(JSON.readTree(file).toString(), record.toTree().toString());
+    assertEquals(
+        "{\"base_url\":\"http://127.0.0.1:8080\",\"model\":\"m\",\"zeta_later\":1,"
+            + "\"alpha_later\":\"a\",\"mid_later\":[2]}",
+        record.tree("target").toString());
+  }
+
+  @Test
+  void aBlockReplacedAfterLoadingIsWrittenByItsType() throws Exception {
+    RunRecord record =
+        RunRecord.of(
+            (ObjectNode)
+                JSON.readTree("{\"target\":{\"model\":\"m\",\"zeta_later\":1,\"alpha_later\":2}}"));
+
+    record.withTarget(new RunInfo.Target(null, null, "other", null, null, null, null));
+
+    assertEquals("{\"target\":{\"model\":\"other\"}}", record.toTree().toString());
+  }
+
+  @Test
   void everySavedRecordIsWrittenAgainByteForByte() throws IOException {
     List<Path> files = savedRecords();
     assertFalse(files.size() < 20, "saved records found: " + files);
