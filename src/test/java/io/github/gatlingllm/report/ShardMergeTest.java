@@ -164,7 +164,7 @@ class ShardMergeTest {
     Map<String, Object> load = (Map<String, Object>) report.record().get("load");
     assertEquals(10L, load.get("requests"));
     assertEquals(4L, load.get("concurrency"));
-    assertEquals(1000L, load.get("timeout_ms"));
+    assertEquals(1000, load.get("timeout_ms"));
     assertEquals("2026-12-01T00:00:00Z", report.record().get("started_at"));
     assertEquals("2026-12-01T00:01:01Z", report.record().get("ended_at"));
   }
