@@ -78,6 +78,11 @@ class LlamaImagesTest {
 
   /** A PNG data URI of {@code size} x {@code size} pixels of seeded noise. */
   static String png(long seed, int size) throws Exception {
+    return image(seed, size, "png");
+  }
+
+  /** A data URI of {@code size} x {@code size} pixels of seeded noise, as PNG or JPEG. */
+  static String image(long seed, int size, String format) throws Exception {
     SplittableRandom random = new SplittableRandom(seed);
     BufferedImage image = new BufferedImage(size, size, BufferedImage.TYPE_INT_RGB);
     for (int y = 0; y < size; y++) {
@@ -86,8 +91,11 @@ class LlamaImagesTest {
       }
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertTrue(ImageIO.write(image, "png", out), "no PNG writer");
-    return "data:image/png;base64," + Base64.getEncoder().encodeToString(out.toByteArray());
+    assertTrue(ImageIO.write(image, format, out), "no " + format + " writer");
+    return "data:image/"
+        + format
+        + ";base64,"
+        + Base64.getEncoder().encodeToString(out.toByteArray());
   }
 
   /**
@@ -177,7 +185,7 @@ class LlamaImagesTest {
   }
 
   @Test
-  void chatAcceptsAPngImageAndCountsItAs256PromptTokens() throws Exception {
+  void chatAcceptsPngAndJpegImagesAndCountsEachAs256PromptTokens() throws Exception {
     long seed = System.nanoTime();
     String words = text("t" + seed);
     Result textOnly = send(chat(null, words, 4), 4);
@@ -186,6 +194,10 @@ class LlamaImagesTest {
     log("the same text after a 64 px PNG", withImage);
     assertEquals(
         textOnly.timings().promptTokens() + IMAGE_TOKENS, withImage.timings().promptTokens());
+    // a JPEG of another size: resized to the projector's 224 px, the same count
+    Result jpeg = send(chat(image(seed, 500, "jpeg"), words, 4), 4);
+    log("the same text after a 500 px JPEG", jpeg);
+    assertEquals(withImage.timings().promptTokens(), jpeg.timings().promptTokens());
   }
 
   @Test
