@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param maxCpuShare {@code llm.client.maxCpuShare}, in (0, 1]
  * @param notes what could not be measured or judged, one line each
  * @param warnings the client fell behind its injection profile or was too busy, one line each
+ * @param gc the client JVM's own garbage-collection pauses over the run ({@link Gc}), or null (a
+ *     merged record, a file written before issue 43)
  * @param extra keys of newer versions, in the file's order; never null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -40,7 +42,8 @@ import java.util.Objects;
   "max_lag_p99_ms",
   "max_cpu_share",
   "notes",
-  "warnings"
+  "warnings",
+  "gc"
 })
 public record ClientSummary(
     Distribution scheduleLagMs,
@@ -50,6 +53,7 @@ public record ClientSummary(
     Double maxCpuShare,
     List<String> notes,
     List<String> warnings,
+    Gc gc,
     @JsonAnySetter Map<String, Object> extra)
     implements KeepsNewerKeys {
 
@@ -83,7 +87,61 @@ public record ClientSummary(
       Double maxCpuShare,
       List<String> notes,
       List<String> warnings) {
-    this(scheduleLagMs, injectionStart, cpuShare, maxLagP99Ms, maxCpuShare, notes, warnings, null);
+    this(
+        scheduleLagMs,
+        injectionStart,
+        cpuShare,
+        maxLagP99Ms,
+        maxCpuShare,
+        notes,
+        warnings,
+        null,
+        null);
+  }
+
+  /**
+   * The client's own garbage-collection pauses over the run (issue 43), written by {@code
+   * protocol.GcWatch}: every stop-the-world pause the JVM reported while the load ran.
+   *
+   * @param collectors the JVM's collector beans, as {@code GarbageCollectorMXBean.getName()} gives
+   *     them ({@code Copy} and {@code MarkSweepCompact}: Serial GC, which the JVM picks when it
+   *     sees one processor; {@code G1 Young Generation} ...; {@code ZGC Pauses} ...), never null
+   * @param pauseMs the pauses' durations, whole milliseconds as the JVM reports them; count 0 when
+   *     there was none
+   * @param pausedMs the pauses' sum, milliseconds
+   * @param processors the processors the JVM saw ({@code Runtime.availableProcessors()})
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonPropertyOrder({"collectors", "pause_ms", "paused_ms", "processors"})
+  public record Gc(List<String> collectors, Distribution pauseMs, long pausedMs, int processors) {
+
+    /** Checks the fields. */
+    public Gc {
+      Objects.requireNonNull(collectors, "collectors");
+      Objects.requireNonNull(pauseMs, "pauseMs");
+      if (pausedMs < 0) {
+        throw new IllegalArgumentException("pausedMs must be >= 0, got " + pausedMs);
+      }
+    }
+  }
+
+  /**
+   * This block with the client's GC pauses.
+   *
+   * @param gc the pauses, or null
+   * @return a new block
+   */
+  public ClientSummary withGc(Gc gc) {
+    return new ClientSummary(
+        scheduleLagMs,
+        injectionStart,
+        cpuShare,
+        maxLagP99Ms,
+        maxCpuShare,
+        notes,
+        warnings,
+        gc,
+        extra);
   }
 
   /**
