@@ -353,14 +353,15 @@ final class PromptSender implements Sender {
     public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
       Workload workload = fed.workload();
       learnImageTokens(fed.prompt(), record, server);
+      CachePlan.Sent planned = replanned(sent, fed.prompt());
       record =
           record.withCache(
               workload.name(),
-              sent == null
+              planned == null
                   ? null
                   : CachePlan.of(
                       server,
-                      workload.planEnded(fed, sent, ticket, endNanos),
+                      workload.planEnded(fed, planned, ticket, endNanos),
                       record.promptTokens(),
                       record.cachedTokens()));
       io.github.gatlingllm.image.PromptImages images = fed.prompt().images();
@@ -394,6 +395,38 @@ final class PromptSender implements Sender {
       }
       int text = prompt.planned() != null ? prompt.planned().value() : prompt.count().value();
       images.tokens().learn(record.promptTokens(), server.templateTokens() + text, images.count());
+    }
+
+    /**
+     * The plan's input as sent, its prompt's counts read again at the request's end when its
+     * images' tokens are learnt from the server ({@code llm.images.tokens=server}): a request sent
+     * before the first answer taught them was planned with its text alone (its group prefix without
+     * its shared images), and would be judged against a prefix, and a warm ceiling, short of the
+     * images the server did cache.
+     *
+     * @param sent the plan's input as sent, or null
+     * @param prompt the request's prompt, never null
+     * @return {@code sent}, or the same with the group prefix's and the prompt's tokens as now
+     *     known (a trace row's leading blocks stay: its images come after its text)
+     */
+    static CachePlan.Sent replanned(CachePlan.Sent sent, Prompt prompt) {
+      io.github.gatlingllm.image.PromptImages images = prompt.images();
+      if (sent == null || images == null || !images.tokens().learns()) {
+        return sent;
+      }
+      Integer shared =
+          sent.mode() == io.github.gatlingllm.prompt.PromptMode.TRACE
+              ? sent.sharedPrefixTokens()
+              : prompt.sharedPrefixTokens();
+      return new CachePlan.Sent(
+          sent.mode(),
+          sent.sentBefore(),
+          shared,
+          prompt.plannedCount().value(),
+          sent.sharded(),
+          sent.warmPrefixTokens(),
+          sent.sentInFlight(),
+          sent.readyPrefixTokens());
     }
 
     @Override
