@@ -510,8 +510,8 @@ public final class RunSummary {
                 + " with "
                 + images.images()
                 + " images ("
-                + Decimals.fmt(images.imageBytes() / 1e6)
-                + " MB encoded), "
+                + size(images.imageBytes())
+                + " encoded), "
                 + images.requestsTextOnly()
                 + " text only"));
     f.add(
@@ -534,6 +534,13 @@ public final class RunSummary {
                 + kb(text.requestBytes().p50())
                 + " kB)"));
     return f;
+  }
+
+  /** Bytes in kB below a megabyte, else in MB. */
+  private static String size(long bytes) {
+    return bytes < 1_000_000
+        ? Decimals.fmt(bytes / 1e3) + " kB"
+        : Decimals.fmt(bytes / 1e6) + " MB";
   }
 
   private static String kb(Double bytes) {
