@@ -250,7 +250,7 @@ mmproj() {
   install
   if [ -n "${LLAMA_MMPROJ:-}" ]; then
     [ -f "$LLAMA_MMPROJ" ] || fail "mmproj: LLAMA_MMPROJ" "no file $LLAMA_MMPROJ"
-    mmproj=$LLAMA_MMPROJ image_tokens=
+    mmproj="$(cd "$(dirname "$LLAMA_MMPROJ")" && pwd)/$(basename "$LLAMA_MMPROJ")" image_tokens=
     say "mmproj: $mmproj (LLAMA_MMPROJ)"
     return
   fi
@@ -351,7 +351,9 @@ start() { # start main|tools|vision
     alias=${LLAMA_VISION_ALIAS:-qwen3-vocab-random-vision}
     ctx=${LLAMA_VISION_CTX:-8192} slots=1 threads=${LLAMA_VISION_THREADS:-2}
     extra="--mmproj $mmproj"
-    more="${pre}_MMPROJ=$mmproj
+    more="${pre}_MMPROJ=$mmproj"
+    # the tokens an image costs, when this script wrote the projector (not for LLAMA_MMPROJ's)
+    [ -z "$image_tokens" ] || more="$more
 ${pre}_IMAGE_TOKENS=$image_tokens"
   elif [ "$1" = tools ]; then
     model tools
