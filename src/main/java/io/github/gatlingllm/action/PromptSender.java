@@ -240,17 +240,19 @@ final class PromptSender implements Sender {
     RequestIdentity identity = own ? ownPromptIdentity(fed, phase, prompt) : identity(fed, phase);
     RequestSettings requestSettings =
         fed == null ? settings : fed.settings(settings, spec.maxTokens() != null);
-    String body =
+    // A fed prompt built ahead brings its text's JSON string: the body is copied around it.
+    byte[] body =
         own || fed == null
-            ? requestSettings.endpoint().dialect().body(requestSettings, prompt)
-            : fed.body(requestSettings);
+            ? requestSettings
+                .endpoint()
+                .dialect()
+                .body(requestSettings, prompt)
+                .getBytes(StandardCharsets.UTF_8)
+            : fed.bodyBytes(requestSettings);
     // Marked as sent in the order requests go out: the first sent of a group plans a miss.
     RequestPart part = fed == null ? UNFED : new PromptPart(fed, own ? null : fed.planSent());
     return new Outgoing(
-        identity,
-        body.getBytes(StandardCharsets.UTF_8),
-        part,
-        traceFirst != null ? traceFirst : run.client().firstSend(session));
+        identity, body, part, traceFirst != null ? traceFirst : run.client().firstSend(session));
   }
 
   /**

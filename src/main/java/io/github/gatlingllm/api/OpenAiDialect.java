@@ -50,6 +50,12 @@ final class OpenAiDialect implements Dialect {
   }
 
   @Override
+  public byte[] bodyBytes(RequestSettings settings, String prompt, byte[] promptJson) {
+    Objects.requireNonNull(prompt, "prompt");
+    return RequestBodies.bodyBytes(forEndpoint(settings), prompt, promptJson);
+  }
+
+  @Override
   public String body(RequestSettings settings, List<Turn> history) {
     Objects.requireNonNull(settings, "settings");
     Bodies.requireTurns(history);

@@ -5,6 +5,7 @@ import io.github.gatlingllm.api.RequestSettings;
 import io.github.gatlingllm.api.Turn;
 import io.github.gatlingllm.prompt.Prompt;
 import io.github.gatlingllm.prompt.PromptFile;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -106,6 +107,23 @@ public record FedPrompt(
     }
     // completions: the messages' transcript (ChatMessage#transcript)
     return dialect.body(settings, turns);
+  }
+
+  /**
+   * {@link #body}'s UTF-8 bytes, as the request sends them: for a prompt built ahead, copied around
+   * its text's JSON string, escaped and encoded on the thread that builds prompts ahead ({@link
+   * Prompt#takeJson}: taken, so nothing of it is kept after this body), rather than here at the
+   * request's due time. The same bytes as {@code body(settings).getBytes(UTF_8)}.
+   *
+   * @param settings the request's settings ({@link #settings}), never null
+   * @return the body's bytes, a new array
+   */
+  public byte[] bodyBytes(RequestSettings settings) {
+    List<PromptFile.Message> rows = prompt.messages();
+    if (rows == null || rows.isEmpty()) {
+      return settings.endpoint().dialect().bodyBytes(settings, prompt.text(), prompt.takeJson());
+    }
+    return body(settings).getBytes(StandardCharsets.UTF_8);
   }
 
   /**
