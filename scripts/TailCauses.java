@@ -291,6 +291,8 @@ public class TailCauses {
     if (thread.startsWith("gatling-llm-")) return thread;
     if (thread.startsWith("GatlingSystem") || thread.contains("akka") || thread.contains("pekko")) return "Gatling actors (" + thread.replaceAll("-\\d+$", "") + ")";
     if (thread.startsWith("gatling-")) return "another event loop";
+    // Gatling's one actor thread: the injector, the feeders, the stats writer (checked on 3.16.0)
+    if (thread.startsWith("pool-1-thread")) return "Gatling's actor thread (injector, feeders, stats writer)";
     return thread.replaceAll("[-#]?\\d+$", "");
   }
 

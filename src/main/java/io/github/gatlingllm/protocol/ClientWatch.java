@@ -153,6 +153,7 @@ public final class ClientWatch {
   private final Thread sampler;
   private final MachineWatch machine = new MachineWatch();
   private final GcWatch gc = new GcWatch();
+  private final JitWatch jit = new JitWatch();
 
   /**
    * Watches a run; call {@link #start()} when the load may begin.
@@ -391,6 +392,9 @@ public final class ClientWatch {
     if (l != null) {
       lag.add(record.sentMs(), l);
     }
+    if (!io.github.gatlingllm.prompt.Phase.isWarmup(record.phase())) {
+      jit.measured((long) record.startMs());
+    }
   }
 
   /** The window of {@link #cpuShareNow()}, in ms. */
@@ -434,8 +438,8 @@ public final class ClientWatch {
    * both in [0, 1], {@code processors}, {@code samples}, {@code min_window_ms}, {@code windows}),
    * {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be measured, and
    * the client's GC pauses when the longest is over {@code llm.client.maxLagP99Ms}), {@code
-   * warnings} and {@code gc} (the client JVM's own GC pauses, {@link GcWatch}). Later calls give
-   * the same figures.
+   * warnings}, {@code gc} (the client JVM's own GC pauses, {@link GcWatch}) and {@code jit} (its
+   * JIT compilers' time, {@link JitWatch}). Later calls give the same figures.
    *
    * @return the block
    */
@@ -452,6 +456,10 @@ public final class ClientWatch {
       String gcNote = GcWatch.note(gc.finish(), maxLagP99Ms);
       if (gcNote != null) {
         note(gcNote);
+      }
+      String jitNote = JitWatch.note(jit.finish());
+      if (jitNote != null) {
+        note(jitNote);
       }
     }
     ClientSummary.Gc pauses = gc.finish();
@@ -520,6 +528,7 @@ public final class ClientWatch {
           List.copyOf(notes),
           List.copyOf(warnings),
           pauses,
+          jit.finish(),
           null);
     }
   }
@@ -569,6 +578,7 @@ public final class ClientWatch {
   }
 
   private void takeSample() {
+    jit.sample(System.currentTimeMillis());
     if (cpuClock != null) {
       long t = System.currentTimeMillis();
       long n = cpuClock.nanos();

@@ -31,6 +31,8 @@ import java.util.Objects;
  * @param warnings the client fell behind its injection profile or was too busy, one line each
  * @param gc the client JVM's own garbage-collection pauses over the run ({@link Gc}), or null (a
  *     merged record, a file written before issue 43)
+ * @param jit how long the client JVM's JIT compilers worked over the run and its first measured
+ *     requests ({@link Jit}), or null (as {@code gc}, or a JVM that does not say)
  * @param extra keys of newer versions, in the file's order; never null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -43,7 +45,8 @@ import java.util.Objects;
   "max_cpu_share",
   "notes",
   "warnings",
-  "gc"
+  "gc",
+  "jit"
 })
 public record ClientSummary(
     Distribution scheduleLagMs,
@@ -54,6 +57,7 @@ public record ClientSummary(
     List<String> notes,
     List<String> warnings,
     Gc gc,
+    Jit jit,
     @JsonAnySetter Map<String, Object> extra)
     implements KeepsNewerKeys {
 
@@ -96,6 +100,7 @@ public record ClientSummary(
         notes,
         warnings,
         null,
+        null,
         null);
   }
 
@@ -126,23 +131,34 @@ public record ClientSummary(
   }
 
   /**
-   * This block with the client's GC pauses.
+   * How long the client JVM's JIT compilers worked (issue 43), written by {@code protocol.JitWatch}
+   * from {@code CompilationMXBean.getTotalCompilationTime()} (milliseconds summed over the compiler
+   * threads) read every second: on a client with few cores a compilation takes the core from the
+   * event loop.
    *
-   * @param gc the pauses, or null
-   * @return a new block
+   * @param compileMs the compilers' time over the load, ms
+   * @param measuredCompileMs their time after the first measured request started, ms; null when no
+   *     measured request started
+   * @param firstMeasuredCompileMs their time in the first {@code first_ms} of the measured
+   *     requests, ms; null as {@code measured_compile_ms}
+   * @param firstMs the first measured stretch, ms
+   * @param processors the processors the JVM saw
    */
-  public ClientSummary withGc(Gc gc) {
-    return new ClientSummary(
-        scheduleLagMs,
-        injectionStart,
-        cpuShare,
-        maxLagP99Ms,
-        maxCpuShare,
-        notes,
-        warnings,
-        gc,
-        extra);
-  }
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  @JsonPropertyOrder({
+    "compile_ms",
+    "measured_compile_ms",
+    "first_measured_compile_ms",
+    "first_ms",
+    "processors"
+  })
+  public record Jit(
+      long compileMs,
+      Long measuredCompileMs,
+      Long firstMeasuredCompileMs,
+      long firstMs,
+      int processors) {}
 
   /**
    * The {@code client} of a record merged from several run folders (load generators): the schedule
