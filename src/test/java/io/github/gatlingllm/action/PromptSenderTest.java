@@ -94,6 +94,37 @@ class PromptSenderTest {
   }
 
   @Test
+  void promptsWithImagesOnCompletionsStopTheRunBeforeAnyRequest() {
+    Workload w =
+        new Workload(
+            "test",
+            new PromptSource(
+                    PromptSpec.unique(), EstimatedTokenCounter.INSTANCE, 0, "c", "measured", 64)
+                .withImages(
+                    new io.github.gatlingllm.image.ImageSpec(
+                        1, 0, 28, 28, 28, 28, io.github.gatlingllm.image.ImageFormat.PNG),
+                    io.github.gatlingllm.image.ImageTokens.of("qwen2-vl")),
+            1,
+            0);
+    made.add(w);
+    PromptSender completions =
+        new PromptSender(
+            new LlmActionSpec(
+                "chat", null, null, null, Map.of(), LlmActionSpec.Kind.PROMPT, ReplySaves.NONE),
+            null,
+            RequestSettings.streaming(WireApi.COMPLETIONS, "m", 16),
+            null,
+            NOT_ASKED);
+    assertEquals(
+        new Gate.StopRun(
+            "llm(\"chat\"): completions takes no images, and its prompts carry them"
+                + " (llm.images.count, a prompts file's images); expected llm.endpoint=chat,"
+                + " responses or messages",
+            true),
+        completions.admit(false, fed(w.next()), "scn", NO_RESUME));
+  }
+
+  @Test
   void aRequestWithItsOwnPromptAndNoFeederGoes() {
     assertSame(Gate.GO, sender(true, NOT_ASKED).admit(false, null, "scn", NO_RESUME));
   }

@@ -71,20 +71,4 @@ class ImagesRunsTest {
         run.record().path("prompts").path("spec").path("images").toString());
     assertTrue(run.log.contains("  images: requests 40 with 80 images"), run.log);
   }
-
-  @org.junit.jupiter.api.Test
-  void completionsWithImagesStopsBeforeAnyRequest() throws Exception {
-    DslRun run =
-        DslRun.run(
-            QuickstartSimulation.class,
-            results,
-            "-Dllm.endpoint=completions",
-            "-Dllm.requests=4",
-            "-Dllm.images.count=1");
-    run.stopsWithOneLine(
-        "llm(\"chat\"): completions takes no images, and its prompts carry them"
-            + " (llm.images.count, a prompts file's images); expected llm.endpoint=chat,"
-            + " responses or messages");
-    assertEquals(List.of(), run.requests());
-  }
 }
