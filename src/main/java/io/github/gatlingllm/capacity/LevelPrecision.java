@@ -64,6 +64,8 @@ public final class LevelPrecision {
     MAX_DURATION,
     /** The hold's set length is over. */
     HOLD_OVER,
+    /** The warm-up's set length is over (a level not judged). */
+    WARMUP_OVER,
     /** The run stopped inside the level (the target down, the run's own end). */
     RUN_STOPPED;
 

@@ -21,6 +21,11 @@ public final class SearchPlan {
 
   /** A level's part in the search. */
   public enum Stage {
+    /**
+     * The warm-up before the search, at its lowest load, not judged (the controller's, never the
+     * plan's).
+     */
+    WARMUP,
     /** A coarse level, up to the highest load. */
     COARSE,
     /** A level of the bisection. */
@@ -52,8 +57,13 @@ public final class SearchPlan {
   /** {@code below}: the SLO was missed at the lowest level. */
   public static final String BELOW = "below";
 
+  /** The most holds a search runs: a hold that misses the SLO is followed by one lower. */
+  public static final int MAX_HOLDS = 3;
+
   private final boolean closed;
   private final double precision;
+  private final java.util.TreeSet<Double> metLoads = new java.util.TreeSet<>();
+  private int holds;
   private final List<Double> coarse;
   private int coarseIndex;
   private Double lastMet;
@@ -140,8 +150,8 @@ public final class SearchPlan {
    * The level after the current one ended with a verdict.
    *
    * @param met whether the current level met the SLO
-   * @return the next level, or null when the search is over (after the hold, or missed at the
-   *     lowest level)
+   * @return the next level, or null when the search is over (after a hold that met the SLO, the
+   *     last hold allowed, or a miss at the lowest level)
    * @throws IllegalStateException before {@link #first()} or after the search is over
    */
   public Step next(boolean met) {
@@ -151,11 +161,31 @@ public final class SearchPlan {
     Step was = current;
     current = null;
     switch (was.stage()) {
-      case HOLD:
+      case WARMUP:
         return null;
+      case HOLD:
+        if (met) {
+          return null;
+        }
+        // The hold did not confirm the load: it is missed, and the highest met load below it is
+        // the answer to hold (or to bisect towards), at most MAX_HOLDS holds in all.
+        holds++;
+        firstMissed = was.load();
+        metLoads.remove(was.load());
+        lastMet = metLoads.lower(was.load());
+        edge = null;
+        if (lastMet == null) {
+          edge = BELOW;
+          return null;
+        }
+        if (holds >= MAX_HOLDS) {
+          return null;
+        }
+        return bisectOrHold();
       case COARSE:
         if (met) {
           lastMet = was.load();
+          metLoads.add(was.load());
           coarseIndex++;
           if (coarseIndex < coarse.size()) {
             return current = new Step(Stage.COARSE, coarse.get(coarseIndex));
@@ -173,6 +203,7 @@ public final class SearchPlan {
       default:
         if (met) {
           lastMet = was.load();
+          metLoads.add(was.load());
         } else {
           firstMissed = was.load();
         }
