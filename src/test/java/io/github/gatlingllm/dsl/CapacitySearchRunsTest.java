@@ -127,4 +127,14 @@ class CapacitySearchRunsTest {
             "llm.search.maxUsers: got 4, expected unset beside llm.search.maxRate=10 (one search a"
                 + " run: an arrival-rate search, or a concurrency search)");
   }
+
+  @Test
+  void aCapacityBoundWithoutItsAssertionIsRefusedBeforeAnyLoad() throws Exception {
+    DslRun.run(CapacityUnassertedSimulation.class, results)
+        .stopsWithOneLine(
+            "llm.assert.capacityAtLeast: got 4, but setUp(...) has no assertion on the CAPACITY row,"
+                + " so the run would pass whatever capacity it finds: add llm.assertions(...) to"
+                + " setUp (with -Dllm.assert.capacityAtLeast), or LlmDsl.capacityMet() to its"
+                + " assertions");
+  }
 }
