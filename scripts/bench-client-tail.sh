@@ -19,7 +19,9 @@
 # bench-streams.sh's defaults so that everything takes about 8 minutes: the stream runs warm up
 # 40 s (1,000/s: the JIT needs about 40 s on one core) or 30 s (closed loops) and measure 20 s
 # (BENCH_TAIL_WARMUP_SECONDS / BENCH_TAIL_SECONDS override). BENCH_TAIL_PARTS (default "1 2 3 4 5")
-# runs only some parts. Absolute tails need a quiet machine:
+# runs only some parts. BENCH_JAVA_OPTS (@TAG@: the run's name), BENCH_EVENT_LOOPS (1) and
+# BENCH_CLIENT_CPUS (1) reach every Gatling run, as in bench-streams.sh (scripts/bench-tail-causes.sh
+# records each run with JFR this way). Absolute tails need a quiet machine:
 # the load average is printed before and after. Raw outputs: DIR/target/bench-client-tail/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -139,11 +141,12 @@ gatling() {  # TAG SIMULATION_CLASS JAVA_OPTS...: runs Gatling on core 1, sets $
   local tag=$1 cls=$2; shift 2
   local before
   before=$(ls "$results" | sort)
-  ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 300 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G \
-    -Dai.djl.offline=true -Dio.netty.eventLoopThreads=1 -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" \
-    "$@" -cp "$classpath" io.gatling.app.Gatling -s "$cls" -rf "$results" -nr > "$results/$tag.log" 2>&1 \
+  ${pin[@]:+"${pin[@]}" "${BENCH_CLIENT_CPUS:-1}"} timeout --kill-after=10 300 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G \
+    -Dai.djl.offline=true -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
+    -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" "$@" -cp "$classpath" io.gatling.app.Gatling -s "$cls" -rf "$results" -nr > "$results/$tag.log" 2>&1 \
     || echo "$tag: Gatling exited $? (see $results/$tag.log)"
   run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^${cls##*.}-[0-9]*$" | head -1 || true)
+  echo "$run" > "$results/$tag.run"
 }
 
 # ---- 3: TTFO - TTFT against the server's gap, reasoning replies at 4 users ---------------------

@@ -29,6 +29,9 @@
 # of one setting varies by up to 30% between runs on a shared machine) and ends with the medians and
 # the median of the pairs' ratios. BENCH_JAVA_OPTS reach the Gatling JVM, @TAG@ replaced by the run's
 # name (e.g. -XX:StartFlightRecording=filename=target/jfr-@TAG@.jfr,settings=profile).
+# BENCH_CLIENT_CPUS (1) are the cores the client is pinned to (taskset -c), e.g. 0,1 to give it both
+# (with BENCH_EVENT_LOOPS=2: one event loop a core, as Gatling's default of two a core would not).
+# Each Gatling run's folder and run id go to target/bench-streams/TAG.run (scripts/bench-tail-causes.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -42,6 +45,7 @@ tokens=64
 sims=(${BENCH_SIMULATIONS:-StreamLoadSimulation StockSseSimulation})
 endpoint=${BENCH_ENDPOINT:-chat}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
+client_cpus=${BENCH_CLIENT_CPUS:-1}
 python=${BENCH_PYTHON:-/usr/bin/python3}
 
 # Gatling's SSE opens a socket per stream: give it room (a client that falls behind holds thousands).
@@ -111,7 +115,7 @@ for load in "${loads[@]}"; do
       # As many requests as the C streams serve in about BENCH_SECONDS at the server's pace (one
       # core of Python saturates near 1,500/s: never more than that many a second).
       n=$("$python" -c "print(int($seconds * min($users / ($tokens * max($decode_ms, 0.02) / 1000), 1500)))")
-      ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((seconds * 4 + 60))" "$python" scripts/bench-python-client.py \
+      ${pin[@]:+"${pin[@]}" "$client_cpus"} timeout --kill-after=10 "$((seconds * 4 + 60))" "$python" scripts/bench-python-client.py \
         "$url/chat/completions" "$users" "$n" "$tokens" "$run_id" "$stamps" > "$log" 2>&1 || {
         echo "python at $load: failed or not sustained (exit $?), see $log"; continue; }
       requests_sent=$((users + n))
@@ -120,7 +124,7 @@ for load in "${loads[@]}"; do
       before=$(ls "$results" | sort)
       # One Netty event loop for the one core: Netty's default is two a core, and two loops on one
       # core hand work to each other through futex wake-ups and context switches.
-      ${pin[@]:+"${pin[@]}" 1} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
+      ${pin[@]:+"${pin[@]}" "$client_cpus"} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
         -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
         -Dllm.baseUrl="$url" -Dllm.endpoint="$endpoint" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
         -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
@@ -137,6 +141,7 @@ for load in "${loads[@]}"; do
         continue
       }
       run_folder=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^$cls-[0-9]*$" | head -1 || true)
+      echo "$run_folder $run_id" > "$results/$tag.run"
       requests_sent=""
     fi
     if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; wait "$scraper" 2>/dev/null || true; fi

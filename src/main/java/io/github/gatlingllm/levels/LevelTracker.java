@@ -152,6 +152,16 @@ public final class LevelTracker {
           served.between(servedFrom, servedTo));
     }
 
+    /**
+     * Adds a request to the level's figures (the exact tables and histograms of every metric, each
+     * ITL value): the costly half of {@link LevelTracker#add}. Thread-safe.
+     *
+     * @param record the request, never null
+     */
+    public void aggregate(RequestRecord record) {
+      aggregator.add(record);
+    }
+
     /** Whether the level began before {@code untilMs} or has a request. */
     boolean ran(long untilMs) {
       return level.startMs() < untilMs || aggregator.summary().overall().requests() > 0;
@@ -380,6 +390,42 @@ public final class LevelTracker {
    * @return the level it was added to, or null when none
    */
   public LoadLevel add(String scenario, RequestRecord record) {
+    Slot slot = slotOf(scenario, record);
+    LoadLevel level = placed(scenario, record, slot);
+    if (slot != null) {
+      slot.aggregate(record);
+    }
+    return level;
+  }
+
+  /**
+   * The slot a finished request belongs to, without adding it anywhere: the first half of {@link
+   * #add}, for a caller that aggregates the level's figures on another thread (issue 43: off the
+   * event loop). The caller then hands the record over for {@link Slot#aggregate} (queued), calls
+   * {@link #placed} (in that order: a level is complete once its requests are placed, so each must
+   * be queued first), and applies what is queued before it reads a level's result.
+   *
+   * @param scenario the scenario that sent it, or null when unknown
+   * @param record the request, never null
+   * @return the slot, or null when the request is in no level
+   */
+  public Slot slotOf(String scenario, RequestRecord record) {
+    Objects.requireNonNull(record, "record");
+    String s = resolve(scenario);
+    return s == null || anchors.get(s) == null ? null : slot(s, record.startMs());
+  }
+
+  /**
+   * Everything {@link #add} does but the level's aggregates (see {@link #slotOf}): the request's
+   * completion and tokens credited to the levels they fell in, its level's pending count, or the
+   * count of requests left out (ramps, outside the profile, unplaced).
+   *
+   * @param scenario the scenario that sent it, or null when unknown
+   * @param record the request, never null
+   * @param slot {@link #slotOf} of the same request
+   * @return the level it belongs to, or null when none
+   */
+  public LoadLevel placed(String scenario, RequestRecord record, Slot slot) {
     Objects.requireNonNull(record, "record");
     boolean measured = !Phase.isWarmup(record.phase());
     String s = resolve(scenario);
@@ -396,7 +442,6 @@ public final class LevelTracker {
           .computeIfAbsent(s, k -> new LongAccumulator(Math::max, Long.MIN_VALUE))
           .accumulate((long) Math.ceil(record.endMs()));
     }
-    Slot slot = slot(s, record.startMs());
     if (slot == null) {
       if (measured) {
         long t = record.startMs();
@@ -409,7 +454,6 @@ public final class LevelTracker {
       return null;
     }
     slot.pending.decrement();
-    slot.aggregator.add(record);
     if (!measured) {
       slot.warmupEnd.accumulate((long) Math.ceil(record.endMs()));
     } else {

@@ -152,6 +152,8 @@ public final class ClientWatch {
       new java.util.concurrent.atomic.AtomicLong();
   private final Thread sampler;
   private final MachineWatch machine = new MachineWatch();
+  private final GcWatch gc = new GcWatch();
+  private final JitWatch jit = new JitWatch();
 
   /**
    * Watches a run; call {@link #start()} when the load may begin.
@@ -211,6 +213,7 @@ public final class ClientWatch {
     takeSample();
     sampler.start();
     machine.start();
+    gc.start();
   }
 
   /**
@@ -389,6 +392,9 @@ public final class ClientWatch {
     if (l != null) {
       lag.add(record.sentMs(), l);
     }
+    if (!io.github.gatlingllm.prompt.Phase.isWarmup(record.phase())) {
+      jit.measured((long) record.startMs());
+    }
   }
 
   /** The window of {@link #cpuShareNow()}, in ms. */
@@ -430,8 +436,10 @@ public final class ClientWatch {
    * before the injector published its start), {@code cpu_share} ({@link ClientSummary.CpuShare}:
    * {@code mean} over the run, {@code max} over windows of at least 1 s of the one-second samples,
    * both in [0, 1], {@code processors}, {@code samples}, {@code min_window_ms}, {@code windows}),
-   * {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be measured) and
-   * {@code warnings}. Later calls give the same figures.
+   * {@code max_lag_p99_ms}, {@code max_cpu_share}, {@code notes} (what could not be measured, and
+   * the client's GC pauses when the longest is over {@code llm.client.maxLagP99Ms}), {@code
+   * warnings}, {@code gc} (the client JVM's own GC pauses, {@link GcWatch}) and {@code jit} (its
+   * JIT compilers' time, {@link JitWatch}). Later calls give the same figures.
    *
    * @return the block
    */
@@ -445,7 +453,16 @@ public final class ClientWatch {
       }
       takeSample();
       machine.finish();
+      String gcNote = GcWatch.note(gc.finish(), maxLagP99Ms);
+      if (gcNote != null) {
+        note(gcNote);
+      }
+      String jitNote = JitWatch.note(jit.finish());
+      if (jitNote != null) {
+        note(jitNote);
+      }
     }
+    ClientSummary.Gc pauses = gc.finish();
     Distribution all = lag.distribution();
     long late = all.count() == 0 ? 0 : lag.countOver(maxLagP99Ms);
     switch (all.count() == 0
@@ -509,7 +526,10 @@ public final class ClientWatch {
           maxLagP99Ms,
           maxCpuShare,
           List.copyOf(notes),
-          List.copyOf(warnings));
+          List.copyOf(warnings),
+          pauses,
+          jit.finish(),
+          null);
     }
   }
 
@@ -558,6 +578,7 @@ public final class ClientWatch {
   }
 
   private void takeSample() {
+    jit.sample(System.currentTimeMillis());
     if (cpuClock != null) {
       long t = System.currentTimeMillis();
       long n = cpuClock.nanos();
@@ -634,7 +655,7 @@ public final class ClientWatch {
     Console.warning(LOG, text);
   }
 
-  private static String plain(double v) {
+  static String plain(double v) {
     return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 

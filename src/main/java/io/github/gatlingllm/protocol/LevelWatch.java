@@ -66,6 +66,7 @@ final class LevelWatch {
   private final Map<String, Integer> judgedPerScenario = new HashMap<>();
   private volatile long stoppedAtMs = Long.MAX_VALUE;
   private volatile boolean stopHanded;
+  private volatile Runnable drain = () -> {};
   private boolean verdictLogged;
 
   /**
@@ -238,10 +239,59 @@ final class LevelWatch {
    * @param nowMs now, epoch ms
    */
   void record(RequestRecord record, long nowMs) {
+    Placement p = placement(record);
+    if (p.slot() != null) {
+      p.slot().aggregate(record);
+    }
+    record(p, nowMs);
+  }
+
+  /**
+   * Where a finished request belongs, without adding it anywhere: its scenario and its level's slot
+   * ({@link LevelTracker#slotOf}). The caller queues the record and the slot for {@link
+   * LevelTracker.Slot#aggregate} on the aggregator thread, then calls {@link #record(Placement,
+   * long)}, in that order.
+   *
+   * @param record the request, never null
+   * @return the placement, never null
+   */
+  Placement placement(RequestRecord record) {
     String scenario = scenarios.get(record.request());
-    tracker.add(scenario == null || scenario.equals(SEVERAL) ? null : scenario, record);
+    String s = scenario == null || scenario.equals(SEVERAL) ? null : scenario;
+    return new Placement(s, tracker.slotOf(s, record), record);
+  }
+
+  /**
+   * A request ended and was queued for its level's figures ({@link #placement}): places it (its
+   * level's pending count, what it served, or what it is left out as) and judges the levels that
+   * are over, the queued figures applied first ({@link #aggregatedBy}).
+   *
+   * @param placement the request's placement
+   * @param nowMs now, epoch ms
+   */
+  void record(Placement placement, long nowMs) {
+    tracker.placed(placement.scenario(), placement.record(), placement.slot());
     check(nowMs);
   }
+
+  /**
+   * What applies the levels' queued figures on the calling thread ({@code AggregatorThread.drain}):
+   * run before a level's result is read.
+   *
+   * @param drain never null
+   */
+  void aggregatedBy(Runnable drain) {
+    this.drain = java.util.Objects.requireNonNull(drain, "drain");
+  }
+
+  /**
+   * A finished request's scenario (null when unknown or several) and level's slot (null when none).
+   *
+   * @param scenario the scenario, or null
+   * @param slot the slot, or null
+   * @param record the request
+   */
+  record Placement(String scenario, LevelTracker.Slot slot, RequestRecord record) {}
 
   /**
    * A prompt handed out and never sent was recorded as cut by the run's end: left out of every
@@ -305,6 +355,7 @@ final class LevelWatch {
       }
       judged.add(level);
       if (results == null) {
+        drain.run();
         results = tracker.results(slots, Long.MAX_VALUE);
       }
       judge(results.get(i), nowMs);
@@ -473,6 +524,7 @@ final class LevelWatch {
       m.put("peak_concurrency", peakConcurrency);
       info.put("load", m);
     }
+    drain.run();
     List<LevelResult> results = tracker.results(tracker.slots(), Math.min(endMs, stoppedAtMs));
     Levels levels = tracker.toRecord(results, client);
     if (levels == null) {

@@ -113,7 +113,7 @@ public final class RunContext {
   static final int AGGREGATOR_QUEUE = 65_536;
 
   private final Object aggregating = new Object();
-  private final AggregatorThread<RequestRecord> aggregator;
+  private final AggregatorThread<Done> aggregator;
 
   private RunContext(LlmProtocol protocol, CoreComponents core) {
     this.protocol = protocol;
@@ -158,6 +158,7 @@ public final class RunContext {
     this.recorder = RunStart.recorder(protocol, target);
     this.aggregator =
         new AggregatorThread<>(AGGREGATOR_THREAD, AGGREGATOR_QUEUE, aggregating, this::aggregate);
+    levels.aggregatedBy(aggregator::drain);
     Simulator simulator = target.simulator();
     this.serverWatch =
         ServerWatch.start(
@@ -700,7 +701,7 @@ public final class RunContext {
     tally.fedBy(workload, identity.request());
     cutBeforeSent.incrementAndGet();
     cutByRunEnd.incrementAndGet();
-    aggregator.add(record);
+    aggregator.add(new Done(record, null));
     live.record(record);
     levels.notSent(record);
   }
@@ -792,14 +793,17 @@ public final class RunContext {
     if (record.status() == io.github.gatlingllm.metrics.RequestStatus.CUT_BY_RUN_END) {
       cutByRunEnd.incrementAndGet();
     }
-    aggregator.add(record);
+    // The level's figures go with the record to the aggregator thread (issue 43: about a tenth of
+    // the event loop's time at 64 streams); the level is placed and judged here, after the record
+    // is queued: a level's verdict rows (SLO LOAD) must reach Gatling while it still takes rows,
+    // before the run's last user ends, and its judgement applies what is queued first.
+    LevelWatch.Placement level = levels.placement(record);
+    aggregator.add(new Done(record, level.slot()));
     live.record(record);
     client.recorded(record);
     serverWatch.record(workload, record);
     tally.ended();
-    // The load levels stay on the caller's thread: a level's verdict rows (SLO LOAD) must reach
-    // Gatling while it still takes rows, before the run's last user ends.
-    levels.record(record, gatling.nowMillis());
+    levels.record(level, gatling.nowMillis());
     SearchWatch searchWatch = search;
     if (searchWatch != null) {
       searchWatch.record(record);
@@ -863,12 +867,16 @@ public final class RunContext {
   }
 
   /**
-   * The per-request bookkeeping that takes time (the run record's exact tables and the JSONL line),
-   * on the aggregator thread ({@link AggregatorThread}), off the event loops: the run record sees a
-   * request a few milliseconds after it ended; {@link #finish} and the baseline's judgement drain
-   * the queue first, so nothing is lost.
+   * The per-request bookkeeping that takes time (the run record's exact tables, its load level's,
+   * and the JSONL line), on the aggregator thread ({@link AggregatorThread}), off the event loops:
+   * the run record sees a request a few milliseconds after it ended; {@link #finish}, the
+   * baseline's judgement and a level's judgement drain the queue first, so nothing is lost.
    */
-  private void aggregate(RequestRecord record) {
+  private void aggregate(Done done) {
+    RequestRecord record = done.record();
+    if (done.level() != null) {
+      done.level().aggregate(record);
+    }
     recorder.record(record);
     if (record.warmStart() && tally.warmStart()) {
       LOG.warn(
@@ -887,6 +895,12 @@ public final class RunContext {
               + ")");
     }
   }
+
+  /**
+   * A finished request on its way to the aggregator thread, with its load level's slot (null when
+   * it is in none).
+   */
+  private record Done(RequestRecord record, io.github.gatlingllm.levels.LevelTracker.Slot level) {}
 
   /**
    * Feeds the target watch with a request's ending; says once when the target goes or comes back.

@@ -29,6 +29,10 @@ import java.util.Objects;
  * @param maxCpuShare {@code llm.client.maxCpuShare}, in (0, 1]
  * @param notes what could not be measured or judged, one line each
  * @param warnings the client fell behind its injection profile or was too busy, one line each
+ * @param gc the client JVM's own garbage-collection pauses over the run ({@link Gc}), or null (a
+ *     merged record, a file written before issue 43)
+ * @param jit how long the client JVM's JIT compilers worked over the run and its first measured
+ *     requests ({@link Jit}), or null (as {@code gc}, or a JVM that does not say)
  * @param extra keys of newer versions, in the file's order; never null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -40,7 +44,9 @@ import java.util.Objects;
   "max_lag_p99_ms",
   "max_cpu_share",
   "notes",
-  "warnings"
+  "warnings",
+  "gc",
+  "jit"
 })
 public record ClientSummary(
     Distribution scheduleLagMs,
@@ -50,6 +56,8 @@ public record ClientSummary(
     Double maxCpuShare,
     List<String> notes,
     List<String> warnings,
+    Gc gc,
+    Jit jit,
     @JsonAnySetter Map<String, Object> extra)
     implements KeepsNewerKeys {
 
@@ -83,8 +91,74 @@ public record ClientSummary(
       Double maxCpuShare,
       List<String> notes,
       List<String> warnings) {
-    this(scheduleLagMs, injectionStart, cpuShare, maxLagP99Ms, maxCpuShare, notes, warnings, null);
+    this(
+        scheduleLagMs,
+        injectionStart,
+        cpuShare,
+        maxLagP99Ms,
+        maxCpuShare,
+        notes,
+        warnings,
+        null,
+        null,
+        null);
   }
+
+  /**
+   * The client's own garbage-collection pauses over the run (issue 43), written by {@code
+   * protocol.GcWatch}: every stop-the-world pause the JVM reported while the load ran.
+   *
+   * @param collectors the JVM's collector beans, as {@code GarbageCollectorMXBean.getName()} gives
+   *     them ({@code Copy} and {@code MarkSweepCompact}: Serial GC, which the JVM picks when it
+   *     sees one processor; {@code G1 Young Generation} ...; {@code ZGC Pauses} ...), never null
+   * @param pauseMs the pauses' durations, whole milliseconds as the JVM reports them; count 0 when
+   *     there was none
+   * @param pausedMs the pauses' sum, milliseconds
+   * @param processors the processors the JVM saw ({@code Runtime.availableProcessors()})
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonPropertyOrder({"collectors", "pause_ms", "paused_ms", "processors"})
+  public record Gc(List<String> collectors, Distribution pauseMs, long pausedMs, int processors) {
+
+    /** Checks the fields. */
+    public Gc {
+      Objects.requireNonNull(collectors, "collectors");
+      Objects.requireNonNull(pauseMs, "pauseMs");
+      if (pausedMs < 0) {
+        throw new IllegalArgumentException("pausedMs must be >= 0, got " + pausedMs);
+      }
+    }
+  }
+
+  /**
+   * How long the client JVM's JIT compilers worked (issue 43), written by {@code protocol.JitWatch}
+   * from {@code CompilationMXBean.getTotalCompilationTime()} (milliseconds summed over the compiler
+   * threads) read every second: on a client with few cores a compilation takes the core from the
+   * event loop.
+   *
+   * @param compileMs the compilers' time over the load, ms
+   * @param measuredCompileMs their time after the first measured request started, ms; null when no
+   *     measured request started
+   * @param firstMeasuredCompileMs their time in the first {@code first_ms} of the measured
+   *     requests, ms; null as {@code measured_compile_ms}
+   * @param firstMs the first measured stretch, ms
+   * @param processors the processors the JVM saw
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.ALWAYS)
+  @JsonPropertyOrder({
+    "compile_ms",
+    "measured_compile_ms",
+    "first_measured_compile_ms",
+    "first_ms",
+    "processors"
+  })
+  public record Jit(
+      long compileMs,
+      Long measuredCompileMs,
+      Long firstMeasuredCompileMs,
+      long firstMs,
+      int processors) {}
 
   /**
    * The {@code client} of a record merged from several run folders (load generators): the schedule

@@ -71,6 +71,43 @@ class LevelWatchTest {
     }
   }
 
+  /**
+   * Issue 43: a level's figures are queued for the aggregator thread; its judgement applies what is
+   * queued first, so it judges every request of the level. Without the drain the second level has
+   * no TTFT yet and is not found over-saturated.
+   */
+  @Test
+  void aLevelsQueuedFiguresAreAppliedBeforeItIsJudged() {
+    AtomicLong inFlight = new AtomicLong();
+    LevelWatch watch =
+        new LevelWatch(
+            List.of(THREE), settings("llm.stopWhenSaturated", "true"), null, inFlight::get);
+    java.util.ArrayDeque<Runnable> queued = new java.util.ArrayDeque<>();
+    watch.aggregatedBy(
+        () -> {
+          while (!queued.isEmpty()) {
+            queued.poll().run();
+          }
+        });
+    for (long[] level : new long[][] {{0, 20}, {10_000, 80}}) {
+      for (int i = 0; i < 10; i++) {
+        long start = level[0] + i * 1_000L;
+        watch.started("chat", "chat", start);
+        RequestRecord r = request(start, level[1]);
+        LevelWatch.Placement p = watch.placement(r);
+        queued.add(() -> p.slot().aggregate(r));
+        watch.record(p, start + 100);
+      }
+    }
+    assertEquals(false, queued.isEmpty());
+    String stop = watch.stopNow(20_000);
+    assertEquals(true, queued.isEmpty());
+    assertEquals(
+        true,
+        stop != null && stop.contains("TTFT p50 went 20 -> 80 ms (4.0x)"),
+        String.valueOf(stop));
+  }
+
   @Test
   void anOverSaturatedLevelStopsTheRunWhenMoreLevelsFollow() {
     AtomicLong inFlight = new AtomicLong();
