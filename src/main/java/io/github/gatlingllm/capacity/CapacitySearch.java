@@ -387,7 +387,15 @@ public final class CapacitySearch {
           } else {
             level.judge(threshold, waited);
             judged = level.describe(settings.unit(), threshold);
-            next = plan.next(Boolean.TRUE.equals(level.met));
+            boolean met = Boolean.TRUE.equals(level.met);
+            if (!met
+                && level.step.stage() == SearchPlan.Stage.HOLD
+                && !level.clearlyMissed(threshold)) {
+              // Below the threshold, but its interval reaches it: too few requests to move the
+              // answer down on; the search ends with the hold not confirmed.
+              met = true;
+            }
+            next = plan.next(met);
           }
           if (next != null
               && next.stage() == SearchPlan.Stage.HOLD
@@ -553,7 +561,14 @@ public final class CapacitySearch {
               hold.interval == null
                   ? ""
                   : " [" + f3(hold.interval.low()) + ", " + f3(hold.interval.high()) + "]")
-          .append(Boolean.TRUE.equals(hold.met) ? ", the SLO held" : ", the SLO did NOT hold");
+          .append(Boolean.TRUE.equals(hold.met) ? ", the SLO held" : ", the SLO did NOT hold")
+          .append(
+              Boolean.TRUE.equals(hold.met) || hold.clearlyMissed(threshold)
+                  ? ""
+                  : " (but its interval reaches "
+                      + LoadLevel.describeNumber(threshold)
+                      + ": too few requests to say the load misses it; lengthen"
+                      + " llm.search.holdSeconds)");
       String drift = hold.drift(threshold);
       if (drift != null) {
         b.append("; ").append(drift);
@@ -837,6 +852,11 @@ public final class CapacitySearch {
 
     long requests() {
       return aggregator.summary().overall().requests();
+    }
+
+    /** Whether the attainment's Wilson interval lies below the threshold: the level missed it. */
+    boolean clearlyMissed(double threshold) {
+      return interval == null || interval.high() < threshold;
     }
 
     long durationMs() {

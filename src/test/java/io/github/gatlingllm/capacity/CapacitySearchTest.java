@@ -253,6 +253,36 @@ class CapacitySearchTest {
   }
 
   @Test
+  void aHoldOfTooFewRequestsBelowTheThresholdDoesNotMoveTheAnswerDown() {
+    // the server serves every 10th request of the hold late (once the 2 levels were judged): 0.9
+    // of a 5 s hold meets the SLO, whose 95% interval still reaches 0.95
+    Heard heard = new Heard();
+    CapacitySearch search =
+        new CapacitySearch(
+            new SearchSettings(false, 2, 2, 0.05, 5, 0, 20, 5, 30, 0.1, null),
+            TTFT_100,
+            0.95,
+            30_000,
+            heard);
+    int n = 0;
+    for (long t = 1_000; t < 1_000_000 && !search.over(); t += 100) {
+      if (search.admitArrival("search", t)) {
+        search.started(t);
+        n++;
+        boolean late = heard.levels.size() >= 2 && n % 10 == 0;
+        search.record(served(t, late ? 500 : 20));
+      }
+      search.tick(t);
+    }
+    Capacity c = search.toRecord("search_over", 0, null);
+    assertEquals(SearchPlan.AT_LEAST, c.edge());
+    assertEquals(2L, c.maxRate());
+    assertFalse(c.hold().held());
+    assertTrue(c.hold().attainmentHigh() >= 0.95, c.hold().toString());
+    assertTrue(heard.answer.contains("too few requests to say the load misses it"), heard.answer);
+  }
+
+  @Test
   void aHoldWhoseSecondHalfMissesSaysTheCapacityDrifted() {
     CapacitySearch.Level hold =
         new CapacitySearch.Level(
