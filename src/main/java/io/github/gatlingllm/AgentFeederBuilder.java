@@ -167,6 +167,7 @@ public final class AgentFeederBuilder
 
   @Override
   AgentWorkload build() {
+    io.github.gatlingllm.settings.ImageSettings.refuseOutsidePrompts("agents()");
     AgentSettings s = AgentSettings.from(System.getProperties(), values);
     io.github.gatlingllm.settings.SettingUse.RUN.made(
         io.github.gatlingllm.settings.SettingUse.Part.AGENTS);

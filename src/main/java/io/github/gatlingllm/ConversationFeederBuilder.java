@@ -196,6 +196,7 @@ public final class ConversationFeederBuilder
 
   @Override
   ConversationWorkload build() {
+    io.github.gatlingllm.settings.ImageSettings.refuseOutsidePrompts("conversations()");
     ConversationSettings s = settings().checked();
     io.github.gatlingllm.settings.SettingUse.RUN.made(
         io.github.gatlingllm.settings.SettingUse.Part.CONVERSATIONS);

@@ -3,11 +3,13 @@ package io.github.gatlingllm;
 import io.github.gatlingllm.feeder.PromptFeeder;
 import io.github.gatlingllm.feeder.Shard;
 import io.github.gatlingllm.feeder.Workload;
+import io.github.gatlingllm.image.ImageSpec;
 import io.github.gatlingllm.internal.GatlingFeeds;
 import io.github.gatlingllm.prompt.Phase;
 import io.github.gatlingllm.prompt.PromptFile;
 import io.github.gatlingllm.prompt.PromptSource;
 import io.github.gatlingllm.protocol.FedRuns;
+import io.github.gatlingllm.settings.ImageSettings;
 import io.github.gatlingllm.settings.LlmSettings;
 import io.github.gatlingllm.settings.PromptFileSettings;
 import io.github.gatlingllm.token.TokenCounter;
@@ -99,6 +101,7 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
   void check(Map<String, String> values) {
     LlmSettings.fromSystemProperties(overFile(values));
     PromptFileSettings.fromSystemProperties(values);
+    ImageSettings.fromSystemProperties(values);
   }
 
   /**
@@ -108,7 +111,14 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
    */
   static final List<String> GENERATED =
       List.of(
-          "promptMode", "sharedPrefixRatio", "prefixGroups", "warmGroups", "inputTokens", "caseId");
+          "promptMode",
+          "sharedPrefixRatio",
+          "prefixGroups",
+          "warmGroups",
+          "inputTokens",
+          "caseId",
+          "images.count",
+          "images.shared");
 
   /**
    * A builder's values as a {@code -Dllm.promptsFile} leaves them: without {@link #GENERATED} when
@@ -179,6 +189,69 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
    */
   public PromptFeederBuilder inputTokens(int tokens) {
     return with("inputTokens", tokens);
+  }
+
+  /**
+   * Each prompt carries {@code count} seeded images ({@code llm.images.count}), none of them shared
+   * with its group: each request's images are its own. See {@link #images(int, int)}.
+   *
+   * @param count images a prompt, 0 (text only, the default) to 64
+   * @return a new builder
+   */
+  public PromptFeederBuilder images(int count) {
+    return with("images.count", count, "images.shared", 0);
+  }
+
+  /**
+   * Each prompt carries {@code count} seeded images ({@code llm.images.count}), the first {@code
+   * shared} of them its prefix group's ({@code llm.images.shared}): the same bytes for every
+   * request of the group, placed before the text in the group's shared prefix; the others after the
+   * text, unique to the request. Repeat prompts carry the same images on every request; unique
+   * prompts share none ({@code shared} must be 0). Each image's SHA-256 goes into the prompt's
+   * digest. Sizes and format: {@link #imageSize(int, int)}, {@link #imageFormat(String)}; their
+   * tokens in the cache plan: {@link #imageTokens(String)}. See {@code docs/images.md}.
+   *
+   * @param count images a prompt, 0 to 64
+   * @param shared how many of them are the group's, 0 to {@code count}
+   * @return a new builder
+   */
+  public PromptFeederBuilder images(int count, int shared) {
+    return with("images.count", count, "images.shared", shared);
+  }
+
+  /**
+   * The images' size in pixels ({@code llm.images.width}, {@code llm.images.height}; default
+   * 512x512; a property may give a seeded range {@code MIN-MAX}).
+   *
+   * @param width pixels, 1 to 8192
+   * @param height pixels, 1 to 8192
+   * @return a new builder
+   */
+  public PromptFeederBuilder imageSize(int width, int height) {
+    return with("images.width", width, "images.height", height);
+  }
+
+  /**
+   * The images' format ({@code llm.images.format}).
+   *
+   * @param format {@code png} (the default) or {@code jpeg}
+   * @return a new builder
+   */
+  public PromptFeederBuilder imageFormat(String format) {
+    return with("images.format", Objects.requireNonNull(format, "format"));
+  }
+
+  /**
+   * How the cache plan counts an image's prompt tokens ({@code llm.images.tokens}): {@code
+   * qwen2-vl} ({@code ceil(h/28) * ceil(w/28)}), {@code qwen3-vl} ({@code ceil(h/32) *
+   * ceil(w/32)}), {@code llava} (576), {@code gemma3} (256), a number, or {@code server} (the
+   * default: learnt from the server's {@code prompt_tokens} after the first request with images).
+   *
+   * @param tokens the rule
+   * @return a new builder
+   */
+  public PromptFeederBuilder imageTokens(String tokens) {
+    return with("images.tokens", Objects.requireNonNull(tokens, "tokens"));
   }
 
   /**
@@ -358,6 +431,8 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
             s.caseId(),
             Phase.MEASURED.wireName(),
             s.inputTokens());
+    ImageSettings images = ImageSettings.fromSystemProperties(values);
+    source = source.withImages(images.spec(), images.tokenRule());
     String workloadName = Workload.claimName(name, s.promptMode().wireName(), "prompts()");
     return new Workload(
         workloadName,
@@ -387,6 +462,12 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
                 + " (llm.promptsFile); expected one or the other");
       }
     }
+    if (ImageSettings.fromSystemProperties(overFile(values)).spec().any()) {
+      throw new IllegalArgumentException(
+          "llm.images.count: goes with generated prompts, not with the prompts file "
+              + files.file()
+              + " (llm.promptsFile), whose rows name their own images; expected one or the other");
+    }
     PromptFile file = promptFile(files);
     long warmup = s.warmupRequests();
     long requests = isSet("requests") ? s.requests() : Math.max(1, file.size() - warmup);
@@ -415,6 +496,9 @@ public final class PromptFeederBuilder extends WorkloadBuilder<PromptFeederBuild
             Phase.MEASURED.wireName(),
             files.shuffle(),
             files.wrap());
+    // A row's own images are counted by llm.images.tokens.
+    source =
+        source.withImages(ImageSpec.NONE, ImageSettings.fromSystemProperties(values).tokenRule());
     String workloadName =
         Workload.claimName(name, file.path().getFileName().toString(), "prompts().fromFile");
     return new Workload(

@@ -146,14 +146,24 @@ public final class TraceFeederBuilder extends WorkloadBuilder<TraceFeederBuilder
 
   @Override
   Workload build() {
+    io.github.gatlingllm.settings.ImageSettings.refuseOutsidePrompts("trace(path)");
     TraceSettings s = TraceSettings.fromSystemProperties(values);
     io.github.gatlingllm.settings.SettingUse.RUN.made(
         io.github.gatlingllm.settings.SettingUse.Part.TRACE);
     TokenCounter counter = counter(s.tokenizer());
     Trace trace = Trace.read(Path.of(s.path()), s.blockTokens());
+    // A row's images (its "images" count) are counted by llm.images.tokens, made as
+    // llm.images.format.
+    io.github.gatlingllm.settings.ImageSettings images =
+        io.github.gatlingllm.settings.ImageSettings.fromSystemProperties(values);
     TraceReplay replay =
         new TraceReplay(
-            trace, new TraceBlocks(counter, s.seed(), s.blockTokens()), s.timeScale(), s.caseId());
+            trace,
+            new TraceBlocks(counter, s.seed(), s.blockTokens()),
+            s.timeScale(),
+            s.caseId(),
+            images.tokenRule(),
+            images.spec().format());
     replay.warm(PromptSource.DEFAULT_WARM_SAMPLE);
     return new Workload(Workload.claimName(name, "trace", "trace()"), replay, Shard.current());
   }

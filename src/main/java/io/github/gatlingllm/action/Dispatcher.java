@@ -138,6 +138,10 @@ final class Dispatcher {
       out = prepare.outgoing();
       io.gatling.http.client.Request request =
           http.clientRequest(out.part().carry(session.set(LlmScalaActionBuilder.BODY, out.body())));
+      if (out.parts() != null) {
+        // A body with images: sent from its parts, each image the array it was built in.
+        request = GatlingHttp.withBody(request, out.parts());
+      }
       listener =
           new ResponseListener(
               sink,

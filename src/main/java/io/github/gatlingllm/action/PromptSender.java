@@ -139,6 +139,16 @@ final class PromptSender implements Sender {
     if (fed.spent()) {
       return LlmAction.spentUser(userEndedByBudget.test(scenario));
     }
+    if (fed.prompt().images() != null
+        && settings.endpoint() == io.github.gatlingllm.api.WireApi.COMPLETIONS) {
+      // Refused before the first request is sent, not one failed request each.
+      return new Gate.StopRun(
+          "llm(\""
+              + spec.name()
+              + "\"): completions takes no images, and its prompts carry them (llm.images.count, a"
+              + " prompts file's images); expected llm.endpoint=chat, responses or messages",
+          true);
+    }
     // One record may carry several requests: each is counted in flight from here to its end.
     fed.workload().begin(fed.claim(), fed.phase());
     if (!Phase.isWarmup(fed.phase()) && fed.workload().holdUntilWarmedUp(resume)) {
@@ -240,17 +250,19 @@ final class PromptSender implements Sender {
     RequestIdentity identity = own ? ownPromptIdentity(fed, phase, prompt) : identity(fed, phase);
     RequestSettings requestSettings =
         fed == null ? settings : fed.settings(settings, spec.maxTokens() != null);
-    String body =
+    io.github.gatlingllm.api.BodyParts body =
         own || fed == null
-            ? requestSettings.endpoint().dialect().body(requestSettings, prompt)
-            : fed.body(requestSettings);
+            ? io.github.gatlingllm.api.BodyParts.of(
+                requestSettings
+                    .endpoint()
+                    .dialect()
+                    .body(requestSettings, prompt)
+                    .getBytes(StandardCharsets.UTF_8))
+            : fed.bodyParts(requestSettings);
     // Marked as sent in the order requests go out: the first sent of a group plans a miss.
     RequestPart part = fed == null ? UNFED : new PromptPart(fed, own ? null : fed.planSent());
-    return new Outgoing(
-        identity,
-        body.getBytes(StandardCharsets.UTF_8),
-        part,
-        traceFirst != null ? traceFirst : run.client().firstSend(session));
+    return Outgoing.of(
+        identity, body, part, traceFirst != null ? traceFirst : run.client().firstSend(session));
   }
 
   /**
@@ -340,16 +352,22 @@ final class PromptSender implements Sender {
     @Override
     public RequestRecord complete(RequestRecord record, CachePlan.Server server, long endNanos) {
       Workload workload = fed.workload();
+      learnImageTokens(fed.prompt(), record, server);
+      CachePlan.Sent planned = replanned(sent, fed.prompt());
       record =
           record.withCache(
               workload.name(),
-              sent == null
+              planned == null
                   ? null
                   : CachePlan.of(
                       server,
-                      workload.planEnded(fed, sent, ticket, endNanos),
+                      workload.planEnded(fed, planned, ticket, endNanos),
                       record.promptTokens(),
                       record.cachedTokens()));
+      io.github.gatlingllm.image.PromptImages images = fed.prompt().images();
+      if (images != null) {
+        record = record.toBuilder().images(images.count()).imageBytes(images.bytes()).build();
+      }
       if (fed.trace() == null) {
         return record;
       }
@@ -358,6 +376,57 @@ final class PromptSender implements Sender {
         withRow.sessionId(workload.replay().trace().sessionId((int) fed.index()));
       }
       return withRow.build();
+    }
+
+    /**
+     * A prompt with images whose token rule learns from the server ({@code
+     * llm.images.tokens=server}) learns from its first answered request: its images' tokens are the
+     * server's prompt tokens less the template's and the text's ({@link
+     * io.github.gatlingllm.image.ImageTokens#learn}).
+     */
+    static void learnImageTokens(Prompt prompt, RequestRecord record, CachePlan.Server server) {
+      io.github.gatlingllm.image.PromptImages images = prompt.images();
+      if (images == null
+          || !images.tokens().learns()
+          || record.promptTokens() == null
+          || !record.promptTokensExact()
+          || server == null) {
+        return;
+      }
+      int text = prompt.planned() != null ? prompt.planned().value() : prompt.count().value();
+      images.tokens().learn(record.promptTokens(), server.templateTokens() + text, images.count());
+    }
+
+    /**
+     * The plan's input as sent, its prompt's counts read again at the request's end when its
+     * images' tokens are learnt from the server ({@code llm.images.tokens=server}): a request sent
+     * before the first answer taught them was planned with its text alone (its group prefix without
+     * its shared images), and would be judged against a prefix, and a warm ceiling, short of the
+     * images the server did cache.
+     *
+     * @param sent the plan's input as sent, or null
+     * @param prompt the request's prompt, never null
+     * @return {@code sent}, or the same with the group prefix's and the prompt's tokens as now
+     *     known (a trace row's leading blocks stay: its images come after its text)
+     */
+    static CachePlan.Sent replanned(CachePlan.Sent sent, Prompt prompt) {
+      io.github.gatlingllm.image.PromptImages images = prompt.images();
+      if (sent == null || images == null || !images.tokens().learns()) {
+        return sent;
+      }
+      Integer shared =
+          sent.mode() == io.github.gatlingllm.prompt.PromptMode.TRACE
+              ? sent.sharedPrefixTokens()
+              : prompt.sharedPrefixTokens();
+      return new CachePlan.Sent(
+          sent.mode(),
+          sent.sentBefore(),
+          shared,
+          prompt.plannedCount().value(),
+          sent.sharded(),
+          sent.warmPrefixTokens(),
+          sent.sentInFlight(),
+          sent.readyPrefixTokens());
     }
 
     @Override

@@ -85,6 +85,8 @@ final class ResponseListener
   private long chunkNanos;
   private boolean firstToken; // the part heard it: the server computed the prompt
   private boolean done;
+  private volatile long writeNanos;
+  private volatile GatlingHttp.WriteClock writeClock;
 
   /**
    * The listener of one request, open from now (its clock starts; {@link #onSend()} restarts it).
@@ -136,6 +138,9 @@ final class ResponseListener
   public void onWrite(Channel channel) {
     // A close after the head ends this request at once, never a retry (see the method).
     GatlingHttp.guardResponseEnd(channel);
+    // The upload's time: from here to the body's last byte handed to the socket.
+    writeNanos = System.nanoTime();
+    writeClock = GatlingHttp.writeClock(channel);
     if (cancellation.fired()) {
       // Gatling's client would send a cancelled request again on a new connection: never.
       channel.close();
@@ -317,6 +322,7 @@ final class ResponseListener
                     body != null && body.cut(),
                     settings.timeoutMs()));
         record = part.complete(record, settings.cacheServer(), endNanos);
+        record = withUpload(record);
         if (cancellation.chosen()) {
           record = record.toBuilder().cancelAfterMs(cancellation.afterMs()).build();
         }
@@ -353,6 +359,19 @@ final class ResponseListener
       sink.next(next);
     }
     return recorded;
+  }
+
+  /**
+   * The record with the body's bytes and the upload's time ({@link GatlingHttp#writeClock}: from
+   * the write's start to its last byte handed to the socket), when the write completed.
+   */
+  private RequestRecord withUpload(RequestRecord record) {
+    GatlingHttp.WriteClock clock = writeClock;
+    long written = clock == null ? 0 : clock.writtenNanos();
+    long start = writeNanos;
+    Double uploadMs =
+        written != 0 && start != 0 && written >= start ? (written - start) / 1e6 : null;
+    return record.toBuilder().requestBytes((long) out.bodyLength()).uploadMs(uploadMs).build();
   }
 
   /**

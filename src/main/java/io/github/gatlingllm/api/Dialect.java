@@ -63,6 +63,29 @@ public interface Dialect {
   String body(RequestSettings settings, String prompt);
 
   /**
+   * The body of a request of one prompt with images: the user's message carries the images before
+   * the text ({@link io.github.gatlingllm.image.PromptImages#before()}, a group's shared ones), the
+   * text, then the others, in this API's shape (chat {@code image_url} parts with data URIs,
+   * Responses {@code input_image} items, Messages {@code image} blocks with a base64 source), as
+   * UTF-8 parts: each image's data the array it was built in, neither encoded nor copied again
+   * ({@link RequestBodies#buildParts}).
+   *
+   * @param settings the model and generation settings, never null
+   * @param prompt the prompt text, never null
+   * @param images the images, never null
+   * @return the JSON body's parts
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalArgumentException if this API takes no images (completions)
+   */
+  default BodyParts body(
+      RequestSettings settings, String prompt, io.github.gatlingllm.image.PromptImages images) {
+    throw new IllegalArgumentException(
+        api().settingName()
+            + " takes no images: prompts with images (llm.images.count, a prompts file's images)"
+            + " need chat, responses or messages (llm.endpoint)");
+  }
+
+  /**
    * The body of a conversation's turn: the whole history in this API's shape, ending with the new
    * user message (or tool results).
    *

@@ -98,6 +98,58 @@ final class MessagesDialect implements Dialect {
         });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The user message's {@code content} holds {@code
+   * {"type":"image","source":{"type":"base64","media_type":"image/png","data":"..."}}} blocks
+   * around {@code {"type":"text","text":PROMPT}}.
+   */
+  @Override
+  public BodyParts body(
+      RequestSettings settings, String prompt, io.github.gatlingllm.image.PromptImages images) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    Objects.requireNonNull(images, "images");
+    return RequestBodies.buildParts(
+        (g, splice) -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          g.writeArrayFieldStart("messages");
+          g.writeStartObject();
+          g.writeStringField("role", "user");
+          g.writeArrayFieldStart("content");
+          for (io.github.gatlingllm.image.Image image : images.before()) {
+            imageBlock(g, splice, image);
+          }
+          g.writeStartObject();
+          g.writeStringField("type", "text");
+          g.writeStringField("text", prompt);
+          g.writeEndObject();
+          for (io.github.gatlingllm.image.Image image : images.after()) {
+            imageBlock(g, splice, image);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+          g.writeEndArray();
+          Bodies.writeTail(g, settings, LIMIT_FIELD);
+        });
+  }
+
+  private static void imageBlock(
+      JsonGenerator g, RequestBodies.Splice splice, io.github.gatlingllm.image.Image image)
+      throws IOException {
+    g.writeStartObject();
+    g.writeStringField("type", "image");
+    g.writeObjectFieldStart("source");
+    g.writeStringField("type", "base64");
+    g.writeStringField("media_type", image.format().mediaType());
+    g.writeFieldName("data");
+    splice.base64(g, image);
+    g.writeEndObject();
+    g.writeEndObject();
+  }
+
   @Override
   public String body(RequestSettings settings, List<Turn> history) {
     return write(settings, history, null, null);

@@ -50,6 +50,15 @@ final class OpenAiDialect implements Dialect {
   }
 
   @Override
+  public BodyParts body(
+      RequestSettings settings, String prompt, io.github.gatlingllm.image.PromptImages images) {
+    if (api == WireApi.COMPLETIONS) {
+      return Dialect.super.body(settings, prompt, images);
+    }
+    return RequestBodies.imageBody(forEndpoint(settings), prompt, images);
+  }
+
+  @Override
   public String body(RequestSettings settings, List<Turn> history) {
     Objects.requireNonNull(settings, "settings");
     Bodies.requireTurns(history);

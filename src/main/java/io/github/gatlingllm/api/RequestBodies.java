@@ -1,6 +1,9 @@
 package io.github.gatlingllm.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.github.gatlingllm.image.Image;
+import io.github.gatlingllm.image.PromptImages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -37,6 +40,9 @@ public final class RequestBodies {
 
   private static final ThreadLocal<BuilderWriter> BUFFERS =
       ThreadLocal.withInitial(() -> new BuilderWriter(4096));
+
+  private static final ThreadLocal<ByteArrayBuilder> BYTE_BUFFERS =
+      ThreadLocal.withInitial(() -> new ByteArrayBuilder(16 * 1024));
 
   private RequestBodies() {}
 
@@ -150,6 +156,15 @@ public final class RequestBodies {
     } else {
       g.writeStringField("prompt", prompt);
     }
+    writeChatTail(g, settings);
+  }
+
+  /**
+   * The fields after chat's {@code messages} (or completions' {@code prompt}), and the object's
+   * end: {@code stream}, {@code stream_options}, the token limit, {@code ignore_eos}, {@code
+   * temperature}, the extra body.
+   */
+  private static void writeChatTail(JsonGenerator g, RequestSettings settings) throws IOException {
     g.writeBooleanField("stream", settings.stream());
     if (settings.sendsStreamOptions()) {
       g.writeObjectFieldStart("stream_options");
@@ -165,6 +180,158 @@ public final class RequestBodies {
     }
     writeExtraBody(g, settings);
     g.writeEndObject();
+  }
+
+  /**
+   * The JSON body of one chat request whose user message carries images: {@code content} is an
+   * array of parts, the images before the text ({@link PromptImages#before()}) as {@code
+   * {"type":"image_url","image_url":{"url":"data:<media type>;base64,<data>"}}}, then {@code
+   * {"type":"text","text":PROMPT}}, then the images after it. The other fields are {@link
+   * #body(RequestSettings, String)}'s. Written as UTF-8 parts ({@link #buildParts}): each data URI
+   * is the array it was built in ({@link Image#dataUriBytes()}), neither encoded nor copied again.
+   *
+   * @param settings the request settings (chat), never null
+   * @param prompt the prompt text, never null
+   * @param images the images, never null
+   * @return the body's parts
+   * @throws NullPointerException if an argument is null
+   */
+  public static BodyParts imageBody(RequestSettings settings, String prompt, PromptImages images) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    Objects.requireNonNull(images, "images");
+    return buildParts(
+        (g, splice) -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          g.writeArrayFieldStart("messages");
+          g.writeStartObject();
+          g.writeStringField("role", "user");
+          g.writeArrayFieldStart("content");
+          for (Image image : images.before()) {
+            writeImageUrlPart(g, splice, image);
+          }
+          g.writeStartObject();
+          g.writeStringField("type", "text");
+          g.writeStringField("text", prompt);
+          g.writeEndObject();
+          for (Image image : images.after()) {
+            writeImageUrlPart(g, splice, image);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+          g.writeEndArray();
+          writeChatTail(g, settings);
+        });
+  }
+
+  /** {@code {"type":"image_url","image_url":{"url":"data:..."}}}. */
+  private static void writeImageUrlPart(JsonGenerator g, Splice splice, Image image)
+      throws IOException {
+    g.writeStartObject();
+    g.writeStringField("type", "image_url");
+    g.writeObjectFieldStart("image_url");
+    g.writeFieldName("url");
+    splice.dataUri(g, image);
+    g.writeEndObject();
+    g.writeEndObject();
+  }
+
+  /** Writes one JSON value with a generator, its images as spliced parts ({@link #buildParts}). */
+  @FunctionalInterface
+  public interface PartsWriter {
+    /**
+     * Writes the value.
+     *
+     * @param g the generator, never null; not flushed or closed here
+     * @param splice puts an image's bytes in the body as a part of their own
+     * @throws IOException if the generator fails
+     */
+    void write(JsonGenerator g, Splice splice) throws IOException;
+  }
+
+  /**
+   * Where a body's images go ({@link #buildParts}): each call writes an empty JSON string and marks
+   * the place between its quotes, where the image's bytes are sent as a part of their own.
+   */
+  public static final class Splice {
+    private final ByteArrayBuilder out;
+    private final java.util.List<int[]> at = new java.util.ArrayList<>(4);
+    private final java.util.List<Image> images = new java.util.ArrayList<>(4);
+
+    private Splice(ByteArrayBuilder out) {
+      this.out = out;
+    }
+
+    /**
+     * An image's data URI as a JSON string value (base64 and its {@code data:} prefix need no
+     * escaping).
+     *
+     * @param g the generator, after a field name or in an array
+     * @param image the image, never null
+     * @throws IOException if the generator fails
+     */
+    public void dataUri(JsonGenerator g, Image image) throws IOException {
+      mark(g, image, 0);
+    }
+
+    /**
+     * An image's base64 data (without the {@code data:} prefix) as a JSON string value.
+     *
+     * @param g the generator, after a field name
+     * @param image the image, never null
+     * @throws IOException if the generator fails
+     */
+    public void base64(JsonGenerator g, Image image) throws IOException {
+      mark(g, image, image.dataOffset());
+    }
+
+    private void mark(JsonGenerator g, Image image, int offset) throws IOException {
+      g.writeString("");
+      g.flush();
+      // between the two quotes just written
+      at.add(new int[] {out.size() - 1, offset});
+      images.add(image);
+    }
+  }
+
+  /**
+   * A request body written by {@code writer} as UTF-8 parts: the JSON text (written into a buffer
+   * kept per thread) cut where {@code writer} spliced an image, each image's bytes the array it was
+   * built in, so that a body with images costs its text and no copy of the images.
+   *
+   * @param writer writes exactly one JSON value, never null
+   * @return the body's parts
+   * @throws UncheckedIOException if writing fails
+   */
+  public static BodyParts buildParts(PartsWriter writer) {
+    ByteArrayBuilder out = BYTE_BUFFERS.get();
+    out.reset();
+    Splice splice = new Splice(out);
+    try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
+      writer.write(g, splice);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing a request body in memory failed", e);
+    }
+    byte[] text = out.toByteArray();
+    out.reset();
+    if (text.length > MAX_KEPT_CHARS) {
+      BYTE_BUFFERS.remove();
+    }
+    java.util.List<BodyParts.Part> parts = new java.util.ArrayList<>(2 * splice.at.size() + 1);
+    int from = 0;
+    int length = text.length;
+    for (int i = 0; i < splice.at.size(); i++) {
+      int cut = splice.at.get(i)[0];
+      int offset = splice.at.get(i)[1];
+      byte[] uri = splice.images.get(i).dataUriBytes();
+      parts.add(new BodyParts.Part(text, from, cut - from));
+      parts.add(new BodyParts.Part(uri, offset, uri.length - offset));
+      length += uri.length - offset;
+      from = cut;
+    }
+    parts.add(new BodyParts.Part(text, from, text.length - from));
+    return new BodyParts(parts, length);
   }
 
   /**

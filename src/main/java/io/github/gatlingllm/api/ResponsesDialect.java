@@ -77,6 +77,55 @@ final class ResponsesDialect implements Dialect {
         settings, prompt, LIMIT_FIELD, g -> g.writeStringField("input", prompt));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code input} is one user message whose {@code content} holds {@code
+   * {"type":"input_image","image_url":"data:..."}} items around {@code
+   * {"type":"input_text","text":PROMPT}}.
+   */
+  @Override
+  public BodyParts body(
+      RequestSettings settings, String prompt, io.github.gatlingllm.image.PromptImages images) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    Objects.requireNonNull(images, "images");
+    return RequestBodies.buildParts(
+        (g, splice) -> {
+          g.writeStartObject();
+          g.writeStringField("model", settings.model());
+          g.writeArrayFieldStart("input");
+          g.writeStartObject();
+          g.writeStringField("type", "message");
+          g.writeStringField("role", "user");
+          g.writeArrayFieldStart("content");
+          for (io.github.gatlingllm.image.Image image : images.before()) {
+            inputImage(g, splice, image);
+          }
+          g.writeStartObject();
+          g.writeStringField("type", "input_text");
+          g.writeStringField("text", prompt);
+          g.writeEndObject();
+          for (io.github.gatlingllm.image.Image image : images.after()) {
+            inputImage(g, splice, image);
+          }
+          g.writeEndArray();
+          g.writeEndObject();
+          g.writeEndArray();
+          Bodies.writeTail(g, settings, LIMIT_FIELD);
+        });
+  }
+
+  private static void inputImage(
+      JsonGenerator g, RequestBodies.Splice splice, io.github.gatlingllm.image.Image image)
+      throws IOException {
+    g.writeStartObject();
+    g.writeStringField("type", "input_image");
+    g.writeFieldName("image_url");
+    splice.dataUri(g, image);
+    g.writeEndObject();
+  }
+
   @Override
   public String body(RequestSettings settings, List<Turn> history) {
     Objects.requireNonNull(settings, "settings");

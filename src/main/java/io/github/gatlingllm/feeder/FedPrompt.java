@@ -109,6 +109,23 @@ public record FedPrompt(
   }
 
   /**
+   * The body of this prompt's request as UTF-8 parts: {@link #body}'s bytes, or for a prompt with
+   * images the dialect's body with them ({@link Dialect#body(RequestSettings, String,
+   * io.github.gatlingllm.image.PromptImages)}), each image's data the array it was built in.
+   *
+   * @param settings the request's settings ({@link #settings}), never null
+   * @return the JSON body's parts
+   * @throws IllegalArgumentException if the API takes no images (completions)
+   */
+  public io.github.gatlingllm.api.BodyParts bodyParts(RequestSettings settings) {
+    if (prompt.images() == null) {
+      return io.github.gatlingllm.api.BodyParts.of(
+          body(settings).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return settings.endpoint().dialect().body(settings, prompt.text(), prompt.images());
+  }
+
+  /**
    * What the cache plan knows of this prompt as it is sent ({@link Workload#planSent}); marks its
    * prefix as sent. Call once per request, in the order requests are sent, and tell the ticket when
    * the request's prefill ended and when it ended.

@@ -361,6 +361,54 @@ public final class Trace {
     return Arrays.copyOfRange(ids, idStarts[row], idStarts[row + 1]);
   }
 
+  /** The most images a row may carry. */
+  public static final int MAX_IMAGES = 64;
+
+  /** The largest side of a row's images, in pixels. */
+  public static final int MAX_IMAGE_SIDE = 8192;
+
+  /** A row's images' side when the row does not say. */
+  public static final int DEFAULT_IMAGE_SIDE = 512;
+
+  /** Each row's images, packed ({@link #imageShape}), or null when no row has any. */
+  long[] imageShapes;
+
+  /** A row's images packed: their count, width and height, 16 bits each. */
+  static long imageShape(int images, int width, int height) {
+    return ((long) images << 32) | ((long) width << 16) | height;
+  }
+
+  /**
+   * How many images a row carries: its {@code images} (its {@code image_width} by {@code
+   * image_height} pixels, default 512 each), made by the replay after the row's text.
+   *
+   * @param row from 0
+   * @return 0 to {@value #MAX_IMAGES}
+   */
+  public int images(int row) {
+    return imageShapes == null ? 0 : (int) (imageShapes[row] >>> 32);
+  }
+
+  /**
+   * A row's images' width.
+   *
+   * @param row from 0
+   * @return pixels
+   */
+  public int imageWidth(int row) {
+    return imageShapes == null ? DEFAULT_IMAGE_SIDE : (int) ((imageShapes[row] >>> 16) & 0xFFFF);
+  }
+
+  /**
+   * A row's images' height.
+   *
+   * @param row from 0
+   * @return pixels
+   */
+  public int imageHeight(int row) {
+    return imageShapes == null ? DEFAULT_IMAGE_SIDE : (int) (imageShapes[row] & 0xFFFF);
+  }
+
   /**
    * The line of the file a row was read from.
    *

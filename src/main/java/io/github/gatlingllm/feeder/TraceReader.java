@@ -114,6 +114,8 @@ final class TraceReader {
     private int[] sessionOf = new int[1024];
     private long[] delays = new long[1024];
     private boolean[] stated = new boolean[1024];
+    // A row's images, packed (Trace#images): null until a row has some.
+    private long[] imageShapes;
     private final java.util.Map<String, Integer> sessionIndex = new java.util.HashMap<>();
     private final java.util.List<String> sessionNames = new java.util.ArrayList<>();
     private final java.util.List<Integer> lastRowOfSession = new java.util.ArrayList<>();
@@ -320,6 +322,16 @@ final class TraceReader {
       for (JsonNode id : hash) {
         ids[idCount++] = whole(line, "hash_ids", id, 0, Long.MAX_VALUE, "whole numbers >= 0");
       }
+      long shape = imageShape(line, node);
+      if (shape != 0 && imageShapes == null) {
+        imageShapes = new long[inputs.length];
+      }
+      if (imageShapes != null) {
+        if (imageShapes.length < inputs.length) {
+          imageShapes = Arrays.copyOf(imageShapes, inputs.length);
+        }
+        imageShapes[rows] = shape;
+      }
       timestamps[rows] = timestamp;
       sessionOf[rows] = session;
       delays[rows] = delay;
@@ -329,6 +341,34 @@ final class TraceReader {
       lines[rows] = line;
       rows++;
       idStarts[rows] = idCount;
+    }
+
+    /**
+     * A row's images ({@code images}, 0 to {@value Trace#MAX_IMAGES}; {@code image_width} and
+     * {@code image_height}, pixels from 1 to 8192, default 512), packed as {@link Trace#images}
+     * reads them; 0 for none.
+     */
+    private long imageShape(int line, JsonNode node) {
+      JsonNode count = node.get("images");
+      if (count == null || count.isNull()) {
+        return 0;
+      }
+      int images =
+          (int) whole(line, "images", count, 0, Trace.MAX_IMAGES, "0 to " + Trace.MAX_IMAGES);
+      if (images == 0) {
+        return 0;
+      }
+      int width = side(line, node, "image_width");
+      int height = side(line, node, "image_height");
+      return Trace.imageShape(images, width, height);
+    }
+
+    private int side(int line, JsonNode node, String field) {
+      JsonNode v = node.get(field);
+      if (v == null || v.isNull()) {
+        return Trace.DEFAULT_IMAGE_SIDE;
+      }
+      return (int) whole(line, field, v, 1, Trace.MAX_IMAGE_SIDE, "pixels from 1 to 8192");
     }
 
     /** A row's {@code timestamp}: whole milliseconds from 0 to {@link Trace#MAX_TIMESTAMP_MS}. */
@@ -381,6 +421,14 @@ final class TraceReader {
     }
 
     Trace build(String sha256) {
+      Trace trace = build0(sha256);
+      if (imageShapes != null) {
+        trace.imageShapes = Arrays.copyOf(imageShapes, rows);
+      }
+      return trace;
+    }
+
+    private Trace build0(String sha256) {
       return new Trace(
           path,
           block,

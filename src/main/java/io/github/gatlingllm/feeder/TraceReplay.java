@@ -64,6 +64,8 @@ public final class TraceReplay {
   public static final long MAX_REPLAY_MS = 30L * 24 * 3600 * 1000;
 
   private final Trace trace;
+  private final io.github.gatlingllm.image.ImageTokens imageTokens;
+  private final io.github.gatlingllm.image.ImageFormat imageFormat;
   private final TraceBlocks blocks;
   private final double timeScale;
   private final String caseId;
@@ -89,6 +91,37 @@ public final class TraceReplay {
    *     than {@link #MAX_REPLAY_MS}, or the blocks' size is not the trace's
    */
   public TraceReplay(Trace trace, TraceBlocks blocks, double timeScale, String caseId) {
+    this(
+        trace,
+        blocks,
+        timeScale,
+        caseId,
+        io.github.gatlingllm.image.ImageTokens.of(null),
+        io.github.gatlingllm.image.ImageFormat.PNG);
+  }
+
+  /**
+   * A replay whose rows' images ({@link Trace#images}) are counted by {@code imageTokens} and made
+   * in {@code imageFormat}: each a seeded image ({@code image.ImageGenerator}) of label {@code
+   * {seed}:{case_id}:trace-image:{line}:{slot}}, after the row's text, unique to the row.
+   *
+   * @param trace the trace, never null
+   * @param blocks its blocks' texts, never null
+   * @param timeScale the replay speed, above 0
+   * @param caseId the case id, never null
+   * @param imageTokens the rows' images' token rule, never null
+   * @param imageFormat the rows' images' format, never null
+   * @throws IllegalArgumentException as the four-argument constructor
+   */
+  public TraceReplay(
+      Trace trace,
+      TraceBlocks blocks,
+      double timeScale,
+      String caseId,
+      io.github.gatlingllm.image.ImageTokens imageTokens,
+      io.github.gatlingllm.image.ImageFormat imageFormat) {
+    this.imageTokens = Objects.requireNonNull(imageTokens, "imageTokens");
+    this.imageFormat = Objects.requireNonNull(imageFormat, "imageFormat");
     this.trace = Objects.requireNonNull(trace, "trace");
     this.blocks = Objects.requireNonNull(blocks, "blocks");
     this.caseId = Objects.requireNonNull(caseId, "caseId");
@@ -138,9 +171,26 @@ public final class TraceReplay {
             Phase.MEASURED.wireName(),
             index -> {
               int row = (int) index;
-              return blocks.prompt(
-                  trace.hashIds(row), trace.inputLength(row), "trace-" + (trace.line(row) - 1));
+              io.github.gatlingllm.prompt.Prompt prompt =
+                  blocks.prompt(
+                      trace.hashIds(row), trace.inputLength(row), "trace-" + (trace.line(row) - 1));
+              return trace.images(row) == 0 ? prompt : prompt.withImages(rowImages(row));
             });
+  }
+
+  /** A row's images: unique to the row, after its text. */
+  private io.github.gatlingllm.image.PromptImages rowImages(int row) {
+    int count = trace.images(row);
+    int w = trace.imageWidth(row);
+    int h = trace.imageHeight(row);
+    io.github.gatlingllm.image.ImageSpec spec =
+        new io.github.gatlingllm.image.ImageSpec(count, 0, w, w, h, h, imageFormat);
+    java.util.List<io.github.gatlingllm.image.Image> images = new java.util.ArrayList<>(count);
+    String label = blocks.seed() + ":" + caseId + ":trace-image:" + trace.line(row) + ":";
+    for (int slot = 0; slot < count; slot++) {
+      images.add(io.github.gatlingllm.image.ImageGenerator.generate(label + slot, spec));
+    }
+    return new io.github.gatlingllm.image.PromptImages(images, 0, imageTokens);
   }
 
   /**

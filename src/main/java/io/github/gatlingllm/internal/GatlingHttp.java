@@ -26,7 +26,9 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -56,6 +58,12 @@ public final class GatlingHttp {
    * Gatling's HTTP/1.1 handler ({@code DefaultHttpClient.APP_HTTP_HANDLER}).
    */
   public static final String RESPONSE_END_GUARD = "gatling-llm-response-end";
+
+  /**
+   * The name of the handler {@link #writeClock} puts in a channel's pipeline, just before Gatling's
+   * HTTP/1.1 handler.
+   */
+  public static final String WRITE_CLOCK = "gatling-llm-write-clock";
 
   private final HttpComponents components;
   private final HttpRequestDef requestDef;
@@ -228,6 +236,119 @@ public final class GatlingHttp {
         && pipeline.get(DefaultHttpClient.APP_HTTP_HANDLER) != null) {
       pipeline.addBefore(
           DefaultHttpClient.APP_HTTP_HANDLER, RESPONSE_END_GUARD, new ResponseEndGuard());
+    }
+  }
+
+  /**
+   * The request with its body sent from parts: Netty wraps the parts' arrays one after another
+   * ({@code Unpooled.wrappedBuffer}, no copy), with the body's whole length. Gatling 3.16's {@code
+   * Request.copyWithNewBody} and its {@code RequestBody} interface.
+   *
+   * @param request the request as {@link #clientRequest} made it, never null
+   * @param parts the body's parts, never null
+   * @return a copy of the request with that body
+   */
+  public static Request withBody(Request request, io.github.gatlingllm.api.BodyParts parts) {
+    return request.copyWithNewBody(new PartsBody(parts));
+  }
+
+  /** A body of parts ({@link #withBody}). */
+  static final class PartsBody implements io.gatling.http.client.body.RequestBody {
+    private final io.github.gatlingllm.api.BodyParts parts;
+
+    PartsBody(io.github.gatlingllm.api.BodyParts parts) {
+      this.parts = Objects.requireNonNull(parts, "parts");
+    }
+
+    @Override
+    public io.gatling.http.client.body.WritableContent build(
+        io.netty.buffer.ByteBufAllocator alloc) {
+      io.netty.buffer.ByteBuf[] bufs = new io.netty.buffer.ByteBuf[parts.parts().size()];
+      for (int i = 0; i < bufs.length; i++) {
+        io.github.gatlingllm.api.BodyParts.Part p = parts.parts().get(i);
+        bufs[i] = io.netty.buffer.Unpooled.wrappedBuffer(p.array(), p.offset(), p.length());
+      }
+      return new io.gatling.http.client.body.WritableContent(
+          io.netty.buffer.Unpooled.wrappedBuffer(bufs.length, bufs), parts.length());
+    }
+
+    @Override
+    public io.gatling.http.client.body.RequestBodyBuilder newBuilder() {
+      return new io.gatling.http.client.body.bytearray.ByteArrayRequestBodyBuilder(
+          getBytes(), null);
+    }
+
+    @Override
+    public byte[] getBytes() {
+      return parts.joined();
+    }
+
+    @Override
+    public String print(int maxLength) {
+      String text =
+          new String(
+              getBytes(),
+              0,
+              Math.min(parts.length(), Math.max(0, maxLength)),
+              java.nio.charset.StandardCharsets.UTF_8);
+      return parts.length() > maxLength ? text + "..." : text;
+    }
+  }
+
+  /**
+   * The clock of the request about to be written on a channel: when Netty handed its last byte (the
+   * {@link LastHttpContent} of the request Gatling's handler writes) to the socket, i.e. when that
+   * write's promise succeeded. Call it in {@link HttpListener#onWrite}, on the channel's event
+   * loop; the clock is reset for this request and stays on the channel for the next ones (HTTP/1.1
+   * carries one request at a time). HTTP/2 channels (no {@code app-http} handler) get none.
+   *
+   * @param channel the channel the request is about to be written on, never null
+   * @return the clock, or null on an HTTP/2 channel
+   */
+  public static WriteClock writeClock(Channel channel) {
+    ChannelPipeline pipeline = channel.pipeline();
+    if (pipeline.get(DefaultHttpClient.APP_HTTP_HANDLER) == null) {
+      return null;
+    }
+    WriteClock clock = (WriteClock) pipeline.get(WRITE_CLOCK);
+    if (clock == null) {
+      clock = new WriteClock();
+      pipeline.addBefore(DefaultHttpClient.APP_HTTP_HANDLER, WRITE_CLOCK, clock);
+    }
+    clock.writtenNanos = 0;
+    return clock;
+  }
+
+  /** When a channel's last request was written whole ({@link #writeClock}). */
+  public static final class WriteClock extends ChannelOutboundHandlerAdapter {
+    private volatile long writtenNanos;
+
+    WriteClock() {}
+
+    /**
+     * When the request's last byte was handed to the socket.
+     *
+     * @return {@link System#nanoTime()} then, or 0 when it was not (yet, or it failed)
+     */
+    public long writtenNanos() {
+      return writtenNanos;
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise)
+        throws Exception {
+      if (msg instanceof LastHttpContent) {
+        ChannelPromise timed = promise.unvoid();
+        timed.addListener(
+            f -> {
+              if (f.isSuccess()) {
+                writtenNanos = System.nanoTime();
+              }
+            });
+        ctx.write(msg, timed);
+        return;
+      }
+      ctx.write(msg, promise);
     }
   }
 

@@ -73,6 +73,15 @@ import java.util.Objects;
  *     for any other request
  * @param cancelAfterMs the delay after which the client was to cancel this request (from the moment
  *     the request was fully written), when the run's cancellation chose it; null otherwise
+ * @param images how many images the request's prompt carried, or null for a request whose prompt
+ *     carries none (its key is then left out of the line)
+ * @param imageBytes the encoded bytes of those images, summed (before base64), or null with {@code
+ *     images}
+ * @param requestBytes the request body's bytes as sent (UTF-8 JSON), or null when not recorded
+ *     (older files)
+ * @param uploadMs from the moment the client began writing the request on its connection to the
+ *     moment Netty handed its last byte to the socket (the write's completion), or null when not
+ *     measured
  */
 public record RequestRecord(
     String request,
@@ -117,7 +126,11 @@ public record RequestRecord(
     Integer answerItlFrom,
     Double cancelAfterMs,
     String sessionId,
-    Integer toolCalls) {
+    Integer toolCalls,
+    Integer images,
+    Long imageBytes,
+    Long requestBytes,
+    Double uploadMs) {
 
   /**
    * Checks the fields and makes {@code itlMs} unmodifiable.
@@ -136,6 +149,14 @@ public record RequestRecord(
     nonNegative("cached_tokens", cachedTokens);
     nonNegative("completion_tokens", completionTokens);
     nonNegative("planned_cached_tokens", plannedCachedTokens);
+    nonNegative("images", images);
+    if (imageBytes != null && imageBytes < 0) {
+      throw new IllegalArgumentException("image_bytes must be >= 0 or null, got " + imageBytes);
+    }
+    if (requestBytes != null && requestBytes < 0) {
+      throw new IllegalArgumentException("request_bytes must be >= 0 or null, got " + requestBytes);
+    }
+    time("upload_ms", uploadMs);
     if (cachePlanned != null
         && cachePlanned != CacheOutcome.HIT
         && cachePlanned != CacheOutcome.MISS) {
@@ -386,6 +407,10 @@ public record RequestRecord(
     b.cancelAfterMs = cancelAfterMs;
     b.sessionId = sessionId;
     b.toolCalls = toolCalls;
+    b.images = images;
+    b.imageBytes = imageBytes;
+    b.requestBytes = requestBytes;
+    b.uploadMs = uploadMs;
     return b;
   }
 

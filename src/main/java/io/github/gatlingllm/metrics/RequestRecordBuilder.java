@@ -51,6 +51,10 @@ public final class RequestRecordBuilder {
   Double cancelAfterMs;
   String sessionId;
   Integer toolCalls;
+  Integer images;
+  Long imageBytes;
+  Long requestBytes;
+  Double uploadMs;
 
   RequestRecordBuilder() {}
 
@@ -573,7 +577,11 @@ public final class RequestRecordBuilder {
         answerItlFrom,
         cancelAfterMs,
         sessionId,
-        toolCalls);
+        toolCalls,
+        images,
+        imageBytes,
+        requestBytes,
+        uploadMs);
   }
 
   /**
@@ -595,6 +603,50 @@ public final class RequestRecordBuilder {
    */
   public RequestRecordBuilder toolCalls(Integer toolCalls) {
     this.toolCalls = toolCalls;
+    return this;
+  }
+
+  /**
+   * Sets {@code images} (see {@link RequestRecord}).
+   *
+   * @param images the value
+   * @return this builder
+   */
+  public RequestRecordBuilder images(Integer images) {
+    this.images = images;
+    return this;
+  }
+
+  /**
+   * Sets {@code imageBytes} (see {@link RequestRecord}).
+   *
+   * @param imageBytes the value
+   * @return this builder
+   */
+  public RequestRecordBuilder imageBytes(Long imageBytes) {
+    this.imageBytes = imageBytes;
+    return this;
+  }
+
+  /**
+   * Sets {@code requestBytes} (see {@link RequestRecord}).
+   *
+   * @param requestBytes the value
+   * @return this builder
+   */
+  public RequestRecordBuilder requestBytes(Long requestBytes) {
+    this.requestBytes = requestBytes;
+    return this;
+  }
+
+  /**
+   * Sets {@code uploadMs} (see {@link RequestRecord}).
+   *
+   * @param uploadMs the value
+   * @return this builder
+   */
+  public RequestRecordBuilder uploadMs(Double uploadMs) {
+    this.uploadMs = uploadMs;
     return this;
   }
 }

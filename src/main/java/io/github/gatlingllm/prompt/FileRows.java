@@ -17,8 +17,14 @@ import java.util.Random;
  * @param order position to 0-based row, one entry per row
  * @param shuffled whether the order is a seeded shuffle
  * @param wrap whether positions past the end start again from the first
+ * @param imageTokens the token rule of the rows' images ({@code llm.images.tokens}), never null
  */
-record FileRows(PromptFile file, int[] order, boolean shuffled, boolean wrap) {
+record FileRows(
+    PromptFile file,
+    int[] order,
+    boolean shuffled,
+    boolean wrap,
+    io.github.gatlingllm.image.ImageTokens imageTokens) {
 
   /**
    * The hand-out order of a file: the file's, or with {@code shuffle} a Fisher-Yates shuffle drawn
@@ -46,7 +52,8 @@ record FileRows(PromptFile file, int[] order, boolean shuffled, boolean wrap) {
         order[j] = t;
       }
     }
-    return new FileRows(file, order, shuffle, wrap);
+    return new FileRows(
+        file, order, shuffle, wrap, io.github.gatlingllm.image.ImageTokens.of(null));
   }
 
   /**
@@ -104,7 +111,21 @@ record FileRows(PromptFile file, int[] order, boolean shuffled, boolean wrap) {
       }
       planned = new TokenCount(tokens, counter.source(), exact);
     }
-    return Prompt.ofRow(r, "row-" + row, counter, planned);
+    Prompt prompt = Prompt.ofRow(r, "row-" + row, counter, planned);
+    if (r.images() == null) {
+      return prompt;
+    }
+    return prompt.withImages(RowImages.load(file.path(), r.images(), imageTokens));
+  }
+
+  /**
+   * These rows with their images counted by another rule.
+   *
+   * @param tokens the rule, never null
+   * @return new rows
+   */
+  FileRows withImageTokens(io.github.gatlingllm.image.ImageTokens tokens) {
+    return new FileRows(file, order, shuffled, wrap, java.util.Objects.requireNonNull(tokens));
   }
 
   /**

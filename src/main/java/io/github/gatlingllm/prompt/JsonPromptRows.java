@@ -167,10 +167,17 @@ final class JsonPromptRows {
         throw new IllegalArgumentException(
             PromptFile.where(file, line) + "\"" + field + "\" is empty, expected a prompt");
       }
-      return new Row(line, prompt.asText(), null, maxTokens);
+      return new Row(line, prompt.asText(), null, maxTokens, images(file, line, node));
     }
     JsonNode messages = node.get("messages");
     if (messages != null && !messages.isNull()) {
+      if (node.hasNonNull("images")) {
+        throw new IllegalArgumentException(
+            PromptFile.where(file, line)
+                + "\"images\" with \"messages\", expected them with a \""
+                + field
+                + "\" row (its images are sent after its text)");
+      }
       return messagesRow(file, line, messages, maxTokens);
     }
     throw new IllegalArgumentException(
@@ -182,6 +189,45 @@ final class JsonPromptRows {
             + (field.equals(PromptFile.DEFAULT_COLUMN)
                 ? ""
                 : " (llm.promptsColumn names the text field)"));
+  }
+
+  /**
+   * A row's {@code images}: an array of data URIs or paths of PNG or JPEG files relative to the
+   * prompts file's folder; each path must name a readable file now (its bytes are read when its
+   * prompt is built), each data URI must be one of an image.
+   */
+  private static List<String> images(Path file, int line, JsonNode node) {
+    JsonNode images = node.get("images");
+    if (images == null || images.isNull()) {
+      return null;
+    }
+    String expected =
+        ", expected \"images\": [\"picture.png\", \"data:image/jpeg;base64,...\", ...] (paths"
+            + " relative to the prompts file, or data URIs)";
+    if (!images.isArray()) {
+      throw new IllegalArgumentException(
+          PromptFile.where(file, line) + "\"images\" is not an array" + expected);
+    }
+    List<String> refs = new java.util.ArrayList<>(images.size());
+    for (JsonNode image : images) {
+      if (!image.isTextual() || image.asText().isBlank()) {
+        throw new IllegalArgumentException(
+            PromptFile.where(file, line) + "an image is not a path or data URI" + expected);
+      }
+      String ref = image.asText();
+      try {
+        RowImages.check(file, ref);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            PromptFile.where(file, line) + "image " + quote(ref) + ": " + e.getMessage(), e);
+      }
+      refs.add(ref);
+    }
+    return refs;
+  }
+
+  private static String quote(String ref) {
+    return "\"" + (ref.length() > 48 ? ref.substring(0, 48) + "..." : ref) + "\"";
   }
 
   /** EXPECTED_ROW, with the text field the file is read with. */

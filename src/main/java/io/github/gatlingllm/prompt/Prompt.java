@@ -1,5 +1,7 @@
 package io.github.gatlingllm.prompt;
 
+import io.github.gatlingllm.image.Image;
+import io.github.gatlingllm.image.PromptImages;
 import io.github.gatlingllm.token.TokenCount;
 import io.github.gatlingllm.token.TokenCounter;
 import java.util.List;
@@ -25,6 +27,7 @@ public final class Prompt {
   private final Integer prefixGroup;
   private final Integer sharedPrefixTokens;
   private final long digest;
+  private final PromptImages images;
   private volatile String text;
   private volatile TokenCount count;
   private List<PromptFile.Message> messages;
@@ -39,6 +42,20 @@ public final class Prompt {
       Integer prefixGroup,
       Integer sharedPrefixTokens,
       long digest) {
+    this(head, filler, promptId, counter, planned, prefixGroup, sharedPrefixTokens, digest, null);
+  }
+
+  private Prompt(
+      String head,
+      Filler filler,
+      String promptId,
+      TokenCounter counter,
+      TokenCount planned,
+      Integer prefixGroup,
+      Integer sharedPrefixTokens,
+      long digest,
+      PromptImages images) {
+    this.images = images;
     this.head = head;
     this.filler = filler;
     this.promptId = promptId;
@@ -103,6 +120,68 @@ public final class Prompt {
   }
 
   /**
+   * This prompt with images: the same text, id and group, its digest then covering the images
+   * ({@link #digest()}), its planned count and group prefix their tokens ({@link #plannedCount()},
+   * {@link #sharedPrefixTokens()}).
+   *
+   * @param images the images, or null for this prompt as it is
+   * @return a new prompt, or this one when {@code images} is null
+   */
+  public Prompt withImages(PromptImages images) {
+    if (images == null) {
+      return this;
+    }
+    Prompt p =
+        new Prompt(
+            head,
+            filler,
+            promptId,
+            counter,
+            planned,
+            prefixGroup,
+            sharedPrefixTokens,
+            withImagesDigest(digest, images),
+            images);
+    p.text = text;
+    p.count = count;
+    p.messages = messages;
+    p.maxTokens = maxTokens;
+    return p;
+  }
+
+  /**
+   * The digest of a text's digest with images: the first 16 hex digits of the SHA-256 of the text's
+   * digest (16 hex digits) followed, for each image in the order sent, by a newline and the image's
+   * SHA-256 (64 hex digits), in ASCII. A text-only prompt's digest is its text's.
+   */
+  static long withImagesDigest(long textDigest, PromptImages images) {
+    StringBuilder sb = new StringBuilder(16 + 65 * images.count());
+    sb.append(Hashing.hex16(textDigest));
+    for (Image image : images.images()) {
+      sb.append('\n').append(image.sha256());
+    }
+    return Hashing.digest16(sb.toString());
+  }
+
+  /**
+   * The images the prompt carries.
+   *
+   * @return the images, or null for a text-only prompt
+   */
+  public PromptImages images() {
+    return images;
+  }
+
+  /**
+   * How many images the prompt carries.
+   *
+   * @return 0 for a text-only prompt
+   */
+  public int imageCount() {
+    return images == null ? 0 : images.count();
+  }
+
+  /**
    * The chat messages to send instead of the text as one user message.
    *
    * @return the messages of a prompts file's {@code messages} row, else null
@@ -156,12 +235,18 @@ public final class Prompt {
   }
 
   /**
-   * The planned count if there is one, else the exact count.
+   * The planned count if there is one, else the exact count; with images, plus their tokens by the
+   * images' rule when it knows them (a {@code server} rule before it learnt: the text's only).
    *
    * @return the count, never null
    */
   public TokenCount plannedCount() {
-    return planned != null ? planned : count();
+    TokenCount text = planned != null ? planned : count();
+    Integer imageTokens = images == null ? null : images.planned();
+    if (imageTokens == null || imageTokens == 0) {
+      return text;
+    }
+    return new TokenCount(text.value() + imageTokens, text.source(), false);
   }
 
   /**
@@ -188,16 +273,31 @@ public final class Prompt {
   }
 
   /**
-   * The tokens of the group prefix this prompt starts with.
+   * The tokens of the group prefix this prompt starts with: its shared images' (when their rule
+   * knows them) and its text's.
    *
    * @return the group prefix's token count, or null outside shared-prefix mode
    */
   public Integer sharedPrefixTokens() {
+    if (images == null || images.shared() == 0 || sharedPrefixTokens == null) {
+      return sharedPrefixTokens;
+    }
+    Integer imageTokens = images.sharedPlanned();
+    return imageTokens == null ? sharedPrefixTokens : sharedPrefixTokens + imageTokens;
+  }
+
+  /**
+   * The text's tokens of the group prefix, without its images.
+   *
+   * @return the group prefix's text tokens, or null outside shared-prefix mode
+   */
+  public Integer sharedPrefixTextTokens() {
     return sharedPrefixTokens;
   }
 
   /**
-   * The prompt's digest: the first 16 hex digits of the SHA-256 of the text's UTF-8 bytes.
+   * The prompt's digest: the first 16 hex digits of the SHA-256 of the text's UTF-8 bytes; with
+   * images, that digest combined with each image's SHA-256 ({@link #withImages}).
    *
    * @return 16 lower-case hex digits
    */

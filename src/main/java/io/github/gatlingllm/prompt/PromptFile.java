@@ -91,13 +91,30 @@ public final class PromptFile {
    * @param text the prompt text, or for a {@code messages} row the messages as compact JSON
    * @param messages the chat messages, or null for a {@code prompt} row
    * @param maxTokens the row's {@code max_tokens}, or null for the run's
+   * @param images the row's {@code images}: each a data URI ({@code data:image/png;base64,...}) or
+   *     the path of a PNG or JPEG file (relative to the prompts file's folder), sent after the
+   *     text; or null for none
    */
-  public record Row(int line, String text, List<Message> messages, Integer maxTokens) {
+  public record Row(
+      int line, String text, List<Message> messages, Integer maxTokens, List<String> images) {
 
     /** Checks and freezes the fields. */
     public Row {
       Objects.requireNonNull(text, "text");
       messages = messages == null ? null : List.copyOf(messages);
+      images = images == null || images.isEmpty() ? null : List.copyOf(images);
+    }
+
+    /**
+     * A row without images.
+     *
+     * @param line the 1-based line
+     * @param text the text
+     * @param messages the messages, or null
+     * @param maxTokens the row's {@code max_tokens}, or null
+     */
+    public Row(int line, String text, List<Message> messages, Integer maxTokens) {
+      this(line, text, messages, maxTokens, null);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.github.gatlingllm.prompt;
 
+import io.github.gatlingllm.image.ImageSpec;
+import io.github.gatlingllm.image.ImageTokens;
 import io.github.gatlingllm.token.TokenCounter;
 import java.util.Map;
 import java.util.Objects;
@@ -51,6 +53,7 @@ public final class PromptSource {
   private final FileRows file;
   private final GeneratedPrompts generator;
   private final PromptLookahead lookahead;
+  private final PromptImaging imaging;
 
   /**
    * Prompts built ahead of use for generated prompts and prompt files ({@link PromptLookahead}).
@@ -89,6 +92,7 @@ public final class PromptSource {
         phase,
         false,
         null,
+        null,
         null);
   }
 
@@ -117,6 +121,7 @@ public final class PromptSource {
         phase,
         false,
         rows,
+        null,
         null);
   }
 
@@ -160,7 +165,8 @@ public final class PromptSource {
         phase,
         false,
         null,
-        rows);
+        rows,
+        null);
   }
 
   /**
@@ -174,7 +180,9 @@ public final class PromptSource {
       String prefixPhase,
       boolean roundRobinGroups,
       java.util.function.LongFunction<Prompt> rows,
-      FileRows file) {
+      FileRows file,
+      PromptImaging imaging) {
+    this.imaging = imaging;
     this.rows = rows;
     this.file = file;
     this.prefixPhase = Objects.requireNonNull(prefixPhase, "prefixPhase");
@@ -184,7 +192,8 @@ public final class PromptSource {
     if (file == null
         && c.spec().mode() != PromptMode.REPEAT
         && c.spec().mode() != PromptMode.TRACE
-        && c.inputTokens() < MIN_CONTROLLED_TOKENS) {
+        && c.inputTokens() < MIN_CONTROLLED_TOKENS
+        && imaging == null) {
       LOG.warn(
           "input tokens {} is below {}: {} prompts will overshoot their target and cannot hold"
               + " their planned prefix sharing",
@@ -232,7 +241,62 @@ public final class PromptSource {
         prefixPhase,
         roundRobinGroups,
         rows,
-        file);
+        file,
+        imaging == null ? null : imaging.inPhase(c.seed(), c.id(), otherPhase, prefixPhase));
+  }
+
+  /**
+   * This phase's generated prompts with images ({@link PromptImaging}: each prompt carries {@code
+   * spec.count()} images, {@code spec.shared()} of them its group's); the phases made from it carry
+   * theirs. Call before any prompt is handed out.
+   *
+   * @param spec what each prompt carries; {@link ImageSpec#NONE} (or a count of 0) for none
+   * @param tokens the images' token rule, never null
+   * @return a new source, or this one for no images (a prompts file's source with its rows' own
+   *     images counted by {@code tokens})
+   * @throws IllegalArgumentException if this source takes no such images (a prompts file, whose
+   *     rows carry their own; a trace's rows; unique prompts with shared images)
+   */
+  public PromptSource withImages(ImageSpec spec, ImageTokens tokens) {
+    if (spec == null || !spec.any()) {
+      if (file != null && tokens != null) {
+        // a prompts file's rows carry their own images: they are counted by this rule
+        return new PromptSource(
+            c, generator.repeated(), prefixPhase, false, rows, file.withImageTokens(tokens), null);
+      }
+      return this;
+    }
+    if (file != null) {
+      throw new IllegalArgumentException(
+          "llm.images.count: a prompts file's rows carry the images they name, not"
+              + " llm.images.count; expected one or the other");
+    }
+    return new PromptSource(
+        c,
+        generator.repeated(),
+        prefixPhase,
+        false,
+        rows,
+        null,
+        new PromptImaging(spec, tokens, c.spec().mode(), c.seed(), c.id(), c.phase(), prefixPhase));
+  }
+
+  /**
+   * What each generated prompt carries ({@link #withImages}).
+   *
+   * @return the spec, {@link ImageSpec#NONE} when none
+   */
+  public ImageSpec imageSpec() {
+    return imaging == null ? ImageSpec.NONE : imaging.spec();
+  }
+
+  /**
+   * The images' token rule.
+   *
+   * @return the rule, or null when the prompts carry no generated images
+   */
+  public ImageTokens imageTokens() {
+    return imaging == null ? null : imaging.tokens();
   }
 
   /**
@@ -449,7 +513,14 @@ public final class PromptSource {
    */
   public Map<String, Object> specRecord() {
     if (file == null) {
-      return c.spec().toRecord();
+      if (imaging == null) {
+        return c.spec().toRecord();
+      }
+      Map<String, Object> record = new java.util.LinkedHashMap<>(c.spec().toRecord());
+      Map<String, Object> images = new java.util.LinkedHashMap<>(imaging.spec().toRecord());
+      images.put("tokens", imaging.tokens().name());
+      record.put("images", java.util.Collections.unmodifiableMap(images));
+      return java.util.Collections.unmodifiableMap(record);
     }
     return file.specRecord();
   }
@@ -476,7 +547,11 @@ public final class PromptSource {
     if (file != null) {
       return file.prompt(index, c.phase(), c.counter());
     }
-    return generator.build(index);
+    Prompt prompt = generator.build(index);
+    if (imaging == null) {
+      return prompt;
+    }
+    return prompt.withImages(imaging.images(index, prompt.prefixGroup()));
   }
 
   @Override

@@ -95,6 +95,7 @@ public final class RunRecord {
           Map.entry(Run.REQUESTS_RECORDED, JSON.constructType(Long.class)),
           Map.entry(Run.REQUESTS_SENT_BY, JSON.constructType(String.class)),
           Map.entry(ClientSummary.KEY, JSON.constructType(ClientSummary.class)),
+          Map.entry(ImagesSummary.KEY, JSON.constructType(ImagesSummary.class)),
           Map.entry(Shard.KEY, JSON.constructType(Shard.class)),
           Map.entry(PromptsHandedOut.KEY, JSON.constructType(PromptsHandedOut.class)),
           Map.entry(
@@ -441,6 +442,18 @@ public final class RunRecord {
   }
 
   /**
+   * Adds the split of the measured requests by whether they carried images, {@code images}, or
+   * replaces it in place.
+   *
+   * @param images the split, never null
+   * @return this record
+   */
+  public RunRecord withImages(ImagesSummary images) {
+    blocks.put(ImagesSummary.KEY, java.util.Objects.requireNonNull(images, "images"));
+    return this;
+  }
+
+  /**
    * Adds or replaces the objectives, {@code slo}, in place; null removes them.
    *
    * @param slo the objectives, or null
@@ -690,6 +703,15 @@ public final class RunRecord {
    */
   public ClientSummary client() {
     return block(ClientSummary.KEY, ClientSummary.class);
+  }
+
+  /**
+   * The measured requests split by whether they carried images, {@code images} (issue 45).
+   *
+   * @return the block, or null for a run that sent no image (and for older files)
+   */
+  public ImagesSummary images() {
+    return block(ImagesSummary.KEY, ImagesSummary.class);
   }
 
   /**

@@ -244,6 +244,13 @@ final class RecordFields {
           text("session_id", RequestRecord::sessionId, RequestRecordBuilder::sessionId)
               .omittedWhenNull(),
           integer("tool_calls", RequestRecord::toolCalls, RequestRecordBuilder::toolCalls)
+              .omittedWhenNull(),
+          integer("images", RequestRecord::images, RequestRecordBuilder::images).omittedWhenNull(),
+          whole("image_bytes", RequestRecord::imageBytes, RequestRecordBuilder::imageBytes)
+              .omittedWhenNull(),
+          whole("request_bytes", RequestRecord::requestBytes, RequestRecordBuilder::requestBytes)
+              .omittedWhenNull(),
+          time("upload_ms", RequestRecord::uploadMs, RequestRecordBuilder::uploadMs)
               .omittedWhenNull());
 
   /** The fields by key. */

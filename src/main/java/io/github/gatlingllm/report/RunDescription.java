@@ -184,6 +184,22 @@ final class RunDescription {
                   : groups == 1 ? " by all" : " within " + Decimals.fmt(groups) + " groups")
           .append(')');
     }
+    Map<?, ?> images = map(spec.get("images"));
+    Double count = number(images.get("count"));
+    if (count != null && count > 0) {
+      Double shared = number(images.get("shared"));
+      text.append(" with ")
+          .append(Decimals.fmt(count))
+          .append(count == 1 ? " image" : " images")
+          .append(
+              shared == null || shared == 0 ? "" : " (" + Decimals.fmt(shared) + " its group's)")
+          .append(' ')
+          .append(images.get("width"))
+          .append('x')
+          .append(images.get("height"))
+          .append(' ')
+          .append(images.get("format"));
+    }
     return text.toString();
   }
 

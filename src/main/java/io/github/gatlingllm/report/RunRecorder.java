@@ -53,6 +53,7 @@ public final class RunRecorder implements AutoCloseable {
   private final BufferedWriter requests;
   private final MetricsAggregator aggregator;
   private final CacheAggregator cache;
+  private final ImageSplit images;
   private final RequestsShape shape = new RequestsShape();
   private final long startedMs;
   private long recorded;
@@ -109,6 +110,7 @@ public final class RunRecorder implements AutoCloseable {
     this.folders = Objects.requireNonNull(folders, "folders");
     this.aggregator = new MetricsAggregator(slo);
     this.cache = new CacheAggregator(cacheTolerance);
+    this.images = new ImageSplit();
     try {
       Files.createDirectories(folders.results());
       this.scratch =
@@ -144,6 +146,7 @@ public final class RunRecorder implements AutoCloseable {
       aggregator.add(record);
       cache.add(record);
       shape.add(record);
+      images.add(record);
       try {
         // Into one reused builder (no string, no generator a request), copied into the writer.
         line.setLength(0);
@@ -214,7 +217,8 @@ public final class RunRecorder implements AutoCloseable {
    *
    * @param run the run's record so far (its settings, prompts, end and the watches' blocks), in the
    *     file's order; {@code interrupted}, {@code started_at}, {@code ended_at}, {@code
-   *     requests_recorded}, {@code metrics} and {@code cache} are added here, in that order
+   *     requests_recorded}, {@code metrics}, {@code cache} and, when requests carried images,
+   *     {@code images} ({@link ImageSplit}) are added here, in that order
    * @param cacheParameters what the cache plan knew of the server ({@code cache}'s parameters, in
    *     order), empty when none
    * @param interrupted whether the run was stopped before it ended
@@ -264,6 +268,9 @@ public final class RunRecorder implements AutoCloseable {
           .withMetrics(aggregator.summary())
           .without("cache")
           .with("cache", cache.summary(cacheParameters));
+      if (images.any()) {
+        run.withImages(images.summary());
+      }
       Files.writeString(target.resolve(RUN_FILE), run.text());
       RunRecord record = run.typed();
       String html;

@@ -191,6 +191,11 @@ public final class RunSummary {
     if (machine != null) {
       f.add(new Figure("machine", machine.describe()));
     }
+    // Requests with images against text-only ones (issue 45).
+    io.github.gatlingllm.record.ImagesSummary images = run.images();
+    if (images != null) {
+      f.addAll(imageFigures(images));
+    }
 
     List<String> warnings = new ArrayList<>();
     String targetDown = RunSentences.targetDown(run);
@@ -474,7 +479,72 @@ public final class RunSummary {
     if (client.length() > 0) {
       lines.add(client.toString());
     }
+    StringBuilder images = new StringBuilder();
+    for (Figure f : figures) {
+      if (f.name().startsWith(IMAGES)) {
+        images.append(images.length() == 0 ? "  images: " : "; ");
+        images.append(f.name().substring(IMAGES.length())).append(' ').append(f.value());
+      }
+    }
+    if (images.length() > 0) {
+      lines.add(images.toString());
+    }
     return lines;
+  }
+
+  /** The start of the image figures' names. */
+  static final String IMAGES = "images: ";
+
+  /**
+   * The figures of the {@code images} block: the requests on each side, then TTFT, E2E and the
+   * upload (time to write the body, its bytes) p50, with images / text only.
+   */
+  static List<Figure> imageFigures(io.github.gatlingllm.record.ImagesSummary images) {
+    io.github.gatlingllm.record.ImagesSummary.Side with = images.withImages();
+    io.github.gatlingllm.record.ImagesSummary.Side text = images.textOnly();
+    List<Figure> f = new ArrayList<>();
+    f.add(
+        new Figure(
+            IMAGES + "requests",
+            images.requestsWithImages()
+                + " with "
+                + images.images()
+                + " images ("
+                + size(images.imageBytes())
+                + " encoded), "
+                + images.requestsTextOnly()
+                + " text only"));
+    f.add(
+        new Figure(
+            IMAGES + "TTFT p50 with / text only, ms",
+            ms(with.ttftMs().p50()) + " / " + ms(text.ttftMs().p50())));
+    f.add(
+        new Figure(
+            IMAGES + "E2E p50 with / text only, ms",
+            ms(with.e2eMs().p50()) + " / " + ms(text.e2eMs().p50())));
+    f.add(
+        new Figure(
+            IMAGES + "upload p50 with / text only, ms",
+            ms(with.uploadMs().p50())
+                + " / "
+                + ms(text.uploadMs().p50())
+                + " (bodies p50 "
+                + kb(with.requestBytes().p50())
+                + " / "
+                + kb(text.requestBytes().p50())
+                + " kB)"));
+    return f;
+  }
+
+  /** Bytes in kB below a megabyte, else in MB. */
+  private static String size(long bytes) {
+    return bytes < 1_000_000
+        ? Decimals.fmt(bytes / 1e3) + " kB"
+        : Decimals.fmt(bytes / 1e6) + " MB";
+  }
+
+  private static String kb(Double bytes) {
+    return bytes == null ? "–" : Decimals.fmt(bytes / 1000);
   }
 
   /**

@@ -101,6 +101,13 @@ final class SettingNames {
               "promptsColumn",
               "promptsOrder",
               "promptsWrap",
+              // images in generated prompts (ImageSettings)
+              "images.count",
+              "images.shared",
+              "images.width",
+              "images.height",
+              "images.format",
+              "images.tokens",
               // the A/B verdict against an earlier run (BaselineSettings)
               "baseline",
               "assert.noRegressionPct",

@@ -87,10 +87,11 @@ public final class SettingUse {
                   "warmGroups",
                   "promptsFile",
                   "promptsOrder",
-                  "promptsWrap")),
+                  "promptsWrap"),
+              ImageSettings.NAMES),
           Part.PROMPT_FILE,
           set(
-              List.of("seed", "tokenizer", "warmupRequests", "requests", "caseId"),
+              List.of("seed", "tokenizer", "warmupRequests", "requests", "caseId", "images.tokens"),
               PromptFileSettings.NAMES),
           Part.CONVERSATIONS,
           set(
@@ -100,7 +101,7 @@ public final class SettingUse {
           Part.AGENTS,
           set(AgentSettings.NAMES, List.of("seed", "caseId", "tokenizer", "responses.history")),
           Part.TRACE,
-          set(TraceSettings.NAMES, TraceSettings.SHARED),
+          set(TraceSettings.NAMES, TraceSettings.SHARED, List.of("images.tokens", "images.format")),
           Part.SWEEP,
           set(List.of("sweep.maxConcurrency", "sweep.levels", "sweep.levelDuration", "sweep.ramp")),
           Part.SEARCH,

@@ -58,11 +58,12 @@ final class RequestParser {
     }
     boolean stream = optionalBoolean(root, "stream", "stream");
     optionalBoolean(root, "ignore_eos", "ignore_eos");
+    ImageParts images = new ImageParts();
     if (endpoint == ServedEndpoint.RESPONSES) {
-      return responses(root, stream);
+      return responses(root, stream, images);
     }
     if (endpoint == ServedEndpoint.MESSAGES) {
-      return messages(root, stream);
+      return messages(root, stream, images);
     }
     boolean includeUsage = false;
     JsonNode options = root.get("stream_options");
@@ -85,7 +86,7 @@ final class RequestParser {
     }
     List<JsonNode> tools = ToolTurns.tools(root);
     String choice = ToolTurns.choice(root, tools);
-    PromptTokenizer.Tokens tokens = chatTokens(root, tools);
+    PromptTokenizer.Tokens tokens = chatTokens(root, tools, images);
     checkContext(tokens);
     List<ToolTurns.Call> calls =
         ToolTurns.calls(
@@ -131,7 +132,8 @@ final class RequestParser {
     return value.intValue();
   }
 
-  private PromptTokenizer.Tokens chatTokens(JsonNode root, List<JsonNode> tools) {
+  private PromptTokenizer.Tokens chatTokens(
+      JsonNode root, List<JsonNode> tools, ImageParts images) {
     JsonNode messages = root.get("messages");
     if (messages == null || messages.isNull()) {
       throw ErrorReply.badRequest("'messages' is required", "messages");
@@ -157,7 +159,7 @@ final class RequestParser {
         throw ErrorReply.badRequest(
             "'" + where + ".role' must be a string, got " + kind(role), where + ".role");
       }
-      String content = content(message, where);
+      String content = content(message, where, images);
       switch (role.textValue()) {
         case "assistant" -> {
           callIds = ToolTurns.newIds();
@@ -192,16 +194,22 @@ final class RequestParser {
         parsed.add(0, new PromptTokenizer.Message("system", block));
       }
     }
-    return tokenizer.tokens(PromptTokenizer.chatTemplate(parsed));
+    return images.tokens(tokenizer, PromptTokenizer.chatTemplate(parsed));
   }
 
-  /** A message's text: a string, null (no text), or text parts joined with newlines (as vLLM). */
-  private static String content(JsonNode message, String where) {
+  /**
+   * A message's text: a string, null (no text), or text parts joined with newlines (as vLLM), an
+   * {@code image_url} part ({@code {"type":"image_url","image_url":{"url":"data:..."}}}) standing
+   * as its image's marker ({@link ImageParts}).
+   */
+  private static String content(JsonNode message, String where, ImageParts images) {
     return textParts(
         message.get("content"),
         where,
         List.of("text"),
-        "a text part {\"type\": \"text\", \"text\": ...}");
+        "a text part {\"type\": \"text\", \"text\": ...} or an image part {\"type\":"
+            + " \"image_url\", \"image_url\": {\"url\": \"data:...\"}}",
+        images);
   }
 
   /**
@@ -210,7 +218,7 @@ final class RequestParser {
    * string, or items: messages, {@code function_call}, {@code function_call_output}), templated as
    * chat messages; {@code max_output_tokens}; {@code reasoning.summary}.
    */
-  private ParsedRequest responses(JsonNode root, boolean stream) {
+  private ParsedRequest responses(JsonNode root, boolean stream, ImageParts images) {
     int maxTokens = maxTokens("max_output_tokens", root.get("max_output_tokens"));
     List<PromptTokenizer.Message> all = new ArrayList<>();
     JsonNode instructions = root.get("instructions");
@@ -238,14 +246,15 @@ final class RequestParser {
       all.addAll(previous.context());
     }
     java.util.Set<PromptTokenizer.Message> calls = new java.util.HashSet<>();
-    List<PromptTokenizer.Message> added = inputItems(root.get("input"), calls);
+    List<PromptTokenizer.Message> added = inputItems(root.get("input"), calls, images);
     all.addAll(added);
     JsonNode summary = root.path("reasoning").path("summary");
     boolean reasoningSummary = summary.isTextual() && !summary.textValue().equals("none");
     List<JsonNode> tools = ToolTurns.responsesTools(root);
     String choice = ToolTurns.responsesChoice(root, tools);
     List<PromptTokenizer.Message> templated = ToolTurns.qwen(all, tools, calls);
-    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(templated));
+    PromptTokenizer.Tokens tokens =
+        images.tokens(tokenizer, PromptTokenizer.chatTemplate(templated));
     if (tokens.count() > config.contextLength()) {
       throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
     }
@@ -262,7 +271,7 @@ final class RequestParser {
   }
 
   private static List<PromptTokenizer.Message> inputItems(
-      JsonNode input, java.util.Set<PromptTokenizer.Message> calls) {
+      JsonNode input, java.util.Set<PromptTokenizer.Message> calls, ImageParts images) {
     if (input == null || input.isNull()) {
       throw ErrorReply.badRequest("'input' is required", "input");
     }
@@ -294,7 +303,8 @@ final class RequestParser {
                 where + ".role");
           }
           messages.add(
-              new PromptTokenizer.Message(role.textValue(), parts(item.get("content"), where)));
+              new PromptTokenizer.Message(
+                  role.textValue(), parts(item.get("content"), where, images)));
         }
         case "function_call" -> {
           PromptTokenizer.Message call =
@@ -339,10 +349,20 @@ final class RequestParser {
 
   /**
    * A message's content: a string, or parts of text ({@code input_text}, {@code output_text},
-   * {@code text}, Messages' {@code text}) joined with newlines.
+   * {@code text}, Messages' {@code text}) joined with newlines; with {@code images}, a Responses
+   * {@code input_image} ({@code {"type":"input_image","image_url":"data:..."}}) as its marker.
    */
+  private static String parts(JsonNode content, String where, ImageParts images) {
+    return textParts(
+        content,
+        where,
+        List.of("input_text", "output_text", "text"),
+        images == null ? "a text part" : "a text part or an input_image with a data URI",
+        images);
+  }
+
   private static String parts(JsonNode content, String where) {
-    return textParts(content, where, List.of("input_text", "output_text", "text"), "a text part");
+    return parts(content, where, null);
   }
 
   /**
@@ -351,7 +371,7 @@ final class RequestParser {
    * @param expected what a part must be, for the refusal of another
    */
   private static String textParts(
-      JsonNode content, String where, List<String> types, String expected) {
+      JsonNode content, String where, List<String> types, String expected, ImageParts images) {
     String field = where + ".content";
     if (content == null || content.isNull()) {
       return "";
@@ -367,6 +387,14 @@ final class RequestParser {
     StringBuilder text = new StringBuilder();
     for (int j = 0; j < content.size(); j++) {
       JsonNode part = content.get(j);
+      String image = images == null ? null : imagePart(part, field + "[" + j + "]", images);
+      if (image != null) {
+        if (j > 0) {
+          text.append('\n');
+        }
+        text.append(image);
+        continue;
+      }
       JsonNode partText = part.get("text");
       if (!part.isObject()
           || !types.contains(part.path("type").asText(""))
@@ -391,12 +419,40 @@ final class RequestParser {
   }
 
   /**
+   * An image part's marker: a chat {@code image_url} part (its {@code image_url.url}, or the URL as
+   * a string) or a Responses {@code input_image} (its {@code image_url}); null for any other part.
+   */
+  private static String imagePart(JsonNode part, String field, ImageParts images) {
+    String type = part.path("type").asText("");
+    JsonNode url;
+    if (type.equals("image_url")) {
+      url = part.path("image_url");
+      if (url.isObject()) {
+        url = url.path("url");
+        field += ".image_url.url";
+      } else {
+        field += ".image_url";
+      }
+    } else if (type.equals("input_image")) {
+      url = part.path("image_url");
+      field += ".image_url";
+    } else {
+      return null;
+    }
+    if (!url.isTextual()) {
+      throw ErrorReply.badRequest(
+          "'" + field + "' must be a string, a data URI, got " + kind(url), field);
+    }
+    return images.dataUri(url.textValue(), field);
+  }
+
+  /**
    * An Anthropic Messages request: {@code max_tokens} (required, as Anthropic's API requires it),
    * {@code system} (a string or text blocks), {@code messages} of user and assistant turns whose
    * content is a string or blocks ({@code text}, {@code tool_use}, {@code tool_result}, {@code
    * thinking} is left out), templated as chat messages.
    */
-  private ParsedRequest messages(JsonNode root, boolean stream) {
+  private ParsedRequest messages(JsonNode root, boolean stream, ImageParts images) {
     JsonNode max = root.get("max_tokens");
     if (max == null || max.isNull()) {
       throw ErrorReply.badRequest("max_tokens: Field required", "max_tokens");
@@ -437,6 +493,7 @@ final class RequestParser {
         String type = block.path("type").asText("");
         switch (type) {
           case "text" -> append(text, text(block, "text", at));
+          case "image" -> append(text, imageBlock(block, at, images));
           case "tool_use" ->
               append(
                   text,
@@ -452,7 +509,8 @@ final class RequestParser {
               throw ErrorReply.badRequest(
                   "'"
                       + at
-                      + ".type' must be text, tool_use, tool_result or thinking (the simulator"
+                      + ".type' must be text, image, tool_use, tool_result or thinking (the"
+                      + " simulator"
                       + " takes no other block), got '"
                       + type
                       + "'",
@@ -466,7 +524,8 @@ final class RequestParser {
     List<JsonNode> tools = ToolTurns.messagesTools(root);
     String choice = ToolTurns.messagesChoice(root, tools);
     List<PromptTokenizer.Message> templated = ToolTurns.qwen(all, tools, java.util.Set.of());
-    PromptTokenizer.Tokens tokens = tokenizer.tokens(PromptTokenizer.chatTemplate(templated));
+    PromptTokenizer.Tokens tokens =
+        images.tokens(tokenizer, PromptTokenizer.chatTemplate(templated));
     if (tokens.count() > config.contextLength()) {
       throw ErrorReply.exceedContext(tokens.count(), config.contextLength());
     }
@@ -482,6 +541,25 @@ final class RequestParser {
         ToolTurns.anthropicIds(
             ToolTurns.calls(
                 tools, choice, ToolTurns.loops(templated), ToolTurns.promptHash(tokens))));
+  }
+
+  /**
+   * A Messages {@code image} block's marker: its {@code source} must be {@code
+   * {"type":"base64","media_type":"image/...","data":...}}.
+   */
+  private static String imageBlock(JsonNode block, String at, ImageParts images) {
+    JsonNode source = block.path("source");
+    if (!source.path("type").asText("").equals("base64")
+        || !source.path("media_type").asText("").startsWith("image/")
+        || !source.path("data").isTextual()) {
+      throw ErrorReply.badRequest(
+          "'"
+              + at
+              + ".source' must be {\"type\": \"base64\", \"media_type\": \"image/...\","
+              + " \"data\": ...} (the simulator fetches no URL)",
+          at + ".source");
+    }
+    return images.base64(source.get("data").textValue(), at + ".source.data");
   }
 
   private static void append(StringBuilder text, String part) {

@@ -58,6 +58,10 @@ final class EveryField {
         .cancelAfterMs(100.0)
         .sessionId("agent_l4_r256_t128-measured-7")
         .toolCalls(2)
+        .images(2)
+        .imageBytes(123_456L)
+        .requestBytes(170_000L)
+        .uploadMs(0.75)
         .build();
   }
 

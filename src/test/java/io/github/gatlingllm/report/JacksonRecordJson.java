@@ -145,6 +145,18 @@ final class JacksonRecordJson {
     if (r.toolCalls() != null) {
       g.writeNumberField("tool_calls", r.toolCalls());
     }
+    if (r.images() != null) {
+      g.writeNumberField("images", r.images());
+    }
+    if (r.imageBytes() != null) {
+      g.writeNumberField("image_bytes", r.imageBytes());
+    }
+    if (r.requestBytes() != null) {
+      g.writeNumberField("request_bytes", r.requestBytes());
+    }
+    if (r.uploadMs() != null) {
+      writeDouble(g, "upload_ms", r.uploadMs());
+    }
     g.writeEndObject();
   }
 
@@ -218,6 +230,10 @@ final class JacksonRecordJson {
         .traceRow(longValue(n, "trace_row"))
         .sessionId(text(n, "session_id"))
         .toolCalls(intValue(n, "tool_calls"))
+        .images(intValue(n, "images"))
+        .imageBytes(longValue(n, "image_bytes"))
+        .requestBytes(longValue(n, "request_bytes"))
+        .uploadMs(doubleValue(n, "upload_ms"))
         .ttfoMs(doubleValue(n, "ttfo_ms"))
         .reasoningTokens(intValue(n, "reasoning_tokens"))
         .reasoningTokensSource(text(n, "reasoning_tokens_source"))

@@ -112,7 +112,11 @@ class RecordFieldsTest {
             "cancel_after_ms",
             "trace_row",
             "session_id",
-            "tool_calls"),
+            "tool_calls",
+            "images",
+            "image_bytes",
+            "request_bytes",
+            "upload_ms"),
         RecordFields.ALL.stream().map(f -> f.name).toList());
   }
 
@@ -139,6 +143,10 @@ class RecordFieldsTest {
     keys.remove("trace_row");
     keys.remove("session_id");
     keys.remove("tool_calls");
+    keys.remove("images");
+    keys.remove("image_bytes");
+    keys.remove("request_bytes");
+    keys.remove("upload_ms");
     assertEquals(keys, RequestsFile.columns());
   }
 

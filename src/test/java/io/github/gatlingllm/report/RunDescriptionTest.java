@@ -63,6 +63,35 @@ class RunDescriptionTest {
   }
 
   @Test
+  void promptsWithImagesSayThem() {
+    Map<String, Object> run = quickstart();
+    run.put(
+        "prompts",
+        Map.of(
+            "workload",
+            "shared-prefix",
+            "spec",
+            Map.of(
+                "mode",
+                "shared-prefix",
+                "shared_prefix_ratio",
+                0.5,
+                "prefix_groups",
+                4,
+                "images",
+                Map.of(
+                    "count", 2, "shared", 1, "width", 448, "height", "256-512", "format", "jpeg")),
+            "input_tokens",
+            256));
+    assertEquals(
+        "chat completions, streamed, to http://127.0.0.1:44343/v1 (the embedded simulator), model"
+            + " gatling-llm-simulator; shared-prefix prompts of 256 tokens (0.5 of each shared"
+            + " within 4 groups) with 2 images (1 its group's) 448x256-512 jpeg, up to 32 output"
+            + " tokens; 8 users, closed loop; 200 measured requests after 8 warmup",
+        RunDescription.of(RunRecord.of(run)));
+  }
+
+  @Test
   void theQuickstart() {
     assertEquals(
         "chat completions, streamed, to http://127.0.0.1:44343/v1 (the embedded simulator), model"
