@@ -24,6 +24,8 @@
 # records each run with JFR this way). Absolute tails need a quiet machine:
 # the load average is printed before and after. Raw outputs: DIR/target/bench-client-tail/.
 set -euo pipefail
+# BENCH_JAVA_OPTS may be unset (set -u): each Gatling run gets its options with @TAG@ replaced.
+java_opts=${BENCH_JAVA_OPTS:-}
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(cd "${1:-$here/..}" && pwd)
 cd "$dir"
@@ -142,7 +144,7 @@ gatling() {  # TAG SIMULATION_CLASS JAVA_OPTS...: runs Gatling on core 1, sets $
   local before
   before=$(ls "$results" | sort)
   ${pin[@]:+"${pin[@]}" "${BENCH_CLIENT_CPUS:-1}"} timeout --kill-after=10 300 java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G \
-    -Dai.djl.offline=true -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
+    -Dai.djl.offline=true -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${java_opts//@TAG@/$tag} \
     -Dllm.baseUrl="$url" -Dllm.resultsFolder="$results" "$@" -cp "$classpath" io.gatling.app.Gatling -s "$cls" -rf "$results" -nr > "$results/$tag.log" 2>&1 \
     || echo "$tag: Gatling exited $? (see $results/$tag.log)"
   run=$(comm -13 <(echo "$before") <(ls "$results" | sort) | grep -i "^${cls##*.}-[0-9]*$" | head -1 || true)

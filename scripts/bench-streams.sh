@@ -33,6 +33,8 @@
 # (with BENCH_EVENT_LOOPS=2: one event loop a core, as Gatling's default of two a core would not).
 # Each Gatling run's folder and run id go to target/bench-streams/TAG.run (scripts/bench-tail-causes.sh).
 set -euo pipefail
+# BENCH_JAVA_OPTS may be unset (set -u): each Gatling run gets its options with @TAG@ replaced.
+java_opts=${BENCH_JAVA_OPTS:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 loads=("$@")
@@ -125,7 +127,7 @@ for load in "${loads[@]}"; do
       # One Netty event loop for the one core: Netty's default is two a core, and two loops on one
       # core hand work to each other through futex wake-ups and context switches.
       ${pin[@]:+"${pin[@]}" "$client_cpus"} timeout --kill-after=10 "$((warmup + seconds + 90))" java --add-opens=java.base/java.lang=ALL-UNNAMED -Xmx2G -Dai.djl.offline=true \
-        -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${BENCH_JAVA_OPTS//@TAG@/$tag} \
+        -Dio.netty.eventLoopThreads="${BENCH_EVENT_LOOPS:-1}" ${java_opts//@TAG@/$tag} \
         -Dllm.baseUrl="$url" -Dllm.endpoint="$endpoint" -Dllm.resultsFolder="$results" -Dbench.cpuFile="$cpu" -Dbench.runId="$run_id" \
         -Dbench.rate="$rate" -Dbench.users="$users" -Dbench.warmupSeconds="$warmup" -Dbench.seconds="$seconds" \
         -Dbench.outputTokens="$tokens" ${live_opts[@]+"${live_opts[@]}"} \

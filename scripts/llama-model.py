@@ -10,8 +10,15 @@ make greedy and sampled decoding alike answer every chat turn with one fixed too
 real engine's tool-call template, grammar and parser can be exercised by a model that cannot think.
 See tool_call_model() for how.
 
+With --mmproj it writes a multimodal projector for such a model instead (llama-server --mmproj):
+a LLaVA-1.5-style file (projector type "mlp") of random weights, seeded: a small CLIP vision tower
+(224 px images, 14 px patches, so 256 image tokens an image whatever its size) and a two-layer MLP
+whose output size is the text model's --dim. See mmproj_model() for its shapes.
+
 Usage: llama-model.py --tokenizer DIR --out FILE [--dim 256 --layers 4 --heads 4 --ff 768
                       --context 8192 --type q8_0|f16 --seed 0] [--tool-call]
+       llama-model.py --mmproj --out FILE [--dim 256 --vision-dim 128 --vision-layers 2
+                      --vision-heads 4 --vision-ff 512 --image-size 224 --patch-size 14 --seed 0]
 DIR holds tokenizer.json (a byte-level BPE model, as Qwen's) and tokenizer_config.json (the chat
 template, eos/pad/bos tokens). Needs numpy and the gguf package (python3-gguf) on PYTHONPATH.
 """
@@ -204,9 +211,97 @@ def tool_call_model(a, w, ids, tokens):
           f" margin {margin:.0f} logits: {text!r}")
 
 
+def mmproj_model(a):
+    """Writes a LLaVA-1.5-style multimodal projector (llama.cpp's clip "mlp" type), random weights.
+
+    What llama.cpp's mtmd/clip loader asks of this type (tools/mtmd/clip.cpp, clip-impl.h; the
+    keys below are all it requires) and what its graph (tools/mtmd/models/llava.cpp) does with it:
+    an image is resized and padded to image_size x image_size (fixed-size preprocessing, no tiles:
+    no clip.vision.image_grid_pinpoints), cut into patches by a convolution (v.patch_embd, no
+    class embedding, so every patch is an output token), given learned position embeddings, a
+    pre-layernorm and the vision tower's layers up to the penultimate (as LLaVA takes its features),
+    then projected by mm.0 (linear), GELU, mm.2 (linear) to the text model's embedding size. So an
+    image is (image_size / patch_size)^2 tokens, 256 for 224 and 14, whatever its own size, and
+    the server refuses the file unless mm.2's output size equals the text model's n_embd.
+
+    GGUF shapes are numpy's reversed (ggml's ne[0] is numpy's last axis). Matrices and the patch
+    kernel are F16 as llama.cpp's converter writes them; norms, biases and position embeddings F32.
+    Weights: seeded normal, std 0.02; norms 1, biases 0.
+    """
+    if a.image_size % a.patch_size:
+        sys.exit(f"llama-model.py: --image-size {a.image_size} is not a multiple of --patch-size {a.patch_size}")
+    if a.vision_dim % a.vision_heads:
+        sys.exit(f"llama-model.py: --vision-dim {a.vision_dim} is not a multiple of --vision-heads {a.vision_heads}")
+    if a.vision_ff == a.vision_dim:
+        # llama.cpp swaps ffn_up and ffn_down of old LLaVA files when ffn_down's ne[0] is n_embd
+        sys.exit("llama-model.py: --vision-ff must differ from --vision-dim (llama.cpp's legacy ffn swap)")
+    if a.vision_layers < 2:
+        sys.exit("llama-model.py: --vision-layers must be >= 2 (LLaVA takes the penultimate layer)")
+    rng = np.random.default_rng(a.seed)
+    d, ff, out = a.vision_dim, a.vision_ff, a.dim
+    n_patches = (a.image_size // a.patch_size) ** 2
+
+    w = gguf.GGUFWriter(a.out + ".tmp", "clip")
+    w.add_name(a.name or "random-llava-mlp-projector")
+    w.add_description("random weights (seed %d): a LLaVA-style projector (mlp) of a tiny CLIP vision"
+                      " tower, %d image tokens, output size %d" % (a.seed, n_patches, out))
+    w.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
+    w.add_clip_has_vision_encoder(True)
+    w.add_clip_projector_type("mlp")
+    w.add_vision_image_size(a.image_size)
+    w.add_vision_patch_size(a.patch_size)
+    w.add_vision_embedding_length(d)
+    w.add_vision_feed_forward_length(ff)
+    w.add_vision_block_count(a.vision_layers)
+    w.add_vision_projection_dim(out)
+    w.add_vision_head_count(a.vision_heads)
+    w.add_vision_attention_layernorm_eps(1e-5)
+    # CLIP's (OpenAI) normalisation, as LLaVA-1.5's image processor has it
+    w.add_vision_image_mean([0.48145466, 0.4578275, 0.40821073])
+    w.add_vision_image_std([0.26862954, 0.26130258, 0.27577711])
+    w.add_vision_use_gelu(False)  # quick GELU, as CLIP
+
+    def f16(name, *shape):
+        w.add_tensor(name, rng.normal(0.0, 0.02, size=shape).astype(np.float16))
+
+    def f32(name, *shape):
+        w.add_tensor(name, rng.normal(0.0, 0.02, size=shape).astype(np.float32))
+
+    def norm(prefix, size):
+        w.add_tensor(prefix + ".weight", np.ones(size, dtype=np.float32))
+        w.add_tensor(prefix + ".bias", np.zeros(size, dtype=np.float32))
+
+    def bias(name, size):
+        w.add_tensor(name, np.zeros(size, dtype=np.float32))
+
+    f16("v.patch_embd.weight", d, 3, a.patch_size, a.patch_size)  # ne: patch, patch, 3, d
+    bias("v.patch_embd.bias", d)
+    f32("v.position_embd.weight", n_patches, d)  # ne: d, positions
+    norm("v.pre_ln", d)
+    for i in range(a.vision_layers):
+        norm(f"v.blk.{i}.ln1", d)
+        for t in ("attn_q", "attn_k", "attn_v", "attn_out"):
+            f16(f"v.blk.{i}.{t}.weight", d, d)
+            bias(f"v.blk.{i}.{t}.bias", d)
+        norm(f"v.blk.{i}.ln2", d)
+        f16(f"v.blk.{i}.ffn_up.weight", ff, d)  # ne: d, ff
+        bias(f"v.blk.{i}.ffn_up.bias", ff)
+        f16(f"v.blk.{i}.ffn_down.weight", d, ff)  # ne: ff, d
+        bias(f"v.blk.{i}.ffn_down.bias", d)
+    f16("mm.0.weight", out, d)  # ne: d, out
+    bias("mm.0.bias", out)
+    f16("mm.2.weight", out, out)  # ne: out, out (its ne[1] is the text model's n_embd)
+    bias("mm.2.bias", out)
+    finish(w, a)
+    params = d * 3 * a.patch_size ** 2 + n_patches * d + a.vision_layers * (4 * d * d + 2 * d * ff) \
+        + d * out + out * out
+    print(f"mmproj: {a.out}: clip mlp projector, {params / 1e6:.2f}M parameters, image"
+          f" {a.image_size} px, patch {a.patch_size} px, {n_patches} tokens an image, output {out}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tokenizer", required=True)
+    p.add_argument("--tokenizer", help="required but with --mmproj")
     p.add_argument("--out", required=True)
     p.add_argument("--dim", type=int, default=256)
     p.add_argument("--layers", type=int, default=4)
@@ -219,7 +314,20 @@ def main():
     p.add_argument("--tool-call", action="store_true",
                    help="write the crafted tool-call model (one layer) instead of random weights")
     p.add_argument("--rope-base", type=float, default=None)
+    p.add_argument("--mmproj", action="store_true",
+                   help="write a multimodal projector (llama-server --mmproj) for a model of --dim")
+    p.add_argument("--vision-dim", type=int, default=128)
+    p.add_argument("--vision-layers", type=int, default=2)
+    p.add_argument("--vision-heads", type=int, default=4)
+    p.add_argument("--vision-ff", type=int, default=512)
+    p.add_argument("--image-size", type=int, default=224)
+    p.add_argument("--patch-size", type=int, default=14)
     a = p.parse_args()
+    if a.mmproj:
+        mmproj_model(a)
+        return
+    if a.tokenizer is None:
+        p.error("--tokenizer is required (but with --mmproj)")
     if a.name is None:
         a.name = "tool-call-llama-qwen3-vocab" if a.tool_call else "random-llama-qwen3-vocab"
     if a.rope_base is None:

@@ -6,6 +6,7 @@
 #
 # Usage: scripts/llama-server.sh [install|model|start|stop|status|env]   (default: start)
 #        scripts/llama-server.sh [model-tools|start-tools|stop-tools|status-tools|env-tools]
+#        scripts/llama-server.sh [mmproj|start-vision|stop-vision|status-vision|env-vision]
 #   install  download llama.cpp-tools and what it needs from Debian sid with a private apt state
 #            (own sources.list naming this machine's Debian mirror, own lists and cache), unpack
 #            each package with dpkg-deb -x; the system's apt setup is not touched
@@ -20,6 +21,13 @@
 #            every chat turn with one fixed tool call (fetch_orders_0 {"unit": 7}), for tests of
 #            agent sessions; its own port, one slot, state file $LLAMA_CACHE/tools-server.env
 #            (LLAMA_TOOLS_BASE_URL, LLAMA_TOOLS_PORT, LLAMA_TOOLS_PID, ...)
+#   mmproj   write the multimodal projector for the model (llama-model.py --mmproj): LLaVA-1.5
+#            style (clip "mlp"), random weights, a tiny CLIP vision tower; every image, whatever
+#            its size, becomes 256 tokens (224 px, 14 px patches); print its path
+#   *-vision the same for a third server that accepts images: the random model (the main one's
+#            shape) with that projector (--mmproj), for tests of image prompts; its own port, one
+#            slot, state file $LLAMA_CACHE/vision-server.env (LLAMA_VISION_BASE_URL,
+#            LLAMA_VISION_PORT, LLAMA_VISION_PID, ..., LLAMA_VISION_IMAGE_TOKENS)
 #
 # Everything is cached under $LLAMA_CACHE (default .cache/llama): a second start takes seconds.
 # The install is keyed by the package versions, the model by its parameters, the tokenizer's
@@ -40,12 +48,18 @@
 #   LLAMA_TOOLS_STATE LLAMA_TOOLS_CTX LLAMA_TOOLS_PORT LLAMA_TOOLS_ALIAS   the tool-call server's
 #                     state file, context (4096), port (a free one), name (qwen3-tool-call); it
 #                     runs 1 slot on 1 thread, without the host-memory prompt cache
+#   LLAMA_VISION_STATE LLAMA_VISION_CTX LLAMA_VISION_THREADS LLAMA_VISION_PORT LLAMA_VISION_ALIAS
+#                     the image server's state file, context (8192), threads (2), port (a free
+#                     one), name (qwen3-vocab-random-vision); 1 slot
+#   LLAMA_MMPROJ      a projector file the image server loads instead of the one written here
+#                     (its output size must be the model's LLAMA_DIM)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${LLAMA_CACHE:-"$root/.cache/llama"}
 state=${LLAMA_STATE:-"$cache/server.env"}
 tools_state=${LLAMA_TOOLS_STATE:-"$cache/tools-server.env"}
+vision_state=${LLAMA_VISION_STATE:-"$cache/vision-server.env"}
 tokenizer=${LLAMA_TOKENIZER:-"$root/.cache/tokenizers/qwen3"}
 packages=(llama.cpp-tools libllama0 libggml0 libc6 libstdc++6 libgcc-s1 libgomp1 libssl3t64 python3-gguf)
 
@@ -230,6 +244,43 @@ model() {
   say "model: written in $(since "$t0") s"
 }
 
+# mmproj: sets $mmproj to the projector file for the current model shape ($LLAMA_MMPROJ if set),
+# and $image_tokens to the tokens an image costs with it (empty for a file of LLAMA_MMPROJ).
+mmproj() {
+  install
+  if [ -n "${LLAMA_MMPROJ:-}" ]; then
+    [ -f "$LLAMA_MMPROJ" ] || fail "mmproj: LLAMA_MMPROJ" "no file $LLAMA_MMPROJ"
+    mmproj="$(cd "$(dirname "$LLAMA_MMPROJ")" && pwd)/$(basename "$LLAMA_MMPROJ")" image_tokens=
+    say "mmproj: $mmproj (LLAMA_MMPROJ)"
+    return
+  fi
+  local dim=${LLAMA_DIM:-256} vdim=128 vlayers=2 vheads=4 vff=512 size=224 patch=14
+  image_tokens=$(((size / patch) * (size / patch)))
+  local gguf_version
+  gguf_version=$(sed 's/.*python3-gguf=\([^ ]*\).*/\1/' "$sysroot/.complete")
+  local key
+  key=$({
+    echo "mmproj dim=$dim vision=$vdim/$vlayers/$vheads/$vff image=$size/$patch gguf=$gguf_version"
+    sha256sum <"$root/scripts/llama-model.py"
+  } | sha256sum | cut -c1-12)
+  mmproj="$cache/models/mmproj-llava-mlp-d$dim-v$vdim-i$size-p$patch-$key.gguf"
+  if [ -f "$mmproj" ]; then
+    say "mmproj: cached $mmproj"
+    return
+  fi
+  local t0
+  t0=$(now)
+  mkdir -p "$cache/models"
+  local py
+  py=$(python_with_numpy)
+  PYTHONPATH="$sysroot/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}" "$py" \
+    "$root/scripts/llama-model.py" --mmproj --out "$mmproj" --dim "$dim" --vision-dim "$vdim" \
+    --vision-layers "$vlayers" --vision-heads "$vheads" --vision-ff "$vff" --image-size "$size" \
+    --patch-size "$patch" >&2 ||
+    fail "mmproj: write GGUF" "scripts/llama-model.py --mmproj exited $? (see above)"
+  say "mmproj: written in $(since "$t0") s"
+}
+
 # Whether http://127.0.0.1:PORT/health answers 200 within 2 s (bash only: no curl needed).
 healthy() {
   timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1" &&
@@ -237,11 +288,14 @@ healthy() {
     head -1 <&3 | grep -q " 200 "' _ "$1" 2>/dev/null
 }
 
-# The server a command acts on: "main" (the random model) or "tools" (the tool-call model). Sets
-# $st (its state file), $pre (its variables' prefix), $what (its name in messages).
+# The server a command acts on: "main" (the random model), "tools" (the tool-call model) or
+# "vision" (the random model with a projector). Sets $st (its state file), $pre (its variables'
+# prefix), $what (its name in messages).
 flavor() {
   if [ "$1" = tools ]; then
     st=$tools_state pre=LLAMA_TOOLS what="tool-call server"
+  elif [ "$1" = vision ]; then
+    st=$vision_state pre=LLAMA_VISION what="image server"
   else
     st=$state pre=LLAMA what=server
   fi
@@ -280,7 +334,7 @@ free_port() {
   fail "start: free port" "no free port found in 50 tries"
 }
 
-start() { # start main|tools
+start() { # start main|tools|vision
   flavor "$1"
   if up; then
     say "start: $what already up, pid $(var PID)"
@@ -289,8 +343,19 @@ start() { # start main|tools
   fi
   local t_all
   t_all=$(now)
-  local port alias ctx slots threads extra
-  if [ "$1" = tools ]; then
+  local port alias ctx slots threads extra more=
+  if [ "$1" = vision ]; then
+    model
+    mmproj
+    port=${LLAMA_VISION_PORT:-$(free_port)}
+    alias=${LLAMA_VISION_ALIAS:-qwen3-vocab-random-vision}
+    ctx=${LLAMA_VISION_CTX:-8192} slots=1 threads=${LLAMA_VISION_THREADS:-2}
+    extra="--mmproj $mmproj"
+    more="${pre}_MMPROJ=$mmproj"
+    # the tokens an image costs, when this script wrote the projector (not for LLAMA_MMPROJ's)
+    [ -z "$image_tokens" ] || more="$more
+${pre}_IMAGE_TOKENS=$image_tokens"
+  elif [ "$1" = tools ]; then
     model tools
     port=${LLAMA_TOOLS_PORT:-$(free_port)}
     alias=${LLAMA_TOOLS_ALIAS:-qwen3-tool-call}
@@ -337,11 +402,12 @@ ${pre}_PID=$pid
 ${pre}_MODEL=$alias
 ${pre}_LOG=$log
 EOF
+  [ -z "$more" ] || echo "$more" >>"$st"
   say "start: $what pid $pid healthy on port $port after $(since "$t0") s (whole start $(since "$t_all") s)"
   cat "$st"
 }
 
-stop() { # stop main|tools
+stop() { # stop main|tools|vision
   flavor "$1"
   if ! read_state; then
     say "stop: no state file $st; nothing to stop"
@@ -365,7 +431,7 @@ stop() { # stop main|tools
   rm -f "$st"
 }
 
-status() { # status main|tools
+status() { # status main|tools|vision
   flavor "$1"
   if up; then
     say "status: $what up, pid $(var PID), $(var BASE_URL)"
@@ -375,10 +441,10 @@ status() { # status main|tools
   fi
 }
 
-show_env() { # show_env main|tools
+show_env() { # show_env main|tools|vision
   flavor "$1"
   local suffix=
-  [ "$1" = tools ] && suffix=-tools
+  [ "$1" = main ] || suffix=-$1
   up && cat "$st" || fail env "the $what is not running (scripts/llama-server.sh start$suffix)"
 }
 
@@ -390,9 +456,13 @@ case "${1:-start}" in
   env) show_env main ;;
   start-tools | stop-tools | status-tools) "${1%-tools}" tools ;;
   env-tools) show_env tools ;;
+  mmproj) mmproj && echo "$mmproj" ;;
+  start-vision | stop-vision | status-vision) "${1%-vision}" vision ;;
+  env-vision) show_env vision ;;
   *)
     echo "usage: scripts/llama-server.sh [install [--refresh]|model|start|stop|status|env]" >&2
     echo "       scripts/llama-server.sh [model-tools|start-tools|stop-tools|status-tools|env-tools]" >&2
+    echo "       scripts/llama-server.sh [mmproj|start-vision|stop-vision|status-vision|env-vision]" >&2
     exit 2
     ;;
 esac

@@ -12,6 +12,7 @@ import io.github.gatlingllm.metrics.RequestStatus;
 import io.github.gatlingllm.metrics.RequestTimer;
 import io.github.gatlingllm.metrics.RequestTimings;
 import io.github.gatlingllm.prompt.Phase;
+import io.github.gatlingllm.prompt.Prompt;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,12 +73,16 @@ final class ClientWarmUp {
     MetricsAggregator aggregate = new MetricsAggregator();
     try {
       for (int i = 0; i < ROUNDS; i++) {
+        String text = "warm-up prompt " + i + " of the client's request path";
+        // Every other round as a prompt built ahead sends it: copied around its JSON string.
         byte[] body =
-            settings
-                .endpoint()
-                .dialect()
-                .body(settings, "warm-up prompt " + i + " of the client's request path")
-                .getBytes(StandardCharsets.UTF_8);
+            i % 2 == 1
+                ? settings.endpoint().dialect().bodyBytes(settings, text, Prompt.jsonBytes(text))
+                : settings
+                    .endpoint()
+                    .dialect()
+                    .body(settings, text)
+                    .getBytes(StandardCharsets.UTF_8);
         // Gatling's request for a synthetic session, apart: it may refuse one (the session lacks
         // what HTTP's per-user start puts in, such as the DNS resolver), and that must not stop
         // the rest of the warm-up, which it did until issue 35 (0 rounds ran in every run).

@@ -250,6 +250,11 @@ final class PromptSender implements Sender {
     RequestIdentity identity = own ? ownPromptIdentity(fed, phase, prompt) : identity(fed, phase);
     RequestSettings requestSettings =
         fed == null ? settings : fed.settings(settings, spec.maxTokens() != null);
+    if (own && fed != null) {
+      // The request sends its own text: the fed prompt's JSON string, if prepared, is not kept.
+      fed.prompt().takeJson();
+    }
+    // A fed prompt built ahead brings its text's JSON string: the body is copied around it.
     io.github.gatlingllm.api.BodyParts body =
         own || fed == null
             ? io.github.gatlingllm.api.BodyParts.of(

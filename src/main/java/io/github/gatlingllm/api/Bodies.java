@@ -22,15 +22,66 @@ final class Bodies {
       String prompt,
       String limitField,
       RequestBodies.BodyWriter promptFields) {
+    return RequestBodies.build(promptWriter(settings, prompt, limitField, promptFields));
+  }
+
+  /**
+   * {@link #promptBody}'s UTF-8 bytes, copied around the prompt's JSON string when it was prepared
+   * ahead ({@link RequestBodies#bytes}).
+   *
+   * @param promptJson the prompt's JSON string in UTF-8, which {@code promptFields} places with
+   *     {@link #writePromptField}, or null
+   * @throws NullPointerException if {@code settings} or {@code prompt} is null
+   */
+  static byte[] promptBodyBytes(
+      RequestSettings settings,
+      String prompt,
+      String limitField,
+      RequestBodies.BodyWriter promptFields,
+      byte[] promptJson) {
+    return RequestBodies.bytes(
+        promptWriter(settings, prompt, limitField, promptFields), promptJson);
+  }
+
+  private static RequestBodies.BodyWriter promptWriter(
+      RequestSettings settings,
+      String prompt,
+      String limitField,
+      RequestBodies.BodyWriter promptFields) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(prompt, "prompt");
-    return RequestBodies.build(
-        g -> {
-          g.writeStartObject();
-          g.writeStringField("model", settings.model());
-          promptFields.write(g);
-          writeTail(g, settings, limitField);
-        });
+    return g -> {
+      g.writeStartObject();
+      g.writeStringField("model", settings.model());
+      promptFields.write(g);
+      writeTail(g, settings, limitField);
+    };
+  }
+
+  /**
+   * Writes a prompt's field: the text escaped by the generator, or, when its JSON string was
+   * prepared ahead, the field's name and a mark where {@link RequestBodies#bytes} copies that
+   * string's bytes in. Both give the same bytes ({@code Prompt.jsonBytes} is Jackson's own escaping
+   * encoded as the body is); the prepared one only copies them.
+   *
+   * @param g the generator of {@link RequestBodies#build} or {@link RequestBodies#bytes}, inside an
+   *     object
+   * @param field the field's name
+   * @param prompt the prompt text, never null
+   * @param promptJson {@code prompt}'s JSON string in UTF-8, quotes included, or null
+   * @throws IOException if the generator fails
+   */
+  static void writePromptField(JsonGenerator g, String field, String prompt, byte[] promptJson)
+      throws IOException {
+    g.writeFieldName(field);
+    if (promptJson == null) {
+      g.writeString(prompt);
+    } else {
+      // An empty raw value: the separator is written and the generator counts a value.
+      g.writeRawValue("");
+      g.flush();
+      RequestBodies.markPrompt(g);
+    }
   }
 
   /**

@@ -63,6 +63,20 @@ public interface Dialect {
   String body(RequestSettings settings, String prompt);
 
   /**
+   * The UTF-8 bytes of {@link #body(RequestSettings, String)}, copied around the prompt's JSON
+   * string when it was prepared ahead ({@code Prompt.jsonBytes}, on the thread that builds prompts
+   * ahead): the same bytes, the prompt neither escaped nor encoded at send time.
+   *
+   * @param settings the model and generation settings, never null
+   * @param prompt the prompt text, never null
+   * @param promptJson {@code prompt} as a JSON string literal, quotes included, escaped as Jackson
+   *     escapes it and encoded in UTF-8; or null to escape {@code prompt} here
+   * @return the body's bytes, a new array
+   * @throws NullPointerException if {@code settings} or {@code prompt} is null
+   */
+  byte[] bodyBytes(RequestSettings settings, String prompt, byte[] promptJson);
+
+  /**
    * The body of a request of one prompt with images: the user's message carries the images before
    * the text ({@link io.github.gatlingllm.image.PromptImages#before()}, a group's shared ones), the
    * text, then the others, in this API's shape (chat {@code image_url} parts with data URIs,

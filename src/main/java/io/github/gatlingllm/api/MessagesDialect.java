@@ -84,18 +84,25 @@ final class MessagesDialect implements Dialect {
 
   @Override
   public String body(RequestSettings settings, String prompt) {
-    return Bodies.promptBody(
-        settings,
-        prompt,
-        LIMIT_FIELD,
-        g -> {
-          g.writeArrayFieldStart("messages");
-          g.writeStartObject();
-          g.writeStringField("role", "user");
-          g.writeStringField("content", prompt);
-          g.writeEndObject();
-          g.writeEndArray();
-        });
+    return Bodies.promptBody(settings, prompt, LIMIT_FIELD, userMessage(prompt, null));
+  }
+
+  @Override
+  public byte[] bodyBytes(RequestSettings settings, String prompt, byte[] promptJson) {
+    return Bodies.promptBodyBytes(
+        settings, prompt, LIMIT_FIELD, userMessage(prompt, promptJson), promptJson);
+  }
+
+  /** {@code "messages":[{"role":"user","content":PROMPT}]}. */
+  private static RequestBodies.BodyWriter userMessage(String prompt, byte[] promptJson) {
+    return g -> {
+      g.writeArrayFieldStart("messages");
+      g.writeStartObject();
+      g.writeStringField("role", "user");
+      Bodies.writePromptField(g, "content", prompt, promptJson);
+      g.writeEndObject();
+      g.writeEndArray();
+    };
   }
 
   /**

@@ -50,6 +50,12 @@ final class OpenAiDialect implements Dialect {
   }
 
   @Override
+  public byte[] bodyBytes(RequestSettings settings, String prompt, byte[] promptJson) {
+    Objects.requireNonNull(prompt, "prompt");
+    return RequestBodies.bodyBytes(forEndpoint(settings), prompt, promptJson);
+  }
+
+  @Override
   public BodyParts body(
       RequestSettings settings, String prompt, io.github.gatlingllm.image.PromptImages images) {
     if (api == WireApi.COMPLETIONS) {

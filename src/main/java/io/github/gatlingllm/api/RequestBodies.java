@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +39,9 @@ public final class RequestBodies {
   /** Buffers that grew past this many chars are dropped after use rather than kept per thread. */
   private static final int MAX_KEPT_CHARS = 1 << 20;
 
+  private static final String PLACED_ONLY_IN_BYTES =
+      "a prepared prompt is placed only in RequestBodies.bytes";
+
   private static final ThreadLocal<BuilderWriter> BUFFERS =
       ThreadLocal.withInitial(() -> new BuilderWriter(4096));
 
@@ -58,7 +62,26 @@ public final class RequestBodies {
   public static String body(RequestSettings settings, String prompt) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(prompt, "prompt");
-    return body(settings, prompt, null);
+    return build(g -> write(g, settings, prompt, null, null));
+  }
+
+  /**
+   * The UTF-8 bytes of {@link #body(RequestSettings, String)}, copied around the prompt's JSON
+   * string when it was prepared ahead: the same bytes as {@code body(settings,
+   * prompt).getBytes(UTF_8)}, the prompt neither escaped nor encoded here.
+   *
+   * @param settings the request settings, never null
+   * @param prompt the prompt text, never null
+   * @param promptJson {@code prompt} as a JSON string literal, quotes included, escaped as Jackson
+   *     escapes it and encoded in UTF-8 ({@code Prompt.jsonBytes}); or null to escape {@code
+   *     prompt} here
+   * @return the body's bytes, a new array
+   * @throws NullPointerException if {@code settings} or {@code prompt} is null
+   */
+  public static byte[] bodyBytes(RequestSettings settings, String prompt, byte[] promptJson) {
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(prompt, "prompt");
+    return bytes(g -> write(g, settings, prompt, promptJson, null), promptJson);
   }
 
   /**
@@ -74,14 +97,9 @@ public final class RequestBodies {
   public static String body(RequestSettings settings, List<ChatMessage> messages) {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(messages, "messages");
-    return body(
-        settings,
-        settings.endpoint() == WireApi.CHAT ? null : ChatMessage.transcript(messages),
-        messages);
-  }
-
-  private static String body(RequestSettings settings, String prompt, List<ChatMessage> messages) {
-    return build(g -> write(g, settings, prompt, messages));
+    String transcript =
+        settings.endpoint() == WireApi.CHAT ? null : ChatMessage.transcript(messages);
+    return build(g -> write(g, settings, transcript, null, messages));
   }
 
   /** Writes one JSON value with a generator; see {@link #build(BodyWriter)}. */
@@ -100,11 +118,59 @@ public final class RequestBodies {
    * A request body written by {@code writer} into this class's per-thread buffer (the way every
    * body here is built, so that a body a request allocates little beyond its string).
    *
-   * @param writer writes exactly one JSON value, never null
+   * @param writer writes exactly one JSON value, never null; places no prepared prompt
    * @return the JSON text
+   * @throws IllegalStateException if {@code writer} placed a prepared prompt ({@link #bytes} does)
    * @throws UncheckedIOException if writing fails
    */
   public static String build(BodyWriter writer) {
+    BuilderWriter out = generate(writer);
+    if (out.mark >= 0) {
+      // A mark and no prompt: the body would go out without its prompt.
+      throw new IllegalStateException(PLACED_ONLY_IN_BYTES);
+    }
+    String body = out.toString();
+    if (out.capacity() > MAX_KEPT_CHARS) {
+      BUFFERS.remove();
+    }
+    return body;
+  }
+
+  /**
+   * A request body's UTF-8 bytes: with no prepared prompt, {@code build(writer)}'s; with one, the
+   * body written by {@code writer} with only a mark where the prompt goes ({@code
+   * Bodies.writePromptField}), encoded, and the prompt's bytes copied in at the mark. The
+   * per-thread buffer then holds the body without its prompt, and no char of the prompt is escaped
+   * or encoded here: the copy is {@link System#arraycopy}'s. UTF-8 encodes the parts as it encodes
+   * the whole, since the mark falls between two ASCII chars.
+   *
+   * @param writer writes exactly one JSON value, placing the prompt with {@code
+   *     Bodies.writePromptField} when {@code promptJson} is not null; never null
+   * @param promptJson the prompt's JSON string in UTF-8, or null
+   * @return the body's bytes, a new array
+   * @throws IllegalStateException if {@code promptJson} is given and {@code writer} placed no
+   *     prompt
+   * @throws UncheckedIOException if writing fails
+   */
+  public static byte[] bytes(BodyWriter writer, byte[] promptJson) {
+    if (promptJson == null) {
+      return build(writer).getBytes(StandardCharsets.UTF_8);
+    }
+    BuilderWriter out = generate(writer);
+    int mark = out.mark;
+    if (mark < 0) {
+      throw new IllegalStateException("the body's writer placed no prompt");
+    }
+    byte[] head = out.sb.substring(0, mark).getBytes(StandardCharsets.UTF_8);
+    byte[] tail = out.sb.substring(mark).getBytes(StandardCharsets.UTF_8);
+    byte[] body = new byte[head.length + promptJson.length + tail.length];
+    System.arraycopy(head, 0, body, 0, head.length);
+    System.arraycopy(promptJson, 0, body, head.length, promptJson.length);
+    System.arraycopy(tail, 0, body, head.length + promptJson.length, tail.length);
+    return body;
+  }
+
+  private static BuilderWriter generate(BodyWriter writer) {
     BuilderWriter out = BUFFERS.get();
     out.reset();
     try (JsonGenerator g = Json.FACTORY.createGenerator(out)) {
@@ -112,11 +178,20 @@ public final class RequestBodies {
     } catch (IOException e) {
       throw new UncheckedIOException("writing a request body in memory failed", e);
     }
-    String body = out.toString();
-    if (out.capacity() > MAX_KEPT_CHARS) {
-      BUFFERS.remove();
+    return out;
+  }
+
+  /**
+   * Marks where a prepared prompt goes in the body being written: the generator's output so far,
+   * flushed.
+   *
+   * @throws IllegalStateException if {@code g} is not one of {@link #bytes}'s generators
+   */
+  static void markPrompt(JsonGenerator g) {
+    if (!(g.getOutputTarget() instanceof BuilderWriter out)) {
+      throw new IllegalStateException(PLACED_ONLY_IN_BYTES);
     }
-    return body;
+    out.mark = out.sb.length();
   }
 
   /**
@@ -129,11 +204,15 @@ public final class RequestBodies {
    */
   public static void write(JsonGenerator g, RequestSettings settings, String prompt)
       throws IOException {
-    write(g, settings, prompt, null);
+    write(g, settings, prompt, null, null);
   }
 
   private static void write(
-      JsonGenerator g, RequestSettings settings, String prompt, List<ChatMessage> messages)
+      JsonGenerator g,
+      RequestSettings settings,
+      String prompt,
+      byte[] promptJson,
+      List<ChatMessage> messages)
       throws IOException {
     g.writeStartObject();
     g.writeStringField("model", settings.model());
@@ -142,7 +221,7 @@ public final class RequestBodies {
       if (messages == null) {
         g.writeStartObject();
         g.writeStringField("role", "user");
-        g.writeStringField("content", prompt);
+        Bodies.writePromptField(g, "content", prompt, promptJson);
         g.writeEndObject();
       } else {
         for (ChatMessage m : messages) {
@@ -154,7 +233,7 @@ public final class RequestBodies {
       }
       g.writeEndArray();
     } else {
-      g.writeStringField("prompt", prompt);
+      Bodies.writePromptField(g, "prompt", prompt, promptJson);
     }
     writeChatTail(g, settings);
   }
@@ -391,6 +470,8 @@ public final class RequestBodies {
   /** A Writer into a reusable StringBuilder; not thread-safe (one per thread). */
   private static final class BuilderWriter extends Writer {
     private final StringBuilder sb;
+    // Where a prepared prompt goes ({@link #markPrompt}), or -1.
+    private int mark = -1;
 
     BuilderWriter(int capacity) {
       this.sb = new StringBuilder(capacity);
@@ -398,6 +479,7 @@ public final class RequestBodies {
 
     void reset() {
       sb.setLength(0);
+      mark = -1;
     }
 
     int capacity() {

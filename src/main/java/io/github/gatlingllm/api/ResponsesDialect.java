@@ -74,7 +74,17 @@ final class ResponsesDialect implements Dialect {
   @Override
   public String body(RequestSettings settings, String prompt) {
     return Bodies.promptBody(
-        settings, prompt, LIMIT_FIELD, g -> g.writeStringField("input", prompt));
+        settings, prompt, LIMIT_FIELD, g -> Bodies.writePromptField(g, "input", prompt, null));
+  }
+
+  @Override
+  public byte[] bodyBytes(RequestSettings settings, String prompt, byte[] promptJson) {
+    return Bodies.promptBodyBytes(
+        settings,
+        prompt,
+        LIMIT_FIELD,
+        g -> Bodies.writePromptField(g, "input", prompt, promptJson),
+        promptJson);
   }
 
   /**

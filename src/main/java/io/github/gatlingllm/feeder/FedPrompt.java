@@ -111,14 +111,25 @@ public record FedPrompt(
   /**
    * The body of this prompt's request as UTF-8 parts: {@link #body}'s bytes, or for a prompt with
    * images the dialect's body with them ({@link Dialect#body(RequestSettings, String,
-   * io.github.gatlingllm.image.PromptImages)}), each image's data the array it was built in.
+   * io.github.gatlingllm.image.PromptImages)}), each image's data the array it was built in. A
+   * prompt built ahead without images brings its text's JSON string, escaped and encoded on the
+   * thread that builds prompts ahead ({@link Prompt#takeJson}: taken, so nothing of it is kept
+   * after this body), and its body is copied around it rather than escaped here at the request's
+   * due time: the same bytes as {@code body(settings).getBytes(UTF_8)}.
    *
    * @param settings the request's settings ({@link #settings}), never null
    * @return the JSON body's parts
    * @throws IllegalArgumentException if the API takes no images (completions)
    */
   public io.github.gatlingllm.api.BodyParts bodyParts(RequestSettings settings) {
+    // Taken in every case: a body that does not use it keeps none of it either.
+    byte[] json = prompt.takeJson();
     if (prompt.images() == null) {
+      List<PromptFile.Message> rows = prompt.messages();
+      if (json != null && (rows == null || rows.isEmpty())) {
+        return io.github.gatlingllm.api.BodyParts.of(
+            settings.endpoint().dialect().bodyBytes(settings, prompt.text(), json));
+      }
       return io.github.gatlingllm.api.BodyParts.of(
           body(settings).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }

@@ -1,9 +1,11 @@
 package io.github.gatlingllm.prompt;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.github.gatlingllm.image.Image;
 import io.github.gatlingllm.image.PromptImages;
 import io.github.gatlingllm.token.TokenCount;
 import io.github.gatlingllm.token.TokenCounter;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,6 +16,11 @@ import java.util.Objects;
  * The exact {@link #count()} is only worked out when something reads it, since most servers report
  * the prompt's tokens themselves. The text is assembled from its parts on first read; the digest is
  * computed when the prompt is built.
+ *
+ * <p>A prompt built ahead ({@code PromptLookahead}) also carries its text as a JSON string in UTF-8
+ * ({@link #prepareJson}), so that the request body's bytes are copied around it rather than
+ * escaping and encoding the text at the request's due time; the body's writer takes it once ({@link
+ * #takeJson}) and it is dropped then.
  *
  * <p>Immutable apart from those lazily computed values; safe to share between threads.
  */
@@ -30,6 +37,7 @@ public final class Prompt {
   private final PromptImages images;
   private volatile String text;
   private volatile TokenCount count;
+  private volatile byte[] json;
   private List<PromptFile.Message> messages;
   private Integer maxTokens;
 
@@ -211,6 +219,52 @@ public final class Prompt {
       text = t;
     }
     return t;
+  }
+
+  /**
+   * Works out the text as a JSON string in UTF-8 ({@link #jsonBytes}) and keeps it until {@link
+   * #takeJson}. Called on the thread that builds prompts ahead, right after the build; does nothing
+   * for a prompts file's {@code messages} row (its body is its messages, not the text) or when the
+   * form is already kept. Thread-safe: two racing calls work out the same bytes.
+   */
+  void prepareJson() {
+    if (json == null && (messages == null || messages.isEmpty())) {
+      json = jsonBytes(text());
+    }
+  }
+
+  /**
+   * The text as a JSON string in UTF-8 if it was prepared ahead ({@link #prepareJson}), and forgets
+   * it: a request body takes it once, and nothing of it is kept after the body is written. A second
+   * request of the same prompt gets null and has its body escape the text itself.
+   *
+   * @return {@link #jsonBytes} of {@link #text()}, or null when it was not prepared or was taken;
+   *     not to be modified
+   */
+  public byte[] takeJson() {
+    byte[] j = json;
+    if (j != null) {
+      json = null;
+    }
+    return j;
+  }
+
+  /**
+   * Any text as a JSON string literal, quotes included, escaped by Jackson's {@link
+   * JsonStringEncoder} (what Jackson's generator writes for {@code writeString(text)} with the
+   * factory's default features: no non-ASCII escaping, character for character), then encoded as
+   * {@link String#getBytes} encodes a body to UTF-8 (a lone surrogate becomes {@code ?}).
+   *
+   * @param text the text, never null
+   * @return the UTF-8 bytes of {@code "} the escaped text {@code "}
+   */
+  public static byte[] jsonBytes(String text) {
+    Objects.requireNonNull(text, "text");
+    StringBuilder sb = new StringBuilder(text.length() + 16);
+    sb.append('"');
+    JsonStringEncoder.getInstance().quoteAsString(text, sb);
+    sb.append('"');
+    return sb.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /**

@@ -15,7 +15,11 @@ import org.slf4j.LoggerFactory;
  * Not API. Builds a source's next prompts ahead of their use, on one daemon thread ({@value
  * #THREAD_NAME}, shared by every source of the JVM), so that the thread that hands a prompt out (a
  * feeder on a Netty event loop, at the request's due time) finds it built rather than building a
- * trace row's 87,000 tokens itself while the next rows of a burst wait.
+ * trace row's 87,000 tokens itself while the next rows of a burst wait. Each prompt built ahead
+ * carries its text already as a JSON string in UTF-8 ({@link Prompt#prepareJson}), so that its
+ * request body is not escaped nor encoded at the due time either: one byte a char of an ASCII
+ * prompt (more for escapes and text outside ASCII, up to 3 bytes a char), kept only while the
+ * prompt is ahead and until its body is written.
  *
  * <p>A prompt is a function of its request index alone, so building it on another thread, earlier,
  * gives the same text and digest. A prompt built ahead is not handed out: the source records its
@@ -159,7 +163,10 @@ final class PromptLookahead {
                 continue;
               }
               try {
-                built.putIfAbsent(i, build.apply(i));
+                Prompt prompt = build.apply(i);
+                // Its body's JSON string too: the largest part of the body's work at send time.
+                prompt.prepareJson();
+                built.putIfAbsent(i, prompt);
               } catch (RuntimeException e) {
                 LOG.debug("prompt {} not built ahead: {}", i, e.toString());
                 return;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.gatlingllm.token.EstimatedTokenCounter;
 import io.github.gatlingllm.token.TokenCount;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -128,5 +129,60 @@ class PromptLookaheadTest {
     }
     assertEquals(b, a);
     assertEquals(plain.digest(), ahead.digest());
+  }
+
+  @Test
+  void aPromptBuiltAheadCarriesItsTextAsAJsonString() throws Exception {
+    PromptLookahead ahead = new PromptLookahead(this::build, 4);
+    ahead.take(0);
+    PromptLookahead.awaitIdle();
+    assertEquals("\"prompt 1\"", new String(ahead.take(1).takeJson(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aPromptsJsonStringIsTakenOnceAndNotKept() throws Exception {
+    PromptLookahead ahead = new PromptLookahead(this::build, 4);
+    ahead.take(0);
+    PromptLookahead.awaitIdle();
+    Prompt prompt = ahead.take(2);
+    prompt.takeJson();
+    assertNull(prompt.takeJson());
+  }
+
+  @Test
+  void aPromptItsTakerBuiltHasNoJsonString() {
+    PromptLookahead ahead = new PromptLookahead(this::build, 4);
+    assertNull(ahead.take(0));
+    assertNull(build(0).takeJson());
+  }
+
+  @Test
+  void aMessagesRowIsNotPreparedAsAJsonString() throws Exception {
+    PromptFile.Row row =
+        new PromptFile.Row(
+            1,
+            "[{\"role\":\"user\",\"content\":\"hi\"}]",
+            List.of(new PromptFile.Message("user", "hi")),
+            null);
+    PromptLookahead ahead =
+        new PromptLookahead(
+            i -> Prompt.ofRow(row, "row-" + i, EstimatedTokenCounter.INSTANCE, null), 2);
+    ahead.take(0);
+    PromptLookahead.awaitIdle();
+    assertNull(ahead.take(1).takeJson());
+  }
+
+  @Test
+  void aLoneSurrogateIsEncodedAsTheBodyEncodesIt() {
+    assertEquals("\"a?b\"", new String(Prompt.jsonBytes("a\uD83Db"), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theJsonStringEscapesAsJackson() {
+    assertEquals(
+        "\"q\\\" b\\\\ n\\n t\\t \\u0001 \u00e9 \uD83D\uDE00 \u4f60 a/b\"",
+        new String(
+            Prompt.jsonBytes("q\" b\\ n\n t\t \u0001 \u00e9 \uD83D\uDE00 \u4f60 a/b"),
+            StandardCharsets.UTF_8));
   }
 }
