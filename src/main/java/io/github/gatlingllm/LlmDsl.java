@@ -350,6 +350,41 @@ public final class LlmDsl {
     return details(SLO_LOAD_ROW).successfulRequests().percent().gte(100.0);
   }
 
+  /**
+   * A capacity search in one run (issue 44): the highest arrival rate, or number of users, meeting
+   * the SLO, found inside Gatling's injection and then held. See {@link CapacitySearchBuilder} and
+   * docs/capacity.md:
+   *
+   * <pre>{@code
+   * CapacitySearchBuilder search = capacitySearch().maxRate(32);
+   * ScenarioBuilder chat =
+   *     scenario("search").exec(search.gate()).feed(prompts).exec(llm("chat").request());
+   * setUp(chat.injectOpen(search.openProfile())).protocols(llm.sloTtftMs(100));
+   * }</pre>
+   *
+   * @return the search builder with its defaults (no highest load yet: {@code maxRate}, {@code
+   *     maxUsers} or {@code -Dllm.search.maxRate} must give one)
+   */
+  public static CapacitySearchBuilder capacitySearch() {
+    return new CapacitySearchBuilder(
+        null, null, null, null, null, null, null, null, null, null, null);
+  }
+
+  /**
+   * A Gatling assertion that the capacity search found at least {@code llm.assert.capacityAtLeast}:
+   * {@code details("CAPACITY").successfulRequests().percent().gte(100)}. The search logs one {@code
+   * CAPACITY} figure (a Gatling group of no duration, OK or KO) when it is over; {@code
+   * llm.assertions(...)} adds this assertion when the setting is a property.
+   *
+   * @return the assertion
+   */
+  public static Assertion capacityMet() {
+    return details(CAPACITY_ROW).successfulRequests().percent().gte(100.0);
+  }
+
+  /** The name of the row {@link #capacityMet()} asserts on. */
+  public static final String CAPACITY_ROW = LlmProtocol.CAPACITY_ROW;
+
   /** The name of the row {@link #sloLoadMet()} asserts on. */
   public static final String SLO_LOAD_ROW = LlmProtocol.SLO_LOAD_ROW;
 

@@ -602,6 +602,11 @@ public final class LlmProtocolBuilder extends LlmVerdictsBuilder implements Prot
     if (s.saturation().sloLoadAtLeast() != null) {
       list.add(LlmDsl.sloLoadMet());
     }
+    String capacity = System.getProperty(LlmSettings.PREFIX + "assert.capacityAtLeast");
+    if (capacity != null && !capacity.isBlank()) {
+      // read and checked by capacitySearch(); its figure row is asserted here
+      list.add(LlmDsl.capacityMet());
+    }
     if (s.baseline().gated()) {
       for (String metric : io.github.gatlingllm.protocol.BaselineGate.gated(s.slo().isSet())) {
         list.add(LlmDsl.noRegression(metric));

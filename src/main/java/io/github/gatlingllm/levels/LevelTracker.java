@@ -63,6 +63,7 @@ public final class LevelTracker {
   private final LongAdder outside = new LongAdder();
   private final LongAdder unplaced = new LongAdder();
   private final LongAdder notSent = new LongAdder();
+  private final java.util.Set<String> excluded = ConcurrentHashMap.newKeySet();
 
   /** Per scenario, the latest end of its measured requests, epoch ms. */
   private final Map<String, LongAccumulator> lastEnd = new ConcurrentHashMap<>();
@@ -335,10 +336,22 @@ public final class LevelTracker {
   }
 
   private String resolve(String scenario) {
-    if (scenario != null && injections.containsKey(scenario)) {
-      return scenario;
-    }
-    return scenario == null ? onlyLevelled : null;
+    String s =
+        scenario != null && injections.containsKey(scenario)
+            ? scenario
+            : scenario == null ? onlyLevelled : null;
+    return s == null || excluded.contains(s) ? null : s;
+  }
+
+  /**
+   * Leaves a scenario out of the levels: a scenario whose load a controller sets while it runs (the
+   * capacity search) has levels of its own, not its injection profile's steps. Its measured
+   * requests are then counted as from a scenario without levels ({@link #unplacedRequests()}).
+   *
+   * @param scenario the scenario's name, never null
+   */
+  public void exclude(String scenario) {
+    excluded.add(Objects.requireNonNull(scenario, "scenario"));
   }
 
   private Slot slot(String scenario, long epochMs) {
@@ -496,6 +509,7 @@ public final class LevelTracker {
    */
   public List<Slot> slots() {
     List<Slot> list = new ArrayList<>(slots);
+    list.removeIf(s -> excluded.contains(s.level.scenario()));
     list.sort(
         Comparator.comparingLong((Slot s) -> s.level.startMs())
             .thenComparing(s -> order.get(s.level.scenario()))

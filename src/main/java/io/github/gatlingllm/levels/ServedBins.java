@@ -7,10 +7,10 @@ package io.github.gatlingllm.levels;
  * A window's share of a bin is proportional to its overlap (tokens are taken as spread evenly
  * within a bin). Thread-safe.
  */
-final class ServedBins {
+public final class ServedBins {
 
   /** The width of a bin, ms. */
-  static final int BIN_MS = 100;
+  public static final int BIN_MS = 100;
 
   private final long startMs;
   private final long endMs;
@@ -24,7 +24,7 @@ final class ServedBins {
    * @param startMs the level's start, epoch ms
    * @param endMs its end, epoch ms, after the start
    */
-  ServedBins(long startMs, long endMs) {
+  public ServedBins(long startMs, long endMs) {
     this.startMs = startMs;
     this.endMs = endMs;
     int n = (int) Math.max(1, (endMs - startMs + BIN_MS - 1) / BIN_MS);
@@ -34,12 +34,12 @@ final class ServedBins {
   }
 
   /** A request completed at {@code atMs} (ignored outside the level). */
-  synchronized void completion(double atMs) {
+  public synchronized void completion(double atMs) {
     add(completed, atMs, atMs, 1);
   }
 
   /** Prompt tokens prefilled at {@code atMs} (ignored outside the level). */
-  synchronized void input(double atMs, double tokens) {
+  public synchronized void input(double atMs, double tokens) {
     add(input, atMs, atMs, tokens);
   }
 
@@ -47,7 +47,7 @@ final class ServedBins {
    * Output tokens that arrived at one instant ({@code fromMs == toMs}) or evenly over [fromMs,
    * toMs]; only the part within the level is kept.
    */
-  synchronized void output(double fromMs, double toMs, double tokens) {
+  public synchronized void output(double fromMs, double toMs, double tokens) {
     add(output, fromMs, toMs, tokens);
   }
 
@@ -93,7 +93,7 @@ final class ServedBins {
    * @param toMs its end, epoch ms
    * @return the served figures (completions rounded to the nearest whole request)
    */
-  synchronized LevelResult.Served between(long fromMs, long toMs) {
+  public synchronized LevelResult.Served between(long fromMs, long toMs) {
     return new LevelResult.Served(
         Math.round(sum(completed, fromMs, toMs)),
         sum(output, fromMs, toMs),

@@ -195,6 +195,16 @@ final class LevelWatch {
   }
 
   /**
+   * Leaves a scenario out of the load levels: the capacity search sets its load and records its own
+   * levels ({@link LevelTracker#exclude}).
+   *
+   * @param scenario the scenario's name
+   */
+  void exclude(String scenario) {
+    tracker.exclude(scenario);
+  }
+
+  /**
    * When a scenario's injection profile ends.
    *
    * @param scenario the scenario's name

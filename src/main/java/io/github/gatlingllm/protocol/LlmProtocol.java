@@ -30,6 +30,12 @@ public final class LlmProtocol implements Protocol {
   public static final String SLO_LOAD_ROW = "SLO LOAD";
 
   /**
+   * The figure row of the capacity search's answer against {@code llm.assert.capacityAtLeast},
+   * which {@code LlmDsl.capacityMet()} asserts on ({@code LlmDsl.CAPACITY_ROW}).
+   */
+  public static final String CAPACITY_ROW = "CAPACITY";
+
+  /**
    * The first word of the baseline's figure rows ({@code BASELINE ttft_p50_ms} etc.), which {@code
    * LlmDsl.noRegression(metric)} asserts on ({@code LlmDsl.BASELINE_ROW}).
    */

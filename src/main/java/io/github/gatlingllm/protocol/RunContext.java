@@ -100,6 +100,8 @@ public final class RunContext {
   private final SilenceWatch silence;
   private final AtomicBoolean silenceStop = new AtomicBoolean();
   private final LiveEndpoint live;
+  private volatile SearchWatch search;
+  private final List<List<String>> assertedPaths;
 
   /** The thread the run record's and the load levels' per-request bookkeeping runs on. */
   public static final String AGGREGATOR_THREAD = "gatling-llm-aggregator";
@@ -131,8 +133,8 @@ public final class RunContext {
     levels.announce(unknown);
     RunStart.checkSloLoad(settings, core, read, unknown);
     this.assertionCheck = AssertionCheck.start(core, protocol.simulationClass());
-    this.baseline =
-        BaselineGate.start(settings.baseline(), settings.slo(), RunStart.assertedPaths(core));
+    this.assertedPaths = RunStart.assertedPaths(core);
+    this.baseline = BaselineGate.start(settings.baseline(), settings.slo(), assertedPaths);
     this.client =
         new ClientWatch(
             settings,
@@ -523,6 +525,10 @@ public final class RunContext {
       String scenario, String request, Workload workload, ConversationWorkload conversations) {
     long now = gatling.nowMillis();
     levels.started(scenario, request, now);
+    SearchWatch searchWatch = search;
+    if (searchWatch != null) {
+      searchWatch.sending(scenario, request, now);
+    }
     if (!targetWatch.started()) {
       targetWatch.firstSent(now);
     }
@@ -798,7 +804,66 @@ public final class RunContext {
     serverWatch.record(workload, record);
     tally.ended();
     levels.record(level, gatling.nowMillis());
+    SearchWatch searchWatch = search;
+    if (searchWatch != null) {
+      searchWatch.record(record);
+    }
     targetEnded(record);
+  }
+
+  /**
+   * The run's capacity search (issue 44), made by the first search gate Gatling builds: its
+   * controller moves on a timer of its own and stops the run once it is over ({@code end_reason}
+   * {@code search_over}).
+   *
+   * @param settings the search's settings, never null
+   * @return the search's watch, the same for every gate of the run
+   * @throws IllegalArgumentException if no SLO is set, or a second search with other settings is
+   *     asked for
+   */
+  public synchronized SearchWatch capacitySearch(
+      io.github.gatlingllm.capacity.SearchSettings settings) {
+    if (search != null) {
+      if (!search.search().settings().equals(settings)) {
+        throw new IllegalArgumentException(
+            "llm.search: one capacity search a run, but a second one with other settings was"
+                + " built ("
+                + settings.describe()
+                + " beside "
+                + search.search().settings().describe()
+                + "); expected one capacitySearch() builder shared by the scenario's gates");
+      }
+      return search;
+    }
+    Double bound = settings.capacityAtLeast();
+    if (bound != null
+        && assertedPaths != null
+        && assertedPaths.stream().noneMatch(p -> p.equals(List.of(LlmProtocol.CAPACITY_ROW)))) {
+      throw new IllegalArgumentException(
+          "llm.assert.capacityAtLeast: got "
+              + io.github.gatlingllm.levels.LoadLevel.describeNumber(bound)
+              + ", but setUp(...) has no assertion on the "
+              + LlmProtocol.CAPACITY_ROW
+              + " row, so the run would pass whatever capacity it finds: add llm.assertions(...)"
+              + " to setUp (with -Dllm.assert.capacityAtLeast), or LlmDsl.capacityMet() to its"
+              + " assertions");
+    }
+    search =
+        new SearchWatch(
+            settings,
+            this.settings,
+            gatling,
+            levels::exclude,
+            () -> {
+              // As a gate's stop (LlmAction): nothing more is sent, every request in flight is cut
+              // while Gatling still takes rows; the search waited for its own to end.
+              runEnd.searchOver();
+              stopping(false);
+              loadOver();
+              gatling.stopLoadGenerator("gatling-llm: the capacity search is over");
+            });
+    end.search(search);
+    return search;
   }
 
   /**

@@ -23,6 +23,11 @@ public final class RunEnd {
     /** A load level was over-saturated and {@code llm.stopWhenSaturated} stopped the run. */
     SATURATION_STOP(false),
     /**
+     * The capacity search was over (its hold ended, or its lowest level missed the SLO) and stopped
+     * the run: its answer is in {@code capacity}.
+     */
+    SEARCH_OVER(false),
+    /**
      * The target stopped answering (requests failed to connect and none was answered for {@code
      * llm.targetDown.afterMs}) and {@code llm.stopWhenTargetDown} stopped the run.
      */
@@ -70,6 +75,7 @@ public final class RunEnd {
   private final long startMs;
   private volatile boolean budgetSpent;
   private volatile boolean saturationStop;
+  private volatile boolean searchOver;
   private volatile boolean targetDown;
   private volatile boolean targetSilent;
 
@@ -96,6 +102,11 @@ public final class RunEnd {
     saturationStop = true;
   }
 
+  /** The capacity search is over: the run is being stopped. */
+  public void searchOver() {
+    searchOver = true;
+  }
+
   /** The target is down and the run is being stopped for it ({@code llm.stopWhenTargetDown}). */
   public void targetDown() {
     targetDown = true;
@@ -111,8 +122,8 @@ public final class RunEnd {
 
   /**
    * Why the run ended. The first that applies: a crash, a signal, a dead target, a silent one, a
-   * saturation stop, a spent budget, the {@code maxDuration} reached (the run lasted at least that
-   * long from {@code startMs}), else the injection was over.
+   * saturation stop, the capacity search's end, a spent budget, the {@code maxDuration} reached
+   * (the run lasted at least that long from {@code startMs}), else the injection was over.
    *
    * @param crashed whether the run was stopped as a crash
    * @param signalled whether Ctrl+C or SIGTERM stopped the JVM (the record is written by the
@@ -135,6 +146,9 @@ public final class RunEnd {
     }
     if (saturationStop) {
       return Reason.SATURATION_STOP;
+    }
+    if (searchOver) {
+      return Reason.SEARCH_OVER;
     }
     if (budgetSpent) {
       return Reason.BUDGET_SPENT;

@@ -56,6 +56,7 @@ final class RunFinish {
   private volatile TargetWatch targetWatch;
   private volatile SilenceWatch silenceWatch;
   private volatile BaselineGate baseline;
+  private volatile SearchWatch search;
   private volatile java.util.function.Consumer<Boolean> judgeBaseline;
 
   /**
@@ -148,6 +149,15 @@ final class RunFinish {
    * @param gate the gate, or null without {@code llm.baseline}
    * @param judge compares the run now; its argument says whether Gatling still takes rows
    */
+  /**
+   * The run's capacity search, whose {@code capacity} the record gets.
+   *
+   * @param watch the search, never null
+   */
+  void search(SearchWatch watch) {
+    this.search = watch;
+  }
+
   void baseline(BaselineGate gate, java.util.function.Consumer<Boolean> judge) {
     this.baseline = gate;
     this.judgeBaseline = judge;
@@ -258,6 +268,14 @@ final class RunFinish {
         record.withLoad(RunInfo.Load.of(load));
       }
       record.withAll(info);
+      SearchWatch searchWatch = search;
+      if (searchWatch != null) {
+        try {
+          record.withCapacity(searchWatch.finish(reason.wireName(), client::forWindow));
+        } catch (RuntimeException e) {
+          LOG.error("could not write the capacity search: {}", e.toString(), e);
+        }
+      }
       AtomicReference<RunRecord> written = new AtomicReference<>();
       Path folder =
           recorder.finish(

@@ -60,6 +60,7 @@ public final class RunRecord {
           Map.entry("server_metrics", JSON.constructType(ServerMetrics.class)),
           Map.entry("baseline", JSON.constructType(Baseline.class)),
           Map.entry("machine", JSON.constructType(Machine.class)),
+          Map.entry(Capacity.KEY, JSON.constructType(Capacity.class)),
           Map.entry(
               "working_set_sweep",
               JSON.constructType(new TypeReference<List<WorkingSetSweep>>() {})),
@@ -376,6 +377,26 @@ public final class RunRecord {
   public RunRecord withTargetDown(TargetDown down) {
     put(Run.TARGET_DOWN, down);
     return this;
+  }
+
+  /**
+   * Adds {@code capacity}, when the run searched for its capacity.
+   *
+   * @param capacity the block, or null to add nothing
+   * @return this record
+   */
+  public RunRecord withCapacity(Capacity capacity) {
+    put(Capacity.KEY, capacity);
+    return this;
+  }
+
+  /**
+   * The answer of a capacity search, {@code capacity}.
+   *
+   * @return the block, or null when the run did not search (or it does not read)
+   */
+  public Capacity capacity() {
+    return block(Capacity.KEY, Capacity.class);
   }
 
   /**

@@ -176,6 +176,7 @@ public final class ReportPage {
           .append(goodputText(overall.goodput(), RunSummary.goodputRatio(record)));
     }
     html.append(LevelsSection.render(record, run));
+    html.append(CapacitySection.render(record.capacity()));
     html.append("<h2>Requests</h2>\n");
     if (metrics != null) {
       html.append(groups(metrics.groups(), overall));

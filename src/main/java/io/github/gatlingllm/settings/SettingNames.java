@@ -63,7 +63,19 @@ final class SettingNames {
               "sweep.maxConcurrency",
               "sweep.levels",
               "sweep.levelDuration",
-              "sweep.ramp"),
+              "sweep.ramp",
+              // capacitySearch() (CapacitySearchBuilder)
+              "search.maxRate",
+              "search.maxUsers",
+              "search.coarseLevels",
+              "search.precision",
+              "search.holdSeconds",
+              "search.warmupSeconds",
+              "search.minRequests",
+              "search.minSeconds",
+              "search.maxSeconds",
+              "search.margin",
+              "assert.capacityAtLeast"),
           // conversations() (ConversationSettings)
           ConversationSettings.NAMES,
           List.of(

@@ -46,6 +46,8 @@ public final class SettingUse {
     TRACE("trace(...)"),
     /** {@code sweep()}. */
     SWEEP("sweep()"),
+    /** {@code capacitySearch()}. */
+    SEARCH("capacitySearch()"),
     /** The virtual users of an injection profile, {@code concurrency(n)}. */
     USERS("the users of a closed loop, concurrency(n)"),
     /** The embedded simulator, started when {@code llm.baseUrl} is not set. */
@@ -102,6 +104,20 @@ public final class SettingUse {
           set(TraceSettings.NAMES, TraceSettings.SHARED, List.of("images.tokens", "images.format")),
           Part.SWEEP,
           set(List.of("sweep.maxConcurrency", "sweep.levels", "sweep.levelDuration", "sweep.ramp")),
+          Part.SEARCH,
+          set(
+              List.of(
+                  "search.maxRate",
+                  "search.maxUsers",
+                  "search.coarseLevels",
+                  "search.precision",
+                  "search.holdSeconds",
+                  "search.warmupSeconds",
+                  "search.minRequests",
+                  "search.minSeconds",
+                  "search.maxSeconds",
+                  "search.margin",
+                  "assert.capacityAtLeast")),
           Part.USERS,
           set(List.of("concurrency")),
           Part.SIMULATOR,

@@ -519,4 +519,25 @@ class LevelTrackerTest {
             + " its internals moved)",
         t.rootAnchorSource());
   }
+
+  @Test
+  void anExcludedScenarioHasNoLevelsAndItsRequestsAreUnplaced() {
+    // the capacity search's scenario: its profile's step is no load level, the search sets its load
+    Injection search =
+        new Injection(
+            "search",
+            false,
+            List.of(new Step(Type.CONSTANT_USERS_PER_SEC, 32, 32, 60_000)),
+            List.of());
+    LevelTracker t = new LevelTracker(List.of(STEPPED, search), Slo.NONE);
+    t.exclude("search");
+    assertNull(t.started("search", 1_000));
+    t.started("chat", 1_000);
+    t.add("chat", ok(2_000));
+    assertNull(t.add("search", ok(2_000)));
+    assertEquals(
+        List.of("chat", "chat"), t.slots().stream().map(s -> s.level().scenario()).toList());
+    assertEquals(1, t.unplacedRequests());
+    assertEquals(1, t.results().get(0).summary().requests());
+  }
 }

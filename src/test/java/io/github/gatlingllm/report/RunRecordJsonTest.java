@@ -56,6 +56,7 @@ class RunRecordJsonTest {
           case "slo" -> Slo.class;
           case "cache" -> CacheSummary.class;
           case "level" -> LevelEntry.class;
+          case "capacity" -> io.github.gatlingllm.record.Capacity.class;
           case "conversations[]" -> io.github.gatlingllm.record.Conversations.class;
           case "sessions[]" -> io.github.gatlingllm.record.AgentSessions.class;
           default -> null;
@@ -70,6 +71,12 @@ class RunRecordJsonTest {
 
   private static String file(String name) throws IOException {
     return Files.readString(RUNS.resolve(name + "-llm-run.json"));
+  }
+
+  @Test
+  void aCapacitySearchsRecordIsWrittenAgainByteForByte() throws IOException {
+    // CapacitySearchSimulation with llm.search.holdSeconds=15 (issue 44), written at a8c17bd
+    assertEquals(file("capacity"), typedAgain("capacity"));
   }
 
   @Test
