@@ -56,7 +56,8 @@ public final class GatlingAssertions {
    * @param runFolder Gatling's run folder, holding a complete {@code simulation.log}, never null
    * @param assertions the assertions, never null
    * @return one verdict per assertion, in order
-   * @throws IllegalStateException when the folder has no {@code simulation.log}
+   * @throws IllegalStateException when the folder has no {@code simulation.log}, or Gatling's
+   *     reader refuses it (a run that lasted less than a millisecond: {@code Run didn't last})
    * @throws RuntimeException when Gatling cannot read the log
    */
   public static List<Verdict> evaluate(
@@ -65,12 +66,20 @@ public final class GatlingAssertions {
     if (!Files.isRegularFile(runFolder.resolve("simulation.log"))) {
       throw new IllegalStateException("no simulation.log in " + runFolder);
     }
-    LogFileData data =
-        LogFileReader.apply(
-                runFolder.getFileName().toString(),
-                runFolder.toAbsolutePath().getParent(),
-                core.configuration())
-            .read();
+    LogFileData data;
+    try {
+      data =
+          LogFileReader.apply(
+                  runFolder.getFileName().toString(),
+                  runFolder.toAbsolutePath().getParent(),
+                  core.configuration())
+              .read();
+    } catch (AssertionError e) {
+      // Gatling's reader asserts that the run lasted ("Run didn't last": a run stopped in the
+      // millisecond it started, e.g. refused at its first request). An Error out of here would
+      // end the run's termination task and leave Gatling's thread pools, and the JVM, running.
+      throw new IllegalStateException(String.valueOf(e.getMessage()), e);
+    }
     List<AssertionResult> results =
         CollectionConverters.asJava(
             new AssertionValidator(data)

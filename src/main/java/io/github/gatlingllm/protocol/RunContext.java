@@ -996,7 +996,13 @@ public final class RunContext {
 
   private void terminate() {
     // A refused run's load was stopped in order: Gatling closed its log, the run was not cut.
-    finish(crashed.get() && refusal.get() == null);
+    try {
+      finish(crashed.get() && refusal.get() == null);
+    } catch (RuntimeException | AssertionError e) {
+      // Gatling's termination runs its tasks one after the other and then stops its thread pools:
+      // a task that throws leaves them, and the JVM, running forever.
+      LOG.error("could not finish the run record: {}", e.toString(), e);
+    }
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException e) {

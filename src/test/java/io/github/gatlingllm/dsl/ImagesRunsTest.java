@@ -71,4 +71,26 @@ class ImagesRunsTest {
         run.record().path("prompts").path("spec").path("images").toString());
     assertTrue(run.log.contains("  images: requests 40 with 80 images"), run.log);
   }
+
+  /**
+   * A refusal at the very first request: the run lasts less than a millisecond, Gatling's log
+   * reader refuses it ("Run didn't last"), and before the fix that Error ended the run record's
+   * termination task, so Gatling never stopped its thread pools and the JVM ran on (this test hung
+   * 300 s). It must end at once with the refusal's line.
+   */
+  @org.junit.jupiter.api.Test
+  void completionsWithImagesStopsBeforeAnyRequest() throws Exception {
+    DslRun run =
+        DslRun.run(
+            QuickstartSimulation.class,
+            results,
+            "-Dllm.endpoint=completions",
+            "-Dllm.requests=4",
+            "-Dllm.images.count=1");
+    run.stopsWithOneLine(
+        "llm(\"chat\"): completions takes no images, and its prompts carry them"
+            + " (llm.images.count, a prompts file's images); expected llm.endpoint=chat,"
+            + " responses or messages");
+    assertEquals(List.of(), run.requests());
+  }
 }
